@@ -1,0 +1,11 @@
+/** Jest runs the TypeScript sources directly through @swc/jest, in ESM mode. */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } }, module: { type: 'es6' } }],
+  },
+  testMatch: ['<rootDir>/spec/**/*.test.ts'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,94 @@
+/**
+ * Drops retired notes after fusion, before rerank (seed §7):
+ * - frontmatter: `superseded_by` set, or `status` superseded/archived, or a live note that declares
+ *   `supersedes: <this id>`;
+ * - a note whose id or content hash belongs to a note in archived/ or documents/.forgotten/;
+ * - a note whose reflect.db ledger row has is_latest = 0 (linked by artifact file name or content hash).
+ *
+ * Lookups are by the candidates' own keys and hashes, so the cost follows the candidate count, not
+ * the retired backlog. Disabled by REFLECT_RECALL_INCLUDE_SUPERSEDED=1. If a lookup fails, the
+ * candidates pass unfiltered by that lookup and the failure is recorded as a degradation.
+ */
+import path from 'node:path';
+import { map, type OperatorFunction } from 'rxjs';
+import type { IndexHandle } from '../sources/index-store.js';
+import { findRetired, findSupersededBy } from '../sources/index-store.js';
+import type { Ledger } from '../sources/ledger.js';
+import { errorMessage } from '../pipeline/errors.js';
+import type { RecallState } from '../pipeline/state.js';
+import type { Candidate, Degradation, Drop } from '../pipeline/types.js';
+
+export interface FilterSupersededOptions {
+  enabled: boolean;
+  index: IndexHandle | null;
+  /** Opened lazily: only when there are candidates to check. */
+  ledger: () => Ledger | null;
+}
+
+/** Reason a candidate is retired by its own frontmatter, or null. */
+export function frontmatterRetirement(c: Candidate): string | null {
+  if (c.note.supersededBy) return `superseded_by ${c.note.supersededBy}`;
+  if (c.note.status === 'superseded' || c.note.status === 'archived') return `status ${c.note.status}`;
+  return null;
+}
+
+export function retirementReasons(
+  candidates: readonly Candidate[],
+  opts: FilterSupersededOptions,
+): { reasons: Map<string, string>; degraded: Degradation[] } {
+  const reasons = new Map<string, string>();
+  const degraded: Degradation[] = [];
+  for (const c of candidates) {
+    const r = frontmatterRetirement(c);
+    if (r) reasons.set(c.note.key, r);
+  }
+  const rest = candidates.filter((c) => !reasons.has(c.note.key));
+  const hashesOf = (c: Candidate): string[] => [c.note.contentHash, ...(c.note.declaredHash ? [c.note.declaredHash] : [])];
+  if (opts.index && rest.length) {
+    try {
+      for (const [key, by] of findSupersededBy(opts.index, rest.map((c) => c.note.key))) reasons.set(key, `superseded by ${by}`);
+      const retired = findRetired(opts.index, rest.map((c) => c.note.key), rest.flatMap(hashesOf));
+      for (const c of rest) {
+        const hit = retired.find(
+          (r) => r.key === c.note.key || hashesOf(c).includes(r.contentHash) || (r.declaredHash !== null && hashesOf(c).includes(r.declaredHash)),
+        );
+        if (hit) reasons.set(c.note.key, `${hit.location === 'forgotten' ? 'forgotten' : 'archived'} copy at ${hit.path}`);
+      }
+    } catch (err) {
+      degraded.push({ stage: 'filter-superseded', reason: 'error', message: `index lookup failed: ${errorMessage(err)}` });
+    }
+  }
+  const left = rest.filter((c) => !reasons.has(c.note.key));
+  if (left.length) {
+    try {
+      const ledger = opts.ledger();
+      if (ledger) {
+        const rows = ledger.retired(left.map((c) => path.basename(c.note.path)), left.flatMap(hashesOf));
+        for (const c of left) {
+          const name = path.basename(c.note.path);
+          const row = rows.find(
+            (r) => (r.artifactPath !== null && path.basename(r.artifactPath) === name) || (r.contentHash !== null && hashesOf(c).includes(r.contentHash)),
+          );
+          if (row) reasons.set(c.note.key, 'ledger row is_latest = 0');
+        }
+      }
+    } catch (err) {
+      degraded.push({ stage: 'filter-superseded', reason: 'error', message: `ledger lookup failed: ${errorMessage(err)}` });
+    }
+  }
+  return { reasons, degraded };
+}
+
+export function filterSuperseded(opts: FilterSupersededOptions): OperatorFunction<RecallState, RecallState> {
+  return map((state) => {
+    if (!opts.enabled || state.candidates.length === 0) return state;
+    const { reasons, degraded } = retirementReasons(state.candidates, opts);
+    const drops: Drop[] = [...reasons].map(([key, reason]) => ({ key, stage: 'superseded', reason }));
+    return {
+      ...state,
+      candidates: state.candidates.filter((c) => !reasons.has(c.note.key)),
+      drops: [...state.drops, ...drops],
+      degraded: [...state.degraded, ...degraded],
+    };
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * Bounded multiplicative boosts and the relevance component of the score (seed §6). Pure.
+ *
+ * boost(norm, α) = 1 + α·(clamp01(norm) − 0.5): inside [1 − α/2, 1 + α/2], exactly 1 at norm 0.5,
+ * so no single signal can dominate the relevance it multiplies.
+ */
+import type { BoostName } from '../../pipeline/config.js';
+import type { Note } from '../../sources/note.js';
+import { DAY_MS } from '../../sources/dates.js';
+
+export function clamp01(x: number): number {
+  if (Number.isNaN(x)) return 0.5;
+  return Math.min(1, Math.max(0, x));
+}
+
+export function boundedBoost(norm: number, alpha: number): number {
+  return 1 + alpha * (clamp01(norm) - 0.5);
+}
+
+/** Logistic function, saturating to exactly 0/1 far out instead of overflowing. */
+export function sigmoid(x: number): number {
+  if (x >= 40) return 1;
+  if (x <= -40) return 0;
+  return 1 / (1 + Math.exp(-x));
+}
+
+/** Score component of candidates outside the rerank window: below every scored candidate. */
+export const UNSCORED_RELEVANCE = 1e-6;
+/** Recency decays linearly to its floor over this many days. */
+export const RECENCY_WINDOW_DAYS = 365;
+/** Oldest notes keep this much recency norm (a toehold, as in the seed). */
+export const RECENCY_FLOOR = 0.1;
+
+export interface BoostContext {
+  nowMs: number;
+  /** Lower-cased query tags (from --tags). */
+  queryTags: readonly string[];
+  /** Current project ('' = unknown, or a single-project shard: neutral). */
+  currentProject: string;
+  /** Lower-cased --domain-hint ('' = none). */
+  domainHint: string;
+}
+
+export type BoostNorms = Record<BoostName, number>;
+
+/** Recency norm: 1 − age/365 days, floored at 0.1; future dates 1.0; undated 0.5. */
+export function recencyNorm(dateMs: number | null, nowMs: number): number {
+  if (dateMs === null || !Number.isFinite(dateMs)) return 0.5;
+  const days = (nowMs - dateMs) / DAY_MS;
+  if (days <= 0) return 1;
+  return Math.min(1, Math.max(RECENCY_FLOOR, 1 - days / RECENCY_WINDOW_DAYS));
+}
+
+const AUTHORITY_NORM: Record<string, number> = { law: 1, promoted: 1, advisory: 0.5, archived: 0 };
+
+/** Each signal of a note normalised to 0..1, 0.5 being neutral. */
+export function boostNorms(note: Note, ctx: BoostContext): BoostNorms {
+  let tagsNorm = 0.5;
+  if (ctx.queryTags.length > 0) {
+    const have = new Set(note.tags);
+    const want = new Set(ctx.queryTags);
+    let hit = 0;
+    for (const t of want) if (have.has(t)) hit += 1;
+    tagsNorm = hit / want.size;
+  }
+  const proof = note.proofCount;
+  return {
+    confidence: clamp01((note.confidenceNum - 0.3) / 0.6),
+    recency: recencyNorm(note.recencyMs, ctx.nowMs),
+    tags: tagsNorm,
+    proof: proof !== null && proof >= 1 ? clamp01(0.5 + Math.log(proof) / 10) : 0.5,
+    project: ctx.currentProject !== '' && note.projectId !== '' && note.projectId === ctx.currentProject ? 1 : 0.5,
+    domain: ctx.domainHint !== '' && note.domain === ctx.domainHint ? 1 : 0.5,
+    authority: AUTHORITY_NORM[note.authority] ?? 0.5,
+    speculative: note.tags.includes('speculative') ? 0 : 0.5,
+  };
+}
+
+export type BoostFactors = Record<BoostName, number>;
+
+export function boostFactors(norms: BoostNorms, alphas: Readonly<Record<BoostName, number>>): BoostFactors {
+  const out = {} as BoostFactors;
+  for (const k of Object.keys(norms) as BoostName[]) out[k] = boundedBoost(norms[k], alphas[k]);
+  return out;
+}
+
+export function boostProduct(factors: BoostFactors): number {
+  let p = 1;
+  for (const v of Object.values(factors)) p *= v;
+  return p;
+}

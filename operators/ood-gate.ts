@@ -1,0 +1,24 @@
+/**
+ * OOD gate stage (R7).
+ */
+import { map, type OperatorFunction } from 'rxjs';
+import type { RecallState } from '../pipeline/state.js';
+import { dropping } from './drops.js';
+import { termCoverage } from './math/terms.js';
+
+/** How many of the top notes the OOD gate looks at (seed value). */
+export const OOD_TOP = 5;
+
+/**
+ * OOD gate (R7): if the best of the top 5 notes covers less than `minOverlap` of the query's content
+ * terms, the result is emptied and flagged. 0 disables it; a query without content terms never gates.
+ */
+export function oodGate(minOverlap: number): OperatorFunction<RecallState, RecallState> {
+  return map((state) => {
+    if (minOverlap <= 0 || state.selected.length === 0) return state;
+    const best = Math.max(...state.selected.slice(0, OOD_TOP).map((c) => termCoverage(state.terms, c.note.chunkText)));
+    if (best >= minOverlap) return { ...state, coverage: best };
+    const gated = dropping(state, [], 'ood-gate', () => `best coverage ${best.toFixed(2)} < min-overlap ${minOverlap}`);
+    return { ...gated, oodGated: true, coverage: best };
+  });
+}

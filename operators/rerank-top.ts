@@ -1,0 +1,87 @@
+/**
+ * Cross-encoder scores and embeddings for the top RERANK_WINDOW fused candidates, fetched
+ * concurrently with forkJoin (added latency = the slower of the two).
+ *
+ * Each side degrades on its own to "no scores" / "no vectors" — on `available: false`, error,
+ * timeout or an empty answer — and records why. A side switched off (RECALL_CROSS_ENCODER=0,
+ * MMR off) is not called. No candidates → nothing is called.
+ */
+import {
+  catchError,
+  defaultIfEmpty,
+  forkJoin,
+  map,
+  of,
+  switchMap,
+  timeout,
+  TimeoutError,
+  asyncScheduler,
+  type Observable,
+  type OperatorFunction,
+  type SchedulerLike,
+} from 'rxjs';
+import { MODEL_TEXT_CHARS, type ModelCandidate, type ModelClient } from '../pipeline/model-client.js';
+import { errorMessage } from '../pipeline/errors.js';
+import type { RecallState } from '../pipeline/state.js';
+import type { Degradation, Embeddings } from '../pipeline/types.js';
+
+/** Candidates rescored by the cross-encoder and embedded for MMR (seed value). */
+export const RERANK_WINDOW = 20;
+
+export interface RerankTopOptions {
+  client: ModelClient;
+  crossEncoder: boolean;
+  embeddings: boolean;
+  timeoutMs: number;
+  scheduler?: SchedulerLike;
+}
+
+type Side<T> = { value: T | null; degraded: Degradation | null };
+
+function guarded<T>(stage: string, source: Observable<T | { error: string }>, timeoutMs: number, scheduler: SchedulerLike): Observable<Side<T>> {
+  const none = (reason: Degradation['reason'], message: string): Side<T> => ({ value: null, degraded: { stage, reason, message } });
+  return source.pipe(
+    timeout({ first: timeoutMs, meta: { stage }, scheduler }),
+    map((r): Side<T> => ('error' in (r as object) ? none('unavailable', (r as { error: string }).error) : { value: r as T, degraded: null })),
+    catchError((err: unknown) => of(err instanceof TimeoutError ? none('timeout', `no answer within ${timeoutMs} ms`) : none('error', errorMessage(err)))),
+    defaultIfEmpty(none('error', 'no answer')),
+  );
+}
+
+export function rerankTop(opts: RerankTopOptions): OperatorFunction<RecallState, RecallState> {
+  const scheduler = opts.scheduler ?? asyncScheduler;
+  return switchMap((state) => {
+    const window = state.candidates.slice(0, RERANK_WINDOW);
+    if (window.length === 0 || (!opts.crossEncoder && !opts.embeddings)) return of(state);
+    const items: ModelCandidate[] = window.map((c) => ({ id: c.note.key, text: c.note.chunkText.slice(0, MODEL_TEXT_CHARS) }));
+    const skip = <T>(): Observable<Side<T>> => of({ value: null, degraded: null });
+    return forkJoin({
+      ce: opts.crossEncoder
+        ? guarded<{ available: true; scores: Map<string, number> }>(
+            'rerank',
+            opts.client.rerank(state.query, items).pipe(map((r) => (r.available ? r : { error: r.error }))),
+            opts.timeoutMs,
+            scheduler,
+          )
+        : skip<{ available: true; scores: Map<string, number> }>(),
+      emb: opts.embeddings
+        ? guarded<{ available: true; query: number[]; docs: Map<string, number[]> }>(
+            'embed',
+            opts.client.embed(state.query, items).pipe(map((r) => (r.available ? r : { error: r.error }))),
+            opts.timeoutMs,
+            scheduler,
+          )
+        : skip<{ available: true; query: number[]; docs: Map<string, number[]> }>(),
+    }).pipe(
+      map(({ ce, emb }): RecallState => {
+        const embeddings: Embeddings | null = emb.value ? { query: emb.value.query, docs: emb.value.docs } : null;
+        return {
+          ...state,
+          ce: ce.value ? ce.value.scores : null,
+          embeddings,
+          degraded: [...state.degraded, ...[ce.degraded, emb.degraded].filter((d): d is Degradation => d !== null)],
+        };
+      }),
+    );
+  });
+}

@@ -1,0 +1,24 @@
+/**
+ * Token budget stage (R4).
+ */
+import { map, type OperatorFunction } from 'rxjs';
+import type { RecallState } from '../pipeline/state.js';
+import { dropping } from './drops.js';
+import { estimateTokens } from './math/terms.js';
+import type { ScoredCandidate } from '../pipeline/types.js';
+
+/** Token budget (R4): keep notes in order until the estimate would exceed `maxTokens`; the first is always kept. 0 = off. */
+export function tokenBudget(maxTokens: number): OperatorFunction<RecallState, RecallState> {
+  return map((state) => {
+    if (maxTokens <= 0 || state.selected.length === 0) return state;
+    const keep: ScoredCandidate[] = [];
+    let total = 0;
+    for (const c of state.selected) {
+      const t = estimateTokens(c.note.chunkText);
+      if (keep.length > 0 && total + t > maxTokens) break;
+      keep.push(c);
+      total += t;
+    }
+    return dropping(state, keep, 'budget', () => `over --max-tokens ${maxTokens}`);
+  });
+}

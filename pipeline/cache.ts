@@ -1,0 +1,149 @@
+/**
+ * Recall cache (seed "Cache"): `<state dir>/recall_cache/`.
+ *
+ * - Exact tier: file `sha1(version|query|mode-token|fetched_limit)[:16].json`; the mode token folds
+ *   in the KB root, and fetched_limit = max(2·limit, 10) so limits 1..5 share an entry.
+ * - Fuzzy tier: when the exact file misses, the query's content-term set is compared (Jaccard) with
+ *   the newest 200 entries of `index.json`; the best at or above the threshold (0.85) wins.
+ *   Queries with fewer than 2 content terms never fuzzy-match.
+ * - Valid for the TTL (1 h) and only while the KB index generation is unchanged, so any added,
+ *   edited or deleted note invalidates every entry of that KB at once.
+ * - A hit skips the arms, cross-encoder and embeddings; scoring and filters run again.
+ * - Files are written atomically; a corrupt file or index is a miss, never an error.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { contentTerms, jaccard } from '../operators/math/terms.js';
+import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import type { ArmName, ArmOutcome, CacheTier, Degradation } from './types.js';
+
+/** Bump when what a cached fetch means changes (fusion, filters, arm set). */
+export const CACHE_VERSION = 'ts-v2';
+/** Entries kept in the fuzzy index (seed value). */
+export const FUZZY_INDEX_CAP = 200;
+/** Fewer content terms than this never fuzzy-match (seed value). */
+const FUZZY_MIN_TERMS = 2;
+
+export interface CachedCandidate {
+  path: string;
+  key: string;
+  rrf: number;
+  evidence: number;
+  ranks: Partial<Record<ArmName, number>>;
+}
+
+export interface CachePayload {
+  version: string;
+  query: string;
+  mode: string;
+  modeToken: string;
+  fetchedLimit: number;
+  generation: number;
+  fetchedAt: number;
+  candidates: CachedCandidate[];
+  ce: Record<string, number> | null;
+  embeddings: { query: number[]; docs: Record<string, number[]> } | null;
+  arms: Omit<ArmOutcome, 'hits'>[];
+  degraded: Degradation[];
+}
+
+interface IndexEntry {
+  query: string;
+  tokens: string[];
+  modeToken: string;
+  limit: number;
+  version: string;
+  storedAt: number;
+}
+
+export interface CacheKey {
+  query: string;
+  mode: string;
+  modeToken: string;
+  fetchedLimit: number;
+}
+
+export interface CacheOptions {
+  dir: string;
+  ttlSec: number;
+  fuzzy: boolean;
+  fuzzyThreshold: number;
+  generation: number;
+  nowMs: number;
+}
+
+export function fetchedLimitFor(limit: number): number {
+  return Math.max(limit * 2, 10);
+}
+
+export function modeTokenFor(mode: string, kbRoot: string): string {
+  return `${mode}@${createHash('sha1').update(kbRoot).digest('hex').slice(0, 8)}`;
+}
+
+export function cacheDigest(key: CacheKey): string {
+  return createHash('sha1').update(`${CACHE_VERSION}|${key.query}|${key.modeToken}|${key.fetchedLimit}`).digest('hex').slice(0, 16);
+}
+
+function payloadFile(dir: string, digest: string): string {
+  return path.join(dir, `${digest}.json`);
+}
+
+function validPayload(p: CachePayload | null, key: CacheKey, opts: CacheOptions, exact: boolean): p is CachePayload {
+  if (!p || p.version !== CACHE_VERSION || !Array.isArray(p.candidates)) return false;
+  if (p.modeToken !== key.modeToken || p.fetchedLimit !== key.fetchedLimit) return false;
+  if (exact && p.query !== key.query) return false;
+  if (p.generation !== opts.generation) return false;
+  const age = (opts.nowMs - p.fetchedAt) / 1000;
+  return age >= 0 && age <= opts.ttlSec;
+}
+
+export interface CacheHit {
+  tier: Exclude<CacheTier, null>;
+  payload: CachePayload;
+}
+
+export function readCache(key: CacheKey, opts: CacheOptions): CacheHit | null {
+  const digest = cacheDigest(key);
+  const exact = readJson<CachePayload | null>(payloadFile(opts.dir, digest), null);
+  if (validPayload(exact, key, opts, true)) return { tier: 'exact', payload: exact };
+  if (!opts.fuzzy) return null;
+  const tokens = new Set(contentTerms(key.query));
+  if (tokens.size < FUZZY_MIN_TERMS) return null;
+  const index = readJson<Record<string, IndexEntry>>(path.join(opts.dir, 'index.json'), {});
+  if (!index || typeof index !== 'object') return null;
+  const matches: { digest: string; sim: number }[] = [];
+  for (const [d, e] of Object.entries(index)) {
+    if (d === digest || !e || e.version !== CACHE_VERSION || e.modeToken !== key.modeToken || e.limit !== key.fetchedLimit) continue;
+    if (!Array.isArray(e.tokens)) continue;
+    const sim = jaccard(tokens, new Set(e.tokens));
+    if (sim >= opts.fuzzyThreshold) matches.push({ digest: d, sim });
+  }
+  matches.sort((a, b) => b.sim - a.sim || (a.digest < b.digest ? 1 : -1));
+  for (const m of matches) {
+    const p = readJson<CachePayload | null>(payloadFile(opts.dir, m.digest), null);
+    if (validPayload(p, key, opts, false)) return { tier: 'fuzzy', payload: p };
+  }
+  return null;
+}
+
+export function writeCache(key: CacheKey, payload: CachePayload, dir: string, nowMs: number): void {
+  const digest = cacheDigest(key);
+  writeFileAtomic(payloadFile(dir, digest), JSON.stringify(payload));
+  const indexFile = path.join(dir, 'index.json');
+  const index = readJson<Record<string, IndexEntry>>(indexFile, {});
+  const safe: Record<string, IndexEntry> = index && typeof index === 'object' && !Array.isArray(index) ? index : {};
+  safe[digest] = {
+    query: key.query.slice(0, 200),
+    tokens: [...new Set(contentTerms(key.query))].sort(),
+    modeToken: key.modeToken,
+    limit: key.fetchedLimit,
+    version: CACHE_VERSION,
+    storedAt: nowMs / 1000,
+  };
+  const kept = Object.entries(safe)
+    .filter(([d]) => fs.existsSync(payloadFile(dir, d)))
+    .sort((a, b) => (b[1]?.storedAt ?? 0) - (a[1]?.storedAt ?? 0))
+    .slice(0, FUZZY_INDEX_CAP);
+  writeFileAtomic(indexFile, JSON.stringify(Object.fromEntries(kept)));
+}

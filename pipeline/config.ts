@@ -1,0 +1,173 @@
+/**
+ * The one module that reads the environment. It parses, normalises and validates every knob into a
+ * typed object; a malformed value never throws: it becomes a warning and the default is used.
+ *
+ * Precedence: CLI flags (applied by the CLI on top of this) > environment > defaults.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal';
+export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal'];
+
+export type BoostName =
+  | 'confidence'
+  | 'recency'
+  | 'tags'
+  | 'proof'
+  | 'project'
+  | 'domain'
+  | 'authority'
+  | 'speculative';
+
+/** Env name and default alpha of each bounded boost (seed §6). Alphas are clamped to 0..2. */
+export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number }>> = {
+  confidence: { env: 'RECALL_CONFIDENCE_ALPHA', def: 0.2 },
+  recency: { env: 'RECALL_RECENCY_ALPHA', def: 0.2 },
+  tags: { env: 'RECALL_TAG_ALPHA', def: 0.2 },
+  proof: { env: 'RECALL_PROOF_ALPHA', def: 0.1 },
+  project: { env: 'RECALL_PROJECT_ALPHA', def: 0.2 },
+  domain: { env: 'RECALL_DOMAIN_ALPHA', def: 0.2 },
+  authority: { env: 'RECALL_AUTHORITY_ALPHA', def: 0.1 },
+  speculative: { env: 'RECALL_SPECULATIVE_ALPHA', def: 0.2 },
+};
+
+/** Per-arm timeouts in seconds (seed's arm table; temporal is a local index query). */
+const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10 };
+
+export interface RecallConfig {
+  home: string;
+  stateDir: string;
+  debug: boolean;
+  defaultLimit: number;
+  defaultMaxChars: number;
+  defaultMinOverlap: number;
+  alphas: Record<BoostName, number>;
+  armFloors: Record<ArmName, number>;
+  armTimeoutsMs: Record<ArmName, number>;
+  /** Temporal phrase extraction (RECALL_TEMPORAL) and the temporal arm (RECALL_TEMPORAL_ARM). */
+  temporalEnabled: boolean;
+  temporalArm: boolean;
+  graphArm: boolean;
+  crossEncoder: boolean;
+  mmr: boolean;
+  mmrLambda: number;
+  fuzzyCache: boolean;
+  fuzzyThreshold: number;
+  cacheTtlSec: number;
+  gapLog: boolean;
+  followup: boolean;
+  followupWindowSec: number;
+  economics: boolean;
+  includeSuperseded: boolean;
+  scope: {
+    globalLearningsPath: string | null;
+    learningsRoot: string;
+    global: boolean;
+    allBranches: boolean;
+    branch: string | null;
+    projectDir: string | null;
+  };
+  dbPath: string;
+  mode: string | null;
+  modesDir: string | null;
+  metricsPath: string;
+  sessionId: string | null;
+  /** One line per malformed value, naming the variable, the value and the default used. */
+  warnings: string[];
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
+
+class EnvReader {
+  readonly warnings: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  raw(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  /** A number in [min, max]; out-of-range values are clamped, junk falls back with a warning. */
+  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean } = {}): number {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
+      this.warnings.push(`${name}=${JSON.stringify(v)} is not a valid ${opts.integer ? 'integer' : 'number'}; using ${def}`);
+      return def;
+    }
+    return Math.min(max, Math.max(min, n));
+  }
+
+  /** Switch that is on unless set to exactly "0" (the reference's convention for RECALL_* toggles). */
+  onUnlessZero(name: string): boolean {
+    return this.raw(name) !== '0';
+  }
+
+  flag(name: string): boolean {
+    const v = this.raw(name);
+    return v !== undefined && TRUTHY.has(v.toLowerCase());
+  }
+}
+
+export function loadConfig(env: Env = process.env): RecallConfig {
+  const r = new EnvReader(env);
+  const home = r.raw('HOME') ?? os.homedir();
+  const expand = (p: string): string => (p.startsWith('~/') ? path.join(home, p.slice(2)) : p);
+  const stateDir = path.resolve(expand(r.raw('REFLECT_STATE_DIR') ?? path.join(home, '.reflect')));
+
+  const alphas = {} as Record<BoostName, number>;
+  for (const [name, { env: key, def }] of Object.entries(BOOST_ALPHAS) as [BoostName, { env: string; def: number }][]) {
+    alphas[name] = r.num(key, def, 0, 2);
+  }
+  const armFloors = {} as Record<ArmName, number>;
+  const armTimeoutsMs = {} as Record<ArmName, number>;
+  for (const arm of ARM_NAMES) {
+    armFloors[arm] = r.num(`RECALL_ARM_${arm.toUpperCase()}_MIN_SCORE`, 0, 0, 1);
+    armTimeoutsMs[arm] = Math.round(r.num(`RECALL_${arm.toUpperCase()}_TIMEOUT`, ARM_TIMEOUT_DEFAULTS[arm], 0.01, 3600) * 1000);
+  }
+  const branchRaw = env['RECALL_BRANCH'];
+  return {
+    home,
+    stateDir,
+    debug: r.raw('REFLECT_RECALL_DEBUG') !== undefined && r.raw('REFLECT_RECALL_DEBUG') !== '0',
+    defaultLimit: r.num('REFLECT_RECALL_LIMIT', 10, 1, 1000, { integer: true }),
+    defaultMaxChars: r.num('REFLECT_RECALL_MAX_CHARS', 2000, 0, 10_000_000, { integer: true }),
+    defaultMinOverlap: r.num('REFLECT_RECALL_MIN_OVERLAP', 0, 0, 1),
+    alphas,
+    armFloors,
+    armTimeoutsMs,
+    temporalEnabled: r.onUnlessZero('RECALL_TEMPORAL'),
+    temporalArm: r.onUnlessZero('RECALL_TEMPORAL_ARM'),
+    graphArm: r.onUnlessZero('RECALL_GRAPH_ARM'),
+    crossEncoder: r.onUnlessZero('RECALL_CROSS_ENCODER'),
+    mmr: r.onUnlessZero('RECALL_MMR'),
+    mmrLambda: r.num('RECALL_MMR_LAMBDA', 0.7, 0, 1),
+    fuzzyCache: r.onUnlessZero('RECALL_FUZZY_CACHE'),
+    fuzzyThreshold: r.num('RECALL_FUZZY_THRESHOLD', 0.85, 0, 1),
+    cacheTtlSec: r.num('RECALL_CACHE_TTL', 3600, 0, 365 * 86400),
+    gapLog: r.onUnlessZero('RECALL_GAP_LOG'),
+    followup: r.onUnlessZero('RECALL_FOLLOWUP'),
+    followupWindowSec: r.num('RECALL_FOLLOWUP_WINDOW_SECONDS', 30, 1, 86400),
+    economics: r.onUnlessZero('RECALL_ECONOMICS'),
+    includeSuperseded: r.flag('REFLECT_RECALL_INCLUDE_SUPERSEDED'),
+    scope: {
+      globalLearningsPath: r.raw('GLOBAL_LEARNINGS_PATH') ? path.resolve(expand(r.raw('GLOBAL_LEARNINGS_PATH')!)) : null,
+      learningsRoot: path.resolve(expand(r.raw('RECALL_LEARNINGS_ROOT') ?? path.join(home, '.learnings'))),
+      global: r.flag('RECALL_GLOBAL'),
+      allBranches: r.flag('RECALL_ALL_BRANCHES'),
+      // RECALL_BRANCH is honoured even when set to empty (= trunk), as in the reference.
+      branch: branchRaw === undefined ? null : branchRaw,
+      projectDir: r.raw('CLAUDE_PROJECT_DIR') ?? null,
+    },
+    dbPath: path.resolve(expand(r.raw('REFLECT_DB_PATH') ?? path.join(stateDir, 'reflect.db'))),
+    mode: r.raw('REFLECT_MODE') ?? null,
+    modesDir: r.raw('REFLECT_MODES_DIR') ? path.resolve(expand(r.raw('REFLECT_MODES_DIR')!)) : null,
+    metricsPath: path.resolve(expand(r.raw('REFLECT_METRICS_PATH') ?? path.join(home, '.learnings', 'metrics.jsonl'))),
+    sessionId: r.raw('CLAUDE_SESSION_ID') ?? null,
+    warnings: r.warnings,
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * One recall, composed from the stage operators:
+ *
+ *   persona? ─▶ cache? ─▶ arms (merged, per-arm timeouts) ─▶ floors ─▶ RRF ─▶ superseded filter
+ *            ─▶ rerank + embed (forkJoin) ─▶ [cache write] ─▶ boosts ─▶ quarantine ─▶ confidence
+ *            ─▶ OOD gate ─▶ MMR / limit ─▶ token budget ─▶ outcome
+ *
+ * Lazy: nothing runs before subscribe. Never errors for runtime problems: every failure is a
+ * degradation in the outcome. Effects (clock, index, models, ledger, scheduler) come from deps.
+ */
+import path from 'node:path';
+import { defer, map, of, type Observable, type SchedulerLike } from 'rxjs';
+import type { RecallConfig } from './config.js';
+import type { Scope } from './scope.js';
+import type { ModelClient } from './model-client.js';
+import type { Ledger } from '../sources/ledger.js';
+import type { IndexHandle } from '../sources/index-store.js';
+import { notesByPaths } from '../sources/index-store.js';
+import type { TemporalConstraint } from '../sources/temporal-grammar.js';
+import { bm25Arm } from '../sources/bm25-arm.js';
+import { temporalArm } from '../sources/temporal-arm.js';
+import { unavailableArm } from '../sources/unavailable-arm.js';
+import { runArms, type ArmSpec } from '../operators/run-arms.js';
+import { applyArmFloors } from '../operators/arm-floors.js';
+import { fuseRrf } from '../operators/fuse-rrf.js';
+import { filterSuperseded } from '../operators/filter-superseded.js';
+import { rerankTop, RERANK_WINDOW } from '../operators/rerank-top.js';
+import { applyBoosts } from '../operators/apply-boosts.js';
+import { dropQuarantined } from '../operators/drop-quarantined.js';
+import { filterConfidence, type ConfidenceFloor } from '../operators/filter-confidence.js';
+import { oodGate } from '../operators/ood-gate.js';
+import { diversify } from '../operators/diversify.js';
+import { tokenBudget } from '../operators/token-budget.js';
+import { contentTerms } from '../operators/math/terms.js';
+import {
+  CACHE_VERSION,
+  fetchedLimitFor,
+  modeTokenFor,
+  readCache,
+  writeCache,
+  type CacheHit,
+  type CacheKey,
+  type CachePayload,
+} from './cache.js';
+import { initialState, type RecallState } from './state.js';
+import { personaLookup } from './persona.js';
+import { errorMessage } from './errors.js';
+import type { Candidate, RecallOutcome } from './types.js';
+
+export type RecallMode = 'naive' | 'local' | 'global';
+
+export interface RecallRequest {
+  query: string;
+  limit: number;
+  mode: RecallMode;
+  confidence: ConfidenceFloor;
+  tags: string[];
+  domainHint: string;
+  minOverlap: number;
+  maxTokens: number;
+  noCache: boolean;
+  cacheTtlSec: number;
+  includeQuarantined: boolean;
+  mmr: boolean;
+  mmrLambda: number;
+}
+
+export interface RecallDeps {
+  config: RecallConfig;
+  scope: Scope;
+  index: IndexHandle;
+  /** Index generation after the refresh of this run (cache validity). */
+  generation: number;
+  models: ModelClient;
+  now: () => number;
+  scheduler?: SchedulerLike;
+  /** Current project for the affinity boost ('' = unknown); called at most once, lazily. */
+  currentProject: () => string;
+  ledger: () => Ledger | null;
+  extractTemporal: (query: string) => TemporalConstraint | null;
+}
+
+/** Model calls share the arms' budget for the primary arm unless configured otherwise. */
+const MODEL_TIMEOUT_MS = 60_000;
+
+function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstraint | null, fetchedLimit: number): ArmSpec[] {
+  const { config } = deps;
+  const t = config.armTimeoutsMs;
+  const graphDisabled = !config.graphArm
+    ? 'RECALL_GRAPH_ARM=0'
+    : req.mode === 'local'
+      ? '--mode local: the primary arm is already the graph arm'
+      : undefined;
+  const temporalDisabled = !config.temporalArm
+    ? 'RECALL_TEMPORAL_ARM=0'
+    : !config.temporalEnabled
+      ? 'RECALL_TEMPORAL=0'
+      : temporal === null
+        ? 'no date phrase in the query'
+        : undefined;
+  return [
+    { arm: 'vector', source: unavailableArm('vector', 'no embedding model installed (vector index not built)'), timeoutMs: t.vector },
+    { arm: 'bm25', source: bm25Arm(req.query, fetchedLimit, deps.index), timeoutMs: t.bm25 },
+    {
+      arm: 'graph',
+      source: unavailableArm('graph', 'entity graph arm not available in this build'),
+      timeoutMs: t.graph,
+      ...(graphDisabled ? { disabled: graphDisabled } : {}),
+    },
+    {
+      arm: 'temporal',
+      source: temporal ? temporalArm(req.query, temporal, fetchedLimit, deps.index) : of([]),
+      timeoutMs: t.temporal,
+      ...(temporalDisabled ? { disabled: temporalDisabled } : {}),
+    },
+  ];
+}
+
+function toPayload(state: RecallState, key: CacheKey, deps: RecallDeps): CachePayload {
+  return {
+    version: CACHE_VERSION,
+    query: key.query,
+    mode: key.mode,
+    modeToken: key.modeToken,
+    fetchedLimit: key.fetchedLimit,
+    generation: deps.generation,
+    fetchedAt: deps.now(),
+    candidates: state.candidates.map((c) => ({ path: c.note.path, key: c.note.key, rrf: c.rrf, evidence: c.evidence, ranks: c.ranks })),
+    ce: state.ce ? Object.fromEntries(state.ce) : null,
+    embeddings: state.embeddings ? { query: state.embeddings.query, docs: Object.fromEntries(state.embeddings.docs) } : null,
+    arms: state.arms.map(({ hits: _hits, ...rest }) => rest),
+    degraded: state.degraded,
+  };
+}
+
+/** Rebuild the retrieval state from a cache hit; null when a cached note is gone from the index. */
+function fromCache(hit: CacheHit, base: RecallState, deps: RecallDeps): RecallState | null {
+  const p = hit.payload;
+  const notes = notesByPaths(deps.index, p.candidates.map((c) => c.path));
+  const candidates: Candidate[] = [];
+  for (const c of p.candidates) {
+    const note = notes.get(c.path);
+    if (!note || note.key !== c.key) return null;
+    candidates.push({ note, rrf: c.rrf, evidence: c.evidence, ranks: c.ranks });
+  }
+  return {
+    ...base,
+    arms: p.arms.map((a) => ({ ...a, hits: [] })),
+    candidates,
+    ce: p.ce ? new Map(Object.entries(p.ce)) : null,
+    embeddings: p.embeddings ? { query: p.embeddings.query, docs: new Map(Object.entries(p.embeddings.docs)) } : null,
+    degraded: p.degraded,
+    cacheTier: hit.tier,
+  };
+}
+
+export function recall$(req: RecallRequest, deps: RecallDeps): Observable<RecallOutcome> {
+  return defer(() => {
+    const { config } = deps;
+    const t0 = deps.now();
+    const outcome = (state: RecallState, temporal: TemporalConstraint | null): RecallOutcome => ({
+      query: req.query,
+      mode: req.mode,
+      results: state.selected,
+      ranked: state.scored,
+      oodGated: state.oodGated,
+      coverage: state.coverage,
+      temporal,
+      cacheTier: state.cacheTier,
+      arms: state.arms,
+      degraded: state.degraded,
+      drops: state.drops,
+      persona: null,
+      notice: null,
+      ms: deps.now() - t0,
+    });
+
+    let ledgerOpened = false;
+    let ledger: Ledger | null = null;
+    const degradedEarly: RecallState['degraded'] = [];
+    const lazyLedger = (): Ledger | null => {
+      if (!ledgerOpened) {
+        ledgerOpened = true;
+        try {
+          ledger = deps.ledger();
+        } catch (err) {
+          degradedEarly.push({ stage: 'ledger', reason: 'error', message: errorMessage(err) });
+        }
+      }
+      return ledger;
+    };
+
+    // 0. Persona short-circuit (only consults reflect.db when the query is open-domain).
+    const project = deps.scope.kind === 'branch-shard' || deps.scope.kind === 'project-shard' ? deps.scope.project : null;
+    const persona = personaLookup(req.query, () => project ?? deps.currentProject(), lazyLedger);
+    if (persona) {
+      const base = outcome(initialState(req.query, []), null);
+      return of({ ...base, persona });
+    }
+
+    const temporal = config.temporalEnabled ? deps.extractTemporal(req.query) : null;
+    const terms = contentTerms(req.query);
+    const base = initialState(req.query, terms);
+    const fetchedLimit = fetchedLimitFor(req.limit);
+    const key: CacheKey = {
+      query: req.query,
+      mode: req.mode,
+      modeToken: modeTokenFor(req.mode, path.resolve(deps.scope.root)),
+      fetchedLimit,
+    };
+    const cacheDir = path.join(config.stateDir, 'recall_cache');
+    const cacheOpts = {
+      dir: cacheDir,
+      ttlSec: req.cacheTtlSec,
+      fuzzy: config.fuzzyCache,
+      fuzzyThreshold: config.fuzzyThreshold,
+      generation: deps.generation,
+      nowMs: deps.now(),
+    };
+    let hit: RecallState | null = null;
+    if (!req.noCache) {
+      try {
+        const found = readCache(key, cacheOpts);
+        hit = found ? fromCache(found, base, deps) : null;
+      } catch (err) {
+        degradedEarly.push({ stage: 'cache', reason: 'error', message: `cache read failed: ${errorMessage(err)}` });
+      }
+    }
+
+    const retrieved$: Observable<RecallState> = hit
+      ? of(hit)
+      : of(armSpecs(req, deps, temporal, fetchedLimit)).pipe(
+          runArms(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+          map((arms): RecallState => ({ ...base, arms })),
+          applyArmFloors(config.armFloors),
+          fuseRrf(),
+          filterSuperseded({ enabled: !config.includeSuperseded, index: deps.index, ledger: lazyLedger }),
+          rerankTop({
+            client: deps.models,
+            crossEncoder: config.crossEncoder,
+            embeddings: req.mmr,
+            timeoutMs: MODEL_TIMEOUT_MS,
+            ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+          }),
+          map((state) => {
+            // Do not cache a fetch that lost an arm to a transient failure: the next call retries.
+            const transient = state.arms.some((a) => a.status === 'timeout' || a.status === 'error');
+            if (req.noCache || transient) return state;
+            try {
+              writeCache(key, toPayload(state, key, deps), cacheDir, deps.now());
+              return state;
+            } catch (err) {
+              return { ...state, degraded: [...state.degraded, { stage: 'cache', reason: 'error' as const, message: `cache write failed: ${errorMessage(err)}` }] };
+            }
+          }),
+        );
+
+    const boostContext = (candidates: readonly Candidate[]) => ({
+      nowMs: deps.now(),
+      queryTags: req.tags,
+      currentProject:
+        config.alphas.project > 0 && project === null && candidates.some((c) => c.note.projectId !== '') ? deps.currentProject() : '',
+      domainHint: req.domainHint,
+    });
+
+    return retrieved$.pipe(
+      map((s) => (degradedEarly.length ? { ...s, degraded: [...degradedEarly, ...s.degraded] } : s)),
+      applyBoosts({ alphas: config.alphas, context: boostContext }),
+      dropQuarantined(req.includeQuarantined),
+      filterConfidence(req.confidence),
+      oodGate(req.minOverlap),
+      diversify(req.limit, req.mmrLambda, req.mmr),
+      tokenBudget(req.maxTokens),
+      map((s) => outcome(s, temporal)),
+    );
+  });
+}
+
+export { RERANK_WINDOW };

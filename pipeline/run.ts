@@ -1,0 +1,245 @@
+/**
+ * Library entry points behind the CLI (and, later, the hooks): resolve the KB, refresh the index,
+ * run the recall pipeline once, render, and do the bookkeeping (logs, gaps, follow-up).
+ *
+ * Nothing here writes to stdout or exits: results are returned to the caller.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { lastValueFrom } from 'rxjs';
+import { loadConfig, type RecallConfig } from './config.js';
+import { detectProject, isShard, resolveScope, type Scope } from './scope.js';
+import { recall$, type RecallDeps, type RecallMode, type RecallRequest } from './recall.js';
+import { NO_MODELS, type ModelClient } from './model-client.js';
+import { UsageError, errorMessage } from './errors.js';
+import type { RecallOutcome } from './types.js';
+import type { ConfidenceFloor } from '../operators/filter-confidence.js';
+import { closeIndex, countNotes, openIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { openLedger } from '../sources/ledger.js';
+import { mayContainDate } from '../sources/date-precheck.js';
+import type { TemporalConstraint } from '../sources/temporal-grammar.js';
+import { renderMarkdown } from '../sinks/render-markdown.js';
+import { renderJson } from '../sinks/render-json.js';
+import { renderFleetContext } from '../sinks/render-fleet-context.js';
+import { blockEconomics } from '../sinks/economics.js';
+import { loadGlyphs } from '../sinks/modes.js';
+import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
+
+export type OutputFormat = 'markdown' | 'json' | 'fleet-context';
+
+export interface RecallCommand {
+  query: string;
+  limit?: number;
+  mode: RecallMode;
+  confidence: ConfidenceFloor;
+  format: OutputFormat;
+  field: string | null;
+  tags: string[];
+  domainHint: string;
+  minOverlap?: number;
+  maxTokens: number;
+  maxChars?: number;
+  cache: boolean;
+  cacheTtl?: number;
+  includeQuarantined?: boolean;
+  mmr: boolean;
+  mmrLambda?: number;
+  global: boolean;
+  allBranches: boolean;
+  kb: string | null;
+  sessionId: string | null;
+  gapLog: boolean;
+  followup: boolean;
+  verbose: boolean;
+}
+
+export interface RunIo {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  now?: () => number;
+  models?: ModelClient;
+  /** Diagnostics sink (stderr in the CLI). */
+  warn: (line: string) => void;
+}
+
+export interface RunResult {
+  /** What goes to stdout ('' = nothing). */
+  stdout: string;
+  outcome: RecallOutcome | null;
+  scope: Scope;
+  refresh: RefreshReport | null;
+}
+
+function openScopedIndex(config: RecallConfig, scope: Scope, warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
+  const index = openIndex(scope.root, config.stateDir);
+  if (index.fallbackReason) warn(`recall: ${index.fallbackReason}`);
+  const refresh = refreshIndex(index);
+  if (verbose) {
+    for (const p of refresh.skipped ? refresh.problems : refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
+  }
+  return { index, refresh };
+}
+
+async function temporalExtractor(query: string, enabled: boolean): Promise<(q: string) => TemporalConstraint | null> {
+  if (!enabled || !mayContainDate(query)) return () => null;
+  const { extractTemporal } = await import('../sources/temporal-grammar.js');
+  return (q) => extractTemporal(q);
+}
+
+export function checkKbDir(kb: string, cwd: string): void {
+  const abs = path.resolve(cwd, kb);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    throw new UsageError(`--kb ${kb}: no such directory`);
+  }
+  if (!st.isDirectory()) throw new UsageError(`--kb ${kb}: not a directory`);
+}
+
+export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResult> {
+  const config = loadConfig(io.env);
+  const verbose = cmd.verbose || config.debug;
+  if (verbose) for (const w of config.warnings) io.warn(`recall: ${w}`);
+  const now = io.now ?? Date.now;
+  if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
+  const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
+  const { index, refresh } = openScopedIndex(config, scope, io.warn, verbose);
+  try {
+    const counts = countNotes(index);
+    if (counts.live === 0) {
+      const why = fs.existsSync(path.join(scope.root, 'documents'))
+        ? `no learnings in ${path.join(scope.root, 'documents')}`
+        : `no KB at ${scope.root} (no documents/ folder)`;
+      io.warn(`recall: ${why}; nothing to recall`);
+      return { stdout: cmd.format === 'json' ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why }, null, 2)}\n` : '', outcome: null, scope, refresh };
+    }
+    let project: string | null = null;
+    const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));
+    const limit = cmd.limit ?? config.defaultLimit;
+    const format = cmd.format;
+    const req: RecallRequest = {
+      query: cmd.query,
+      limit,
+      mode: cmd.mode,
+      confidence: cmd.confidence,
+      tags: cmd.tags,
+      domainHint: cmd.domainHint.toLowerCase(),
+      minOverlap: cmd.minOverlap ?? config.defaultMinOverlap,
+      maxTokens: cmd.maxTokens,
+      noCache: !cmd.cache,
+      cacheTtlSec: cmd.cacheTtl ?? config.cacheTtlSec,
+      includeQuarantined: cmd.includeQuarantined ?? format === 'fleet-context',
+      mmr: cmd.mmr && config.mmr,
+      mmrLambda: cmd.mmrLambda ?? config.mmrLambda,
+    };
+    const deps: RecallDeps = {
+      config,
+      scope,
+      index,
+      generation: refresh.generation,
+      models: io.models ?? NO_MODELS,
+      now,
+      currentProject,
+      ledger: () => openLedger(config.dbPath),
+      extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
+    };
+    const outcome = await lastValueFrom(recall$(req, deps));
+    if (verbose) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
+
+    const glyphs = config.economics || format === 'markdown' ? loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }) : new Map<string, string>();
+    let stdout = '';
+    if (outcome.persona) {
+      stdout =
+        format === 'json'
+          ? renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home })
+          : `${outcome.persona.field_name}: ${outcome.persona.value} (persona, confidence ${outcome.persona.confidence.toFixed(2)})\n`;
+      return { stdout, outcome, scope, refresh };
+    }
+    if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home });
+    else if (format === 'fleet-context') stdout = renderFleetContext(cmd.query, outcome.results);
+    else
+      stdout = renderMarkdown({
+        query: cmd.query,
+        results: outcome.results,
+        field: cmd.field,
+        maxChars: cmd.maxChars ?? config.defaultMaxChars,
+        economics: config.economics,
+        glyphs,
+        home: config.home,
+      });
+
+    bookkeeping(cmd, config, outcome, glyphs, now(), io.warn, verbose);
+    return { stdout, outcome, scope, refresh };
+  } finally {
+    closeIndex(index);
+  }
+}
+
+function bookkeeping(
+  cmd: RecallCommand,
+  config: RecallConfig,
+  outcome: RecallOutcome,
+  glyphs: Map<string, string>,
+  nowMs: number,
+  warn: (l: string) => void,
+  verbose: boolean,
+): void {
+  const problems: string[] = [];
+  const ids = outcome.results.map((r) => r.note.displayId);
+  const econ = config.economics ? blockEconomics(outcome.results.map((r) => r.note), glyphs, config.home) : null;
+  const logErr = logRecall(
+    config.stateDir,
+    {
+      query: cmd.query,
+      mode: cmd.mode,
+      count: outcome.results.length,
+      cached: outcome.cacheTier !== null,
+      cache_tier: outcome.cacheTier,
+      ids,
+      ms: Math.round(outcome.ms),
+      degraded: outcome.degraded.map((d) => `${d.stage}:${d.reason}`),
+      economics: econ,
+    },
+    nowMs,
+  );
+  if (logErr) problems.push(logErr);
+  const sessionId = cmd.sessionId ?? config.sessionId;
+  if (outcome.results.length === 0 && cmd.gapLog && config.gapLog) {
+    const err = logGap(config.stateDir, cmd.query, sessionId, nowMs);
+    if (err) problems.push(err);
+  }
+  if (outcome.results.length > 0 && cmd.followup && config.followup && sessionId) {
+    const r = recordFollowup(
+      { stateDir: config.stateDir, metricsPath: config.metricsPath, sessionId, windowSec: config.followupWindowSec },
+      cmd.query,
+      outcome.results.map((c) => c.note.key),
+      nowMs,
+    );
+    if ('error' in r) problems.push(r.error);
+  }
+  if (verbose) for (const p of problems) warn(`recall: ${p}`);
+}
+
+export interface IndexCommand {
+  kb: string | null;
+  global: boolean;
+  allBranches: boolean;
+}
+
+/** `recall index`: a full re-read of the KB into its index, with progress. */
+export function runIndex(cmd: IndexCommand, io: RunIo & { progress?: (done: number, total: number) => void }): { report: RefreshReport; scope: Scope; file: string } {
+  const config = loadConfig(io.env);
+  if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
+  const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
+  const index = openIndex(scope.root, config.stateDir);
+  try {
+    if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
+    const report = refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}) });
+    return { report, scope, file: index.file };
+  } catch (err) {
+    throw new Error(`indexing ${scope.root} failed: ${errorMessage(err)}`);
+  } finally {
+    closeIndex(index);
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * Which KB a recall reads (seed "Scope"), first match wins:
+ *   0. --kb DIR (explicit override);
+ *   1. $GLOBAL_LEARNINGS_PATH, untouched;
+ *   2. --global / RECALL_GLOBAL=1: the pooled KB (~/.learnings, or RECALL_LEARNINGS_ROOT);
+ *   3. current project + non-trunk branch: <root>/shards/<project>/branches/<branch>/;
+ *   4. current project on trunk or detached: <root>/shards/<project>/;
+ *   5. anything else, or a shard with no documents/*.md: the pooled KB.
+ * --all-branches / RECALL_ALL_BRANCHES=1 skips the branch level.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import type { RecallConfig } from './config.js';
+
+export type ScopeKind = 'explicit' | 'env' | 'global' | 'branch-shard' | 'project-shard' | 'pooled';
+
+export interface Scope {
+  root: string;
+  kind: ScopeKind;
+  /** Project used for shard resolution ('' when unknown or not needed). */
+  project: string;
+  branch: string;
+}
+
+export interface ScopeOptions {
+  kb?: string | null;
+  global?: boolean;
+  allBranches?: boolean;
+  cwd?: string;
+}
+
+/** Timeout for the git calls of project/branch detection (reference value). */
+const GIT_TIMEOUT_MS = 5000;
+
+function git(args: string[], cwd: string): string {
+  try {
+    return execFileSync('git', args, { cwd, timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+/** Project identity: basename of $CLAUDE_PROJECT_DIR, else of the git toplevel; lower-cased; '' if neither. */
+export function detectProject(config: RecallConfig, cwd: string): string {
+  const dir = config.scope.projectDir ?? git(['rev-parse', '--show-toplevel'], cwd);
+  if (!dir) return '';
+  return path.basename(dir.replace(/[/\\]+$/, '')).toLowerCase();
+}
+
+/** Branch as a shard folder name: trunk (main/master/HEAD/'') → ''; `/ \ : whitespace` runs → `__`. */
+export function sanitiseBranch(raw: string): string {
+  let b = raw.trim();
+  if (b === '' || b === 'main' || b === 'master') return '';
+  b = b.replace(/[/\\\s:]+/g, '__').replace(/^[._]+|[._]+$/g, '').toLowerCase();
+  return b === 'head' ? '' : b;
+}
+
+export function detectBranch(config: RecallConfig, cwd: string): string {
+  const raw = config.scope.branch ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd);
+  return sanitiseBranch(raw);
+}
+
+/** A shard counts only when it has at least one documents/*.md (flat). */
+export function isPopulated(root: string): boolean {
+  try {
+    return fs.readdirSync(path.join(root, 'documents')).some((n) => n.toLowerCase().endsWith('.md'));
+  } catch {
+    return false;
+  }
+}
+
+export function resolveScope(config: RecallConfig, opts: ScopeOptions = {}): Scope {
+  const cwd = opts.cwd ?? process.cwd();
+  if (opts.kb) return { root: path.resolve(cwd, opts.kb), kind: 'explicit', project: '', branch: '' };
+  if (config.scope.globalLearningsPath) return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '' };
+  const pooled = config.scope.learningsRoot;
+  if (opts.global || config.scope.global) return { root: pooled, kind: 'global', project: '', branch: '' };
+  const project = detectProject(config, cwd);
+  if (!project) return { root: pooled, kind: 'pooled', project: '', branch: '' };
+  const branch = opts.allBranches || config.scope.allBranches ? '' : detectBranch(config, cwd);
+  const shard = path.join(pooled, 'shards', project);
+  const candidate = branch ? path.join(shard, 'branches', branch) : shard;
+  if (isPopulated(candidate)) {
+    return { root: candidate, kind: branch ? 'branch-shard' : 'project-shard', project, branch };
+  }
+  return { root: pooled, kind: 'pooled', project, branch };
+}
+
+/** Shards hold a single project's notes, so project affinity is neutral there. */
+export function isShard(scope: Scope): boolean {
+  return scope.kind === 'branch-shard' || scope.kind === 'project-shard';
+}

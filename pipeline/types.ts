@@ -1,0 +1,97 @@
+/**
+ * Data that flows between the stages of a recall.
+ */
+import type { Note } from '../sources/note.js';
+import type { ArmName, BoostName } from './config.js';
+import type { TemporalConstraint } from '../sources/temporal-grammar.js';
+
+export type { ArmName, BoostName };
+
+/** One candidate from one arm, with the arm's native score (higher is better). */
+export interface ArmHit {
+  note: Note;
+  score: number;
+}
+
+export type ArmStatus = 'ok' | 'unavailable' | 'disabled' | 'timeout' | 'error';
+
+export interface ArmOutcome {
+  arm: ArmName;
+  status: ArmStatus;
+  hits: ArmHit[];
+  /** Wall time of the arm in ms (scheduler time). */
+  ms: number;
+  /** Why the arm gave nothing, when it did not succeed. */
+  message?: string;
+}
+
+/** A swallowed failure, recorded as data (STYLE: degradation is data). */
+export interface Degradation {
+  stage: string;
+  reason: 'timeout' | 'error' | 'unavailable';
+  message: string;
+}
+
+export interface Candidate {
+  note: Note;
+  /** Fused RRF score (decides the rerank window and ties). */
+  rrf: number;
+  /**
+   * Score evidence: the sum over arms of the note's native score divided by that arm's best
+   * (rank-based when an arm's scores are not positive). The relevance component when no
+   * cross-encoder score exists.
+   */
+  evidence: number;
+  /** 1-based rank of the note in each arm that returned it. */
+  ranks: Partial<Record<ArmName, number>>;
+}
+
+export interface ScoredCandidate extends Candidate {
+  /** Raw cross-encoder logit when the note was rescored, else null. */
+  ce: number | null;
+  /** Relevance component: sigmoid(ce), else evidence normalised to the window's best, else 1e-6 past the window. */
+  relevance: number;
+  boosts: Record<BoostName, number>;
+  score: number;
+}
+
+export interface Embeddings {
+  query: number[];
+  docs: Map<string, number[]>;
+}
+
+/** A dropped candidate and the stage/reason (for traces and explain). */
+export interface Drop {
+  key: string;
+  stage: string;
+  reason: string;
+}
+
+export type CacheTier = 'exact' | 'fuzzy' | null;
+
+export interface RecallOutcome {
+  query: string;
+  mode: string;
+  results: ScoredCandidate[];
+  /** Every scored candidate before the filters (ranked), for JSON consumers and staged recall. */
+  ranked: ScoredCandidate[];
+  oodGated: boolean;
+  /** Best query-term coverage among the top 5 when the gate ran. */
+  coverage: number | null;
+  temporal: TemporalConstraint | null;
+  cacheTier: CacheTier;
+  arms: ArmOutcome[];
+  degraded: Degradation[];
+  drops: Drop[];
+  persona: PersonaHit | null;
+  /** Set when recall could not run at all (no KB, empty KB): a one-line reason. */
+  notice: string | null;
+  ms: number;
+}
+
+export interface PersonaHit {
+  project_id: string;
+  field_name: string;
+  value: string;
+  confidence: number;
+}

@@ -1,0 +1,121 @@
+/**
+ * Recall bookkeeping files under the state dir (reference §4.2–4.4):
+ * - recall_log.jsonl: one line per completed recall;
+ * - knowledge-gaps.jsonl: a line when a real query found nothing;
+ * - recent-searches.json + a metrics line: the follow-up diagnostic (a second, disjoint search in
+ *   the same session within the window suggests the first one missed).
+ * Writers never throw: a failed write is returned as a message for the degradation record.
+ */
+import path from 'node:path';
+import { contentTerms } from '../operators/math/terms.js';
+import { toNaiveIso } from '../sources/dates.js';
+import { appendLine, readJson, writeFileAtomic } from './atomic-write.js';
+import { errorMessage } from '../pipeline/errors.js';
+
+function localIsoSeconds(nowMs: number): string {
+  return toNaiveIso(new Date(Math.floor(nowMs / 1000) * 1000));
+}
+
+export interface RecallLogRecord {
+  query: string;
+  mode: string;
+  count: number;
+  cached: boolean;
+  cache_tier: string | null;
+  ids: string[];
+  ms: number;
+  degraded: string[];
+  economics?: { read_tokens: number; discovery_tokens: number; saved_tokens: number; savings_pct: number } | null;
+}
+
+export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number): string | null {
+  const { economics, ...rest } = rec;
+  const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...rest };
+  if (economics) {
+    line['injected_tokens'] = economics.read_tokens;
+    line['discovery_tokens'] = economics.discovery_tokens;
+    line['saved_tokens'] = economics.saved_tokens;
+    line['savings_pct'] = economics.savings_pct;
+  }
+  try {
+    appendLine(path.join(stateDir, 'recall_log.jsonl'), line);
+    return null;
+  } catch (err) {
+    return `recall log not written: ${errorMessage(err)}`;
+  }
+}
+
+/** Gap key: the query's content terms, sorted, space-joined ('' = not worth logging). */
+export function gapKey(query: string): string {
+  return [...new Set(contentTerms(query))].sort().join(' ');
+}
+
+export function logGap(stateDir: string, query: string, sessionId: string | null, nowMs: number): string | null {
+  const normalized = gapKey(query);
+  if (!normalized) return null;
+  const day = localIsoSeconds(nowMs).slice(0, 10);
+  try {
+    appendLine(path.join(stateDir, 'knowledge-gaps.jsonl'), {
+      ts: localIsoSeconds(nowMs),
+      query: query.slice(0, 200),
+      normalized,
+      session_id: sessionId ?? `unknown-${day}`,
+    });
+    return null;
+  } catch (err) {
+    return `gap log not written: ${errorMessage(err)}`;
+  }
+}
+
+interface RecentEntry {
+  query: string;
+  result_ids: string[];
+  at: number;
+}
+
+export interface FollowupOptions {
+  stateDir: string;
+  metricsPath: string;
+  sessionId: string;
+  windowSec: number;
+}
+
+/**
+ * Records this search for the session and appends a `recall_search` metrics line saying whether it
+ * looks like a follow-up (prior search in the window, different query, disjoint non-empty results).
+ * Returns the verdict, or an error message.
+ */
+export function recordFollowup(opts: FollowupOptions, query: string, ids: string[], nowMs: number): { followup: boolean } | { error: string } {
+  const file = path.join(opts.stateDir, 'recent-searches.json');
+  const now = nowMs / 1000;
+  try {
+    const raw = readJson<Record<string, RecentEntry>>(file, {});
+    const recent: Record<string, RecentEntry> = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
+    const prior = recent[opts.sessionId];
+    const delta = prior ? now - prior.at : -1;
+    const followup =
+      !!prior &&
+      delta >= 0 &&
+      delta <= opts.windowSec &&
+      prior.query !== query &&
+      Array.isArray(prior.result_ids) &&
+      prior.result_ids.length > 0 &&
+      prior.result_ids.every((id) => !ids.includes(id));
+    const horizon = Math.max(opts.windowSec, 3600);
+    const kept = Object.fromEntries(Object.entries(recent).filter(([, e]) => e && typeof e.at === 'number' && now - e.at <= horizon));
+    kept[opts.sessionId] = { query, result_ids: ids, at: now };
+    writeFileAtomic(file, JSON.stringify(kept));
+    appendLine(opts.metricsPath, {
+      ts: new Date(nowMs).toISOString(),
+      op: 'recall_search',
+      session_id: opts.sessionId,
+      followup,
+      window_seconds: opts.windowSec,
+      result_count: ids.length,
+      query: query.slice(0, 200),
+    });
+    return { followup };
+  } catch (err) {
+    return { error: `follow-up diagnostic not written: ${errorMessage(err)}` };
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * `--format json` (reference §2.6): the machine-readable envelope of a recall, or the one-line
+ * persona answer. Key order is part of the contract (consumers and golden files rely on it).
+ */
+import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome } from '../pipeline/types.js';
+import { ARM_NAMES } from '../pipeline/config.js';
+import { temporalToJson } from '../sources/temporal-grammar.js';
+import { economicsBlock, economicsRow, type EconomicsBlock, type EconomicsRow, type StatSize } from './economics.js';
+import { fieldValue } from './render-markdown.js';
+
+/** Indent of the pretty-printed envelope (the reference's `indent=2`). */
+export const JSON_INDENT = 2;
+
+export interface RenderJsonOptions {
+  /** `--field NAME`, or null ('' counts as null). */
+  field: string | null;
+  economics: boolean;
+  glyphs: ReadonlyMap<string, string>;
+  home: string;
+  /** Injected stat for the economics source-file fallback (default: fs). */
+  statSize?: StatSize;
+}
+
+export interface JsonResult {
+  id: string;
+  title: string;
+  key_insight: string;
+  confidence: string;
+  confidence_num: number;
+  tags: string[];
+  how_to_apply: string;
+  archived_at: string | null;
+  field_value?: string | null;
+  economics?: EconomicsRow;
+  score: number;
+  arms: ArmName[];
+  path: string;
+}
+
+export interface JsonArm {
+  arm: ArmName;
+  status: ArmOutcome['status'];
+  hits: number;
+  ms: number;
+  message?: string;
+}
+
+export interface JsonEnvelope {
+  query: string;
+  mode: string;
+  count: number;
+  ood_gated: boolean;
+  temporal: ReturnType<typeof temporalToJson> | null;
+  field: string | null;
+  economics: EconomicsBlock | null;
+  cache_tier: CacheTier;
+  results: JsonResult[];
+  degraded: Degradation[];
+  arms: JsonArm[];
+}
+
+/** The envelope as an object with keys in contract order (empty results → count 0, results []). */
+export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOptions): JsonEnvelope {
+  const opts = { ...options, field: options.field || null }; // '' is no projection
+  const rows: EconomicsRow[] = [];
+  const results = outcome.results.map((c): JsonResult => {
+    const n = c.note;
+    const row = opts.economics ? economicsRow(n, { glyphs: opts.glyphs, home: opts.home, statSize: opts.statSize }) : null;
+    if (row) rows.push(row);
+    return {
+      id: n.displayId,
+      title: n.title,
+      key_insight: n.keyInsight,
+      confidence: n.confidence,
+      confidence_num: n.confidenceNum,
+      tags: [...n.tags],
+      how_to_apply: n.howToApply,
+      archived_at: n.archivedAt,
+      ...(opts.field !== null ? { field_value: fieldValue(n, opts.field) } : {}),
+      ...(row ? { economics: row } : {}),
+      score: c.score,
+      arms: ARM_NAMES.filter((a) => c.ranks[a] !== undefined),
+      path: n.path,
+    };
+  });
+  return {
+    query: outcome.query,
+    mode: outcome.mode,
+    count: outcome.results.length,
+    ood_gated: outcome.oodGated,
+    temporal: outcome.temporal ? temporalToJson(outcome.temporal) : null,
+    field: opts.field,
+    economics: opts.economics ? economicsBlock(rows) : null,
+    cache_tier: outcome.cacheTier,
+    results,
+    degraded: outcome.degraded,
+    arms: outcome.arms.map((a): JsonArm => {
+      const arm: JsonArm = { arm: a.arm, status: a.status, hits: a.hits.length, ms: a.ms };
+      if (a.message !== undefined) arm.message = a.message;
+      return arm;
+    }),
+  };
+}
+
+/**
+ * The JSON output: the envelope pretty-printed with 2-space indent plus a newline; when the outcome
+ * is a persona hit, one compact line `{"persona": {...,"type":"persona","tier":"persona"},"query": q}`
+ * plus a newline instead.
+ */
+export function renderJson(outcome: RecallOutcome, opts: RenderJsonOptions): string {
+  if (outcome.persona) {
+    const p = outcome.persona;
+    const persona = {
+      project_id: p.project_id,
+      field_name: p.field_name,
+      value: p.value,
+      confidence: p.confidence,
+      type: 'persona',
+      tier: 'persona',
+    };
+    return JSON.stringify({ persona, query: outcome.query }) + '\n';
+  }
+  return JSON.stringify(toJsonEnvelope(outcome, opts), null, JSON_INDENT) + '\n';
+}

@@ -1,0 +1,134 @@
+/**
+ * `--format markdown` (reference §2.7): the block injected into an agent's context.
+ *
+ * ```
+ * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
+ * - **[<id>]** <key_insight or title>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
+ *   How to apply: <how_to_apply>
+ * - _(…K more truncated)_
+ * ```
+ * Pure: the only effect is the economics stat of a note's source file, which is injectable.
+ */
+import type { Note } from '../sources/note.js';
+import type { ScoredCandidate } from '../pipeline/types.js';
+import { economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
+
+/** Characters of the query shown in the header (the reference's `query[:80]`). */
+export const HEADER_QUERY_CHARS = 80;
+
+/** Cap on a body-section field value (the reference's `[:500]`), so one long section cannot fill the budget. */
+export const FIELD_SECTION_MAX_CHARS = 500;
+
+/** Fields that fall back to a body section when the frontmatter has no value; `rule` and others have none. */
+const BODY_SECTION_FALLBACK: Readonly<Record<string, string>> = {
+  problem: 'Problem',
+  fix: 'Solution',
+  root_cause: 'Root Cause',
+};
+
+const EM_DASH = '\u2014';
+const ARROW = '\u2192';
+const ELLIPSIS = '\u2026';
+
+export interface RenderMarkdownInput {
+  query: string;
+  results: ScoredCandidate[];
+  /** `--field NAME` projection, or null ('' counts as null). */
+  field: string | null;
+  /** Character budget for header + entries; ≤ 0 means no budget. */
+  maxChars: number;
+  economics: boolean;
+  glyphs: ReadonlyMap<string, string>;
+  home: string;
+  /** Injected stat for the economics source-file fallback (default: fs). */
+  statSize?: StatSize;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null || v === undefined) return '';
+  return JSON.stringify(v);
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Text of the first `## <heading>` section of a markdown body (heading matched case-insensitively,
+ * up to the next line starting with `##`), whitespace collapsed, at most FIELD_SECTION_MAX_CHARS
+ * code points. No such section, or an empty one → null.
+ */
+export function bodySection(body: string, heading: string): string | null {
+  const re = new RegExp(`^##[ \\t]+${escapeRe(heading)}[ \\t]*$([\\s\\S]*?)(?=^##|(?![\\s\\S]))`, 'im');
+  const m = re.exec(body);
+  if (!m) return null;
+  const text = (m[1] ?? '').split(/\s+/).filter(Boolean).join(' ');
+  return text === '' ? null : pyHead(text, FIELD_SECTION_MAX_CHARS);
+}
+
+/**
+ * `--field NAME` value of a note: the frontmatter value of that key (strings trimmed, lists joined
+ * with '; ', numbers and booleans stringified, objects as JSON); an absent, null, blank, empty-list
+ * or empty-object value falls back to the body section for `problem` (## Problem), `fix`
+ * (## Solution) and `root_cause` (## Root Cause); other names (`rule` included) → null.
+ */
+export function fieldValue(note: Note, name: string): string | null {
+  const v = note.frontmatter[name];
+  let text = '';
+  if (Array.isArray(v)) text = v.map(scalarText).filter((s) => s !== '').join('; ');
+  else if (isObject(v)) text = Object.keys(v).length === 0 ? '' : JSON.stringify(v);
+  else text = scalarText(v);
+  if (text !== '') return text;
+  const heading = BODY_SECTION_FALLBACK[name];
+  return heading === undefined ? null : bodySection(note.body, heading);
+}
+
+/** ` — <glyph> D:<d> → R:<r> (-p%)`, or `(+p%)` when reading costs more than discovering. */
+export function economicsSuffix(row: EconomicsRow): string {
+  const saved = row.discovery_tokens - row.read_tokens;
+  const pct = saved >= 0 ? `-${row.savings_pct}` : `+${Math.abs(row.savings_pct)}`;
+  return ` ${EM_DASH} ${row.glyph} D:${row.discovery_tokens} ${ARROW} R:${row.read_tokens} (${pct}%)`;
+}
+
+/**
+ * The markdown block. No results → ''. Header totals (N, R, S) cover every result passed in; the
+ * budget (header line + its newline, then each entry + newline) stops at the first entry that
+ * would exceed it and appends `- _(…K more truncated)_` (not counted), even before the first
+ * entry. Output is right-trimmed and ends with one newline.
+ */
+export function renderMarkdown(input: RenderMarkdownInput): string {
+  const { results } = input;
+  const field = input.field || null; // '' is no projection
+  if (results.length === 0) return '';
+  const rows = input.economics
+    ? results.map((c) => economicsRow(c.note, { glyphs: input.glyphs, home: input.home, statSize: input.statSize }))
+    : null;
+
+  let header = `## Prior learnings relevant to \`${pyHead(input.query, HEADER_QUERY_CHARS)}\``;
+  if (field !== null) header += ` (field: ${field})`;
+  if (rows) {
+    const block = economicsBlock(rows);
+    header += ` ${EM_DASH} ${block.count} learnings, ~${block.read_tokens} tok injected, est ~${block.saved_tokens} tok saved`;
+  }
+
+  const lines = [header];
+  let used = pyLen(header) + 1;
+  for (const [i, c] of results.entries()) {
+    const note = c.note;
+    const text = (field !== null ? fieldValue(note, field) : null) || note.keyInsight || note.title;
+    const suffix = rows ? economicsSuffix(rows[i]!) : '';
+    const entryLines = [`- **[${note.displayId}]** ${text}${suffix}`];
+    if (field === null && note.howToApply) entryLines.push(`  How to apply: ${note.howToApply}`);
+    const entry = entryLines.join('\n');
+    const cost = pyLen(entry) + 1;
+    if (input.maxChars > 0 && used + cost > input.maxChars) {
+      lines.push(`- _(${ELLIPSIS}${results.length - i} more truncated)_`);
+      break;
+    }
+    lines.push(entry);
+    used += cost;
+  }
+  return lines.join('\n').trimEnd() + '\n';
+}

@@ -1,0 +1,72 @@
+/**
+ * Frontmatter splitting and YAML parsing for learning notes, compatible with the reference
+ * (`---` at offset 0, header ends at the first `\n---` after offset 3).
+ *
+ * YAML is parsed with the YAML 1.2 core schema: timestamps stay strings (we parse dates ourselves,
+ * so date-only and datetime values keep their original text), no custom tags, no code execution.
+ */
+import yaml from 'js-yaml';
+
+export interface SplitNote {
+  /** Parsed header; `{}` when the file has no frontmatter. */
+  frontmatter: Record<string, unknown>;
+  /** Text after the header, leading newlines stripped. */
+  body: string;
+  /** True when the file starts with a `---` header. */
+  hasFrontmatter: boolean;
+}
+
+export class FrontmatterError extends Error {
+  readonly code = 'E_FRONTMATTER';
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrontmatterError';
+  }
+}
+
+/**
+ * Split a note into frontmatter and body.
+ * - no leading `---`: `{}` and the whole text as body (memory files have no header);
+ * - an unterminated header, invalid YAML, or a header that is not a mapping: throws FrontmatterError
+ *   with a one-line reason (the caller skips the note and reports it).
+ */
+export function splitFrontmatter(text: string): SplitNote {
+  const src = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (!src.startsWith('---')) {
+    return { frontmatter: {}, body: src.replace(/^\n+/, ''), hasFrontmatter: false };
+  }
+  const end = src.indexOf('\n---', 3);
+  if (end < 0) throw new FrontmatterError('frontmatter starts with --- but has no closing ---');
+  const header = src.slice(3, end);
+  // Skip the rest of the closing fence line (`---` possibly followed by spaces).
+  const afterFence = src.indexOf('\n', end + 4);
+  const body = afterFence < 0 ? '' : src.slice(afterFence + 1).replace(/^\n+/, '');
+  let parsed: unknown;
+  try {
+    parsed = yaml.load(header, { schema: yaml.CORE_SCHEMA, json: true });
+  } catch (err) {
+    const e = err as { reason?: string; mark?: { line?: number }; message?: string };
+    const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 2}` : '';
+    throw new FrontmatterError(`invalid YAML frontmatter${line}: ${e.reason ?? e.message ?? String(err)}`);
+  }
+  if (parsed === null || parsed === undefined) return { frontmatter: {}, body, hasFrontmatter: true };
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new FrontmatterError(`frontmatter is a ${Array.isArray(parsed) ? 'list' : typeof parsed}, not a mapping`);
+  }
+  return { frontmatter: parsed as Record<string, unknown>, body, hasFrontmatter: true };
+}
+
+/** Parse a YAML document that must be a mapping (entity sidecars); throws FrontmatterError otherwise. */
+export function parseYamlMapping(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = yaml.load(text, { schema: yaml.CORE_SCHEMA, json: true });
+  } catch (err) {
+    const e = err as { reason?: string; mark?: { line?: number }; message?: string };
+    const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}` : '';
+    throw new FrontmatterError(`invalid YAML${line}: ${e.reason ?? e.message ?? String(err)}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new FrontmatterError('YAML document is not a mapping');
+  return parsed as Record<string, unknown>;
+}

@@ -1,0 +1,468 @@
+/**
+ * The embedded persistent index: one SQLite file per KB root under `<state dir>/index/`, never
+ * inside the KB (which may be read-only).
+ *
+ * - `notes` holds each parsed note (metadata as JSON plus its text), `notes_fts` an FTS5 index over
+ *   title, tags, key insight, structured fields and body (external content, kept in sync by triggers).
+ * - `files` remembers every file's mtime and size so a refresh re-reads only what changed; a
+ *   fingerprint of the whole listing lets an unchanged KB skip even that comparison.
+ * - `generation` increases on every refresh that changed something; the recall cache keys on it.
+ *
+ * When the state dir cannot be written the index lives in memory for this process (and says so).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { parseNote, str, type Note, type NoteLocation } from './note.js';
+import { parseYamlMapping } from './frontmatter.js';
+import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
+
+/** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
+const SCHEMA_VERSION = '4';
+/** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
+export const MAX_NOTE_BYTES = 1024 * 1024;
+/** Bytes inspected for a NUL byte to classify a file as binary. */
+const BINARY_SNIFF_BYTES = 8192;
+
+export interface IndexHandle {
+  db: Database.Database;
+  kbRoot: string;
+  /** Index file path, or ':memory:'. */
+  file: string;
+  /** Why the index is in memory, when it is. */
+  fallbackReason: string | null;
+}
+
+export interface RefreshReport {
+  total: number;
+  added: number;
+  updated: number;
+  removed: number;
+  unchanged: number;
+  /** Files that could not be used, with the reason (one line each). */
+  problems: WalkProblem[];
+  /** Problems found by this refresh only (files read this time). */
+  newProblems: WalkProblem[];
+  generation: number;
+  ms: number;
+  /** True when the fingerprint matched and nothing was compared or read. */
+  skipped: boolean;
+}
+
+export interface RefreshOptions {
+  /** Re-read every file (`recall index`). */
+  force?: boolean;
+  onProgress?: (done: number, total: number) => void;
+}
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files (
+  path TEXT PRIMARY KEY, kind TEXT NOT NULL, mtime_ms REAL NOT NULL, size INTEGER NOT NULL,
+  content_hash TEXT, problem TEXT);
+CREATE TABLE IF NOT EXISTS notes (
+  rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, key TEXT NOT NULL, location TEXT NOT NULL,
+  date_ms INTEGER, content_hash TEXT NOT NULL, declared_hash TEXT,
+  title TEXT NOT NULL, tags TEXT NOT NULL, insight TEXT NOT NULL, extra TEXT NOT NULL, body TEXT NOT NULL,
+  chunk TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS notes_key ON notes(key);
+CREATE INDEX IF NOT EXISTS notes_hash ON notes(content_hash);
+CREATE INDEX IF NOT EXISTS notes_declared ON notes(declared_hash);
+CREATE INDEX IF NOT EXISTS notes_date ON notes(location, date_ms);
+CREATE TABLE IF NOT EXISTS sidecars (
+  path TEXT PRIMARY KEY, note_path TEXT NOT NULL, document_id TEXT, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS sidecars_note ON sidecars(note_path);
+CREATE TABLE IF NOT EXISTS supersedes (target TEXT NOT NULL, by_path TEXT NOT NULL, by_key TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS supersedes_target ON supersedes(target);
+CREATE INDEX IF NOT EXISTS supersedes_by ON supersedes(by_path);
+CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
+  title, tags, insight, extra, body, content='notes', content_rowid='rowid', tokenize='porter unicode61');
+CREATE TRIGGER IF NOT EXISTS notes_ai AFTER INSERT ON notes BEGIN
+  INSERT INTO notes_fts(rowid, title, tags, insight, extra, body) VALUES (new.rowid, new.title, new.tags, new.insight, new.extra, new.body);
+END;
+CREATE TRIGGER IF NOT EXISTS notes_ad AFTER DELETE ON notes BEGIN
+  INSERT INTO notes_fts(notes_fts, rowid, title, tags, insight, extra, body) VALUES ('delete', old.rowid, old.title, old.tags, old.insight, old.extra, old.body);
+END;
+CREATE TRIGGER IF NOT EXISTS notes_au AFTER UPDATE ON notes BEGIN
+  INSERT INTO notes_fts(notes_fts, rowid, title, tags, insight, extra, body) VALUES ('delete', old.rowid, old.title, old.tags, old.insight, old.extra, old.body);
+  INSERT INTO notes_fts(rowid, title, tags, insight, extra, body) VALUES (new.rowid, new.title, new.tags, new.insight, new.extra, new.body);
+END;
+`;
+
+/** Index file for a KB root: `<stateDir>/index/<basename>-<sha1(realpath)[:12]>.sqlite`. */
+export function indexFileFor(kbRoot: string, stateDir: string): string {
+  let real = path.resolve(kbRoot);
+  try {
+    real = fs.realpathSync(kbRoot);
+  } catch {
+    /* a missing root still gets a stable name */
+  }
+  const slug = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'kb';
+  const digest = createHash('sha1').update(real).digest('hex').slice(0, 12);
+  return path.join(stateDir, 'index', `${slug}-${digest}.sqlite`);
+}
+
+function prepareSchema(db: Database.Database): void {
+  db.pragma('busy_timeout = 5000');
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
+  if (hasMeta) {
+    const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
+    if (row?.v === SCHEMA_VERSION) return;
+    db.exec(`DROP TABLE IF EXISTS notes_fts; DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS files;
+             DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS supersedes; DROP TABLE IF EXISTS meta;`);
+  }
+  db.exec(DDL);
+  db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', '')`).run(
+    SCHEMA_VERSION,
+  );
+}
+
+/**
+ * Open (or create) the index for a KB root. Falls back to an in-memory index when the state dir
+ * is not writable or the file is corrupt beyond repair; `fallbackReason` says why.
+ */
+export function openIndex(kbRoot: string, stateDir: string): IndexHandle {
+  const file = indexFileFor(kbRoot, stateDir);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      prepareSchema(db);
+    } catch (err) {
+      db.close();
+      // A corrupt or foreign file: move it aside once and start again.
+      fs.renameSync(file, `${file}.corrupt-${Date.now()}`);
+      const fresh = new Database(file);
+      fresh.pragma('journal_mode = WAL');
+      prepareSchema(fresh);
+      return { db: fresh, kbRoot, file, fallbackReason: `index file was unreadable (${(err as Error).message}); rebuilt` };
+    }
+    return { db, kbRoot, file, fallbackReason: null };
+  } catch (err) {
+    const db = new Database(':memory:');
+    prepareSchema(db);
+    return { db, kbRoot, file: ':memory:', fallbackReason: `cannot write ${file} (${(err as Error).message}); using an in-memory index` };
+  }
+}
+
+function fingerprint(files: KbFile[]): string {
+  const h = createHash('sha1');
+  for (const f of files) h.update(`${f.rel}\0${f.mtimeMs}\0${f.size}\n`);
+  return h.digest('hex');
+}
+
+type ReadOutcome = { text: string } | { problem: string };
+
+function readText(file: KbFile): ReadOutcome {
+  if (file.size > MAX_NOTE_BYTES) {
+    return { problem: `file too large (${(file.size / 1048576).toFixed(1)} MiB > ${MAX_NOTE_BYTES / 1048576} MiB limit)` };
+  }
+  let buf: Buffer;
+  try {
+    buf = fs.readFileSync(file.abs);
+  } catch (err) {
+    return { problem: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  }
+  if (buf.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { problem: 'binary file (contains NUL bytes)' };
+  return { text: buf.toString('utf8') };
+}
+
+const EXTRA_FIELDS = ['symptoms', 'problem', 'root_cause', 'fix', 'rule', 'category', 'entities'] as const;
+
+function flattenText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(flattenText).join(' ');
+  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flattenText).join(' ');
+  return str(value);
+}
+
+/** Ids a note declares it replaces (`supersedes`: a string or a list). */
+function supersedesTargets(note: Note): string[] {
+  const v = note.frontmatter['supersedes'];
+  const list = Array.isArray(v) ? v : [v];
+  return [...new Set(list.map(str).filter((t) => t && t.toLowerCase() !== 'null'))];
+}
+
+/** Metadata stored as JSON: the Note without its two large text fields. */
+type StoredMeta = Omit<Note, 'body' | 'chunkText'>;
+
+function noteRow(note: Note): Record<string, unknown> {
+  const { body, chunkText, ...meta } = note;
+  return {
+    path: note.path,
+    key: note.key,
+    location: note.location,
+    date_ms: note.dateMs,
+    content_hash: note.contentHash,
+    declared_hash: note.declaredHash,
+    title: note.title,
+    tags: note.tags.join(' '),
+    insight: note.keyInsight,
+    extra: EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f])).join(' ').trim(),
+    body,
+    chunk: chunkText,
+    data: JSON.stringify(meta satisfies StoredMeta),
+  };
+}
+
+/** Row shape returned by the query helpers below. */
+export interface NoteRow {
+  data: string;
+  body: string;
+  chunk: string;
+}
+
+export function rowToNote(row: NoteRow): Note {
+  const meta = JSON.parse(row.data) as StoredMeta;
+  return { ...meta, body: row.body, chunkText: row.chunk };
+}
+
+function getMeta(db: Database.Database, k: string): string {
+  const row = db.prepare(`SELECT v FROM meta WHERE k = ?`).get(k) as { v: string } | undefined;
+  return row?.v ?? '';
+}
+
+export function indexGeneration(h: IndexHandle): number {
+  return Number(getMeta(h.db, 'generation')) || 0;
+}
+
+/** Problems recorded for files in the index (persist across refreshes until the file changes). */
+export function indexProblems(h: IndexHandle): WalkProblem[] {
+  const rows = h.db.prepare(`SELECT path, problem FROM files WHERE problem IS NOT NULL ORDER BY path`).all() as {
+    path: string;
+    problem: string;
+  }[];
+  const walk = getMeta(h.db, 'walk_problems');
+  const walkProblems = walk ? (JSON.parse(walk) as WalkProblem[]) : [];
+  return [...walkProblems, ...rows.map((r) => ({ rel: r.path, message: r.problem }))];
+}
+
+/**
+ * Bring the index in line with the KB on disk. Only files whose mtime or size changed are read;
+ * a broken file is recorded as a problem and skipped, never fatal.
+ */
+export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): RefreshReport {
+  const t0 = performance.now();
+  const { files, problems: walkProblems } = walkKb(h.kbRoot);
+  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const fp = fingerprint(files);
+  const db = h.db;
+  const prevGeneration = Number(getMeta(db, 'generation')) || 0;
+  if (!opts.force && fp === getMeta(db, 'fingerprint')) {
+    return {
+      total: files.length, added: 0, updated: 0, removed: 0, unchanged: files.length,
+      problems: indexProblems(h), newProblems: [], generation: prevGeneration, ms: performance.now() - t0, skipped: true,
+    };
+  }
+
+  const known = new Map<string, { mtime_ms: number; size: number; content_hash: string | null }>();
+  for (const r of db.prepare(`SELECT path, mtime_ms, size, content_hash FROM files`).all() as {
+    path: string; mtime_ms: number; size: number; content_hash: string | null;
+  }[]) known.set(r.path, r);
+
+  const upsertFile = db.prepare(
+    `INSERT INTO files(path, kind, mtime_ms, size, content_hash, problem) VALUES (@path, @kind, @mtime_ms, @size, @content_hash, @problem)
+     ON CONFLICT(path) DO UPDATE SET kind=excluded.kind, mtime_ms=excluded.mtime_ms, size=excluded.size,
+       content_hash=excluded.content_hash, problem=excluded.problem`,
+  );
+  const deleteFile = db.prepare(`DELETE FROM files WHERE path = ?`);
+  const deleteNote = db.prepare(`DELETE FROM notes WHERE path = ?`);
+  const deleteSidecar = db.prepare(`DELETE FROM sidecars WHERE path = ?`);
+  const deleteSupersedes = db.prepare(`DELETE FROM supersedes WHERE by_path = ?`);
+  const insertSupersedes = db.prepare(`INSERT INTO supersedes(target, by_path, by_key) VALUES (?, ?, ?)`);
+  const upsertNote = db.prepare(
+    `INSERT INTO notes(path, key, location, date_ms, content_hash, declared_hash, title, tags, insight, extra, body, chunk, data)
+     VALUES (@path, @key, @location, @date_ms, @content_hash, @declared_hash, @title, @tags, @insight, @extra, @body, @chunk, @data)
+     ON CONFLICT(path) DO UPDATE SET key=excluded.key, location=excluded.location, date_ms=excluded.date_ms,
+       content_hash=excluded.content_hash, declared_hash=excluded.declared_hash, title=excluded.title, tags=excluded.tags,
+       insight=excluded.insight, extra=excluded.extra, body=excluded.body, chunk=excluded.chunk, data=excluded.data`,
+  );
+  const upsertSidecar = db.prepare(
+    `INSERT OR REPLACE INTO sidecars(path, note_path, document_id, data) VALUES (?, ?, ?, ?)`,
+  );
+
+  let added = 0;
+  let updated = 0;
+  let removed = 0;
+  let unchanged = 0;
+  const newProblems: WalkProblem[] = [];
+  const seen = new Set<string>();
+
+  const apply = db.transaction(() => {
+    let done = 0;
+    for (const f of files) {
+      seen.add(f.rel);
+      done += 1;
+      if (opts.onProgress && (done % 200 === 0 || done === files.length)) opts.onProgress(done, files.length);
+      const prev = known.get(f.rel);
+      if (!opts.force && prev && prev.mtime_ms === f.mtimeMs && prev.size === f.size) {
+        unchanged += 1;
+        continue;
+      }
+      const read = readText(f);
+      let problem: string | null = null;
+      let hash: string | null = null;
+      if ('problem' in read) {
+        problem = read.problem;
+      } else {
+        hash = createHash('sha256').update(read.text).digest('hex');
+        if (!opts.force && prev && prev.content_hash === hash) {
+          // Touched but identical: record the new stat data only.
+          upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem: null });
+          unchanged += 1;
+          continue;
+        }
+        try {
+          if (f.kind === 'note') {
+            const note = parseNote(read.text, f.rel, f.location as NoteLocation);
+            upsertNote.run(noteRow(note));
+            deleteSupersedes.run(f.rel);
+            if (note.location === 'documents') for (const t of supersedesTargets(note)) insertSupersedes.run(t, f.rel, note.key);
+          } else {
+            const data = parseYamlMapping(read.text);
+            const notePath = f.rel.replace(/\.entities\.yaml$/, '.md');
+            upsertSidecar.run(f.rel, notePath, str(data['document_id']) || null, JSON.stringify(data));
+          }
+        } catch (err) {
+          problem = (err as Error).message.split('\n')[0] ?? 'unreadable';
+        }
+      }
+      if (problem !== null) {
+        deleteNote.run(f.rel);
+        deleteSupersedes.run(f.rel);
+        deleteSidecar.run(f.rel);
+        newProblems.push({ rel: f.rel, message: problem });
+      }
+      upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem });
+      if (prev) updated += 1;
+      else added += 1;
+    }
+    for (const p of known.keys()) {
+      if (seen.has(p)) continue;
+      deleteFile.run(p);
+      deleteNote.run(p);
+      deleteSidecar.run(p);
+      deleteSupersedes.run(p);
+      removed += 1;
+    }
+    const changed = added + updated + removed > 0 || opts.force === true;
+    const generation = changed ? prevGeneration + 1 : prevGeneration;
+    db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('fingerprint', ?), ('generation', ?), ('walk_problems', ?)`).run(
+      fp,
+      String(generation),
+      JSON.stringify(walkProblems),
+    );
+    return generation;
+  });
+  const generation = apply.immediate();
+  return {
+    total: files.length, added, updated, removed, unchanged,
+    problems: indexProblems(h), newProblems: [...walkProblems, ...newProblems], generation,
+    ms: performance.now() - t0, skipped: false,
+  };
+}
+
+const NOTE_COLS = `n.data AS data, n.body AS body, n.chunk AS chunk`;
+
+export interface ScoredRow {
+  note: Note;
+  score: number;
+}
+
+/** BM25 column weights: title, tags, key insight, structured fields, body. */
+export const BM25_WEIGHTS = [4, 2, 2, 1.5, 1] as const;
+
+/**
+ * FTS5 BM25 search over live notes (documents/, not forgotten). `match` is an FTS5 query string.
+ * Scores are returned positive (higher is better).
+ */
+export function searchFts(h: IndexHandle, match: string, limit: number): ScoredRow[] {
+  const rows = h.db
+    .prepare(
+      `SELECT ${NOTE_COLS}, bm25(notes_fts, ${BM25_WEIGHTS.join(', ')}) AS s
+       FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
+       WHERE notes_fts MATCH ? AND n.location = 'documents'
+       ORDER BY s LIMIT ?`,
+    )
+    .all(match, limit) as (NoteRow & { s: number })[];
+  return rows.map((r) => ({ note: rowToNote(r), score: -r.s }));
+}
+
+/** Live notes dated inside [startMs, endMs], at most `cap`, oldest path order (deterministic). */
+export function notesInWindow(h: IndexHandle, startMs: number, endMs: number, cap: number): Note[] {
+  const rows = h.db
+    .prepare(
+      `SELECT ${NOTE_COLS} FROM notes n
+       WHERE n.location = 'documents' AND n.date_ms BETWEEN ? AND ? ORDER BY n.path LIMIT ?`,
+    )
+    .all(startMs, endMs, cap) as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** Notes stored at the given paths (any location), keyed by path. */
+export function notesByPaths(h: IndexHandle, paths: string[]): Map<string, Note> {
+  const out = new Map<string, Note>();
+  if (paths.length === 0) return out;
+  const rows = h.db
+    .prepare(`SELECT n.path AS path, ${NOTE_COLS} FROM notes n WHERE n.path IN (${paths.map(() => '?').join(',')})`)
+    .all(...paths) as (NoteRow & { path: string })[];
+  for (const r of rows) out.set(r.path, rowToNote(r));
+  return out;
+}
+
+export interface RetiredMatch {
+  key: string;
+  contentHash: string;
+  declaredHash: string | null;
+  location: NoteLocation;
+  path: string;
+}
+
+/**
+ * Retired notes (in archived/ or documents/.forgotten/) whose key or content hash equals one of the
+ * given values. Cost grows with the number of values asked about, not with the retired backlog.
+ */
+export function findRetired(h: IndexHandle, keys: string[], hashes: string[]): RetiredMatch[] {
+  if (keys.length === 0 && hashes.length === 0) return [];
+  const k = keys.length ? keys : [''];
+  const hs = hashes.length ? hashes : [''];
+  const ph = (n: number): string => Array.from({ length: n }, () => '?').join(',');
+  const rows = h.db
+    .prepare(
+      `SELECT key, content_hash, declared_hash, location, path FROM notes
+       WHERE location != 'documents' AND (key IN (${ph(k.length)}) OR content_hash IN (${ph(hs.length)}) OR declared_hash IN (${ph(hs.length)}))`,
+    )
+    .all(...k, ...hs, ...hs) as { key: string; content_hash: string; declared_hash: string | null; location: NoteLocation; path: string }[];
+  return rows.map((r) => ({ key: r.key, contentHash: r.content_hash, declaredHash: r.declared_hash, location: r.location, path: r.path }));
+}
+
+/** For each given key that a live note declares it supersedes, the superseding note's key. */
+export function findSupersededBy(h: IndexHandle, keys: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  if (keys.length === 0) return out;
+  const rows = h.db
+    .prepare(`SELECT target, by_key FROM supersedes WHERE target IN (${keys.map(() => '?').join(',')})`)
+    .all(...keys) as { target: string; by_key: string }[];
+  for (const r of rows) if (r.target !== r.by_key && !out.has(r.target)) out.set(r.target, r.by_key);
+  return out;
+}
+
+export function countNotes(h: IndexHandle): { live: number; archived: number; forgotten: number } {
+  const rows = h.db.prepare(`SELECT location, COUNT(*) AS c FROM notes GROUP BY location`).all() as {
+    location: NoteLocation;
+    c: number;
+  }[];
+  const out = { live: 0, archived: 0, forgotten: 0 };
+  for (const r of rows) out[r.location === 'documents' ? 'live' : r.location] = r.c;
+  return out;
+}
+
+export function closeIndex(h: IndexHandle): void {
+  try {
+    h.db.close();
+  } catch {
+    /* already closed */
+  }
+}

@@ -1,0 +1,209 @@
+/**
+ * The learning note model: one markdown file of the KB, normalised once at index time so the
+ * query path never re-parses YAML.
+ *
+ * Field semantics follow the reference (upstream-notes §1.4, §1.5); wrong types are coerced or
+ * ignored field by field, so one odd field never loses the note.
+ */
+import { createHash } from 'node:crypto';
+import { splitFrontmatter } from './frontmatter.js';
+import { parseLooseDate } from './dates.js';
+
+export type NoteLocation = 'documents' | 'archived' | 'forgotten';
+
+export interface Note {
+  /** Identity used for fusion and filtering: frontmatter `id`, else `name`, else sha1(chunk[:256])[:12]. */
+  key: string;
+  /** Display id: `id`, else `name`, else `?`. */
+  displayId: string;
+  /** Path relative to the KB root, with forward slashes. */
+  path: string;
+  location: NoteLocation;
+  title: string;
+  keyInsight: string;
+  howToApply: string;
+  /** Upper-case tier as written (HIGH, MEDIUM, LOW, or whatever the note says). */
+  confidence: string;
+  /** Ranking value in 0..1. */
+  confidenceNum: number;
+  tags: string[];
+  proofCount: number | null;
+  /** Lower-case last path component of `project_id` (else `project`), or ''. */
+  projectId: string;
+  domain: string;
+  authority: string;
+  quarantine: boolean;
+  learningType: string;
+  discoveryTokens: number | null;
+  /** The `<!-- archived: ISO -->` body header, verbatim, or null. */
+  archivedAt: string | null;
+  /** Epoch ms of the note's date (frontmatter archived/updated_at/updated/created/date, then the header), or null. */
+  dateMs: number | null;
+  /** Epoch ms used by the recency boost: the archived header, else dateMs. */
+  recencyMs: number | null;
+  supersededBy: string | null;
+  status: string;
+  /** sha256 of the file text, and the hash the frontmatter declares (provenance.content_hash), if any. */
+  contentHash: string;
+  declaredHash: string | null;
+  /** Frontmatter as JSON-safe data (for --field, fleet-context source, JSON output). */
+  frontmatter: Record<string, unknown>;
+  body: string;
+  /** The whole note text, stripped: what lexical overlap, economics and models see. */
+  chunkText: string;
+}
+
+const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;
+const HOW_TO_APPLY_RE = /\*\*How to apply:\*\*[ \t]*\n?([\s\S]*?)(?=\n\s*\n|\n\*\*|$)/;
+
+/** A scalar frontmatter value as a trimmed string ('' for absent, lists, maps). */
+export function str(value: unknown): string {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return '';
+}
+
+function stripQuotes(s: string): string {
+  return s.replace(/^["']+|["']+$/g, '').trim();
+}
+
+/** Tier string as the reference derives it: upper-cased; numbers map to HIGH ≥0.8, MEDIUM ≥0.5, else LOW; absent → MEDIUM. */
+export function confidenceTier(value: unknown): string {
+  if (value === undefined || value === null || value === '') return 'MEDIUM';
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (typeof value === 'number') return value >= 0.8 ? 'HIGH' : value >= 0.5 ? 'MEDIUM' : 'LOW';
+  const s = str(value).toUpperCase();
+  return s === '' ? 'MEDIUM' : s;
+}
+
+const TIER_MIDPOINT: Record<string, number> = { HIGH: 0.9, MEDIUM: 0.6, MED: 0.6, LOW: 0.3 };
+
+/** Ranking confidence in 0..1: `confidence_num`, else numeric `confidence`, else the tier midpoint (unknown 0.6). */
+export function confidenceNum(fm: Record<string, unknown>, tier: string): number {
+  for (const v of [fm['confidence_num'], fm['confidence']]) {
+    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (Number.isFinite(n) && typeof v !== 'boolean') return Math.min(1, Math.max(0, n));
+  }
+  return TIER_MIDPOINT[tier] ?? 0.6;
+}
+
+/** Tags from a list or a `[a, b]`/`a, b` string; lower-cased, trimmed, blanks dropped, order kept, deduped. */
+export function parseTags(value: unknown): string[] {
+  let raw: unknown[] = [];
+  if (Array.isArray(value)) raw = value;
+  else if (typeof value === 'string') raw = value.split(/[[\],]/);
+  const out: string[] = [];
+  for (const t of raw) {
+    const s = str(t).toLowerCase();
+    if (s && !out.includes(s)) out.push(s);
+  }
+  return out;
+}
+
+/** `proof_count` (or `provenance.proof_count`) as a non-negative integer; bools and junk → null. */
+export function proofCount(fm: Record<string, unknown>): number | null {
+  const prov = fm['provenance'];
+  const candidates = [fm['proof_count'], prov && typeof prov === 'object' ? (prov as Record<string, unknown>)['proof_count'] : undefined];
+  for (const v of candidates) {
+    if (typeof v === 'boolean') continue;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (Number.isInteger(n) && n >= 0) return n;
+  }
+  return null;
+}
+
+/** Project identity: lower-cased last path component, trailing slashes stripped ('' when blank). */
+export function normaliseProject(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  const trimmed = value.trim().replace(/[/\\]+$/, '');
+  const last = trimmed.split(/[/\\]/).pop() ?? '';
+  return last.trim().toLowerCase();
+}
+
+function truthy(value: unknown): boolean {
+  if (value === true) return true;
+  if (typeof value === 'number') return value === 1;
+  return typeof value === 'string' && ['true', 'yes', '1', 'on'].includes(value.trim().toLowerCase());
+}
+
+/** JSON-safe copy of YAML data (the core schema already yields plain JSON types; this guards depth and size). */
+function jsonSafe(value: unknown, depth = 0): unknown {
+  if (depth > 8) return null;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.slice(0, 500).map((v) => jsonSafe(v, depth + 1));
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = jsonSafe(v, depth + 1);
+    return out;
+  }
+  return null;
+}
+
+/** First line of the `**How to apply:**` paragraph, capped at 280 characters. */
+export function howToApply(body: string): string {
+  const m = HOW_TO_APPLY_RE.exec(body);
+  if (!m || m[1] === undefined) return '';
+  const first = m[1].trim().split('\n')[0]?.trim() ?? '';
+  return first.slice(0, 280);
+}
+
+const DATE_FIELDS = ['archived', 'updated_at', 'updated', 'created', 'date'] as const;
+
+/**
+ * Build a Note from a file's text. Throws FrontmatterError for a broken header (the caller skips the
+ * note with a one-line reason); every other oddity is coerced.
+ */
+export function parseNote(text: string, relPath: string, location: NoteLocation): Note {
+  const { frontmatter: rawFm, body } = splitFrontmatter(text);
+  const fm = jsonSafe(rawFm) as Record<string, unknown>;
+  const chunkText = text.trim();
+  const id = str(fm['id']);
+  const name = str(fm['name']);
+  const key = id || name || createHash('sha1').update(chunkText.slice(0, 256)).digest('hex').slice(0, 12);
+  const title = stripQuotes(str(fm['title'])) || name || '(no title)';
+  const tier = confidenceTier(fm['confidence']);
+  const header = ARCHIVED_RE.exec(body);
+  const archivedAt = header?.[1] ?? null;
+  const headerDate = archivedAt ? parseLooseDate(archivedAt) : null;
+  let fmDate: Date | null = null;
+  for (const f of DATE_FIELDS) {
+    fmDate = parseLooseDate(fm[f]);
+    if (fmDate) break;
+  }
+  const dateMs = (fmDate ?? headerDate)?.getTime() ?? null;
+  const prov = fm['provenance'] && typeof fm['provenance'] === 'object' ? (fm['provenance'] as Record<string, unknown>) : {};
+  const discovery = fm['discovery_tokens'];
+  const supersededBy = str(fm['superseded_by']);
+  return {
+    key,
+    displayId: id || name || '?',
+    path: relPath,
+    location,
+    title,
+    keyInsight: stripQuotes(str(fm['key_insight'])),
+    howToApply: howToApply(body),
+    confidence: tier,
+    confidenceNum: confidenceNum(fm, tier),
+    tags: parseTags(fm['tags']),
+    proofCount: proofCount(fm),
+    projectId: normaliseProject(fm['project_id']) || normaliseProject(fm['project']),
+    domain: str(fm['domain']).toLowerCase(),
+    authority: str(fm['authority']).toLowerCase(),
+    quarantine: truthy(fm['quarantine']),
+    learningType: str(fm['learning_type']).toLowerCase(),
+    discoveryTokens:
+      typeof discovery === 'number' && Number.isInteger(discovery) && discovery >= 0 ? discovery : null,
+    archivedAt,
+    dateMs,
+    recencyMs: headerDate?.getTime() ?? dateMs,
+    supersededBy: supersededBy && supersededBy.toLowerCase() !== 'null' ? supersededBy : null,
+    status: str(fm['status']).toLowerCase(),
+    contentHash: createHash('sha256').update(text).digest('hex'),
+    declaredHash: str(prov['content_hash']) || str(fm['content_hash']) || null,
+    frontmatter: fm,
+    body,
+    chunkText,
+  };
+}

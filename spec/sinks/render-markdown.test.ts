@@ -1,0 +1,184 @@
+import { describe, it, expect } from '@jest/globals';
+import { bodySection, fieldValue, renderMarkdown, type RenderMarkdownInput } from '../../sinks/render-markdown.js';
+import { expectGolden, makeCandidate, makeNote } from './helpers.js';
+import type { ScoredCandidate } from '../../pipeline/types.js';
+
+const GLYPHS = new Map([
+  ['bug-fix', '\u2692'],
+  ['pattern', '\u2315'],
+  ['decision', '\u2696'],
+]);
+
+function input(results: ScoredCandidate[], over: Partial<RenderMarkdownInput> = {}): RenderMarkdownInput {
+  return { query: 'redis pool', results, field: null, maxChars: 0, economics: true, glyphs: GLYPHS, home: '/home/u', ...over };
+}
+
+/** Three notes, R = 100 each; D = 3000, 1500, 1200 (learning-type fallback for the last two). */
+function three(): ScoredCandidate[] {
+  return [
+    makeCandidate({ displayId: 'lrn-a', keyInsight: 'Cap the pool size', howToApply: 'Set max_connections to 20', learningType: 'bug-fix', discoveryTokens: 3000 }),
+    makeCandidate({ displayId: 'lrn-b', keyInsight: '', title: 'Title only', learningType: 'pattern', discoveryTokens: null }),
+    makeCandidate({ displayId: 'lrn-c', keyInsight: 'Prefer one client', learningType: 'decision', discoveryTokens: null }),
+  ];
+}
+
+const HEADER = '## Prior learnings relevant to `redis pool` \u2014 3 learnings, ~300 tok injected, est ~5400 tok saved';
+const ENTRY_A = '- **[lrn-a]** Cap the pool size \u2014 \u2692 D:3000 \u2192 R:100 (-97%)\n  How to apply: Set max_connections to 20';
+const ENTRY_B = '- **[lrn-b]** Title only \u2014 \u2315 D:1500 \u2192 R:100 (-93%)';
+const ENTRY_C = '- **[lrn-c]** Prefer one client \u2014 \u2696 D:1200 \u2192 R:100 (-92%)';
+
+describe('renderMarkdown', () => {
+  it('renders nothing for no results', () => {
+    expect(renderMarkdown(input([]))).toBe('');
+  });
+
+  it('renders header totals, entries with economics and how-to-apply lines', () => {
+    expect(renderMarkdown(input(three()))).toBe([HEADER, ENTRY_A, ENTRY_B, ENTRY_C].join('\n') + '\n');
+  });
+
+  it('matches the golden file', () => {
+    const results = [
+      ...three(),
+      makeCandidate({ displayId: '?', keyInsight: 'Reading costs more than it saves', learningType: 'mystery', discoveryTokens: 60 }),
+    ];
+    expectGolden('render-markdown.md', renderMarkdown(input(results, { query: 'why does the redis pool run dry under load', maxChars: 2000 })));
+  });
+
+  it('keeps header totals for all results while the budget truncates', () => {
+    const budget = HEADER.length + 1 + ENTRY_A.length + 1;
+    const out = renderMarkdown(input(three(), { maxChars: budget }));
+    expect(out).toBe([HEADER, ENTRY_A, '- _(\u20262 more truncated)_'].join('\n') + '\n');
+  });
+
+  it('fits an entry that lands exactly on the budget, and not one char more', () => {
+    const exact = HEADER.length + 1 + ENTRY_A.length + 1 + ENTRY_B.length + 1;
+    expect(renderMarkdown(input(three(), { maxChars: exact }))).toBe([HEADER, ENTRY_A, ENTRY_B, '- _(\u20261 more truncated)_'].join('\n') + '\n');
+    expect(renderMarkdown(input(three(), { maxChars: exact - 1 }))).toBe([HEADER, ENTRY_A, '- _(\u20262 more truncated)_'].join('\n') + '\n');
+  });
+
+  it('renders header + truncation line with zero entries when the first entry overflows', () => {
+    const out = renderMarkdown(input(three(), { maxChars: HEADER.length + 1 }));
+    expect(out).toBe(`${HEADER}\n- _(\u20263 more truncated)_\n`);
+  });
+
+  it('treats maxChars ≤ 0 as no budget', () => {
+    expect(renderMarkdown(input(three(), { maxChars: -5 }))).toBe(renderMarkdown(input(three(), { maxChars: 0 })));
+    expect(renderMarkdown(input(three(), { maxChars: 0 }))).not.toContain('truncated');
+  });
+
+  it('without economics is byte-identical to the plain format (no totals, no suffixes)', () => {
+    const out = renderMarkdown(input(three(), { economics: false, glyphs: new Map() }));
+    expect(out).toBe(
+      '## Prior learnings relevant to `redis pool`\n' +
+        '- **[lrn-a]** Cap the pool size\n' +
+        '  How to apply: Set max_connections to 20\n' +
+        '- **[lrn-b]** Title only\n' +
+        '- **[lrn-c]** Prefer one client\n',
+    );
+  });
+
+  it('renders negative savings as (+p%) and a negative saved total', () => {
+    const out = renderMarkdown(input([makeCandidate({ displayId: 'x', keyInsight: 'k', discoveryTokens: 50 })]));
+    expect(out).toBe(
+      '## Prior learnings relevant to `redis pool` \u2014 1 learnings, ~100 tok injected, est ~-50 tok saved\n' +
+        '- **[x]** k \u2014 \u00b7 D:50 \u2192 R:100 (+100%)\n',
+    );
+  });
+
+  it('renders banker-rounded row percentages', () => {
+    // D = 8, R = 7 → 12.5% → 12; D = 8, R = 5 (20 chars) → 37.5% → 38
+    const a = makeCandidate({ displayId: 'a', keyInsight: 'a', discoveryTokens: 8, chunkText: 'x'.repeat(28) });
+    const b = makeCandidate({ displayId: 'b', keyInsight: 'b', discoveryTokens: 8, chunkText: 'x'.repeat(20) });
+    const out = renderMarkdown(input([a, b]));
+    expect(out).toContain('D:8 \u2192 R:7 (-12%)');
+    expect(out).toContain('D:8 \u2192 R:5 (-38%)');
+  });
+
+  it('uses the mode glyph, and · for an unknown learning type', () => {
+    const out = renderMarkdown(input([makeCandidate({ learningType: 'Bug-Fix' }), makeCandidate({ learningType: 'weird' })]));
+    const rows = out.split('\n').slice(1, 3);
+    expect(rows[0]).toContain(' \u2014 \u2692 D:');
+    expect(rows[1]).toContain(' \u2014 \u00b7 D:');
+  });
+
+  it('cuts the query at 80 code points', () => {
+    const query = '\u{1F600}'.repeat(100);
+    const out = renderMarkdown(input(three(), { query, economics: false }));
+    expect(out.split('\n')[0]).toBe('## Prior learnings relevant to `' + '\u{1F600}'.repeat(80) + '`');
+  });
+
+  it('field mode shows the field value (else key insight, else title) and no how-to-apply', () => {
+    const results = [
+      makeCandidate({ displayId: 'f1', keyInsight: 'ki', howToApply: 'do it', frontmatter: { problem: 'Pool exhausted' } }),
+      makeCandidate({ displayId: 'f2', keyInsight: 'ki2', howToApply: 'do it' }),
+      makeCandidate({ displayId: 'f3', keyInsight: '', title: 'T3' }),
+    ];
+    expect(renderMarkdown(input(results, { field: 'problem', economics: false }))).toBe(
+      '## Prior learnings relevant to `redis pool` (field: problem)\n- **[f1]** Pool exhausted\n- **[f2]** ki2\n- **[f3]** T3\n',
+    );
+    const withEcon = renderMarkdown(input(results.slice(0, 1), { field: 'problem' }));
+    expect(withEcon).toBe(
+      '## Prior learnings relevant to `redis pool` (field: problem) \u2014 1 learnings, ~100 tok injected, est ~900 tok saved\n' +
+        '- **[f1]** Pool exhausted \u2014 \u00b7 D:1000 \u2192 R:100 (-90%)\n',
+    );
+  });
+
+  it('right-trims the output to a single trailing newline', () => {
+    const out = renderMarkdown(input([makeCandidate({ keyInsight: 'trailing   ' })], { economics: false }));
+    expect(out.endsWith('trailing\n')).toBe(true);
+  });
+});
+
+describe('fieldValue', () => {
+  const body = [
+    '# Title',
+    '',
+    '## Problem',
+    'The pool',
+    '   runs   dry.',
+    '',
+    '## Root Cause',
+    'Leaked   connections.',
+    '### Detail',
+    'hidden',
+    '## Solution',
+    '',
+    'Close them in finally.',
+    '',
+  ].join('\n');
+
+  it('reads scalar frontmatter values, trimmed and stringified', () => {
+    expect(fieldValue(makeNote({ frontmatter: { rule: '  Always close  ' } }), 'rule')).toBe('Always close');
+    expect(fieldValue(makeNote({ frontmatter: { n: 3 } }), 'n')).toBe('3');
+    expect(fieldValue(makeNote({ frontmatter: { b: false } }), 'b')).toBe('false');
+  });
+
+  it('joins lists with "; " and JSON-encodes objects', () => {
+    expect(fieldValue(makeNote({ frontmatter: { fix: ['a', ' b ', 3] } }), 'fix')).toBe('a; b; 3');
+    expect(fieldValue(makeNote({ frontmatter: { meta: { k: 'v', n: 1 } } }), 'meta')).toBe('{"k":"v","n":1}');
+  });
+
+  it('prefers the frontmatter over the body', () => {
+    expect(fieldValue(makeNote({ body, frontmatter: { problem: 'From fm' } }), 'problem')).toBe('From fm');
+  });
+
+  it('falls back to the body sections for problem, fix and root_cause', () => {
+    const note = makeNote({ body, frontmatter: { problem: '  ', fix: [], root_cause: null } });
+    expect(fieldValue(note, 'problem')).toBe('The pool runs dry.');
+    expect(fieldValue(note, 'fix')).toBe('Close them in finally.');
+    expect(fieldValue(note, 'root_cause')).toBe('Leaked connections.');
+  });
+
+  it('has no body fallback for rule or other names', () => {
+    const note = makeNote({ body: body + '\n## Rule\nNever.\n', frontmatter: {} });
+    expect(fieldValue(note, 'rule')).toBeNull();
+    expect(fieldValue(note, 'missing')).toBeNull();
+    expect(fieldValue(makeNote({ frontmatter: {} }), 'problem')).toBeNull();
+  });
+
+  it('caps a body section at 500 characters and treats an empty section as absent', () => {
+    const long = makeNote({ body: `## Problem\n${'word '.repeat(200)}` });
+    expect(fieldValue(long, 'problem')).toHaveLength(500);
+    expect(bodySection('## Problem\n\n## Solution\nx', 'Problem')).toBeNull();
+  });
+});
