@@ -54,8 +54,8 @@ export function runArm(spec: ArmSpec, scheduler: SchedulerLike): Observable<ArmO
     return spec.source.pipe(
       take(1),
       timeout({ first: spec.timeoutMs, meta: { arm: spec.arm }, scheduler }),
+      defaultIfEmpty<ArmHit[], ArmHit[]>([]),
       map((hits): ArmOutcome => ({ arm: spec.arm, status: 'ok', hits, ms: elapsed() })),
-      defaultIfEmpty<ArmOutcome, ArmOutcome>({ arm: spec.arm, status: 'ok', hits: [], ms: elapsed() }),
       catchError((err: unknown) =>
         of<ArmOutcome>({
           arm: spec.arm,

@@ -141,6 +141,10 @@ describe('renderJson', () => {
     expect(results.map((r) => r['field_value'])).toEqual(['Pool runs dry', null]);
   });
 
+  it('treats an empty field name as no projection', () => {
+    expect(renderJson(outcome(), { ...OPTS, field: '' })).toBe(renderJson(outcome(), OPTS));
+  });
+
   it('economics is null when off, and results carry no economics', () => {
     const env = parse(renderJson(outcome(), { ...OPTS, economics: false }));
     expect(env['economics']).toBeNull();

@@ -123,6 +123,10 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('treats an empty field name as no projection', () => {
+    expect(renderMarkdown(input(three(), { field: '' }))).toBe(renderMarkdown(input(three())));
+  });
+
   it('right-trims the output to a single trailing newline', () => {
     const out = renderMarkdown(input([makeCandidate({ keyInsight: 'trailing   ' })], { economics: false }));
     expect(out.endsWith('trailing\n')).toBe(true);

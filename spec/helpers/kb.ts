@@ -1,0 +1,48 @@
+/** Temporary KBs and state dirs for tests. */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface TempKb {
+  root: string;
+  state: string;
+  write(rel: string, text: string | Buffer): string;
+  remove(rel: string): void;
+  cleanup(): void;
+}
+
+export function tempKb(): TempKb {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-spec-'));
+  const root = path.join(base, 'kb');
+  const state = path.join(base, 'state');
+  fs.mkdirSync(path.join(root, 'documents'), { recursive: true });
+  return {
+    root,
+    state,
+    write(rel, text) {
+      const abs = path.join(root, rel);
+      fs.mkdirSync(path.dirname(abs), { recursive: true });
+      fs.writeFileSync(abs, text);
+      return abs;
+    },
+    remove(rel) {
+      fs.rmSync(path.join(root, rel), { force: true });
+    },
+    cleanup() {
+      fs.rmSync(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A well-formed learning note. */
+export function noteText(id: string, title: string, body: string, extra: Record<string, unknown> = {}): string {
+  const fm = { id, title, confidence: 'medium', tags: ['test'], key_insight: title, ...extra };
+  const lines = Object.entries(fm).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  return `---\n${lines.join('\n')}\n---\n## Learning\n\n${body}\n\n**How to apply:** ${title}\n`;
+}
+
+/** Bump a file's mtime so an in-place edit within the same second is still seen as a change. */
+export function touchLater(abs: string, seconds = 5): void {
+  const t = new Date(Date.now() + seconds * 1000);
+  fs.utimesSync(abs, t, t);
+}
