@@ -14,7 +14,8 @@ const OPEN_DOMAIN: readonly RegExp[] = [
   /\btypically\b/,
   /\busually\b/,
   /\bpersonas?\b/,
-  /\b(code|coding|house|team|testing) style\b/,
+  /\b(code|coding|house|team) style\b/,
+  /\bwhat\b.{0,60}\b(do|does) (we|the team|this team|the codebase|this codebase|the project|this project) (use|prefer|follow|like)\b/,
   /\bwhat (do|does) (we|the team|this team|the codebase|this codebase|the project|this project)\b/,
   /\bhow (do|does) (we|the team|this team|the codebase|this codebase|the project|this project)\b/,
 ];

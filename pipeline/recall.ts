@@ -83,6 +83,16 @@ export interface RecallDeps {
 /** Model calls share the arms' budget for the primary arm unless configured otherwise. */
 const MODEL_TIMEOUT_MS = 60_000;
 
+/**
+ * The query minus its date phrase: "last week", "march 2024" say when, not what, so the lexical arm
+ * should not rank notes for containing those words (the temporal arm handles the window).
+ */
+export function withoutDatePhrase(query: string, temporal: TemporalConstraint | null): string {
+  if (!temporal || !temporal.matchedText) return query;
+  const i = query.toLowerCase().indexOf(temporal.matchedText.toLowerCase());
+  return i < 0 ? query : `${query.slice(0, i)} ${query.slice(i + temporal.matchedText.length)}`;
+}
+
 function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstraint | null, fetchedLimit: number): ArmSpec[] {
   const { config } = deps;
   const t = config.armTimeoutsMs;
@@ -100,7 +110,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
         : undefined;
   return [
     { arm: 'vector', source: unavailableArm('vector', 'no embedding model installed (vector index not built)'), timeoutMs: t.vector },
-    { arm: 'bm25', source: bm25Arm(req.query, fetchedLimit, deps.index), timeoutMs: t.bm25 },
+    { arm: 'bm25', source: bm25Arm(withoutDatePhrase(req.query, temporal), fetchedLimit, deps.index), timeoutMs: t.bm25 },
     {
       arm: 'graph',
       source: unavailableArm('graph', 'entity graph arm not available in this build'),

@@ -1,0 +1,46 @@
+/** Run the real recall pipeline in-process against a temp KB. */
+import { runRecall, type RecallCommand, type RunResult } from '../../pipeline/run.js';
+import type { ModelClient } from '../../pipeline/model-client.js';
+import type { TempKb } from './kb.js';
+
+export const BASE_CMD: RecallCommand = {
+  query: '',
+  mode: 'naive',
+  confidence: 'ANY',
+  format: 'json',
+  field: null,
+  tags: [],
+  domainHint: '',
+  maxTokens: 0,
+  cache: false,
+  mmr: true,
+  global: false,
+  allBranches: false,
+  kb: null,
+  sessionId: null,
+  gapLog: true,
+  followup: true,
+  verbose: false,
+};
+
+export interface RunOpts {
+  env?: Record<string, string>;
+  now?: () => number;
+  models?: ModelClient;
+  warn?: (l: string) => void;
+}
+
+export function recallIn(kb: TempKb, query: string, cmd: Partial<RecallCommand> = {}, opts: RunOpts = {}): Promise<RunResult> {
+  return runRecall(
+    { ...BASE_CMD, kb: kb.root, ...cmd, query },
+    {
+      env: { HOME: kb.state, REFLECT_STATE_DIR: kb.state, REFLECT_METRICS_PATH: `${kb.state}/metrics.jsonl`, ...opts.env },
+      cwd: kb.root,
+      warn: opts.warn ?? (() => undefined),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.models ? { models: opts.models } : {}),
+    },
+  );
+}
+
+export const ids = (r: RunResult): string[] => (r.outcome?.results ?? []).map((c) => c.note.key);

@@ -1,0 +1,76 @@
+import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../pipeline/config.js';
+import { resolveScope, sanitiseBranch } from '../../pipeline/scope.js';
+
+let base = '';
+afterEach(() => base && fs.rmSync(base, { recursive: true, force: true }));
+
+function setup(populate: string[]): string {
+  base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-scope-'));
+  for (const rel of populate) {
+    fs.mkdirSync(path.join(base, rel, 'documents'), { recursive: true });
+    fs.writeFileSync(path.join(base, rel, 'documents', 'n.md'), '---\nid: n\n---\nx\n');
+  }
+  return base;
+}
+
+const env = (root: string, extra: Record<string, string> = {}) =>
+  loadConfig({ HOME: root, RECALL_LEARNINGS_ROOT: root, CLAUDE_PROJECT_DIR: '/srv/Alpha-Service', RECALL_BRANCH: '', ...extra });
+
+describe('resolveScope', () => {
+  it('prefers --kb, then GLOBAL_LEARNINGS_PATH, then --global', () => {
+    const root = setup(['shards/alpha-service']);
+    expect(resolveScope(env(root), { kb: '/x/kb' })).toMatchObject({ root: '/x/kb', kind: 'explicit' });
+    expect(resolveScope(env(root, { GLOBAL_LEARNINGS_PATH: '/g' }))).toMatchObject({ root: '/g', kind: 'env' });
+    expect(resolveScope(env(root), { global: true })).toMatchObject({ root, kind: 'global' });
+    expect(resolveScope(env(root, { RECALL_GLOBAL: 'yes' }))).toMatchObject({ root, kind: 'global' });
+  });
+
+  it('uses the populated project shard on trunk and the branch shard on a branch', () => {
+    const root = setup(['shards/alpha-service', 'shards/alpha-service/branches/feat__auth']);
+    expect(resolveScope(env(root))).toMatchObject({ root: path.join(root, 'shards/alpha-service'), kind: 'project-shard' });
+    expect(resolveScope(env(root, { RECALL_BRANCH: 'feat/auth' }))).toMatchObject({
+      root: path.join(root, 'shards/alpha-service/branches/feat__auth'),
+      kind: 'branch-shard',
+    });
+    expect(resolveScope(env(root, { RECALL_BRANCH: 'feat/auth' }), { allBranches: true })).toMatchObject({ kind: 'project-shard' });
+  });
+
+  it('falls back to the pooled KB when the shard has no documents/*.md', () => {
+    const root = setup([]);
+    fs.mkdirSync(path.join(root, 'shards/alpha-service/documents'), { recursive: true });
+    expect(resolveScope(env(root))).toMatchObject({ root, kind: 'pooled' });
+    expect(resolveScope(env(root, { RECALL_BRANCH: 'feat/other' }))).toMatchObject({ root, kind: 'pooled' });
+  });
+});
+
+describe('sanitiseBranch', () => {
+  it.each([
+    ['feat/auth', 'feat__auth'],
+    ['Feat/Auth', 'feat__auth'],
+    ['hotfix\\win', 'hotfix__win'],
+    ['with space', 'with__space'],
+    ['main', ''],
+    ['master', ''],
+    ['HEAD', ''],
+    ['', ''],
+  ])('%j → %j', (raw, want) => expect(sanitiseBranch(raw)).toBe(want));
+});
+
+describe('loadConfig', () => {
+  it('clamps alphas to 0..2 and falls back on junk with a warning', () => {
+    const c = loadConfig({ HOME: '/h', RECALL_CONFIDENCE_ALPHA: '99', RECALL_RECENCY_ALPHA: '-3', RECALL_TAG_ALPHA: 'junk', RECALL_PROOF_ALPHA: '0.5' });
+    expect(c.alphas).toMatchObject({ confidence: 2, recency: 0, tags: 0.2, proof: 0.5, project: 0.2, authority: 0.1 });
+    expect(c.warnings).toEqual(['RECALL_TAG_ALPHA="junk" is not a valid number; using 0.2']);
+  });
+
+  it('reads timeouts in seconds and floors in 0..1', () => {
+    const c = loadConfig({ HOME: '/h', RECALL_BM25_TIMEOUT: '2.5', RECALL_ARM_BM25_MIN_SCORE: '7', RECALL_VECTOR_TIMEOUT: 'soon' });
+    expect(c.armTimeoutsMs).toMatchObject({ bm25: 2500, vector: 60000, graph: 60000 });
+    expect(c.armFloors.bm25).toBe(1);
+    expect(c.warnings).toHaveLength(1);
+  });
+});
