@@ -6,7 +6,9 @@ import { loadConfig } from '../../pipeline/config.js';
 import { resolveScope, sanitiseBranch } from '../../pipeline/scope.js';
 
 let base = '';
-afterEach(() => base && fs.rmSync(base, { recursive: true, force: true }));
+afterEach(() => {
+  if (base) fs.rmSync(base, { recursive: true, force: true });
+});
 
 function setup(populate: string[]): string {
   base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-scope-'));
