@@ -46,7 +46,8 @@ export function splitFrontmatter(text: string): SplitNote {
     parsed = yaml.load(header, { schema: yaml.CORE_SCHEMA, json: true });
   } catch (err) {
     const e = err as { reason?: string; mark?: { line?: number }; message?: string };
-    const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 2}` : '';
+    // The header text starts with the newline after the opening ---, so js-yaml's 0-based line + 1 is the file line.
+    const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}` : '';
     throw new FrontmatterError(`invalid YAML frontmatter${line}: ${e.reason ?? e.message ?? String(err)}`);
   }
   if (parsed === null || parsed === undefined) return { frontmatter: {}, body, hasFrontmatter: true };

@@ -161,7 +161,8 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
   const chunkText = text.trim();
   const id = str(fm['id']);
   const name = str(fm['name']);
-  const key = id || name || createHash('sha1').update(chunkText.slice(0, 256)).digest('hex').slice(0, 12);
+  // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
+  const key = id || name || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
   const title = stripQuotes(str(fm['title'])) || name || '(no title)';
   const tier = confidenceTier(fm['confidence']);
   const header = ARCHIVED_RE.exec(body);

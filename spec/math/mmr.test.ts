@@ -75,6 +75,21 @@ describe('mmrSelect', () => {
     expect(keys(mmrSelect(FIXTURE, 4, FIXTURE_VECTORS, null, 1))).not.toEqual(keys(mmrSelect(FIXTURE, 4, FIXTURE_VECTORS, null, 0)));
   });
 
+  it('clamps λ where an unclamped λ would pick differently', () => {
+    const vectors = new Map<string, Vec>([
+      ['a', [1, 0, 0]],
+      ['b', [0, 1, 0]],
+      ['c', [1, 0.1, 0]],
+      ['d', [0, 0, 1]],
+    ]);
+    // λ = 1 ranks by score alone (b); an unclamped 5 would reward similarity to a (c).
+    const hi = [item('a', 1), item('b', 0.9), item('c', 0.8)];
+    expect(keys(mmrSelect(hi, 2, vectors, null, 5))).toEqual(['a', 'b']);
+    // λ = 0 ties b and d on diversity and keeps the earlier b; an unclamped −2 would reward the low score (d).
+    const lo = [item('a', 1), item('b', 0.9), item('d', 0.1)];
+    expect(keys(mmrSelect(lo, 2, vectors, null, -2))).toEqual(['a', 'b']);
+  });
+
   it('returns a plain slice without vectors', () => {
     expect(mmrSelect(FIXTURE, 3, null, null)).toEqual(FIXTURE.slice(0, 3));
     expect(mmrSelect(FIXTURE, 3, new Map(), null)).toEqual(FIXTURE.slice(0, 3));

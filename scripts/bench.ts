@@ -1,0 +1,181 @@
+/**
+ * `npm run bench [-- --sizes 1000,10000 --runs 20]`, or `-- --generate DIR --size N` to only write a KB.
+ *
+ * Wall time of the real `bin/recall` process (start-up included) on generated KBs: cold index build,
+ * warm recall (index up to date, cache off), and cache hit. KBs are generated into a temp dir with
+ * realistic note length and vocabulary, entity sidecars and dates, and removed afterwards.
+ * Prints a table; a script, not a test, so nothing here can flake a build.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = path.join(repo, 'bin', 'recall');
+
+/** Deterministic PRNG (mulberry32) so every run benches the same KB. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TECH = (
+  'postgres redis kafka docker kubernetes nginx terraform webpack vite jest vitest pytest celery sqlalchemy alembic ' +
+  'prisma graphql grpc protobuf oauth jwt pkce cors csrf s3 cloudfront lambda dynamodb sqs sns cron systemd launchd tmux ' +
+  'zsh bash git rebase worktree submodule lockfile npm pnpm yarn typescript esm commonjs node deno bun react nextjs ' +
+  'hydration suspense tailwind eslint prettier babel swc esbuild rollup sentry datadog grafana prometheus opentelemetry ' +
+  'pgbouncer replica failover migration index vacuum deadlock timeout retry backoff idempotency webhook stripe queue ' +
+  'worker pool connection cache eviction ttl memory leak heap profiler flamegraph latency throughput rate-limit ' +
+  'feature-flag rollout canary rollback secret vault kms certificate tls dns proxy ingress helm argocd github-actions ' +
+  'runner artifact matrix monorepo turborepo codegen schema openapi pydantic fastapi django flask rails sidekiq'
+).split(' ');
+const VERBS = 'breaks fails hangs leaks times out corrupts drops duplicates blocks slows retries crashes'.split(' ');
+const FILLER = (
+  'when the service restarts under load the client keeps stale state and the next request sees the old value ' +
+  'we traced it to the default configuration which assumes a single process and no concurrency in tests ' +
+  'the fix is to make the setting explicit pin the version and add a check in CI so the regression cannot return'
+).split(' ');
+const TYPES = ['bug-fix', 'pattern', 'decision', 'anti-pattern', 'correction'];
+const PROJECTS = ['billing-svc', 'web-dashboard', 'infra', 'data-pipeline', 'mobile-app'];
+
+function pick<T>(r: () => number, xs: readonly T[]): T {
+  return xs[Math.floor(r() * xs.length)]!;
+}
+
+function generateKb(dir: string, n: number): string[] {
+  const r = rng(n);
+  const docs = path.join(dir, 'documents');
+  fs.mkdirSync(docs, { recursive: true });
+  const queries: string[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const a = pick(r, TECH);
+    const b = pick(r, TECH);
+    const c = pick(r, TECH);
+    const verb = pick(r, VERBS);
+    const title = `${a} ${verb} with ${b} under ${c}`;
+    const day = new Date(Date.UTC(2024, 0, 1) + Math.floor(r() * 1000) * 86_400_000).toISOString().slice(0, 10);
+    const words = Array.from({ length: 150 + Math.floor(r() * 150) }, () => (r() < 0.25 ? pick(r, TECH) : pick(r, FILLER)));
+    const id = `lrn-gen-${i.toString(36)}`;
+    const fm = [
+      '---',
+      `id: ${id}`,
+      `title: "${title}"`,
+      `created: ${day}`,
+      `confidence: ${pick(r, ['high', 'medium', 'low'])}`,
+      `learning_type: ${pick(r, TYPES)}`,
+      `project_id: ${pick(r, PROJECTS)}`,
+      `tags: [${a}, ${b}]`,
+      `key_insight: "When ${a} ${verb}, check ${b} first."`,
+      '---',
+      `<!-- archived: ${day}T10:00:00 -->`,
+      '',
+      '## Problem',
+      words.slice(0, 60).join(' '),
+      '',
+      '## Solution',
+      words.slice(60).join(' '),
+      '',
+      `**How to apply:** When ${a} ${verb} with ${b}, check ${c}.`,
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(docs, `${id}.md`), fm);
+    fs.writeFileSync(
+      path.join(docs, `${id}.entities.yaml`),
+      `document_id: ${id}\nentities:\n  - name: ${a}\n    type: technology\n  - name: ${b}\n    type: technology\n` +
+        `relationships:\n  - source: ${a}\n    target: ${b}\n    type: uses\n    strength: ${1 + Math.floor(r() * 9)}\n`,
+    );
+    if (i % Math.max(1, Math.floor(n / 40)) === 0) queries.push(r() < 0.5 ? `${a} ${verb} ${b}` : `why does ${a} keep failing when ${b} is slow in ${c}`);
+  }
+  return queries.slice(0, 40);
+}
+
+function time(args: string[], env: NodeJS.ProcessEnv): number {
+  const t0 = performance.now();
+  const res = spawnSync(BIN, args, { env, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (res.status !== 0) throw new Error(`recall ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+  return ms;
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN;
+}
+
+function args(): { sizes: number[]; runs: number } {
+  const a = process.argv.slice(2);
+  const get = (k: string): string | undefined => {
+    const i = a.indexOf(`--${k}`);
+    return i >= 0 ? a[i + 1] : undefined;
+  };
+  return { sizes: (get('sizes') ?? '1000,10000').split(',').map(Number), runs: Number(get('runs') ?? 20) };
+}
+
+function main(): void {
+  const gen = process.argv.indexOf('--generate');
+  if (gen >= 0) {
+    // `--generate DIR --size N`: only write a KB (for profiling by hand).
+    const dir = path.resolve(process.argv[gen + 1] ?? 'bench-kb');
+    const size = Number(process.argv[process.argv.indexOf('--size') + 1] ?? 1000);
+    const qs = generateKb(dir, size);
+    process.stdout.write(`generated ${size} notes in ${dir}\nsample queries:\n${qs.slice(0, 5).join('\n')}\n`);
+    return;
+  }
+  const { sizes, runs } = args();
+  if (!fs.existsSync(path.join(repo, 'dist', 'bundle', 'recall.mjs'))) throw new Error('not built: run npm run build');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));
+  const rows: string[] = [];
+  try {
+    const nodeStart = Array.from({ length: 10 }, () => {
+      const t0 = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      return performance.now() - t0;
+    });
+    rows.push(`machine: ${os.cpus().length} cores, node ${process.version}; bare \`node -e 0\` p50 ${pct(nodeStart, 50).toFixed(0)} ms`);
+    rows.push('');
+    rows.push('notes    cold index build   warm recall p50 / p95   cache hit p50 / p95');
+    for (const n of sizes) {
+      const kb = path.join(tmp, `kb-${n}`);
+      const queries = generateKb(kb, n);
+      const builds: number[] = [];
+      const buildRuns = n >= 10000 ? 2 : 3;
+      let env: NodeJS.ProcessEnv = {};
+      for (let i = 0; i < buildRuns; i += 1) {
+        const state = path.join(tmp, `state-${n}-${i}`);
+        env = { ...process.env, HOME: state, REFLECT_STATE_DIR: state };
+        builds.push(time(['index', '--kb', kb], env));
+      }
+      const warm: number[] = [];
+      const hits: number[] = [];
+      for (let i = 0; i < runs; i += 1) {
+        const q = queries[i % queries.length]!;
+        warm.push(time(['--kb', kb, q, '--no-cache', '--format', 'json'], env));
+      }
+      for (let i = 0; i < runs; i += 1) {
+        const q = queries[i % queries.length]!;
+        time(['--kb', kb, q], env); // prime
+        hits.push(time(['--kb', kb, q], env));
+      }
+      rows.push(
+        `${String(n).padStart(6)}   ${(pct(builds, 50) / 1000).toFixed(2).padStart(8)} s          ` +
+          `${pct(warm, 50).toFixed(0).padStart(5)} / ${pct(warm, 95).toFixed(0).padStart(4)} ms        ` +
+          `${pct(hits, 50).toFixed(0).padStart(5)} / ${pct(hits, 95).toFixed(0).padStart(4)} ms`,
+      );
+    }
+    rows.push('');
+    rows.push(`(${runs} recalls per figure, process start included; KB generated in ${tmp}, removed after)`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  process.stdout.write(`${rows.join('\n')}\n`);
+}
+
+main();
