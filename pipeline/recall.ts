@@ -16,7 +16,7 @@ import type { ModelClient } from './model-client.js';
 import type { Ledger } from '../sources/ledger.js';
 import type { IndexHandle } from '../sources/index-store.js';
 import { notesByPaths } from '../sources/index-store.js';
-import type { TemporalConstraint } from '../sources/temporal-grammar.js';
+import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 import { bm25Arm } from '../sources/bm25-arm.js';
 import { temporalArm } from '../sources/temporal-arm.js';
 import { unavailableArm } from '../sources/unavailable-arm.js';

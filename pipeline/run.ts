@@ -17,7 +17,7 @@ import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import { closeIndex, countNotes, openIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { openLedger } from '../sources/ledger.js';
 import { mayContainDate } from '../sources/date-precheck.js';
-import type { TemporalConstraint } from '../sources/temporal-grammar.js';
+import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { renderJson } from '../sinks/render-json.js';
 import { renderFleetContext } from '../sinks/render-fleet-context.js';
@@ -73,10 +73,8 @@ export interface RunResult {
 function openScopedIndex(config: RecallConfig, scope: Scope, warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
   const index = openIndex(scope.root, config.stateDir);
   if (index.fallbackReason) warn(`recall: ${index.fallbackReason}`);
-  const refresh = refreshIndex(index);
-  if (verbose) {
-    for (const p of refresh.skipped ? refresh.problems : refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
-  }
+  const refresh = refreshIndex(index, { problems: verbose });
+  if (verbose) for (const p of refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
   return { index, refresh };
 }
 

@@ -3,7 +3,7 @@
  */
 import type { Note } from '../sources/note.js';
 import type { ArmName, BoostName } from './config.js';
-import type { TemporalConstraint } from '../sources/temporal-grammar.js';
+import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 
 export type { ArmName, BoostName };
 

@@ -4,7 +4,7 @@
  */
 import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome } from '../pipeline/types.js';
 import { ARM_NAMES } from '../pipeline/config.js';
-import { temporalToJson } from '../sources/temporal-grammar.js';
+import { temporalToJson } from '../sources/temporal-constraint.js';
 import { economicsBlock, economicsRow, type EconomicsBlock, type EconomicsRow, type StatSize } from './economics.js';
 import { fieldValue } from './render-markdown.js';
 

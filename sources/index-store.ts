@@ -3,7 +3,8 @@
  * inside the KB (which may be read-only).
  *
  * - `notes` holds each parsed note (metadata as JSON plus its text), `notes_fts` an FTS5 index over
- *   title, tags, key insight, structured fields and body (external content, kept in sync by triggers).
+ *   title, tags, key insight, structured fields and body of the live notes only (external content,
+ *   kept in sync by triggers; archived and forgotten notes are looked up by key and hash, never searched).
  * - `files` remembers every file's mtime and size so a refresh re-reads only what changed; a
  *   fingerprint of the whole listing lets an unchanged KB skip even that comparison.
  * - `generation` increases on every refresh that changed something; the recall cache keys on it.
@@ -19,7 +20,7 @@ import { parseYamlMapping } from './frontmatter.js';
 import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '4';
+const SCHEMA_VERSION = '6';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -53,6 +54,8 @@ export interface RefreshReport {
 export interface RefreshOptions {
   /** Re-read every file (`recall index`). */
   force?: boolean;
+  /** Also list the problems recorded earlier when nothing changed (default true; off on the hot path). */
+  problems?: boolean;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -78,15 +81,17 @@ CREATE INDEX IF NOT EXISTS supersedes_target ON supersedes(target);
 CREATE INDEX IF NOT EXISTS supersedes_by ON supersedes(by_path);
 CREATE VIRTUAL TABLE IF NOT EXISTS notes_fts USING fts5(
   title, tags, insight, extra, body, content='notes', content_rowid='rowid', tokenize='porter unicode61');
-CREATE TRIGGER IF NOT EXISTS notes_ai AFTER INSERT ON notes BEGIN
+CREATE TRIGGER IF NOT EXISTS notes_ai AFTER INSERT ON notes WHEN new.location = 'documents' BEGIN
   INSERT INTO notes_fts(rowid, title, tags, insight, extra, body) VALUES (new.rowid, new.title, new.tags, new.insight, new.extra, new.body);
 END;
-CREATE TRIGGER IF NOT EXISTS notes_ad AFTER DELETE ON notes BEGIN
+CREATE TRIGGER IF NOT EXISTS notes_ad AFTER DELETE ON notes WHEN old.location = 'documents' BEGIN
   INSERT INTO notes_fts(notes_fts, rowid, title, tags, insight, extra, body) VALUES ('delete', old.rowid, old.title, old.tags, old.insight, old.extra, old.body);
 END;
 CREATE TRIGGER IF NOT EXISTS notes_au AFTER UPDATE ON notes BEGIN
-  INSERT INTO notes_fts(notes_fts, rowid, title, tags, insight, extra, body) VALUES ('delete', old.rowid, old.title, old.tags, old.insight, old.extra, old.body);
-  INSERT INTO notes_fts(rowid, title, tags, insight, extra, body) VALUES (new.rowid, new.title, new.tags, new.insight, new.extra, new.body);
+  INSERT INTO notes_fts(notes_fts, rowid, title, tags, insight, extra, body)
+    SELECT 'delete', old.rowid, old.title, old.tags, old.insight, old.extra, old.body WHERE old.location = 'documents';
+  INSERT INTO notes_fts(rowid, title, tags, insight, extra, body)
+    SELECT new.rowid, new.title, new.tags, new.insight, new.extra, new.body WHERE new.location = 'documents';
 END;
 `;
 
@@ -148,10 +153,11 @@ export function openIndex(kbRoot: string, stateDir: string): IndexHandle {
   }
 }
 
+/** Digest of the listing (names, mtimes, sizes). A changed order only costs a full comparison, never a wrong answer. */
 function fingerprint(files: KbFile[]): string {
-  const h = createHash('sha1');
-  for (const f of files) h.update(`${f.rel}\0${f.mtimeMs}\0${f.size}\n`);
-  return h.digest('hex');
+  let text = '';
+  for (const f of files) text += `${f.rel}\0${f.mtimeMs}\0${f.size}\n`;
+  return createHash('sha1').update(text).digest('hex');
 }
 
 type ReadOutcome = { text: string } | { problem: string };
@@ -246,14 +252,14 @@ export function indexProblems(h: IndexHandle): WalkProblem[] {
 export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): RefreshReport {
   const t0 = performance.now();
   const { files, problems: walkProblems } = walkKb(h.kbRoot);
-  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const fp = fingerprint(files);
   const db = h.db;
   const prevGeneration = Number(getMeta(db, 'generation')) || 0;
   if (!opts.force && fp === getMeta(db, 'fingerprint')) {
     return {
       total: files.length, added: 0, updated: 0, removed: 0, unchanged: files.length,
-      problems: indexProblems(h), newProblems: [], generation: prevGeneration, ms: performance.now() - t0, skipped: true,
+      problems: opts.problems === false ? [] : indexProblems(h), newProblems: [], generation: prevGeneration,
+      ms: performance.now() - t0, skipped: true,
     };
   }
 
@@ -375,19 +381,22 @@ export interface ScoredRow {
 export const BM25_WEIGHTS = [4, 2, 2, 1.5, 1] as const;
 
 /**
- * FTS5 BM25 search over live notes (documents/, not forgotten). `match` is an FTS5 query string.
- * Scores are returned positive (higher is better).
+ * FTS5 BM25 search over live notes (only documents/ notes are in the FTS index). `match` is an FTS5
+ * query string. Scores are returned positive (higher is better).
  */
 export function searchFts(h: IndexHandle, match: string, limit: number): ScoredRow[] {
+  const top = h.db
+    .prepare(`SELECT rowid AS id, bm25(notes_fts, ${BM25_WEIGHTS.join(', ')}) AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s LIMIT ?`)
+    .all(match, limit) as { id: number; s: number }[];
+  if (top.length === 0) return [];
   const rows = h.db
-    .prepare(
-      `SELECT ${NOTE_COLS}, bm25(notes_fts, ${BM25_WEIGHTS.join(', ')}) AS s
-       FROM notes_fts JOIN notes n ON n.rowid = notes_fts.rowid
-       WHERE notes_fts MATCH ? AND n.location = 'documents'
-       ORDER BY s LIMIT ?`,
-    )
-    .all(match, limit) as (NoteRow & { s: number })[];
-  return rows.map((r) => ({ note: rowToNote(r), score: -r.s }));
+    .prepare(`SELECT n.rowid AS id, ${NOTE_COLS} FROM notes n WHERE n.rowid IN (${top.map(() => '?').join(',')})`)
+    .all(...top.map((t) => t.id)) as (NoteRow & { id: number })[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return top.flatMap((t) => {
+    const r = byId.get(t.id);
+    return r ? [{ note: rowToNote(r), score: -t.s }] : [];
+  });
 }
 
 /** Live notes dated inside [startMs, endMs], at most `cap`, oldest path order (deterministic). */

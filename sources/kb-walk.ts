@@ -4,10 +4,12 @@
  * Layout (reference §1.2): `documents/**` (notes, `*.entities.yaml` sidecars, `memories/`, and the
  * `.forgotten/` folder of expired notes) and `archived/**` (soft-archived notes). Symlinks are
  * followed; a directory reached twice (symlink loop or alias) is listed once. Unreadable folders
- * are reported as problems and skipped.
+ * and broken links are reported as problems and skipped.
+ *
+ * This runs on every recall (it is how edits are noticed), so it is kept lean: one readdir per
+ * folder and one stat per entry, no Dirent objects, no path normalisation.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import type { NoteLocation } from './note.js';
 
 export type KbFileKind = 'note' | 'sidecar';
@@ -38,73 +40,67 @@ const SIDECAR_SUFFIX = '.entities.yaml';
 
 function kindOf(name: string): KbFileKind | null {
   if (name.endsWith(SIDECAR_SUFFIX)) return 'sidecar';
-  if (name.toLowerCase().endsWith('.md')) return 'note';
+  if (name.endsWith('.md') || name.toLowerCase().endsWith('.md')) return 'note';
   return null;
+}
+
+function errCode(err: unknown): string {
+  return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 }
 
 export function walkKb(root: string): WalkResult {
   const files: KbFile[] = [];
   const problems: WalkProblem[] = [];
-  const seenDirs = new Set<string>();
+  /** Folders already listed, by device and inode (loop and alias guard). */
+  const seen = new Set<string>();
+  const base = root.endsWith('/') ? root.slice(0, -1) : root;
 
-  const visit = (absDir: string, rel: string, location: NoteLocation, depth: number): void => {
-    let real: string;
-    try {
-      real = fs.realpathSync(absDir);
-    } catch (err) {
-      problems.push({ rel: rel || '.', message: `cannot resolve folder: ${(err as Error).message}` });
-      return;
-    }
-    if (seenDirs.has(real)) return;
-    seenDirs.add(real);
+  const visit = (rel: string, st: fs.Stats, location: NoteLocation, depth: number): void => {
+    const id = `${st.dev}:${st.ino}`;
+    if (seen.has(id)) return;
+    seen.add(id);
     if (depth > MAX_DEPTH) {
       problems.push({ rel, message: `folder nesting deeper than ${MAX_DEPTH}; not read` });
       return;
     }
-    let entries: fs.Dirent[];
+    const absDir = `${base}/${rel}`;
+    let names: string[];
     try {
-      entries = fs.readdirSync(absDir, { withFileTypes: true });
+      names = fs.readdirSync(absDir);
     } catch (err) {
-      problems.push({ rel, message: `cannot read folder: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+      problems.push({ rel, message: `cannot read folder: ${errCode(err)}` });
       return;
     }
-    for (const ent of entries) {
-      const abs = path.join(absDir, ent.name);
-      const childRel = `${rel}/${ent.name}`;
-      let isDir = ent.isDirectory();
-      let isFile = ent.isFile();
-      let st: fs.Stats | undefined;
-      if (ent.isSymbolicLink()) {
-        try {
-          st = fs.statSync(abs);
-        } catch {
-          problems.push({ rel: childRel, message: 'broken symlink' });
-          continue;
-        }
-        isDir = st.isDirectory();
-        isFile = st.isFile();
-      }
-      if (isDir) {
-        const childLoc: NoteLocation = location === 'documents' && ent.name === '.forgotten' ? 'forgotten' : location;
-        visit(abs, childRel, childLoc, depth + 1);
-        continue;
-      }
-      if (!isFile) continue;
-      const kind = kindOf(ent.name);
-      if (!kind) continue;
+    for (const name of names) {
+      const childRel = `${rel}/${name}`;
+      const abs = `${absDir}/${name}`;
+      const kind = kindOf(name);
+      let cst: fs.Stats | undefined;
       try {
-        st ??= fs.statSync(abs);
+        cst = fs.statSync(abs);
       } catch (err) {
-        problems.push({ rel: childRel, message: `cannot stat: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` });
+        const code = errCode(err);
+        // A name we would have read that no longer resolves: a dangling symlink (or a race).
+        if (kind) problems.push({ rel: childRel, message: code === 'ENOENT' ? 'broken symlink' : `cannot stat: ${code}` });
         continue;
       }
-      files.push({ rel: childRel, abs, kind, location, mtimeMs: st.mtimeMs, size: st.size });
+      if (cst.isDirectory()) {
+        const childLoc: NoteLocation = location === 'documents' && name === '.forgotten' ? 'forgotten' : location;
+        visit(childRel, cst, childLoc, depth + 1);
+      } else if (kind && cst.isFile()) {
+        files.push({ rel: childRel, abs, kind, location, mtimeMs: cst.mtimeMs, size: cst.size });
+      }
     }
   };
 
   for (const top of ['documents', 'archived'] as const) {
-    const abs = path.join(root, top);
-    if (fs.existsSync(abs)) visit(abs, top, top, 0);
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(`${base}/${top}`);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) visit(top, st, top, 0);
   }
   return { files, problems };
 }

@@ -8,7 +8,7 @@
 import { defer, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
 import { notesInWindow } from './index-store.js';
-import type { TemporalConstraint } from './temporal-grammar.js';
+import type { TemporalConstraint } from './temporal-constraint.js';
 import { contentTerms, termCoverage } from '../operators/math/terms.js';
 import type { ArmHit } from '../pipeline/types.js';
 

@@ -12,15 +12,10 @@
  */
 import * as chrono from 'chrono-node/en';
 import { mayContainDate } from './date-precheck.js';
+import { temporalToJson, type TemporalConstraint } from './temporal-constraint.js';
 
-export { mayContainDate };
+export { mayContainDate, temporalToJson, type TemporalConstraint };
 
-export interface TemporalConstraint {
-  start: Date;
-  end: Date;
-  confidence: number;
-  matchedText: string;
-}
 
 // ---------------------------------------------------------------------------
 // Vocabulary
@@ -408,33 +403,3 @@ export function extractTemporal(text: string, ref: Date = new Date()): TemporalC
   }
 }
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-
-/** Naive local ISO like Python's isoformat(): no offset, microseconds only when non-zero. */
-function naiveIso(d: Date): string {
-  const base =
-    `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}` +
-    `T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  const ms = d.getMilliseconds();
-  if (ms === 0) return base;
-  // End-of-day values stand for Python's 23:59:59.999999.
-  return ms === 999 ? `${base}.999999` : `${base}.${pad(ms, 3)}000`;
-}
-
-/**
- * JSON form used by the CLI: naive local ISO start/end (Python isoformat style),
- * confidence rounded to 2 decimal places, and the matched phrase as matched_text.
- */
-export function temporalToJson(c: TemporalConstraint): {
-  start: string;
-  end: string;
-  confidence: number;
-  matched_text: string;
-} {
-  return {
-    start: naiveIso(c.start),
-    end: naiveIso(c.end),
-    confidence: Math.round(c.confidence * 100) / 100,
-    matched_text: c.matchedText,
-  };
-}

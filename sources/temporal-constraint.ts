@@ -1,0 +1,25 @@
+/**
+ * A time window named by a date phrase of a query, and its JSON form. Kept apart from the grammar
+ * so renderers and stages can use it without loading chrono-node.
+ */
+import { toNaiveIso } from './dates.js';
+
+export interface TemporalConstraint {
+  start: Date;
+  end: Date;
+  confidence: number;
+  matchedText: string;
+}
+
+/**
+ * JSON form used by the CLI: naive local ISO start/end (Python isoformat style; an end-of-day
+ * value prints as .999999), confidence rounded to 2 decimal places, the matched phrase.
+ */
+export function temporalToJson(c: TemporalConstraint): { start: string; end: string; confidence: number; matched_text: string } {
+  return {
+    start: toNaiveIso(c.start),
+    end: toNaiveIso(c.end),
+    confidence: Math.round(c.confidence * 100) / 100,
+    matched_text: c.matchedText,
+  };
+}
