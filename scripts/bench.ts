@@ -50,7 +50,7 @@ function pick<T>(r: () => number, xs: readonly T[]): T {
   return xs[Math.floor(r() * xs.length)]!;
 }
 
-function generateKb(dir: string, n: number): string[] {
+function generateKb(dir: string, n: number, sidecars = true): string[] {
   const r = rng(n);
   const docs = path.join(dir, 'documents');
   fs.mkdirSync(docs, { recursive: true });
@@ -87,7 +87,7 @@ function generateKb(dir: string, n: number): string[] {
       '',
     ].join('\n');
     fs.writeFileSync(path.join(docs, `${id}.md`), fm);
-    fs.writeFileSync(
+    if (sidecars) fs.writeFileSync(
       path.join(docs, `${id}.entities.yaml`),
       `document_id: ${id}\nentities:\n  - name: ${a}\n    type: technology\n  - name: ${b}\n    type: technology\n` +
         `relationships:\n  - source: ${a}\n    target: ${b}\n    type: uses\n    strength: ${1 + Math.floor(r() * 9)}\n`,
@@ -141,15 +141,16 @@ function main(): void {
     });
     rows.push(`machine: ${os.cpus().length} cores, node ${process.version}; bare \`node -e 0\` p50 ${pct(nodeStart, 50).toFixed(0)} ms`);
     rows.push('');
-    rows.push('notes    cold index build   warm recall p50 / p95   cache hit p50 / p95');
-    for (const n of sizes) {
-      const kb = path.join(tmp, `kb-${n}`);
-      const queries = generateKb(kb, n);
+    rows.push('KB                          cold index build   warm recall p50 / p95   cache hit p50 / p95');
+    const variants = [...sizes.map((n) => ({ n, sidecars: true })), { n: Math.max(...sizes), sidecars: false }];
+    for (const { n, sidecars } of variants) {
+      const kb = path.join(tmp, `kb-${n}-${sidecars ? 's' : 'n'}`);
+      const queries = generateKb(kb, n, sidecars);
       const builds: number[] = [];
       const buildRuns = n >= 10000 ? 2 : 3;
       let env: NodeJS.ProcessEnv = {};
       for (let i = 0; i < buildRuns; i += 1) {
-        const state = path.join(tmp, `state-${n}-${i}`);
+        const state = path.join(tmp, `state-${n}-${sidecars ? 's' : 'n'}-${i}`);
         env = { ...process.env, HOME: state, REFLECT_STATE_DIR: state };
         builds.push(time(['index', '--kb', kb], env));
       }
@@ -165,7 +166,7 @@ function main(): void {
         hits.push(time(['--kb', kb, q], env));
       }
       rows.push(
-        `${String(n).padStart(6)}   ${(pct(builds, 50) / 1000).toFixed(2).padStart(8)} s          ` +
+        `${`${n} notes${sidecars ? ' + sidecars' : ', no sidecars'}`.padEnd(26)}  ${(pct(builds, 50) / 1000).toFixed(2).padStart(8)} s          ` +
           `${pct(warm, 50).toFixed(0).padStart(5)} / ${pct(warm, 95).toFixed(0).padStart(4)} ms        ` +
           `${pct(hits, 50).toFixed(0).padStart(5)} / ${pct(hits, 95).toFixed(0).padStart(4)} ms`,
       );
