@@ -20,6 +20,7 @@ import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 import { bm25Arm } from '../sources/bm25-arm.js';
 import { temporalArm } from '../sources/temporal-arm.js';
 import { unavailableArm } from '../sources/unavailable-arm.js';
+import { graphArm } from '../sources/graph-arm.js';
 import { runArms, type ArmSpec } from '../operators/run-arms.js';
 import { applyArmFloors } from '../operators/arm-floors.js';
 import { fuseRrf } from '../operators/fuse-rrf.js';
@@ -113,7 +114,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
     { arm: 'bm25', source: bm25Arm(withoutDatePhrase(req.query, temporal), fetchedLimit, deps.index), timeoutMs: t.bm25 },
     {
       arm: 'graph',
-      source: unavailableArm('graph', 'entity graph arm not available in this build'),
+      source: graphArm(req.query, fetchedLimit, deps.index, deps.now()),
       timeoutMs: t.graph,
       ...(graphDisabled ? { disabled: graphDisabled } : {}),
     },

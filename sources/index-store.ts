@@ -18,9 +18,10 @@ import Database from 'better-sqlite3';
 import { parseNote, str, type Note, type NoteLocation } from './note.js';
 import { parseYamlMapping } from './frontmatter.js';
 import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
+import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity-graph.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '6';
+const SCHEMA_VERSION = '7';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -114,10 +115,11 @@ function prepareSchema(db: Database.Database): void {
   if (hasMeta) {
     const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
     if (row?.v === SCHEMA_VERSION) return;
-    db.exec(`DROP TABLE IF EXISTS notes_fts; DROP TABLE IF EXISTS notes; DROP TABLE IF EXISTS files;
-             DROP TABLE IF EXISTS sidecars; DROP TABLE IF EXISTS supersedes; DROP TABLE IF EXISTS meta;`);
+    const tables = ['notes_fts', 'notes', 'files', 'sidecars', 'supersedes', ...GRAPH_TABLES, 'meta'];
+    db.exec(tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join('\n'));
   }
   db.exec(DDL);
+  db.exec(GRAPH_DDL);
   db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', '')`).run(
     SCHEMA_VERSION,
   );
@@ -278,6 +280,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const deleteSidecar = db.prepare(`DELETE FROM sidecars WHERE path = ?`);
   const deleteSupersedes = db.prepare(`DELETE FROM supersedes WHERE by_path = ?`);
   const insertSupersedes = db.prepare(`INSERT INTO supersedes(target, by_path, by_key) VALUES (?, ?, ?)`);
+  const graph = new GraphWriter(db);
   const upsertNote = db.prepare(
     `INSERT INTO notes(path, key, location, date_ms, content_hash, declared_hash, title, tags, insight, extra, body, chunk, data)
      VALUES (@path, @key, @location, @date_ms, @content_hash, @declared_hash, @title, @tags, @insight, @extra, @body, @chunk, @data)
@@ -326,10 +329,12 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
             upsertNote.run(noteRow(note));
             deleteSupersedes.run(f.rel);
             if (note.location === 'documents') for (const t of supersedesTargets(note)) insertSupersedes.run(t, f.rel, note.key);
+            graph.replace(f.rel, f.rel, note.key, graphFromMapping(note.frontmatter['entities'], note.frontmatter['causal_relations']));
           } else {
             const data = parseYamlMapping(read.text);
             const notePath = f.rel.replace(/\.entities\.yaml$/, '.md');
             upsertSidecar.run(f.rel, notePath, str(data['document_id']) || null, JSON.stringify(data));
+            graph.replace(f.rel, notePath, str(data['document_id']) || null, graphFromMapping(data['entities'], data['relationships']));
           }
         } catch (err) {
           problem = (err as Error).message.split('\n')[0] ?? 'unreadable';
@@ -338,6 +343,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
       if (problem !== null) {
         deleteNote.run(f.rel);
         deleteSupersedes.run(f.rel);
+        graph.remove(f.rel);
         deleteSidecar.run(f.rel);
         newProblems.push({ rel: f.rel, message: problem });
       }
@@ -351,8 +357,10 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
       deleteNote.run(p);
       deleteSidecar.run(p);
       deleteSupersedes.run(p);
+      graph.remove(p);
       removed += 1;
     }
+    if (updated + removed > 0 || opts.force === true) graph.pruneOrphans();
     const changed = added + updated + removed > 0 || opts.force === true;
     const generation = changed ? prevGeneration + 1 : prevGeneration;
     db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('fingerprint', ?), ('generation', ?), ('walk_problems', ?)`).run(
@@ -418,6 +426,20 @@ export function notesByPaths(h: IndexHandle, paths: string[]): Map<string, Note>
     .prepare(`SELECT n.path AS path, ${NOTE_COLS} FROM notes n WHERE n.path IN (${paths.map(() => '?').join(',')})`)
     .all(...paths) as (NoteRow & { path: string })[];
   for (const r of rows) out.set(r.path, rowToNote(r));
+  return out;
+}
+
+/** Notes by key (first by path order when a key repeats), keyed by key. */
+export function notesByKeys(h: IndexHandle, keys: string[]): Map<string, Note> {
+  const out = new Map<string, Note>();
+  if (keys.length === 0) return out;
+  const rows = h.db
+    .prepare(`SELECT ${NOTE_COLS} FROM notes n WHERE n.key IN (${keys.map(() => '?').join(',')}) ORDER BY n.path`)
+    .all(...keys) as NoteRow[];
+  for (const r of rows) {
+    const note = rowToNote(r);
+    if (!out.has(note.key)) out.set(note.key, note);
+  }
   return out;
 }
 

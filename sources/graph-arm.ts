@@ -1,0 +1,148 @@
+/**
+ * Embedded graph arm (R1): notes one entity hop away from what the query names.
+ *
+ * 1. Seed entities: the query's terms matched (BM25 over the entity index: name words, aliases,
+ *    description) — each seed's activation is its score over the best seed's, seeds below
+ *    SEED_MIN_ACTIVATION dropped, and so are seeds the query touches by a single description word
+ *    ("service" alone does not name "macOS service manager"): a seed needs a name/alias word or
+ *    two description words.
+ * 2. One hop along relationships in either direction: activation × type weight × strength/10 ×
+ *    HOP_DECAY; edges whose validity ended (tvalid_end in the past) or that were superseded are skipped.
+ * 3. Notes that mention a reached entity score Σ activation × specificity (1/log2(1 + notes naming
+ *    the entity)), so a hub entity named by hundreds of notes adds little to each.
+ * No entity matched → no hits. Only live notes are returned.
+ */
+import { defer, of, type Observable } from 'rxjs';
+import type { IndexHandle } from './index-store.js';
+import { notesByPaths, notesByKeys } from './index-store.js';
+import { ftsQuery } from './bm25-arm.js';
+import type { Note } from './note.js';
+import type { ArmHit } from '../pipeline/types.js';
+
+/** How much a hop along each relationship type carries (causal links lead to root causes and fixes). */
+export const EDGE_TYPE_WEIGHT: Readonly<Record<string, number>> = {
+  caused_by: 1,
+  causes: 1,
+  prevents: 0.9,
+  enables: 0.9,
+  solves: 0.9,
+  part_of: 0.7,
+  uses: 0.7,
+  requires: 0.7,
+  implements: 0.7,
+  configures: 0.7,
+  triggers: 0.8,
+  contradicts: 0.6,
+  supersedes: 0.5,
+  relates_to: 0.5,
+};
+/** Weight of a relationship type not in the table. */
+const UNKNOWN_EDGE_WEIGHT = 0.5;
+/** A hop is worth at most this fraction of the entity it starts from. */
+export const HOP_DECAY = 0.6;
+/** Seeds weaker than this fraction of the best seed are noise (one shared generic word). */
+export const SEED_MIN_ACTIVATION = 0.25;
+/** Entities taken from the entity index per query. */
+const MAX_SEEDS = 12;
+/** Entity index columns: name words, aliases, description. */
+const ENTITY_WEIGHTS = [3, 2, 1] as const;
+
+function queryWords(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [])];
+}
+
+/** Distinct query words that match a word of `text` (one is a prefix of the other: "spikes" ~ "spike"). */
+function countHits(words: readonly string[], text: string): number {
+  const have = text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  return words.filter((q) => have.some((w) => w.startsWith(q) || q.startsWith(w))).length;
+}
+
+export interface GraphHit extends ArmHit {
+  /** Entities that brought the note in, strongest first (for traces). */
+  via: string[];
+}
+
+export function graphSearch(h: IndexHandle, query: string, limit: number, nowMs: number): GraphHit[] {
+  const match = ftsQuery(query);
+  if (!match) return [];
+  const seeds = h.db
+    .prepare(
+      `SELECT e.id AS id, e.norm AS norm, e.aliases AS aliases, e.description AS description, bm25(entity_fts, ${ENTITY_WEIGHTS.join(', ')}) AS s
+       FROM entity_fts JOIN entities e ON e.id = entity_fts.rowid
+       WHERE entity_fts MATCH ? ORDER BY s LIMIT ?`,
+    )
+    .all(match, MAX_SEEDS) as { id: number; norm: string; aliases: string; description: string; s: number }[];
+  const words = queryWords(query);
+  const named = seeds.filter((s) => {
+    const nameHits = countHits(words, `${s.norm.replace(/-/g, ' ')} ${s.aliases}`);
+    return nameHits >= 1 || nameHits + countHits(words, s.description) >= 2;
+  });
+  if (named.length === 0) return [];
+  const best = -named[0]!.s;
+  const act = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const s of named) {
+    const a = best > 0 ? -s.s / best : 1;
+    if (a < SEED_MIN_ACTIVATION) continue;
+    act.set(s.id, a);
+    names.set(s.id, s.norm);
+  }
+  const seedIds = [...act.keys()];
+  const ph = seedIds.map(() => '?').join(',');
+  const edges = h.db
+    .prepare(
+      `SELECT x.src AS src, x.dst AS dst, x.type AS type, x.strength AS strength, a.norm AS srcNorm, b.norm AS dstNorm
+       FROM edges x JOIN entities a ON a.id = x.src JOIN entities b ON b.id = x.dst
+       WHERE (x.src IN (${ph}) OR x.dst IN (${ph})) AND x.retired = 0 AND (x.valid_end_ms IS NULL OR x.valid_end_ms > ?)`,
+    )
+    .all(...seedIds, ...seedIds, nowMs) as { src: number; dst: number; type: string; strength: number; srcNorm: string; dstNorm: string }[];
+  const hop = new Map<number, number>();
+  for (const e of edges) {
+    const w = (EDGE_TYPE_WEIGHT[e.type] ?? UNKNOWN_EDGE_WEIGHT) * (e.strength / 10) * HOP_DECAY;
+    for (const [from, to, toNorm] of [
+      [e.src, e.dst, e.dstNorm],
+      [e.dst, e.src, e.srcNorm],
+    ] as const) {
+      const a = act.get(from);
+      if (a === undefined || act.has(to)) continue;
+      hop.set(to, Math.max(hop.get(to) ?? 0, a * w));
+      names.set(to, toNorm);
+    }
+  }
+  for (const [id, a] of hop) act.set(id, a);
+
+  const ids = [...act.keys()];
+  const mentions = h.db
+    .prepare(`SELECT entity_id AS id, note_path AS path, note_key AS key FROM mentions WHERE entity_id IN (${ids.map(() => '?').join(',')})`)
+    .all(...ids) as { id: number; path: string; key: string | null }[];
+  const degree = new Map<number, Set<string>>();
+  for (const m of mentions) {
+    let set = degree.get(m.id);
+    if (!set) degree.set(m.id, (set = new Set()));
+    set.add(m.path);
+  }
+  const byPath = notesByPaths(h, [...new Set(mentions.map((m) => m.path))]);
+  const missingKeys = [...new Set(mentions.filter((m) => !byPath.has(m.path) && m.key).map((m) => m.key!))];
+  const byKey = notesByKeys(h, missingKeys);
+
+  const scores = new Map<string, { note: Note; score: number; via: Map<string, number> }>();
+  for (const m of mentions) {
+    const note = byPath.get(m.path) ?? (m.key ? byKey.get(m.key) : undefined);
+    if (!note || note.location !== 'documents') continue;
+    let entry = scores.get(note.key);
+    if (!entry) scores.set(note.key, (entry = { note, score: 0, via: new Map() }));
+    const name = names.get(m.id)!;
+    if (entry.via.has(name)) continue;
+    const contribution = act.get(m.id)! / Math.log2(1 + (degree.get(m.id)?.size ?? 1));
+    entry.via.set(name, contribution);
+    entry.score += contribution;
+  }
+  return [...scores.values()]
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((e) => ({ note: e.note, score: e.score, via: [...e.via].sort((a, b) => b[1] - a[1]).map(([n]) => n) }));
+}
+
+export function graphArm(query: string, limit: number, index: IndexHandle, nowMs: number): Observable<ArmHit[]> {
+  return defer(() => of(graphSearch(index, query, limit, nowMs)));
+}
