@@ -19,7 +19,7 @@ import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from './types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
-export const CACHE_VERSION = 'ts-v2';
+export const CACHE_VERSION = 'ts-v3';
 /** Entries kept in the fuzzy index (seed value). */
 export const FUZZY_INDEX_CAP = 200;
 /** Fewer content terms than this never fuzzy-match (seed value). */
@@ -39,7 +39,8 @@ export interface CachePayload {
   mode: string;
   modeToken: string;
   fetchedLimit: number;
-  generation: number;
+  /** Index generation (plus the reflect index's mtime when that engine serves an arm). */
+  generation: string;
   fetchedAt: number;
   candidates: CachedCandidate[];
   ce: Record<string, number> | null;
@@ -69,7 +70,7 @@ export interface CacheOptions {
   ttlSec: number;
   fuzzy: boolean;
   fuzzyThreshold: number;
-  generation: number;
+  generation: string;
   nowMs: number;
 }
 

@@ -35,8 +35,19 @@ export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number
 /** Per-arm timeouts in seconds (seed's arm table; temporal is a local index query). */
 const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10 };
 
+export type VectorGraphEngine = 'auto' | 'embedded' | 'reflect';
+export type Bm25Engine = 'auto' | 'embedded' | 'qmd';
+
 export interface RecallConfig {
   home: string;
+  /** Engine of the vector and graph arms (RECALL_ENGINE). */
+  engine: VectorGraphEngine;
+  /** Engine of the BM25 arm (RECALL_BM25_ENGINE). */
+  bm25Engine: Bm25Engine;
+  /** qmd collection searched by the qmd BM25 engine (RECALL_QMD_COLLECTION). */
+  qmdCollection: string;
+  /** PATH used to find external engines. */
+  path: string;
   stateDir: string;
   debug: boolean;
   defaultLimit: number;
@@ -102,6 +113,15 @@ class EnvReader {
     return Math.min(max, Math.max(min, n));
   }
 
+  /** One of a fixed set of words (case-insensitive); anything else falls back with a warning. */
+  oneOf<T extends string>(name: string, values: readonly T[], def: T): T {
+    const v = this.raw(name)?.toLowerCase();
+    if (v === undefined) return def;
+    if ((values as readonly string[]).includes(v)) return v as T;
+    this.warnings.push(`${name}=${JSON.stringify(v)} is not one of ${values.join(', ')}; using ${def}`);
+    return def;
+  }
+
   /** Switch that is on unless set to exactly "0" (the reference's convention for RECALL_* toggles). */
   onUnlessZero(name: string): boolean {
     return this.raw(name) !== '0';
@@ -132,6 +152,10 @@ export function loadConfig(env: Env = process.env): RecallConfig {
   const branchRaw = env['RECALL_BRANCH'];
   return {
     home,
+    engine: r.oneOf('RECALL_ENGINE', ['auto', 'embedded', 'reflect'] as const, 'auto'),
+    bm25Engine: r.oneOf('RECALL_BM25_ENGINE', ['auto', 'embedded', 'qmd'] as const, 'auto'),
+    qmdCollection: r.raw('RECALL_QMD_COLLECTION') ?? 'learnings',
+    path: env['PATH'] ?? '',
     stateDir,
     debug: r.raw('REFLECT_RECALL_DEBUG') !== undefined && r.raw('REFLECT_RECALL_DEBUG') !== '0',
     defaultLimit: r.num('REFLECT_RECALL_LIMIT', 10, 1, 1000, { integer: true }),

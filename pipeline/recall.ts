@@ -21,6 +21,9 @@ import { bm25Arm } from '../sources/bm25-arm.js';
 import { temporalArm } from '../sources/temporal-arm.js';
 import { unavailableArm } from '../sources/unavailable-arm.js';
 import { graphArm } from '../sources/graph-arm.js';
+import { reflectArm } from '../sources/reflect-arm.js';
+import { qmdArm } from '../sources/qmd-arm.js';
+import type { Engines } from './engines.js';
 import { runArms, type ArmSpec } from '../operators/run-arms.js';
 import { applyArmFloors } from '../operators/arm-floors.js';
 import { fuseRrf } from '../operators/fuse-rrf.js';
@@ -46,7 +49,7 @@ import {
 import { initialState, type RecallState } from './state.js';
 import { personaLookup } from './persona.js';
 import { errorMessage } from './errors.js';
-import type { Candidate, RecallOutcome } from './types.js';
+import type { ArmHit, Candidate, RecallOutcome } from './types.js';
 
 export type RecallMode = 'naive' | 'local' | 'global';
 
@@ -70,8 +73,8 @@ export interface RecallDeps {
   config: RecallConfig;
   scope: Scope;
   index: IndexHandle;
-  /** Index generation after the refresh of this run (cache validity). */
-  generation: number;
+  /** What a cache entry must match to be valid: the index generation after this run's refresh (and the reflect index's mtime when that engine is used). */
+  generation: string;
   models: ModelClient;
   now: () => number;
   scheduler?: SchedulerLike;
@@ -79,6 +82,10 @@ export interface RecallDeps {
   currentProject: () => string;
   ledger: () => Ledger | null;
   extractTemporal: (query: string) => TemporalConstraint | null;
+  /** Engine per arm (embedded or external). */
+  engines: Engines;
+  /** Environment handed to external engines. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /** Model calls share the arms' budget for the primary arm unless configured otherwise. */
@@ -95,8 +102,21 @@ export function withoutDatePhrase(query: string, temporal: TemporalConstraint | 
 }
 
 function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstraint | null, fetchedLimit: number): ArmSpec[] {
-  const { config } = deps;
+  const { config, engines } = deps;
   const t = config.armTimeoutsMs;
+  const reflect = engines.vectorGraph.kind === 'reflect' ? engines.vectorGraph : null;
+  const reflectOpts = reflect ? { bin: reflect.bin, kbRoot: deps.scope.root, env: deps.env, index: deps.index, limit: fetchedLimit } : null;
+  const graphSource = (): Observable<ArmHit[]> =>
+    reflectOpts ? reflectArm(req.query, 'local', reflectOpts) : graphArm(req.query, fetchedLimit, deps.index, deps.now());
+
+  // The primary slot searches in the requested mode: naive = vector, local = graph neighbourhood,
+  // global = community reports (reflect engine only).
+  let primary: Observable<ArmHit[]>;
+  if (reflectOpts) primary = reflectArm(req.query, req.mode, reflectOpts);
+  else if (req.mode === 'local') primary = graphSource();
+  else if (req.mode === 'global') primary = unavailableArm('vector', '--mode global needs the reflect engine (community reports); the embedded index has none');
+  else primary = unavailableArm('vector', 'no embedding model installed (vector index not built)');
+
   const graphDisabled = !config.graphArm
     ? 'RECALL_GRAPH_ARM=0'
     : req.mode === 'local'
@@ -109,15 +129,18 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
       : temporal === null
         ? 'no date phrase in the query'
         : undefined;
+  const lexicalQuery = withoutDatePhrase(req.query, temporal);
   return [
-    { arm: 'vector', source: unavailableArm('vector', 'no embedding model installed (vector index not built)'), timeoutMs: t.vector },
-    { arm: 'bm25', source: bm25Arm(withoutDatePhrase(req.query, temporal), fetchedLimit, deps.index), timeoutMs: t.bm25 },
+    { arm: 'vector', source: primary, timeoutMs: t.vector },
     {
-      arm: 'graph',
-      source: graphArm(req.query, fetchedLimit, deps.index, deps.now()),
-      timeoutMs: t.graph,
-      ...(graphDisabled ? { disabled: graphDisabled } : {}),
+      arm: 'bm25',
+      source:
+        engines.bm25.kind === 'qmd'
+          ? qmdArm(lexicalQuery, { bin: engines.bm25.bin, collection: config.qmdCollection, env: deps.env, index: deps.index, limit: fetchedLimit })
+          : bm25Arm(lexicalQuery, fetchedLimit, deps.index),
+      timeoutMs: t.bm25,
     },
+    { arm: 'graph', source: graphSource(), timeoutMs: t.graph, ...(graphDisabled ? { disabled: graphDisabled } : {}) },
     {
       arm: 'temporal',
       source: temporal ? temporalArm(req.query, temporal, fetchedLimit, deps.index) : of([]),
@@ -188,7 +211,7 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
 
     let ledgerOpened = false;
     let ledger: Ledger | null = null;
-    const degradedEarly: RecallState['degraded'] = [];
+    const degradedEarly: RecallState['degraded'] = deps.engines.fallbacks.map((message) => ({ stage: 'engine', reason: 'unavailable' as const, message }));
     const lazyLedger = (): Ledger | null => {
       if (!ledgerOpened) {
         ledgerOpened = true;
@@ -216,7 +239,8 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
     const key: CacheKey = {
       query: req.query,
       mode: req.mode,
-      modeToken: modeTokenFor(req.mode, path.resolve(deps.scope.root)),
+      // Engines are part of the key: the same query through reflect or qmd fetches different candidates.
+      modeToken: modeTokenFor(`${req.mode}:${deps.engines.vectorGraph.kind}:${deps.engines.bm25.kind}`, path.resolve(deps.scope.root)),
       fetchedLimit,
     };
     const cacheDir = path.join(config.stateDir, 'recall_cache');

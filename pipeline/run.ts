@@ -11,6 +11,7 @@ import { loadConfig, type RecallConfig } from './config.js';
 import { detectProject, isShard, resolveScope, type Scope } from './scope.js';
 import { recall$, type RecallDeps, type RecallMode, type RecallRequest } from './recall.js';
 import { NO_MODELS, type ModelClient } from './model-client.js';
+import { resolveEngines } from './engines.js';
 import { UsageError, errorMessage } from './errors.js';
 import type { RecallOutcome } from './types.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
@@ -84,6 +85,18 @@ async function temporalExtractor(query: string, enabled: boolean): Promise<(q: s
   return (q) => extractTemporal(q);
 }
 
+/** Cache validity stamp: index generation, plus the reflect index's mtime when reflect serves an arm. */
+function cacheStamp(generation: number, engines: ReturnType<typeof resolveEngines>, root: string): string {
+  if (engines.vectorGraph.kind !== 'reflect') return String(generation);
+  let mtime = 0;
+  try {
+    mtime = fs.statSync(path.join(root, 'nano_graphrag_cache')).mtimeMs;
+  } catch {
+    /* no reflect index */
+  }
+  return `${generation}:${mtime}`;
+}
+
 export function checkKbDir(kb: string, cwd: string): void {
   const abs = path.resolve(cwd, kb);
   let st: fs.Stats;
@@ -131,16 +144,19 @@ export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResul
       mmr: cmd.mmr && config.mmr,
       mmrLambda: cmd.mmrLambda ?? config.mmrLambda,
     };
+    const engines = resolveEngines(config, scope.root);
     const deps: RecallDeps = {
       config,
       scope,
       index,
-      generation: refresh.generation,
+      generation: cacheStamp(refresh.generation, engines, scope.root),
       models: io.models ?? NO_MODELS,
       now,
       currentProject,
       ledger: () => openLedger(config.dbPath),
       extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
+      engines,
+      env: io.env,
     };
     const outcome = await lastValueFrom(recall$(req, deps));
     if (verbose) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);

@@ -443,6 +443,27 @@ export function notesByKeys(h: IndexHandle, keys: string[]): Map<string, Note> {
   return out;
 }
 
+/** Live notes that mention each entity (normalised names), in the order the names were given. */
+export function notesMentioning(h: IndexHandle, norms: string[]): Map<string, Note[]> {
+  const out = new Map<string, Note[]>();
+  if (norms.length === 0) return out;
+  const rows = h.db
+    .prepare(
+      `SELECT e.norm AS norm, m.note_path AS path FROM mentions m JOIN entities e ON e.id = m.entity_id
+       WHERE e.norm IN (${norms.map(() => '?').join(',')})`,
+    )
+    .all(...norms) as { norm: string; path: string }[];
+  const notes = notesByPaths(h, [...new Set(rows.map((r) => r.path))]);
+  for (const n of norms) {
+    const list = rows
+      .filter((r) => r.norm === n)
+      .map((r) => notes.get(r.path))
+      .filter((x): x is Note => x !== undefined && x.location === 'documents');
+    if (list.length) out.set(n, list);
+  }
+  return out;
+}
+
 export interface RetiredMatch {
   key: string;
   contentHash: string;
