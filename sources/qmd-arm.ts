@@ -24,7 +24,7 @@ const QMD_CONCURRENCY = 3;
 
 /** The keyword queries sent to qmd for a prompt (see module doc); [] when it has no content terms. */
 export function qmdKeywordQueries(query: string): string[] {
-  const terms = contentTerms(query).filter((t) => /[a-z]/.test(t));
+  const terms = contentTerms(query);
   if (terms.length === 0) return [];
   const singles = [...terms].sort((a, b) => b.length - a.length).slice(0, QMD_MAX_QUERIES - 1);
   return terms.length > 1 ? [terms.join(' '), ...singles] : singles;
