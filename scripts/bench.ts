@@ -89,8 +89,10 @@ function generateKb(dir: string, n: number, sidecars = true): string[] {
     fs.writeFileSync(path.join(docs, `${id}.md`), fm);
     if (sidecars) fs.writeFileSync(
       path.join(docs, `${id}.entities.yaml`),
-      `document_id: ${id}\nentities:\n  - name: ${a}\n    type: technology\n  - name: ${b}\n    type: technology\n` +
-        `relationships:\n  - source: ${a}\n    target: ${b}\n    type: uses\n    strength: ${1 + Math.floor(r() * 9)}\n`,
+      // A general technology (a hub shared by many notes) and a specific problem entity (few notes).
+      `document_id: ${id}\nentities:\n  - name: ${a}\n    type: technology\n  - name: ${a}-${verb.replace(/ /g, '-')}-${b}\n    type: error\n` +
+        `    description: "${a} ${verb} with ${b}"\n` +
+        `relationships:\n  - source: ${a}-${verb.replace(/ /g, '-')}-${b}\n    target: ${a}\n    type: caused_by\n    strength: ${1 + Math.floor(r() * 9)}\n`,
     );
     if (i % Math.max(1, Math.floor(n / 40)) === 0) queries.push(r() < 0.5 ? `${a} ${verb} ${b}` : `why does ${a} keep failing when ${b} is slow in ${c}`);
   }

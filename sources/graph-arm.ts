@@ -9,14 +9,14 @@
  * 2. One hop along relationships in either direction: activation × type weight × strength/10 ×
  *    HOP_DECAY; edges whose validity ended (tvalid_end in the past) or that were superseded are skipped.
  * 3. Notes that mention a reached entity score Σ activation × specificity (1/log2(1 + notes naming
- *    the entity)), so a hub entity named by hundreds of notes adds little to each.
+ *    the entity)); a hub entity (see HUB_MIN_NOTES) only adds to notes reached through a specific
+ *    one. Paths are scored first and only the winners are loaded.
  * No entity matched → no hits. Only live notes are returned.
  */
 import { defer, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
 import { notesByPaths, notesByKeys } from './index-store.js';
 import { ftsQuery } from './bm25-arm.js';
-import type { Note } from './note.js';
 import type { ArmHit } from '../pipeline/types.js';
 
 /** How much a hop along each relationship type carries (causal links lead to root causes and fixes). */
@@ -42,6 +42,12 @@ const UNKNOWN_EDGE_WEIGHT = 0.5;
 export const HOP_DECAY = 0.6;
 /** Seeds weaker than this fraction of the best seed are noise (one shared generic word). */
 export const SEED_MIN_ACTIVATION = 0.25;
+/** An entity named by more notes than max(HUB_MIN_NOTES, HUB_FRACTION × live notes) is a hub: it only
+ * adds to notes reached through a more specific entity (a shared "postgres" says little on its own). */
+export const HUB_MIN_NOTES = 50;
+export const HUB_FRACTION = 0.01;
+/** Hop entities kept per query (strongest first). */
+export const MAX_HOP_ENTITIES = 24;
 /** Entities taken from the entity index per query. */
 const MAX_SEEDS = 12;
 /** Entity index columns: name words, aliases, description. */
@@ -109,38 +115,72 @@ export function graphSearch(h: IndexHandle, query: string, limit: number, nowMs:
       names.set(to, toNorm);
     }
   }
-  for (const [id, a] of hop) act.set(id, a);
+  // Keep the strongest hops only: a densely linked entity can reach hundreds of others.
+  for (const [id, a] of [...hop].sort((x, y) => y[1] - x[1]).slice(0, MAX_HOP_ENTITIES)) act.set(id, a);
 
   const ids = [...act.keys()];
-  const mentions = h.db
-    .prepare(`SELECT entity_id AS id, note_path AS path, note_key AS key FROM mentions WHERE entity_id IN (${ids.map(() => '?').join(',')})`)
-    .all(...ids) as { id: number; path: string; key: string | null }[];
-  const degree = new Map<number, Set<string>>();
-  for (const m of mentions) {
-    let set = degree.get(m.id);
-    if (!set) degree.set(m.id, (set = new Set()));
-    set.add(m.path);
-  }
-  const byPath = notesByPaths(h, [...new Set(mentions.map((m) => m.path))]);
-  const missingKeys = [...new Set(mentions.filter((m) => !byPath.has(m.path) && m.key).map((m) => m.key!))];
-  const byKey = notesByKeys(h, missingKeys);
+  const idList = ids.map(() => '?').join(',');
+  const degree = new Map<number, number>();
+  for (const r of h.db
+    .prepare(`SELECT entity_id AS id, COUNT(DISTINCT note_path) AS c FROM mentions WHERE entity_id IN (${idList}) GROUP BY entity_id`)
+    .all(...ids) as { id: number; c: number }[]) degree.set(r.id, r.c);
+  const live = (h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`).get() as { c: number }).c;
+  const hubAt = Math.max(HUB_MIN_NOTES, HUB_FRACTION * live);
+  const specific = ids.filter((id) => (degree.get(id) ?? 0) <= hubAt);
+  const hubs = ids.filter((id) => (degree.get(id) ?? 0) > hubAt);
 
-  const scores = new Map<string, { note: Note; score: number; via: Map<string, number> }>();
-  for (const m of mentions) {
-    const note = byPath.get(m.path) ?? (m.key ? byKey.get(m.key) : undefined);
-    if (!note || note.location !== 'documents') continue;
-    let entry = scores.get(note.key);
-    if (!entry) scores.set(note.key, (entry = { note, score: 0, via: new Map() }));
-    const name = names.get(m.id)!;
-    if (entry.via.has(name)) continue;
-    const contribution = act.get(m.id)! / Math.log2(1 + (degree.get(m.id)?.size ?? 1));
-    entry.via.set(name, contribution);
-    entry.score += contribution;
+  // Score note paths first; notes are loaded only for the winners.
+  type Entry = { score: number; via: Map<string, number>; key: string | null };
+  const scores = new Map<string, Entry>();
+  const credit = (rows: { id: number; path: string; key: string | null }[]): void => {
+    for (const m of rows) {
+      let entry = scores.get(m.path);
+      if (!entry) scores.set(m.path, (entry = { score: 0, via: new Map(), key: m.key }));
+      const name = names.get(m.id)!;
+      if (entry.via.has(name)) continue;
+      const contribution = act.get(m.id)! / Math.log2(1 + (degree.get(m.id) ?? 1));
+      entry.via.set(name, contribution);
+      entry.score += contribution;
+    }
+  };
+  if (specific.length) {
+    credit(
+      h.db
+        .prepare(`SELECT entity_id AS id, note_path AS path, note_key AS key FROM mentions WHERE entity_id IN (${specific.map(() => '?').join(',')})`)
+        .all(...specific) as { id: number; path: string; key: string | null }[],
+    );
   }
-  return [...scores.values()]
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit)
-    .map((e) => ({ note: e.note, score: e.score, via: [...e.via].sort((a, b) => b[1] - a[1]).map(([n]) => n) }));
+  // A hub entity (named by many notes) only adds to notes already reached through a specific one.
+  const reached = [...scores.keys()];
+  if (hubs.length && reached.length) {
+    for (let i = 0; i < reached.length; i += 500) {
+      const batch = reached.slice(i, i + 500);
+      credit(
+        h.db
+          .prepare(
+            `SELECT entity_id AS id, note_path AS path, note_key AS key FROM mentions
+             WHERE entity_id IN (${hubs.map(() => '?').join(',')}) AND note_path IN (${batch.map(() => '?').join(',')})`,
+          )
+          .all(...hubs, ...batch) as { id: number; path: string; key: string | null }[],
+      );
+    }
+  }
+  const ranked = [...scores].sort((a, b) => b[1].score - a[1].score);
+  const out: GraphHit[] = [];
+  // Load a few more than needed: some paths may be retired notes or orphan sidecars.
+  for (let i = 0; i < ranked.length && out.length < limit; i += limit * 2) {
+    const slice = ranked.slice(i, i + limit * 2);
+    const byPath = notesByPaths(h, slice.map(([p]) => p));
+    const missingKeys = slice.filter(([p, e]) => !byPath.has(p) && e.key).map(([, e]) => e.key!);
+    const byKey = notesByKeys(h, missingKeys);
+    for (const [p, e] of slice) {
+      const note = byPath.get(p) ?? (e.key ? byKey.get(e.key) : undefined);
+      if (!note || note.location !== 'documents' || out.some((o) => o.note.key === note.key)) continue;
+      out.push({ note, score: e.score, via: [...e.via].sort((a, b) => b[1] - a[1]).map(([n]) => n) });
+      if (out.length >= limit) break;
+    }
+  }
+  return out;
 }
 
 export function graphArm(query: string, limit: number, index: IndexHandle, nowMs: number): Observable<ArmHit[]> {
