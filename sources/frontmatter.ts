@@ -50,15 +50,8 @@ export function splitFrontmatter(text: string): SplitNote {
   // Skip the rest of the closing fence line (`---` possibly followed by spaces).
   const afterFence = src.indexOf('\n', end + 4);
   const body = afterFence < 0 ? '' : src.slice(afterFence + 1).replace(/^\n+/, '');
-  let parsed: unknown;
-  try {
-    parsed = yaml().load(header, { schema: yaml().CORE_SCHEMA, json: true });
-  } catch (err) {
-    const e = err as { reason?: string; mark?: { line?: number }; message?: string };
-    // The header text starts with the newline after the opening ---, so js-yaml's 0-based line + 1 is the file line.
-    const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}` : '';
-    throw new FrontmatterError(`invalid YAML frontmatter${line}: ${e.reason ?? e.message ?? String(err)}`);
-  }
+  // The header text starts with the newline after the opening ---, so js-yaml's 0-based line + 1 is the file line.
+  const parsed = loadYaml(header, 'invalid YAML frontmatter');
   if (parsed === null || parsed === undefined) return { frontmatter: {}, body, hasFrontmatter: true };
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new FrontmatterError(`frontmatter is a ${Array.isArray(parsed) ? 'list' : typeof parsed}, not a mapping`);
@@ -66,16 +59,20 @@ export function splitFrontmatter(text: string): SplitNote {
   return { frontmatter: parsed as Record<string, unknown>, body, hasFrontmatter: true };
 }
 
-/** Parse a YAML document that must be a mapping (entity sidecars); throws FrontmatterError otherwise. */
-export function parseYamlMapping(text: string): Record<string, unknown> {
-  let parsed: unknown;
+/** Parse YAML with the core schema; a syntax error becomes a one-line FrontmatterError naming the line. */
+function loadYaml(text: string, what: string): unknown {
   try {
-    parsed = yaml().load(text, { schema: yaml().CORE_SCHEMA, json: true });
+    return yaml().load(text, { schema: yaml().CORE_SCHEMA, json: true });
   } catch (err) {
     const e = err as { reason?: string; mark?: { line?: number }; message?: string };
     const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}` : '';
-    throw new FrontmatterError(`invalid YAML${line}: ${e.reason ?? e.message ?? String(err)}`);
+    throw new FrontmatterError(`${what}${line}: ${e.reason ?? e.message ?? String(err)}`);
   }
+}
+
+/** Parse a YAML document that must be a mapping (entity sidecars); throws FrontmatterError otherwise. */
+export function parseYamlMapping(text: string): Record<string, unknown> {
+  const parsed = loadYaml(text, 'invalid YAML');
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new FrontmatterError('YAML document is not a mapping');
   return parsed as Record<string, unknown>;
