@@ -41,12 +41,14 @@ export interface RunArmsOptions {
   /** Arms in flight at once (the seed's 4-worker pool). */
   concurrency?: number;
   scheduler?: SchedulerLike;
+  /** Rethrow arm errors instead of degrading (for tests that must see a failure). */
+  strict?: boolean;
 }
 
 /** The seed runs its arms in a 4-worker pool. */
 export const ARM_CONCURRENCY = 4;
 
-export function runArm(spec: ArmSpec, scheduler: SchedulerLike): Observable<ArmOutcome> {
+export function runArm(spec: ArmSpec, scheduler: SchedulerLike, strict = false): Observable<ArmOutcome> {
   if (spec.disabled) return of({ arm: spec.arm, status: 'disabled', hits: [], ms: 0, message: spec.disabled });
   return defer(() => {
     const t0 = scheduler.now();
@@ -56,15 +58,16 @@ export function runArm(spec: ArmSpec, scheduler: SchedulerLike): Observable<ArmO
       timeout({ first: spec.timeoutMs, meta: { arm: spec.arm }, scheduler }),
       defaultIfEmpty<ArmHit[], ArmHit[]>([]),
       map((hits): ArmOutcome => ({ arm: spec.arm, status: 'ok', hits, ms: elapsed() })),
-      catchError((err: unknown) =>
-        of<ArmOutcome>({
+      catchError((err: unknown) => {
+        if (strict && !(err instanceof TimeoutError) && !(err instanceof ArmUnavailableError)) throw err;
+        return of<ArmOutcome>({
           arm: spec.arm,
           status: err instanceof TimeoutError ? 'timeout' : err instanceof ArmUnavailableError ? 'unavailable' : 'error',
           hits: [],
           ms: elapsed(),
           message: err instanceof TimeoutError ? `no answer within ${spec.timeoutMs} ms` : errorMessage(err),
-        }),
-      ),
+        });
+      }),
     );
   });
 }
@@ -74,7 +77,7 @@ export function runArms(opts: RunArmsOptions = {}): OperatorFunction<ArmSpec[], 
   const concurrency = opts.concurrency ?? ARM_CONCURRENCY;
   return switchMap((specs) =>
     from(specs).pipe(
-      mergeMap((spec) => runArm(spec, scheduler), concurrency),
+      mergeMap((spec) => runArm(spec, scheduler, opts.strict), concurrency),
       toArray(),
       map((outcomes) => specs.map((s) => outcomes.find((o) => o.arm === s.arm)!)),
     ),

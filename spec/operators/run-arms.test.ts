@@ -57,6 +57,14 @@ describe('runArms', () => {
     });
   });
 
+  it('rethrows an arm error in strict mode', () => {
+    const ts = scheduler();
+    ts.run(({ cold, expectObservable }) => {
+      const specs: ArmSpec[] = [{ arm: 'bm25', source: cold<ArmHit[]>('-#', undefined, new Error('boom')), timeoutMs: 10 }];
+      expectObservable(of(specs).pipe(runArms({ scheduler: ts, strict: true }))).toBe('-#', undefined, new Error('boom'));
+    });
+  });
+
   it('reports a disabled arm without subscribing to it', () => {
     const ts = scheduler();
     ts.run(({ cold, expectObservable, expectSubscriptions }) => {
