@@ -34,6 +34,8 @@ export interface RerankTopOptions {
   embeddings: boolean;
   timeoutMs: number;
   scheduler?: SchedulerLike;
+  /** Vectors already stored in the index for these note paths (not recomputed). */
+  storedVectors?: (paths: string[]) => Map<string, number[]>;
 }
 
 type Side<T> = { value: T | null; degraded: Degradation | null };
@@ -45,6 +47,21 @@ function guarded<T>(stage: string, source: Observable<T | { error: string }>, ti
     map((r): Side<T> => ('error' in (r as object) ? none('unavailable', (r as { error: string }).error) : { value: r as T, degraded: null })),
     catchError((err: unknown) => of(err instanceof TimeoutError ? none('timeout', `no answer within ${timeoutMs} ms`) : none('error', errorMessage(err)))),
     defaultIfEmpty(none('error', 'no answer')),
+  );
+}
+
+/** Embeddings for the window: stored note vectors are reused, only the query and the rest are embedded. */
+function embedWindow(state: RecallState, items: ModelCandidate[], opts: RerankTopOptions): Observable<{ available: true; query: number[]; docs: Map<string, number[]> } | { error: string }> {
+  const byKey = new Map(state.candidates.map((c) => [c.note.key, c.note.path]));
+  const stored = opts.storedVectors?.(items.map((i) => byKey.get(i.id)!)) ?? new Map<string, number[]>();
+  const known = new Map<string, number[]>();
+  for (const i of items) {
+    const v = stored.get(byKey.get(i.id)!);
+    if (v) known.set(i.id, v);
+  }
+  const missing = items.filter((i) => !known.has(i.id));
+  return opts.client.embed(state.query, missing).pipe(
+    map((r) => (r.available ? { available: true as const, query: r.query, docs: new Map([...known, ...r.docs]) } : { error: r.error })),
   );
 }
 
@@ -67,7 +84,7 @@ export function rerankTop(opts: RerankTopOptions): OperatorFunction<RecallState,
       emb: opts.embeddings
         ? guarded<{ available: true; query: number[]; docs: Map<string, number[]> }>(
             'embed',
-            opts.client.embed(state.query, items).pipe(map((r) => (r.available ? r : { error: r.error }))),
+            embedWindow(state, items, opts),
             opts.timeoutMs,
             scheduler,
           )

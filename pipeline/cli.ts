@@ -64,6 +64,33 @@ async function withYargs(io: CliIo): Promise<void> {
       (y) => y.options(SCOPE_OPTIONS),
       (a) => indexCommand(a, io),
     )
+    .command('models <action>', 'Model files: `pull` downloads the ONNX exports (the only network access), `status` lists them', (y) =>
+      y
+        .positional('action', { choices: ['pull', 'status'] as const, describe: 'pull | status' })
+        .option('ce', { type: 'string', describe: 'cross-encoder model id (default REFLECT_CE_MODEL)' })
+        .option('embed', { type: 'string', describe: 'embedding model id (default REFLECT_EMBED_MODEL)' })
+        .option('only', { type: 'string', describe: 'pull only one: rerank or embed' })
+        .option('quantized', { type: 'boolean', default: false, describe: 'pull the int8 ONNX export (smaller, slightly less accurate)' }),
+      async (a) => {
+        const m = await import('./models-cli.js');
+        if (a.action === 'status') return io.stdout(m.modelsStatus(io.env));
+        const only = m.parseRole(a.only);
+        io.stdout(
+          await m.modelsPull(
+            { ...(a.ce ? { ce: a.ce } : {}), ...(a.embed ? { embed: a.embed } : {}), quantized: a.quantized === true, ...(only ? { only } : {}) },
+            io.env,
+            (line) => io.isTty && io.stderr(`\r${line.padEnd(80)}`),
+          ),
+        );
+      },
+    )
+    .command('daemon <action>', 'The model daemon that keeps models warm: status | stop', (y) =>
+      y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }),
+      async (a) => {
+        const m = await import('./models-cli.js');
+        io.stdout(a.action === 'status' ? await m.daemonStatus(io.env) : await m.daemonStop(io.env));
+      },
+    )
     .command(
       '$0 [query..]',
       'Recall learnings for a query',
@@ -80,6 +107,10 @@ export async function main(io: CliIo): Promise<number> {
     else await withYargs(io);
     return 0;
   } catch (err) {
+    if ((err as { name?: string }).name === 'PullError') {
+      io.stderr(`recall: models pull failed: ${errorMessage(err)}\n`);
+      return 1;
+    }
     if (err instanceof UsageError || (err instanceof Error && err.name === 'YError')) {
       io.stderr(`recall: error: ${errorMessage(err)}\n`);
       return 2;

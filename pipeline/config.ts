@@ -80,6 +80,17 @@ export interface RecallConfig {
     projectDir: string | null;
   };
   dbPath: string;
+  /** Model files (REFLECT_MODELS_DIR, default <state dir>/models) and ids (REFLECT_CE_MODEL, REFLECT_EMBED_MODEL). */
+  modelsDir: string;
+  ceModel: string;
+  embedModel: string;
+  /** REFLECT_NO_DAEMON=1 loads models in the recall process instead of the shared daemon. */
+  noDaemon: boolean;
+  /** Seconds a daemon waits idle before exiting (REFLECT_IDLE_TIMEOUT; 0 = never). */
+  idleTimeoutSec: number;
+  /** Cross-encoder and embedding stage budgets (RECALL_CE_TIMEOUT, RECALL_EMBED_TIMEOUT, seconds). */
+  ceTimeoutMs: number;
+  embedTimeoutMs: number;
   mode: string | null;
   modesDir: string | null;
   metricsPath: string;
@@ -188,6 +199,13 @@ export function loadConfig(env: Env = process.env): RecallConfig {
       projectDir: r.raw('CLAUDE_PROJECT_DIR') ?? null,
     },
     dbPath: path.resolve(expand(r.raw('REFLECT_DB_PATH') ?? path.join(stateDir, 'reflect.db'))),
+    modelsDir: path.resolve(expand(r.raw('REFLECT_MODELS_DIR') ?? path.join(stateDir, 'models'))),
+    ceModel: r.raw('REFLECT_CE_MODEL') ?? 'cross-encoder/ms-marco-MiniLM-L-6-v2',
+    embedModel: r.raw('REFLECT_EMBED_MODEL') ?? 'sentence-transformers/all-mpnet-base-v2',
+    noDaemon: r.flag('REFLECT_NO_DAEMON'),
+    idleTimeoutSec: r.num('REFLECT_IDLE_TIMEOUT', 1800, 0, 7 * 86400),
+    ceTimeoutMs: Math.round(r.num('RECALL_CE_TIMEOUT', 60, 0.01, 3600) * 1000),
+    embedTimeoutMs: Math.round(r.num('RECALL_EMBED_TIMEOUT', 60, 0.01, 3600) * 1000),
     mode: r.raw('REFLECT_MODE') ?? null,
     modesDir: r.raw('REFLECT_MODES_DIR') ? path.resolve(expand(r.raw('REFLECT_MODES_DIR')!)) : null,
     metricsPath: path.resolve(expand(r.raw('REFLECT_METRICS_PATH') ?? path.join(home, '.learnings', 'metrics.jsonl'))),

@@ -1,11 +1,22 @@
 /**
- * The model boundary: a cross-encoder that scores (query, text) pairs and an embedder.
+ * The model boundary: a cross-encoder that scores (query, text) pairs, an embedder, and KNN over a
+ * KB's stored note vectors.
  *
- * Implementations answer with `available: false` rather than erroring when they cannot serve; the
- * rerank stage still guards every call with a timeout and catchError. In this build the only client
- * is NO_MODELS, which reports both models unavailable.
+ * Implementations answer `available: false` rather than erroring when they cannot serve; the stages
+ * still guard every call with a timeout and catchError. `createModelClient` picks one:
+ * - no model files installed → NO_MODELS (both unavailable, with the reason; nothing is spawned);
+ * - REFLECT_NO_DAEMON=1 → models loaded in this process (slow first call: a cold load);
+ * - otherwise → the shared model daemon over its unix socket, spawned on first use.
+ * Every call is a lazy, cancellable Observable: unsubscribing aborts the request.
  */
-import { of, type Observable } from 'rxjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Observable, of } from 'rxjs';
+import type { RecallConfig } from './config.js';
+import { modelPresence, type ModelSettings } from '../sources/models/model-store.js';
+import { daemonRequest, type ClientOptions } from '../sources/models/daemon-client.js';
+import { daemonSocketPath, type DaemonRequest, type DaemonResponse } from '../sources/models/daemon-protocol.js';
 
 export interface ModelCandidate {
   id: string;
@@ -19,15 +30,160 @@ export type EmbedResult =
   | { available: true; model: string; query: number[]; docs: Map<string, number[]> }
   | { available: false; error: string };
 
+export type KnnResult = { available: true; model: string; hits: { path: string; score: number }[] } | { available: false; error: string };
+
+export type VectorsResult = { available: true; model: string; vectors: number[][] } | { available: false; error: string };
+
 export interface ModelClient {
   rerank(query: string, candidates: readonly ModelCandidate[]): Observable<RerankResult>;
   embed(query: string, candidates: readonly ModelCandidate[]): Observable<EmbedResult>;
+  /** Embed texts (indexing). */
+  embedTexts(texts: readonly string[]): Observable<VectorsResult>;
+  /** Nearest stored note vectors of an index file to the query. */
+  knn(indexFile: string, generation: number, query: string, k: number): Observable<KnnResult>;
+  /** Model ids, or null when that model is not installed. */
+  readonly models: { ce: string | null; embed: string | null };
 }
 
 /** Text sent to the models per candidate (seed: first 2000 characters). */
 export const MODEL_TEXT_CHARS = 2000;
 
+function unavailable<T>(error: string): Observable<T> {
+  return of({ available: false, error } as T);
+}
+
 export const NO_MODELS: ModelClient = {
-  rerank: () => of({ available: false, error: 'no cross-encoder model installed' }),
-  embed: () => of({ available: false, error: 'no embedding model installed' }),
+  rerank: () => unavailable('no cross-encoder model installed'),
+  embed: () => unavailable('no embedding model installed'),
+  embedTexts: () => unavailable('no embedding model installed'),
+  knn: () => unavailable('no embedding model installed'),
+  models: { ce: null, embed: null },
 };
+
+/** An async call as a cancellable Observable (unsubscribe aborts it). */
+function fromAbortable<T>(fn: (signal: AbortSignal) => Promise<T>): Observable<T> {
+  return new Observable<T>((sub) => {
+    const ac = new AbortController();
+    fn(ac.signal).then(
+      (v) => {
+        sub.next(v);
+        sub.complete();
+      },
+      (err: unknown) => sub.error(err),
+    );
+    return () => ac.abort();
+  });
+}
+
+interface Backend {
+  embed(texts: string[], signal: AbortSignal): Promise<number[][]>;
+  rerank(query: string, texts: string[], signal: AbortSignal): Promise<number[]>;
+  knn(indexFile: string, generation: number, query: string, k: number, signal: AbortSignal): Promise<{ path: string; score: number }[]>;
+}
+
+function clientOver(backend: Backend, ce: string | null, embedId: string | null, reasons: { ce: string; embed: string }): ModelClient {
+  return {
+    models: { ce, embed: embedId },
+    rerank: (query, candidates) =>
+      ce === null
+        ? unavailable(reasons.ce)
+        : fromAbortable(async (signal): Promise<RerankResult> => {
+            const scores = await backend.rerank(query, candidates.map((c) => c.text), signal);
+            return { available: true, model: ce, scores: new Map(candidates.map((c, i) => [c.id, scores[i]!])) };
+          }),
+    embed: (query, candidates) =>
+      embedId === null
+        ? unavailable(reasons.embed)
+        : fromAbortable(async (signal): Promise<EmbedResult> => {
+            const vectors = await backend.embed([query, ...candidates.map((c) => c.text)], signal);
+            return { available: true, model: embedId, query: vectors[0]!, docs: new Map(candidates.map((c, i) => [c.id, vectors[i + 1]!])) };
+          }),
+    embedTexts: (texts) =>
+      embedId === null
+        ? unavailable(reasons.embed)
+        : fromAbortable(async (signal): Promise<VectorsResult> => ({ available: true, model: embedId, vectors: await backend.embed([...texts], signal) })),
+    knn: (indexFile, generation, query, k) =>
+      embedId === null
+        ? unavailable(reasons.embed)
+        : fromAbortable(async (signal): Promise<KnnResult> => ({ available: true, model: embedId, hits: await backend.knn(indexFile, generation, query, k, signal) })),
+  };
+}
+
+/** The daemon entry script next to this module (bundle), or in dist/bundle from tsc output or sources. */
+export function daemonEntry(moduleUrl: string = import.meta.url): string | null {
+  const here = path.dirname(fileURLToPath(moduleUrl));
+  for (const rel of ['daemon.mjs', '../bundle/daemon.mjs', '../dist/bundle/daemon.mjs']) {
+    const p = path.resolve(here, rel);
+    if (fs.existsSync(p)) return p;
+  }
+  return null;
+}
+
+function daemonBackend(opts: ClientOptions): Backend {
+  const call = async (req: DaemonRequest, signal: AbortSignal): Promise<DaemonResponse & { ok: true }> => {
+    const res = await daemonRequest(req, opts, signal);
+    if (!res.ok) throw new Error(`model daemon: ${res.error}`);
+    return res;
+  };
+  return {
+    embed: async (texts, signal) => (await call({ op: 'embed', texts }, signal)).vectors ?? [],
+    rerank: async (query, texts, signal) => (await call({ op: 'rerank', query, texts }, signal)).scores ?? [],
+    knn: async (index, generation, query, k, signal) => (await call({ op: 'knn', index, generation, query, k }, signal)).hits ?? [],
+  };
+}
+
+function inProcessBackend(settings: ModelSettings): Backend {
+  // Loaded on first use only: importing transformers.js costs ~0.4 s.
+  let runtime: Promise<import('../sources/models/runtime.js').ModelRuntime> | null = null;
+  const rt = (): Promise<import('../sources/models/runtime.js').ModelRuntime> =>
+    (runtime ??= import('../sources/models/runtime.js').then((m) => new m.ModelRuntime(settings)));
+  return {
+    embed: async (texts) => (await rt()).embed(texts),
+    rerank: async (query, texts) => (await rt()).rerank(query, texts),
+    knn: async (index, _generation, query, k) => {
+      const [{ loadMatrix, knn }, { default: Database }] = await Promise.all([import('../sources/models/vector-store.js'), import('better-sqlite3')]);
+      const [q] = await (await rt()).embed([query]);
+      const db = new Database(index, { readonly: true, fileMustExist: true });
+      try {
+        return knn(loadMatrix(db, settings.embedModel), q!, k);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+export interface ModelClientChoice {
+  client: ModelClient;
+  /** How models are served: none, in-process, or the daemon at this socket. */
+  via: 'none' | 'in-process' | 'daemon';
+  socket: string | null;
+}
+
+export function createModelClient(config: RecallConfig, env: Readonly<Record<string, string | undefined>>): ModelClientChoice {
+  const settings: ModelSettings = { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel };
+  const ce = modelPresence(settings, 'rerank');
+  const emb = modelPresence(settings, 'embed');
+  const reasons = {
+    ce: `no cross-encoder model: ${ce.id} is not in ${config.modelsDir} (run \`recall models pull\`)`,
+    embed: `no embedding model: ${emb.id} is not in ${config.modelsDir} (run \`recall models pull\`)`,
+  };
+  if (!ce.present && !emb.present) {
+    return {
+      client: { ...NO_MODELS, rerank: () => unavailable(reasons.ce), embed: () => unavailable(reasons.embed), embedTexts: () => unavailable(reasons.embed), knn: () => unavailable(reasons.embed) },
+      via: 'none',
+      socket: null,
+    };
+  }
+  const ceId = ce.present ? ce.id : null;
+  const embedId = emb.present ? emb.id : null;
+  const entry = config.noDaemon ? null : daemonEntry();
+  if (!entry) return { client: clientOver(inProcessBackend(settings), ceId, embedId, reasons), via: 'in-process', socket: null };
+  const socket = daemonSocketPath(config.stateDir, settings);
+  const backend = daemonBackend({
+    socket,
+    spawnCommand: [process.execPath, entry, '--socket', socket],
+    env: { ...env, REFLECT_MODELS_DIR: config.modelsDir, REFLECT_CE_MODEL: config.ceModel, REFLECT_EMBED_MODEL: config.embedModel },
+  });
+  return { client: clientOver(backend, ceId, embedId, reasons), via: 'daemon', socket };
+}

@@ -23,6 +23,8 @@ import { unavailableArm } from '../sources/unavailable-arm.js';
 import { graphArm } from '../sources/graph-arm.js';
 import { reflectArm } from '../sources/reflect-arm.js';
 import { qmdArm } from '../sources/qmd-arm.js';
+import { vectorArm } from '../sources/vector-arm.js';
+import { storedVectors } from '../sources/index-store.js';
 import type { Engines } from './engines.js';
 import { runArms, type ArmSpec } from '../operators/run-arms.js';
 import { applyArmFloors } from '../operators/arm-floors.js';
@@ -73,6 +75,8 @@ export interface RecallDeps {
   config: RecallConfig;
   scope: Scope;
   index: IndexHandle;
+  /** Index generation after this run's refresh and embedding (the daemon caches vectors by it). */
+  indexGeneration: number;
   /** What a cache entry must match to be valid: the index generation after this run's refresh (and the reflect index's mtime when that engine is used). */
   generation: string;
   models: ModelClient;
@@ -88,8 +92,6 @@ export interface RecallDeps {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-/** Model calls share the arms' budget for the primary arm unless configured otherwise. */
-const MODEL_TIMEOUT_MS = 60_000;
 
 /**
  * The query minus its date phrase: "last week", "march 2024" say when, not what, so the lexical arm
@@ -115,7 +117,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
   if (reflectOpts) primary = reflectArm(req.query, req.mode, reflectOpts);
   else if (req.mode === 'local') primary = graphSource();
   else if (req.mode === 'global') primary = unavailableArm('vector', '--mode global needs the reflect engine (community reports); the embedded index has none');
-  else primary = unavailableArm('vector', 'no embedding model installed (vector index not built)');
+  else primary = vectorArm(req.query, fetchedLimit, deps.index, deps.models, deps.indexGeneration);
 
   const graphDisabled = !config.graphArm
     ? 'RECALL_GRAPH_ARM=0'
@@ -274,7 +276,8 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
             client: deps.models,
             crossEncoder: config.crossEncoder,
             embeddings: req.mmr,
-            timeoutMs: MODEL_TIMEOUT_MS,
+            timeoutMs: Math.max(config.ceTimeoutMs, config.embedTimeoutMs),
+            storedVectors: (paths) => (deps.models.models.embed ? storedVectors(deps.index, deps.models.models.embed, paths) : new Map()),
             ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
           }),
           map((state) => {

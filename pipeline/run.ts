@@ -10,10 +10,12 @@ import { lastValueFrom } from 'rxjs';
 import { loadConfig, type RecallConfig } from './config.js';
 import { detectProject, isShard, resolveScope, type Scope } from './scope.js';
 import { recall$, type RecallDeps, type RecallMode, type RecallRequest } from './recall.js';
-import { NO_MODELS, type ModelClient } from './model-client.js';
+import { createModelClient, type ModelClient } from './model-client.js';
+import { embedMissing } from '../sources/models/embed-notes.js';
+import { indexGeneration } from '../sources/index-store.js';
 import { resolveEngines } from './engines.js';
 import { UsageError, errorMessage } from './errors.js';
-import type { RecallOutcome } from './types.js';
+import type { Degradation, RecallOutcome } from './types.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import { closeIndex, countNotes, openIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { openLedger } from '../sources/ledger.js';
@@ -85,6 +87,22 @@ async function temporalExtractor(query: string, enabled: boolean): Promise<(q: s
   return (q) => extractTemporal(q);
 }
 
+/** Notes embedded per recall at most; the rest wait for `recall index` (a hook must stay fast). */
+const EMBED_PER_RECALL = 32;
+
+/** Embed notes added or edited since the last run (bounded); a failure or a backlog is a degradation. */
+async function embedNewNotes(index: IndexHandle, models: ModelClient, config: RecallConfig): Promise<Degradation | null> {
+  if (!models.models.embed || index.file === ':memory:') return null;
+  try {
+    const report = await embedMissing(index, models, { max: EMBED_PER_RECALL, budgetMs: config.embedTimeoutMs });
+    return report.remaining > 0
+      ? { stage: 'vector-index', reason: 'unavailable', message: `${report.remaining} notes have no vector yet (run \`recall index\`)` }
+      : null;
+  } catch (err) {
+    return { stage: 'vector-index', reason: 'error', message: `embedding new notes failed: ${errorMessage(err)}` };
+  }
+}
+
 /** Cache validity stamp: index generation, plus the reflect index's mtime when reflect serves an arm. */
 function cacheStamp(generation: number, engines: ReturnType<typeof resolveEngines>, root: string): string {
   if (engines.vectorGraph.kind !== 'reflect') return String(generation);
@@ -145,12 +163,15 @@ export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResul
       mmrLambda: cmd.mmrLambda ?? config.mmrLambda,
     };
     const engines = resolveEngines(config, scope.root);
+    const models = io.models ?? createModelClient(config, io.env).client;
+    const early = await embedNewNotes(index, models, config);
     const deps: RecallDeps = {
       config,
       scope,
       index,
-      generation: cacheStamp(refresh.generation, engines, scope.root),
-      models: io.models ?? NO_MODELS,
+      indexGeneration: indexGeneration(index),
+      generation: cacheStamp(indexGeneration(index), engines, scope.root),
+      models,
       now,
       currentProject,
       ledger: () => openLedger(config.dbPath),
@@ -158,7 +179,8 @@ export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResul
       engines,
       env: io.env,
     };
-    const outcome = await lastValueFrom(recall$(req, deps));
+    const fetched = await lastValueFrom(recall$(req, deps));
+    const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
     if (verbose) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
 
     const glyphs = config.economics || format === 'markdown' ? loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }) : new Map<string, string>();

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 
 fs.rmSync('dist/bundle', { recursive: true, force: true });
 await build({
-  entryPoints: { recall: 'pipeline/main.ts' },
+  entryPoints: { recall: 'pipeline/main.ts', daemon: 'pipeline/daemon-main.ts' },
   outdir: 'dist/bundle',
   bundle: true,
   splitting: true,

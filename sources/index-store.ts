@@ -19,9 +19,10 @@ import { parseNote, str, type Note, type NoteLocation } from './note.js';
 import { parseYamlMapping } from './frontmatter.js';
 import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
 import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity-graph.js';
+import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '7';
+const SCHEMA_VERSION = '8';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -115,11 +116,12 @@ function prepareSchema(db: Database.Database): void {
   if (hasMeta) {
     const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
     if (row?.v === SCHEMA_VERSION) return;
-    const tables = ['notes_fts', 'notes', 'files', 'sidecars', 'supersedes', ...GRAPH_TABLES, 'meta'];
+    const tables = ['notes_fts', 'notes', 'files', 'sidecars', 'supersedes', 'vectors', ...GRAPH_TABLES, 'meta'];
     db.exec(tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join('\n'));
   }
   db.exec(DDL);
   db.exec(GRAPH_DDL);
+  db.exec(VECTOR_DDL);
   db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', '')`).run(
     SCHEMA_VERSION,
   );
@@ -281,6 +283,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const deleteSupersedes = db.prepare(`DELETE FROM supersedes WHERE by_path = ?`);
   const insertSupersedes = db.prepare(`INSERT INTO supersedes(target, by_path, by_key) VALUES (?, ?, ?)`);
   const graph = new GraphWriter(db);
+  const deleteVector = db.prepare(`DELETE FROM vectors WHERE path = ?`);
   const upsertNote = db.prepare(
     `INSERT INTO notes(path, key, location, date_ms, content_hash, declared_hash, title, tags, insight, extra, body, chunk, data)
      VALUES (@path, @key, @location, @date_ms, @content_hash, @declared_hash, @title, @tags, @insight, @extra, @body, @chunk, @data)
@@ -358,6 +361,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
       deleteSidecar.run(p);
       deleteSupersedes.run(p);
       graph.remove(p);
+      deleteVector.run(p);
       removed += 1;
     }
     if (updated + removed > 0 || opts.force === true) graph.pruneOrphans();
@@ -517,4 +521,66 @@ export function closeIndex(h: IndexHandle): void {
   } catch {
     /* already closed */
   }
+}
+
+export interface VectorCounts {
+  /** Live notes with a current vector from `model`. */
+  current: number;
+  /** Live notes. */
+  live: number;
+  /** Vectors made by another model. */
+  otherModel: number;
+  /** Name of another model that made vectors here, if any. */
+  otherModelName: string | null;
+}
+
+export function vectorCounts(h: IndexHandle, model: string): VectorCounts {
+  const current = (h.db
+    .prepare(
+      `SELECT COUNT(*) AS c FROM vectors v JOIN notes n ON n.path = v.path
+       WHERE n.location = 'documents' AND v.model = ? AND v.content_hash = n.content_hash`,
+    )
+    .get(model) as { c: number }).c;
+  const live = (h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`).get() as { c: number }).c;
+  const other = h.db.prepare(`SELECT model, COUNT(*) AS c FROM vectors WHERE model != ? GROUP BY model ORDER BY c DESC`).all(model) as {
+    model: string;
+    c: number;
+  }[];
+  return { current, live, otherModel: other.reduce((n, r) => n + r.c, 0), otherModelName: other[0]?.model ?? null };
+}
+
+/** Live notes without a current vector from `model` (oldest path first), at most `limit`. */
+export function notesMissingVectors(h: IndexHandle, model: string, limit: number): { path: string; contentHash: string; text: string }[] {
+  return (h.db
+    .prepare(
+      `SELECT n.path AS path, n.content_hash AS contentHash, n.chunk AS text FROM notes n
+       LEFT JOIN vectors v ON v.path = n.path AND v.model = ? AND v.content_hash = n.content_hash
+       WHERE n.location = 'documents' AND v.path IS NULL ORDER BY n.path LIMIT ?`,
+    )
+    .all(model, limit) as { path: string; contentHash: string; text: string }[]);
+}
+
+export function saveVectors(h: IndexHandle, model: string, rows: { path: string; contentHash: string; vector: number[] }[]): number {
+  const put = h.db.prepare(`INSERT OR REPLACE INTO vectors(path, model, dim, content_hash, vec) VALUES (?, ?, ?, ?, ?)`);
+  const tx = h.db.transaction(() => {
+    for (const r of rows) put.run(r.path, model, r.vector.length, r.contentHash, encodeVector(r.vector));
+    // Vectors count as index content: cached fetches that used older vectors are now stale.
+    h.db.prepare(`UPDATE meta SET v = CAST(v AS INTEGER) + 1 WHERE k = 'generation'`).run();
+  });
+  tx.immediate();
+  return rows.length;
+}
+
+/** Current stored vectors of `model` for the given note paths. */
+export function storedVectors(h: IndexHandle, model: string, paths: string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  if (paths.length === 0) return out;
+  const rows = h.db
+    .prepare(
+      `SELECT v.path AS path, v.vec AS vec FROM vectors v JOIN notes n ON n.path = v.path
+       WHERE v.model = ? AND v.content_hash = n.content_hash AND v.path IN (${paths.map(() => '?').join(',')})`,
+    )
+    .all(model, ...paths) as { path: string; vec: Buffer }[];
+  for (const r of rows) out.set(r.path, Array.from(decodeVector(r.vec)));
+  return out;
 }

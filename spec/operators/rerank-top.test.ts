@@ -3,7 +3,7 @@ import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, NEVER, lastValueFrom, map, of, throwError } from 'rxjs';
 import { rerankTop, RERANK_WINDOW } from '../../operators/rerank-top.js';
 import { initialState, type RecallState } from '../../pipeline/state.js';
-import type { ModelClient, RerankResult, EmbedResult } from '../../pipeline/model-client.js';
+import { NO_MODELS, type ModelClient, type RerankResult, type EmbedResult } from '../../pipeline/model-client.js';
 import { note } from '../helpers/notes.js';
 
 function stateWith(n: number): RecallState {
@@ -12,7 +12,7 @@ function stateWith(n: number): RecallState {
 }
 
 function client(rerank: ModelClient['rerank'], embed: ModelClient['embed']): ModelClient {
-  return { rerank, embed };
+  return { ...NO_MODELS, rerank, embed, models: { ce: 'fake-ce', embed: 'fake-emb' } };
 }
 
 const okRerank = (): ReturnType<ModelClient['rerank']> =>

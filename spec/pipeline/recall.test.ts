@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { of } from 'rxjs';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
-import type { ModelClient } from '../../pipeline/model-client.js';
+import { NO_MODELS, type ModelClient } from '../../pipeline/model-client.js';
 
 let kb: TempKb;
 afterEach(() => kb?.cleanup());
@@ -118,6 +118,8 @@ describe('ranking and filters', () => {
     kb.write('documents/a.md', noteText('a', 'alpha topic words', 'alpha topic words alpha'));
     kb.write('documents/b.md', noteText('b', 'beta topic', 'topic words'));
     const models: ModelClient = {
+      ...NO_MODELS,
+      models: { ce: 'fake', embed: null },
       rerank: () => of({ available: true as const, model: 'fake', scores: new Map([['a', -4], ['b', 4]]) }),
       embed: () => of({ available: false as const, error: 'none' }),
     };

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Build the tiny BERT-shaped ONNX fixture models used by the model tests.
+
+Usage: /usr/bin/python3 scripts/make-fixture-models.py spec/fixtures/models
+Needs python3-onnx (Debian: apt-get install python3-onnx). Deterministic (seeded), a few tens of KB.
+
+Writes two models in the transformers.js local layout (<dir>/<id>/{config.json, tokenizer.json,
+tokenizer_config.json, onnx/model.onnx, onnx/model_quantized.onnx}):
+  fixture/tiny-embed  feature extraction: last_hidden_state = (word + token-type embedding) * mask
+  fixture/tiny-ce     sequence classification: logits = mean-pooled hidden state . w + b
+No attention, no positions: enough to exercise tokenisation, pair encoding, padding, truncation,
+pooling, normalisation and batching through the real onnxruntime path with exact expected outputs.
+"""
+import json, os, re, sys
+import numpy as np
+import onnx
+from onnx import helper, TensorProto, numpy_helper
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else "spec/fixtures/models"
+DIM = 32
+WORDS = """
+the a of and to in is it for on with as by at from or be are was this that not no but if when how
+what why where which do does we our you your use used using run runs test tests testing build deploy
+pool connection connections postgres redis sql database query queries index lock locks deadlock timeout
+timeouts retry retries cache caching key keys session sessions token tokens auth jwt oauth cookie
+server client request requests response error errors fail fails failed failure exit code crash memory
+leak heap worker workers queue task tasks celery kafka docker image container kubernetes pod pods
+probe probes restart git branch commit rebase merge worktree tmux kill shell zsh bash script glob
+python pyenv node npm jest vitest typescript module import export webhook stripe event events
+duplicate idempotency charge twice payment payments file files disk wal checkpoint sqlite log logs
+grafana alert alerts metric metrics gateway proxy nginx upstream keepalive circuit breaker cascade
+spike spikes traffic burst load latency slow fast size sizing limit exhausted exhaustion config
+environment variable variables path launchd cron schedule time timezone date week month day
+""".split()
+vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + sorted(set(WORDS)) + ["##s", "##ing", "##ed", ".", ",", "?", "!", "-", ":", "/"]
+V = len(vocab)
+rng = np.random.default_rng(20261129)
+word = rng.standard_normal((V, DIM)).astype(np.float32)
+typ = (rng.standard_normal((2, DIM)) * 0.1).astype(np.float32)
+
+
+def base():
+    inits = [numpy_helper.from_array(word, "word_emb"), numpy_helper.from_array(typ, "type_emb"),
+             numpy_helper.from_array(np.array([-1], np.int64), "axes_last")]
+    nodes = [helper.make_node("Gather", ["word_emb", "input_ids"], ["we"], axis=0),
+             helper.make_node("Gather", ["type_emb", "token_type_ids"], ["te"], axis=0),
+             helper.make_node("Add", ["we", "te"], ["emb"]),
+             helper.make_node("Cast", ["attention_mask"], ["mf"], to=TensorProto.FLOAT),
+             helper.make_node("Unsqueeze", ["mf", "axes_last"], ["m3"]),
+             helper.make_node("Mul", ["emb", "m3"], ["hidden"])]
+    ins = [helper.make_tensor_value_info(n, TensorProto.INT64, ["batch_size", "sequence_length"])
+           for n in ("input_ids", "attention_mask", "token_type_ids")]
+    return inits, nodes, ins
+
+
+def save(nodes, inits, ins, out, d, cfg):
+    m = helper.make_model(helper.make_graph(nodes, "g", ins, [out], initializer=inits),
+                          opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    os.makedirs(f"{d}/onnx", exist_ok=True)
+    onnx.save(m, f"{d}/onnx/model.onnx")
+    onnx.save(m, f"{d}/onnx/model_quantized.onnx")
+    sp = lambda t: {"SpecialToken": {"id": t[0], "type_id": t[1]}}
+    sq = lambda t: {"Sequence": {"id": t[0], "type_id": t[1]}}
+    json.dump({"version": "1.0", "truncation": None, "padding": None,
+               "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
+                                 "normalized": False, "special": True} for i, t in enumerate(vocab[:5])],
+               "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
+                              "strip_accents": None, "lowercase": True},
+               "pre_tokenizer": {"type": "BertPreTokenizer"},
+               "post_processor": {"type": "TemplateProcessing",
+                                  "single": [sp(("[CLS]", 0)), sq(("A", 0)), sp(("[SEP]", 0))],
+                                  "pair": [sp(("[CLS]", 0)), sq(("A", 0)), sp(("[SEP]", 0)), sq(("B", 1)), sp(("[SEP]", 1))],
+                                  "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [2], "tokens": ["[CLS]"]},
+                                                     "[SEP]": {"id": "[SEP]", "ids": [3], "tokens": ["[SEP]"]}}},
+               "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
+               "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
+                         "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(vocab)}}},
+              open(f"{d}/tokenizer.json", "w"), indent=0)
+    json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 64,
+               "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]",
+               "mask_token": "[MASK]"}, open(f"{d}/tokenizer_config.json", "w"), indent=1)
+    json.dump({"model_type": "bert", "hidden_size": DIM, "vocab_size": V, "num_hidden_layers": 0,
+               "num_attention_heads": 1, "max_position_embeddings": 64, "type_vocab_size": 2, **cfg},
+              open(f"{d}/config.json", "w"), indent=1)
+
+
+i, n, ins = base()
+n.append(helper.make_node("Identity", ["hidden"], ["last_hidden_state"]))
+save(n, i, ins, helper.make_tensor_value_info("last_hidden_state", TensorProto.FLOAT, ["batch_size", "sequence_length", DIM]),
+     f"{OUT}/fixture/tiny-embed", {"architectures": ["BertModel"]})
+i, n, ins = base()
+i += [numpy_helper.from_array(rng.standard_normal((DIM, 1)).astype(np.float32), "w"),
+      numpy_helper.from_array(np.zeros(1, np.float32), "b")]
+n += [helper.make_node("ReduceMean", ["hidden"], ["p"], axes=[1], keepdims=0),
+      helper.make_node("MatMul", ["p", "w"], ["mm"]), helper.make_node("Add", ["mm", "b"], ["logits"])]
+save(n, i, ins, helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", 1]), f"{OUT}/fixture/tiny-ce",
+     {"architectures": ["BertForSequenceClassification"], "id2label": {"0": "LABEL_0"}, "label2id": {"LABEL_0": 0},
+      "num_labels": 1})
+print(f"wrote fixture/tiny-embed and fixture/tiny-ce ({V} tokens, dim {DIM}) under {OUT}")
