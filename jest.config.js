@@ -1,6 +1,6 @@
 /** Jest runs the TypeScript sources directly through @swc/jest, in ESM mode. */
 export default {
-  testEnvironment: 'node',
+  testEnvironment: '<rootDir>/spec/onnx-env.cjs',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {

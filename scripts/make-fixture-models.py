@@ -7,7 +7,9 @@ Needs python3-onnx (Debian: apt-get install python3-onnx). Deterministic (seeded
 Writes two models in the transformers.js local layout (<dir>/<id>/{config.json, tokenizer.json,
 tokenizer_config.json, onnx/model.onnx, onnx/model_quantized.onnx}):
   fixture/tiny-embed  feature extraction: last_hidden_state = (word + token-type embedding) * mask
-  fixture/tiny-ce     sequence classification: logits = mean-pooled hidden state . w + b
+  fixture/tiny-ce     sequence classification: logits = masked-mean-pooled hidden state . w + b
+It also writes <dir>/expected.json: outputs computed here with numpy, independently of onnxruntime
+and transformers.js, for the tests to compare against.
 No attention, no positions: enough to exercise tokenisation, pair encoding, padding, truncation,
 pooling, normalisation and batching through the real onnxruntime path with exact expected outputs.
 """
@@ -93,9 +95,69 @@ save(n, i, ins, helper.make_tensor_value_info("last_hidden_state", TensorProto.F
 i, n, ins = base()
 i += [numpy_helper.from_array(rng.standard_normal((DIM, 1)).astype(np.float32), "w"),
       numpy_helper.from_array(np.zeros(1, np.float32), "b")]
-n += [helper.make_node("ReduceMean", ["hidden"], ["p"], axes=[1], keepdims=0),
+# Masked mean pooling (sum of unmasked token states / number of tokens), so padding never changes a
+# logit — as with a real cross-encoder.
+n += [helper.make_node("ReduceSum", ["hidden", "axis1"], ["hs"], keepdims=0),
+      helper.make_node("ReduceSum", ["m3", "axis1"], ["cnt"], keepdims=0),
+      helper.make_node("Div", ["hs", "cnt"], ["p"]),
       helper.make_node("MatMul", ["p", "w"], ["mm"]), helper.make_node("Add", ["mm", "b"], ["logits"])]
+i += [numpy_helper.from_array(np.array([1], np.int64), "axis1")]
 save(n, i, ins, helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["batch_size", 1]), f"{OUT}/fixture/tiny-ce",
      {"architectures": ["BertForSequenceClassification"], "id2label": {"0": "LABEL_0"}, "label2id": {"LABEL_0": 0},
       "num_labels": 1})
+# ---------------------------------------------------------------------------------------------
+# Expected outputs, computed with numpy from the same weights (the tests' independent oracle).
+tok_id = {t: k for k, t in enumerate(vocab)}
+
+
+def tokens(text):
+    return [tok_id.get(w, 1) for w in re.findall(r"[a-z0-9]+|[^\sa-z0-9]", text.lower())]
+
+
+MAXLEN = 64
+
+
+def encode_single(text):
+    ids = [2] + tokens(text)[: MAXLEN - 2] + [3]
+    return ids, [0] * len(ids)
+
+
+def encode_pair(a, b):
+    ta, tb = tokens(a), tokens(b)
+    while len(ta) + len(tb) > MAXLEN - 3:  # longest-first truncation
+        if len(ta) >= len(tb):
+            ta.pop()
+        else:
+            tb.pop()
+    ids = [2] + ta + [3] + tb + [3]
+    types = [0] * (len(ta) + 2) + [1] * (len(tb) + 1)
+    return ids, types
+
+
+def embed(text):
+    ids, types = encode_single(text)
+    h = word[ids] + typ[types]
+    v = h.mean(axis=0)
+    return (v / np.linalg.norm(v)).tolist(), ids
+
+
+W = numpy_helper.to_array([x for x in i if x.name == "w"][0])
+B = numpy_helper.to_array([x for x in i if x.name == "b"][0])
+
+
+def ce_logit(q, d):
+    ids, types = encode_pair(q, d)
+    h = word[ids] + typ[types]
+    return float((h.mean(axis=0) @ W + B)[0]), ids, types
+
+
+long_text = " ".join(["postgres connection pool"] * 40)
+cases_embed = ["postgres connection pool", "redis cache", "Postgres, connection pool!", "zebra unknownword pool", long_text]
+cases_ce = [("pool sizing", "postgres connection pool"), ("pool sizing", "redis cache"), ("postgres connection pool", "pool sizing"),
+            ("deadlock", long_text)]
+expected = {
+    "embed": [{"text": t, "vector": v, "input_ids": ids} for t in cases_embed for v, ids in [embed(t)]],
+    "rerank": [{"query": q, "text": d, "logit": l, "input_ids": ids, "token_type_ids": ty} for q, d in cases_ce for l, ids, ty in [ce_logit(q, d)]],
+}
+json.dump(expected, open(f"{OUT}/expected.json", "w"), indent=1)
 print(f"wrote fixture/tiny-embed and fixture/tiny-ce ({V} tokens, dim {DIM}) under {OUT}")

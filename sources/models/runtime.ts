@@ -41,6 +41,47 @@ export function lengthBatches(texts: readonly string[], size = BATCH_SIZE): numb
   return out;
 }
 
+/** Tokens a model accepts at most (its tokenizer's model_max_length, capped at BERT's 512). */
+function maxTokens(tok: Tokenizer): number {
+  const m = (tok as unknown as { model_max_length?: number }).model_max_length;
+  return Number.isFinite(m) && m! > 0 ? Math.min(m!, 512) : 512;
+}
+
+type Encoder = { encode(text: string, opts?: { text_pair?: string | null; add_special_tokens?: boolean }): number[]; decode(ids: number[], opts?: { skip_special_tokens?: boolean }): string };
+
+/**
+ * Shorten texts so that, with the special tokens, they fit the model — as the Python tokenizers do
+ * (longest-first for pairs). transformers.js would instead cut the finished sequence and drop the
+ * closing separator. Content is cut at the token budget and decoded back to text.
+ */
+export function fitToModel(tok: Tokenizer, texts: string[], pairWith?: string): { a: string[]; b: string[] | null } {
+  const enc = tok as unknown as Encoder;
+  const max = maxTokens(tok);
+  const count = (t: string): number[] => enc.encode(t, { add_special_tokens: false });
+  const cut = (ids: number[], n: number): string => enc.decode(ids.slice(0, Math.max(0, n)), { skip_special_tokens: true });
+  if (pairWith === undefined) {
+    const specials = enc.encode('a').length - count('a').length;
+    return { a: texts.map((t) => { const ids = count(t); return ids.length > max - specials ? cut(ids, max - specials) : t; }), b: null };
+  }
+  const specials = enc.encode('a', { text_pair: 'b' }).length - 2;
+  const q = count(pairWith);
+  const as: string[] = [];
+  const bs: string[] = [];
+  for (const t of texts) {
+    const d = count(t);
+    let qa = q.length;
+    let db = d.length;
+    // Longest first: drop a token from the longer side until the pair fits.
+    while (qa + db > max - specials) {
+      if (qa >= db) qa -= 1;
+      else db -= 1;
+    }
+    as.push(qa < q.length ? cut(q, qa) : pairWith);
+    bs.push(db < d.length ? cut(d, db) : t);
+  }
+  return { a: as, b: bs };
+}
+
 function l2normalise(v: Float32Array | number[]): number[] {
   let n = 0;
   for (const x of v) n += x * x;
@@ -95,8 +136,9 @@ export class ModelRuntime {
     const { tok, model } = await this.embedModel();
     const capped = texts.map((t) => t.slice(0, MODEL_TEXT_CHARS));
     const out: number[][] = new Array(texts.length);
+    const fitted = fitToModel(tok, capped).a;
     for (const batch of lengthBatches(capped)) {
-      const enc = tok(batch.map((i) => capped[i]!), { padding: true, truncation: true });
+      const enc = tok(batch.map((i) => fitted[i]!), { padding: true, truncation: true });
       const { last_hidden_state: h } = (await model(enc)) as { last_hidden_state: { dims: number[]; data: Float32Array } };
       const [b, seq, dim] = h.dims as [number, number, number];
       const mask = enc.attention_mask.data as BigInt64Array;
@@ -121,10 +163,11 @@ export class ModelRuntime {
     const { tok, model } = await this.ceModel();
     const capped = texts.map((t) => t.slice(0, MODEL_TEXT_CHARS));
     const out: number[] = new Array(texts.length);
+    const fitted = fitToModel(tok, capped, query);
     for (const batch of lengthBatches(capped)) {
       const enc = tok(
-        batch.map(() => query),
-        { text_pair: batch.map((i) => capped[i]!), padding: true, truncation: true },
+        batch.map((i) => fitted.a[i]!),
+        { text_pair: batch.map((i) => fitted.b![i]!), padding: true, truncation: true },
       );
       const { logits } = (await model(enc)) as { logits: { data: Float32Array } };
       batch.forEach((i, r) => {
