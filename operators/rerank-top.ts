@@ -20,7 +20,8 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import { MODEL_TEXT_CHARS, type ModelCandidate, type ModelClient } from '../pipeline/model-client.js';
+import { type ModelCandidate, type ModelClient } from '../pipeline/model-client.js';
+import { modelText } from '../sources/note.js';
 import { errorMessage } from '../pipeline/errors.js';
 import type { RecallState } from '../pipeline/state.js';
 import type { Degradation, Embeddings } from '../pipeline/types.js';
@@ -70,7 +71,7 @@ export function rerankTop(opts: RerankTopOptions): OperatorFunction<RecallState,
   return switchMap((state) => {
     const window = state.candidates.slice(0, RERANK_WINDOW);
     if (window.length === 0 || (!opts.crossEncoder && !opts.embeddings)) return of(state);
-    const items: ModelCandidate[] = window.map((c) => ({ id: c.note.key, text: c.note.chunkText.slice(0, MODEL_TEXT_CHARS) }));
+    const items: ModelCandidate[] = window.map((c) => ({ id: c.note.key, text: modelText(c.note) }));
     const skip = <T>(): Observable<Side<T>> => of({ value: null, degraded: null });
     return forkJoin({
       ce: opts.crossEncoder

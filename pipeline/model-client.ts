@@ -45,8 +45,7 @@ export interface ModelClient {
   readonly models: { ce: string | null; embed: string | null };
 }
 
-/** Text sent to the models per candidate (seed: first 2000 characters). */
-export const MODEL_TEXT_CHARS = 2000;
+export { MODEL_TEXT_CHARS } from '../sources/note.js';
 
 function unavailable<T>(error: string): Observable<T> {
   return of({ available: false, error } as T);

@@ -33,6 +33,10 @@ export interface JsonResult {
   field_value?: string | null;
   economics?: EconomicsRow;
   score: number;
+  /** Cross-encoder logit, or null when the note was not rescored. */
+  ce: number | null;
+  /** The relevance component of the score (sigmoid(ce), else normalised fused evidence). */
+  relevance: number;
   arms: ArmName[];
   path: string;
 }
@@ -79,6 +83,8 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       ...(opts.field !== null ? { field_value: fieldValue(n, opts.field) } : {}),
       ...(row ? { economics: row } : {}),
       score: c.score,
+      ce: c.ce,
+      relevance: c.relevance,
       arms: ARM_NAMES.filter((a) => c.ranks[a] !== undefined),
       path: n.path,
     };

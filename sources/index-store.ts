@@ -15,14 +15,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { parseNote, str, type Note, type NoteLocation } from './note.js';
+import { modelText, parseNote, str, type Note, type NoteLocation } from './note.js';
 import { parseYamlMapping } from './frontmatter.js';
 import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
 import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity-graph.js';
 import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '8';
+const SCHEMA_VERSION = '9';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -551,13 +551,14 @@ export function vectorCounts(h: IndexHandle, model: string): VectorCounts {
 
 /** Live notes without a current vector from `model` (oldest path first), at most `limit`. */
 export function notesMissingVectors(h: IndexHandle, model: string, limit: number): { path: string; contentHash: string; text: string }[] {
-  return (h.db
+  const rows = h.db
     .prepare(
-      `SELECT n.path AS path, n.content_hash AS contentHash, n.chunk AS text FROM notes n
+      `SELECT n.path AS path, n.content_hash AS contentHash, ${NOTE_COLS} FROM notes n
        LEFT JOIN vectors v ON v.path = n.path AND v.model = ? AND v.content_hash = n.content_hash
        WHERE n.location = 'documents' AND v.path IS NULL ORDER BY n.path LIMIT ?`,
     )
-    .all(model, limit) as { path: string; contentHash: string; text: string }[]);
+    .all(model, limit) as (NoteRow & { path: string; contentHash: string })[];
+  return rows.map((r) => ({ path: r.path, contentHash: r.contentHash, text: modelText(rowToNote(r)) }));
 }
 
 export function saveVectors(h: IndexHandle, model: string, rows: { path: string; contentHash: string; vector: number[] }[]): number {

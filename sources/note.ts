@@ -208,3 +208,16 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
     chunkText,
   };
 }
+
+/** Characters of a note shown to a model (seed: first 2000). */
+export const MODEL_TEXT_CHARS = 2000;
+
+/**
+ * What the cross-encoder and the embedder read for a note: title, key insight, tags and body —
+ * not the raw YAML header, whose keys (id, confidence, provenance, …) are the same in every note and
+ * would spend the model's token budget on boilerplate and make all notes look alike.
+ */
+export function modelText(note: Pick<Note, 'title' | 'keyInsight' | 'tags' | 'body'>): string {
+  const head = [note.title, note.keyInsight, note.tags.length ? note.tags.join(', ') : ''].filter(Boolean).join('\n');
+  return `${head}\n\n${note.body}`.trim().slice(0, MODEL_TEXT_CHARS);
+}

@@ -5,7 +5,6 @@
  */
 import { lastValueFrom, timeout } from 'rxjs';
 import type { ModelClient } from '../../pipeline/model-client.js';
-import { MODEL_TEXT_CHARS } from '../../pipeline/model-client.js';
 import { notesMissingVectors, saveVectors, type IndexHandle } from '../index-store.js';
 
 /** Notes embedded per model call. */
@@ -36,7 +35,7 @@ export async function embedMissing(
     if (batch.length === 0) break;
     const left = deadline - Date.now();
     if (left <= 0) throw new Error(`embedding stopped at the ${opts.budgetMs} ms budget after ${embedded} notes`);
-    const call$ = client.embedTexts(batch.map((b) => b.text.slice(0, MODEL_TEXT_CHARS)));
+    const call$ = client.embedTexts(batch.map((b) => b.text));
     // Unsubscribing on timeout aborts the model call (no request left running behind us).
     const res = await lastValueFrom(Number.isFinite(left) ? call$.pipe(timeout({ first: left })) : call$);
     if (!res.available) throw new Error(res.error);

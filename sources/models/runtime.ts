@@ -11,8 +11,7 @@
 import type { ModelSettings } from './model-store.js';
 import { modelPresence } from './model-store.js';
 
-/** Characters of a candidate sent to a model (seed value). */
-export const MODEL_TEXT_CHARS = 2000;
+import { MODEL_TEXT_CHARS } from '../note.js';
 /** Pairs/texts per ONNX run: small batches of similar length avoid padding waste. */
 export const BATCH_SIZE = 4;
 

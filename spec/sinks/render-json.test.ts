@@ -96,7 +96,7 @@ describe('renderJson', () => {
 
   it('orders result keys, with field_value and economics only when asked for', () => {
     const base = ['id', 'title', 'key_insight', 'confidence', 'confidence_num', 'tags', 'how_to_apply', 'archived_at'];
-    const tail = ['score', 'arms', 'path'];
+    const tail = ['score', 'ce', 'relevance', 'arms', 'path'];
     const keys = (opts: RenderJsonOptions): string[] =>
       Object.keys((parse(renderJson(outcome(), opts))['results'] as Array<Record<string, unknown>>)[0]!);
     expect(keys(OPTS)).toEqual([...base, 'economics', ...tail]);
