@@ -23,7 +23,7 @@ async function recallCommand(cmd: RecallCommand, io: CliIo): Promise<void> {
   if (result.stdout) io.stdout(result.stdout);
 }
 
-function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all-branches'?: boolean }, io: CliIo): void {
+async function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all-branches'?: boolean }, io: CliIo): Promise<void> {
   let lastDraw = 0;
   const progress = io.isTty
     ? (done: number, total: number): void => {
@@ -33,14 +33,15 @@ function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all-branc
         io.stderr(`\rindexing ${done}/${total} files${done === total ? '\n' : ''}`);
       }
     : undefined;
-  const { report, scope, file } = runIndex(
+  const embedProgress = io.isTty ? (done: number, total: number): void => io.stderr(`\rembedding ${done}/${total} notes${done === total ? '\n' : ''}`) : undefined;
+  const { report, scope, file, vectors } = await runIndex(
     { kb: a.kb ?? null, global: a.global === true, allBranches: a['all-branches'] === true },
-    { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...(progress ? { progress } : {}) },
+    { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...(progress ? { progress } : {}), ...(embedProgress ? { embedProgress } : {}) },
   );
   io.stdout(
     `indexed ${scope.root}: ${report.total - report.problems.length} usable of ${report.total} files ` +
       `(${report.added} added, ${report.updated} re-read, ${report.removed} removed) in ${(report.ms / 1000).toFixed(2)} s\n` +
-      `index: ${file}\n`,
+      `index: ${file}\nvectors: ${vectors}\n`,
   );
   for (const p of report.problems) io.stderr(`recall: skipped ${p.rel}: ${p.message}\n`);
 }
@@ -62,7 +63,7 @@ async function withYargs(io: CliIo): Promise<void> {
       'index',
       'Rebuild the index of a KB (re-read every note); shows progress on a terminal',
       (y) => y.options(SCOPE_OPTIONS),
-      (a) => indexCommand(a, io),
+      async (a) => indexCommand(a, io),
     )
     .command('models <action>', 'Model files: `pull` downloads the ONNX exports (the only network access), `status` lists them', (y) =>
       y

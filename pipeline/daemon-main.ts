@@ -16,7 +16,7 @@ if (!socket) {
   const config = loadConfig(process.env);
   const outcome = await serve({
     socket,
-    settings: { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel },
+    settings: { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens },
     idleTimeoutSec: config.idleTimeoutSec,
   });
   // Exit explicitly: onnxruntime may hold handles that would keep an idle daemon alive.

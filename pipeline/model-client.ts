@@ -77,10 +77,18 @@ function fromAbortable<T>(fn: (signal: AbortSignal) => Promise<T>): Observable<T
 interface Backend {
   embed(texts: string[], signal: AbortSignal): Promise<number[][]>;
   rerank(query: string, texts: string[], signal: AbortSignal): Promise<number[]>;
-  knn(indexFile: string, generation: number, query: string, k: number, signal: AbortSignal): Promise<{ path: string; score: number }[]>;
+  /** Nearest stored vectors, and the query's own vector (reused by the MMR stage). */
+  knn(indexFile: string, generation: number, query: string, k: number, signal: AbortSignal): Promise<{ hits: { path: string; score: number }[]; query: number[] }>;
 }
 
 function clientOver(backend: Backend, ce: string | null, embedId: string | null, reasons: { ce: string; embed: string }): ModelClient {
+  // The vector arm embeds the query first; the MMR stage then needs the same vector (and usually no
+  // note vectors: they are stored). Reusing it saves a model call queued behind the rerank.
+  let lastQuery: { text: string; vector: number[] } | null = null;
+  const remember = (text: string, vector: number[]): number[] => {
+    lastQuery = { text, vector };
+    return vector;
+  };
   return {
     models: { ce, embed: embedId },
     rerank: (query, candidates) =>
@@ -94,8 +102,16 @@ function clientOver(backend: Backend, ce: string | null, embedId: string | null,
       embedId === null
         ? unavailable(reasons.embed)
         : fromAbortable(async (signal): Promise<EmbedResult> => {
-            const vectors = await backend.embed([query, ...candidates.map((c) => c.text)], signal);
-            return { available: true, model: embedId, query: vectors[0]!, docs: new Map(candidates.map((c, i) => [c.id, vectors[i + 1]!])) };
+            const known = lastQuery?.text === query ? lastQuery.vector : null;
+            if (known && candidates.length === 0) return { available: true, model: embedId, query: known, docs: new Map() };
+            const vectors = await backend.embed(known ? candidates.map((c) => c.text) : [query, ...candidates.map((c) => c.text)], signal);
+            const offset = known ? 0 : 1;
+            return {
+              available: true,
+              model: embedId,
+              query: known ?? remember(query, vectors[0]!),
+              docs: new Map(candidates.map((c, i) => [c.id, vectors[i + offset]!])),
+            };
           }),
     embedTexts: (texts) =>
       embedId === null
@@ -104,7 +120,11 @@ function clientOver(backend: Backend, ce: string | null, embedId: string | null,
     knn: (indexFile, generation, query, k) =>
       embedId === null
         ? unavailable(reasons.embed)
-        : fromAbortable(async (signal): Promise<KnnResult> => ({ available: true, model: embedId, hits: await backend.knn(indexFile, generation, query, k, signal) })),
+        : fromAbortable(async (signal): Promise<KnnResult> => {
+            const r = await backend.knn(indexFile, generation, query, k, signal);
+            remember(query, r.query);
+            return { available: true, model: embedId, hits: r.hits };
+          }),
   };
 }
 
@@ -127,7 +147,10 @@ function daemonBackend(opts: ClientOptions): Backend {
   return {
     embed: async (texts, signal) => (await call({ op: 'embed', texts }, signal)).vectors ?? [],
     rerank: async (query, texts, signal) => (await call({ op: 'rerank', query, texts }, signal)).scores ?? [],
-    knn: async (index, generation, query, k, signal) => (await call({ op: 'knn', index, generation, query, k }, signal)).hits ?? [],
+    knn: async (index, generation, query, k, signal) => {
+      const r = await call({ op: 'knn', index, generation, query, k }, signal);
+      return { hits: r.hits ?? [], query: r.query ?? [] };
+    },
   };
 }
 
@@ -144,7 +167,7 @@ function inProcessBackend(settings: ModelSettings): Backend {
       const [q] = await (await rt()).embed([query]);
       const db = new Database(index, { readonly: true, fileMustExist: true });
       try {
-        return knn(loadMatrix(db, settings.embedModel), q!, k);
+        return { hits: knn(loadMatrix(db, settings.embedModel), q!, k), query: q! };
       } finally {
         db.close();
       }
@@ -160,7 +183,7 @@ export interface ModelClientChoice {
 }
 
 export function createModelClient(config: RecallConfig, env: Readonly<Record<string, string | undefined>>): ModelClientChoice {
-  const settings: ModelSettings = { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel };
+  const settings: ModelSettings = { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens };
   const ce = modelPresence(settings, 'rerank');
   const emb = modelPresence(settings, 'embed');
   const reasons = {

@@ -14,7 +14,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 function settingsOf(env: Env): { settings: ModelSettings; stateDir: string } {
   const c = loadConfig(env);
-  return { settings: { modelsDir: c.modelsDir, ceModel: c.ceModel, embedModel: c.embedModel }, stateDir: c.stateDir };
+  return { settings: { modelsDir: c.modelsDir, ceModel: c.ceModel, embedModel: c.embedModel, ceMaxTokens: c.ceMaxTokens, embedMaxTokens: c.embedMaxTokens }, stateDir: c.stateDir };
 }
 
 const mb = (n: number): string => (n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);

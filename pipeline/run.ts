@@ -263,18 +263,34 @@ export interface IndexCommand {
   allBranches: boolean;
 }
 
-/** `recall index`: a full re-read of the KB into its index, with progress. */
-export function runIndex(cmd: IndexCommand, io: RunIo & { progress?: (done: number, total: number) => void }): { report: RefreshReport; scope: Scope; file: string } {
+/** `recall index`: a full re-read of the KB into its index, then note vectors when an embedding model is installed. */
+export async function runIndex(
+  cmd: IndexCommand,
+  io: RunIo & { progress?: (done: number, total: number) => void; embedProgress?: (done: number, total: number) => void },
+): Promise<{ report: RefreshReport; scope: Scope; file: string; vectors: string }> {
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
   const index = openIndex(scope.root, config.stateDir);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
-    const report = refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}) });
-    return { report, scope, file: index.file };
-  } catch (err) {
-    throw new Error(`indexing ${scope.root} failed: ${errorMessage(err)}`);
+    let report: RefreshReport;
+    try {
+      report = refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}) });
+    } catch (err) {
+      throw new Error(`indexing ${scope.root} failed: ${errorMessage(err)}`);
+    }
+    let vectors = 'no embedding model installed: vector index not built';
+    const models = io.models ?? createModelClient(config, io.env).client;
+    if (models.models.embed) {
+      try {
+        const r = await embedMissing(index, models, { max: Number.MAX_SAFE_INTEGER, ...(io.embedProgress ? { onProgress: io.embedProgress } : {}) });
+        vectors = `${r.embedded} notes embedded with ${models.models.embed}`;
+      } catch (err) {
+        vectors = `vectors not built: ${errorMessage(err)}`;
+      }
+    }
+    return { report, scope, file: index.file, vectors };
   } finally {
     closeIndex(index);
   }

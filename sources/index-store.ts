@@ -549,6 +549,16 @@ export function vectorCounts(h: IndexHandle, model: string): VectorCounts {
   return { current, live, otherModel: other.reduce((n, r) => n + r.c, 0), otherModelName: other[0]?.model ?? null };
 }
 
+/** How many live notes lack a current vector from `model`. */
+export function countMissingVectors(h: IndexHandle, model: string): number {
+  return (h.db
+    .prepare(
+      `SELECT COUNT(*) AS c FROM notes n LEFT JOIN vectors v ON v.path = n.path AND v.model = ? AND v.content_hash = n.content_hash
+       WHERE n.location = 'documents' AND v.path IS NULL`,
+    )
+    .get(model) as { c: number }).c;
+}
+
 /** Live notes without a current vector from `model` (oldest path first), at most `limit`. */
 export function notesMissingVectors(h: IndexHandle, model: string, limit: number): { path: string; contentHash: string; text: string }[] {
   const rows = h.db

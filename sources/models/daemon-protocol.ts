@@ -28,7 +28,7 @@ export interface DaemonStatus {
 }
 
 export type DaemonResponse =
-  | { ok: true; pong?: true; status?: DaemonStatus; vectors?: number[][]; scores?: number[]; hits?: { path: string; score: number }[]; bye?: true; model?: string }
+  | { ok: true; pong?: true; status?: DaemonStatus; vectors?: number[][]; scores?: number[]; hits?: { path: string; score: number }[]; query?: number[]; bye?: true; model?: string }
   | { ok: false; error: string };
 
 /** Longest unix socket path we use (sun_path is 104–108 bytes depending on the OS). */
@@ -40,7 +40,7 @@ const MAX_SOCKET_PATH = 100;
  */
 export function daemonSocketPath(stateDir: string, settings: ModelSettings): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const key = createHash('sha1').update(`${uid}|${settings.modelsDir}|${settings.ceModel}|${settings.embedModel}`).digest('hex').slice(0, 12);
+  const key = createHash('sha1').update(`${uid}|${settings.modelsDir}|${settings.ceModel}|${settings.embedModel}|${settings.ceMaxTokens ?? ''}|${settings.embedMaxTokens ?? ''}`).digest('hex').slice(0, 12);
   const preferred = path.join(stateDir, 'run', `models-${key}.sock`);
   return preferred.length <= MAX_SOCKET_PATH ? preferred : path.join(os.tmpdir(), `recall-models-${key}.sock`);
 }

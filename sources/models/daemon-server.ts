@@ -144,7 +144,7 @@ export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'
         return { ok: true, model: opts.settings.ceModel, scores: await runtime.rerank(req.query, req.texts) };
       case 'knn': {
         const [q] = await runtime.embed([req.query]);
-        return { ok: true, model: opts.settings.embedModel, hits: knn(matrixFor(req.index, req.generation), q!, req.k) };
+        return { ok: true, model: opts.settings.embedModel, query: q!, hits: knn(matrixFor(req.index, req.generation), q!, req.k) };
       }
       default:
         return { ok: false, error: `unknown op: ${(req as { op?: unknown }).op}` };

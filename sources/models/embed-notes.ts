@@ -5,7 +5,7 @@
  */
 import { lastValueFrom, timeout } from 'rxjs';
 import type { ModelClient } from '../../pipeline/model-client.js';
-import { notesMissingVectors, saveVectors, type IndexHandle } from '../index-store.js';
+import { countMissingVectors, notesMissingVectors, saveVectors, type IndexHandle } from '../index-store.js';
 
 /** Notes embedded per model call. */
 export const EMBED_BATCH = 16;
@@ -27,7 +27,8 @@ export async function embedMissing(
 ): Promise<EmbedReport> {
   const model = client.models.embed;
   if (!model) throw new Error('no embedding model installed');
-  const total = Math.min(opts.max, notesMissingVectors(h, model, Number.MAX_SAFE_INTEGER).length);
+  const total = Math.min(opts.max, countMissingVectors(h, model));
+  if (total === 0) return { embedded: 0, remaining: 0 };
   let embedded = 0;
   const deadline = opts.budgetMs !== undefined ? Date.now() + opts.budgetMs : Infinity;
   while (embedded < opts.max) {
@@ -47,5 +48,5 @@ export async function embedMissing(
     embedded += batch.length;
     opts.onProgress?.(embedded, total);
   }
-  return { embedded, remaining: notesMissingVectors(h, model, 1_000_000).length };
+  return { embedded, remaining: countMissingVectors(h, model) };
 }

@@ -12,6 +12,9 @@ export interface ModelSettings {
   modelsDir: string;
   ceModel: string;
   embedModel: string;
+  /** Token budgets per input (see RECALL_CE_MAX_TOKENS, RECALL_EMBED_MAX_TOKENS). */
+  ceMaxTokens?: number;
+  embedMaxTokens?: number;
 }
 
 /** Defaults of the seed (REFLECT_CE_MODEL, REFLECT_EMBED_MODEL). */

@@ -53,9 +53,9 @@ type Encoder = { encode(text: string, opts?: { text_pair?: string | null; add_sp
  * (longest-first for pairs). transformers.js would instead cut the finished sequence and drop the
  * closing separator. Content is cut at the token budget and decoded back to text.
  */
-export function fitToModel(tok: Tokenizer, texts: string[], pairWith?: string): { a: string[]; b: string[] | null } {
+export function fitToModel(tok: Tokenizer, texts: string[], pairWith?: string, limit?: number): { a: string[]; b: string[] | null } {
   const enc = tok as unknown as Encoder;
-  const max = maxTokens(tok);
+  const max = Math.min(maxTokens(tok), limit ?? Infinity);
   const count = (t: string): number[] => enc.encode(t, { add_special_tokens: false });
   const cut = (ids: number[], n: number): string => enc.decode(ids.slice(0, Math.max(0, n)), { skip_special_tokens: true });
   if (pairWith === undefined) {
@@ -88,11 +88,23 @@ function l2normalise(v: Float32Array | number[]): number[] {
   return Array.from(v, (x) => x / d);
 }
 
+export interface RuntimeLimits {
+  /** Tokens per (query, text) pair for the cross-encoder (speed: cost grows with length). */
+  ceMaxTokens?: number;
+  /** Tokens per text for the embedder. */
+  embedMaxTokens?: number;
+  /** Inputs per ONNX run. */
+  batchSize?: number;
+}
+
 export class ModelRuntime {
   private embedder: Promise<{ tok: Tokenizer; model: Model }> | null = null;
   private ce: Promise<{ tok: Tokenizer; model: Model }> | null = null;
 
-  constructor(private readonly settings: ModelSettings) {}
+  constructor(
+    private readonly settings: ModelSettings,
+    private readonly limits: RuntimeLimits = {},
+  ) {}
 
   private load(role: 'embed' | 'rerank'): Promise<{ tok: Tokenizer; model: Model }> {
     const p = modelPresence(this.settings, role);
@@ -135,8 +147,8 @@ export class ModelRuntime {
     const { tok, model } = await this.embedModel();
     const capped = texts.map((t) => t.slice(0, MODEL_TEXT_CHARS));
     const out: number[][] = new Array(texts.length);
-    const fitted = fitToModel(tok, capped).a;
-    for (const batch of lengthBatches(capped)) {
+    const fitted = fitToModel(tok, capped, undefined, this.limits.embedMaxTokens ?? this.settings.embedMaxTokens).a;
+    for (const batch of lengthBatches(capped, this.limits.batchSize)) {
       const enc = tok(batch.map((i) => fitted[i]!), { padding: true, truncation: true });
       const { last_hidden_state: h } = (await model(enc)) as { last_hidden_state: { dims: number[]; data: Float32Array } };
       const [b, seq, dim] = h.dims as [number, number, number];
@@ -162,8 +174,8 @@ export class ModelRuntime {
     const { tok, model } = await this.ceModel();
     const capped = texts.map((t) => t.slice(0, MODEL_TEXT_CHARS));
     const out: number[] = new Array(texts.length);
-    const fitted = fitToModel(tok, capped, query);
-    for (const batch of lengthBatches(capped)) {
+    const fitted = fitToModel(tok, capped, query, this.limits.ceMaxTokens ?? this.settings.ceMaxTokens);
+    for (const batch of lengthBatches(capped, this.limits.batchSize)) {
       const enc = tok(
         batch.map((i) => fitted.a[i]!),
         { text_pair: batch.map((i) => fitted.b![i]!), padding: true, truncation: true },
