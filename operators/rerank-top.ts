@@ -33,7 +33,8 @@ export interface RerankTopOptions {
   client: ModelClient;
   crossEncoder: boolean;
   embeddings: boolean;
-  timeoutMs: number;
+  /** Budget of each model call; a function is evaluated when the stage starts (deadline-aware). */
+  timeoutMs: number | (() => number);
   scheduler?: SchedulerLike;
   /** Vectors already stored in the index for these note paths (not recomputed). */
   storedVectors?: (paths: string[]) => Map<string, number[]>;
@@ -73,12 +74,13 @@ export function rerankTop(opts: RerankTopOptions): OperatorFunction<RecallState,
     if (window.length === 0 || (!opts.crossEncoder && !opts.embeddings)) return of(state);
     const items: ModelCandidate[] = window.map((c) => ({ id: c.note.key, text: modelText(c.note) }));
     const skip = <T>(): Observable<Side<T>> => of({ value: null, degraded: null });
+    const budget = typeof opts.timeoutMs === 'function' ? opts.timeoutMs() : opts.timeoutMs;
     return forkJoin({
       ce: opts.crossEncoder
         ? guarded<{ available: true; scores: Map<string, number> }>(
             'rerank',
             opts.client.rerank(state.query, items).pipe(map((r) => (r.available ? r : { error: r.error }))),
-            opts.timeoutMs,
+            budget,
             scheduler,
           )
         : skip<{ available: true; scores: Map<string, number> }>(),
@@ -86,7 +88,7 @@ export function rerankTop(opts: RerankTopOptions): OperatorFunction<RecallState,
         ? guarded<{ available: true; query: number[]; docs: Map<string, number[]> }>(
             'embed',
             embedWindow(state, items, opts),
-            opts.timeoutMs,
+            budget,
             scheduler,
           )
         : skip<{ available: true; query: number[]; docs: Map<string, number[]> }>(),

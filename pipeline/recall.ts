@@ -51,7 +51,7 @@ import {
 import { initialState, type RecallState } from './state.js';
 import { personaLookup } from './persona.js';
 import { errorMessage } from './errors.js';
-import type { ArmHit, Candidate, RecallOutcome } from './types.js';
+import type { ArmHit, ArmName, Candidate, RecallOutcome } from './types.js';
 
 export type RecallMode = 'naive' | 'local' | 'global';
 
@@ -69,6 +69,8 @@ export interface RecallRequest {
   includeQuarantined: boolean;
   mmr: boolean;
   mmrLambda: number;
+  /** Absolute time (epoch ms) by which the result must be ready: arm and model budgets shrink to fit. */
+  deadlineMs?: number;
 }
 
 export interface RecallDeps {
@@ -93,6 +95,13 @@ export interface RecallDeps {
 }
 
 
+/** Per-arm timeouts capped by what is left before the request's deadline. */
+function budgeted(timeouts: Readonly<Record<ArmName, number>>, req: RecallRequest, deps: RecallDeps): Record<ArmName, number> {
+  const left = req.deadlineMs === undefined ? Infinity : req.deadlineMs - deps.now();
+  const cap = (ms: number): number => Math.max(1, Math.min(ms, left));
+  return { vector: cap(timeouts.vector), bm25: cap(timeouts.bm25), graph: cap(timeouts.graph), temporal: cap(timeouts.temporal) };
+}
+
 /**
  * The query minus its date phrase: "last week", "march 2024" say when, not what, so the lexical arm
  * should not rank notes for containing those words (the temporal arm handles the window).
@@ -105,7 +114,7 @@ export function withoutDatePhrase(query: string, temporal: TemporalConstraint | 
 
 function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstraint | null, fetchedLimit: number): ArmSpec[] {
   const { config, engines } = deps;
-  const t = config.armTimeoutsMs;
+  const t = budgeted(config.armTimeoutsMs, req, deps);
   const reflect = engines.vectorGraph.kind === 'reflect' ? engines.vectorGraph : null;
   const reflectOpts = reflect ? { bin: reflect.bin, kbRoot: deps.scope.root, env: deps.env, index: deps.index, limit: fetchedLimit } : null;
   const graphSource = (): Observable<ArmHit[]> =>
@@ -276,7 +285,8 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
             client: deps.models,
             crossEncoder: config.crossEncoder,
             embeddings: req.mmr,
-            timeoutMs: Math.max(config.ceTimeoutMs, config.embedTimeoutMs),
+            // Evaluated when the stage starts: whatever the arms left of the deadline.
+            timeoutMs: () => Math.max(1, Math.min(Math.max(config.ceTimeoutMs, config.embedTimeoutMs), (req.deadlineMs ?? Infinity) - deps.now())),
             storedVectors: (paths) => (deps.models.models.embed ? storedVectors(deps.index, deps.models.models.embed, paths) : new Map()),
             ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
           }),

@@ -91,10 +91,10 @@ async function temporalExtractor(query: string, enabled: boolean): Promise<(q: s
 const EMBED_PER_RECALL = 32;
 
 /** Embed notes added or edited since the last run (bounded); a failure or a backlog is a degradation. */
-async function embedNewNotes(index: IndexHandle, models: ModelClient, config: RecallConfig): Promise<Degradation | null> {
+async function embedNewNotes(index: IndexHandle, models: ModelClient, config: RecallConfig, budgetMs = Infinity): Promise<Degradation | null> {
   if (!models.models.embed || index.file === ':memory:') return null;
   try {
-    const report = await embedMissing(index, models, { max: EMBED_PER_RECALL, budgetMs: config.embedTimeoutMs });
+    const report = await embedMissing(index, models, { max: EMBED_PER_RECALL, budgetMs: Math.max(1, Math.min(config.embedTimeoutMs, budgetMs)) });
     return report.remaining > 0
       ? { stage: 'vector-index', reason: 'unavailable', message: `${report.remaining} notes have no vector yet (run \`recall index\`)` }
       : null;
@@ -126,89 +126,145 @@ export function checkKbDir(kb: string, cwd: string): void {
   if (!st.isDirectory()) throw new UsageError(`--kb ${kb}: not a directory`);
 }
 
-export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResult> {
+/**
+ * An opened KB: scope resolved, index refreshed, engines and models chosen, new notes embedded —
+ * once — so that several recalls (a hook's probe and main recall) share that work.
+ */
+export interface RecallSession {
+  readonly config: RecallConfig;
+  readonly scope: Scope;
+  readonly refresh: RefreshReport;
+  /** Live notes in the KB (0 = nothing to recall). */
+  readonly liveNotes: number;
+  run(cmd: RecallCommand, opts?: { deadlineMs?: number }): Promise<RunResult>;
+  close(): void;
+}
+
+export interface SessionOptions {
+  kb: string | null;
+  global: boolean;
+  allBranches: boolean;
+  verbose: boolean;
+  /** Absolute time (epoch ms) by which everything must be done; work is budgeted against it. */
+  deadlineMs?: number;
+}
+
+/** Time kept back from a deadline for rendering and writing the answer. */
+const ANSWER_RESERVE_MS = 50;
+
+export async function openSession(opts: SessionOptions, io: RunIo): Promise<RecallSession> {
   const config = loadConfig(io.env);
-  const verbose = cmd.verbose || config.debug;
+  const verbose = opts.verbose || config.debug;
   if (verbose) for (const w of config.warnings) io.warn(`recall: ${w}`);
   const now = io.now ?? Date.now;
-  if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
-  const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
+  if (opts.kb) checkKbDir(opts.kb, io.cwd);
+  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   const { index, refresh } = openScopedIndex(config, scope, io.warn, verbose);
+  let closed = false;
   try {
-    const counts = countNotes(index);
-    if (counts.live === 0) {
-      const why = fs.existsSync(path.join(scope.root, 'documents'))
-        ? `no learnings in ${path.join(scope.root, 'documents')}`
-        : `no KB at ${scope.root} (no documents/ folder)`;
-      io.warn(`recall: ${why}; nothing to recall`);
-      return { stdout: cmd.format === 'json' ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why }, null, 2)}\n` : '', outcome: null, scope, refresh };
-    }
-    let project: string | null = null;
-    const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));
-    const limit = cmd.limit ?? config.defaultLimit;
-    const format = cmd.format;
-    const req: RecallRequest = {
-      query: cmd.query,
-      limit,
-      mode: cmd.mode,
-      confidence: cmd.confidence,
-      tags: cmd.tags,
-      domainHint: cmd.domainHint.toLowerCase(),
-      minOverlap: cmd.minOverlap ?? config.defaultMinOverlap,
-      maxTokens: cmd.maxTokens,
-      noCache: !cmd.cache,
-      cacheTtlSec: cmd.cacheTtl ?? config.cacheTtlSec,
-      includeQuarantined: cmd.includeQuarantined ?? format === 'fleet-context',
-      mmr: cmd.mmr && config.mmr,
-      mmrLambda: cmd.mmrLambda ?? config.mmrLambda,
-    };
+    const liveNotes = countNotes(index).live;
     const engines = resolveEngines(config, scope.root);
     const models = io.models ?? createModelClient(config, io.env).client;
-    const early = await embedNewNotes(index, models, config);
-    const deps: RecallDeps = {
+    const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
+    const early = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
+    let project: string | null = null;
+    const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));
+    let glyphs: Map<string, string> | null = null;
+    const glyphsOnce = (): Map<string, string> =>
+      (glyphs ??= loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }));
+
+    const run = async (cmd: RecallCommand, runOpts: { deadlineMs?: number } = {}): Promise<RunResult> => {
+      const verboseRun = verbose || cmd.verbose;
+      if (liveNotes === 0) {
+        const why = fs.existsSync(path.join(scope.root, 'documents'))
+          ? `no learnings in ${path.join(scope.root, 'documents')}`
+          : `no KB at ${scope.root} (no documents/ folder)`;
+        io.warn(`recall: ${why}; nothing to recall`);
+        return { stdout: cmd.format === 'json' ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why }, null, 2)}\n` : '', outcome: null, scope, refresh };
+      }
+      const format = cmd.format;
+      const deadline = Math.min(runOpts.deadlineMs ?? Infinity, opts.deadlineMs ?? Infinity);
+      const req: RecallRequest = {
+        query: cmd.query,
+        limit: cmd.limit ?? config.defaultLimit,
+        mode: cmd.mode,
+        confidence: cmd.confidence,
+        tags: cmd.tags,
+        domainHint: cmd.domainHint.toLowerCase(),
+        minOverlap: cmd.minOverlap ?? config.defaultMinOverlap,
+        maxTokens: cmd.maxTokens,
+        noCache: !cmd.cache,
+        cacheTtlSec: cmd.cacheTtl ?? config.cacheTtlSec,
+        includeQuarantined: cmd.includeQuarantined ?? format === 'fleet-context',
+        mmr: cmd.mmr && config.mmr,
+        mmrLambda: cmd.mmrLambda ?? config.mmrLambda,
+        ...(Number.isFinite(deadline) ? { deadlineMs: deadline - ANSWER_RESERVE_MS } : {}),
+      };
+      const deps: RecallDeps = {
+        config,
+        scope,
+        index,
+        indexGeneration: indexGeneration(index),
+        generation: cacheStamp(indexGeneration(index), engines, scope.root),
+        models,
+        now,
+        currentProject,
+        ledger: () => openLedger(config.dbPath),
+        extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
+        engines,
+        env: io.env,
+      };
+      const fetched = await lastValueFrom(recall$(req, deps));
+      const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
+      if (verboseRun) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
+
+      const g = config.economics || format === 'markdown' ? glyphsOnce() : new Map<string, string>();
+      let stdout = '';
+      if (outcome.persona) {
+        stdout =
+          format === 'json'
+            ? renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home })
+            : `${outcome.persona.field_name}: ${outcome.persona.value} (persona, confidence ${outcome.persona.confidence.toFixed(2)})\n`;
+        return { stdout, outcome, scope, refresh };
+      }
+      if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home });
+      else if (format === 'fleet-context') stdout = renderFleetContext(cmd.query, outcome.results);
+      else
+        stdout = renderMarkdown({
+          query: cmd.query,
+          results: outcome.results,
+          field: cmd.field,
+          maxChars: cmd.maxChars ?? config.defaultMaxChars,
+          economics: config.economics,
+          glyphs: g,
+          home: config.home,
+        });
+      bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun);
+      return { stdout, outcome, scope, refresh };
+    };
+    return {
       config,
       scope,
-      index,
-      indexGeneration: indexGeneration(index),
-      generation: cacheStamp(indexGeneration(index), engines, scope.root),
-      models,
-      now,
-      currentProject,
-      ledger: () => openLedger(config.dbPath),
-      extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
-      engines,
-      env: io.env,
+      refresh,
+      liveNotes,
+      run,
+      close: () => {
+        if (!closed) closeIndex(index);
+        closed = true;
+      },
     };
-    const fetched = await lastValueFrom(recall$(req, deps));
-    const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
-    if (verbose) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
-
-    const glyphs = config.economics || format === 'markdown' ? loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }) : new Map<string, string>();
-    let stdout = '';
-    if (outcome.persona) {
-      stdout =
-        format === 'json'
-          ? renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home })
-          : `${outcome.persona.field_name}: ${outcome.persona.value} (persona, confidence ${outcome.persona.confidence.toFixed(2)})\n`;
-      return { stdout, outcome, scope, refresh };
-    }
-    if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home });
-    else if (format === 'fleet-context') stdout = renderFleetContext(cmd.query, outcome.results);
-    else
-      stdout = renderMarkdown({
-        query: cmd.query,
-        results: outcome.results,
-        field: cmd.field,
-        maxChars: cmd.maxChars ?? config.defaultMaxChars,
-        economics: config.economics,
-        glyphs,
-        home: config.home,
-      });
-
-    bookkeeping(cmd, config, outcome, glyphs, now(), io.warn, verbose);
-    return { stdout, outcome, scope, refresh };
-  } finally {
+  } catch (err) {
     closeIndex(index);
+    throw err;
+  }
+}
+
+export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResult> {
+  const session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: cmd.verbose }, io);
+  try {
+    return await session.run(cmd);
+  } finally {
+    session.close();
   }
 }
 
