@@ -85,6 +85,50 @@ async function withYargs(io: CliIo): Promise<void> {
         );
       },
     )
+    .command('hook <name>', 'Run a hook entry point: session-start | user-prompt-submit | subagent-start (hook JSON on stdin)', (y) =>
+      y.positional('name', { choices: ['session-start', 'user-prompt-submit', 'subagent-start'] as const }),
+      () => undefined,
+    )
+    .command('hooks config', 'Print hook wiring for a harness with this install\'s absolute paths', (y) =>
+      y.option('harness', { choices: ['claude', 'codex', 'copilot'] as const, default: 'claude' as const }),
+      async (a) => {
+        const { hooksConfig } = await import('./hooks-config.js');
+        io.stdout(hooksConfig(a.harness));
+      },
+    )
+    .command('stages <step> [args..]', 'Staged recall for deep digs: workflow | index QUERY | timeline (--anchor ID | QUERY) | hydrate ID [ID...]', (y) =>
+      y
+        .positional('step', { choices: ['workflow', 'index', 'timeline', 'hydrate'] as const })
+        .positional('args', { type: 'string', array: true })
+        .options(SCOPE_OPTIONS)
+        .option('limit', { type: 'number', describe: 'index rows (default 20)' })
+        .option('anchor', { type: 'string', describe: 'timeline anchor: note id or file stem' })
+        .option('depth-before', { type: 'number', describe: 'timeline notes before the anchor (default 3)' })
+        .option('depth-after', { type: 'number', describe: 'timeline notes after the anchor (default 3)' }),
+      async (a) => {
+        const st = await import('./stages.js');
+        if (a.step === 'workflow') return io.stdout(st.workflowText());
+        const scope = { kb: a.kb ?? null, global: a.global === true, allBranches: a['all-branches'] === true };
+        const sio = { env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) };
+        const words = ((a.args as string[] | undefined) ?? []).map(String);
+        const out =
+          a.step === 'index'
+            ? await st.stageIndex(words.join(' '), { ...scope, ...(a.limit !== undefined ? { limit: a.limit } : {}) }, sio)
+            : a.step === 'timeline'
+              ? await st.stageTimeline(
+                  {
+                    ...scope,
+                    ...(a.anchor ? { anchor: a.anchor } : {}),
+                    ...(words.length ? { query: words.join(' ') } : {}),
+                    ...(a['depth-before'] !== undefined ? { depthBefore: a['depth-before'] } : {}),
+                    ...(a['depth-after'] !== undefined ? { depthAfter: a['depth-after'] } : {}),
+                  },
+                  sio,
+                )
+              : await st.stageHydrate(words, scope, sio);
+        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+      },
+    )
     .command('daemon <action>', 'The model daemon that keeps models warm: status | stop', (y) =>
       y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }),
       async (a) => {
@@ -103,6 +147,13 @@ async function withYargs(io: CliIo): Promise<void> {
 
 export async function main(io: CliIo): Promise<number> {
   try {
+    if (io.argv[0] === 'hook' && io.argv.length === 2 && ['session-start', 'user-prompt-submit', 'subagent-start'].includes(io.argv[1]!)) {
+      // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
+      const [{ HOOKS }, { readStdin, runHook }] = await Promise.all([import('./hooks.js'), import('./hook-runtime.js')]);
+      const out = await runHook(HOOKS[io.argv[1]!]!, { stdinText: await readStdin(), env: io.env, cwd: io.cwd });
+      io.stdout(out.envelope);
+      return 0;
+    }
     const fast = fastParse(io.argv);
     if (fast) await recallCommand(fast, io);
     else await withYargs(io);

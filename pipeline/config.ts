@@ -174,7 +174,8 @@ export function loadConfig(env: Env = process.env): RecallConfig {
     debug: r.raw('REFLECT_RECALL_DEBUG') !== undefined && r.raw('REFLECT_RECALL_DEBUG') !== '0',
     defaultLimit: r.num('REFLECT_RECALL_LIMIT', 10, 1, 1000, { integer: true }),
     defaultMaxChars: r.num('REFLECT_RECALL_MAX_CHARS', 2000, 0, 10_000_000, { integer: true }),
-    defaultMinOverlap: r.num('REFLECT_RECALL_MIN_OVERLAP', 0, 0, 1),
+    // REFLECT_RECALL_MIN_OVERLAP is the SessionStart hook's knob (seed); recall's own default stays 0.
+    defaultMinOverlap: 0,
     alphas,
     armFloors,
     armTimeoutsMs,

@@ -1,0 +1,149 @@
+/**
+ * What every hook shares: tolerant stdin parsing, presence-first field lookup, env overrides that
+ * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
+ * whatever happens the hook prints exactly one valid envelope and exits 0.
+ */
+import { loadConfig } from './config.js';
+import { errorMessage } from './errors.js';
+import { harnessOf, toHookEnvelope, type Harness, type HookEvent } from '../sinks/hook-envelope.js';
+import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Largest stdin a hook reads (harness payloads are small; a runaway pipe must not exhaust memory). */
+export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+
+/** Hook input as an object: empty, non-JSON, non-object or oversized stdin → {}. */
+export function parseHookInput(text: string): Record<string, unknown> {
+  if (!text || text.length > MAX_STDIN_BYTES) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * First of `keys` present in the input (a present falsy value wins, as in the reference), as a
+ * trimmed string; numbers are stringified; other types count as absent. Absent → null.
+ */
+export function pick(input: Record<string, unknown>, keys: readonly string[]): string | null {
+  for (const k of keys) {
+    if (!(k in input)) continue;
+    const v = input[k];
+    if (typeof v === 'string') return v.trim();
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    return null;
+  }
+  return null;
+}
+
+/** Reads caller env overrides; a malformed value falls back to the default and is remembered. */
+export class OverrideReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  has(name: string): boolean {
+    return this.env[name] !== undefined;
+  }
+
+  num(name: string, def: number, min: number, max: number, integer = false): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw.trim() === '') return def;
+    const n = Number(raw.trim());
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
+      this.problems.push(`${name}=${JSON.stringify(raw)} is not ${integer ? 'an integer' : 'a number'} in ${min}..${max}; using ${def}`);
+      return def;
+    }
+    return n;
+  }
+}
+
+export interface HookContext {
+  env: Env;
+  cwd: string;
+  harness: Harness;
+  stateDir: string;
+  /** Absolute deadline (epoch ms) for the whole hook. */
+  deadlineMs: number;
+  overrides: OverrideReader;
+  now: () => number;
+}
+
+export interface HookSpec {
+  /** File-system friendly name (logs, breadcrumbs): session-start, user-prompt-submit, subagent-start. */
+  name: string;
+  event: HookEvent;
+  /** Env variable and default (seconds) of the hook's deadline. */
+  timeoutEnv: string;
+  defaultTimeoutSec: number;
+  run(input: Record<string, unknown>, ctx: HookContext): Promise<string>;
+}
+
+export interface HookIo {
+  stdinText: string;
+  env: Env;
+  cwd: string;
+  now?: () => number;
+}
+
+/** Slack after the deadline before the safety net answers with an empty context. */
+const SAFETY_GRACE_MS = 250;
+
+/**
+ * Run a hook to its envelope. Never rejects: an error, a malformed env value or a blown deadline
+ * gives an empty context (and a breadcrumb), never a crash or a missing answer.
+ */
+export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: string; context: string; error: string | null }> {
+  const now = io.now ?? Date.now;
+  const started = now();
+  let harness: Harness = 'claude';
+  let stateDir = '';
+  try {
+    harness = harnessOf(io.env);
+    // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
+    const env: Env = { ...io.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
+    stateDir = loadConfig(env).stateDir;
+    const overrides = new OverrideReader(env);
+    const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
+    const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now };
+    let timer: NodeJS.Timeout | undefined;
+    const safety = new Promise<string>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`deadline of ${timeoutSec} s passed`)), timeoutSec * 1000 + SAFETY_GRACE_MS);
+      timer.unref();
+    });
+    let context: string;
+    try {
+      context = await Promise.race([spec.run(parseHookInput(io.stdinText), ctx), safety]);
+    } finally {
+      clearTimeout(timer);
+    }
+    for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
+    return { envelope: toHookEnvelope(harness, spec.event, context), context, error: null };
+  } catch (err) {
+    const message = errorMessage(err);
+    if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
+    return { envelope: toHookEnvelope(harness, spec.event, ''), context: '', error: message };
+  }
+}
+
+/** Append a line to the hook's log (degradations, decisions); never throws. */
+export function hookLog(ctx: HookContext, hook: string, line: string): void {
+  logHookLine(ctx.stateDir, hook, line);
+}
+
+/** Read all of stdin (capped); resolves '' when stdin is a TTY or closed. */
+export function readStdin(stream: NodeJS.ReadStream = process.stdin, max = MAX_STDIN_BYTES): Promise<string> {
+  if (stream.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    stream.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= max + 1) chunks.push(c);
+    });
+    stream.on('end', () => resolve(size > max ? '' : Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', () => resolve(''));
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * The three hook handlers (seed "Entry points", "SessionStart is tiered", "What is skipped"). Each
+ * returns the context text to inject ('' = nothing); hook-runtime wraps them in the never-fail
+ * envelope. Recalls run in-process through a recall session (one index refresh per hook).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSession, type RecallCommand, type RecallSession } from './run.js';
+import type { HookContext, HookSpec } from './hook-runtime.js';
+import { hookLog, pick } from './hook-runtime.js';
+import { buildSessionQuery, currentBranch } from './session-query.js';
+import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
+import { loadConfig } from './config.js';
+import { renderMarkdown } from '../sinks/render-markdown.js';
+import { blockEconomics } from '../sinks/economics.js';
+import { loadGlyphs } from '../sinks/modes.js';
+import { readInjected, recordInjected } from '../sinks/session-injected.js';
+import { DAY_MS } from '../sources/dates.js';
+import type { ScoredCandidate } from './types.js';
+
+const BASE: Omit<RecallCommand, 'query'> = {
+  mode: 'naive',
+  confidence: 'ANY',
+  format: 'markdown',
+  field: null,
+  tags: [],
+  domainHint: '',
+  maxTokens: 0,
+  cache: true,
+  mmr: true,
+  global: false,
+  allBranches: false,
+  kb: null,
+  sessionId: null,
+  gapLog: true,
+  followup: true,
+  verbose: false,
+};
+
+async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
+  const session = await openSession(
+    { kb: null, global: false, allBranches: false, verbose: false, deadlineMs: ctx.deadlineMs },
+    { env, cwd, now: ctx.now, warn: (l) => hookLog(ctx, 'recall', l) },
+  );
+  try {
+    return await fn(session);
+  } finally {
+    session.close();
+  }
+}
+
+function render(session: RecallSession, cwd: string, query: string, results: ScoredCandidate[], maxChars: number): string {
+  const config = session.config;
+  return renderMarkdown({
+    query,
+    results,
+    field: null,
+    maxChars,
+    economics: config.economics,
+    glyphs: loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd }),
+    home: config.home,
+  });
+}
+
+const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
+
+/** SessionStart's "memory:" footer over the learnings actually injected. */
+function footer(session: RecallSession, cwd: string, results: ScoredCandidate[]): string {
+  if (!session.config.economics || results.length === 0) return '';
+  const glyphs = loadGlyphs({ mode: session.config.mode, modesDir: session.config.modesDir, projectDir: session.config.scope.projectDir, cwd });
+  const b = blockEconomics(results.map((r) => r.note), glyphs, session.config.home);
+  return `memory: ${b.count} learnings, ~${b.read_tokens} tok injected, est ~${b.saved_tokens} tok saved`;
+}
+
+/** Probe freshness: a HIGH note dated within this many days short-circuits the boot (seed value). */
+export const PROBE_FRESH_DAYS = 30;
+const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
+
+export const sessionStartHook: HookSpec = {
+  name: 'session-start',
+  event: 'SessionStart',
+  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
+  defaultTimeoutSec: 30,
+  async run(input, ctx) {
+    const projectDir = ctx.env['CLAUDE_PROJECT_DIR'];
+    const cwd = path.resolve(projectDir || pick(input, ['cwd']) || ctx.cwd);
+    const home = ctx.env['HOME'] || os.homedir();
+    const real = (p: string): string => {
+      try {
+        return fs.realpathSync(p);
+      } catch {
+        return path.resolve(p);
+      }
+    };
+    if (real(cwd) === real(home)) return '';
+    const config = loadConfig(ctx.env);
+    const q = buildSessionQuery(cwd, ctx.stateDir);
+    const tiered = flagOn(ctx.env, 'REFLECT_TIERED_INJECT');
+    const ambient = join(
+      flagOn(ctx.env, 'REFLECT_SLOTS') ? slotsBlock(config.dbPath, q.project) : '',
+      tiered ? conventionsLine(config.dbPath, q.project) : '',
+    );
+    if (tiered) {
+      const minScore = ctx.overrides.num('REFLECT_SKILL_TIER_MIN_SCORE', 2, 0, 1000);
+      const skills = matchSkills(q.query, loadSkills(ctx.env['REFLECT_SKILLS_DIR'] || path.join(home, '.claude', 'skills')), minScore);
+      if (skills.length) return join(ambient, skillsBlock(skills));
+    }
+    if (!q.query) return ambient;
+    // Scope resolution needs the branch of the project, not of wherever the hook process runs.
+    const env = { ...ctx.env, RECALL_BRANCH: ctx.env['RECALL_BRANCH'] ?? currentBranch(cwd) };
+    const minOverlap = ctx.overrides.num('REFLECT_RECALL_MIN_OVERLAP', 0.2, 0, 1);
+    const maxTokens = ctx.overrides.num('REFLECT_RECALL_MAX_TOKENS', 0, 0, 1_000_000, true);
+    return withSession(ctx, cwd, env, async (session) => {
+      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens };
+      // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
+      const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' });
+      const top = probe.outcome?.results[0];
+      const ageDays = top?.note.recencyMs != null ? (ctx.now() - top.note.recencyMs) / DAY_MS : null;
+      const content = top ? top.note.keyInsight || top.note.title || top.note.howToApply : '';
+      if (top && content.trim() && ageDays !== null && ageDays <= PROBE_FRESH_DAYS && (TIER_SCORE[top.note.confidence] ?? 0.5) > 0.8) {
+        hookLog(ctx, 'session-start', `probe short-circuit: ${top.note.displayId} (${Math.max(0, Math.floor(ageDays))} days old)`);
+        return join(ambient, render(session, cwd, q.query, [top], 1500), footer(session, cwd, [top]));
+      }
+      const main = await session.run({ ...common, limit: 3, maxChars: 1500 });
+      const results = main.outcome?.results ?? [];
+      return join(ambient, main.stdout, footer(session, cwd, results));
+    });
+  },
+};
+
+/** Prompts shorter than this carry too little to search for (seed value). */
+export const MIN_PROMPT_CHARS = 12;
+/** Fetched, kept and budgeted per prompt (seed values). */
+const UPS_FETCH = 9;
+const UPS_KEEP = 3;
+const UPS_CHARS = 1500;
+
+export const userPromptSubmitHook: HookSpec = {
+  name: 'user-prompt-submit',
+  event: 'UserPromptSubmit',
+  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
+  defaultTimeoutSec: 30,
+  async run(input, ctx) {
+    // Copilot ignores this hook's output: injecting (and recording ids as injected) would be a lie.
+    if (ctx.harness === 'copilot') return '';
+    const sessionId = pick(input, ['session_id', 'sessionId']);
+    const prompt = pick(input, ['prompt', 'user_prompt', 'userPrompt']) ?? '';
+    if (prompt.length < MIN_PROMPT_CHARS) return '';
+    const cwd = path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd);
+    return withSession(ctx, cwd, ctx.env, async (session) => {
+      const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId });
+      const seen = sessionId ? readInjected(ctx.stateDir, sessionId) : new Set<string>();
+      const fresh = (res.outcome?.results ?? []).filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
+      // Whole learnings only: one that does not fit the budget is skipped (not cut, not recorded).
+      const kept: ScoredCandidate[] = [];
+      let block = '';
+      for (const c of fresh) {
+        if (kept.length >= UPS_KEEP) break;
+        const next = render(session, cwd, prompt, [...kept, c], 0);
+        if (next.length > UPS_CHARS) continue;
+        kept.push(c);
+        block = next;
+      }
+      if (kept.length === 0) return '';
+      if (sessionId && !recordInjected(ctx.stateDir, sessionId, kept.map((c) => c.note.displayId !== '?' ? c.note.displayId : c.note.key))) {
+        hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+      }
+      return block;
+    });
+  },
+};
+
+export const subagentStartHook: HookSpec = {
+  name: 'subagent-start',
+  event: 'SubagentStart',
+  timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
+  defaultTimeoutSec: 5,
+  async run(input, ctx) {
+    const fixed = ctx.env['REFLECT_SUBAGENT_CONTEXT'];
+    if (fixed !== undefined) return fixed.trim();
+    const type = pick(input, ['agent_type', 'agentType', 'subagent_type', 'subagentType']) || 'subagent';
+    const cwd = pick(input, ['cwd']) || ctx.cwd;
+    const agentId = pick(input, ['agent_id', 'agentId', 'subagent_id', 'subagentId']);
+    const task = pick(input, ['prompt', 'task', 'description']);
+    const query = [`subagent ${type}`, `cwd ${cwd}`, ...(agentId ? [`agent_id ${agentId}`] : []), ...(task ? [task] : [])].join(' | ');
+    const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
+    const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
+    const projectCwd = path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || cwd);
+    return withSession(ctx, projectCwd, ctx.env, async (session) => {
+      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false });
+      return res.stdout;
+    });
+  },
+};
+
+export const HOOKS: Readonly<Record<string, HookSpec>> = {
+  'session-start': sessionStartHook,
+  'user-prompt-submit': userPromptSubmitHook,
+  'subagent-start': subagentStartHook,
+};
