@@ -14,7 +14,6 @@ import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlo
 import { loadConfig } from './config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { blockEconomics } from '../sinks/economics.js';
-import { loadGlyphs } from '../sinks/modes.js';
 import { readInjected, recordInjected } from '../sinks/session-injected.js';
 import { DAY_MS } from '../sources/dates.js';
 import type { ScoredCandidate } from './types.js';
@@ -50,26 +49,17 @@ async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['e
   }
 }
 
-function render(session: RecallSession, cwd: string, query: string, results: ScoredCandidate[], maxChars: number): string {
+function render(session: RecallSession, query: string, results: ScoredCandidate[], maxChars: number): string {
   const config = session.config;
-  return renderMarkdown({
-    query,
-    results,
-    field: null,
-    maxChars,
-    economics: config.economics,
-    glyphs: loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd }),
-    home: config.home,
-  });
+  return renderMarkdown({ query, results, field: null, maxChars, economics: config.economics, glyphs: session.glyphs(), home: config.home });
 }
 
 const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
 
 /** SessionStart's "memory:" footer over the learnings actually injected. */
-function footer(session: RecallSession, cwd: string, results: ScoredCandidate[]): string {
+function footer(session: RecallSession, results: ScoredCandidate[]): string {
   if (!session.config.economics || results.length === 0) return '';
-  const glyphs = loadGlyphs({ mode: session.config.mode, modesDir: session.config.modesDir, projectDir: session.config.scope.projectDir, cwd });
-  const b = blockEconomics(results.map((r) => r.note), glyphs, session.config.home);
+  const b = blockEconomics(results.map((r) => r.note), session.glyphs(), session.config.home);
   return `memory: ${b.count} learnings, ~${b.read_tokens} tok injected, est ~${b.saved_tokens} tok saved`;
 }
 
@@ -120,11 +110,11 @@ export const sessionStartHook: HookSpec = {
       const content = top ? top.note.keyInsight || top.note.title || top.note.howToApply : '';
       if (top && content.trim() && ageDays !== null && ageDays <= PROBE_FRESH_DAYS && (TIER_SCORE[top.note.confidence] ?? 0.5) > 0.8) {
         hookLog(ctx, 'session-start', `probe short-circuit: ${top.note.displayId} (${Math.max(0, Math.floor(ageDays))} days old)`);
-        return join(ambient, render(session, cwd, q.query, [top], 1500), footer(session, cwd, [top]));
+        return join(ambient, render(session, q.query, [top], 1500), footer(session, [top]));
       }
       const main = await session.run({ ...common, limit: 3, maxChars: 1500 });
       const results = main.outcome?.results ?? [];
-      return join(ambient, main.stdout, footer(session, cwd, results));
+      return join(ambient, main.stdout, footer(session, results));
     });
   },
 };
@@ -157,7 +147,7 @@ export const userPromptSubmitHook: HookSpec = {
       let block = '';
       for (const c of fresh) {
         if (kept.length >= UPS_KEEP) break;
-        const next = render(session, cwd, prompt, [...kept, c], 0);
+        const next = render(session, prompt, [...kept, c], 0);
         if (next.length > UPS_CHARS) continue;
         kept.push(c);
         block = next;

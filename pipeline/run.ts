@@ -137,6 +137,8 @@ export interface RecallSession {
   /** Live notes in the KB (0 = nothing to recall). */
   readonly liveNotes: number;
   run(cmd: RecallCommand, opts?: { deadlineMs?: number }): Promise<RunResult>;
+  /** Glyphs of the active mode (loaded once). */
+  glyphs(): Map<string, string>;
   close(): void;
 }
 
@@ -248,6 +250,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       refresh,
       liveNotes,
       run,
+      glyphs: glyphsOnce,
       close: () => {
         if (!closed) closeIndex(index);
         closed = true;
