@@ -18,6 +18,7 @@ import {
   of,
   switchMap,
   take,
+  tap,
   timeout,
   TimeoutError,
   toArray,
@@ -43,6 +44,8 @@ export interface RunArmsOptions {
   scheduler?: SchedulerLike;
   /** Rethrow arm errors instead of degrading (for tests that must see a failure). */
   strict?: boolean;
+  /** Called with each arm's outcome as it completes (tracing). */
+  onOutcome?: (outcome: ArmOutcome) => void;
 }
 
 /** The seed runs its arms in a 4-worker pool. */
@@ -77,7 +80,7 @@ export function runArms(opts: RunArmsOptions = {}): OperatorFunction<ArmSpec[], 
   const concurrency = opts.concurrency ?? ARM_CONCURRENCY;
   return switchMap((specs) =>
     from(specs).pipe(
-      mergeMap((spec) => runArm(spec, scheduler, opts.strict), concurrency),
+      mergeMap((spec) => (opts.onOutcome ? runArm(spec, scheduler, opts.strict).pipe(tap(opts.onOutcome)) : runArm(spec, scheduler, opts.strict)), concurrency),
       toArray(),
       map((outcomes) => specs.map((s) => outcomes.find((o) => o.arm === s.arm)!)),
     ),

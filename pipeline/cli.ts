@@ -46,6 +46,15 @@ async function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all
   for (const p of report.problems) io.stderr(`recall: skipped ${p.rel}: ${p.message}\n`);
 }
 
+/** Exit code set by a command that succeeded but wants a non-zero status (replay --fail-on-change). */
+let exitOverride = 0;
+
+function requirePositiveInt(name: string, v: unknown): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be an integer of at least 1 (got ${JSON.stringify(String(v))})`);
+  return n;
+}
+
 async function withYargs(io: CliIo): Promise<void> {
   const { default: yargs } = await import('yargs');
   await yargs(io.argv)
@@ -129,6 +138,59 @@ async function withYargs(io: CliIo): Promise<void> {
         io.stdout(`${JSON.stringify(out, null, 2)}\n`);
       },
     )
+    .command('trace [query..]', 'Run a recall and stream what each stage did (--format text | jsonl); takes every recall option', (y) =>
+      y.positional('query', { type: 'string', array: true }).options({ ...RECALL_OPTIONS, format: { type: 'string', default: 'text', describe: 'text | jsonl' } }),
+      async (a) => {
+        const fmt = String(a.format);
+        if (fmt !== 'text' && fmt !== 'jsonl') throw new UsageError(`--format must be text or jsonl for trace (got ${JSON.stringify(fmt)})`);
+        const { runTrace } = await import('./trace.js');
+        const cmd = toRecallCommand({ ...(a as Record<string, unknown>), format: 'json' });
+        await runTrace(cmd, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) }, fmt, io.stdout, io.isTty && fmt === 'text' && !io.env['NO_COLOR']);
+      },
+    )
+    .command('explain [query..]', 'Say why a note is or is not in the result of a query (--id ID); takes every recall option', (y) =>
+      y.positional('query', { type: 'string', array: true }).options({ ...RECALL_OPTIONS, id: { type: 'string', demandOption: true, describe: 'note id (or file name without .md)' } }),
+      async (a) => {
+        const { runExplain } = await import('./trace.js');
+        const cmd = toRecallCommand({ ...(a as Record<string, unknown>), format: 'json' });
+        io.stdout(await runExplain(cmd, String(a.id), { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) }));
+      },
+    )
+    .command('replay [log]', 'Re-run logged recalls against the current KB and settings and report what would change', (y) =>
+      y
+        .positional('log', { type: 'string', describe: 'recall log (default <state dir>/recall_log.jsonl)' })
+        .option('since', { type: 'string', describe: 'only recalls logged on or after this date' })
+        .option('limit', { type: 'number', describe: 'only the last N logged recalls' })
+        .option('fail-on-change', { type: 'boolean', default: false, describe: 'exit 1 when any result would change (CI for KB edits)' })
+        .option('json', { type: 'boolean', default: false, describe: 'machine-readable report' })
+        .option('results', { type: 'number', describe: 'override --limit of every replayed recall' })
+        .option('confidence', { type: 'string', describe: 'override --confidence' })
+        .option('min-overlap', { type: 'number', describe: 'override --min-overlap' })
+        .option('max-tokens', { type: 'number', describe: 'override --max-tokens' })
+        .option('tags', { type: 'string', describe: 'override --tags' })
+        .option('mmr', { type: 'boolean', describe: 'override MMR (--no-mmr)' }),
+      async (a) => {
+        const { runReplay, formatReplay } = await import('./replay.js');
+        const overrides: Partial<RecallCommand> = {};
+        if (a.results !== undefined) overrides.limit = requirePositiveInt('results', a.results);
+        if (a.confidence !== undefined) overrides.confidence = toRecallCommand({ _: ['x'], confidence: a.confidence }).confidence;
+        if (a['min-overlap'] !== undefined) overrides.minOverlap = toRecallCommand({ _: ['x'], 'min-overlap': a['min-overlap'] }).minOverlap!;
+        if (a['max-tokens'] !== undefined) overrides.maxTokens = toRecallCommand({ _: ['x'], 'max-tokens': a['max-tokens'] }).maxTokens;
+        if (a.tags !== undefined) overrides.tags = toRecallCommand({ _: ['x'], tags: a.tags }).tags;
+        if (a.mmr !== undefined) overrides.mmr = a.mmr;
+        const report = await runReplay(
+          {
+            ...(a.log ? { log: a.log } : {}),
+            ...(a.since ? { since: a.since } : {}),
+            ...(a.limit !== undefined ? { limit: requirePositiveInt('limit', a.limit) } : {}),
+            overrides,
+          },
+          { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) },
+        );
+        io.stdout(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatReplay(report));
+        if (a['fail-on-change'] && report.changed > 0) exitOverride = 1;
+      },
+    )
     .command('daemon <action>', 'The model daemon that keeps models warm: status | stop', (y) =>
       y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }),
       async (a) => {
@@ -157,7 +219,7 @@ export async function main(io: CliIo): Promise<number> {
     const fast = fastParse(io.argv);
     if (fast) await recallCommand(fast, io);
     else await withYargs(io);
-    return 0;
+    return exitOverride;
   } catch (err) {
     if ((err as { name?: string }).name === 'PullError') {
       io.stderr(`recall: models pull failed: ${errorMessage(err)}\n`);

@@ -104,7 +104,7 @@ export const sessionStartHook: HookSpec = {
     return withSession(ctx, cwd, env, async (session) => {
       const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens };
       // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
-      const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' });
+      const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
       const ageDays = top?.note.recencyMs != null ? (ctx.now() - top.note.recencyMs) / DAY_MS : null;
       const content = top ? top.note.keyInsight || top.note.title || top.note.howToApply : '';
@@ -112,7 +112,7 @@ export const sessionStartHook: HookSpec = {
         hookLog(ctx, 'session-start', `probe short-circuit: ${top.note.displayId} (${Math.max(0, Math.floor(ageDays))} days old)`);
         return join(ambient, render(session, q.query, [top], 1500), footer(session, [top]));
       }
-      const main = await session.run({ ...common, limit: 3, maxChars: 1500 });
+      const main = await session.run({ ...common, limit: 3, maxChars: 1500 }, { caller: 'session-start' });
       const results = main.outcome?.results ?? [];
       return join(ambient, main.stdout, footer(session, results));
     });
@@ -139,7 +139,7 @@ export const userPromptSubmitHook: HookSpec = {
     if (prompt.length < MIN_PROMPT_CHARS) return '';
     const cwd = path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd);
     return withSession(ctx, cwd, ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId });
+      const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId }, { caller: 'user-prompt-submit' });
       const seen = sessionId ? readInjected(ctx.stateDir, sessionId) : new Set<string>();
       const fresh = (res.outcome?.results ?? []).filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
       // Whole learnings only: one that does not fit the budget is skipped (not cut, not recorded).
@@ -178,7 +178,7 @@ export const subagentStartHook: HookSpec = {
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
     const projectCwd = path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || cwd);
     return withSession(ctx, projectCwd, ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false });
+      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false }, { caller: 'subagent-start' });
       return res.stdout;
     });
   },

@@ -37,6 +37,8 @@ import { filterConfidence, type ConfidenceFloor } from '../operators/filter-conf
 import { oodGate } from '../operators/ood-gate.js';
 import { diversify } from '../operators/diversify.js';
 import { tokenBudget } from '../operators/token-budget.js';
+import { dropsOf, traceStage, type TraceSink } from '../operators/trace-stage.js';
+import { toNaiveIso } from '../sources/dates.js';
 import { contentTerms } from '../operators/math/terms.js';
 import {
   CACHE_VERSION,
@@ -51,7 +53,7 @@ import {
 import { initialState, type RecallState } from './state.js';
 import { personaLookup } from './persona.js';
 import { errorMessage } from './errors.js';
-import type { ArmHit, ArmName, Candidate, RecallOutcome } from './types.js';
+import type { ArmHit, ArmName, ArmOutcome, Candidate, RecallOutcome } from './types.js';
 
 export type RecallMode = 'naive' | 'local' | 'global';
 
@@ -92,6 +94,8 @@ export interface RecallDeps {
   engines: Engines;
   /** Environment handed to external engines. */
   env: Readonly<Record<string, string | undefined>>;
+  /** Receives one event per stage as it completes (`recall trace`); absent = no tracing. */
+  trace?: TraceSink;
 }
 
 
@@ -273,14 +277,42 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       }
     }
 
+    const trace = deps.trace;
+    const now = (): number => deps.now() - t0;
+    trace?.({
+      stage: 'start',
+      query: req.query,
+      terms,
+      temporal: temporal ? { start: toNaiveIso(temporal.start), end: toNaiveIso(temporal.end), matched: temporal.matchedText } : null,
+      t: now(),
+    });
+    trace?.({ stage: 'cache', tier: hit?.cacheTier ?? null, t: now() });
+    const armEvent = (o: ArmOutcome): void =>
+      trace?.({
+        stage: 'arm',
+        arm: o.arm,
+        status: o.status,
+        ms: o.ms,
+        ...(o.message ? { message: o.message } : {}),
+        hits: o.hits.map((h, i) => ({ rank: i + 1, id: h.note.key, score: h.score })),
+        t: now(),
+      });
     const retrieved$: Observable<RecallState> = hit
       ? of(hit)
       : of(armSpecs(req, deps, temporal, fetchedLimit)).pipe(
-          runArms(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+          runArms({ ...(deps.scheduler ? { scheduler: deps.scheduler } : {}), ...(trace ? { onOutcome: armEvent } : {}) }),
           map((arms): RecallState => ({ ...base, arms })),
+        ).pipe(
           applyArmFloors(config.armFloors),
+          traceStage(trace, now, (st) => ({ stage: 'floors', dropped: dropsOf(st, 'arm-floor') })),
           fuseRrf(),
+          traceStage(trace, now, (st) => ({
+            stage: 'fuse',
+            candidates: st.candidates.map((c, i) => ({ rank: i + 1, id: c.note.key, rrf: c.rrf, evidence: c.evidence, arms: Object.keys(c.ranks) as ArmName[] })),
+          })),
           filterSuperseded({ enabled: !config.includeSuperseded, index: deps.index, ledger: lazyLedger }),
+          traceStage(trace, now, (st) => ({ stage: 'superseded', dropped: dropsOf(st, 'superseded') })),
+        ).pipe(
           rerankTop({
             client: deps.models,
             crossEncoder: config.crossEncoder,
@@ -311,17 +343,62 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       domainHint: req.domainHint,
     });
 
+    const kept = (st: RecallState): string[] => st.selected.map((c) => c.note.key);
+    const filterEvent = (stage: 'quarantine' | 'confidence' | 'budget') => (st: RecallState) => ({ stage, kept: kept(st), dropped: dropsOf(st, stage) });
     return retrieved$.pipe(
       map((s) => (degradedEarly.length ? { ...s, degraded: [...degradedEarly, ...s.degraded] } : s)),
+      traceStage(trace, now, (st) => ({
+        stage: 'rerank',
+        crossEncoder: st.ce !== null,
+        embeddings: st.embeddings !== null,
+        degraded: st.degraded.filter((d) => d.stage === 'rerank' || d.stage === 'embed').map((d) => `${d.stage}: ${d.reason}: ${d.message}`),
+      })),
+    ).pipe(
       applyBoosts({ alphas: config.alphas, context: boostContext }),
+      traceStage(trace, now, (st) => ({
+        stage: 'score',
+        candidates: st.scored.map((c, i) => ({ rank: i + 1, id: c.note.key, score: c.score, relevance: c.relevance, ce: c.ce, boosts: c.boosts })),
+      })),
       dropQuarantined(req.includeQuarantined),
+      traceStage(trace, now, filterEvent('quarantine')),
       filterConfidence(req.confidence),
+      traceStage(trace, now, filterEvent('confidence')),
+    ).pipe(
       oodGate(req.minOverlap),
+      traceStage(trace, now, (st) => ({ stage: 'ood-gate', coverage: st.coverage, gated: st.oodGated, minOverlap: req.minOverlap, kept: kept(st) })),
       diversify(req.limit, req.mmrLambda, req.mmr),
+      traceStage(trace, now, (st) => ({ stage: 'mmr', kept: kept(st), dropped: [...dropsOf(st, 'mmr'), ...dropsOf(st, 'limit')] })),
       tokenBudget(req.maxTokens),
+      traceStage(trace, now, filterEvent('budget')),
       map((s) => outcome(s, temporal)),
+      traceStage2(trace, now),
     );
   });
+}
+
+/** The final event: what the recall returns. */
+function traceStage2(trace: TraceSink | undefined, now: () => number): (o$: Observable<RecallOutcome>) => Observable<RecallOutcome> {
+  return (o$) =>
+    trace
+      ? o$.pipe(
+          map((o) => {
+            try {
+              trace({
+                stage: 'result',
+                ids: o.results.map((c) => c.note.key),
+                scores: o.results.map((c) => c.score),
+                cacheTier: o.cacheTier,
+                degraded: o.degraded.map((d) => `${d.stage}:${d.reason}`),
+                ms: o.ms,
+                t: now(),
+              });
+            } catch {
+              /* tracing never changes the result */
+            }
+            return o;
+          }),
+        )
+      : o$;
 }
 
 export { RERANK_WINDOW };

@@ -16,6 +16,7 @@ import { indexGeneration } from '../sources/index-store.js';
 import { resolveEngines } from './engines.js';
 import { UsageError, errorMessage } from './errors.js';
 import type { Degradation, RecallOutcome } from './types.js';
+import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import { closeIndex, countNotes, openIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { openLedger } from '../sources/ledger.js';
@@ -87,6 +88,27 @@ async function temporalExtractor(query: string, enabled: boolean): Promise<(q: s
   return (q) => extractTemporal(q);
 }
 
+/** Schema of recall_log.jsonl lines written here (lines without `v` are the reference's v1). */
+export const RECALL_LOG_VERSION = 2;
+
+/** The knobs that change a ranking, as recorded with each logged recall. */
+export function settingsInForce(config: RecallConfig): Record<string, unknown> {
+  return {
+    alphas: config.alphas,
+    armFloors: config.armFloors,
+    engine: config.engine,
+    bm25Engine: config.bm25Engine,
+    graphArm: config.graphArm,
+    temporalArm: config.temporalArm,
+    crossEncoder: config.crossEncoder,
+    mmr: config.mmr,
+    mmrLambda: config.mmrLambda,
+    includeSuperseded: config.includeSuperseded,
+    ceModel: config.ceModel,
+    embedModel: config.embedModel,
+  };
+}
+
 /** Notes embedded per recall at most; the rest wait for `recall index` (a hook must stay fast). */
 const EMBED_PER_RECALL = 32;
 
@@ -136,10 +158,20 @@ export interface RecallSession {
   readonly refresh: RefreshReport;
   /** Live notes in the KB (0 = nothing to recall). */
   readonly liveNotes: number;
-  run(cmd: RecallCommand, opts?: { deadlineMs?: number }): Promise<RunResult>;
+  run(cmd: RecallCommand, opts?: RunOptions): Promise<RunResult>;
   /** Glyphs of the active mode (loaded once). */
   glyphs(): Map<string, string>;
   close(): void;
+}
+
+export interface RunOptions {
+  deadlineMs?: number;
+  /** Stage events as the recall runs (`recall trace`, `recall explain`). */
+  trace?: TraceSink;
+  /** Write no recall log, gap log or follow-up line (`recall replay`). */
+  noLog?: boolean;
+  /** Who asked (recorded in the recall log for replay): cli, a hook name, … */
+  caller?: string;
 }
 
 export interface SessionOptions {
@@ -175,7 +207,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
     const glyphsOnce = (): Map<string, string> =>
       (glyphs ??= loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }));
 
-    const run = async (cmd: RecallCommand, runOpts: { deadlineMs?: number } = {}): Promise<RunResult> => {
+    const run = async (cmd: RecallCommand, runOpts: RunOptions = {}): Promise<RunResult> => {
       const verboseRun = verbose || cmd.verbose;
       if (liveNotes === 0) {
         const why = fs.existsSync(path.join(scope.root, 'documents'))
@@ -215,6 +247,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
         engines,
         env: io.env,
+        ...(runOpts.trace ? { trace: runOpts.trace } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
       const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
@@ -241,7 +274,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
           glyphs: g,
           home: config.home,
         });
-      bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun);
+      if (!runOpts.noLog) bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun, runOpts.caller ?? 'cli', scope.root);
       return { stdout, outcome, scope, refresh };
     };
     return {
@@ -279,9 +312,13 @@ function bookkeeping(
   nowMs: number,
   warn: (l: string) => void,
   verbose: boolean,
+  caller: string,
+  kbRoot: string,
 ): void {
   const problems: string[] = [];
   const ids = outcome.results.map((r) => r.note.displayId);
+  // What `recall replay` needs to run this recall again: the request and the settings in force.
+  const { verbose: _v, sessionId: _s, kb: _k, ...request } = cmd;
   const econ = config.economics ? blockEconomics(outcome.results.map((r) => r.note), glyphs, config.home) : null;
   const logErr = logRecall(
     config.stateDir,
@@ -295,6 +332,12 @@ function bookkeeping(
       ms: Math.round(outcome.ms),
       degraded: outcome.degraded.map((d) => `${d.stage}:${d.reason}`),
       economics: econ,
+      v: RECALL_LOG_VERSION,
+      caller,
+      kb: kbRoot,
+      request: { ...request, kb: kbRoot },
+      results: outcome.results.map((r) => ({ id: r.note.displayId, key: r.note.key, score: Number(r.score.toPrecision(6)) })),
+      settings: settingsInForce(config),
     },
     nowMs,
   );

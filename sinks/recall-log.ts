@@ -26,6 +26,13 @@ export interface RecallLogRecord {
   ms: number;
   degraded: string[];
   economics?: { read_tokens: number; discovery_tokens: number; saved_tokens: number; savings_pct: number } | null;
+  /** Replay data (schema v2): who asked, the request, what came back, the settings in force. */
+  v?: number;
+  caller?: string;
+  kb?: string;
+  request?: Record<string, unknown>;
+  results?: { id: string; key: string; score: number }[];
+  settings?: Record<string, unknown>;
 }
 
 export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number): string | null {

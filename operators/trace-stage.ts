@@ -1,0 +1,47 @@
+/**
+ * Tracing: a tap after a stage that describes what the stage did, built from the state the stage
+ * emitted. The same operators produce a traced and an untraced recall; without a sink the tap is a
+ * no-op. A throwing sink never breaks the recall.
+ */
+import { tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { RecallState } from '../pipeline/state.js';
+import type { ArmName, ArmOutcome, BoostName, Drop } from '../pipeline/types.js';
+
+export type TraceEvent =
+  | { stage: 'start'; query: string; terms: string[]; temporal: { start: string; end: string; matched: string } | null; t: number }
+  | { stage: 'cache'; tier: 'exact' | 'fuzzy' | null; t: number }
+  | { stage: 'arm'; arm: ArmName; status: ArmOutcome['status']; ms: number; message?: string; hits: { rank: number; id: string; score: number }[]; t: number }
+  | { stage: 'floors'; dropped: Drop[]; t: number }
+  | { stage: 'fuse'; candidates: { rank: number; id: string; rrf: number; evidence: number; arms: ArmName[] }[]; t: number }
+  | { stage: 'superseded'; dropped: Drop[]; t: number }
+  | { stage: 'rerank'; crossEncoder: boolean; embeddings: boolean; degraded: string[]; t: number }
+  | {
+      stage: 'score';
+      candidates: { rank: number; id: string; score: number; relevance: number; ce: number | null; boosts: Record<BoostName, number> }[];
+      t: number;
+    }
+  | { stage: 'quarantine' | 'confidence' | 'mmr' | 'budget'; kept: string[]; dropped: Drop[]; t: number }
+  | { stage: 'ood-gate'; coverage: number | null; gated: boolean; minOverlap: number; kept: string[]; t: number }
+  | { stage: 'result'; ids: string[]; scores: number[]; cacheTier: 'exact' | 'fuzzy' | null; degraded: string[]; ms: number; t: number };
+
+export type TraceSink = (event: TraceEvent) => void;
+
+/** Distributes the Omit over the union, so each stage's own fields stay checked. */
+export type TraceEventBody = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 't'> : never) : never;
+
+export function traceStage(sink: TraceSink | undefined, now: () => number, describe: (s: RecallState) => TraceEventBody | null): MonoTypeOperatorFunction<RecallState> {
+  if (!sink) return (source) => source;
+  return tap((state) => {
+    try {
+      const ev = describe(state);
+      if (ev) sink({ ...ev, t: now() } as TraceEvent);
+    } catch {
+      /* a tracing problem must not change the recall */
+    }
+  });
+}
+
+/** Drops recorded by one stage (the drops list only grows, so new entries are the stage's). */
+export function dropsOf(state: RecallState, stage: string): Drop[] {
+  return state.drops.filter((d) => d.stage === stage);
+}

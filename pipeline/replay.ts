@@ -1,0 +1,185 @@
+/**
+ * `recall replay [LOG] [--since DATE] [--limit N] [recall flags] [--fail-on-change] [--json]`
+ *
+ * Re-runs logged recalls (recall_log.jsonl) against the current KB and settings and reports what
+ * would now be injected differently: ids added and removed, rank changes, token totals, latency.
+ * The settings in force are this process's (so `RECALL_TAG_ALPHA=0.5 recall replay` tries a new
+ * alpha); flags given to replay override the logged request. It never writes the recall log, the
+ * gap log, the follow-up diagnostic or the cache. Lines of the reference's schema (no `v`, no
+ * request) replay with the logged query and mode and default flags.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from './config.js';
+import { openSession, type RecallCommand, type RecallSession, type RunIo } from './run.js';
+import { estimateTokens } from '../operators/math/terms.js';
+import { parseLooseDate } from '../sources/dates.js';
+import { UsageError } from './errors.js';
+
+export interface LoggedRecall {
+  line: number;
+  ts: string;
+  query: string;
+  caller: string;
+  request: Partial<RecallCommand>;
+  /** Result keys in rank order (v2: keys; v1: display ids). */
+  ids: string[];
+  ms: number | null;
+  tokens: number | null;
+}
+
+/** Logged recalls, oldest first; unreadable lines are skipped and counted. */
+export function readRecallLog(file: string): { records: LoggedRecall[]; skipped: number } {
+  const records: LoggedRecall[] = [];
+  let skipped = 0;
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  lines.forEach((text, i) => {
+    if (!text.trim()) return;
+    try {
+      const o = JSON.parse(text) as Record<string, unknown>;
+      if (typeof o['query'] !== 'string' || !o['query'].trim()) throw new Error('no query');
+      const results = Array.isArray(o['results']) ? (o['results'] as { key?: unknown; id?: unknown }[]) : null;
+      records.push({
+        line: i + 1,
+        ts: typeof o['ts'] === 'string' ? o['ts'] : '',
+        query: o['query'],
+        caller: typeof o['caller'] === 'string' ? o['caller'] : 'unknown',
+        request:
+          o['request'] && typeof o['request'] === 'object'
+            ? (o['request'] as Partial<RecallCommand>)
+            : { mode: (['naive', 'local', 'global'].includes(String(o['mode'])) ? o['mode'] : 'naive') as RecallCommand['mode'] },
+        ids: results ? results.map((r) => String(r.key ?? r.id)) : Array.isArray(o['ids']) ? (o['ids'] as unknown[]).map(String) : [],
+        ms: typeof o['ms'] === 'number' ? o['ms'] : null,
+        tokens: typeof o['injected_tokens'] === 'number' ? o['injected_tokens'] : null,
+      });
+    } catch {
+      skipped += 1;
+    }
+  });
+  return { records, skipped };
+}
+
+export interface ReplayDiff {
+  line: number;
+  query: string;
+  caller: string;
+  before: string[];
+  after: string[];
+  added: string[];
+  removed: string[];
+  /** Ids in both lists whose rank moved: [id, old rank, new rank] (1-based). */
+  moved: [string, number, number][];
+  tokensBefore: number | null;
+  tokensAfter: number;
+  msBefore: number | null;
+  msAfter: number;
+  changed: boolean;
+}
+
+export function diffIds(before: readonly string[], after: readonly string[]): Pick<ReplayDiff, 'added' | 'removed' | 'moved' | 'changed'> {
+  const added = after.filter((id) => !before.includes(id));
+  const removed = before.filter((id) => !after.includes(id));
+  const moved: [string, number, number][] = after
+    .map((id, i): [string, number, number] => [id, before.indexOf(id) + 1, i + 1])
+    .filter(([, old, now]) => old > 0 && old !== now);
+  return { added, removed, moved, changed: added.length + removed.length + moved.length > 0 };
+}
+
+const BASE: RecallCommand = {
+  query: '',
+  mode: 'naive',
+  confidence: 'ANY',
+  format: 'json',
+  field: null,
+  tags: [],
+  domainHint: '',
+  maxTokens: 0,
+  cache: false,
+  mmr: true,
+  global: false,
+  allBranches: false,
+  kb: null,
+  sessionId: null,
+  gapLog: false,
+  followup: false,
+  verbose: false,
+};
+
+export interface ReplayOptions {
+  log?: string;
+  since?: string;
+  limit?: number;
+  /** Flags given to replay: they override every logged request. */
+  overrides: Partial<RecallCommand>;
+}
+
+export interface ReplayReport {
+  log: string;
+  replayed: number;
+  skipped: number;
+  changed: number;
+  diffs: ReplayDiff[];
+}
+
+export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayReport> {
+  const config = loadConfig(io.env);
+  const log = path.resolve(io.cwd, opts.log ?? path.join(config.stateDir, 'recall_log.jsonl'));
+  if (!fs.existsSync(log)) throw new UsageError(`${log}: no recall log to replay`);
+  let { records, skipped } = readRecallLog(log);
+  if (opts.since) {
+    const since = parseLooseDate(opts.since);
+    if (!since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
+    records = records.filter((r) => (parseLooseDate(r.ts)?.getTime() ?? 0) >= since.getTime());
+  }
+  if (opts.limit !== undefined) records = records.slice(-opts.limit);
+  const sessions = new Map<string, RecallSession>();
+  const diffs: ReplayDiff[] = [];
+  try {
+    for (const r of records) {
+      const cmd: RecallCommand = { ...BASE, ...r.request, ...opts.overrides, query: r.query, format: 'json', cache: false, gapLog: false, followup: false, verbose: false, sessionId: null };
+      const key = JSON.stringify([cmd.kb, cmd.global, cmd.allBranches]);
+      let session = sessions.get(key);
+      if (!session) {
+        session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false }, io);
+        sessions.set(key, session);
+      }
+      const t0 = performance.now();
+      const res = await session.run(cmd, { noLog: true });
+      const msAfter = performance.now() - t0;
+      const results = res.outcome?.results ?? [];
+      const after = results.map((c) => c.note.key);
+      diffs.push({
+        line: r.line,
+        query: r.query,
+        caller: r.caller,
+        before: r.ids,
+        after,
+        ...diffIds(r.ids, after),
+        tokensBefore: r.tokens,
+        tokensAfter: results.reduce((n, c) => n + estimateTokens(c.note.chunkText), 0),
+        msBefore: r.ms,
+        msAfter: Math.round(msAfter),
+      });
+    }
+  } finally {
+    for (const s of sessions.values()) s.close();
+  }
+  return { log, replayed: diffs.length, skipped, changed: diffs.filter((d) => d.changed).length, diffs };
+}
+
+export function formatReplay(report: ReplayReport): string {
+  const out = [`replayed ${report.replayed} recalls from ${report.log}${report.skipped ? ` (${report.skipped} unreadable lines skipped)` : ''}: ${report.changed} would change`];
+  for (const d of report.diffs) {
+    if (!d.changed) continue;
+    out.push(`line ${d.line} [${d.caller}] ${JSON.stringify(d.query.slice(0, 80))}`);
+    if (d.added.length) out.push(`  + ${d.added.join(', ')}`);
+    if (d.removed.length) out.push(`  - ${d.removed.join(', ')}`);
+    for (const [id, a, b] of d.moved) out.push(`  ~ ${id}: rank ${a} → ${b}`);
+    out.push(`  tokens ${d.tokensBefore ?? '?'} → ${d.tokensAfter}, latency ${d.msBefore ?? '?'} → ${d.msAfter} ms`);
+  }
+  const tb = report.diffs.reduce((n, d) => n + (d.tokensBefore ?? 0), 0);
+  const ta = report.diffs.reduce((n, d) => n + d.tokensAfter, 0);
+  const lat = report.diffs.map((d) => d.msAfter).sort((a, b) => a - b);
+  out.push(`tokens injected in total: ${tb} → ${ta}; replay latency p50 ${lat[Math.floor(lat.length / 2)] ?? 0} ms`);
+  return `${out.join('\n')}\n`;
+}
