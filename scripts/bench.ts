@@ -215,13 +215,53 @@ async function benchModels(tmp: string, kb: string, runs: number): Promise<strin
   }
 }
 
+/** Wall time and peak RSS (KB) of one command, through GNU time when it is installed. */
+function timeWithRss(args: string[], env: NodeJS.ProcessEnv): { ms: number; rssKb: number | null } {
+  const gnuTime = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+  const t0 = performance.now();
+  const res = gnuTime
+    ? spawnSync(gnuTime, ['-f', 'RSS_KB=%M', BIN, ...args], { env, encoding: 'utf8' })
+    : spawnSync(BIN, args, { env, encoding: 'utf8' });
+  const ms = performance.now() - t0;
+  if (res.status !== 0) throw new Error(`recall ${args.join(' ')} exited ${res.status}: ${res.stderr}`);
+  const m = /RSS_KB=(\d+)/.exec(res.stderr);
+  return { ms, rssKb: m ? Number(m[1]) : null };
+}
+
+/** The peer: qmd's BM25 search on the same notes (`--qmd PATH`, $RECALL_BENCH_QMD, or qmd on PATH). */
+function qmdPeer(): string | null {
+  const i = process.argv.indexOf('--qmd');
+  const explicit = i >= 0 ? process.argv[i + 1] : process.env['RECALL_BENCH_QMD'];
+  if (explicit) return fs.existsSync(explicit) ? explicit : null;
+  const r = spawnSync('sh', ['-c', 'command -v qmd'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.trim() : null;
+}
+
+function benchQmd(qmd: string, kb: string, tmp: string, queries: string[], runs: number): { buildMs: number; searchMs: number[]; hits: number } {
+  const dir = fs.mkdtempSync(path.join(tmp, 'qmd-'));
+  const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, 'cache'), XDG_CONFIG_HOME: path.join(dir, 'config') };
+  const t0 = performance.now();
+  const add = spawnSync(qmd, ['collection', 'add', path.join(kb, 'documents'), '--name', 'learnings'], { env, encoding: 'utf8' });
+  const buildMs = performance.now() - t0;
+  if (add.status !== 0) throw new Error(`qmd collection add failed: ${add.stderr.trim().split('\n').pop()}`);
+  const searchMs: number[] = [];
+  let hits = 0;
+  for (let i = 0; i < runs; i += 1) {
+    const t = performance.now();
+    const r = spawnSync(qmd, ['search', queries[i % queries.length]!, '-c', 'learnings', '--json'], { env, encoding: 'utf8' });
+    searchMs.push(performance.now() - t);
+    if (r.status === 0 && r.stdout.trim().startsWith('[') && r.stdout.trim() !== '[]') hits += 1;
+  }
+  return { buildMs, searchMs, hits };
+}
+
 function args(): { sizes: number[]; runs: number } {
   const a = process.argv.slice(2);
   const get = (k: string): string | undefined => {
     const i = a.indexOf(`--${k}`);
     return i >= 0 ? a[i + 1] : undefined;
   };
-  return { sizes: (get('sizes') ?? '1000,10000').split(',').map(Number), runs: Number(get('runs') ?? 20) };
+  return { sizes: (get('sizes') ?? '1000,10000,100000').split(',').map(Number), runs: Number(get('runs') ?? 20) };
 }
 
 async function main(): Promise<void> {
@@ -246,24 +286,34 @@ async function main(): Promise<void> {
     });
     rows.push(`machine: ${os.cpus().length} cores, node ${process.version}; bare \`node -e 0\` p50 ${pct(nodeStart, 50).toFixed(0)} ms`);
     rows.push('');
-    rows.push('KB                          cold index build   warm recall p50 / p95   cache hit p50 / p95');
-    const variants = [...sizes.map((n) => ({ n, sidecars: true })), { n: Math.max(...sizes), sidecars: false }];
+    const qmd = qmdPeer();
+    const peerRows: string[] = [];
+    rows.push('KB                          cold index build (peak RSS)   warm recall p50 / p95   cache hit p50 / p95');
+    const variants = [...sizes.map((n) => ({ n, sidecars: true })), { n: Math.min(Math.max(...sizes), 10000), sidecars: false }];
     for (const { n, sidecars } of variants) {
       const kb = path.join(tmp, `kb-${n}-${sidecars ? 's' : 'n'}`);
       const queries = generateKb(kb, n, sidecars);
       const builds: number[] = [];
-      const buildRuns = n >= 10000 ? 2 : 3;
+      const rss: number[] = [];
+      const buildRuns = n >= 10000 ? (n >= 100000 ? 1 : 2) : 3;
       let env: NodeJS.ProcessEnv = {};
       for (let i = 0; i < buildRuns; i += 1) {
         const state = path.join(tmp, `state-${n}-${sidecars ? 's' : 'n'}-${i}`);
         env = { ...process.env, HOME: state, REFLECT_STATE_DIR: state };
-        builds.push(time(['index', '--kb', kb], env));
+        const b = timeWithRss(['index', '--kb', kb], env);
+        builds.push(b.ms);
+        if (b.rssKb !== null) rss.push(b.rssKb);
       }
       const warm: number[] = [];
       const hits: number[] = [];
+      let answered = 0;
       for (let i = 0; i < runs; i += 1) {
         const q = queries[i % queries.length]!;
-        warm.push(time(['--kb', kb, q, '--no-cache', '--format', 'json'], env));
+        const t0 = performance.now();
+        const r = spawnSync(BIN, ['--kb', kb, q, '--no-cache', '--format', 'json'], { env, encoding: 'utf8' });
+        warm.push(performance.now() - t0);
+        if (r.status !== 0) throw new Error(`recall exited ${r.status}: ${r.stderr}`);
+        if (((JSON.parse(r.stdout) as { count?: number }).count ?? 0) > 0) answered += 1;
       }
       for (let i = 0; i < runs; i += 1) {
         const q = queries[i % queries.length]!;
@@ -271,11 +321,22 @@ async function main(): Promise<void> {
         hits.push(time(['--kb', kb, q], env));
       }
       rows.push(
-        `${`${n} notes${sidecars ? ' + sidecars' : ', no sidecars'}`.padEnd(26)}  ${(pct(builds, 50) / 1000).toFixed(2).padStart(8)} s          ` +
+        `${`${n} notes${sidecars ? ' + sidecars' : ', no sidecars'}`.padEnd(26)}  ${(pct(builds, 50) / 1000).toFixed(2).padStart(8)} s (${rss.length ? `${(Math.max(...rss) / 1024).toFixed(0)} MB` : 'n/a'})   ` +
           `${pct(warm, 50).toFixed(0).padStart(5)} / ${pct(warm, 95).toFixed(0).padStart(4)} ms        ` +
           `${pct(hits, 50).toFixed(0).padStart(5)} / ${pct(hits, 95).toFixed(0).padStart(4)} ms`,
       );
+      if (qmd && sidecars) {
+        const peer = benchQmd(qmd, kb, tmp, queries, runs);
+        const ratio = pct(peer.searchMs, 50) / pct(warm, 50);
+        peerRows.push(
+          `${`${n} notes`.padEnd(12)} qmd collection add ${(peer.buildMs / 1000).toFixed(2).padStart(7)} s (recall ${(pct(builds, 50) / 1000).toFixed(2)} s, ${(peer.buildMs / pct(builds, 50)).toFixed(1)}x)   ` +
+            `qmd search p50 ${pct(peer.searchMs, 50).toFixed(0).padStart(5)} ms vs recall ${pct(warm, 50).toFixed(0)} ms (${ratio.toFixed(2)}x); ` +
+            `qmd answered ${peer.hits}/${runs} of the queries, recall ${answered}/${runs}`,
+        );
+      }
     }
+    if (peerRows.length) rows.push('', `peer: qmd BM25 on the same notes and queries (${qmd}):`, ...peerRows);
+    else rows.push('', 'peer: qmd not found (pass --qmd PATH or set RECALL_BENCH_QMD to compare with qmd search)');
     rows.push('');
     rows.push(`(${runs} recalls per figure, process start included; KB generated in ${tmp}, removed after)`);
     rows.push('');

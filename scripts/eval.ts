@@ -2,7 +2,8 @@
  * `npm run eval [-- --kb DIR --queries FILE --min-overlap X --limit K --json]`
  *
  * Scores retrieval on a labelled query set in the golden format (YAML with `queries: [{id, class,
- * query, relevant: [names], superseded?: [names]}]`): recall@K, MRR, OOD noise, superseded-above-
+ * query, relevant: [names], superseded?: [names]}]`, or JSON lines of the same objects): recall@K,
+ * MRR, nDCG@K, OOD noise, superseded-above-
  * current violations, per class, plus which arms found each top-K hit. Runs the real pipeline
  * in-process on a throw-away state dir (no cache, no logs), so it measures ranking, not I/O.
  *
@@ -33,6 +34,7 @@ interface QueryResult {
   arms: string[][];
   recall: number | null;
   mrr: number | null;
+  ndcg: number | null;
   noise: boolean;
   violation: boolean;
   ms: number;
@@ -71,6 +73,14 @@ function loadQueries(file: string): GoldenQuery[] {
       ...(Array.isArray(o['superseded']) ? { superseded: o['superseded'].map(String) } : {}),
     };
   });
+}
+
+/** nDCG@k with binary relevance: DCG of the ranking over the DCG of an ideal one. */
+function ndcgAt(ids: readonly string[], rel: ReadonlySet<string>, k: number): number {
+  const gain = (i: number): number => 1 / Math.log2(i + 2);
+  const dcg = ids.slice(0, k).reduce((sum, id, i) => sum + (rel.has(id) ? gain(i) : 0), 0);
+  const ideal = Array.from({ length: Math.min(rel.size, k) }, (_, i) => gain(i)).reduce((a, b) => a + b, 0);
+  return ideal > 0 ? dcg / ideal : 0;
 }
 
 function mean(xs: (number | null)[]): number | null {
@@ -122,6 +132,7 @@ async function main(): Promise<void> {
         arms,
         recall: isOod ? null : ids.filter((id) => rel.has(id)).length / rel.size,
         mrr: isOod ? null : firstRel >= 0 ? 1 / (firstRel + 1) : 0,
+        ndcg: isOod ? null : ndcgAt(ids, rel, k),
         noise: isOod && ids.length > 0,
         violation: firstSup >= 0 && (firstRel < 0 || firstSup < firstRel),
         ms,
@@ -140,6 +151,7 @@ async function main(): Promise<void> {
       queries: rs.length,
       recall_at_k: mean(rs.map((r) => r.recall)),
       mrr: mean(rs.map((r) => r.mrr)),
+      ndcg_at_k: mean(rs.map((r) => r.ndcg)),
       ood_noise: ood.length ? ood.filter((r) => r.noise).length / ood.length : null,
       violations: rs.filter((r) => r.violation).length,
     };
@@ -156,9 +168,9 @@ async function main(): Promise<void> {
   out.push(`recall eval: ${queries.length} queries from ${queriesFile}`);
   out.push(`KB ${kb}, top ${k}, min-overlap ${minOverlap}, no models`);
   out.push('');
-  out.push(`class       queries  recall@${k}     MRR  OOD noise  superseded>current`);
+  out.push(`class       queries  recall@${k}     MRR  nDCG@${k}  OOD noise  superseded>current`);
   for (const s of summary) {
-    out.push(`${s.class.padEnd(10)}  ${String(s.queries).padStart(7)}  ${fmt(s.recall_at_k)}  ${fmt(s.mrr)}     ${fmt(s.ood_noise)}  ${String(s.violations).padStart(18)}`);
+    out.push(`${s.class.padEnd(10)}  ${String(s.queries).padStart(7)}  ${fmt(s.recall_at_k)}  ${fmt(s.mrr)}  ${fmt(s.ndcg_at_k)}     ${fmt(s.ood_noise)}  ${String(s.violations).padStart(18)}`);
   }
   out.push('');
   out.push(`top-${k} hits by arm: ${Object.entries(attribution).map(([a, n]) => `${a} ${n}`).join(', ') || 'none'}`);
