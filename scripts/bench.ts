@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --sizes 1000,10000 --runs 20]`, or `-- --generate DIR --size N` to only write a KB.
+ * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --qmd PATH --qmd-max 10000]`, or
+ * `-- --generate DIR --size N` to only write a KB.
  *
  * Wall time of the real `bin/recall` process (start-up included) on generated KBs: cold index build,
  * warm recall (index up to date, cache off), and cache hit. KBs are generated into a temp dir with
@@ -277,7 +278,8 @@ async function main(): Promise<void> {
   const { sizes, runs } = args();
   if (!fs.existsSync(path.join(repo, 'dist', 'bundle', 'recall.mjs'))) throw new Error('not built: run npm run build');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));
-  const rows: string[] = [];
+  // Rows are printed as they are measured, so a long run shows progress and keeps what it finished.
+  const rows = { push: (...lines: string[]): void => void process.stdout.write(`${lines.join('\n')}\n`) };
   try {
     const nodeStart = Array.from({ length: 10 }, () => {
       const t0 = performance.now();
@@ -287,6 +289,9 @@ async function main(): Promise<void> {
     rows.push(`machine: ${os.cpus().length} cores, node ${process.version}; bare \`node -e 0\` p50 ${pct(nodeStart, 50).toFixed(0)} ms`);
     rows.push('');
     const qmd = qmdPeer();
+    // qmd's own index build is slow at 100k notes (measured: over 10 minutes here); opt in with --qmd-max.
+    const qmdMaxArg = process.argv.indexOf('--qmd-max');
+    const qmdMax = qmdMaxArg >= 0 ? Number(process.argv[qmdMaxArg + 1]) : 10000;
     const peerRows: string[] = [];
     rows.push('KB                          cold index build (peak RSS)   warm recall p50 / p95   cache hit p50 / p95');
     const variants = [...sizes.map((n) => ({ n, sidecars: true })), { n: Math.min(Math.max(...sizes), 10000), sidecars: false }];
@@ -325,7 +330,7 @@ async function main(): Promise<void> {
           `${pct(warm, 50).toFixed(0).padStart(5)} / ${pct(warm, 95).toFixed(0).padStart(4)} ms        ` +
           `${pct(hits, 50).toFixed(0).padStart(5)} / ${pct(hits, 95).toFixed(0).padStart(4)} ms`,
       );
-      if (qmd && sidecars) {
+      if (qmd && sidecars && n <= qmdMax) {
         const peer = benchQmd(qmd, kb, tmp, queries, runs);
         const ratio = pct(peer.searchMs, 50) / pct(warm, 50);
         peerRows.push(
@@ -349,7 +354,6 @@ async function main(): Promise<void> {
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  process.stdout.write(`${rows.join('\n')}\n`);
 }
 
 main().catch((err: unknown) => {
