@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openSession, type RecallCommand, type RecallSession } from './run.js';
+import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from './run.js';
 import type { HookContext, HookSpec } from './hook-runtime.js';
 import { hookLog, pick } from './hook-runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
@@ -18,24 +18,7 @@ import { readInjected, recordInjected } from '../sinks/session-injected.js';
 import { DAY_MS } from '../sources/dates.js';
 import type { ScoredCandidate } from './types.js';
 
-const BASE: Omit<RecallCommand, 'query'> = {
-  mode: 'naive',
-  confidence: 'ANY',
-  format: 'markdown',
-  field: null,
-  tags: [],
-  domainHint: '',
-  maxTokens: 0,
-  cache: true,
-  mmr: true,
-  global: false,
-  allBranches: false,
-  kb: null,
-  sessionId: null,
-  gapLog: true,
-  followup: true,
-  verbose: false,
-};
+const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
 async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
   const session = await openSession(

@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.js';
-import { openSession, type RecallCommand, type RecallSession, type RunIo } from './run.js';
+import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession, type RunIo } from './run.js';
 import { estimateTokens } from '../operators/math/terms.js';
 import { parseLooseDate } from '../sources/dates.js';
 import { UsageError } from './errors.js';
@@ -85,25 +85,7 @@ export function diffIds(before: readonly string[], after: readonly string[]): Pi
   return { added, removed, moved, changed: added.length + removed.length + moved.length > 0 };
 }
 
-const BASE: RecallCommand = {
-  query: '',
-  mode: 'naive',
-  confidence: 'ANY',
-  format: 'json',
-  field: null,
-  tags: [],
-  domainHint: '',
-  maxTokens: 0,
-  cache: false,
-  mmr: true,
-  global: false,
-  allBranches: false,
-  kb: null,
-  sessionId: null,
-  gapLog: false,
-  followup: false,
-  verbose: false,
-};
+const BASE: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false, gapLog: false, followup: false };
 
 export interface ReplayOptions {
   log?: string;

@@ -57,6 +57,30 @@ export interface RecallCommand {
   verbose: boolean;
 }
 
+/**
+ * A recall request with every option at its default (markdown, any confidence, cache on, logs on):
+ * callers spread it and set what differs.
+ */
+export const DEFAULT_COMMAND: Readonly<RecallCommand> = {
+  query: '',
+  mode: 'naive',
+  confidence: 'ANY',
+  format: 'markdown',
+  field: null,
+  tags: [],
+  domainHint: '',
+  maxTokens: 0,
+  cache: true,
+  mmr: true,
+  global: false,
+  allBranches: false,
+  kb: null,
+  sessionId: null,
+  gapLog: true,
+  followup: true,
+  verbose: false,
+};
+
 export interface RunIo {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;

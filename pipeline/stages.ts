@@ -19,7 +19,7 @@ import path from 'node:path';
 import { loadConfig } from './config.js';
 import { resolveScope } from './scope.js';
 import { UsageError, errorMessage } from './errors.js';
-import { checkKbDir, openSession, type RecallCommand } from './run.js';
+import { DEFAULT_COMMAND, checkKbDir, openSession, type RecallCommand } from './run.js';
 import type { ModelClient } from './model-client.js';
 import type { Scope } from './scope.js';
 import { closeIndex, openIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
@@ -318,24 +318,16 @@ const pipelineSearch: StageSearch = async (query, limit, scope, io) => {
   });
   try {
     const cmd: RecallCommand = {
+      ...DEFAULT_COMMAND,
       query,
       limit,
-      mode: 'naive',
-      confidence: 'ANY',
       format: 'json',
-      field: null,
-      tags: [],
-      domainHint: '',
-      maxTokens: 0,
       cache: false,
-      mmr: true,
       global: scope.global,
       allBranches: scope.allBranches,
       kb: scope.kb,
-      sessionId: null,
       gapLog: false,
       followup: false,
-      verbose: false,
     };
     const r = await session.run(cmd);
     return (r.outcome?.results ?? []).map((c) => ({ note: c.note, score: c.score }));

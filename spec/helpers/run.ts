@@ -1,27 +1,9 @@
 /** Run the real recall pipeline in-process against a temp KB. */
-import { runRecall, type RecallCommand, type RunResult } from '../../pipeline/run.js';
+import { DEFAULT_COMMAND, runRecall, type RecallCommand, type RunResult } from '../../pipeline/run.js';
 import type { ModelClient } from '../../pipeline/model-client.js';
 import type { TempKb } from './kb.js';
 
-export const BASE_CMD: RecallCommand = {
-  query: '',
-  mode: 'naive',
-  confidence: 'ANY',
-  format: 'json',
-  field: null,
-  tags: [],
-  domainHint: '',
-  maxTokens: 0,
-  cache: false,
-  mmr: true,
-  global: false,
-  allBranches: false,
-  kb: null,
-  sessionId: null,
-  gapLog: true,
-  followup: true,
-  verbose: false,
-};
+export const BASE_CMD: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false };
 
 export interface RunOpts {
   env?: Record<string, string>;
