@@ -41,9 +41,43 @@ function git(args: string[], cwd: string): string {
   }
 }
 
-/** Project identity: basename of $CLAUDE_PROJECT_DIR, else of the git toplevel; lower-cased; '' if neither. */
+/**
+ * The work tree root holding `cwd` and its git dir, found by walking up to the nearest `.git`
+ * (a folder, or a file `gitdir: …` in linked worktrees) — what `git rev-parse --show-toplevel`
+ * answers, without spawning git on every recall. null outside a repository.
+ */
+export function findRepo(cwd: string): { top: string; gitDir: string } | null {
+  let dir = path.resolve(cwd);
+  for (;;) {
+    const dotGit = path.join(dir, '.git');
+    try {
+      const st = fs.statSync(dotGit);
+      if (st.isDirectory()) return { top: dir, gitDir: dotGit };
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
+      if (m) return { top: dir, gitDir: path.resolve(dir, m[1]!.trim()) };
+    } catch {
+      /* not here */
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+/** Current branch from the repository's HEAD file ('' when detached or unreadable). */
+function headBranch(gitDir: string): string | null {
+  try {
+    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
+    const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
+    return m ? m[1]! : 'HEAD';
+  } catch {
+    return null;
+  }
+}
+
+/** Project identity: basename of $CLAUDE_PROJECT_DIR, else of the git work tree root; lower-cased; '' if neither. */
 export function detectProject(config: RecallConfig, cwd: string): string {
-  const dir = config.scope.projectDir ?? git(['rev-parse', '--show-toplevel'], cwd);
+  const dir = config.scope.projectDir ?? findRepo(cwd)?.top ?? '';
   if (!dir) return '';
   return path.basename(dir.replace(/[/\\]+$/, '')).toLowerCase();
 }
@@ -57,7 +91,8 @@ export function sanitiseBranch(raw: string): string {
 }
 
 export function detectBranch(config: RecallConfig, cwd: string): string {
-  const raw = config.scope.branch ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd);
+  const repo = config.scope.branch === null ? findRepo(cwd) : null;
+  const raw = config.scope.branch ?? (repo ? (headBranch(repo.gitDir) ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd)) : '');
   return sanitiseBranch(raw);
 }
 

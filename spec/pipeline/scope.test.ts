@@ -76,3 +76,28 @@ describe('loadConfig', () => {
     expect(c.warnings).toHaveLength(1);
   });
 });
+
+describe('git detection without spawning git', () => {
+  it('finds the work tree root and branch from .git (folder or worktree file) and treats detached HEAD as trunk', async () => {
+    const { findRepo, detectBranch, detectProject } = await import('../../pipeline/scope.js');
+    base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-git-'));
+    const repo = path.join(base, 'My-Repo');
+    fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+    fs.mkdirSync(path.join(repo, 'src', 'deep'), { recursive: true });
+    fs.writeFileSync(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/feat/auth\n');
+    const cfg = loadConfig({ HOME: base });
+    expect(findRepo(path.join(repo, 'src', 'deep'))).toEqual({ top: repo, gitDir: path.join(repo, '.git') });
+    expect(detectProject(cfg, path.join(repo, 'src'))).toBe('my-repo');
+    expect(detectBranch(cfg, path.join(repo, 'src'))).toBe('feat__auth');
+    // A linked worktree: .git is a file pointing at the real git dir.
+    const wt = path.join(base, 'wt');
+    const wtGit = path.join(repo, '.git', 'worktrees', 'wt');
+    fs.mkdirSync(wtGit, { recursive: true });
+    fs.mkdirSync(wt);
+    fs.writeFileSync(path.join(wt, '.git'), `gitdir: ${wtGit}\n`);
+    fs.writeFileSync(path.join(wtGit, 'HEAD'), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4\n');
+    expect(findRepo(wt)).toEqual({ top: wt, gitDir: wtGit });
+    expect(detectBranch(cfg, wt)).toBe('');
+    expect(findRepo(os.tmpdir() === '/' ? '/' : path.parse(os.tmpdir()).root)).toBeNull();
+  });
+});
