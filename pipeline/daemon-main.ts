@@ -14,11 +14,12 @@ if (!socket) {
   process.exitCode = 2;
 } else {
   const config = loadConfig(process.env);
-  const outcome = await serve({
+  await serve({
     socket,
     settings: { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens },
     idleTimeoutSec: config.idleTimeoutSec,
   });
-  // Exit explicitly: onnxruntime may hold handles that would keep an idle daemon alive.
-  process.exit(outcome === 'lost-race' ? 0 : 0);
+  // Stopped, or another daemon already serves this socket. Exit explicitly: onnxruntime may hold
+  // handles that would keep an idle daemon alive.
+  process.exit(0);
 }

@@ -371,13 +371,13 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       tokenBudget(req.maxTokens),
       traceStage(trace, now, filterEvent('budget')),
       map((s) => outcome(s, temporal)),
-      traceStage2(trace, now),
+      traceResult(trace, now),
     );
   });
 }
 
 /** The final event: what the recall returns. */
-function traceStage2(trace: TraceSink | undefined, now: () => number): (o$: Observable<RecallOutcome>) => Observable<RecallOutcome> {
+function traceResult(trace: TraceSink | undefined, now: () => number): (o$: Observable<RecallOutcome>) => Observable<RecallOutcome> {
   return (o$) =>
     trace
       ? o$.pipe(
