@@ -52,13 +52,23 @@ export function loadMatrix(db: Database.Database, model: string): VectorMatrix {
 export function knn(m: VectorMatrix, query: readonly number[], k: number): { path: string; score: number }[] {
   if (m.dim === 0 || query.length !== m.dim || k <= 0) return [];
   const n = m.paths.length;
-  const scores = new Float32Array(n);
+  const q = Float32Array.from(query);
+  // Keep the best k in a small sorted buffer (k ≪ n): no sort of all n scores.
+  const bestIdx: number[] = [];
+  const bestScore: number[] = [];
   for (let i = 0; i < n; i += 1) {
     let s = 0;
     const off = i * m.dim;
-    for (let j = 0; j < m.dim; j += 1) s += m.data[off + j]! * query[j]!;
-    scores[i] = s;
+    for (let j = 0; j < m.dim; j += 1) s += m.data[off + j]! * q[j]!;
+    if (bestIdx.length === k && s <= bestScore[k - 1]!) continue;
+    let pos = bestIdx.length;
+    while (pos > 0 && bestScore[pos - 1]! < s) pos -= 1;
+    bestIdx.splice(pos, 0, i);
+    bestScore.splice(pos, 0, s);
+    if (bestIdx.length > k) {
+      bestIdx.pop();
+      bestScore.pop();
+    }
   }
-  const idx = Array.from({ length: n }, (_, i) => i).sort((a, b) => scores[b]! - scores[a]!);
-  return idx.slice(0, k).map((i) => ({ path: m.paths[i]!, score: scores[i]! }));
+  return bestIdx.map((i, r) => ({ path: m.paths[i]!, score: bestScore[r]! }));
 }
