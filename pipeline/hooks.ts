@@ -37,6 +37,11 @@ function render(session: RecallSession, query: string, results: ScoredCandidate[
   return renderMarkdown({ query, results, field: null, maxChars, economics: config.economics, glyphs: session.glyphs(), home: config.home });
 }
 
+/** The project a hook works for: $CLAUDE_PROJECT_DIR, else the cwd the harness sent, else the process cwd. */
+function projectCwd(ctx: HookContext, inputCwd: string | null): string {
+  return path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || inputCwd || ctx.cwd);
+}
+
 const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
 
 /** SessionStart's "memory:" footer over the learnings actually injected. */
@@ -56,8 +61,7 @@ export const sessionStartHook: HookSpec = {
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
   defaultTimeoutSec: 30,
   async run(input, ctx) {
-    const projectDir = ctx.env['CLAUDE_PROJECT_DIR'];
-    const cwd = path.resolve(projectDir || pick(input, ['cwd']) || ctx.cwd);
+    const cwd = projectCwd(ctx, pick(input, ['cwd']));
     const home = ctx.env['HOME'] || os.homedir();
     const real = (p: string): string => {
       try {
@@ -120,7 +124,7 @@ export const userPromptSubmitHook: HookSpec = {
     const sessionId = pick(input, ['session_id', 'sessionId']);
     const prompt = pick(input, ['prompt', 'user_prompt', 'userPrompt']) ?? '';
     if (prompt.length < MIN_PROMPT_CHARS) return '';
-    const cwd = path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd);
+    const cwd = projectCwd(ctx, pick(input, ['cwd']));
     return withSession(ctx, cwd, ctx.env, async (session) => {
       const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId }, { caller: 'user-prompt-submit' });
       const seen = sessionId ? readInjected(ctx.stateDir, sessionId) : new Set<string>();
@@ -159,8 +163,7 @@ export const subagentStartHook: HookSpec = {
     const query = [`subagent ${type}`, `cwd ${cwd}`, ...(agentId ? [`agent_id ${agentId}`] : []), ...(task ? [task] : [])].join(' | ');
     const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
-    const projectCwd = path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || cwd);
-    return withSession(ctx, projectCwd, ctx.env, async (session) => {
+    return withSession(ctx, projectCwd(ctx, cwd), ctx.env, async (session) => {
       const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false }, { caller: 'subagent-start' });
       return res.stdout;
     });

@@ -17,6 +17,9 @@ import numpy as np
 import onnx
 from onnx import helper, TensorProto, numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bert_tokenizer import write_tokenizer  # noqa: E402
+
 OUT = sys.argv[1]
 D, H, L, F, V, P = 384, 12, 6, 1536, 30522, 512
 DH = D // H
@@ -120,36 +123,13 @@ def build(kind):
     return m
 
 
-def tokenizer_files(d):
-    sp = lambda t: {"SpecialToken": {"id": t[0], "type_id": t[1]}}
-    sq = lambda t: {"Sequence": {"id": t[0], "type_id": t[1]}}
-    json.dump({"version": "1.0", "truncation": None, "padding": None,
-               "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
-                                 "normalized": False, "special": True} for i, t in enumerate(vocab[:5])],
-               "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
-                              "strip_accents": None, "lowercase": True},
-               "pre_tokenizer": {"type": "BertPreTokenizer"},
-               "post_processor": {"type": "TemplateProcessing",
-                                  "single": [sp(("[CLS]", 0)), sq(("A", 0)), sp(("[SEP]", 0))],
-                                  "pair": [sp(("[CLS]", 0)), sq(("A", 0)), sp(("[SEP]", 0)), sq(("B", 1)), sp(("[SEP]", 1))],
-                                  "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [2], "tokens": ["[CLS]"]},
-                                                     "[SEP]": {"id": "[SEP]", "ids": [3], "tokens": ["[SEP]"]}}},
-               "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
-               "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-                         "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(vocab)}}},
-              open(f"{d}/tokenizer.json", "w"))
-    json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 512, "cls_token": "[CLS]",
-               "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]", "mask_token": "[MASK]"},
-              open(f"{d}/tokenizer_config.json", "w"))
-
-
 for kind, name, cfg in (("embed", "minilm-embed", {"architectures": ["BertModel"]}),
                         ("ce", "minilm-ce", {"architectures": ["BertForSequenceClassification"], "id2label": {"0": "LABEL_0"},
                                              "label2id": {"LABEL_0": 0}, "num_labels": 1})):
     d = f"{OUT}/bench/{name}"
     os.makedirs(f"{d}/onnx", exist_ok=True)
     onnx.save(build(kind), f"{d}/onnx/model.onnx")
-    tokenizer_files(d)
+    write_tokenizer(d, vocab, 512)
     json.dump({"model_type": "bert", "hidden_size": D, "vocab_size": V, "num_hidden_layers": L, "num_attention_heads": H,
                "intermediate_size": F, "max_position_embeddings": P, "type_vocab_size": 2, **cfg}, open(f"{d}/config.json", "w"))
 print(f"wrote bench/minilm-embed and bench/minilm-ce ({L} layers, hidden {D}, vocab {V}) under {OUT}")

@@ -18,6 +18,9 @@ import numpy as np
 import onnx
 from onnx import helper, TensorProto, numpy_helper
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bert_tokenizer import write_tokenizer  # noqa: E402
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else "spec/fixtures/models"
 DIM = 32
 WORDS = """
@@ -63,26 +66,7 @@ def save(nodes, inits, ins, out, d, cfg):
     os.makedirs(f"{d}/onnx", exist_ok=True)
     onnx.save(m, f"{d}/onnx/model.onnx")
     onnx.save(m, f"{d}/onnx/model_quantized.onnx")
-    sp = lambda t: {"SpecialToken": {"id": t[0], "type_id": t[1]}}
-    sq = lambda t: {"Sequence": {"id": t[0], "type_id": t[1]}}
-    json.dump({"version": "1.0", "truncation": None, "padding": None,
-               "added_tokens": [{"id": i, "content": t, "single_word": False, "lstrip": False, "rstrip": False,
-                                 "normalized": False, "special": True} for i, t in enumerate(vocab[:5])],
-               "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
-                              "strip_accents": None, "lowercase": True},
-               "pre_tokenizer": {"type": "BertPreTokenizer"},
-               "post_processor": {"type": "TemplateProcessing",
-                                  "single": [sp(("[CLS]", 0)), sq(("A", 0)), sp(("[SEP]", 0))],
-                                  "pair": [sp(("[CLS]", 0)), sq(("A", 0)), sp(("[SEP]", 0)), sq(("B", 1)), sp(("[SEP]", 1))],
-                                  "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [2], "tokens": ["[CLS]"]},
-                                                     "[SEP]": {"id": "[SEP]", "ids": [3], "tokens": ["[SEP]"]}}},
-               "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
-               "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-                         "max_input_chars_per_word": 100, "vocab": {t: i for i, t in enumerate(vocab)}}},
-              open(f"{d}/tokenizer.json", "w"), indent=0)
-    json.dump({"tokenizer_class": "BertTokenizer", "do_lower_case": True, "model_max_length": 64,
-               "cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "unk_token": "[UNK]",
-               "mask_token": "[MASK]"}, open(f"{d}/tokenizer_config.json", "w"), indent=1)
+    write_tokenizer(d, vocab, 64, indent=0, config_indent=1)
     json.dump({"model_type": "bert", "hidden_size": DIM, "vocab_size": V, "num_hidden_layers": 0,
                "num_attention_heads": 1, "max_position_embeddings": 64, "type_vocab_size": 2, **cfg},
               open(f"{d}/config.json", "w"), indent=1)
