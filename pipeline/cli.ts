@@ -6,6 +6,7 @@
  * the caller). stdout carries only the requested output.
  */
 import { UsageError, errorMessage } from './errors.js';
+import { wellFormedJson } from '../sinks/safe-text.js';
 import { runIndex, runRecall, type RecallCommand } from './run.js';
 import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, toRecallCommand } from './cli-options.js';
 
@@ -135,7 +136,7 @@ async function withYargs(io: CliIo): Promise<void> {
                   sio,
                 )
               : await st.stageHydrate(words, scope, sio);
-        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+        io.stdout(`${wellFormedJson(out, 2)}\n`);
       },
     )
     .command('trace [query..]', 'Run a recall and stream what each stage did (--format text | jsonl); takes every recall option', (y) =>
@@ -187,7 +188,7 @@ async function withYargs(io: CliIo): Promise<void> {
           },
           { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) },
         );
-        io.stdout(a.json ? `${JSON.stringify(report, null, 2)}\n` : formatReplay(report));
+        io.stdout(a.json ? `${wellFormedJson(report, 2)}\n` : formatReplay(report));
         if (a['fail-on-change'] && report.changed > 0) exitOverride = 1;
       },
     )
@@ -211,8 +212,11 @@ export async function main(io: CliIo): Promise<number> {
   try {
     if (io.argv[0] === 'hook' && io.argv.length === 2 && ['session-start', 'user-prompt-submit', 'subagent-start'].includes(io.argv[1]!)) {
       // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
-      const [{ HOOKS }, { readStdin, runHook }] = await Promise.all([import('./hooks.js'), import('./hook-runtime.js')]);
-      const out = await runHook(HOOKS[io.argv[1]!]!, { stdinText: await readStdin(), env: io.env, cwd: io.cwd });
+      const startedMs = Math.round(performance.timeOrigin);
+      const [{ HOOKS }, { hookDeadlineMs, readStdin, runHook, stdinWaitMs }] = await Promise.all([import('./hooks.js'), import('./hook-runtime.js')]);
+      const spec = HOOKS[io.argv[1]!]!;
+      const stdinText = await readStdin(process.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, io.env, startedMs)));
+      const out = await runHook(spec, { stdinText, env: io.env, cwd: io.cwd, startedMs });
       io.stdout(out.envelope);
       return 0;
     }
@@ -221,6 +225,10 @@ export async function main(io: CliIo): Promise<number> {
     else await withYargs(io);
     return exitOverride;
   } catch (err) {
+    if ((err as { name?: string }).name === 'IndexFailed') {
+      io.stderr(`recall: ${errorMessage(err)}\n`);
+      return 1;
+    }
     if ((err as { name?: string }).name === 'PullError') {
       io.stderr(`recall: models pull failed: ${errorMessage(err)}\n`);
       return 1;

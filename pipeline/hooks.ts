@@ -14,11 +14,18 @@ import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlo
 import { loadConfig } from './config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { blockEconomics } from '../sinks/economics.js';
-import { readInjected, recordInjected } from '../sinks/session-injected.js';
+import { claimInjected, readInjected } from '../sinks/session-injected.js';
 import { DAY_MS } from '../sources/dates.js';
 import type { ScoredCandidate } from './types.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
+
+/**
+ * Default deadline (seconds) of the session-start and prompt hooks, REFLECT_RECALL_TIMEOUT. The
+ * harnesses are told 30 s (hooks.json): a hook that answered at its own 30 s deadline was killed
+ * before its answer arrived, so the deadline sits well inside, leaving room for process start and exit.
+ */
+export const HOOK_DEADLINE_SEC = 20;
 
 async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
   const session = await openSession(
@@ -59,7 +66,7 @@ export const sessionStartHook: HookSpec = {
   name: 'session-start',
   event: 'SessionStart',
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 30,
+  defaultTimeoutSec: HOOK_DEADLINE_SEC,
   async run(input, ctx) {
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     const home = ctx.env['HOME'] || os.homedir();
@@ -117,7 +124,7 @@ export const userPromptSubmitHook: HookSpec = {
   name: 'user-prompt-submit',
   event: 'UserPromptSubmit',
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 30,
+  defaultTimeoutSec: HOOK_DEADLINE_SEC,
   async run(input, ctx) {
     // Copilot ignores this hook's output: injecting (and recording ids as injected) would be a lie.
     if (ctx.harness === 'copilot') return '';
@@ -127,23 +134,31 @@ export const userPromptSubmitHook: HookSpec = {
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     return withSession(ctx, cwd, ctx.env, async (session) => {
       const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId }, { caller: 'user-prompt-submit' });
-      const seen = sessionId ? readInjected(ctx.stateDir, sessionId) : new Set<string>();
-      const fresh = (res.outcome?.results ?? []).filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
-      // Whole learnings only: one that does not fit the budget is skipped (not cut, not recorded).
-      const kept: ScoredCandidate[] = [];
+      const results = res.outcome?.results ?? [];
+      const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
+      let kept: ScoredCandidate[] = [];
       let block = '';
-      for (const c of fresh) {
-        if (kept.length >= UPS_KEEP) break;
-        const next = render(session, prompt, [...kept, c], 0);
-        if (next.length > UPS_CHARS) continue;
-        kept.push(c);
-        block = next;
-      }
-      if (kept.length === 0) return '';
-      if (sessionId && !recordInjected(ctx.stateDir, sessionId, kept.map((c) => c.note.displayId !== '?' ? c.note.displayId : c.note.key))) {
+      // Whole learnings only: one that does not fit the budget is skipped (not cut, not recorded).
+      const choose = (seen: ReadonlySet<string>): string[] => {
+        kept = [];
+        block = '';
+        for (const c of results) {
+          if (kept.length >= UPS_KEEP) break;
+          if (seen.has(c.note.displayId) || seen.has(c.note.key)) continue;
+          const next = render(session, prompt, [...kept, c], 0);
+          if (next.length > UPS_CHARS) continue;
+          kept.push(c);
+          block = next;
+        }
+        return kept.map(idOf);
+      };
+      // The "already injected" check and the record happen under one lock: concurrent prompts of a
+      // session must not both inject the same note.
+      if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+        choose(readInjected(ctx.stateDir, sessionId));
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
-      }
-      return block;
+      } else if (!sessionId) choose(new Set());
+      return kept.length === 0 ? '' : block;
     });
   },
 };

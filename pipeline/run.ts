@@ -18,7 +18,8 @@ import { UsageError, errorMessage } from './errors.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { closeIndex, countNotes, openIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { classifyDbError, closeIndex, countNotes, markSuspect, openIndex, rebuildIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { openLedger } from '../sources/ledger.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
@@ -98,18 +99,52 @@ export interface RunResult {
   refresh: RefreshReport | null;
 }
 
-function openScopedIndex(config: RecallConfig, scope: Scope, warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
-  const index = openIndex(scope.root, config.stateDir);
-  if (index.fallbackReason) warn(`recall: ${index.fallbackReason}`);
-  const refresh = refreshIndex(index, { problems: verbose });
-  if (verbose) for (const p of refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
-  return { index, refresh };
+/**
+ * Share of the time left before a deadline that an index refresh may use; the rest is for the
+ * recall itself. What the refresh cannot do in time continues in a background refresher.
+ */
+const REFRESH_SHARE = 0.5;
+
+function openScopedIndex(
+  config: RecallConfig,
+  scope: Scope,
+  io: RunIo,
+  verbose: boolean,
+  deadlineMs: number | undefined,
+  now: () => number,
+): { index: IndexHandle; refresh: RefreshReport; degraded: Degradation[] } {
+  const index = openIndex(scope.root, config.stateDir, { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger });
+  const degraded: Degradation[] = [];
+  if (index.fallbackReason) {
+    io.warn(`recall: ${index.fallbackReason}`);
+    degraded.push({ stage: 'index', reason: 'error', message: index.fallbackReason });
+  }
+  const t = now();
+  const out = refreshWithin(index, {
+    problems: verbose,
+    ...(deadlineMs !== undefined ? { deadlineMs: t + Math.max(0, deadlineMs - t) * REFRESH_SHARE } : {}),
+    backgroundEnv: io.env,
+    now,
+  });
+  for (const n of out.notices) degraded.push({ stage: 'index', reason: out.report.complete || out.background ? 'unavailable' : 'error', message: n });
+  if (verbose) for (const p of out.report.problems) io.warn(`recall: skipped ${p.rel}: ${p.message}`);
+  return { index, refresh: out.report, degraded };
 }
 
+/** A degradation that says the index itself failed with corruption (the next open checks and heals it). */
+const corruptionSeen = (degraded: readonly Degradation[]): boolean =>
+  degraded.some((d) => d.stage !== 'index' && classifyDbError({ message: d.message }) === 'corrupt');
+
+/**
+ * Characters of a query searched for date phrases: a pasted 500 KB log would make the date grammar
+ * (and chrono) run for seconds, and a date phrase worth honouring comes early in a prompt.
+ */
+const DATE_SCAN_CHARS = 4000;
+
 async function temporalExtractor(query: string, enabled: boolean): Promise<(q: string) => TemporalConstraint | null> {
-  if (!enabled || !mayContainDate(query)) return () => null;
+  if (!enabled || !mayContainDate(query.slice(0, DATE_SCAN_CHARS))) return () => null;
   const { extractTemporal } = await import('../sources/temporal-grammar.js');
-  return (q) => extractTemporal(q);
+  return (q) => extractTemporal(q.slice(0, DATE_SCAN_CHARS));
 }
 
 /** Schema of recall_log.jsonl lines written here (lines without `v` are the reference's v1). */
@@ -217,14 +252,21 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   const now = io.now ?? Date.now;
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const { index, refresh } = openScopedIndex(config, scope, io.warn, verbose);
+  const { index, refresh, degraded: indexDegraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
   let closed = false;
   try {
-    const liveNotes = countNotes(index).live;
+    let liveNotes = 0;
+    try {
+      liveNotes = countNotes(index).live;
+    } catch (err) {
+      if (classifyDbError(err) === 'corrupt') markSuspect(index);
+      indexDegraded.push({ stage: 'index', reason: 'error', message: `index unreadable: ${errorMessage(err)}` });
+    }
     const engines = resolveEngines(config, scope.root);
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
-    const early = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
+    const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
+    const early = [...indexDegraded, ...(embedded ? [embedded] : [])];
     let project: string | null = null;
     const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));
     let glyphs: Map<string, string> | null = null;
@@ -274,7 +316,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         ...(runOpts.trace ? { trace: runOpts.trace } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
-      const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
+      if (corruptionSeen(fetched.degraded)) markSuspect(index);
+      const outcome = early.length ? { ...fetched, degraded: [...early, ...fetched.degraded] } : fetched;
       if (verboseRun) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
 
       const g = config.economics || format === 'markdown' ? glyphsOnce() : new Map<string, string>();
@@ -364,16 +407,17 @@ function bookkeeping(
       settings: settingsInForce(config),
     },
     nowMs,
+    config.logMaxBytes,
   );
   if (logErr) problems.push(logErr);
   const sessionId = cmd.sessionId ?? config.sessionId;
   if (outcome.results.length === 0 && cmd.gapLog && config.gapLog) {
-    const err = logGap(config.stateDir, cmd.query, sessionId, nowMs);
+    const err = logGap(config.stateDir, cmd.query, sessionId, nowMs, config.logMaxBytes);
     if (err) problems.push(err);
   }
   if (outcome.results.length > 0 && cmd.followup && config.followup && sessionId) {
     const r = recordFollowup(
-      { stateDir: config.stateDir, metricsPath: config.metricsPath, sessionId, windowSec: config.followupWindowSec },
+      { stateDir: config.stateDir, metricsPath: config.metricsPath, sessionId, windowSec: config.followupWindowSec, maxBytes: config.logMaxBytes },
       cmd.query,
       outcome.results.map((c) => c.note.key),
       nowMs,
@@ -397,14 +441,27 @@ export async function runIndex(
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir);
+  let index = openIndex(scope.root, config.stateDir, { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger });
+  const lock = index.file === ':memory:' ? null : await waitForRefreshLock(index.file, io.warn);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
     let report: RefreshReport;
+    const pass = (): RefreshReport =>
+      refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}), ...(lock ? { onBatch: () => lock.beat() } : {}) });
     try {
-      report = refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}) });
+      try {
+        report = pass();
+      } catch (err) {
+        // Corrupt data pages are found by writing over them: set the file aside and index again.
+        if (classifyDbError(err) !== 'corrupt') throw err;
+        io.warn(`recall: ${index.file} is corrupt (${errorMessage(err)}); setting it aside and rebuilding`);
+        index = rebuildIndex(index, config.stateDir);
+        report = pass();
+      }
     } catch (err) {
-      throw new Error(`indexing ${scope.root} failed: ${errorMessage(err)}`);
+      const kind = classifyDbError(err);
+      const hint = kind === 'full' ? ' (the disk is full; the index was left as it was)' : kind === 'busy' ? ' (another process is writing it)' : '';
+      throw new IndexFailed(`indexing ${scope.root} failed: ${errorMessage(err)}${hint}`);
     }
     let vectors = 'no embedding model installed: vector index not built';
     const models = io.models ?? createModelClient(config, io.env).client;
@@ -418,6 +475,34 @@ export async function runIndex(
     }
     return { report, scope, file: index.file, vectors };
   } finally {
+    lock?.release();
     closeIndex(index);
+  }
+}
+
+/** `recall index` failed (disk full, corrupt beyond repair, busy): the CLI exits 1 with this message. */
+export class IndexFailed extends Error {
+  readonly code = 'E_INDEX_FAILED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'IndexFailed';
+  }
+}
+
+/** How long `recall index` waits for a background refresher of the same index to finish. */
+const INDEX_LOCK_WAIT_MS = 120_000;
+
+async function waitForRefreshLock(file: string, warn: (l: string) => void): Promise<ReturnType<typeof tryRefreshLock>> {
+  const until = Date.now() + INDEX_LOCK_WAIT_MS;
+  let told = false;
+  for (;;) {
+    const lock = tryRefreshLock(file);
+    if (lock) return lock;
+    if (!told) {
+      warn(`recall: waiting for the refresh running in process ${refreshLockHolder(file) ?? '?'} to finish`);
+      told = true;
+    }
+    if (Date.now() > until) throw new IndexFailed(`the index ${file} is being refreshed by process ${refreshLockHolder(file) ?? '?'}; try again later`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -3,6 +3,8 @@
  * - Claude Code and Codex: {"hookSpecificOutput": {"hookEventName": E, "additionalContext": S}};
  * - Copilot (REFLECT_HARNESS=copilot): {"additionalContext": S}.
  */
+import { wellFormed } from './safe-text.js';
+
 export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'SubagentStart';
 export type Harness = 'claude' | 'codex' | 'copilot';
 
@@ -12,6 +14,8 @@ export function harnessOf(env: Readonly<Record<string, string | undefined>>): Ha
 }
 
 export function toHookEnvelope(harness: Harness, event: HookEvent, context: string): string {
-  const body = harness === 'copilot' ? { additionalContext: context } : { hookSpecificOutput: { hookEventName: event, additionalContext: context } };
+  // Lone surrogates become U+FFFD: Codex and other strict parsers reject a `\ud800` escape.
+  const text = wellFormed(context);
+  const body = harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
   return `${JSON.stringify(body)}\n`;
 }

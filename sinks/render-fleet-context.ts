@@ -5,6 +5,7 @@
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { estimateTokens } from '../operators/math/terms.js';
 import { pyHead } from './economics.js';
+import { oneLine } from './safe-text.js';
 
 /** Items considered: the first five results (the reference keeps the block short and high-signal). */
 export const FLEET_MAX_ITEMS = 5;
@@ -59,13 +60,13 @@ function sourceOf(fm: Record<string, unknown>): string {
 function itemLines(c: ScoredCandidate): string[] {
   const n = c.note;
   return [
-    `- **${n.title}** \u2014 ${n.keyInsight || n.title}`,
-    `  source: ${sourceOf(n.frontmatter)} \u00b7 score: ${formatFixed3(c.score)}`,
+    `- **${oneLine(n.title)}** \u2014 ${oneLine(n.keyInsight || n.title)}`,
+    `  source: ${oneLine(sourceOf(n.frontmatter))} \u00b7 score: ${formatFixed3(c.score)}`,
   ];
 }
 
 function block(query: string, items: readonly ScoredCandidate[]): string {
-  const lines = [FLEET_HEADER, `_Query: ${pyHead(query, FLEET_QUERY_CHARS)}_`, ''];
+  const lines = [FLEET_HEADER, `_Query: ${oneLine(pyHead(query, FLEET_QUERY_CHARS))}_`, ''];
   for (const { authority, heading } of SECTIONS) {
     const members = items.filter((c) => {
       const a = c.note.authority.toLowerCase();

@@ -12,6 +12,7 @@
 import type { Note } from '../sources/note.js';
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
+import { oneLine, safeId } from './safe-text.js';
 
 /** Characters of the query shown in the header (the reference's `query[:80]`). */
 export const HEADER_QUERY_CHARS = 80;
@@ -106,7 +107,8 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
     ? results.map((c) => economicsRow(c.note, { glyphs: input.glyphs, home: input.home, statSize: input.statSize }))
     : null;
 
-  let header = `## Prior learnings relevant to \`${pyHead(input.query, HEADER_QUERY_CHARS)}\``;
+  // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
+  let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
   if (field !== null) header += ` (field: ${field})`;
   if (rows) {
     const block = economicsBlock(rows);
@@ -117,10 +119,12 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
   let used = pyLen(header) + 1;
   for (const [i, c] of results.entries()) {
     const note = c.note;
-    const text = (field !== null ? fieldValue(note, field) : null) || note.keyInsight || note.title;
+    // Every note field is shown on one line, so nothing a note holds can start a line of its own.
+    const text = oneLine((field !== null ? fieldValue(note, field) : null) || note.keyInsight || note.title);
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
-    const entryLines = [`- **[${note.displayId}]** ${text}${suffix}`];
-    if (field === null && note.howToApply) entryLines.push(`  How to apply: ${note.howToApply}`);
+    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}`];
+    const how = field === null ? oneLine(note.howToApply) : '';
+    if (how) entryLines.push(`  How to apply: ${how}`);
     const entry = entryLines.join('\n');
     const cost = pyLen(entry) + 1;
     if (input.maxChars > 0 && used + cost > input.maxChars) {
