@@ -76,6 +76,8 @@ export interface HookSpec {
   /** File-system friendly name (logs, breadcrumbs): session-start, user-prompt-submit, subagent-start. */
   name: string;
   event: HookEvent;
+  /** Env variable whose value, when set, is the user's own fixed context (injected as given, not as recalled notes). */
+  fixedContextEnv?: string;
   /** Env variable and default (seconds) of the hook's deadline. */
   timeoutEnv: string;
   defaultTimeoutSec: number;
@@ -123,7 +125,9 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       clearTimeout(timer);
     }
     for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
-    const block = asReferenceBlock(context);
+    // Recalled notes go in as one delimited block of reference material; a context the user fixed
+    // in their own settings is theirs and goes in as given.
+    const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
     return { envelope: toHookEnvelope(harness, spec.event, block), context: block, error: null };
   } catch (err) {
     const message = errorMessage(err);

@@ -166,6 +166,7 @@ export const userPromptSubmitHook: HookSpec = {
 export const subagentStartHook: HookSpec = {
   name: 'subagent-start',
   event: 'SubagentStart',
+  fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
   timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
   defaultTimeoutSec: 5,
   async run(input, ctx) {

@@ -29,6 +29,7 @@ import { renderFleetContext } from '../sinks/render-fleet-context.js';
 import { blockEconomics } from '../sinks/economics.js';
 import { loadGlyphs } from '../sinks/modes.js';
 import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
+import { ensurePrivateDir } from '../sinks/atomic-write.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'fleet-context';
 
@@ -250,6 +251,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   const verbose = opts.verbose || config.debug;
   if (verbose) for (const w of config.warnings) io.warn(`recall: ${w}`);
   const now = io.now ?? Date.now;
+  ensurePrivateDir(config.stateDir);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   const { index, refresh, degraded: indexDegraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);

@@ -67,7 +67,7 @@ describe('user-prompt-submit', () => {
     const stdin = JSON.stringify({ session_id: 'sess-1', hook_event_name: 'UserPromptSubmit', prompt: 'postgres connection pool exhausted in tests', cwd: kb.root });
     const claude = envelope(runHook('user-prompt-submit', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(claude.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
-    expect(claude.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `postgres connection pool exhausted in tests` — 3 learnings/);
+    expect(claude.hookSpecificOutput.additionalContext).toMatch(/^<recall-notes>\nReference material[^\n]*\n\n## Prior learnings relevant to `postgres connection pool exhausted in tests` — 3 learnings/);
     expect(claude.hookSpecificOutput.additionalContext).toContain('[lrn-pool]');
     const codex = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-2', userPrompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'codex' })));
     expect(Object.keys(codex)).toEqual(['hookSpecificOutput']);
@@ -139,9 +139,9 @@ describe('session-start', () => {
     const dir = project(kb, 'feat/connection-pool');
     const out = context(runHook('session-start', JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: dir }), env(kb)));
     // project, branch words (the feat/ prefix dropped), then the top commit tokens (ties alphabetical)
-    expect(out).toMatch(/^## Prior learnings relevant to `billing-svc connection pool postgres sizing`/);
+    expect(out).toMatch(/^## Prior learnings relevant to `billing-svc connection pool postgres sizing`/m);
     expect(out).toContain('[lrn-pool]');
-    expect(out).toMatch(/\nmemory: \d+ learnings, ~\d+ tok injected, est ~-?\d+ tok saved$/);
+    expect(out).toMatch(/\nmemory: \d+ learnings, ~\d+ tok injected, est ~-?\d+ tok saved\n<\/recall-notes>$/);
     const copilot = envelope(runHook('session-start', JSON.stringify({ cwd: dir }), env(kb, { REFLECT_HARNESS: 'copilot' })));
     expect(Object.keys(copilot)).toEqual(['additionalContext']);
   });
@@ -168,7 +168,7 @@ describe('subagent-start', () => {
     const stdin = JSON.stringify({ hook_event_name: 'SubagentStart', agent_type: 'code-reviewer', agent_id: 'a1', cwd: '/srv/app', prompt: 'review the stripe webhook idempotency' });
     const out = envelope(runHook('subagent-start', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe('SubagentStart');
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `subagent code-reviewer \| cwd \/srv\/app \| agent_id a1 \| review the stripe/);
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `subagent code-reviewer \| cwd \/srv\/app \| agent_id a1 \| review the stripe/m);
     expect(out.hookSpecificOutput.additionalContext).toContain('[lrn-webhook]');
     expect(context(runHook('subagent-start', stdin, env(kb, { REFLECT_SUBAGENT_CONTEXT: '  fixed context  ' })))).toBe('fixed context');
   });

@@ -119,7 +119,8 @@ describe('recall replay', () => {
       `${JSON.stringify({ ts: '2026-01-01T10:00:00', query: 'postgres pool', mode: 'naive', count: 1, cached: false, cache_tier: null })}\nnot json\n`,
     );
     const r = run(['replay', path.join(kb.state, 'old.jsonl'), '--json'], kb, { GLOBAL_LEARNINGS_PATH: kb.root });
-    expect(JSON.parse(r.stdout)).toMatchObject({ replayed: 1, skipped: 1, changed: 1, diffs: [{ added: ['a'] }] });
+    // The unreadable line is reported and counted as a change (a replay gate must not pass over it).
+    expect(JSON.parse(r.stdout)).toMatchObject({ replayed: 1, skipped: 1, changed: 2, diffs: [{ added: ['a'] }, { line: 2, changed: true, error: expect.stringMatching(/unreadable record/) }] });
     const missing = run(['replay', '/nonexistent/log.jsonl'], kb);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no recall log to replay/);
