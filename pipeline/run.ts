@@ -101,9 +101,12 @@ export interface RunResult {
 }
 
 /**
- * Share of the time left before a deadline that an index refresh may use; the rest is for the
- * recall itself. What the refresh cannot do in time continues in a background refresher.
+ * A caller with a deadline (a hook) refreshes the index for at most this long, and at most half
+ * the time left: a harness may kill a hook long before its own deadline, and what the refresh
+ * cannot do by then is handed to a detached background refresher early enough to survive that
+ * kill. Small edits take milliseconds; a cold 20k-note KB takes ~10 s and goes to the background.
  */
+const REFRESH_BUDGET_MS = 1000;
 const REFRESH_SHARE = 0.5;
 
 function openScopedIndex(
@@ -123,7 +126,7 @@ function openScopedIndex(
   const t = now();
   const out = refreshWithin(index, {
     problems: verbose,
-    ...(deadlineMs !== undefined ? { deadlineMs: t + Math.max(0, deadlineMs - t) * REFRESH_SHARE } : {}),
+    ...(deadlineMs !== undefined ? { deadlineMs: t + Math.min(REFRESH_BUDGET_MS, Math.max(0, deadlineMs - t) * REFRESH_SHARE) } : {}),
     backgroundEnv: io.env,
     now,
   });

@@ -241,9 +241,13 @@ const cases: Record<string, () => Promise<void>> = {
       spawnSync('dd', ['if=/dev/zero', `of=${path.join(mnt, 'filler')}`, 'bs=64k'], { stdio: 'ignore' });
       fs.writeFileSync(path.join(c.kb, 'documents', 'new.md'), note('lrn-new', 'postgres pool new note', 'added while the disk is full'));
       let r: Run | null = null;
-      for (let i = 0; i < 3; i += 1) r = await run(hook('user-prompt-submit'), { env, stdin: PROMPT });
+      const times: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        r = await run(hook('user-prompt-submit'), { env, stdin: JSON.stringify({ session_id: `full${i}`, prompt: 'postgres connection pool exhausted in tests' }) });
+        times.push(Math.round(r.ms));
+      }
       const aside = fs.readdirSync(path.join(mnt, 'index')).filter((f) => f.includes('.corrupt')).length;
-      row('state dir on a full 1 MB tmpfs (3rd call)', r!, `context ${contextOf(r!.stdout).length} chars, ${aside} index copies set aside`);
+      row('state dir on a full 1 MB tmpfs (3 calls)', r!, `ms per call ${times.join('/')}, context ${contextOf(r!.stdout).length} chars, ${aside} index copies set aside`);
     } finally {
       spawnSync('umount', [mnt]);
     }
@@ -290,8 +294,14 @@ const cases: Record<string, () => Promise<void>> = {
     );
     const r = await run(hook('user-prompt-submit'), { env: c.env, stdin: PROMPT });
     const ctx = contextOf(r.stdout);
-    const raw = /\n#|\u001b|\\ud800/.test(ctx) || /\\ud800/i.test(r.stdout);
-    row('injection payload note', r, raw ? 'raw newline/heading/ESC/surrogate reached the context' : 'fields collapsed, no ESC, no surrogate');
+    const problems = [
+      /^# SYSTEM/m.test(ctx) && 'a forged heading',
+      /\u001b/.test(ctx) && 'ESC',
+      /\\ud800/i.test(r.stdout) && 'a lone surrogate',
+      (ctx.match(/<\/recall-notes>/g) ?? []).length > 1 && 'a fake closing tag',
+      /^\s*- \*\*\[lrn-forged\]\*\*/m.test(ctx) && 'a forged entry',
+    ].filter(Boolean);
+    row('injection payload note', r, problems.length ? `reached the context: ${problems.join(', ')}` : `${ctx.length} chars, no forged line, ESC or surrogate`);
   },
   async 'hung-daemon'() {
     const c = freshCase();

@@ -33,7 +33,15 @@ export function withFileLock<T>(file: string, fn: () => T, waitMs = LOCK_WAIT_MS
   const until = Date.now() + waitMs;
   for (;;) {
     try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx', mode: 0o600 });
+      // The lock is the file's existence; its pid is informative only (writing it may fail on a full disk).
+      const fd = fs.openSync(lock, 'wx', 0o600);
+      try {
+        fs.writeSync(fd, String(process.pid));
+      } catch {
+        /* an empty lock file locks all the same */
+      } finally {
+        fs.closeSync(fd);
+      }
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

@@ -55,7 +55,16 @@ export function tryRefreshLock(indexFile: string): RefreshLock | null {
   const lock = refreshLockFile(indexFile);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      fs.writeFileSync(lock, `${process.pid} ${Date.now()}`, { flag: 'wx', mode: 0o600 });
+      const fd = fs.openSync(lock, 'wx', 0o600);
+      try {
+        fs.writeSync(fd, `${process.pid} ${Date.now()}`);
+      } catch {
+        // A lock without its owner's pid would look abandoned to others: give it up (full disk).
+        fs.closeSync(fd);
+        fs.rmSync(lock, { force: true });
+        return null;
+      }
+      fs.closeSync(fd);
       let held = true;
       return {
         beat: () => {
@@ -144,7 +153,11 @@ export function refreshWithin(h: IndexHandle, opts: RefreshWithinOptions = {}): 
   const lock = memory ? null : tryRefreshLock(h.file);
   if (!memory && !lock) {
     const pid = refreshLockHolder(h.file);
-    notices.push(`index refresh in progress in another process${pid ? ` (pid ${pid})` : ''}; reading the last committed index`);
+    notices.push(
+      pid
+        ? `index refresh in progress in another process (pid ${pid}); reading the last committed index`
+        : 'index not refreshed: its lock file cannot be created (disk full or state dir not writable); reading the last committed index',
+    );
     return { report: notRefreshed(), notices, background: false };
   }
   let report: RefreshReport;
