@@ -14,15 +14,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-/** Largest state file read back (recent searches, cache entries, session ids: all far smaller). */
-const MAX_READ_BYTES = 16 * 1024 * 1024;
+import { mkdirPrivate } from '../sources/private-fs.js';
 
-const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK, O_NOFOLLOW, O_RDONLY } = fs.constants;
+export { mkdirPrivate };
 
-/** mkdir -p with owner-only permissions for what is created. */
-export function mkdirPrivate(dir: string): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-}
+const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
 
 /**
  * Create the state dir owner-only, and take group/other access away from one made by an older
@@ -102,39 +98,4 @@ export function appendLine(file: string, record: unknown, opts: AppendOptions = 
   appendText(file, `${JSON.stringify(record)}\n`, opts);
 }
 
-/** A regular file's text, read without blocking and at most `max` bytes; null when missing, special or too large. */
-export function readSmallFile(file: string, max = MAX_READ_BYTES): string | null {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, O_RDONLY | O_NONBLOCK);
-  } catch {
-    return null;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > max) return null;
-    const buf = Buffer.alloc(st.size);
-    let len = 0;
-    while (len < buf.length) {
-      const n = fs.readSync(fd, buf, len, buf.length - len, null);
-      if (n === 0) break;
-      len += n;
-    }
-    return buf.subarray(0, len).toString('utf8');
-  } catch {
-    return null;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Read and parse a JSON file; missing, special, oversized or corrupt → fallback. */
-export function readJson<T>(file: string, fallback: T): T {
-  const text = readSmallFile(file);
-  if (text === null) return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
+export { readJson, readSmallFile } from '../sources/private-fs.js';

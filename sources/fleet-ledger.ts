@@ -4,7 +4,7 @@
  * provenance recall trusts for imported notes, because a note's own frontmatter can say anything.
  * Content seen in FLEET_VOUCH_COUNT or more imports is vouched for (the reference's promotion bar).
  */
-import { readJson } from '../sinks/atomic-write.js';
+import { readJson } from './private-fs.js';
 import type { FleetLookup } from './note.js';
 
 /** Imports of the same content after which the ledger vouches for it (the reference's promotion candidate bar). */

@@ -23,6 +23,7 @@ import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
 import { loadFleetLedger } from './fleet-ledger.js';
+import { mkdirPrivate } from './private-fs.js';
 import { parseYamlMapping } from './frontmatter.js';
 import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
 import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity-graph.js';
@@ -295,7 +296,7 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
   const file = indexFileFor(kbRoot, stateDir);
   let healed: string | null = null;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    mkdirPrivate(path.dirname(file));
   } catch (err) {
     return memoryIndex(kbRoot, `cannot write ${file} (${(err as Error).message}); using an in-memory index`, followOutside, opts.fleetLedger);
   }

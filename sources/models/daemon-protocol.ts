@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelSettings } from './model-store.js';
+import { mkdirPrivate } from '../private-fs.js';
 
 export type DaemonRequest =
   | { op: 'ping' }
@@ -79,7 +80,7 @@ export class ForeignSocketError extends Error {
  */
 export function checkSocketDir(socket: string): void {
   const dir = path.dirname(socket);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  mkdirPrivate(dir);
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) throw new ForeignSocketError(`${dir} is not a real folder; the model daemon is not used`);
   if (st.uid !== myUid()) throw new ForeignSocketError(`${dir} belongs to uid ${st.uid}, not to this user; the model daemon is not used`);
