@@ -33,7 +33,7 @@ await build({
   format: 'esm',
   target: 'node20',
   outExtension: { '.js': '.mjs' },
-  external: ['better-sqlite3', 'onnxruntime-node', '@huggingface/transformers', 'sqlite-vec'],
+  external: ['better-sqlite3', 'node-sqlite3-wasm', 'onnxruntime-node', '@huggingface/transformers', 'sqlite-vec'],
   banner: { js: "import { createRequire as __recallCreateRequire } from 'node:module'; const require = __recallCreateRequire(import.meta.url);" },
   sourcemap: 'linked',
   logLevel: 'warning',
