@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { fileTag, openDatabase, type SqlDatabase } from './sqlite.js';
+import { fileTag, isBusyError, openDatabase, type SqlDatabase } from './sqlite.js';
 import { modelText, parseNote, str, type Note, type NoteLocation } from './note.js';
 import { parseYamlMapping } from './frontmatter.js';
 import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
@@ -145,6 +145,8 @@ export function openIndex(kbRoot: string, stateDir: string): IndexHandle {
       prepareSchema(db);
     } catch (err) {
       db.close();
+      // Locked by another process: the file is fine, this process just cannot have it now.
+      if (isBusyError(err)) throw err;
       // A corrupt or foreign file: move it aside once and start again.
       fs.renameSync(file, `${file}.corrupt-${Date.now()}`);
       const fresh = openDatabase(file);

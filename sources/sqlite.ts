@@ -130,6 +130,13 @@ export function fileTag(): string {
   return sqliteDriver() === 'wasm' ? '.wasm' : '';
 }
 
+/** True for SQLITE_BUSY / SQLITE_LOCKED from any driver: another process holds the file, which is intact. */
+export function isBusyError(err: unknown): boolean {
+  const e = err as { code?: unknown; errcode?: unknown; message?: unknown };
+  if (e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || e?.errcode === 5 || e?.errcode === 6) return true;
+  return typeof e?.message === 'string' && /database (table )?is locked|database is busy/i.test(e.message);
+}
+
 /** Open (or create) a database file with the driver this process uses. */
 export function openDatabase(file: string, opts: OpenOptions = {}): SqlDatabase {
   if (opts.fileMustExist && file !== ':memory:' && !fs.existsSync(file)) {
@@ -383,7 +390,9 @@ function wasmOpener(): Opener {
         statement(sql);
         return {
           run: (...p) => (heartbeat(), statement(sql).run(args(p))),
-          get: (...p) => (heartbeat(), statement(sql).get(args(p)) ?? undefined),
+          // all()[0], not get(): node-sqlite3-wasm's get() leaves the statement open, and an open
+          // statement keeps its read lock (the lock directory) until the statement is reset.
+          get: (...p) => (heartbeat(), statement(sql).all(args(p))[0]),
           all: (...p) => (heartbeat(), statement(sql).all(args(p))),
         };
       },

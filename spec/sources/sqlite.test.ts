@@ -147,6 +147,34 @@ describe('index files and drivers', () => {
 });
 
 describe('wasm driver locks', () => {
+  it('holds no lock between statements (get() included), so a process that exits without close leaves none', () => {
+    useSqliteDriver('wasm');
+    const file = path.join(tmp(), 'g.sqlite');
+    const db = openDatabase(file);
+    db.exec(`CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1), (2)`);
+    expect(db.prepare(`SELECT v FROM t ORDER BY v`).get()).toEqual({ v: 1 });
+    expect(fs.existsSync(`${file}.lock`)).toBe(false);
+    db.close();
+  });
+
+  it('a locked index is used in memory for this process and never moved aside as corrupt', () => {
+    useSqliteDriver('wasm');
+    kb = tempKb();
+    kb.write('documents/a.md', noteText('a', 'kafka lag', 'consumer lag grows'));
+    const first = openIndex(kb.root, kb.state);
+    refreshIndex(first);
+    closeIndex(first);
+    fs.mkdirSync(`${first.file}.lock`); // another process is writing right now
+    const h = openIndex(kb.root, kb.state);
+    expect(h.file).toBe(':memory:');
+    expect(h.fallbackReason).toMatch(/locked/);
+    refreshIndex(h);
+    expect(searchFts(h, ftsQuery('consumer lag')!, 5).map((r) => r.note.key)).toEqual(['a']);
+    closeIndex(h);
+    expect(fs.readdirSync(path.dirname(first.file)).filter((f) => f.includes('corrupt'))).toEqual([]);
+    fs.rmdirSync(`${first.file}.lock`);
+  });
+
   it('takes over a lock left by a process that died inside a transaction, once it is stale', () => {
     useSqliteDriver('wasm');
     const file = path.join(tmp(), 'l.sqlite');
