@@ -114,13 +114,14 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       timer.unref();
     });
     let context: string;
+    const input = parseHookInput(io.stdinText);
     try {
-      context = await Promise.race([spec.run(parseHookInput(io.stdinText), ctx), safety]);
+      context = await Promise.race([spec.run(input, ctx), safety]);
     } finally {
       clearTimeout(timer);
     }
     for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
-    return { envelope: toHookEnvelope(harness, spec.event, context), context, error: null };
+    return { envelope: toHookEnvelope(harness, spec.event, context, input), context, error: null };
   } catch (err) {
     const message = errorMessage(err);
     if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
