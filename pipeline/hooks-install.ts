@@ -47,6 +47,8 @@ export interface FileChange {
   after: string | null;
   /** Human summary lines: "+ SessionStart: node … (timeout 30 s)". */
   summary: string[];
+  /** Copy the file aside before changing it (not for recall's own generated skill file). */
+  backup?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -204,7 +206,7 @@ function skillChange(o: InstallOptions, dir: string, install: boolean): FileChan
   }
   const after = install ? skillText(o.root, false) : null;
   const summary = install ? [`+ skill recall (${before === null ? 'new' : 'updated'})`] : before !== null ? ['- skill recall'] : [];
-  return finalize(file, before, after, summary);
+  return { ...finalize(file, before, after, summary), backup: false };
 }
 
 /** `[mcp_servers.recall]` in Codex's config.toml, edited as text so the user's comments and layout survive. */
@@ -274,7 +276,7 @@ export function applyChanges(changes: FileChange[], now = new Date()): string[] 
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   for (const c of changes) {
     if (c.after === c.before) continue;
-    if (c.before !== null) {
+    if (c.before !== null && c.backup !== false) {
       const backup = `${c.file}.recall-backup-${stamp}`;
       fs.copyFileSync(c.file, backup);
       backups.push(backup);
