@@ -15,7 +15,7 @@
  *   codex   hooks $CODEX_HOME/hooks.json | .codex/hooks.json              (Codex asks the user to trust new hooks)
  *           skill $CODEX_HOME/skills/recall/ | .agents/skills/recall/     mcp $CODEX_HOME/config.toml | .codex/config.toml
  *   copilot hooks ~/.copilot/hooks/recall.json | .github/hooks/recall.json
- *           skill ~/.copilot/skills/recall/ | .github/skills/recall/      mcp ~/.copilot/mcp-config.json | .copilot/mcp-config.json
+ *           skill ~/.copilot/skills/recall/ | .github/skills/recall/      mcp ~/.copilot/mcp-config.json | .github/mcp.json
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -81,7 +81,7 @@ export function targets(o: Pick<InstallOptions, 'harness' | 'scope' | 'env' | 'c
     case 'copilot':
       return user
         ? { hooks: path.join(h, '.copilot', 'hooks', 'recall.json'), skillDir: path.join(h, '.copilot', 'skills', 'recall'), mcp: path.join(h, '.copilot', 'mcp-config.json') }
-        : { hooks: path.join(o.cwd, '.github', 'hooks', 'recall.json'), skillDir: path.join(o.cwd, '.github', 'skills', 'recall'), mcp: path.join(o.cwd, '.copilot', 'mcp-config.json') };
+        : { hooks: path.join(o.cwd, '.github', 'hooks', 'recall.json'), skillDir: path.join(o.cwd, '.github', 'skills', 'recall'), mcp: path.join(o.cwd, '.github', 'mcp.json') };
   }
 }
 
