@@ -8,6 +8,7 @@
 import { UsageError, errorMessage } from './errors.js';
 import { runIndex, runRecall, type RecallCommand } from './run.js';
 import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, toRecallCommand } from './cli-options.js';
+import { sqliteDriver } from '../sources/sqlite.js';
 
 export interface CliIo {
   argv: string[];
@@ -41,7 +42,7 @@ async function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all
   io.stdout(
     `indexed ${scope.root}: ${report.total - report.problems.length} usable of ${report.total} files ` +
       `(${report.added} added, ${report.updated} re-read, ${report.removed} removed) in ${(report.ms / 1000).toFixed(2)} s\n` +
-      `index: ${file}\nvectors: ${vectors}\n`,
+      `index: ${file}\nsqlite: ${sqliteDriver()}\nvectors: ${vectors}\n`,
   );
   for (const p of report.problems) io.stderr(`recall: skipped ${p.rel}: ${p.message}\n`);
 }

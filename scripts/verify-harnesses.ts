@@ -197,8 +197,8 @@ async function main(): Promise<void> {
   const root = installed!;
   check('installed copy has no dist/ and no built native addon (nothing was built at install)', !fs.existsSync(path.join(root, 'dist')) && !fs.existsSync(path.join(root, 'node_modules', 'better-sqlite3', 'build')));
   const details = claude('plugin', 'details', 'recall@recall');
-  const cost = details.stdout.split('\n').filter((l) => /token|skill|recall:recall/i.test(l)).map((l) => l.trim()).slice(0, 6);
-  check('claude plugin details recall@recall', details.status === 0, cost.join(' | '));
+  const cost = details.stdout.split('\n').filter((l) => /Always-on:|^\s*recall\s+~/.test(l)).map((l) => l.trim().replace(/\s+/g, ' '));
+  check('claude plugin details recall@recall (skill token cost: always-on, on-invoke)', details.status === 0 && cost.length > 0, cost.join(' | '));
 
   const hooksFile = readJson(path.join(root, 'hooks', 'hooks.json'))['hooks'] as Record<string, { hooks: { command: string }[] }[]>;
   const claudeEnv = env({ CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: project });
