@@ -100,8 +100,9 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
   const started = now();
   let harness: Harness = 'claude';
   let stateDir = '';
+  const input = parseHookInput(io.stdinText);
   try {
-    harness = harnessOf(io.env);
+    harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
     const env: Env = { ...io.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
     stateDir = loadConfig(env).stateDir;
@@ -114,7 +115,6 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       timer.unref();
     });
     let context: string;
-    const input = parseHookInput(io.stdinText);
     try {
       context = await Promise.race([spec.run(input, ctx), safety]);
     } finally {

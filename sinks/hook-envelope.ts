@@ -8,9 +8,15 @@
 export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'SubagentStart';
 export type Harness = 'claude' | 'codex' | 'copilot';
 
-export function harnessOf(env: Readonly<Record<string, string | undefined>>): Harness {
+/**
+ * The harness running this hook: REFLECT_HARNESS when set; else Codex when the call carries Codex's
+ * marks (its `turn_id` payload field, or the PLUGIN_ROOT variable it gives plugin hooks besides
+ * CLAUDE_PLUGIN_ROOT), so one plugin hooks.json serves both; else Claude Code.
+ */
+export function harnessOf(env: Readonly<Record<string, string | undefined>>, input: Record<string, unknown> = {}): Harness {
   const h = (env['REFLECT_HARNESS'] ?? '').trim().toLowerCase();
-  return h === 'copilot' ? 'copilot' : h === 'codex' ? 'codex' : 'claude';
+  if (h === 'copilot' || h === 'codex' || h === 'claude') return h;
+  return typeof input['turn_id'] === 'string' || env['PLUGIN_ROOT'] ? 'codex' : 'claude';
 }
 
 /**

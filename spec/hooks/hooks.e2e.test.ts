@@ -242,6 +242,10 @@ describe('subagent-start', () => {
     expect(claude).toMatch(/cut to fit the harness limit on hook output\)$/);
     const codex = context(runHook('subagent-start', stdin, env(kb, { ...big, REFLECT_HARNESS: 'codex' })));
     expect(codex.length).toBeLessThanOrEqual(7000);
+    // The shared plugin hooks.json sets no REFLECT_HARNESS: Codex is known by its payload and PLUGIN_ROOT.
+    const viaPayload = context(runHook('subagent-start', JSON.stringify({ agent_type: 'x', prompt: 'stripe webhook idempotency', turn_id: 't1' }), env(kb, big)));
+    const viaEnv = context(runHook('subagent-start', stdin, env(kb, { ...big, PLUGIN_ROOT: '/plugins/recall', CLAUDE_PLUGIN_ROOT: '/plugins/recall' })));
+    expect([viaPayload.length, viaEnv.length].every((n) => n > 5000 && n <= 7000)).toBe(true);
     // Cut between learnings: the last kept learning is whole (its "How to apply"/body line is there).
     expect(codex.split('\n- **[').length).toBeGreaterThan(2);
   });
