@@ -105,8 +105,9 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
   const started = io.startedMs ?? now();
   let harness: Harness = 'claude';
   let stateDir = '';
+  const input = parseHookInput(io.stdinText);
   try {
-    harness = harnessOf(io.env);
+    harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
     const env: Env = { ...io.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
     stateDir = loadConfig(env).stateDir;
@@ -120,7 +121,7 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     });
     let context: string;
     try {
-      context = await Promise.race([spec.run(parseHookInput(io.stdinText), ctx), safety]);
+      context = await Promise.race([spec.run(input, ctx), safety]);
     } finally {
       clearTimeout(timer);
     }
@@ -128,7 +129,7 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     // Recalled notes go in as one delimited block of reference material; a context the user fixed
     // in their own settings is theirs and goes in as given.
     const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
-    return { envelope: toHookEnvelope(harness, spec.event, block), context: block, error: null };
+    return { envelope: toHookEnvelope(harness, spec.event, block, input), context: block, error: null };
   } catch (err) {
     const message = errorMessage(err);
     if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);

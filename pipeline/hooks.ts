@@ -10,6 +10,7 @@ import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } 
 import type { HookContext, HookSpec } from './hook-runtime.js';
 import { hookLog, pick } from './hook-runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
+import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
 import { loadConfig } from './config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
@@ -96,7 +97,7 @@ export const sessionStartHook: HookSpec = {
     const minOverlap = ctx.overrides.num('REFLECT_RECALL_MIN_OVERLAP', 0.2, 0, 1);
     const maxTokens = ctx.overrides.num('REFLECT_RECALL_MAX_TOKENS', 0, 0, 1_000_000, true);
     return withSession(ctx, cwd, env, async (session) => {
-      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens };
+      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens, floor: session.config.floors.sessionStart };
       // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
@@ -120,37 +121,54 @@ const UPS_FETCH = 9;
 const UPS_KEEP = 3;
 const UPS_CHARS = 1500;
 
+/**
+ * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
+ * whole learnings whose block fits UPS_CHARS. A learning that does not fit is skipped, not cut.
+ */
+export function wholeLearnings(results: readonly ScoredCandidate[], renderList: (list: ScoredCandidate[]) => string): { kept: ScoredCandidate[]; block: string } {
+  const kept: ScoredCandidate[] = [];
+  let block = '';
+  for (const c of results) {
+    if (kept.length >= UPS_KEEP) break;
+    const next = renderList([...kept, c]);
+    if (next.length > UPS_CHARS) continue;
+    kept.push(c);
+    block = next;
+  }
+  return { kept, block };
+}
+
+/** Candidates the prompt hook asks for before dedupe (seed value). */
+export const PROMPT_FETCH = UPS_FETCH;
+
 export const userPromptSubmitHook: HookSpec = {
   name: 'user-prompt-submit',
   event: 'UserPromptSubmit',
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
   defaultTimeoutSec: HOOK_DEADLINE_SEC,
   async run(input, ctx) {
-    // Copilot ignores this hook's output: injecting (and recording ids as injected) would be a lie.
-    if (ctx.harness === 'copilot') return '';
+    // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
+    // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
+    // ids as injected) would be a lie.
+    if (ctx.harness === 'copilot' && typeof input['transformedPrompt'] !== 'string') return '';
     const sessionId = pick(input, ['session_id', 'sessionId']);
     const prompt = pick(input, ['prompt', 'user_prompt', 'userPrompt']) ?? '';
     if (prompt.length < MIN_PROMPT_CHARS) return '';
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     return withSession(ctx, cwd, ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId }, { caller: 'user-prompt-submit' });
+      // Every candidate under the floor is gone before dedupe: the refill can never pad with noise.
+      const res = await session.run(
+        { ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId, floor: session.config.floors.userPrompt },
+        { caller: 'user-prompt-submit' },
+      );
       const results = res.outcome?.results ?? [];
       const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
-      let kept: ScoredCandidate[] = [];
-      let block = '';
-      // Whole learnings only: one that does not fit the budget is skipped (not cut, not recorded).
+      let picked: { kept: ScoredCandidate[]; block: string } = { kept: [], block: '' };
+      // Whole learnings among those this session has not been given yet.
       const choose = (seen: ReadonlySet<string>): string[] => {
-        kept = [];
-        block = '';
-        for (const c of results) {
-          if (kept.length >= UPS_KEEP) break;
-          if (seen.has(c.note.displayId) || seen.has(c.note.key)) continue;
-          const next = render(session, prompt, [...kept, c], 0);
-          if (next.length > UPS_CHARS) continue;
-          kept.push(c);
-          block = next;
-        }
-        return kept.map(idOf);
+        const fresh = results.filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
+        picked = wholeLearnings(fresh, (list) => render(session, prompt, list, 0));
+        return picked.kept.map(idOf);
       };
       // The "already injected" check and the record happen under one lock: concurrent prompts of a
       // session must not both inject the same note.
@@ -158,7 +176,7 @@ export const userPromptSubmitHook: HookSpec = {
         choose(readInjected(ctx.stateDir, sessionId));
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
       } else if (!sessionId) choose(new Set());
-      return kept.length === 0 ? '' : block;
+      return picked.kept.length === 0 ? '' : picked.block;
     });
   },
 };
@@ -172,15 +190,13 @@ export const subagentStartHook: HookSpec = {
   async run(input, ctx) {
     const fixed = ctx.env['REFLECT_SUBAGENT_CONTEXT'];
     if (fixed !== undefined) return fixed.trim();
-    const type = pick(input, ['agent_type', 'agentType', 'subagent_type', 'subagentType']) || 'subagent';
     const cwd = pick(input, ['cwd']) || ctx.cwd;
-    const agentId = pick(input, ['agent_id', 'agentId', 'subagent_id', 'subagentId']);
-    const task = pick(input, ['prompt', 'task', 'description']);
-    const query = [`subagent ${type}`, `cwd ${cwd}`, ...(agentId ? [`agent_id ${agentId}`] : []), ...(task ? [task] : [])].join(' | ');
+    const query = subagentQuery(input);
+    if (!query) return '';
     const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
     return withSession(ctx, projectCwd(ctx, cwd), ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false }, { caller: 'subagent-start' });
+      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false, floor: session.config.floors.subagent }, { caller: 'subagent-start' });
       return res.stdout;
     });
   },

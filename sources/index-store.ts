@@ -20,8 +20,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
-import { modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
+import { fileTag, openDatabase, sqliteErrorCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { extraFieldsText, modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
 import { loadFleetLedger } from './fleet-ledger.js';
 import { mkdirPrivate } from './private-fs.js';
 import { parseYamlMapping } from './frontmatter.js';
@@ -30,14 +30,14 @@ import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity
 import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '10';
+const SCHEMA_VERSION = '11';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
 const BINARY_SNIFF_BYTES = 8192;
 
 export interface IndexHandle {
-  db: Database.Database;
+  db: SqlDatabase;
   kbRoot: string;
   /** Index file path, or ':memory:'. */
   file: string;
@@ -129,7 +129,10 @@ CREATE TRIGGER IF NOT EXISTS notes_au AFTER UPDATE ON notes BEGIN
 END;
 `;
 
-/** Index file for a KB root: `<stateDir>/index/<basename>-<sha1(realpath)[:12]>.sqlite`. */
+/**
+ * Index file for a KB root: `<stateDir>/index/<basename>-<sha1(realpath)[:12]>.sqlite` (`.wasm.sqlite`
+ * under the WebAssembly SQLite driver, which must not share a file with native SQLite).
+ */
 export function indexFileFor(kbRoot: string, stateDir: string): string {
   let real = path.resolve(kbRoot);
   try {
@@ -139,10 +142,10 @@ export function indexFileFor(kbRoot: string, stateDir: string): string {
   }
   const slug = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'kb';
   const digest = createHash('sha1').update(real).digest('hex').slice(0, 12);
-  return path.join(stateDir, 'index', `${slug}-${digest}.sqlite`);
+  return path.join(stateDir, 'index', `${slug}-${digest}${fileTag()}.sqlite`);
 }
 
-function prepareSchema(db: Database.Database): void {
+function prepareSchema(db: SqlDatabase): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
   if (hasMeta) {
@@ -166,11 +169,12 @@ export type DbFailure = 'corrupt' | 'full' | 'busy' | 'readonly' | 'other';
  * away; a full disk, a busy writer or a read-only dir leave the file as it is.
  */
 export function classifyDbError(err: unknown): DbFailure {
-  const code = String((err as { code?: unknown })?.code ?? '');
-  const msg = String((err as Error)?.message ?? '');
-  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code) || /malformed|not a database|file is not a database/i.test(msg)) return 'corrupt';
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT' || /disk is full|database or disk is full/i.test(msg)) return 'full';
-  if (/^SQLITE_(BUSY|LOCKED)/.test(code) || /database is locked/i.test(msg)) return 'busy';
+  // Every driver's way of saying it (see sqliteErrorCode), then the file system's own codes.
+  const code = sqliteErrorCode(err) ?? String((err as { code?: unknown } | null)?.code ?? '');
+  const msg = String((err as Error | null)?.message ?? '');
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code) || /malformed|not a database/i.test(msg)) return 'corrupt';
+  if (/^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT' || /disk is full/i.test(msg)) return 'full';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code) || /database (table )?is locked/i.test(msg)) return 'busy';
   if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code) || ['EACCES', 'EROFS', 'EPERM'].includes(code)) return 'readonly';
   return 'other';
 }
@@ -196,9 +200,12 @@ export function markSuspect(h: IndexHandle): void {
   }
 }
 
-/** Owner-only permissions on the index file and its WAL companions (other users must not read notes or queries). */
+/** Files SQLite keeps next to a database: the WAL pair (native drivers) or the rollback journal (wasm driver). */
+const companions = (file: string): string[] => [`${file}-wal`, `${file}-shm`, `${file}-journal`];
+
+/** Owner-only permissions on the index file and its companions (other users must not read notes or queries). */
 function restrict(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) {
+  for (const f of [file, ...companions(file)]) {
     try {
       fs.chmodSync(f, 0o600);
     } catch {
@@ -209,7 +216,8 @@ function restrict(file: string): void {
 
 /**
  * Move a corrupt index aside as `<file>.corrupt-<ts>` (for a post-mortem), keeping only the newest
- * such copy, and drop its WAL companions.
+ * such copy, and drop its companions (a journal left for the old file must never be replayed into
+ * the new one).
  */
 function setAside(file: string): string {
   const dir = path.dirname(file);
@@ -221,15 +229,17 @@ function setAside(file: string): string {
   }
   const aside = `${file}.corrupt-${Date.now()}`;
   fs.renameSync(file, aside);
-  for (const f of [`${file}-wal`, `${file}-shm`, suspectFile(file)]) fs.rmSync(f, { force: true });
+  for (const f of [...companions(file), suspectFile(file)]) fs.rmSync(f, { force: true });
   return aside;
 }
 
-function openFile(file: string): Database.Database {
-  const db = new Database(file);
+function openFile(file: string): SqlDatabase {
+  const db = openDatabase(file);
   try {
     db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    db.pragma('journal_mode = WAL');
+    // WAL lets readers see the last committed state while a refresh writes. The wasm driver cannot
+    // share memory between processes, so SQLite keeps its rollback journal there.
+    if (db.driver !== 'wasm') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     prepareSchema(db);
     restrict(file);
@@ -243,10 +253,10 @@ function openFile(file: string): Database.Database {
 /** True when SQLite's own check finds the file sound (run only when a query reported corruption). */
 function passesQuickCheck(file: string): boolean {
   try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    const db = openDatabase(file, { readonly: true, fileMustExist: true });
     try {
-      const rows = db.pragma('quick_check(1)') as { quick_check: string }[];
-      return rows[0]?.quick_check === 'ok';
+      const row = db.prepare('PRAGMA quick_check(1)').get() as { quick_check?: string } | undefined;
+      return row?.quick_check === 'ok';
     } finally {
       db.close();
     }
@@ -256,7 +266,7 @@ function passesQuickCheck(file: string): boolean {
 }
 
 function memoryIndex(kbRoot: string, reason: string, followOutside: boolean, fleetLedger?: string): IndexHandle {
-  const db = new Database(':memory:');
+  const db = openDatabase(':memory:');
   prepareSchema(db);
   return { db, kbRoot, file: ':memory:', fallbackReason: reason, followOutside, ...(fleetLedger ? { fleetLedger } : {}) };
 }
@@ -328,7 +338,7 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
         }
       }
       if (kind === 'busy' && attempt === 0) continue;
-      const why = kind === 'full' ? 'the disk is full' : kind === 'busy' ? 'another process holds it' : msg;
+      const why = kind === 'full' ? 'the disk is full' : kind === 'busy' ? 'it is locked by another process' : msg;
       return memoryIndex(kbRoot, `cannot use ${file} (${why}); using an in-memory index`, followOutside, opts.fleetLedger);
     }
   }
@@ -387,14 +397,6 @@ function readText(file: KbFile): ReadOutcome {
   return { text: buf.toString('utf8') };
 }
 
-const EXTRA_FIELDS = ['symptoms', 'problem', 'root_cause', 'fix', 'rule', 'category', 'entities'] as const;
-
-function flattenText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(flattenText).join(' ');
-  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flattenText).join(' ');
-  return str(value);
-}
-
 /** Ids a note declares it replaces (`supersedes`: a string or a list). */
 function supersedesTargets(note: Note): string[] {
   const v = note.frontmatter['supersedes'];
@@ -417,7 +419,7 @@ function noteRow(note: Note): Record<string, unknown> {
     title: note.title,
     tags: note.tags.join(' '),
     insight: note.keyInsight,
-    extra: EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f])).join(' ').trim(),
+    extra: extraFieldsText(note),
     body,
     chunk: chunkText,
     data: JSON.stringify(meta satisfies StoredMeta),
@@ -436,7 +438,7 @@ export function rowToNote(row: NoteRow): Note {
   return { ...meta, body: row.body, chunkText: row.chunk };
 }
 
-function getMeta(db: Database.Database, k: string): string {
+function getMeta(db: SqlDatabase, k: string): string {
   const row = db.prepare(`SELECT v FROM meta WHERE k = ?`).get(k) as { v: string } | undefined;
   return row?.v ?? '';
 }
@@ -560,7 +562,8 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
           graph.replace(f.rel, notePath, str(data['document_id']) || null, graphFromMapping(data['entities'], data['relationships']));
         }
       } catch (err) {
-        if (err instanceof Database.SqliteError) throw err;
+        // A database failure ends the batch (rolled back); anything else is this file's problem.
+        if (sqliteErrorCode(err) !== null) throw err;
         problem = (err as Error).message.split('\n')[0] ?? 'unreadable';
       }
     }
@@ -849,7 +852,88 @@ export function storedVectors(h: IndexHandle, model: string, paths: string[]): M
       `SELECT v.path AS path, v.vec AS vec FROM vectors v JOIN notes n ON n.path = v.path
        WHERE v.model = ? AND v.content_hash = n.content_hash AND v.path IN (${paths.map(() => '?').join(',')})`,
     )
-    .all(model, ...paths) as { path: string; vec: Buffer }[];
+    .all(model, ...paths) as { path: string; vec: Uint8Array }[];
   for (const r of rows) out.set(r.path, Array.from(decodeVector(r.vec)));
+  return out;
+}
+
+/**
+ * Statements the relevance estimate runs on every recall, prepared once per connection. Lists are
+ * passed as one JSON array (`json_each`) so the statement text does not change with their length.
+ */
+interface RelevanceStatements {
+  df: SqlStatement;
+  live: SqlStatement;
+  shared: SqlStatement;
+  edges: SqlStatement;
+}
+const relevanceStatements = new WeakMap<SqlDatabase, RelevanceStatements>();
+
+function statementsFor(h: IndexHandle): RelevanceStatements {
+  let st = relevanceStatements.get(h.db);
+  if (st) return st;
+  // A temp table is per connection and never written to the index file (works on a read-only index).
+  h.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.notes_vocab USING fts5vocab(main, notes_fts, 'row')`);
+  // Mentions are indexed by the file they came from (the note itself or its entity sidecar); a
+  // candidate entity's note count is bounded by a LIMIT so a hub named by thousands of notes costs
+  // no more than a specific one.
+  const candidateMentions = `cm AS (SELECT DISTINCT entity_id, note_path FROM mentions
+      WHERE source IN (SELECT value FROM json_each(@sources)) AND note_path IN (SELECT value FROM json_each(@notes)))`;
+  st = {
+    df: h.db.prepare(`SELECT term, doc FROM temp.notes_vocab WHERE term IN (SELECT value FROM json_each(?))`),
+    live: h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`),
+    shared: h.db.prepare(
+      `WITH ${candidateMentions},
+            specific AS (SELECT DISTINCT entity_id FROM cm
+                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
+       SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
+       JOIN cm b ON b.entity_id = a.entity_id AND b.note_path > a.note_path
+       WHERE a.entity_id IN (SELECT entity_id FROM specific)`,
+    ),
+    edges: h.db.prepare(
+      `WITH ${candidateMentions}
+       SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
+       JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
+       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path`,
+    ),
+  };
+  relevanceStatements.set(h.db, st);
+  return st;
+}
+
+/**
+ * How many live notes contain each stem (the FTS5 vocabulary of the live-notes index, so stems
+ * must be Porter stems as the index makes them), and how many live notes there are.
+ */
+export function termStats(h: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> } {
+  const st = statementsFor(h);
+  const df = new Map<string, number>();
+  if (stems.length) for (const r of st.df.all(JSON.stringify([...new Set(stems)])) as { term: string; doc: number }[]) df.set(r.term, r.doc);
+  return { live: (st.live.get() as { c: number }).c, df };
+}
+
+/**
+ * Pairs among the given notes (by path) that the KB's entity graph links: both mention the same
+ * entity, when that entity is named by at most `maxNotesPerEntity` notes (a hub such as "postgres"
+ * links everything and so nothing), or a live relationship joins an entity of one to an entity of
+ * the other (a relationship whose validity has ended does not count). Symmetric; a note is never
+ * linked to itself.
+ */
+export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPerEntity: number, nowMs: number): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const unique = [...new Set(paths)];
+  if (unique.length < 2) return out;
+  const st = statementsFor(h);
+  const sources = JSON.stringify(unique.flatMap((p) => [p, p.replace(/\.md$/, '.entities.yaml')]));
+  const notes = JSON.stringify(unique);
+  const link = (a: string, b: string): void => {
+    if (a === b) return;
+    if (!out.has(a)) out.set(a, new Set());
+    if (!out.has(b)) out.set(b, new Set());
+    out.get(a)!.add(b);
+    out.get(b)!.add(a);
+  };
+  for (const r of st.shared.all({ sources, notes, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
+  for (const r of st.edges.all({ sources, notes, now: nowMs }) as { a: string; b: string }[]) link(r.a, r.b);
   return out;
 }

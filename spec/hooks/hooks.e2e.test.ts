@@ -12,6 +12,7 @@ import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hookPath = (name: string): string => path.join(repo, 'dist', 'hooks', `${name}.js`);
+const RECALL_BIN = path.join(repo, 'dist', 'bundle', 'recall.mjs');
 let kb: TempKb;
 afterEach(() => kb?.cleanup());
 
@@ -51,6 +52,17 @@ function context(out: Out): string {
   return e.hookSpecificOutput?.additionalContext ?? e.additionalContext ?? '';
 }
 
+/** Four notes about the same problem (all clearly relevant to a prompt about it) and one that is not. */
+function kbWithPoolNotes(): TempKb {
+  const k = tempKb();
+  k.write('documents/a.md', noteText('lrn-pool-tests', 'postgres connection pool exhausted in tests', 'use one engine per test session and roll back'));
+  k.write('documents/b.md', noteText('lrn-pool-idle', 'postgres connection pool exhausted by idle transactions', 'close transactions before slow work'));
+  k.write('documents/c.md', noteText('plain-id-pool-bouncer', 'postgres connection pool exhausted behind pgbouncer', 'size the pgbouncer pool to the server limit'));
+  k.write('documents/d.md', noteText('lrn-pool-leak', 'postgres connection pool exhausted by leaked sessions', 'always close sessions in a finally block'));
+  k.write('documents/e.md', noteText('lrn-webhook', 'stripe webhook idempotency', 'store event ids under a unique constraint'));
+  return k;
+}
+
 function kbWithNotes(): TempKb {
   const k = tempKb();
   k.write('documents/pool.md', noteText('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session and roll back'));
@@ -63,33 +75,80 @@ function kbWithNotes(): TempKb {
 
 describe('user-prompt-submit', () => {
   it('injects up to 3 learnings for a prompt, in each harness envelope', () => {
-    kb = kbWithNotes();
+    kb = kbWithPoolNotes();
     const stdin = JSON.stringify({ session_id: 'sess-1', hook_event_name: 'UserPromptSubmit', prompt: 'postgres connection pool exhausted in tests', cwd: kb.root });
     const claude = envelope(runHook('user-prompt-submit', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(claude.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
     expect(claude.hookSpecificOutput.additionalContext).toMatch(/^<recall-notes>\nReference material[^\n]*\n\n## Prior learnings relevant to `postgres connection pool exhausted in tests` — 3 learnings/);
-    expect(claude.hookSpecificOutput.additionalContext).toContain('[lrn-pool]');
+    expect(claude.hookSpecificOutput.additionalContext).toContain('[lrn-pool-tests]');
+    expect(claude.hookSpecificOutput.additionalContext).not.toContain('lrn-webhook');
     const codex = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-2', userPrompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'codex' })));
     expect(Object.keys(codex)).toEqual(['hookSpecificOutput']);
-    // Copilot ignores this hook's output: nothing is injected or recorded there.
-    const copilot = envelope(runHook('user-prompt-submit', stdin, env(kb, { REFLECT_HARNESS: 'copilot' })));
-    expect(copilot).toEqual({ additionalContext: '' });
+    // Copilot ignores userPromptSubmitted output: wired there, nothing is injected or recorded.
+    const copilot = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-3', prompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'copilot' })));
+    expect(copilot).toEqual({});
+    expect(fs.existsSync(path.join(kb.state, 'session-injected', 'sess-3.json'))).toBe(false);
+  });
+
+  it('adds learnings to the model-facing prompt through Copilot userPromptTransformed, deduped per session', () => {
+    kb = kbWithNotes();
+    const payload = (prompt: string): string =>
+      JSON.stringify({ sessionId: 'cp-1', timestamp: 1796000000000, cwd: kb.root, prompt, transformedPrompt: `<current_datetime>2026-12-01</current_datetime>\n${prompt}` });
+    const first = envelope(runHook('user-prompt-submit', payload('postgres connection pool exhausted in tests'), env(kb, { REFLECT_HARNESS: 'copilot' }))) as { modifiedTransformedPrompt: string };
+    expect(Object.keys(first)).toEqual(['modifiedTransformedPrompt']);
+    expect(first.modifiedTransformedPrompt).toMatch(/^<current_datetime>2026-12-01<\/current_datetime>\npostgres connection pool exhausted in tests\n\n<recall-notes>\nReference material[^\n]*\n\n## Prior learnings/);
+    expect(first.modifiedTransformedPrompt.endsWith('</recall-notes>')).toBe(true);
+    expect(first.modifiedTransformedPrompt).toContain('[lrn-pool]');
+    // The same prompt again: only learnings this session has not seen yet, then nothing at all.
+    const ids = (t: string): string[] => [...t.matchAll(/\[((?:lrn|plain)-[a-z0-9-]+)\]/g)].map((m) => m[1]!);
+    const seen = new Set(ids(first.modifiedTransformedPrompt));
+    for (let i = 0; i < 4; i += 1) {
+      const next = envelope(runHook('user-prompt-submit', payload('postgres connection pool exhausted in tests'), env(kb, { REFLECT_HARNESS: 'copilot' }))) as { modifiedTransformedPrompt?: string };
+      if (next.modifiedTransformedPrompt === undefined) {
+        expect(next).toEqual({});
+        return;
+      }
+      for (const id of ids(next.modifiedTransformedPrompt)) {
+        expect(seen.has(id)).toBe(false);
+        seen.add(id);
+      }
+    }
+    throw new Error('the prompt never stopped receiving learnings');
   });
 
   it('never injects a note twice in a session (any id), and injects nothing when all were seen', () => {
-    kb = kbWithNotes();
-    const ask = (): string => context(runHook('user-prompt-submit', JSON.stringify({ session_id: 'dedupe', prompt: 'postgres connection pool problems' }), env(kb)));
+    kb = kbWithPoolNotes();
+    const ask = (): string => context(runHook('user-prompt-submit', JSON.stringify({ session_id: 'dedupe', prompt: 'postgres connection pool exhausted again' }), env(kb)));
     const ids = (text: string): string[] => [...text.matchAll(/\*\*\[([^\]]+)\]\*\*/g)].map((m) => m[1]!);
     const first = ids(ask());
     const second = ids(ask());
-    expect(first.length).toBeGreaterThan(0);
+    expect(first).toHaveLength(3);
+    expect(second).toHaveLength(1);
     expect(second.filter((id) => first.includes(id))).toEqual([]);
-    expect([...first, ...second]).toContain('plain-id-bouncer');
+    expect([...first, ...second]).toContain('plain-id-pool-bouncer');
+    expect([...first, ...second]).not.toContain('lrn-webhook');
     let last = 'x';
     for (let i = 0; i < 3 && last !== ''; i += 1) last = ask();
     expect(last).toBe('');
     const recorded = JSON.parse(fs.readFileSync(path.join(kb.state, 'session-injected', 'dedupe.json'), 'utf8')) as { injected: string[] };
     expect(new Set(recorded.injected).size).toBe(recorded.injected.length);
+  });
+
+  it('never pads: the same prompt twice injects, the second time, nothing the first would not have ranked above the floor', () => {
+    kb = kbWithNotes();
+    const prompt = 'postgres connection pool exhausted in tests';
+    const ask = (): string => context(runHook('user-prompt-submit', JSON.stringify({ session_id: 'twice', prompt }), env(kb)));
+    const ids = (text: string): string[] => [...text.matchAll(/\*\*\[([^\]]+)\]\*\*/g)].map((m) => m[1]!);
+    // What clears the prompt hook's floor for this prompt, by the CLI's own account.
+    const r = spawnSync(process.execPath, [RECALL_BIN, '--kb', kb.root, prompt, '--format', 'json', '--floor', '0.5', '--no-cache', '--limit', '9'], { encoding: 'utf8', env: env(kb) });
+    const above = (JSON.parse(r.stdout) as { results: { id: string; relevance: number }[] }).results;
+    expect(above.every((x) => x.relevance >= 0.5)).toBe(true);
+    const first = ids(ask());
+    const second = ids(ask());
+    expect(first).toEqual(['lrn-pool']);
+    expect(first.every((id) => above.some((x) => x.id === id))).toBe(true);
+    expect(second.every((id) => above.some((x) => x.id === id) && !first.includes(id))).toBe(true);
+    expect(second).toEqual([]);
   });
 
   it('drops a learning that does not fit the 1500-character budget instead of cutting it', () => {
@@ -168,9 +227,62 @@ describe('subagent-start', () => {
     const stdin = JSON.stringify({ hook_event_name: 'SubagentStart', agent_type: 'code-reviewer', agent_id: 'a1', cwd: '/srv/app', prompt: 'review the stripe webhook idempotency' });
     const out = envelope(runHook('subagent-start', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe('SubagentStart');
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `subagent code-reviewer \| cwd \/srv\/app \| agent_id a1 \| review the stripe/m);
+    // The query is the agent's type and task: no opaque id, no folder path.
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `code-reviewer \| review the stripe webhook idempotency`/m);
     expect(out.hookSpecificOutput.additionalContext).toContain('[lrn-webhook]');
     expect(context(runHook('subagent-start', stdin, env(kb, { REFLECT_SUBAGENT_CONTEXT: '  fixed context  ' })))).toBe('fixed context');
+  });
+
+  it("takes a Claude Code subagent's task from the Task call at the end of the session transcript", () => {
+    kb = kbWithNotes();
+    fs.mkdirSync(kb.state, { recursive: true });
+    const transcript = path.join(kb.state, 'transcript.jsonl');
+    const line = (o: unknown): string => `${JSON.stringify(o)}\n`;
+    fs.writeFileSync(
+      transcript,
+      'x'.repeat(300 * 1024) + // an old, long history: only the tail is read
+        line({ type: 'user', message: { role: 'user', content: 'check our payment handling' } }) +
+        line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', name: 'Task', input: { subagent_type: 'Explore', description: 'find pool settings', prompt: 'look at postgres pool size' } }] } }) +
+        line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'starting' }, { type: 'tool_use', name: 'Task', input: { subagent_type: 'code-reviewer', description: 'review webhooks', prompt: 'Review the stripe webhook idempotency handling' } }] } }),
+    );
+    const stdin = JSON.stringify({ hook_event_name: 'SubagentStart', session_id: 's', transcript_path: transcript, agent_id: 'a9f3', agent_type: 'code-reviewer', cwd: '/srv/app' });
+    const ctx = context(runHook('subagent-start', stdin, env(kb)));
+    expect(ctx).toMatch(/^## Prior learnings relevant to `code-reviewer \| review webhooks Review the stripe webhook idempotency handling`/m);
+    expect(ctx).toContain('[lrn-webhook]');
+    // The earlier Explore call is found when that agent type starts (floor off: this checks the query,
+    // and no note here is about pool size settings).
+    const explore = context(runHook('subagent-start', JSON.stringify({ transcript_path: transcript, agent_type: 'Explore' }), env(kb, { RECALL_FLOOR_SUBAGENT: '0' })));
+    expect(explore).toMatch(/relevant to `Explore \| find pool settings look at postgres pool size`/);
+  });
+
+  it('builds Copilot subagent queries from agentName and agentDescription', () => {
+    kb = kbWithNotes();
+    const stdin = JSON.stringify({ sessionId: 's', cwd: '/srv/app', agentName: 'webhook-auditor', agentDisplayName: 'Webhook auditor', agentDescription: 'Audits stripe webhook idempotency' });
+    const out = envelope(runHook('subagent-start', stdin, env(kb, { REFLECT_HARNESS: 'copilot' }))) as { additionalContext: string };
+    expect(out.additionalContext).toMatch(/^## Prior learnings relevant to `webhook-auditor \| Webhook auditor \| Audits stripe webhook idempotency`/m);
+    expect(out.additionalContext).toContain('[lrn-webhook]');
+  });
+
+  it('keeps its output under the harness limit whatever the caller budgets', () => {
+    kb = kbWithNotes();
+    for (let i = 0; i < 40; i += 1) {
+      kb.write(`documents/w${i}.md`, noteText(`lrn-w${i}`, `stripe webhook retry ${i}`, 'webhook idempotency detail', { key_insight: `stripe webhook idempotency ${i}: ${'keep the event id unique '.repeat(16)}` }));
+    }
+    const stdin = JSON.stringify({ agent_type: 'x', prompt: 'stripe webhook idempotency' });
+    const big = { REFLECT_SUBAGENT_RECALL_LIMIT: '40', REFLECT_SUBAGENT_RECALL_MAX_CHARS: '500000' };
+    const claude = context(runHook('subagent-start', stdin, env(kb, big)));
+    expect(claude.length).toBeGreaterThan(5000);
+    expect(claude.length).toBeLessThanOrEqual(9500);
+    // The cut happens inside the block of recalled notes, which stays closed.
+    expect(claude).toMatch(/cut to fit the harness limit on hook output\)\n<\/recall-notes>$/);
+    const codex = context(runHook('subagent-start', stdin, env(kb, { ...big, REFLECT_HARNESS: 'codex' })));
+    expect(codex.length).toBeLessThanOrEqual(7000);
+    // The shared plugin hooks.json sets no REFLECT_HARNESS: Codex is known by its payload and PLUGIN_ROOT.
+    const viaPayload = context(runHook('subagent-start', JSON.stringify({ agent_type: 'x', prompt: 'stripe webhook idempotency', turn_id: 't1' }), env(kb, big)));
+    const viaEnv = context(runHook('subagent-start', stdin, env(kb, { ...big, PLUGIN_ROOT: '/plugins/recall', CLAUDE_PLUGIN_ROOT: '/plugins/recall' })));
+    expect([viaPayload.length, viaEnv.length].every((n) => n > 5000 && n <= 7000)).toBe(true);
+    // Cut between learnings: the last kept learning is whole (its "How to apply"/body line is there).
+    expect(codex.split('\n- **[').length).toBeGreaterThan(2);
   });
 
   it('answers by its deadline with what the fast arms found when an engine hangs', () => {

@@ -118,8 +118,8 @@ export async function indexedNotes(state: string): Promise<number> {
   const dir = path.join(state, 'index');
   const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.sqlite')) : undefined;
   if (!file) return 0;
-  const { default: Database } = await import('better-sqlite3');
-  const db = new Database(path.join(dir, file), { readonly: true });
+  const { openDatabase } = await import('../../sources/sqlite.js');
+  const db = openDatabase(path.join(dir, file), { readonly: true, fileMustExist: true });
   try {
     return (db.prepare('SELECT COUNT(*) AS c FROM notes').get() as { c: number }).c;
   } finally {

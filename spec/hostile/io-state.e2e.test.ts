@@ -9,7 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, mkfifo, note, prompt, runCli, runHook, type Case } from './helpers.js';
 import { HOOK_DEADLINE_SEC, subagentStartHook, userPromptSubmitHook, sessionStartHook } from '../../pipeline/hooks.js';
-import { hooksConfig } from '../../pipeline/hooks-config.js';
+import { HOOK_WIRING, hooksConfig } from '../../pipeline/hooks-config.js';
 import { daemonRequest } from '../../sources/models/daemon-client.js';
 import { checkSocketDir } from '../../sources/models/daemon-protocol.js';
 
@@ -30,6 +30,8 @@ describe('deadlines', () => {
     for (const [event, entries] of Object.entries(shipped.hooks)) {
       for (const e of entries) for (const h of e.hooks) expect(h.timeout).toBeGreaterThanOrEqual(deadline[event]! * 1.5);
     }
+    // The one table every harness config is written from (hooks install, the plugin hooks.json).
+    for (const h of HOOK_WIRING) expect(h.timeoutSec).toBeGreaterThanOrEqual(deadline[h.event]! * 1.5);
     for (const harness of ['claude', 'codex', 'copilot'] as const) {
       const text = hooksConfig(harness, '/opt/recall');
       for (const m of text.matchAll(/"(timeout|timeoutSec)": (\d+)/g)) expect(Number(m[2])).toBeGreaterThanOrEqual(7.5);
@@ -211,7 +213,9 @@ describe('what recall keeps', () => {
   it('after recalls with a secret-shaped prompt, no file of the state dir holds the secret; all are owner-only', async () => {
     c = hostileCase();
     fs.writeFileSync(path.join(c.kb, 'documents', 'none.md'), note('lrn-none', 'unrelated', 'nothing'));
-    const env = { ...c.env, REFLECT_RECALL_TIMEOUT: '5', CLAUDE_SESSION_ID: 'sess' };
+    // No relevance floor: the secret words are missing from every note, and a recall that abstains
+    // writes neither recent searches nor metrics, which must be checked here too.
+    const env = { ...c.env, REFLECT_RECALL_TIMEOUT: '5', CLAUDE_SESSION_ID: 'sess', RECALL_FLOOR: '0', RECALL_FLOOR_USER_PROMPT: '0' };
     for (let i = 0; i < 2; i += 1) expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt(secretPrompt, `sec${i}`) }), 5000);
     await runCli(['--kb', c.kb, secretPrompt], { env });
     // A query that finds nothing goes to the gap log too.
