@@ -396,7 +396,11 @@ function wasmOpener(): Opener {
       if (statements.size > WASM_STATEMENT_CACHE) {
         const [oldest, old] = statements.entries().next().value as [string, WasmStatement];
         statements.delete(oldest);
-        old.finalize();
+        try {
+          old.finalize();
+        } catch {
+          /* its last error was reported when it happened; finalized all the same */
+        }
       }
       return st;
     };
@@ -437,7 +441,15 @@ function wasmOpener(): Opener {
       pragma: (setting) => exec(`PRAGMA ${setting}`),
       transaction: transactionOver(exec, () => db.inTransaction, tracked),
       close: () => {
-        for (const st of statements.values()) st.finalize();
+        // finalize() rethrows the last error its statement met (a full disk, a busy lock): that
+        // error was reported when it happened and must not keep the connection open now.
+        for (const st of statements.values()) {
+          try {
+            st.finalize();
+          } catch {
+            /* finalized all the same */
+          }
+        }
         statements.clear();
         db.close();
       },
