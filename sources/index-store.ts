@@ -20,7 +20,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { fileTag, openDatabase, sqliteErrorCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { fileTag, openDatabase, sqliteDriver, sqliteErrorCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
 import { extraFieldsText, modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
 import { loadFleetLedger } from './fleet-ledger.js';
 import { mkdirPrivate } from './private-fs.js';
@@ -76,20 +76,41 @@ export interface RefreshOptions {
   onProgress?: (done: number, total: number) => void;
   /** Stop (after committing the batch in hand) once this epoch-ms time has passed. */
   deadlineMs?: number;
-  /** Longest a batch transaction is kept open, ms (default REFRESH_BATCH_MS). */
+  /** Longest a batch transaction is kept open, ms (default: by caller and driver, see below). */
   batchMs?: number;
+  /** Most files applied in one batch (default: by caller, see below). */
+  batchFiles?: number;
   /** Called after each committed batch (a background refresher refreshes its lock there). */
   onBatch?: () => void;
   now?: () => number;
 }
 
 /**
- * A batch transaction is closed after this long: readers never wait for it (WAL), but another
- * writer (a hook embedding new notes) waits at most this long, and a kill loses at most one batch.
+ * Batches of a refresh with a deadline (every hook): a batch transaction is closed after this long
+ * or this many files, so the deadline holds, another writer (a hook saving note vectors) waits
+ * little, and a kill loses at most one short batch.
  */
 export const REFRESH_BATCH_MS = 200;
-/** Files per batch at most (keeps a batch short on slow disks too). */
 const REFRESH_BATCH_FILES = 500;
+/**
+ * Batches of a refresh without a deadline (`recall index`, the background refresher, a CLI
+ * recall). Every commit flushes a new full-text segment that later merges cost again, so fewer,
+ * larger batches index a cold KB faster; they stay under the busy timeout, which is all another
+ * writer waits.
+ */
+const UNBOUNDED_BATCH_MS = 800;
+const UNBOUNDED_BATCH_FILES = 4000;
+/**
+ * Without WAL (the wasm driver keeps a rollback journal) a reader waits while a batch is open, and a
+ * writer that started its next batch at once would keep it waiting until its busy timeout. So such
+ * batches stay well under the busy timeout, and while another process has the index open (see
+ * announceReader) a refresh without a deadline waits after each batch until that process is done,
+ * for NO_WAL_YIELD_MAX_MS at most (a process that keeps the index open for long slows the refresh
+ * down, never stops it).
+ */
+const NO_WAL_BATCH_MS = 400;
+const NO_WAL_YIELD_MAX_MS = 2000;
+const NO_WAL_YIELD_STEP_MS = 20;
 /** How long a write waits for another writer before giving up (SQLite busy timeout). */
 const BUSY_TIMEOUT_MS = 1000;
 
@@ -321,6 +342,9 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
       }
     }
   }
+  // Said before opening: a long refresh in another process then leaves this one gaps to read in.
+  const noWal = sqliteDriver() === 'wasm';
+  if (noWal) announceReader(file);
   for (let attempt = 0; ; attempt += 1) {
     try {
       const db = openFile(file);
@@ -338,10 +362,71 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
         }
       }
       if (kind === 'busy' && attempt === 0) continue;
+      if (noWal) withdrawReader(file);
       const why = kind === 'full' ? 'the disk is full' : kind === 'busy' ? 'it is locked by another process' : msg;
       return memoryIndex(kbRoot, `cannot use ${file} (${why}); using an in-memory index`, followOutside, opts.fleetLedger);
     }
   }
+}
+
+/**
+ * Processes that have a no-WAL index open say so with an empty file named by their pid in
+ * `<index>.readers/`, so that a long refresh leaves them gaps (NO_WAL_PAUSE_MS). A file whose
+ * process is gone is removed by the next writer that looks.
+ */
+const readersDir = (file: string): string => `${file}.readers`;
+
+function announceReader(file: string): void {
+  try {
+    mkdirPrivate(readersDir(file));
+    fs.writeFileSync(path.join(readersDir(file), String(process.pid)), '', { mode: 0o600 });
+  } catch {
+    /* best effort: without it a reader may wait for a batch, then use an in-memory index */
+  }
+}
+
+function withdrawReader(file: string): void {
+  try {
+    fs.rmSync(path.join(readersDir(file), String(process.pid)), { force: true });
+  } catch {
+    /* already gone */
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether another live process has announced it reads this index. */
+function otherReaders(file: string): boolean {
+  let names: string[];
+  try {
+    names = fs.readdirSync(readersDir(file));
+  } catch {
+    return false;
+  }
+  let any = false;
+  for (const name of names) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) any = true;
+    else fs.rmSync(path.join(readersDir(file), name), { force: true });
+  }
+  return any;
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Between two batches of a no-WAL refresh: leave the index to other readers while there are any. */
+function yieldToReaders(file: string): void {
+  const until = Date.now() + NO_WAL_YIELD_MAX_MS;
+  // The refresh is synchronous: block the thread (its lock is free meanwhile).
+  while (Date.now() < until && otherReaders(file)) Atomics.wait(pauseCell, 0, 0, NO_WAL_YIELD_STEP_MS);
 }
 
 /** Digest of the listing (names, mtimes, sizes). A changed order only costs a full comparison, never a wrong answer. */
@@ -462,8 +547,8 @@ export function indexProblems(h: IndexHandle): WalkProblem[] {
  * Bring the index in line with the KB on disk. Only files whose mtime or size changed are read;
  * a broken file is recorded as a problem and skipped, never fatal.
  *
- * Changed files are applied in batches, each its own transaction (at most REFRESH_BATCH_MS long),
- * so a reader sees progress, a kill loses one batch at most, and `deadlineMs` can stop the refresh
+ * Changed files are applied in batches, each its own transaction (short with a deadline, longer
+ * without: see REFRESH_BATCH_MS and UNBOUNDED_BATCH_MS), so a reader sees progress, a kill loses one batch at most, and `deadlineMs` can stop the refresh
  * between batches (`complete: false`, `pending` files left). The listing's fingerprint is stored
  * only by a refresh that completed, so an interrupted one is simply continued by the next call.
  * Errors of the database (full disk, busy writer, corruption) are thrown to the caller, after the
@@ -473,7 +558,10 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const now = opts.now ?? Date.now;
   const t0 = performance.now();
   const deadline = opts.deadlineMs ?? Infinity;
-  const batchMs = opts.batchMs ?? REFRESH_BATCH_MS;
+  const bounded = opts.deadlineMs !== undefined;
+  const noWal = h.db.driver === 'wasm' && h.file !== ':memory:';
+  const batchMs = opts.batchMs ?? (bounded ? REFRESH_BATCH_MS : noWal ? NO_WAL_BATCH_MS : UNBOUNDED_BATCH_MS);
+  const batchFiles = opts.batchFiles ?? (bounded ? REFRESH_BATCH_FILES : UNBOUNDED_BATCH_FILES);
   const { files, problems: walkProblems } = walkKb(h.kbRoot, { followOutside: h.followOutside === true });
   const fp = fingerprint(files);
   const db = h.db;
@@ -585,7 +673,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
     const started = performance.now();
     let changed = false;
     let n = 0;
-    while (next < todo.length && n < REFRESH_BATCH_FILES && (n === 0 || performance.now() - started < batchMs)) {
+    while (next < todo.length && n < batchFiles && (n === 0 || performance.now() - started < batchMs)) {
       if (applyFile(todo[next]!)) changed = true;
       next += 1;
       n += 1;
@@ -606,6 +694,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
       throw err;
     }
     opts.onBatch?.();
+    if (noWal && !bounded && next < todo.length) yieldToReaders(h.file);
   }
   const pending = todo.length - next;
   if (pending > 0) {
@@ -782,6 +871,7 @@ export function closeIndex(h: IndexHandle): void {
   } catch {
     /* already closed */
   }
+  if (h.db.driver === 'wasm' && h.file !== ':memory:') withdrawReader(h.file);
 }
 
 export interface VectorCounts {

@@ -119,11 +119,23 @@ export async function indexedNotes(state: string): Promise<number> {
   const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.sqlite')) : undefined;
   if (!file) return 0;
   const { openDatabase } = await import('../../sources/sqlite.js');
-  const db = openDatabase(path.join(dir, file), { readonly: true, fileMustExist: true });
+  const abs = path.join(dir, file);
+  // Said as recall's own readers say it: a wasm-driver refresh then leaves this read a gap.
+  const mark = path.join(`${abs}.readers`, String(process.pid));
+  if (abs.endsWith('.wasm.sqlite')) {
+    fs.mkdirSync(path.dirname(mark), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(mark, '', { mode: 0o600 });
+  }
   try {
-    return (db.prepare('SELECT COUNT(*) AS c FROM notes').get() as { c: number }).c;
+    const db = openDatabase(abs, { readonly: true, fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      return (db.prepare('SELECT COUNT(*) AS c FROM notes').get() as { c: number }).c;
+    } finally {
+      db.close();
+    }
   } finally {
-    db.close();
+    fs.rmSync(mark, { force: true });
   }
 }
 

@@ -40,8 +40,10 @@ describe('a big cold KB', () => {
     c = hostileCase();
     const env = { ...c.env, GLOBAL_LEARNINGS_PATH: big };
     const counts: number[] = [];
+    // WebAssembly SQLite starts and writes its first batch later (the module is compiled per process).
+    const killAfterMs = process.env['RECALL_SQLITE_DRIVER'] === 'wasm' ? 3000 : 1500;
     for (let i = 0; i < 3; i += 1) {
-      const r = await runHook('user-prompt-submit', { env, stdin: prompt('postgres pool timeout', `k${i}`), killAfterMs: 1500 });
+      const r = await runHook('user-prompt-submit', { env, stdin: prompt('postgres pool timeout', `k${i}`), killAfterMs });
       expect(r.code === 0 || r.killed).toBe(true);
       counts.push(await indexedNotes(c.state));
     }
