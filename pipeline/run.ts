@@ -504,7 +504,7 @@ export async function runIndex(
         report = pass();
       }
     } catch (err) {
-      const kind = classifyDbError(err);
+      const kind = classifyDbError(err, index.file);
       const hint = kind === 'full' ? ' (the disk is full; the index was left as it was)' : kind === 'busy' ? ' (another process is writing it)' : '';
       throw new IndexFailed(`indexing ${scope.root} failed: ${errorMessage(err)}${hint}`);
     }
@@ -540,9 +540,21 @@ const INDEX_LOCK_WAIT_MS = 120_000;
 async function waitForRefreshLock(file: string, warn: (l: string) => void): Promise<ReturnType<typeof tryRefreshLock>> {
   const until = Date.now() + INDEX_LOCK_WAIT_MS;
   let told = false;
-  for (;;) {
+  for (let free = 0; ; ) {
     const lock = tryRefreshLock(file);
     if (lock) return lock;
+    if (refreshLockHolder(file) === null) {
+      // Nobody holds it, yet it cannot be taken twice in a row: its file cannot be written (a full
+      // disk, a read-only dir). Index without it; SQLite still keeps two writers apart, and the
+      // indexing reports what the disk allows.
+      free += 1;
+      if (free >= 2) {
+        warn(`recall: cannot create the refresh lock of ${file} (disk full or not writable); indexing without it`);
+        return null;
+      }
+      continue;
+    }
+    free = 0;
     if (!told) {
       warn(`recall: waiting for the refresh running in process ${refreshLockHolder(file) ?? '?'} to finish`);
       told = true;

@@ -169,7 +169,7 @@ export function refreshWithin(h: IndexHandle, opts: RefreshWithinOptions = {}): 
       ...(lock ? { onBatch: () => lock.beat() } : {}),
     });
   } catch (err) {
-    const kind = classifyDbError(err);
+    const kind = classifyDbError(err, h.file);
     if (kind === 'corrupt') markSuspect(h);
     const what = { corrupt: 'the index is corrupt (rebuilt on the next call)', full: 'the disk is full', busy: 'another writer holds the index', readonly: 'the index cannot be written', other: 'it failed' }[kind];
     notices.push(`index not refreshed: ${what} (${(err as Error).message.split('\n')[0]}); reading the last committed index`);

@@ -185,11 +185,25 @@ function prepareSchema(db: SqlDatabase): void {
 
 export type DbFailure = 'corrupt' | 'full' | 'busy' | 'readonly' | 'other';
 
+/** Free space under which an I/O error while writing `file` is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+function nearlyFull(file: string): boolean {
+  try {
+    const st = fs.statfsSync(path.dirname(file));
+    return st.bavail * st.bsize < NEARLY_FULL_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * What kind of failure an SQLite or file-system error is. Only 'corrupt' justifies throwing an index
- * away; a full disk, a busy writer or a read-only dir leave the file as it is.
+ * away; a full disk, a busy writer or a read-only dir leave the file as it is. The wasm driver
+ * reports a failed write as a plain I/O error whatever the cause: given the index `file`, such an
+ * error on a file system with (almost) no space left counts as a full disk.
  */
-export function classifyDbError(err: unknown): DbFailure {
+export function classifyDbError(err: unknown, file?: string): DbFailure {
   // Every driver's way of saying it (see sqliteErrorCode), then the file system's own codes.
   const code = sqliteErrorCode(err) ?? String((err as { code?: unknown } | null)?.code ?? '');
   const msg = String((err as Error | null)?.message ?? '');
@@ -197,6 +211,7 @@ export function classifyDbError(err: unknown): DbFailure {
   if (/^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT' || /disk is full/i.test(msg)) return 'full';
   if (/^SQLITE_(BUSY|LOCKED)/.test(code) || /database (table )?is locked/i.test(msg)) return 'busy';
   if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code) || ['EACCES', 'EROFS', 'EPERM'].includes(code)) return 'readonly';
+  if (/^SQLITE_IOERR/.test(code) && file && file !== ':memory:' && nearlyFull(file)) return 'full';
   return 'other';
 }
 
@@ -350,7 +365,7 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
       const db = openFile(file);
       return { db, kbRoot, file, fallbackReason: healed ? `${healed}; set aside and rebuilt` : null, followOutside, ...(opts.fleetLedger ? { fleetLedger: opts.fleetLedger } : {}) };
     } catch (err) {
-      const kind = classifyDbError(err);
+      const kind = classifyDbError(err, file);
       const msg = (err as Error).message;
       if (kind === 'corrupt' && attempt === 0) {
         try {
