@@ -104,6 +104,8 @@ function freshCase(): Case {
   fs.writeFileSync(path.join(kb, 'documents', 'pool.md'), note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'));
   fs.writeFileSync(path.join(kb, 'documents', 'idle.md'), note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'));
   const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_NO_DAEMON: '1' };
+  // RECALL_SQLITE_DRIVER=wasm node dist/scripts/hostile.js times the cases on that driver.
+  if (process.env['RECALL_SQLITE_DRIVER']) env['RECALL_SQLITE_DRIVER'] = process.env['RECALL_SQLITE_DRIVER'];
   return { kb, state, base, env };
 }
 

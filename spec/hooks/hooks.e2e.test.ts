@@ -9,6 +9,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
+import { driverEnv } from '../helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hookPath = (name: string): string => path.join(repo, 'dist', 'hooks', `${name}.js`);
@@ -19,7 +20,7 @@ afterEach(() => kb?.cleanup());
 type Out = { code: number | null; stdout: string; stderr: string };
 
 function env(k: TempKb, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, GLOBAL_LEARNINGS_PATH: k.root, ...extra };
+  return { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, GLOBAL_LEARNINGS_PATH: k.root, ...driverEnv(), ...extra };
 }
 
 function runHook(name: string, stdin: string, e: NodeJS.ProcessEnv, cwd = os.tmpdir()): Out {

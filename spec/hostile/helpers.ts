@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { driverEnv } from '../helpers/driver.js';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const hookEntry = (name: string): string => path.join(repo, 'dist', 'hooks', `${name}.js`);
@@ -99,7 +100,7 @@ export function hostileCase(): Case {
   fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
   fs.writeFileSync(path.join(kb, 'documents', 'pool.md'), note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'));
   fs.writeFileSync(path.join(kb, 'documents', 'idle.md'), note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'));
-  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_NO_DAEMON: '1' };
+  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_NO_DAEMON: '1', ...driverEnv() };
   return { base, kb, state, env, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
 }
 

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
+import { driverEnv } from '../helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = path.join(repo, 'bin', 'recall');
@@ -14,7 +15,7 @@ let kb: TempKb | null = null;
 afterEach(() => kb?.cleanup());
 
 function run(args: string[], k: TempKb, env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(bin, args, { cwd: repo, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...env } });
+  const r = spawnSync(bin, args, { cwd: repo, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv(), ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
