@@ -18,8 +18,11 @@ import { UsageError, errorMessage } from './errors.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { closeIndex, countNotes, linkedNotes, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { closeIndex, countNotes, linkedNotes, notesInWindow, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
+import { expandQuery } from '../sources/word-expansion.js';
+import { queryTerms } from '../operators/math/stems.js';
+import { STOPWORDS } from '../operators/math/terms.js';
 import { openLedger } from '../sources/ledger.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
@@ -36,6 +39,17 @@ import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
  */
 const LINK_HUB_MIN_NOTES = 3;
 const LINK_HUB_FRACTION = 0.01;
+
+/** WordNet-related words for a query's specific words (none when the word counts or the table are missing). */
+function relatedForQuery(query: string): string[] {
+  try {
+    const counts = wordCounts();
+    const raw = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+    return expandQuery(queryTerms(query), raw, (stem) => infoOf(counts, stem));
+  } catch {
+    return [];
+  }
+}
 
 /** Document frequencies in this KB's index and everyday-English weights of the given stems; each side fails on its own. */
 function weighTerms(index: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
@@ -305,6 +319,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         ledger: () => openLedger(config.dbPath),
         extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
         weighTerms: (stems) => weighTerms(index, stems),
+        expandQuery: (q) => relatedForQuery(q),
+        hasNotesIn: (startMs, endMs) => notesInWindow(index, startMs, endMs, 1).length > 0,
         // An entity named by more notes than this is a hub (say "postgres") and links nothing.
         linkedNotes: (paths) => linkedNotes(index, paths, Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION)), now()),
         engines,
