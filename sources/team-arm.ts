@@ -1,0 +1,63 @@
+/**
+ * The live team arm (RECALL_TEAM_ARM=1): the team store searched during a recall, as one more
+ * arm under its own timeout (RECALL_TEAM_TIMEOUT, 2 s by default). Full-text search on the
+ * server (an OR of the query's words, ranked by ts_rank_cd over the weighted title / insight /
+ * fields / body vector) over the latest revision of each note published from other machines.
+ *
+ * Each hit is shaped like a pulled note (same trust rules, same author and quarantine), so a note
+ * found both live and in the pulled shard fuses into one candidate. A connection failure, a query
+ * error or a timeout gives nothing (the arm's outcome says why, password removed); on timeout or
+ * when the recall no longer needs it, the connection is dropped at once. `pg` is loaded only
+ * when this arm runs.
+ */
+import { Observable } from 'rxjs';
+import { parseNote } from './note.js';
+import type { ArmHit } from '../pipeline/types.js';
+import { loadTrust, projectNote, renderPulledNote, shardFileName } from './team-shard.js';
+import type { TeamSettings } from './team-settings.js';
+import type { TeamConnection } from './team-store.js';
+
+/** Path prefix of live hits (they are not files; the prefix keeps them apart from KB and shard notes). */
+export const TEAM_LIVE_PREFIX = '@team-live';
+
+export function teamLiveArm(query: string, limit: number, settings: TeamSettings, timeoutMs: number): Observable<ArmHit[]> {
+  return new Observable<ArmHit[]>((subscriber) => {
+    let conn: TeamConnection | null = null;
+    let closed = false;
+    void (async () => {
+      const store = await import('./team-store.js');
+      conn = await store.openStore(settings, { connectTimeoutMs: Math.max(1, timeoutMs) });
+      if (closed) return conn.destroy();
+      const info = await store.storeInfo(conn);
+      const found = await store.searchStore(conn, query, limit, settings.machine);
+      const trust = loadTrust(settings.paths);
+      const now = new Date().toISOString();
+      const hits: ArmHit[] = [];
+      for (const { row, rank } of found) {
+        const projection = projectNote([row], trust, settings.machine);
+        if (!projection) continue;
+        const { text, provenance } = renderPulledNote(projection, info.storeId, now);
+        const note = parseNote(text, `${TEAM_LIVE_PREFIX}/documents/${shardFileName(row.id)}`, 'documents');
+        hits.push({
+          note: {
+            ...note,
+            authority: provenance.authority,
+            quarantine: provenance.quarantine,
+            origin: { kind: 'team', author: row.author, machine: row.machine, kb: row.kb, store: info.storeId, revision: row.revision, verified: true },
+          },
+          score: rank,
+        });
+      }
+      subscriber.next(hits);
+      subscriber.complete();
+    })()
+      .catch((err: unknown) => subscriber.error(err))
+      .finally(() => {
+        if (conn && !closed) void conn.close();
+      });
+    return () => {
+      closed = true;
+      conn?.destroy();
+    };
+  });
+}
