@@ -25,7 +25,7 @@ export interface Cluster {
   bin: string;
   /** Stop the server and remove its files. */
   stop(): void;
-  /** Stop the server, keep its files (to test a server that went away). */
+  /** Stop the server (fast shutdown: clients are disconnected), keep its files (to test a server that went away). */
   pause(): void;
   /** Start it again on the same port. */
   resume(): void;
@@ -88,11 +88,11 @@ export async function startCluster(opts: { env?: NodeJS.ProcessEnv } = {}): Prom
   fs.chmodSync(dir, 0o700);
   const port = await freePort();
   runAs(user, path.join(bin, 'initdb'), ['-D', data, '-U', 'recall_admin', '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pw')}`, '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   const start = (): void => runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOpts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const pause = (): void => {
     try {
-      runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', '-t', '60', 'stop']);
+      runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
     } catch {
       /* already stopped */
     }

@@ -205,6 +205,14 @@ function count(summary: ShardSummary, p: Provenance | null, sign: 1 | -1): void 
 
 export const documentsOf = (shard: string): string => path.join(shard, 'documents');
 
+function fileSha(file: string): string | null {
+  try {
+    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return null;
+  }
+}
+
 function readProvenance(file: string): Provenance | null {
   const p = readJson<Provenance | null>(file, null);
   return p && typeof p === 'object' && p.v === PROVENANCE_VERSION && typeof p.author === 'string' ? p : null;
@@ -230,6 +238,7 @@ export function applyToShard(shard: string, id: string, projection: Projection |
   }
   if (
     before &&
+    fileSha(file) === before.file_sha256 &&
     before.revision === projection.row.revision &&
     before.content_hash === projection.row.contentHash &&
     before.quarantine === projection.quarantined &&

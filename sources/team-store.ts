@@ -529,8 +529,14 @@ export async function pullChanges(conn: TeamConnection, cursor: PullCursor, page
   const s = ident(conn.schema);
   await conn.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    const horizon = (await conn.query<{ h: string }>(`SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS h`))[0]!.h;
-    let at = cursor;
+    const [h] = await conn.query<{ h: string; behind: boolean }>(
+      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS h, pg_snapshot_xmin(pg_current_snapshot()) < $1::xid8 AS behind`,
+      [cursor.txid],
+    );
+    const horizon = h!.h;
+    // A store restored from a backup counts transactions from an earlier point than our position:
+    // positions are meaningless then, so read everything again.
+    let at = h!.behind ? START_CURSOR : cursor;
     for (;;) {
       const changed = await conn.query<{ txid: string; id: string; revision: number }>(
         `SELECT txid::text AS txid, id, revision FROM ${s}.notes
