@@ -236,7 +236,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
     const team = loadTeamSettings(io.env, config.stateDir);
-    const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms) : undefined;
+    const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
     const early = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
     let project: string | null = null;
     const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));

@@ -575,19 +575,86 @@ export function orTsQuery(query: string): string {
   return words.map((w) => w.slice(0, 64)).join(' | ');
 }
 
-/** Head revisions matching the query, best first (ts_rank_cd, length-normalised), from other machines. */
-export async function searchStore(conn: TeamConnection, query: string, limit: number, notMachine: string): Promise<{ row: StoreRow; rank: number }[]> {
+/** Candidates read from the store by full text before vectors re-rank them (client-side scoring). */
+const VECTOR_POOL = 100;
+
+export interface StoreHit {
+  row: StoreRow;
+  /** Higher is better: ts_rank_cd alone, or a fused full-text + vector score when a query vector was given. */
+  score: number;
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length || a.length === 0) return 0;
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    dot += a[i]! * b[i]!;
+    na += a[i]! * a[i]!;
+    nb += b[i]! * b[i]!;
+  }
+  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
+}
+
+/**
+ * Latest revisions matching the query, best first, from other machines. Full text (ts_rank_cd,
+ * length-normalised) always; with a query vector, note vectors of the same model also rank: by
+ * pgvector's cosine distance on the server when it has the extension (which also finds notes
+ * sharing no word with the query), else by cosine in the client over the full-text candidates. The
+ * score is the sum of the two signals, each in 0..1 (text rank over the best one; cosine, floored
+ * at 0), so the vector decides between notes the words rank alike.
+ */
+export async function searchStore(
+  conn: TeamConnection,
+  query: string,
+  limit: number,
+  notMachine: string,
+  vector: { model: string; query: number[]; pgvector: boolean } | null = null,
+): Promise<StoreHit[]> {
   const q = orTsQuery(query);
-  if (!q) return [];
   const s = ident(conn.schema);
-  const rows = await conn.query<RawRow & { rank: number }>(
-    `SELECT ${ROW_COLS}, ts_rank_cd(tsv, q, 1) AS rank
-     FROM ${s}.notes, to_tsquery('english', $1) AS q
-     WHERE head AND tsv @@ q AND machine <> $3
-     ORDER BY rank DESC, id LIMIT $2`,
-    [q, limit, notMachine],
-  );
-  return rows.map((r) => ({ row: toStoreRow(r), rank: Number(r.rank) }));
+  const pool = vector ? Math.max(limit, VECTOR_POOL) : limit;
+  const text = q
+    ? await conn.query<RawRow & { rank: number; vec: number[] | null }>(
+        `SELECT ${ROW_COLS}, ts_rank_cd(tsv, q, 1) AS rank, CASE WHEN embed_model = $4 THEN embedding END AS vec
+         FROM ${s}.notes, to_tsquery('english', $1) AS q
+         WHERE head AND tsv @@ q AND machine <> $3
+         ORDER BY rank DESC, id LIMIT $2`,
+        [q, pool, notMachine, vector?.model ?? null],
+      )
+    : [];
+  if (!vector) return text.slice(0, limit).map((r) => ({ row: toStoreRow(r), score: Number(r.rank) }));
+
+  let byVector: { raw: RawRow; sim: number }[];
+  if (vector.pgvector) {
+    const lit = `[${vector.query.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
+    byVector = (
+      await conn.query<RawRow & { sim: number }>(
+        `SELECT ${ROW_COLS}, 1 - (embedding_v <=> $1::vector) AS sim FROM ${s}.notes
+         WHERE head AND embed_model = $2 AND machine <> $3 AND embedding_v IS NOT NULL
+         ORDER BY embedding_v <=> $1::vector LIMIT $4`,
+        [lit, vector.model, notMachine, pool],
+      )
+    ).map((r) => ({ raw: r, sim: Number(r.sim) }));
+  } else {
+    byVector = text.filter((r) => r.vec).map((r) => ({ raw: r, sim: cosine(vector.query, r.vec!) }));
+    byVector.sort((a, b) => b.sim - a.sim);
+  }
+  // Each signal in 0..1 (text rank over the best text rank, cosine similarity floored at 0), summed.
+  const best = text.reduce((m, r) => Math.max(m, Number(r.rank)), 0);
+  const fused = new Map<string, { raw: RawRow; score: number }>();
+  const add = (raw: RawRow, part: number): void => {
+    const cur = fused.get(raw.id) ?? { raw, score: 0 };
+    cur.score += part;
+    fused.set(raw.id, cur);
+  };
+  for (const r of text) add(r, best > 0 ? Number(r.rank) / best : 0);
+  for (const v of byVector) add(v.raw, Math.max(0, v.sim));
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || (a.raw.id < b.raw.id ? -1 : 1))
+    .slice(0, limit)
+    .map((f) => ({ row: toStoreRow(f.raw), score: f.score }));
 }
 
 export interface StoreCounts {

@@ -327,6 +327,37 @@ suite('team store on PostgreSQL', () => {
     expect(hit.ranks.team).toBe(1);
   });
 
+  it('push stores note vectors when an embedding model is installed', async () => {
+    const models = path.join(base, 'models');
+    fs.cpSync(path.join(repo, 'spec', 'fixtures', 'models'), models, { recursive: true });
+    write(alice, 'documents/vec.md', shared('lrn-vec', 'kafka consumer lag after rebalance', 'pin the partition assignment strategy'));
+    const r = await teamPush({ kb: alice.kb, global: false, allBranches: false, all: false }, io(alice, { REFLECT_MODELS_DIR: models, REFLECT_EMBED_MODEL: 'fixture/tiny-embed', REFLECT_NO_DAEMON: '1' }));
+    expect(r.vectors).toBe('vectors from fixture/tiny-embed');
+    const row = (await adminQuery(team.dbUrl, `SELECT embed_model, array_length(embedding, 1) AS dim FROM recall.notes WHERE id = 'lrn-vec' AND head`)).rows[0];
+    expect(row.embed_model).toBe('fixture/tiny-embed');
+    expect(row.dim).toBeGreaterThan(0);
+  });
+
+  it('the store ranks full-text candidates by note vector when the query has one (client-side scoring without pgvector)', async () => {
+    const { openStore, pushBatch, searchStore, storeInfo } = await import('../../sources/team-store.js');
+    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const conn = await openStore(loadTeamSettings(alice.env, alice.state));
+    try {
+      const info = await storeInfo(conn);
+      expect(info.pgvector).toBe(false); // Debian 12 has no pgvector package
+      const item = (id: string, embedding: number[]) => ({
+        id, contentHash: `hash-${id}`, title: 'flaky selenium grid session', body: 'grid session', frontmatter: { id },
+        createdAt: null, updatedAt: '2026-11-01T00:00:00Z', embedModel: 'm-test', embedding,
+      });
+      await pushBatch(conn, { machine: 'alice-laptop', kb: '/v' }, [item('lrn-v1', [1, 0, 0]), item('lrn-v2', [0, 1, 0])], [], false);
+      const ids = async (v: number[]) => (await searchStore(conn, 'selenium grid session', 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: false })).map((h) => h.row.id);
+      expect((await ids([0, 1, 0])).slice(0, 2)).toEqual(['lrn-v2', 'lrn-v1']);
+      expect((await ids([1, 0.1, 0])).slice(0, 2)).toEqual(['lrn-v1', 'lrn-v2']);
+    } finally {
+      await conn.close();
+    }
+  });
+
   it('the CLI never prints the password, even when the connection fails', () => {
     const pw = team.roles['carol']!.password;
     const bad = `postgres://${team.roles['carol']!.name}:${encodeURIComponent(pw)}x@${server!.host}:${server!.port}/${team.db}`;
