@@ -338,21 +338,26 @@ suite('team store on PostgreSQL', () => {
     expect(row.dim).toBeGreaterThan(0);
   });
 
-  it('the store ranks full-text candidates by note vector when the query has one (client-side scoring without pgvector)', async () => {
+  it('the store ranks notes by note vector when the query has one (pgvector on the server when it has it, else in the client)', async () => {
     const { openStore, pushBatch, searchStore, storeInfo } = await import('../../sources/team-store.js');
     const { loadTeamSettings } = await import('../../sources/team-settings.js');
     const conn = await openStore(loadTeamSettings(alice.env, alice.state));
     try {
       const info = await storeInfo(conn);
-      expect(info.pgvector).toBe(false); // Debian 12 has no pgvector package
+      // Debian 12 has no pgvector package: usually the client scores; a server with the extension scores itself.
+      const available = (await adminQuery(team.dbUrl, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`)).rows[0].ok as boolean;
+      expect(info.pgvector).toBe(available);
       const item = (id: string, embedding: number[]) => ({
         id, contentHash: `hash-${id}`, title: 'flaky selenium grid session', body: 'grid session', frontmatter: { id },
         createdAt: null, updatedAt: '2026-11-01T00:00:00Z', embedModel: 'm-test', embedding,
       });
-      await pushBatch(conn, { machine: 'alice-laptop', kb: '/v' }, [item('lrn-v1', [1, 0, 0]), item('lrn-v2', [0, 1, 0])], [], false);
-      const ids = async (v: number[]) => (await searchStore(conn, 'selenium grid session', 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: false })).map((h) => h.row.id);
-      expect((await ids([0, 1, 0])).slice(0, 2)).toEqual(['lrn-v2', 'lrn-v1']);
-      expect((await ids([1, 0.1, 0])).slice(0, 2)).toEqual(['lrn-v1', 'lrn-v2']);
+      await pushBatch(conn, { machine: 'alice-laptop', kb: '/v' }, [item('lrn-v1', [1, 0, 0]), item('lrn-v2', [0, 1, 0])], [], info.pgvector);
+      const ids = async (q: string, v: number[]) => (await searchStore(conn, q, 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: info.pgvector })).map((h) => h.row.id);
+      expect((await ids('selenium grid session', [0, 1, 0])).slice(0, 2)).toEqual(['lrn-v2', 'lrn-v1']);
+      expect((await ids('selenium grid session', [1, 0.1, 0])).slice(0, 2)).toEqual(['lrn-v1', 'lrn-v2']);
+      // Only the server can find by vector a note that shares no word with the query.
+      const wordless = await ids('zeppelin', [0, 1, 0]);
+      expect(wordless[0] === 'lrn-v2').toBe(info.pgvector);
     } finally {
       await conn.close();
     }
