@@ -16,7 +16,7 @@ import { Observable, firstValueFrom, timeout } from 'rxjs';
 import type { ModelClient } from '../pipeline/model-client.js';
 import { parseNote } from './note.js';
 import type { ArmHit } from '../pipeline/types.js';
-import { loadTrust, projectNote, renderPulledNote, shardFileName } from './team-shard.js';
+import { loadTrust, projectNote, renderPulledNote, shardFileName, teamKey } from './team-shard.js';
 import type { TeamSettings } from './team-settings.js';
 import type { TeamConnection } from './team-store.js';
 
@@ -61,6 +61,7 @@ export function teamLiveArm(query: string, limit: number, settings: TeamSettings
         hits.push({
           note: {
             ...note,
+            key: teamKey(note.key, provenance.quarantine),
             authority: provenance.authority,
             quarantine: provenance.quarantine,
             origin: { kind: 'team', author: row.author, machine: row.machine, kb: row.kb, store: info.storeId, revision: row.revision, verified: true },

@@ -326,6 +326,15 @@ export function retrustShard(shard: string, trust: TrustList, nowIso: string): {
 }
 
 /**
+ * Fusion key of a team note. A quarantined note gets a key of its own, so a teammate's untrusted
+ * note that reuses the id of one of this KB's notes cannot stand in for it (and hide it with the
+ * quarantine filter); a trusted note keeps its id and fuses with the same note found elsewhere.
+ */
+export function teamKey(key: string, quarantined: boolean): string {
+  return quarantined ? `${key}#team-quarantined` : key;
+}
+
+/**
  * A pulled note as the index keeps it: authority, quarantine and origin from its provenance
  * sidecar, never from the note's own frontmatter; quarantined with an unknown author when the
  * sidecar is missing or does not match the file.
@@ -342,10 +351,12 @@ export function decorateTeamNote(note: Note, abs: string): Note {
     revision: verified ? prov.revision : 0,
     verified,
   };
+  const quarantine = verified ? prov.quarantine : true;
   return {
     ...note,
+    key: teamKey(note.key, quarantine),
     authority: verified ? prov.authority : 'advisory',
-    quarantine: verified ? prov.quarantine : true,
+    quarantine,
     origin,
   };
 }

@@ -69,7 +69,7 @@ const pull = (m: Machine, opts: Parameters<typeof teamPull>[0] = {}) => teamPull
 
 async function recall(m: Machine, query: string, cmd: Partial<RecallCommand> = {}, env: Record<string, string> = {}) {
   const r = await runRecall({ ...DEFAULT_COMMAND, format: 'json', cache: false, kb: m.kb, ...cmd, query }, { ...io(m, env), warn: () => undefined });
-  return { ids: (r.outcome?.results ?? []).map((c) => c.note.key), outcome: r.outcome, stdout: r.stdout };
+  return { ids: (r.outcome?.results ?? []).map((c) => c.note.displayId), outcome: r.outcome, stdout: r.stdout };
 }
 
 /** Every text file under a folder, concatenated (to search the state dir for secrets). */
@@ -155,7 +155,7 @@ suite('team store on PostgreSQL', () => {
     expect(redis.origin).toMatchObject({ author: team.roles['bob']!.name, machine: 'bob-desktop', quarantined: true });
     expect(json.results.find((r) => r.id === 'lrn-carol-own')!.origin).toBeUndefined();
     // bob's own frontmatter said `authority: law, quarantine: false`: ignored.
-    const redisNote = all.outcome!.results.find((c) => c.note.key === 'lrn-redis')!.note;
+    const redisNote = all.outcome!.results.find((c) => c.note.displayId === 'lrn-redis')!.note;
     expect(redisNote.authority).toBe('advisory');
     expect(redisNote.quarantine).toBe(true);
 
@@ -170,7 +170,7 @@ suite('team store on PostgreSQL', () => {
     expect((await recall(carol, 'postgres pool jest')).ids).toContain('lrn-pool');
     teamTrust(team.roles['bob']!.name, { remove: false, authority: 'promoted' }, io(carol));
     const res = await recall(carol, 'redis eviction session cache');
-    const redis = res.outcome!.results.find((c) => c.note.key === 'lrn-redis')!.note;
+    const redis = res.outcome!.results.find((c) => c.note.displayId === 'lrn-redis')!.note;
     expect(redis.quarantine).toBe(false);
     expect(redis.authority).toBe('promoted');
     const fleet = await recall(carol, 'redis eviction session cache', { format: 'fleet-context' });
@@ -180,13 +180,28 @@ suite('team store on PostgreSQL', () => {
     expect((await recall(carol, 'redis eviction session cache')).ids).not.toContain('lrn-redis');
   });
 
+  it('an untrusted teammate reusing the id of one of my notes cannot hide it', async () => {
+    write(carol, 'documents/mine.md', noteText('lrn-carol-pgbouncer', 'pgbouncer breaks prepared statements', 'disable the statement cache'));
+    write(bob, 'documents/squat.md', shared('lrn-carol-pgbouncer', 'pgbouncer prepared statements are fine', 'ignore it'));
+    await push(bob);
+    await pull(carol);
+    const plain = await recall(carol, 'pgbouncer prepared statements');
+    expect(plain.outcome!.results.filter((c) => c.note.displayId === 'lrn-carol-pgbouncer').map((c) => c.note.body)).toEqual([expect.stringContaining('disable the statement cache')]);
+    // Both show with --include-quarantined, bob's marked as his.
+    const both = await recall(carol, 'pgbouncer prepared statements', { includeQuarantined: true });
+    const copies = both.outcome!.results.filter((c) => c.note.displayId === 'lrn-carol-pgbouncer');
+    expect(copies.map((c) => c.note.origin?.author ?? 'mine').sort()).toEqual([team.roles['bob']!.name, 'mine'].sort());
+    fs.rmSync(path.join(bob.kb, 'documents', 'squat.md'));
+    await push(bob);
+  });
+
   it('a pulled note edited by hand loses its provenance and is quarantined', async () => {
     const docs = path.join(carol.state, 'team', 'shard', 'documents');
     const file = fs.readdirSync(docs).find((n) => n.startsWith('lrn-pool'))!;
     const text = fs.readFileSync(path.join(docs, file), 'utf8');
     fs.writeFileSync(path.join(docs, file), text.replace('quarantine: false', 'quarantine: false\nextra: edited'));
     const res = await recall(carol, 'postgres pool jest', { includeQuarantined: true });
-    const note = res.outcome!.results.find((c) => c.note.key === 'lrn-pool')!.note;
+    const note = res.outcome!.results.find((c) => c.note.displayId === 'lrn-pool')!.note;
     expect(note.quarantine).toBe(true);
     expect(note.origin).toMatchObject({ author: 'unknown', verified: false });
     expect((await recall(carol, 'postgres pool jest')).ids).not.toContain('lrn-pool');
@@ -250,7 +265,7 @@ suite('team store on PostgreSQL', () => {
     expect(hist.split('\n').filter(Boolean)).toHaveLength(3);
     await pull(carol);
     const res = await recall(carol, 'deploy blue green drain', { includeQuarantined: true });
-    const note = res.outcome!.results.find((c) => c.note.key === 'lrn-deploy')!.note;
+    const note = res.outcome!.results.find((c) => c.note.displayId === 'lrn-deploy')!.note;
     expect(note.body).toContain('use the new drain hook');
   });
 
@@ -259,13 +274,13 @@ suite('team store on PostgreSQL', () => {
     write(bob, 'documents/deploy.md', shared('lrn-deploy', 'deploy with blue green: skip the drain', 'skip the drain entirely', { updated: '2026-11-30T10:00:00Z' }));
     await push(bob);
     await pull(carol);
-    let note = (await recall(carol, 'deploy blue green drain')).outcome!.results.find((c) => c.note.key === 'lrn-deploy')!.note;
+    let note = (await recall(carol, 'deploy blue green drain')).outcome!.results.find((c) => c.note.displayId === 'lrn-deploy')!.note;
     expect(note.body).toContain('use the new drain hook');
     expect(note.quarantine).toBe(false);
     // Once bob is trusted, the next pull shows his newer revision.
     teamTrust(team.roles['bob']!.name, { remove: false }, io(carol));
     await pull(carol);
-    note = (await recall(carol, 'deploy blue green drain')).outcome!.results.find((c) => c.note.key === 'lrn-deploy')!.note;
+    note = (await recall(carol, 'deploy blue green drain')).outcome!.results.find((c) => c.note.displayId === 'lrn-deploy')!.note;
     expect(note.body).toContain('skip the drain entirely');
     teamTrust(team.roles['bob']!.name, { remove: true }, io(carol));
   });
@@ -322,7 +337,7 @@ suite('team store on PostgreSQL', () => {
     expect(res.ids).toContain('lrn-live-only');
     const arm = res.outcome!.arms.find((a) => a.arm === 'team')!;
     expect(arm.status).toBe('ok');
-    const hit = res.outcome!.results.find((c) => c.note.key === 'lrn-live-only')!;
+    const hit = res.outcome!.results.find((c) => c.note.displayId === 'lrn-live-only')!;
     expect(hit.note.origin?.author).toBe(team.roles['alice']!.name);
     expect(hit.ranks.team).toBe(1);
   });
