@@ -159,9 +159,9 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
     print(`live arm at ${n} notes: store query p50 / p95   ${pct(q, 50).toFixed(0)} / ${pct(q, 95).toFixed(0)} ms; whole arm (new connection) p50 / p95 ${pct(arm, 50).toFixed(0)} / ${pct(arm, 95).toFixed(0)} ms`);
 
     // What the arm adds to a `bin/recall` (reader's own small KB, shard not attached, so the KB side stays the same).
-    const recallMs = (live: boolean): number[] =>
+    const recallMs = (live: boolean, shard = false): number[] =>
       Array.from({ length: runs }, (_, i) => {
-        const env = { ...r.env, RECALL_TEAM_NOTES: '0', ...(live ? { RECALL_TEAM_ARM: '1' } : {}) };
+        const env = { ...r.env, RECALL_TEAM_NOTES: shard ? '1' : '0', ...(live ? { RECALL_TEAM_ARM: '1' } : {}) };
         const s = performance.now();
         const res = spawnSync(BIN, ['--kb', r.kb, queries[(i + 3) % queries.length]!, '--no-cache', '--format', 'json'], { env, encoding: 'utf8' });
         if (res.status !== 0) throw new Error(`recall failed: ${res.stderr}`);
@@ -170,6 +170,9 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
     const off = recallMs(false);
     const on = recallMs(true);
     print(`bin/recall p50 without / with RECALL_TEAM_ARM=1   ${pct(off, 50).toFixed(0)} / ${pct(on, 50).toFixed(0)} ms`);
+    // The other way to reach the team's notes: the pulled shard, indexed with the KB (every recall stats its files).
+    const withShard = recallMs(false, true);
+    print(`bin/recall p50 with the ${n}-note pulled shard     ${pct(withShard, 50).toFixed(0)} ms (index warm)`);
     print(`peak RSS of this bench process                    ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`);
     print(`(${runs} runs per latency figure; data in ${tmp}, removed after)`);
   } finally {

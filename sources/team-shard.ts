@@ -10,7 +10,7 @@
  *   AUTHOR`); its authority is the one given with the trust (advisory by default) for trusted
  *   authors and advisory otherwise. What the note's own frontmatter says about `authority`,
  *   `quarantine` or its source is ignored.
- * - Each pulled note has a provenance sidecar (`<file>.team.json`, below) recording that decision and
+ * - Each pulled note has a provenance sidecar (`provenance/<file>.team.json`) recording that decision and
  *   the SHA-256 of the note file as written. The index takes authority, quarantine and author from
  *   the sidecar only; a note whose sidecar is missing, unreadable or does not match the file is
  *   quarantined with an unknown author.
@@ -35,8 +35,17 @@ const yaml = (): typeof JsYaml => loadCjs('js-yaml') as typeof JsYaml;
 
 /** Path prefix of the shard's notes inside a KB's index (never a KB folder name). */
 export const TEAM_PREFIX = '@team';
-/** Suffix of a pulled note's provenance sidecar. */
+/**
+ * Suffix of a pulled note's provenance sidecar. Sidecars live in `<shard>/provenance/`, beside
+ * `documents/` rather than in it, so the walk every recall makes over the notes does not stat them.
+ */
 export const PROVENANCE_SUFFIX = '.team.json';
+
+/** The provenance sidecar of the note file `<shard>/documents/<name>.md`. */
+export function provenancePath(noteFile: string): string {
+  const shard = path.dirname(path.dirname(noteFile));
+  return path.join(shard, 'provenance', path.basename(noteFile).replace(/\.md$/i, PROVENANCE_SUFFIX));
+}
 export const PROVENANCE_VERSION = 1;
 
 export type Authority = 'advisory' | 'promoted' | 'law';
@@ -204,6 +213,7 @@ function count(summary: ShardSummary, p: Provenance | null, sign: 1 | -1): void 
 }
 
 export const documentsOf = (shard: string): string => path.join(shard, 'documents');
+const provenanceOf = (shard: string): string => path.join(shard, 'provenance');
 
 function fileSha(file: string): string | null {
   try {
@@ -227,7 +237,7 @@ function readProvenance(file: string): Provenance | null {
 export function applyToShard(shard: string, id: string, projection: Projection | null, storeId: string, summary: ShardSummary, nowIso: string): 'written' | 'removed' | 'unchanged' {
   const docs = documentsOf(shard);
   const file = path.join(docs, shardFileName(id));
-  const side = file.replace(/\.md$/, PROVENANCE_SUFFIX);
+  const side = provenancePath(file);
   const before = readProvenance(side);
   if (!projection) {
     if (!before && !fs.existsSync(file)) return 'unchanged';
@@ -250,6 +260,7 @@ export function applyToShard(shard: string, id: string, projection: Projection |
   }
   const { text, provenance } = renderPulledNote(projection, storeId, nowIso);
   fs.mkdirSync(docs, { recursive: true, mode: 0o700 });
+  fs.mkdirSync(provenanceOf(shard), { recursive: true, mode: 0o700 });
   writeFileAtomic(file, text);
   const full: Provenance = { ...provenance, file_sha256: createHash('sha256').update(text).digest('hex') };
   writeFileAtomic(side, `${JSON.stringify(full)}\n`);
@@ -267,10 +278,9 @@ export function recountShard(shard: string): ShardSummary {
   } catch {
     return summary;
   }
-  const notes = new Set(names.filter((n) => n.endsWith('.md')));
   for (const n of names) {
-    if (!n.endsWith(PROVENANCE_SUFFIX) || !notes.has(n.slice(0, -PROVENANCE_SUFFIX.length) + '.md')) continue;
-    count(summary, readProvenance(path.join(documentsOf(shard), n)), 1);
+    if (!n.endsWith('.md')) continue;
+    count(summary, readProvenance(provenancePath(path.join(documentsOf(shard), n))), 1);
   }
   return summary;
 }
@@ -278,6 +288,7 @@ export function recountShard(shard: string): ShardSummary {
 /** Remove every pulled note (the store behind the shard changed). */
 export function clearShard(shard: string): void {
   fs.rmSync(documentsOf(shard), { recursive: true, force: true });
+  fs.rmSync(provenanceOf(shard), { recursive: true, force: true });
 }
 
 /**
@@ -295,9 +306,9 @@ export function retrustShard(shard: string, trust: TrustList, nowIso: string): {
     return { changed, summary: emptySummary() };
   }
   for (const n of names) {
-    if (!n.endsWith(PROVENANCE_SUFFIX)) continue;
-    const side = path.join(docs, n);
-    const file = side.slice(0, -PROVENANCE_SUFFIX.length) + '.md';
+    if (!n.endsWith('.md')) continue;
+    const file = path.join(docs, n);
+    const side = provenancePath(file);
     const prov = readProvenance(side);
     if (!prov) continue;
     const quarantined = !isTrusted(trust, prov.author);
@@ -340,7 +351,7 @@ export function teamKey(key: string, quarantined: boolean): string {
  * sidecar is missing or does not match the file.
  */
 export function decorateTeamNote(note: Note, abs: string): Note {
-  const prov = readProvenance(abs.replace(/\.md$/i, PROVENANCE_SUFFIX));
+  const prov = readProvenance(provenancePath(abs));
   const verified = prov !== null && prov.file_sha256 === note.contentHash;
   const origin: NoteOrigin = {
     kind: 'team',

@@ -11,6 +11,7 @@ import {
   decorateTeamNote,
   emptySummary,
   projectNote,
+  provenancePath,
   recountShard,
   renderPulledNote,
   retrustShard,
@@ -120,7 +121,7 @@ describe('pulled note files', () => {
     fs.writeFileSync(file, forged);
     const bad = decorateTeamNote(parseNote(forged, '@team/documents/x.md', 'documents'), file);
     expect(bad).toMatchObject({ quarantine: true, authority: 'advisory', origin: { author: 'unknown', verified: false } });
-    fs.rmSync(file.replace(/\.md$/, '.team.json'));
+    fs.rmSync(provenancePath(file));
     expect(decorateTeamNote(parseNote(text, '@team/documents/x.md', 'documents'), file).quarantine).toBe(true);
     expect(recountShard(shard).notes).toBe(0);
   });

@@ -19,7 +19,7 @@ import { teamInit, teamPull, teamPush, teamStatus, teamTrust, teamHistory, forma
 import { DEFAULT_COMMAND, runRecall, type RecallCommand } from '../../pipeline/run.js';
 import { runHook } from '../../pipeline/hook-runtime.js';
 import { HOOKS } from '../../pipeline/hooks.js';
-import { PROVENANCE_SUFFIX } from '../../sources/team-shard.js';
+import { provenancePath } from '../../sources/team-shard.js';
 import { noteText } from '../helpers/kb.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -433,7 +433,7 @@ suite('team store when the server goes away', () => {
     const notes = fs.readdirSync(docs).filter((n) => n.endsWith('.md'));
     expect(notes).toHaveLength(20);
     for (const n of notes) {
-      const side = JSON.parse(fs.readFileSync(path.join(docs, n.replace(/\.md$/, PROVENANCE_SUFFIX)), 'utf8')) as { file_sha256: string };
+      const side = JSON.parse(fs.readFileSync(provenancePath(path.join(docs, n)), 'utf8')) as { file_sha256: string };
       const { createHash } = await import('node:crypto');
       expect(side.file_sha256).toBe(createHash('sha256').update(fs.readFileSync(path.join(docs, n))).digest('hex'));
     }
