@@ -20,6 +20,8 @@ import { fileURLToPath } from 'node:url';
 export interface Cluster {
   /** Superuser connection URL (password included: a throwaway cluster's). */
   url: string;
+  /** With `ssl`: the self-signed certificate (for 127.0.0.1 and localhost) clients can trust. */
+  caFile: string | null;
   dir: string;
   port: number;
   bin: string;
@@ -68,7 +70,7 @@ function runAs(user: string | null, cmd: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
 }
 
-export async function startCluster(opts: { env?: NodeJS.ProcessEnv } = {}): Promise<Cluster> {
+export async function startCluster(opts: { env?: NodeJS.ProcessEnv; ssl?: boolean } = {}): Promise<Cluster> {
   const env = opts.env ?? process.env;
   const bin = findPgBin(env);
   if (!bin) throw new Error('no PostgreSQL server binaries (initdb, pg_ctl) found: install Debian\'s postgresql package or set RECALL_PG_BIN');
@@ -86,9 +88,21 @@ export async function startCluster(opts: { env?: NodeJS.ProcessEnv } = {}): Prom
     fs.chownSync(path.join(dir, 'pw'), Number(ids.stdout.trim()), Number(gid.stdout.trim()));
   }
   fs.chmodSync(dir, 0o700);
+  let caFile: string | null = null;
+  let sslOpts = '';
+  if (opts.ssl) {
+    // A self-signed server certificate valid for 127.0.0.1 and localhost, made with openssl.
+    const cert = path.join(dir, 'server.crt');
+    const key = path.join(dir, 'server.key');
+    runAs(user, 'openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert]);
+    const pub = path.join(os.tmpdir(), `recall-pg-ca-${path.basename(dir)}.crt`);
+    fs.copyFileSync(cert, pub);
+    caFile = pub;
+    sslOpts = ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
+  }
   const port = await freePort();
   runAs(user, path.join(bin, 'initdb'), ['-D', data, '-U', 'recall_admin', '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pw')}`, '-E', 'UTF8', '--locale=C', '--no-sync']);
-  const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${sslOpts}`;
   const start = (): void => runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOpts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const pause = (): void => {
     try {
@@ -100,6 +114,7 @@ export async function startCluster(opts: { env?: NodeJS.ProcessEnv } = {}): Prom
   start();
   return {
     url: `postgres://recall_admin:${password}@127.0.0.1:${port}/postgres`,
+    caFile,
     dir,
     port,
     bin,
@@ -108,6 +123,7 @@ export async function startCluster(opts: { env?: NodeJS.ProcessEnv } = {}): Prom
     stop: () => {
       pause();
       fs.rmSync(dir, { recursive: true, force: true });
+      if (caFile) fs.rmSync(caFile, { force: true });
     },
   };
 }

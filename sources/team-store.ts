@@ -256,8 +256,9 @@ export async function migrate(conn: TeamConnection, grants: { write: string[]; r
   await conn.query('BEGIN');
   try {
     await conn.query(`SELECT pg_advisory_xact_lock(hashtext('recall-team-migrate:' || $1))`, [conn.schema]);
-    await conn.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     const hasMeta = (await conn.query<{ ok: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${s}.meta`]))[0]?.ok;
+    // A teammate without CREATE rights runs init on a store that is already set up: no DDL then.
+    if (!hasMeta) await conn.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     let version = 0;
     if (hasMeta) version = Number((await conn.query<{ v: string }>(`SELECT v FROM ${s}.meta WHERE k = 'schema_version'`))[0]?.v ?? 0);
     if (version > STORE_SCHEMA_VERSION) {

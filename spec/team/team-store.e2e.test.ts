@@ -118,6 +118,10 @@ suite('team store on PostgreSQL', () => {
     expect(saved).not.toContain(new URL(team.dbUrl).password);
     const meta = await adminQuery(team.dbUrl, `SELECT v FROM recall.meta WHERE k = 'schema_version'`);
     expect(meta.rows[0].v).toBe('1');
+    // A teammate's role (no CREATE right on the database) can run init too: it finds the store up to date.
+    const mine = await teamInit({ grant: [], grantRead: [], shareAll: [] }, io(bob));
+    expect(mine.applied).toEqual([]);
+    expect(fs.readFileSync(path.join(bob.state, 'team', 'config.json'), 'utf8')).not.toContain(team.roles['bob']!.password);
   });
 
   it('two machines push; a third pulls and recalls their notes next to its own, with authors and quarantine', async () => {
@@ -406,8 +410,8 @@ suite('team store when the server goes away', () => {
   let reader: Machine;
 
   beforeAll(async () => {
-    // A private cluster: these tests stop and freeze the server.
-    own = await startCluster();
+    // A private cluster: these tests stop and freeze the server (and it speaks TLS).
+    own = await startCluster({ ssl: true });
     t = await freshTeam({ adminUrl: own.url, cluster: own, host: '127.0.0.1', port: own.port }, ['w', 'r']);
     writer = machine('writer', t.roles['w']!.url);
     reader = machine('reader', t.roles['r']!.url);
@@ -417,6 +421,30 @@ suite('team store when the server goes away', () => {
   }, 120_000);
 
   afterAll(() => own?.stop());
+
+  it('TLS settings from the URL or the PG variables reach the connection', async () => {
+    const st = async (env: Record<string, string>) => (await teamStatus({ ...reader.env, ...env }, { probe: true })).server!;
+    const url = new URL(t.roles['r']!.url);
+    url.hostname = 'localhost';
+    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'verify-full', PGSSLROOTCERT: own.caFile! })).toMatchObject({ reachable: true });
+    // Without the CA the self-signed certificate is refused; `require` encrypts without checking it.
+    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'verify-full' })).toMatchObject({ reachable: false, error: expect.stringMatching(/self.signed|certificate/i) });
+    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'require' })).toMatchObject({ reachable: true });
+    expect(await st({ RECALL_TEAM_URL: `${url.toString()}?sslmode=verify-full&sslrootcert=${encodeURIComponent(own.caFile!)}` })).toMatchObject({ reachable: true });
+    const { openStore } = await import('../../sources/team-store.js');
+    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const encrypted = async (mode: string): Promise<boolean> => {
+      const conn = await openStore(loadTeamSettings({ ...reader.env, RECALL_TEAM_URL: url.toString(), PGSSLMODE: mode }, reader.state));
+      try {
+        return (await conn.query<{ ssl: boolean }>(`SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()`))[0]!.ssl;
+      } finally {
+        await conn.close();
+      }
+    };
+    expect(await encrypted('require')).toBe(true);
+    expect(await encrypted('disable')).toBe(false);
+    expect(await st({ PGSSLMODE: 'bogus' })).toMatchObject({ reachable: false, error: expect.stringMatching(/PGSSLMODE/) });
+  });
 
   it('a server stopped mid-pull leaves the shard consistent, and the next pull completes it', async () => {
     let pages = 0;
