@@ -297,6 +297,8 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       const items: { item: PushItem; path: string }[] = [];
       const retires: RetireItem[] = [];
       let shared = 0;
+      let unchangedHere = 0;
+      const sharedIds = new Set<string>();
       for (const n of live) {
         const mark = shareMark(n);
         const isShared = mark === 'team' || (shareAll && mark !== 'private');
@@ -320,6 +322,12 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
           continue;
         }
         shared += 1;
+        sharedIds.add(n.key);
+        // Pushed before with this very content and still this machine's latest in the store: nothing to send.
+        if (ledger.ids[n.key] === n.contentHash && fromHere.has(n.key)) {
+          unchangedHere += 1;
+          continue;
+        }
         items.push({
           path: n.path,
           item: {
@@ -340,10 +348,9 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       const present = new Set([...liveKeys, ...retiredCopies.keys()]);
       for (const id of new Set([...Object.keys(ledger.ids), ...fromHere.keys()])) if (!present.has(id)) retires.push({ id, state: 'forgotten', supersededBy: null });
       // A shared note that declares `supersedes:` a note published elsewhere retires that note too.
-      const pushedIds = new Set(items.map((i) => i.item.id));
-      for (const [target, by] of supersedes) if (!present.has(target) && pushedIds.has(by)) retires.push({ id: target, state: 'superseded', supersededBy: by });
+      for (const [target, by] of supersedes) if (!present.has(target) && sharedIds.has(by)) retires.push({ id: target, state: 'superseded', supersededBy: by });
 
-      const counts: PushCounts = { published: 0, unchanged: 0, keptAsRevision: 0, replacedOther: 0, retired: 0 };
+      const counts: PushCounts = { published: 0, unchanged: unchangedHere, keptAsRevision: 0, replacedOther: 0, retired: 0 };
       const total = items.length + retires.length;
       for (let i = 0; i < Math.max(items.length, retires.length); i += PUSH_BATCH) {
         const batch = items.slice(i, i + PUSH_BATCH);

@@ -26,7 +26,7 @@ import type { StoreRow } from './team-shard.js';
 import { STOPWORDS } from '../operators/math/terms.js';
 
 /** Version of the schema this code writes and reads; `recall team init` migrates older stores. */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 export interface TeamConnection {
   client: PgClient;
@@ -215,6 +215,16 @@ END $$;
 CREATE TRIGGER notes_guard BEFORE INSERT OR UPDATE ON ${s}.notes FOR EACH ROW EXECUTE FUNCTION ${s}.notes_guard();
 INSERT INTO ${s}.meta (k, v) VALUES ('store_id', gen_random_uuid()::text), ('created_at', now()::text) ON CONFLICT (k) DO NOTHING;
 `,
+    // A small vector of the heading fields (title; key insight and tags) so the live search can rank
+    // the notes a query names in their heading without ranking every note that uses a common word
+    // somewhere in its body (measured at 100k notes: 1.35 s → 0.1 s for a four-word query).
+    2: `
+ALTER TABLE ${s}.notes ADD COLUMN tsv_head tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('english'::regconfig, title), 'A') ||
+  setweight(to_tsvector('english'::regconfig, coalesce(frontmatter->>'key_insight', '') || ' ' || coalesce(frontmatter->>'tags', '')), 'B')
+) STORED;
+CREATE INDEX notes_tsv_head ON ${s}.notes USING gin (tsv_head);
+`,
   };
 }
 
@@ -249,7 +259,7 @@ export interface MigrateResult extends StoreInfo {
  * Create or migrate the schema (idempotent; concurrent callers serialise on an advisory lock), use
  * pgvector when the server offers it, and grant teammates' roles what push and pull need.
  */
-export async function migrate(conn: TeamConnection, grants: { write: string[]; read: string[] }): Promise<MigrateResult> {
+export async function migrate(conn: TeamConnection, grants: { write: string[]; read: string[] }, upTo = STORE_SCHEMA_VERSION): Promise<MigrateResult> {
   const s = ident(conn.schema);
   const applied: number[] = [];
   let pgvectorNote = '';
@@ -265,7 +275,7 @@ export async function migrate(conn: TeamConnection, grants: { write: string[]; r
       throw new TeamError('E_TEAM_SCHEMA_NEWER', `the team store's schema is version ${version}, newer than this recall understands (${STORE_SCHEMA_VERSION}): upgrade recall`);
     }
     const steps = migrations(s);
-    for (let v = version + 1; v <= STORE_SCHEMA_VERSION; v += 1) {
+    for (let v = version + 1; v <= upTo; v += 1) {
       await conn.query(steps[v]!);
       await conn.query(`INSERT INTO ${s}.meta (k, v) VALUES ('schema_version', $1) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, [String(v)]);
       applied.push(v);
@@ -306,6 +316,7 @@ export async function migrate(conn: TeamConnection, grants: { write: string[]; r
     await conn.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
+  if (upTo < STORE_SCHEMA_VERSION) return { version: upTo, storeId: '', pgvector: false, applied, pgvectorNote };
   return { ...(await storeInfo(conn)), applied, pgvectorNote };
 }
 
@@ -578,6 +589,8 @@ export function orTsQuery(query: string): string {
 
 /** Candidates read from the store by full text before vectors re-rank them (client-side scoring). */
 const VECTOR_POOL = 100;
+/** Candidates each full-text stage keeps before the final ranking on the whole text. */
+const TEXT_CANDIDATES = 200;
 
 export interface StoreHit {
   row: StoreRow;
@@ -616,13 +629,25 @@ export async function searchStore(
   const q = orTsQuery(query);
   const s = ident(conn.schema);
   const pool = vector ? Math.max(limit, VECTOR_POOL) : limit;
+  // Candidates: notes whose heading (title, key insight, tags) holds any query word, ranked on that
+  // small vector; only when those are too few, also notes whose whole text holds every query word.
+  // Then the candidates are ranked on the whole text. Ranking every note that merely uses a common
+  // query word in its body is what makes an OR search slow on a large store.
   const text = q
     ? await conn.query<RawRow & { rank: number; vec: number[] | null }>(
-        `SELECT ${ROW_COLS}, ts_rank_cd(tsv, q, 1) AS rank, CASE WHEN embed_model = $4 THEN embedding END AS vec
-         FROM ${s}.notes, to_tsquery('english', $1) AS q
-         WHERE head AND tsv @@ q AND machine <> $3
-         ORDER BY rank DESC, id LIMIT $2`,
-        [q, pool, notMachine, vector?.model ?? null],
+        `WITH q AS (SELECT to_tsquery('english', $1) AS o, to_tsquery('english', $5) AS a),
+         heading AS MATERIALIZED (
+           SELECT n.id, n.revision FROM ${s}.notes n, q WHERE n.head AND n.tsv_head @@ q.o AND n.machine <> $3
+           ORDER BY ts_rank_cd(n.tsv_head, q.o, 1) DESC LIMIT $7),
+         allwords AS (
+           SELECT n.id, n.revision FROM ${s}.notes n, q WHERE (SELECT count(*) FROM heading) < $2 AND n.head AND n.tsv @@ q.a AND n.machine <> $3
+           ORDER BY ts_rank_cd(n.tsv, q.a, 1) DESC LIMIT $7),
+         cand AS (SELECT * FROM heading UNION SELECT * FROM allwords)
+         SELECT ${ROW_COLS.split(', ').map((c) => `n.${c}`).join(', ')}, ts_rank_cd(n.tsv, q.o, 1) AS rank,
+                CASE WHEN n.embed_model = $4 THEN n.embedding END AS vec
+         FROM ${s}.notes n JOIN cand USING (id, revision), q
+         ORDER BY rank DESC, n.id LIMIT $6`,
+        [q, limit, notMachine, vector?.model ?? null, q.split(' | ').join(' & '), pool, Math.max(pool, TEXT_CANDIDATES)],
       )
     : [];
   if (!vector) return text.slice(0, limit).map((r) => ({ row: toStoreRow(r), score: Number(r.rank) }));

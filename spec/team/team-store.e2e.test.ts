@@ -101,7 +101,7 @@ suite('team store on PostgreSQL', () => {
     carol = machine('carol-laptop', team.roles['carol']!.url);
     // The store owner creates the schema and lets the three roles push and pull.
     const init = await teamInit({ url: team.dbUrl, grant: Object.values(team.roles).map((r) => r.name), grantRead: [], shareAll: [] }, { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined });
-    expect(init.applied).toEqual([1]);
+    expect(init.applied).toEqual([1, 2]);
   }, 60_000);
 
   afterAll(async () => {
@@ -112,16 +112,43 @@ suite('team store on PostgreSQL', () => {
   it('init is idempotent, versioned, and saves the store without its password', async () => {
     const again = await teamInit({ url: team.dbUrl, grant: [], grantRead: [], shareAll: [] }, { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined });
     expect(again.applied).toEqual([]);
-    expect(again.info.version).toBe(1);
+    expect(again.info.version).toBe(2);
     const saved = fs.readFileSync(path.join(alice.state, 'team', 'config.json'), 'utf8');
     expect(saved).toContain('/team_');
     expect(saved).not.toContain(new URL(team.dbUrl).password);
     const meta = await adminQuery(team.dbUrl, `SELECT v FROM recall.meta WHERE k = 'schema_version'`);
-    expect(meta.rows[0].v).toBe('1');
+    expect(meta.rows[0].v).toBe('2');
     // A teammate's role (no CREATE right on the database) can run init too: it finds the store up to date.
     const mine = await teamInit({ grant: [], grantRead: [], shareAll: [] }, io(bob));
     expect(mine.applied).toEqual([]);
     expect(fs.readFileSync(path.join(bob.state, 'team', 'config.json'), 'utf8')).not.toContain(team.roles['bob']!.password);
+  });
+
+  it('init migrates a store of an older schema version in place, keeping its notes', async () => {
+    const { openStore, migrate, pushBatch, searchStore, storeInfo } = await import('../../sources/team-store.js');
+    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const env = { ...alice.env, RECALL_TEAM_URL: team.dbUrl, RECALL_TEAM_SCHEMA: 'oldteam' };
+    const conn = await openStore(loadTeamSettings(env, alice.state));
+    try {
+      expect((await migrate(conn, { write: [], read: [] }, 1)).applied).toEqual([1]);
+      await expect(storeInfo(conn)).rejects.toThrow(/version 1: run `recall team init` to migrate it to 2/);
+      await pushBatch(conn, { machine: 'old-box', kb: '/old' }, [
+        { id: 'lrn-old', contentHash: 'h', title: 'terraform state lock stuck', body: 'force-unlock', frontmatter: {}, createdAt: null, updatedAt: '2026-01-01T00:00:00Z', embedModel: null, embedding: null },
+      ], [], false);
+    } finally {
+      await conn.close();
+    }
+    const up = await teamInit({ grant: [], grantRead: [], shareAll: [] }, { env, cwd: alice.kb, warn: () => undefined });
+    expect(up.applied).toEqual([2]);
+    const again = await openStore(loadTeamSettings(env, alice.state));
+    try {
+      expect((await storeInfo(again)).version).toBe(2);
+      expect((await searchStore(again, 'terraform lock', 5, 'elsewhere')).map((h) => h.row.id)).toEqual(['lrn-old']);
+    } finally {
+      await again.close();
+    }
+    // init saved this schema in alice's config: put hers back.
+    await teamInit({ grant: [], grantRead: [], shareAll: [] }, io(alice, { RECALL_TEAM_SCHEMA: 'recall' }));
   });
 
   it('two machines push; a third pulls and recalls their notes next to its own, with authors and quarantine', async () => {
