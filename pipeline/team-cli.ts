@@ -20,7 +20,7 @@ import { resolveScope } from './scope.js';
 import { UsageError } from './errors.js';
 import { checkKbDir, openKbIndex } from './run.js';
 import { createModelClient } from './model-client.js';
-import { closeIndex, refreshIndex, rowToNote, storedVectors, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { closeIndex, notesByPaths, refreshIndex, storedVectors, type IndexHandle } from '../sources/index-store.js';
 import { embedMissing } from '../sources/models/embed-notes.js';
 import { parseLooseDate } from '../sources/dates.js';
 import type { Note } from '../sources/note.js';
@@ -193,7 +193,7 @@ export interface PushReport {
 }
 
 /** `share: team` (or a list holding `team`) shares a note; `share: private|none|false|no` keeps it home even when the KB shares all. */
-export function shareMark(note: Note): 'team' | 'private' | null {
+export function shareMark(note: Pick<Note, 'frontmatter'>): 'team' | 'private' | null {
   const v = note.frontmatter['share'];
   const values = (Array.isArray(v) ? v : [v]).map((x) => String(x ?? '').trim().toLowerCase());
   if (values.includes('team')) return 'team';
@@ -219,7 +219,7 @@ function createdAt(note: Note): string | null {
 }
 
 /** A note is followed across edits by its `id:` (or `name:`); a note without one has no stable identity. */
-const hasOwnId = (note: Note): boolean => note.displayId !== '?';
+const hasOwnId = (note: Pick<Note, 'displayId'>): boolean => note.displayId !== '?';
 
 const ledgerFile = (settings: TeamSettings, kbRoot: string): string => {
   let real = kbRoot;
@@ -231,9 +231,35 @@ const ledgerFile = (settings: TeamSettings, kbRoot: string): string => {
   return path.join(settings.paths.pushDir, `${createHash('sha1').update(real).digest('hex').slice(0, 16)}.json`);
 };
 
-/** The KB's own notes from its index (the attached team shard excluded). */
-function kbNotes(index: IndexHandle): { notes: Note[]; mtimes: Map<string, number>; supersedes: Map<string, string> } {
-  const rows = index.db.prepare(`SELECT data, body, chunk FROM notes WHERE path NOT LIKE ? ORDER BY path`).all(`${TEAM_PREFIX}/%`) as NoteRow[];
+/** What a push needs to decide about a note, without its text (a large KB is not held in memory whole). */
+interface KbEntry {
+  key: string;
+  displayId: string;
+  path: string;
+  location: Note['location'];
+  contentHash: string;
+  supersededBy: string | null;
+  status: string;
+  share: 'team' | 'private' | null;
+}
+
+/** The KB's own notes from its index (the attached team shard excluded), read row by row. */
+function kbEntries(index: IndexHandle): { entries: KbEntry[]; mtimes: Map<string, number>; supersedes: Map<string, string> } {
+  const entries: KbEntry[] = [];
+  const rows = index.db.prepare(`SELECT data FROM notes WHERE path NOT LIKE ? ORDER BY path`).iterate(`${TEAM_PREFIX}/%`) as Iterable<{ data: string }>;
+  for (const r of rows) {
+    const n = JSON.parse(r.data) as Note;
+    entries.push({
+      key: n.key,
+      displayId: n.displayId,
+      path: n.path,
+      location: n.location,
+      contentHash: n.contentHash,
+      supersededBy: n.supersededBy,
+      status: n.status,
+      share: shareMark(n),
+    });
+  }
   const mtimes = new Map(
     (index.db.prepare(`SELECT path, mtime_ms FROM files WHERE path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as { path: string; mtime_ms: number }[]).map((r) => [r.path, r.mtime_ms]),
   );
@@ -241,7 +267,7 @@ function kbNotes(index: IndexHandle): { notes: Note[]; mtimes: Map<string, numbe
   for (const r of index.db.prepare(`SELECT target, by_key FROM supersedes WHERE by_path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as { target: string; by_key: string }[]) {
     if (r.target !== r.by_key && !supersedes.has(r.target)) supersedes.set(r.target, r.by_key);
   }
-  return { notes: rows.map(rowToNote), mtimes, supersedes };
+  return { entries, mtimes, supersedes };
 }
 
 export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushReport> {
@@ -265,7 +291,7 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
   try {
     const refresh = refreshIndex(index, { problems: false });
     const skipped: PushReport['skipped'] = refresh.problems.filter((p) => !p.rel.startsWith(`${TEAM_PREFIX}/`)).map((p) => ({ path: p.rel, reason: p.message }));
-    const { notes, mtimes, supersedes } = kbNotes(index);
+    const { entries: notes, mtimes, supersedes } = kbEntries(index);
 
     // Note vectors go with the notes when an embedding model is installed.
     const models = createModelClient(config, io.env).client;
@@ -294,13 +320,13 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       const retiredCopies = new Map<string, 'superseded' | 'forgotten'>();
       for (const n of notes) if (n.location !== 'documents') retiredCopies.set(n.key, n.location === 'forgotten' ? 'forgotten' : 'superseded');
 
-      const items: { item: PushItem; path: string }[] = [];
+      const items: { entry: KbEntry; path: string }[] = [];
       const retires: RetireItem[] = [];
       let shared = 0;
       let unchangedHere = 0;
       const sharedIds = new Set<string>();
       for (const n of live) {
-        const mark = shareMark(n);
+        const mark = n.share;
         const isShared = mark === 'team' || (shareAll && mark !== 'private');
         const retiredBy =
           n.supersededBy ? { state: 'superseded' as const, by: n.supersededBy }
@@ -324,24 +350,11 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
         shared += 1;
         sharedIds.add(n.key);
         // Pushed before with this very content and still this machine's latest in the store: nothing to send.
-        if (ledger.ids[n.key] === n.contentHash && fromHere.has(n.key)) {
+        if (ledger.ids[n.key] === n.contentHash && fromHere.get(n.key) === 'current') {
           unchangedHere += 1;
           continue;
         }
-        items.push({
-          path: n.path,
-          item: {
-            id: n.key,
-            contentHash: n.contentHash,
-            title: n.title,
-            body: n.body,
-            frontmatter: n.frontmatter,
-            createdAt: createdAt(n),
-            updatedAt: updatedAt(n, mtimes.get(n.path)),
-            embedModel: vectorModel,
-            embedding: null,
-          },
-        });
+        items.push({ path: n.path, entry: n });
       }
       // Retired copies (archived/, documents/.forgotten/) of notes this KB published, and published notes gone from the KB.
       for (const [key, state] of retiredCopies) if (!liveKeys.has(key) && known(key)) retires.push({ id: key, state, supersededBy: null });
@@ -353,14 +366,28 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       const counts: PushCounts = { published: 0, unchanged: unchangedHere, keptAsRevision: 0, replacedOther: 0, retired: 0 };
       const total = items.length + retires.length;
       for (let i = 0; i < Math.max(items.length, retires.length); i += PUSH_BATCH) {
-        const batch = items.slice(i, i + PUSH_BATCH);
-        if (vectorModel) {
-          const vecs = storedVectors(index, vectorModel, batch.map((b) => b.path));
-          for (const b of batch) b.item.embedding = vecs.get(b.path) ?? null;
-        }
-        const c = await store.pushBatch(conn, origin, batch.map((b) => b.item), retires.slice(i, i + PUSH_BATCH), info.pgvector);
+        const slice = items.slice(i, i + PUSH_BATCH);
+        // The batch's notes, text included, read from the index now (not the whole KB at once).
+        const full = notesByPaths(index, slice.map((b) => b.path));
+        const vecs = vectorModel ? storedVectors(index, vectorModel, slice.map((b) => b.path)) : new Map<string, number[]>();
+        const batch: PushItem[] = slice.flatMap(({ path: p }) => {
+          const n = full.get(p);
+          if (!n) return [];
+          return [{
+            id: n.key,
+            contentHash: n.contentHash,
+            title: n.title,
+            body: n.body,
+            frontmatter: n.frontmatter,
+            createdAt: createdAt(n),
+            updatedAt: updatedAt(n, mtimes.get(p)),
+            embedModel: vectorModel,
+            embedding: vecs.get(p) ?? null,
+          }];
+        });
+        const c = await store.pushBatch(conn, origin, batch, retires.slice(i, i + PUSH_BATCH), info.pgvector);
         for (const k of Object.keys(counts) as (keyof PushCounts)[]) counts[k] += c[k];
-        for (const b of batch) ledger.ids[b.item.id] = b.item.contentHash;
+        for (const b of batch) ledger.ids[b.id] = b.contentHash;
         io.progress?.(`pushed ${Math.min(total, i + PUSH_BATCH)}/${total}`);
       }
       for (const r of retires) delete ledger.ids[r.id];

@@ -392,8 +392,15 @@ export async function pushBatch(conn: TeamConnection, origin: { machine: string;
     const upd: { id: string; revision: number; head: boolean; state: string; supersededBy: string | null }[] = [];
     for (const item of items) {
       const existing = byId.get(item.id) ?? [];
-      if (existing.some((r) => r.content_hash === item.contentHash)) {
-        counts.unchanged += 1;
+      const same = existing.find((r) => r.content_hash === item.contentHash);
+      if (same) {
+        // Shared again after a retirement, unchanged: the same revision becomes current again.
+        if (same.head && same.state !== 'current') {
+          upd.push({ id: same.id, revision: same.revision, head: true, state: 'current', supersededBy: null });
+          counts.published += 1;
+        } else {
+          counts.unchanged += 1;
+        }
         continue;
       }
       const head = existing.find((r) => r.head);

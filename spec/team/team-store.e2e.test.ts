@@ -267,6 +267,13 @@ suite('team store on PostgreSQL', () => {
     ids = fs.readdirSync(path.join(carol.state, 'team', 'shard', 'documents')).filter((n) => n.endsWith('.md'));
     expect(ids.some((n) => n.startsWith('lrn-tmux'))).toBe(false);
     expect((await adminQuery(team.dbUrl, `SELECT state FROM recall.notes WHERE id = 'lrn-tmux' AND head`)).rows[0].state).toBe('forgotten');
+
+    // Shared again, unchanged: the same revision is current again and comes back on the next pull.
+    write(alice, 'documents/old.md', shared('lrn-old-redis', 'redis keyspace notifications are off by default', 'enable Ex'));
+    expect((await push(alice)).counts.published).toBe(1);
+    await pull(carol);
+    expect((await recall(carol, 'redis keyspace notifications', { includeQuarantined: true })).ids).toContain('lrn-old-redis');
+    expect((await adminQuery(team.dbUrl, `SELECT count(*)::int AS n FROM recall.notes WHERE id = 'lrn-old-redis'`)).rows[0].n).toBe(1);
   });
 
   it('conflicting edits of one id keep the newer by updated time and the older as a superseded revision, in either push order', async () => {
