@@ -115,7 +115,7 @@ export async function teamInit(opts: InitOptions, io: TeamIo): Promise<InitRepor
   const env = { ...io.env };
   if (opts.url) env['RECALL_TEAM_URL'] = opts.url;
   if (opts.schema) env['RECALL_TEAM_SCHEMA'] = opts.schema;
-  const { settings, config } = setup({ ...io, env });
+  const { settings } = setup({ ...io, env });
   if (opts.schema && settings.schema !== opts.schema) throw new UsageError(`--schema must be a plain lower-case identifier (got ${JSON.stringify(opts.schema)})`);
   for (const r of [...opts.grant, ...opts.grantRead]) if (!ROLE_RE.test(r)) throw new UsageError(`--grant: ${JSON.stringify(r)} is not a role name`);
   if (!settings.url) throw new UsageError('no team store given: pass --url postgres://user@host:port/db (or set RECALL_TEAM_URL)');
@@ -142,7 +142,6 @@ export async function teamInit(opts: InitOptions, io: TeamIo): Promise<InitRepor
     ...(opts.machine ? { machine: opts.machine } : {}),
     ...(shareAll.length ? { shareAll } : {}),
   });
-  void config;
   return {
     store: displayUrl(settings.url, settings.env),
     schema: settings.schema,
@@ -562,10 +561,10 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const st = state as PullState | null;
-    if (st) {
-      // The position saved is that of the last page applied in full; recount what the shard holds.
-      savePullState(settings, { ...st, summary: recountShard(shard), inProgress: false, lastError: { at: nowIso(io), message } });
-    }
+    // Failed before reading anything (no connection, no schema): say that, not "interrupted".
+    if (!st) throw err;
+    // The position saved is that of the last page applied in full; recount what the shard holds.
+    savePullState(settings, { ...st, summary: recountShard(shard), inProgress: false, lastError: { at: nowIso(io), message } });
     const code = err instanceof TeamError ? err.code : 'E_TEAM';
     throw new TeamError(code, `pull interrupted after ${applied} notes (${message}); the shard keeps every page applied so far: run \`recall team pull\` again to continue`);
   } finally {
