@@ -228,10 +228,20 @@ function readProvenance(file: string): Provenance | null {
   return p && typeof p === 'object' && p.v === PROVENANCE_VERSION && typeof p.author === 'string' ? p : null;
 }
 
+/** Folders known to exist (one mkdir per folder per process, not per note). */
+const made = new Set<string>();
+function ensureDir(dir: string): void {
+  if (made.has(dir)) return;
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  made.add(dir);
+}
+
 /**
- * Make the shard hold `projection` for note `id` (or nothing when null): the note file first, then
- * its sidecar, each replaced atomically. A crash between the two leaves a note whose sidecar does
- * not match, which the index treats as quarantined until the next pull rewrites it.
+ * Make the shard hold `projection` for note `id` (or nothing when null). The sidecar is written
+ * first, then the note file (replaced atomically): an index refresh that runs in between sees a
+ * note that does not match its sidecar, counts it quarantined, and reads it again once the new note
+ * file lands (its mtime changes). A crash in between leaves the same mismatch, which the next pull
+ * repairs (it compares the file with the sidecar). A torn sidecar reads as missing: quarantined.
  * Updates `summary` by the difference.
  */
 export function applyToShard(shard: string, id: string, projection: Projection | null, storeId: string, summary: ShardSummary, nowIso: string): 'written' | 'removed' | 'unchanged' {
@@ -248,22 +258,22 @@ export function applyToShard(shard: string, id: string, projection: Projection |
   }
   if (
     before &&
-    fileSha(file) === before.file_sha256 &&
     before.revision === projection.row.revision &&
     before.content_hash === projection.row.contentHash &&
     before.quarantine === projection.quarantined &&
     before.authority === projection.authority &&
     JSON.stringify(before.held_back) === JSON.stringify(projection.heldBack) &&
-    before.store === storeId
+    before.store === storeId &&
+    fileSha(file) === before.file_sha256
   ) {
     return 'unchanged';
   }
   const { text, provenance } = renderPulledNote(projection, storeId, nowIso);
-  fs.mkdirSync(docs, { recursive: true, mode: 0o700 });
-  fs.mkdirSync(provenanceOf(shard), { recursive: true, mode: 0o700 });
-  writeFileAtomic(file, text);
+  ensureDir(docs);
+  ensureDir(provenanceOf(shard));
   const full: Provenance = { ...provenance, file_sha256: createHash('sha256').update(text).digest('hex') };
-  writeFileAtomic(side, `${JSON.stringify(full)}\n`);
+  fs.writeFileSync(side, `${JSON.stringify(full)}\n`);
+  writeFileAtomic(file, text);
   count(summary, before, -1);
   count(summary, full, 1);
   return 'written';
@@ -329,8 +339,9 @@ export function retrustShard(shard: string, trust: TrustList, nowIso: string): {
     fm['authority'] = authority;
     fm['quarantine'] = quarantined;
     const out = `---\n${yaml().dump(fm, { noRefs: true, lineWidth: -1, skipInvalid: true })}---\n${body}`;
+    // Sidecar first, then the note (see applyToShard).
+    fs.writeFileSync(side, `${JSON.stringify({ ...prov, quarantine: quarantined, authority, file_sha256: createHash('sha256').update(out).digest('hex'), pulled_at: nowIso })}\n`);
     writeFileAtomic(file, out);
-    writeFileAtomic(side, `${JSON.stringify({ ...prov, quarantine: quarantined, authority, file_sha256: createHash('sha256').update(out).digest('hex'), pulled_at: nowIso })}\n`);
     changed += 1;
   }
   return { changed, summary: recountShard(shard) };
