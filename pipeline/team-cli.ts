@@ -445,6 +445,8 @@ export interface PullReport {
   written: number;
   removed: number;
   unchanged: number;
+  /** Notes larger than recall reads (1 MiB), not written. */
+  tooLarge: number;
   summary: ShardSummary;
   ms: number;
   indexed: string | null;
@@ -508,7 +510,7 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
   const trust = loadTrust(settings.paths);
   let state: PullState | null = null;
   let applied = 0;
-  const counts = { written: 0, removed: 0, unchanged: 0 };
+  const counts = { written: 0, removed: 0, unchanged: 0, 'too-large': 0 };
   try {
     const report = await withStore(settings, async (conn, store) => {
       const info = await store.storeInfo(conn);
@@ -546,7 +548,10 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
         store: displayUrl(settings.url, settings.env),
         full,
         rows,
-        ...counts,
+        written: counts.written,
+        removed: counts.removed,
+        unchanged: counts.unchanged,
+        tooLarge: counts['too-large'],
         summary: state.summary,
         ms: 0,
         indexed: null,
@@ -592,7 +597,8 @@ function indexAfterPull(config: RecallConfig, kb: string | null, io: TeamIo): st
 export function formatPull(r: PullReport): string {
   const s = r.summary;
   return (
-    `pulled from ${r.store}${r.full ? ' (full)' : ''}: ${r.rows} changes, ${r.written} notes written, ${r.removed} removed, ${r.unchanged} unchanged (${(r.ms / 1000).toFixed(2)} s)\n` +
+    `pulled from ${r.store}${r.full ? ' (full)' : ''}: ${r.rows} changes, ${r.written} notes written, ${r.removed} removed, ${r.unchanged} unchanged` +
+    `${r.tooLarge ? `, ${r.tooLarge} skipped (larger than 1 MiB)` : ''} (${(r.ms / 1000).toFixed(2)} s)\n` +
     `team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)\n` +
     (r.indexed ? `indexed with ${r.indexed}\n` : '')
   );

@@ -29,6 +29,7 @@ import type { AttachedRoot } from './attached-roots.js';
 import { splitFrontmatter } from './frontmatter.js';
 import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
 import type { TeamPaths } from './team-settings.js';
+import { MAX_NOTE_BYTES } from './index-store.js';
 
 const loadCjs = createRequire(import.meta.url);
 const yaml = (): typeof JsYaml => loadCjs('js-yaml') as typeof JsYaml;
@@ -244,7 +245,7 @@ function ensureDir(dir: string): void {
  * repairs (it compares the file with the sidecar). A torn sidecar reads as missing: quarantined.
  * Updates `summary` by the difference.
  */
-export function applyToShard(shard: string, id: string, projection: Projection | null, storeId: string, summary: ShardSummary, nowIso: string): 'written' | 'removed' | 'unchanged' {
+export function applyToShard(shard: string, id: string, projection: Projection | null, storeId: string, summary: ShardSummary, nowIso: string): 'written' | 'removed' | 'unchanged' | 'too-large' {
   const docs = documentsOf(shard);
   const file = path.join(docs, shardFileName(id));
   const side = provenancePath(file);
@@ -269,6 +270,15 @@ export function applyToShard(shard: string, id: string, projection: Projection |
     return 'unchanged';
   }
   const { text, provenance } = renderPulledNote(projection, storeId, nowIso);
+  if (Buffer.byteLength(text) > MAX_NOTE_BYTES) {
+    // The index would skip it anyway; do not let a store fill the disk with what recall never reads.
+    if (before || fs.existsSync(file)) {
+      fs.rmSync(file, { force: true });
+      fs.rmSync(side, { force: true });
+      count(summary, before, -1);
+    }
+    return 'too-large';
+  }
   ensureDir(docs);
   ensureDir(provenanceOf(shard));
   const full: Provenance = { ...provenance, file_sha256: createHash('sha256').update(text).digest('hex') };

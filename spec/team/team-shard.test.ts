@@ -100,6 +100,16 @@ describe('pulled note files', () => {
     expect(provenance).toMatchObject({ author: 'alice', quarantine: true, store: 'store-1' });
   });
 
+  it('a note larger than recall reads is not written (and an older copy goes)', () => {
+    const shard = tmp();
+    const summary = emptySummary();
+    applyToShard(shard, 'lrn-x', projectNote([row()], trust(), 'm-c'), 's1', summary, 'now');
+    const huge = projectNote([row({ revision: 2, contentHash: 'h2', body: 'x'.repeat(1100 * 1024) })], trust(), 'm-c');
+    expect(applyToShard(shard, 'lrn-x', huge, 's1', summary, 'now')).toBe('too-large');
+    expect(fs.readdirSync(path.join(shard, 'documents'))).toEqual([]);
+    expect(summary.notes).toBe(0);
+  });
+
   it('names files safely whatever the id holds', () => {
     const name = shardFileName('../../etc/passwd\n');
     expect(name).toMatch(/^[A-Za-z0-9._-]+\.md$/);
