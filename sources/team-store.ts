@@ -276,7 +276,14 @@ export async function migrate(conn: TeamConnection, grants: { write: string[]; r
     }
     const steps = migrations(s);
     for (let v = version + 1; v <= upTo; v += 1) {
-      await conn.query(steps[v]!);
+      try {
+        await conn.query(steps[v]!);
+      } catch (err) {
+        if ((err as { code?: string }).code === '42501') {
+          throw new TeamError('E_TEAM_PRIVILEGE', `the store's schema is version ${version} and moving it to ${v} needs the role that owns it: run \`recall team init\` as that role (${(err as Error).message})`);
+        }
+        throw err;
+      }
       await conn.query(`INSERT INTO ${s}.meta (k, v) VALUES ('schema_version', $1) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, [String(v)]);
       applied.push(v);
     }
