@@ -1,22 +1,24 @@
 /**
  * Scoring (seed §6 with one deliberate departure):
  *
- *   score = relevance × confidence × recency × tags × proof × project × domain × authority × speculative
+ *   score = base × confidence × recency × tags × proof × project × domain × authority × speculative
  *
- * - relevance = sigmoid(cross-encoder logit) for the rescored window; when no cross-encoder score
+ * - base = sigmoid(cross-encoder logit) for the rescored window; when no cross-encoder score
  *   exists it is the candidate's fused evidence (each arm's native score over that arm's best,
  *   summed over arms) divided by the window's best, so the boosts stay bounded re-rankers instead
  *   of becoming the whole order (the seed uses a constant there). Normalising the RRF score instead
  *   was measured to let the boosts override BM25 (rank 1 at 17.0 vs rank 2 at 3.2 → RRF 1.0 vs 0.98);
  * - candidates past the RERANK_WINDOW get UNSCORED_RELEVANCE (1e-6), below every scored one;
  * - each boost is 1 + α·(norm − 0.5), α from RECALL_*_ALPHA (0..2).
+ * - each candidate also carries its absolute relevance from the relevance stage (it does not change
+ *   the order; the abstention floor reads it).
  * Output is sorted by score, stable (ties keep RRF order). Empty in → empty out.
  */
 import { map, type OperatorFunction } from 'rxjs';
 import { boostFactors, boostNorms, boostProduct, sigmoid, UNSCORED_RELEVANCE, type BoostContext } from './math/boosts.js';
 import { RERANK_WINDOW } from './rerank-top.js';
 import type { BoostName } from '../pipeline/config.js';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState, RelevanceEstimate } from '../pipeline/state.js';
 import type { Candidate, ScoredCandidate } from '../pipeline/types.js';
 
 export function scoreCandidates(
@@ -24,19 +26,29 @@ export function scoreCandidates(
   ce: ReadonlyMap<string, number> | null,
   alphas: Readonly<Record<BoostName, number>>,
   ctx: BoostContext,
+  relevance: ReadonlyMap<string, RelevanceEstimate> = new Map(),
 ): ScoredCandidate[] {
   const windowBest = candidates.slice(0, RERANK_WINDOW).reduce((m, c) => Math.max(m, c.evidence), 0);
   const scored = candidates.map((c, i): ScoredCandidate => {
     const logit = ce?.get(c.note.key);
     const inWindow = i < RERANK_WINDOW;
-    let relevance = UNSCORED_RELEVANCE;
+    let base = UNSCORED_RELEVANCE;
     if (ce) {
-      if (inWindow && logit !== undefined) relevance = sigmoid(logit);
+      if (inWindow && logit !== undefined) base = sigmoid(logit);
     } else if (inWindow && windowBest > 0) {
-      relevance = c.evidence / windowBest;
+      base = c.evidence / windowBest;
     }
     const boosts = boostFactors(boostNorms(c.note, ctx), alphas);
-    return { ...c, ce: logit ?? null, relevance, boosts, score: relevance * boostProduct(boosts) };
+    const est = relevance.get(c.note.key);
+    return {
+      ...c,
+      ce: logit ?? null,
+      base,
+      relevance: est?.p ?? (logit !== undefined ? sigmoid(logit) : 0),
+      relevanceSource: est?.source ?? (logit !== undefined ? 'cross-encoder' : 'lexical'),
+      boosts,
+      score: base * boostProduct(boosts),
+    };
   });
   return scored.sort((a, b) => b.score - a.score);
 }
@@ -50,7 +62,7 @@ export interface ApplyBoostsOptions {
 export function applyBoosts(opts: ApplyBoostsOptions): OperatorFunction<RecallState, RecallState> {
   return map((state) => {
     if (state.candidates.length === 0) return { ...state, scored: [], selected: [] };
-    const scored = scoreCandidates(state.candidates, state.ce, opts.alphas, opts.context(state.candidates));
+    const scored = scoreCandidates(state.candidates, state.ce, opts.alphas, opts.context(state.candidates), state.relevance);
     return { ...state, scored, selected: scored };
   });
 }

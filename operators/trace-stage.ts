@@ -5,7 +5,8 @@
  */
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { RecallState } from '../pipeline/state.js';
-import type { ArmName, ArmOutcome, BoostName, Drop } from '../pipeline/types.js';
+import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../pipeline/types.js';
+import type { RelevanceFeatures } from './math/relevance.js';
 
 export type TraceEvent =
   | { stage: 'start'; query: string; terms: string[]; temporal: { start: string; end: string; matched: string } | null; t: number }
@@ -16,8 +17,24 @@ export type TraceEvent =
   | { stage: 'superseded'; dropped: Drop[]; t: number }
   | { stage: 'rerank'; crossEncoder: boolean; embeddings: boolean; degraded: string[]; t: number }
   | {
+      stage: 'relevance';
+      /** The query's terms with their weights: everyday-English information and KB document frequency. */
+      terms: { word: string; info: number; df: number; proper: boolean }[];
+      candidates: {
+        id: string;
+        relevance: number;
+        source: RelevanceSource;
+        features: RelevanceFeatures | null;
+        contributions: RelevanceFeatures | null;
+        /** Query words the note does not contain, most informative first. */
+        missing: string[];
+      }[];
+      t: number;
+    }
+  | { stage: 'abstain'; floor: number; kept: string[]; weak: string[]; dropped: Drop[]; abstained: string | null; t: number }
+  | {
       stage: 'score';
-      candidates: { rank: number; id: string; score: number; relevance: number; ce: number | null; boosts: Record<BoostName, number> }[];
+      candidates: { rank: number; id: string; score: number; base: number; relevance: number; ce: number | null; boosts: Record<BoostName, number> }[];
       t: number;
     }
   | { stage: 'quarantine' | 'confidence' | 'mmr' | 'budget'; kept: string[]; dropped: Drop[]; t: number }

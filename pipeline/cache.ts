@@ -3,9 +3,12 @@
  *
  * - Exact tier: file `sha1(version|query|mode-token|fetched_limit)[:16].json`; the mode token folds
  *   in the KB root, and fetched_limit = max(2·limit, 10) so limits 1..5 share an entry.
- * - Fuzzy tier: when the exact file misses, the query's content-term set is compared (Jaccard) with
- *   the newest 200 entries of `index.json`; the best at or above the threshold (0.85) wins.
- *   Queries with fewer than 2 content terms never fuzzy-match.
+ * - Fuzzy tier: when the exact file misses, the query's terms (Porter stems) are compared with those
+ *   of the newest 200 entries of `index.json` by Jaccard similarity weighted by how much each term
+ *   says (everyday-English information, word-info.ts): the best at or above the threshold (0.85)
+ *   wins, and only if no specific term (a name, or information ≥ 0.6) is in one query and not the
+ *   other: "… in terraform" never reuses "… in redis", however long the shared rest. Queries with
+ *   fewer than 2 terms never fuzzy-match; without the word counts the fuzzy tier is off.
  * - Valid for the TTL (1 h) and only while the KB index generation is unchanged, so any added,
  *   edited or deleted note invalidates every entry of that KB at once.
  * - A hit skips the arms, cross-encoder and embeddings; scoring and filters run again.
@@ -14,16 +17,46 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { contentTerms, jaccard } from '../operators/math/terms.js';
+import { queryTerms } from '../operators/math/stems.js';
+import { infoOf, wordCounts } from '../sources/word-info.js';
 import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from './types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
-export const CACHE_VERSION = 'ts-v3';
+export const CACHE_VERSION = 'ts-v4';
 /** Entries kept in the fuzzy index (seed value). */
 export const FUZZY_INDEX_CAP = 200;
 /** Fewer content terms than this never fuzzy-match (seed value). */
 const FUZZY_MIN_TERMS = 2;
+/** A term at least this informative must be in both queries for a fuzzy match. */
+export const FUZZY_SPECIFIC_INFO = 0.6;
+
+/** A query's terms for the fuzzy tier: stems, with names marked (a name is always specific). */
+function fuzzyTerms(query: string): { stems: string[]; proper: string[] } {
+  const terms = queryTerms(query);
+  return { stems: terms.map((t) => t.stem), proper: terms.filter((t) => t.proper).map((t) => t.stem) };
+}
+
+/**
+ * Information-weighted Jaccard similarity of two queries' stems, or 0 when a specific term (a name,
+ * or information ≥ FUZZY_SPECIFIC_INFO) is in one and not the other.
+ */
+export function fuzzySimilarity(a: { stems: readonly string[]; proper: readonly string[] }, b: { stems: readonly string[]; proper: readonly string[] }, info: (stem: string) => number): number {
+  const sa = new Set(a.stems);
+  const sb = new Set(b.stems);
+  const proper = new Set([...a.proper, ...b.proper]);
+  const weight = (t: string): number => (proper.has(t) ? 1 : info(t));
+  let inter = 0;
+  let union = 0;
+  for (const t of new Set([...sa, ...sb])) {
+    const w = weight(t);
+    const both = sa.has(t) && sb.has(t);
+    if (!both && w >= FUZZY_SPECIFIC_INFO) return 0;
+    union += w;
+    if (both) inter += w;
+  }
+  return union > 0 ? inter / union : 0;
+}
 
 export interface CachedCandidate {
   path: string;
@@ -52,6 +85,8 @@ export interface CachePayload {
 interface IndexEntry {
   query: string;
   tokens: string[];
+  /** Stems marked as names in the query. */
+  proper?: string[];
   modeToken: string;
   limit: number;
   version: string;
@@ -109,15 +144,22 @@ export function readCache(key: CacheKey, opts: CacheOptions): CacheHit | null {
   const exact = readJson<CachePayload | null>(payloadFile(opts.dir, digest), null);
   if (validPayload(exact, key, opts, true)) return { tier: 'exact', payload: exact };
   if (!opts.fuzzy) return null;
-  const tokens = new Set(contentTerms(key.query));
-  if (tokens.size < FUZZY_MIN_TERMS) return null;
+  const mine = fuzzyTerms(key.query);
+  if (mine.stems.length < FUZZY_MIN_TERMS) return null;
+  let info: (stem: string) => number;
+  try {
+    const counts = wordCounts();
+    info = (stem) => infoOf(counts, stem);
+  } catch {
+    return null; // without word weights no comparison can tell "terraform" from "redis"
+  }
   const index = readJson<Record<string, IndexEntry>>(path.join(opts.dir, 'index.json'), {});
   if (!index || typeof index !== 'object') return null;
   const matches: { digest: string; sim: number }[] = [];
   for (const [d, e] of Object.entries(index)) {
     if (d === digest || !e || e.version !== CACHE_VERSION || e.modeToken !== key.modeToken || e.limit !== key.fetchedLimit) continue;
     if (!Array.isArray(e.tokens)) continue;
-    const sim = jaccard(tokens, new Set(e.tokens));
+    const sim = fuzzySimilarity(mine, { stems: e.tokens, proper: Array.isArray(e.proper) ? e.proper : [] }, info);
     if (sim >= opts.fuzzyThreshold) matches.push({ digest: d, sim });
   }
   matches.sort((a, b) => b.sim - a.sim || (a.digest < b.digest ? 1 : -1));
@@ -136,7 +178,8 @@ export function writeCache(key: CacheKey, payload: CachePayload, dir: string, no
   const safe: Record<string, IndexEntry> = index && typeof index === 'object' && !Array.isArray(index) ? index : {};
   safe[digest] = {
     query: key.query.slice(0, 200),
-    tokens: [...new Set(contentTerms(key.query))].sort(),
+    tokens: [...new Set(fuzzyTerms(key.query).stems)].sort(),
+    proper: fuzzyTerms(key.query).proper,
     modeToken: key.modeToken,
     limit: key.fetchedLimit,
     version: CACHE_VERSION,

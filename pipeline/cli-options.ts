@@ -28,6 +28,8 @@ export const RECALL_OPTIONS = {
   tags: { type: 'string', describe: 'comma-separated tags for the tag boost' },
   'domain-hint': { type: 'string', describe: 'boost notes of this domain' },
   'min-overlap': { type: 'number', describe: 'OOD gate: minimum query-term coverage of the best hit (0..1, 0 = off)' },
+  floor: { type: 'number', describe: 'relevance floor: results must be at least this likely to be about the query (0..1, 0 = off; default RECALL_FLOOR or 0.5)' },
+  weak: { type: 'boolean', default: true, describe: 'list learnings under the floor as weak matches (--no-weak hides them)' },
   'max-tokens': { type: 'number', default: 0, describe: 'token budget for the result (0 = off)' },
   'max-chars': { type: 'number', describe: 'character budget of the markdown block (default REFLECT_RECALL_MAX_CHARS or 2000)' },
   cache: { type: 'boolean', default: true, describe: 'use the recall cache (--no-cache skips it)' },
@@ -83,6 +85,7 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
   const num = (name: string, opts: { min?: number; max?: number; integer?: boolean }): number | undefined => requireNumber(name, a[name], opts);
   const limit = num('limit', { min: 1, integer: true });
   const minOverlap = num('min-overlap', { min: 0, max: 1 });
+  const floor = num('floor', { min: 0, max: 1 });
   const maxChars = num('max-chars', { min: 0, integer: true });
   const cacheTtl = num('cache-ttl', { min: 0 });
   const mmrLambda = num('mmr-lambda', { min: 0, max: 1 });
@@ -99,6 +102,8 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
       .filter(Boolean),
     domainHint: optionalString(a['domain-hint']) ?? '',
     ...(minOverlap !== undefined ? { minOverlap } : {}),
+    ...(floor !== undefined ? { floor } : {}),
+    showWeak: a['weak'] !== false,
     maxTokens: num('max-tokens', { min: 0, integer: true }) ?? 0,
     ...(maxChars !== undefined ? { maxChars } : {}),
     cache: a['cache'] !== false,

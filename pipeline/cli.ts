@@ -46,6 +46,9 @@ async function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all
   for (const p of report.problems) io.stderr(`recall: skipped ${p.rel}: ${p.message}\n`);
 }
 
+/** trace and explain show what every stage does: a cached run would skip the arms they describe. */
+const UNCACHED = { cache: { type: 'boolean', default: false, describe: 'reuse a cached fetch (default off here: a cached run skips the arms)' } } as const;
+
 /** Exit code set by a command that succeeded but wants a non-zero status (replay --fail-on-change). */
 let exitOverride = 0;
 
@@ -139,7 +142,7 @@ async function withYargs(io: CliIo): Promise<void> {
       },
     )
     .command('trace [query..]', 'Run a recall and stream what each stage did (--format text | jsonl); takes every recall option', (y) =>
-      y.positional('query', { type: 'string', array: true }).options({ ...RECALL_OPTIONS, format: { type: 'string', default: 'text', describe: 'text | jsonl' } }),
+      y.positional('query', { type: 'string', array: true }).options({ ...RECALL_OPTIONS, ...UNCACHED, format: { type: 'string', default: 'text', describe: 'text | jsonl' } }),
       async (a) => {
         const fmt = String(a.format);
         if (fmt !== 'text' && fmt !== 'jsonl') throw new UsageError(`--format must be text or jsonl for trace (got ${JSON.stringify(fmt)})`);
@@ -149,7 +152,7 @@ async function withYargs(io: CliIo): Promise<void> {
       },
     )
     .command('explain [query..]', 'Say why a note is or is not in the result of a query (--id ID); takes every recall option', (y) =>
-      y.positional('query', { type: 'string', array: true }).options({ ...RECALL_OPTIONS, id: { type: 'string', demandOption: true, describe: 'note id (or file name without .md)' } }),
+      y.positional('query', { type: 'string', array: true }).options({ ...RECALL_OPTIONS, ...UNCACHED, id: { type: 'string', demandOption: true, describe: 'note id (or file name without .md)' } }),
       async (a) => {
         const { runExplain } = await import('./trace.js');
         const cmd = toRecallCommand({ ...(a as Record<string, unknown>), format: 'json' });

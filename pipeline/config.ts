@@ -57,6 +57,11 @@ export interface RecallConfig {
   defaultLimit: number;
   defaultMaxChars: number;
   defaultMinOverlap: number;
+  /**
+   * Relevance floors per caller (0..1, 0 = off): a learning below its caller's floor is never
+   * injected (the CLI lists it as a weak match instead).
+   */
+  floors: RelevanceFloors;
   alphas: Record<BoostName, number>;
   armFloors: Record<ArmName, number>;
   armTimeoutsMs: Record<ArmName, number>;
@@ -107,6 +112,23 @@ export interface RecallConfig {
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+export type FloorCaller = 'cli' | 'sessionStart' | 'userPrompt' | 'subagent';
+export type RelevanceFloors = Record<FloorCaller, number>;
+
+/**
+ * Env name and default of each caller's relevance floor. 0.5 is where the calibrated estimate says
+ * "more likely about the query than not"; on the labelled sets it keeps every in-domain prompt and
+ * silences almost every off-topic one (README, "Relevance and abstention"). SessionStart's query is a
+ * bag of project, branch and commit words, most of which a relevant note does not repeat, so its
+ * floor sits lower; it also keeps the minimum term overlap gate.
+ */
+export const FLOOR_SETTINGS: Readonly<Record<FloorCaller, { env: string; def: number }>> = {
+  cli: { env: 'RECALL_FLOOR', def: 0.5 },
+  sessionStart: { env: 'RECALL_FLOOR_SESSION_START', def: 0.4 },
+  userPrompt: { env: 'RECALL_FLOOR_USER_PROMPT', def: 0.5 },
+  subagent: { env: 'RECALL_FLOOR_SUBAGENT', def: 0.5 },
+};
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 
@@ -161,6 +183,10 @@ export function loadConfig(env: Env = process.env): RecallConfig {
   for (const [name, { env: key, def }] of Object.entries(BOOST_ALPHAS) as [BoostName, { env: string; def: number }][]) {
     alphas[name] = r.num(key, def, 0, 2);
   }
+  const floors = {} as RelevanceFloors;
+  for (const [caller, { env: key, def }] of Object.entries(FLOOR_SETTINGS) as [FloorCaller, { env: string; def: number }][]) {
+    floors[caller] = r.num(key, def, 0, 1);
+  }
   const armFloors = {} as Record<ArmName, number>;
   const armTimeoutsMs = {} as Record<ArmName, number>;
   for (const arm of ARM_NAMES) {
@@ -180,6 +206,7 @@ export function loadConfig(env: Env = process.env): RecallConfig {
     defaultMaxChars: r.num('REFLECT_RECALL_MAX_CHARS', 2000, 0, 10_000_000, { integer: true }),
     // REFLECT_RECALL_MIN_OVERLAP is the SessionStart hook's knob (seed); recall's own default stays 0.
     defaultMinOverlap: 0,
+    floors,
     alphas,
     armFloors,
     armTimeoutsMs,

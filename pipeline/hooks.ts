@@ -89,7 +89,7 @@ export const sessionStartHook: HookSpec = {
     const minOverlap = ctx.overrides.num('REFLECT_RECALL_MIN_OVERLAP', 0.2, 0, 1);
     const maxTokens = ctx.overrides.num('REFLECT_RECALL_MAX_TOKENS', 0, 0, 1_000_000, true);
     return withSession(ctx, cwd, env, async (session) => {
-      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens };
+      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens, floor: session.config.floors.sessionStart };
       // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
@@ -113,6 +113,26 @@ const UPS_FETCH = 9;
 const UPS_KEEP = 3;
 const UPS_CHARS = 1500;
 
+/**
+ * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
+ * whole learnings whose block fits UPS_CHARS. A learning that does not fit is skipped, not cut.
+ */
+export function wholeLearnings(results: readonly ScoredCandidate[], renderList: (list: ScoredCandidate[]) => string): { kept: ScoredCandidate[]; block: string } {
+  const kept: ScoredCandidate[] = [];
+  let block = '';
+  for (const c of results) {
+    if (kept.length >= UPS_KEEP) break;
+    const next = renderList([...kept, c]);
+    if (next.length > UPS_CHARS) continue;
+    kept.push(c);
+    block = next;
+  }
+  return { kept, block };
+}
+
+/** Candidates the prompt hook asks for before dedupe (seed value). */
+export const PROMPT_FETCH = UPS_FETCH;
+
 export const userPromptSubmitHook: HookSpec = {
   name: 'user-prompt-submit',
   event: 'UserPromptSubmit',
@@ -126,19 +146,14 @@ export const userPromptSubmitHook: HookSpec = {
     if (prompt.length < MIN_PROMPT_CHARS) return '';
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     return withSession(ctx, cwd, ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId }, { caller: 'user-prompt-submit' });
+      // Every candidate under the floor is gone before dedupe: the refill can never pad with noise.
+      const res = await session.run(
+        { ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId, floor: session.config.floors.userPrompt },
+        { caller: 'user-prompt-submit' },
+      );
       const seen = sessionId ? readInjected(ctx.stateDir, sessionId) : new Set<string>();
       const fresh = (res.outcome?.results ?? []).filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
-      // Whole learnings only: one that does not fit the budget is skipped (not cut, not recorded).
-      const kept: ScoredCandidate[] = [];
-      let block = '';
-      for (const c of fresh) {
-        if (kept.length >= UPS_KEEP) break;
-        const next = render(session, prompt, [...kept, c], 0);
-        if (next.length > UPS_CHARS) continue;
-        kept.push(c);
-        block = next;
-      }
+      const { kept, block } = wholeLearnings(fresh, (list) => render(session, prompt, list, 0));
       if (kept.length === 0) return '';
       if (sessionId && !recordInjected(ctx.stateDir, sessionId, kept.map((c) => c.note.displayId !== '?' ? c.note.displayId : c.note.key))) {
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
@@ -164,7 +179,7 @@ export const subagentStartHook: HookSpec = {
     const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
     return withSession(ctx, projectCwd(ctx, cwd), ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false }, { caller: 'subagent-start' });
+      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false, floor: session.config.floors.subagent }, { caller: 'subagent-start' });
       return res.stdout;
     });
   },

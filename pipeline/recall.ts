@@ -37,6 +37,14 @@ import { filterConfidence, type ConfidenceFloor } from '../operators/filter-conf
 import { oodGate } from '../operators/ood-gate.js';
 import { diversify } from '../operators/diversify.js';
 import { tokenBudget } from '../operators/token-budget.js';
+import { estimateRelevance, type EstimateRelevanceOptions } from '../operators/estimate-relevance.js';
+import { abstain } from '../operators/abstain.js';
+import { queryTerms } from '../operators/math/stems.js';
+import { containsTerm, contributions, noteTerms } from '../operators/math/relevance.js';
+import { RELEVANCE_TEXT_CHARS } from '../operators/estimate-relevance.js';
+import { textStems } from '../operators/math/stems.js';
+import { searchableText, type Note } from '../sources/note.js';
+import type { WeighedTerm } from './state.js';
 import { dropsOf, traceStage, type TraceSink } from '../operators/trace-stage.js';
 import { toNaiveIso } from '../sources/dates.js';
 import { contentTerms } from '../operators/math/terms.js';
@@ -71,6 +79,10 @@ export interface RecallRequest {
   includeQuarantined: boolean;
   mmr: boolean;
   mmrLambda: number;
+  /** Absolute relevance below which a candidate is not a result (0..1, 0 = off). */
+  floor: number;
+  /** Keep candidates under the floor as weak matches (shown by the CLI, never injected by hooks). */
+  keepWeak: boolean;
   /** Absolute time (epoch ms) by which the result must be ready: arm and model budgets shrink to fit. */
   deadlineMs?: number;
 }
@@ -98,6 +110,10 @@ export interface RecallDeps {
   trace?: TraceSink;
   /** The live team-store arm (RECALL_TEAM_ARM=1 with a configured store); absent = not run. */
   teamArm?: (query: string, limit: number, timeoutMs: number) => Observable<ArmHit[]>;
+  /** Document frequencies (this KB) and everyday-English weights of query stems, for the relevance estimate. */
+  weighTerms: EstimateRelevanceOptions['weigh'];
+  /** Entity-graph links between candidate notes (by path), for the relevance estimate. */
+  linkedNotes?: EstimateRelevanceOptions['links'];
 }
 
 
@@ -215,6 +231,10 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       query: req.query,
       mode: req.mode,
       results: state.selected,
+      floor: req.floor,
+      abstained: state.abstained,
+      // Weak matches fill what the limit leaves, after the results.
+      weak: state.weak.slice(0, Math.max(0, req.limit - state.selected.length)),
       ranked: state.scored,
       oodGated: state.oodGated,
       coverage: state.coverage,
@@ -339,6 +359,7 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
           }),
         );
 
+    const relevanceTerms = queryTerms(withoutDatePhrase(req.query, temporal));
     const boostContext = (candidates: readonly Candidate[]) => ({
       nowMs: deps.now(),
       queryTags: req.tags,
@@ -357,11 +378,33 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
         embeddings: st.embeddings !== null,
         degraded: st.degraded.filter((d) => d.stage === 'rerank' || d.stage === 'embed').map((d) => `${d.stage}: ${d.reason}: ${d.message}`),
       })),
+      estimateRelevance({
+        terms: relevanceTerms,
+        weigh: deps.weighTerms,
+        dateWindow: temporal !== null,
+        window: Math.max(RERANK_WINDOW, req.limit),
+        ...(deps.linkedNotes ? { links: deps.linkedNotes } : {}),
+      }),
+      traceStage(trace, now, (st) => ({
+        stage: 'relevance',
+        terms: st.weighed.map((t) => ({ word: t.word, info: t.info, df: t.df, proper: t.proper })),
+        candidates: st.candidates.slice(0, RERANK_WINDOW).map((c) => {
+          const e = st.relevance.get(c.note.key);
+          return {
+            id: c.note.key,
+            relevance: e?.p ?? 0,
+            source: e?.source ?? 'lexical',
+            features: e?.features ?? null,
+            contributions: e?.features ? contributions(e.features) : null,
+            missing: missingTerms(st.weighed, c.note),
+          };
+        }),
+      })),
     ).pipe(
       applyBoosts({ alphas: config.alphas, context: boostContext }),
       traceStage(trace, now, (st) => ({
         stage: 'score',
-        candidates: st.scored.map((c, i) => ({ rank: i + 1, id: c.note.key, score: c.score, relevance: c.relevance, ce: c.ce, boosts: c.boosts })),
+        candidates: st.scored.map((c, i) => ({ rank: i + 1, id: c.note.key, score: c.score, base: c.base, relevance: c.relevance, ce: c.ce, boosts: c.boosts })),
       })),
       dropQuarantined(req.includeQuarantined),
       traceStage(trace, now, filterEvent('quarantine')),
@@ -370,6 +413,9 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
     ).pipe(
       oodGate(req.minOverlap),
       traceStage(trace, now, (st) => ({ stage: 'ood-gate', coverage: st.coverage, gated: st.oodGated, minOverlap: req.minOverlap, kept: kept(st) })),
+      abstain({ floor: req.floor, keepWeak: req.keepWeak }),
+      traceStage(trace, now, (st) => ({ stage: 'abstain', floor: req.floor, kept: kept(st), weak: st.weak.map((c) => c.note.key), dropped: dropsOf(st, 'relevance-floor'), abstained: st.abstained })),
+    ).pipe(
       diversify(req.limit, req.mmrLambda, req.mmr),
       traceStage(trace, now, (st) => ({ stage: 'mmr', kept: kept(st), dropped: [...dropsOf(st, 'mmr'), ...dropsOf(st, 'limit')] })),
       tokenBudget(req.maxTokens),
@@ -378,6 +424,15 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       traceResult(trace, now),
     );
   });
+}
+
+/** Query words a note lacks, most informative first (for trace and explain only). */
+function missingTerms(terms: readonly WeighedTerm[], note: Note): string[] {
+  const stems = noteTerms(textStems(searchableText(note), RELEVANCE_TEXT_CHARS));
+  return terms
+    .filter((t) => !containsTerm(stems, t.stem))
+    .sort((a, b) => b.info - a.info)
+    .map((t) => t.word);
 }
 
 /** The final event: what the recall returns. */

@@ -18,19 +18,48 @@ import { UsageError, errorMessage } from './errors.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { closeIndex, countNotes, openIndex, refreshIndex, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { closeIndex, countNotes, linkedNotes, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { infoOf, wordCounts } from '../sources/word-info.js';
 import { openLedger } from '../sources/ledger.js';
 import { teamAttachments } from '../sources/team-shard.js';
 import { loadTeamSettings } from '../sources/team-settings.js';
 import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
-import { renderMarkdown } from '../sinks/render-markdown.js';
+import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
 import { renderJson } from '../sinks/render-json.js';
 import { renderFleetContext } from '../sinks/render-fleet-context.js';
 import { blockEconomics } from '../sinks/economics.js';
 import { loadGlyphs } from '../sinks/modes.js';
 import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
+
+/**
+ * An entity mentioned by at most max(3, 1% of the live notes) notes is specific enough for two notes
+ * that share it to count as related (the relevance estimate's entity links).
+ */
+const LINK_HUB_MIN_NOTES = 3;
+const LINK_HUB_FRACTION = 0.01;
+
+/** Document frequencies in this KB's index and everyday-English weights of the given stems; each side fails on its own. */
+function weighTerms(index: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
+  let live = 1;
+  let df: Map<string, number> | Error;
+  try {
+    const s = termStats(index, stems);
+    live = s.live;
+    df = s.df;
+  } catch (err) {
+    df = err instanceof Error ? err : new Error(String(err));
+  }
+  let info: Map<string, number> | Error;
+  try {
+    const counts = wordCounts();
+    info = new Map(stems.map((s) => [s, infoOf(counts, s)]));
+  } catch (err) {
+    info = err instanceof Error ? err : new Error(String(err));
+  }
+  return { live, df, info };
+}
 
 export type OutputFormat = 'markdown' | 'json' | 'fleet-context';
 
@@ -44,6 +73,10 @@ export interface RecallCommand {
   tags: string[];
   domainHint: string;
   minOverlap?: number;
+  /** Relevance floor (0..1, 0 = off); default: the CLI's (RECALL_FLOOR). */
+  floor?: number;
+  /** Show candidates under the floor as weak matches (the CLI's default); hooks never do. */
+  showWeak?: boolean;
   maxTokens: number;
   maxChars?: number;
   cache: boolean;
@@ -263,6 +296,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         tags: cmd.tags,
         domainHint: cmd.domainHint.toLowerCase(),
         minOverlap: cmd.minOverlap ?? config.defaultMinOverlap,
+        floor: cmd.floor ?? config.floors.cli,
+        keepWeak: cmd.showWeak === true && format !== 'fleet-context',
         maxTokens: cmd.maxTokens,
         noCache: !cmd.cache,
         cacheTtlSec: cmd.cacheTtl ?? config.cacheTtlSec,
@@ -282,6 +317,9 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         currentProject,
         ledger: () => openLedger(config.dbPath),
         extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
+        weighTerms: (stems) => weighTerms(index, stems),
+        // An entity named by more notes than this is a hub (say "postgres") and links nothing.
+        linkedNotes: (paths) => linkedNotes(index, paths, Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION)), now()),
         engines,
         env: io.env,
         ...(runOpts.trace ? { trace: runOpts.trace } : {}),
@@ -303,15 +341,17 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home });
       else if (format === 'fleet-context') stdout = renderFleetContext(cmd.query, outcome.results);
       else
-        stdout = renderMarkdown({
-          query: cmd.query,
-          results: outcome.results,
-          field: cmd.field,
-          maxChars: cmd.maxChars ?? config.defaultMaxChars,
-          economics: config.economics,
-          glyphs: g,
-          home: config.home,
-        });
+        stdout =
+          renderMarkdown({
+            query: cmd.query,
+            results: outcome.results,
+            field: cmd.field,
+            maxChars: cmd.maxChars ?? config.defaultMaxChars,
+            economics: config.economics,
+            glyphs: g,
+            home: config.home,
+          }) + renderWeak(outcome.weak, outcome.floor, outcome.results.length > 0);
+      if (outcome.abstained && format !== 'json') io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
       if (!runOpts.noLog) bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun, runOpts.caller ?? 'cli', scope.root);
       return { stdout, outcome, scope, refresh };
     };

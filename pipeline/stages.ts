@@ -51,6 +51,8 @@ export interface StagesScope {
 export interface StageHit {
   note: Note;
   score: number;
+  /** Absolute relevance (0..1) when the recall pipeline found the hit; absent for the lexical scan. */
+  relevance?: number;
 }
 
 /** The ranked search of step 1: hits best first, at most `limit`. May throw (step 1 then scans lexically). */
@@ -60,6 +62,8 @@ export interface IndexRow {
   id: string;
   title: string;
   score: number;
+  /** How likely the note is about the query (0..1; under the floor = a weak match); absent for the lexical scan. */
+  relevance?: number;
   project: string;
   date: string;
 }
@@ -197,11 +201,12 @@ export function rowTokens(row: object): number {
  * An index row for a note: fields capped, score to 4 decimals, the title shaved 20 characters at a
  * time until the row estimates ≤ INDEX_ROW_MAX_TOKENS (stops at an empty title).
  */
-export function indexRow(note: Note, score: number): IndexRow {
+export function indexRow(note: Note, score: number, relevance?: number): IndexRow {
   const row: IndexRow = {
     id: cut(stageId(note), ID_MAX),
     title: cut(stageTitle(note), TITLE_MAX),
     score: Math.round(score * 1e4) / 1e4,
+    ...(relevance !== undefined ? { relevance: Math.round(relevance * 100) / 100 } : {}),
     project: cut(stageProject(note), PROJECT_MAX),
     date: cut(stageDate(note)?.text ?? '', DATE_MAX),
   };
@@ -328,9 +333,11 @@ const pipelineSearch: StageSearch = async (query, limit, scope, io) => {
       kb: scope.kb,
       gapLog: false,
       followup: false,
+      // Triage wants the weak matches too: they come after the results, marked by their relevance.
+      showWeak: true,
     };
     const r = await session.run(cmd);
-    return (r.outcome?.results ?? []).map((c) => ({ note: c.note, score: c.score }));
+    return [...(r.outcome?.results ?? []), ...(r.outcome?.weak ?? [])].map((c) => ({ note: c.note, score: c.score, relevance: c.relevance }));
   } finally {
     session.close();
   }
@@ -362,7 +369,7 @@ export async function stageIndex(query: string, opts: StagesScope & { limit?: nu
     io.warn(`recall: stages index: recall failed (${errorMessage(err)}); using a lexical scan`);
   }
   if (hits.length === 0) hits = withLiveIndex(opts, io, (h) => lexicalIndex(liveNotes(h, true), q, limit));
-  const results = hits.map((hit) => indexRow(hit.note, hit.score));
+  const results = hits.map((hit) => indexRow(hit.note, hit.score, hit.relevance));
   return { step: 1, query: q, count: results.length, results };
 }
 
@@ -470,7 +477,7 @@ hydrating everything up front).
 
 ## 3-Layer Pattern (ALWAYS follow this)
 
-1. **index** — compact ID-only hits \`{id, title, score, project, date}\`, best first
+1. **index** — compact ID-only hits \`{id, title, score, relevance, project, date}\`, best first (relevance under 0.5 = a weak match)
    (~50-100 tokens per row).
 
    recall stages index "QUERY" --limit 20

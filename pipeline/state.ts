@@ -2,12 +2,33 @@
  * The record that flows through the stage operators of one recall. Each operator returns a new
  * record (no mutation), adding its output and any drops or degradations it recorded.
  */
-import type { ArmOutcome, Candidate, CacheTier, Degradation, Drop, Embeddings, ScoredCandidate } from './types.js';
+import type { ArmOutcome, Candidate, CacheTier, Degradation, Drop, Embeddings, RelevanceSource, ScoredCandidate } from './types.js';
+import type { QueryTerm } from '../operators/math/stems.js';
+import type { RelevanceFeatures } from '../operators/math/relevance.js';
+
+/** A query term with the weights the relevance estimate used. */
+export interface WeighedTerm extends QueryTerm {
+  /** Weight in everyday English (0..1; 1 for a name). */
+  info: number;
+  /** Live notes of the KB containing it. */
+  df: number;
+}
+
+export interface RelevanceEstimate {
+  p: number;
+  source: RelevanceSource;
+  /** The lexical features (also computed when a cross-encoder decided, for explain). */
+  features: RelevanceFeatures | null;
+}
 
 export interface RecallState {
   query: string;
   /** Content terms of the query (OOD gate, floors, fuzzy cache). */
   terms: string[];
+  /** The query's terms (date phrase removed) as the relevance estimate weighed them; [] before it ran. */
+  weighed: WeighedTerm[];
+  /** Absolute relevance by note key. */
+  relevance: Map<string, RelevanceEstimate>;
   arms: ArmOutcome[];
   /** Fused candidates in RRF order (after floors and the superseded filter). */
   candidates: Candidate[];
@@ -18,8 +39,12 @@ export interface RecallState {
   scored: ScoredCandidate[];
   /** What survives the filters, gate, MMR and budget: the result. */
   selected: ScoredCandidate[];
+  /** Candidates below the relevance floor, kept for display as weak matches. */
+  weak: ScoredCandidate[];
   oodGated: boolean;
   coverage: number | null;
+  /** Reason nothing cleared the relevance floor, else null. */
+  abstained: string | null;
   cacheTier: CacheTier;
   degraded: Degradation[];
   drops: Drop[];
@@ -29,14 +54,18 @@ export function initialState(query: string, terms: string[]): RecallState {
   return {
     query,
     terms,
+    weighed: [],
+    relevance: new Map(),
     arms: [],
     candidates: [],
     ce: null,
     embeddings: null,
     scored: [],
     selected: [],
+    weak: [],
     oodGated: false,
     coverage: null,
+    abstained: null,
     cacheTier: null,
     degraded: [],
     drops: [],

@@ -9,6 +9,7 @@
 import { styleText } from 'node:util';
 import { openKbIndex, openSession, type RecallCommand, type RunIo } from './run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
+import type { RelevanceFeatures } from '../operators/math/relevance.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
 import { loadConfig } from './config.js';
 import { resolveScope } from './scope.js';
@@ -44,13 +45,27 @@ export function formatEvent(ev: TraceEvent, paint: Paint): string[] {
       ];
     case 'rerank':
       return [`${head('rerank')}cross-encoder ${ev.crossEncoder ? paint('green', 'scored') : 'none'}, embeddings ${ev.embeddings ? paint('green', 'yes') : 'none'}${ev.degraded.length ? `  (${ev.degraded.join('; ')})` : ''}`];
+    case 'relevance':
+      return [
+        `${head('relevance')}terms ${ev.terms.map((t) => `${t.word}${t.proper ? '*' : ''} (info ${num(t.info, 2)}, in ${t.df} notes)`).join(', ') || '—'}`,
+        ...ev.candidates.map((c) => {
+          const why = c.contributions
+            ? `kb-coverage ${num(c.contributions.kbCoverage, 2)}  info-coverage ${num(c.contributions.infoCoverage, 2)}  title ${num(c.contributions.titleCoverage, 2)}  note-missing ${num(c.contributions.noteMissing, 2)}`
+            : '';
+          return `${' '.repeat(25)}${paint('bold', num(c.relevance, 3))} ${c.id}  ${paint('dim', `${c.source}${c.source === 'lexical' && why ? `: ${why}` : ''}`)}`;
+        }),
+      ];
+    case 'abstain':
+      return [
+        `${head('floor')}${ev.floor <= 0 ? 'off' : ev.abstained ? paint('red', `abstained: ${ev.abstained}`) : `relevance ≥ ${num(ev.floor, 2)}: kept ${ev.kept.length}`}${ev.weak.length ? `; weak matches ${ev.weak.join(', ')}` : ''}${ev.dropped.length && !ev.weak.length ? `; below the floor ${list(ev.dropped.map((d) => d.key))}` : ''}`,
+      ];
     case 'score':
       return [
-        `${head('score')}relevance × boosts (confidence recency tags proof project domain authority speculative)`,
+        `${head('score')}base × boosts (confidence recency tags proof project domain authority speculative)`,
         ...ev.candidates.slice(0, 20).map((c) => {
           const b = c.boosts;
           const factors = [b.confidence, b.recency, b.tags, b.proof, b.project, b.domain, b.authority, b.speculative].map((x) => num(x)).join(' ');
-          return `${' '.repeat(25)}${String(c.rank).padStart(3)}. ${c.id}  ${paint('bold', num(c.score, 4))} = ${num(c.relevance, 4)}${c.ce !== null ? ` (ce ${num(c.ce, 2)})` : ''} × ${factors}`;
+          return `${' '.repeat(25)}${String(c.rank).padStart(3)}. ${c.id}  ${paint('bold', num(c.score, 4))} = ${num(c.base, 4)}${c.ce !== null ? ` (ce ${num(c.ce, 2)})` : ''} × ${factors}  ${paint('dim', `relevance ${num(c.relevance, 3)}`)}`;
         }),
       ];
     case 'quarantine':
@@ -81,6 +96,29 @@ export async function runTrace(cmd: RecallCommand, io: RunIo, format: 'text' | '
   } finally {
     session.close();
   }
+}
+
+const FEATURE_LABEL: Record<keyof RelevanceFeatures, string> = {
+  kbCoverage: 'coverage of the query (weighted by rarity in this KB)',
+  infoCoverage: 'coverage of the query (weighted by specificity in English)',
+  titleCoverage: 'title words the query uses',
+  noteMissing: 'specific query words the note lacks',
+};
+
+/** The relevance of one candidate against the floor, and what decided it, in one line. */
+export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>['candidates'][number], floor: number): string {
+  const cmp = floor <= 0 ? '(no floor)' : c.relevance >= floor ? `≥ floor ${num(floor, 2)}` : `< floor ${num(floor, 2)}`;
+  const lacks = c.missing.length ? `; lacks ${c.missing.slice(0, 4).map((w) => `"${w}"`).join(', ')}` : '; contains every query word';
+  if (c.source !== 'lexical' || !c.contributions) {
+    const why = c.source === 'cross-encoder' ? 'the cross-encoder' : c.source === 'linked' ? 'an entity link to a clearly relevant note' : 'the date window of the query';
+    return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
+  }
+  // The deciding factor: for a note under the floor the feature that pulls hardest down (or adds
+  // least), for one over it the one that pushes hardest up.
+  const entries = Object.entries(c.contributions) as [keyof RelevanceFeatures, number][];
+  const below = floor > 0 && c.relevance < floor;
+  const [name, value] = entries.reduce((m, e) => ((below ? e[1] < m[1] : e[1] > m[1]) ? e : m));
+  return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: ${FEATURE_LABEL[name]} (${value >= 0 ? '+' : ''}${num(value, 2)} to the logit)${lacks}`;
 }
 
 /** Where (and why) a note did not make it into the result of a query, in a few lines. */
@@ -115,12 +153,16 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   }
   if (where) return where;
   const result = events.find((e): e is Extract<TraceEvent, { stage: 'result' }> => e.stage === 'result');
+  const rel = (events.find((e) => e.stage === 'relevance') as Extract<TraceEvent, { stage: 'relevance' }> | undefined)?.candidates.find((c) => c.id === key);
+  const floorEv = events.find((e) => e.stage === 'abstain') as Extract<TraceEvent, { stage: 'abstain' }> | undefined;
+  const relevanceLine = rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0)}` : '';
   const rank = result?.ids.indexOf(key) ?? -1;
-  if (rank >= 0) return `${id}: included, rank ${rank + 1} of ${result!.ids.length} (score ${num(result!.scores[rank] ?? 0, 4)})\n`;
+  if (rank >= 0) return `${id}: included, rank ${rank + 1} of ${result!.ids.length} (score ${num(result!.scores[rank] ?? 0, 4)})${relevanceLine}\n`;
+  if (floorEv?.weak.includes(key)) return `${id}: shown only as a weak match (below the relevance floor)${relevanceLine}\n`;
   if (events.some((e) => e.stage === 'cache' && e.tier !== null)) {
     // A cached fetch skips the arms: say so rather than guessing.
     const fused = events.find((e) => e.stage === 'score') as Extract<TraceEvent, { stage: 'score' }> | undefined;
-    if (!fused?.candidates.some((c) => c.id === key)) return `${id}: not among the cached candidates of this query (run with --no-cache to see the arms)\n`;
+    if (!fused?.candidates.some((c) => c.id === key)) return `${id}: not among the cached candidates of this query (run without --cache to see the arms)\n`;
   }
   const arms = events.filter((e): e is Extract<TraceEvent, { stage: 'arm' }> => e.stage === 'arm');
   const found = arms.filter((a) => a.hits.some((h) => h.id === key));
@@ -136,12 +178,14 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
         mmr: 'diversified away by MMR',
         limit: 'cut by --limit',
         budget: 'cut by the token budget',
+        'relevance-floor': 'below the relevance floor',
       };
-      return `${id}: retrieved by ${found.map((a) => `${a.arm} (rank ${a.hits.find((h) => h.id === key)!.rank})`).join(', ') || 'no arm'}, then ${label[d.stage] ?? d.stage}: ${d.reason}\n`;
+      return `${id}: retrieved by ${found.map((a) => `${a.arm} (rank ${a.hits.find((h) => h.id === key)!.rank})`).join(', ') || 'no arm'}, then ${label[d.stage] ?? d.stage}: ${d.reason}${relevanceLine}\n`;
     }
   }
   const gate = events.find((e) => e.stage === 'ood-gate') as Extract<TraceEvent, { stage: 'ood-gate' }> | undefined;
   if (gate?.gated) return `${id}: the OOD gate emptied the result (best coverage ${num(gate.coverage ?? 0, 2)} < --min-overlap ${gate.minOverlap})\n`;
+  if (floorEv?.abstained) return `${id}: nothing was returned: ${floorEv.abstained}${relevanceLine}\n`;
   if (found.length === 0) {
     const ran = arms.filter((a) => a.status === 'ok').map((a) => a.arm);
     const off = arms.filter((a) => a.status !== 'ok').map((a) => `${a.arm} ${a.status}`);

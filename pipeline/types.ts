@@ -46,11 +46,23 @@ export interface Candidate {
   ranks: Partial<Record<ArmName, number>>;
 }
 
+/** Where a candidate's absolute relevance comes from. */
+export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked';
+
 export interface ScoredCandidate extends Candidate {
   /** Raw cross-encoder logit when the note was rescored, else null. */
   ce: number | null;
-  /** Relevance component: sigmoid(ce), else evidence normalised to the window's best, else 1e-6 past the window. */
+  /**
+   * The ranking component the boosts multiply: sigmoid(ce), else evidence normalised to the
+   * window's best, else 1e-6 past the window.
+   */
+  base: number;
+  /**
+   * Absolute relevance, 0..1: how likely the note is about the query, whatever else was retrieved
+   * (operators/math/relevance.ts). The abstention floor applies to it.
+   */
   relevance: number;
+  relevanceSource: RelevanceSource;
   boosts: Record<BoostName, number>;
   score: number;
 }
@@ -84,6 +96,12 @@ export interface RecallOutcome {
   degraded: Degradation[];
   drops: Drop[];
   persona: PersonaHit | null;
+  /** Relevance floor applied (0 = none). */
+  floor: number;
+  /** Why nothing cleared the floor ("abstained"), or null when something did or no floor applies. */
+  abstained: string | null;
+  /** Candidates below the floor kept for display as weak matches (the CLI), best first; else []. */
+  weak: ScoredCandidate[];
   /** Set when recall could not run at all (no KB, empty KB): a one-line reason. */
   notice: string | null;
   ms: number;

@@ -1,43 +1,63 @@
 /**
- * `npm run eval [-- --kb DIR --queries FILE --min-overlap X --limit K --json]`
+ * `npm run eval [-- --sets golden,abstain,example,locomo,cross] [--kb DIR --queries FILE] [--k K] [--json]`
  *
- * Scores retrieval on a labelled query set in the golden format (YAML with `queries: [{id, class,
- * query, relevant: [names], superseded?: [names]}]`, or JSON lines of the same objects): recall@K,
- * MRR, nDCG@K, OOD noise, superseded-above-
- * current violations, per class, plus which arms found each top-K hit. Runs the real pipeline
- * in-process on a throw-away state dir (no cache, no logs), so it measures ranking, not I/O.
+ * Scores retrieval on labelled query sets (scripts/labelled-sets.ts; or one KB and query file of
+ * your own: YAML `queries: [{id, class, query, relevant: [names], superseded?: [names]}]`, or JSON
+ * lines of the same objects), each under three callers' settings, next to plain BM25 in the same run:
  *
- * Definitions (golden README): recall@K = share of a query's relevant notes in the top K; MRR =
- * 1/rank of the first relevant note in the top K (0 if none); OOD noise = share of ood queries that
- * return anything; a violation = a `superseded` note ranked above (or instead of) a relevant one.
+ *   cli          `recall QUERY --limit K`: results above the CLI floor, then weak matches
+ *   user-prompt  the UserPromptSubmit hook: 9 fetched at its floor, up to 3 whole learnings in 1500 chars
+ *   session-start  the SessionStart hook's main recall: 3 at its floor with --min-overlap 0.2
+ *   bm25         plain Okapi BM25 (k1 1.2, b 0.75, function words dropped) over each note's text
+ *
+ * Figures per set: recall@K (share of a query's relevant notes in what is returned), MRR, nDCG@K,
+ * OOD noise (share of off-topic queries that return anything: for the CLI, anything above its floor),
+ * false abstention (share of on-topic queries that return nothing), precision (share of returned
+ * notes labelled relevant, over queries that returned something), superseded-above-current
+ * violations; and which arms found the CLI's top-K. Runs the real pipeline in-process on a
+ * throw-away state dir (no cache, no logs), so it measures ranking, not I/O.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import yaml from 'js-yaml';
-import { runRecall, type RecallCommand } from '../pipeline/run.js';
+import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
+import { PROMPT_FETCH, wholeLearnings } from '../pipeline/hooks.js';
+import { renderMarkdown } from '../sinks/render-markdown.js';
+import { labelledSets, loadQueries, type LabelledQuery, type LabelledSet } from './labelled-sets.js';
+import { plainBm25 } from './plain-bm25.js';
 
-interface GoldenQuery {
+type Profile = 'cli' | 'user-prompt' | 'session-start' | 'bm25';
+const PROFILES: readonly Profile[] = ['cli', 'user-prompt', 'session-start', 'bm25'];
+
+interface QueryScore {
   id: string;
   class: string;
-  query: string;
-  relevant: string[];
-  superseded?: string[];
-}
-
-interface QueryResult {
-  id: string;
-  class: string;
-  query: string;
   ids: string[];
   arms: string[][];
+  onTopic: boolean;
   recall: number | null;
   mrr: number | null;
   ndcg: number | null;
-  noise: boolean;
+  returned: boolean;
+  precision: number | null;
   violation: boolean;
   ms: number;
+}
+
+export interface Summary {
+  set: string;
+  family: string;
+  profile: Profile;
+  k: number;
+  queries: number;
+  recall_at_k: number | null;
+  mrr: number | null;
+  ndcg_at_k: number | null;
+  ood_noise: number | null;
+  false_abstention: number | null;
+  precision: number | null;
+  violations: number;
 }
 
 function parseArgs(argv: string[]): Record<string, string | boolean> {
@@ -56,25 +76,6 @@ function parseArgs(argv: string[]): Record<string, string | boolean> {
   return out;
 }
 
-function loadQueries(file: string): GoldenQuery[] {
-  const text = fs.readFileSync(file, 'utf8');
-  const data = file.endsWith('.jsonl')
-    ? { queries: text.split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as unknown) }
-    : (yaml.load(text) as { queries?: unknown });
-  if (!data || !Array.isArray(data.queries)) throw new Error(`${file}: no "queries" list`);
-  return data.queries.map((q, i) => {
-    const o = q as Record<string, unknown>;
-    if (typeof o['query'] !== 'string') throw new Error(`${file}: query #${i + 1} has no text`);
-    return {
-      id: String(o['id'] ?? `q${i + 1}`),
-      class: String(o['class'] ?? 'default'),
-      query: o['query'],
-      relevant: Array.isArray(o['relevant']) ? o['relevant'].map(String) : [],
-      ...(Array.isArray(o['superseded']) ? { superseded: o['superseded'].map(String) } : {}),
-    };
-  });
-}
-
 /** nDCG@k with binary relevance: DCG of the ranking over the DCG of an ideal one. */
 function ndcgAt(ids: readonly string[], rel: ReadonlySet<string>, k: number): number {
   const gain = (i: number): number => 1 / Math.log2(i + 2);
@@ -88,99 +89,193 @@ function mean(xs: (number | null)[]): number | null {
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 }
 
-function percentile(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! : 0;
+function score(q: LabelledQuery, ids: string[], returned: string[], arms: string[][], k: number, ms: number): QueryScore {
+  const rel = new Set(q.relevant);
+  const onTopic = rel.size > 0;
+  const top = ids.slice(0, k);
+  const firstRel = top.findIndex((id) => rel.has(id));
+  const sup = new Set(q.superseded ?? []);
+  const firstSup = top.findIndex((id) => sup.has(id));
+  const shown = returned.slice(0, k);
+  return {
+    id: q.id,
+    class: q.class,
+    ids: top,
+    arms,
+    onTopic,
+    recall: onTopic ? top.filter((id) => rel.has(id)).length / rel.size : null,
+    mrr: onTopic ? (firstRel >= 0 ? 1 / (firstRel + 1) : 0) : null,
+    ndcg: onTopic ? ndcgAt(top, rel, k) : null,
+    returned: shown.length > 0,
+    precision: onTopic && shown.length ? shown.filter((id) => rel.has(id)).length / shown.length : null,
+    violation: firstSup >= 0 && (firstRel < 0 || firstSup < firstRel),
+    ms,
+  };
 }
 
-const fmt = (x: number | null): string => (x === null ? '   -  ' : x.toFixed(3).padStart(6));
+/** One query under one caller's settings: the ids shown in order, and those counted as returned. */
+async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm25'>, q: LabelledQuery, k: number): Promise<{ ids: string[]; returned: string[]; arms: string[][] }> {
+  const base: RecallCommand = { ...DEFAULT_COMMAND, query: q.query, format: 'json', cache: false, gapLog: false, followup: false };
+  const floors = session.config.floors;
+  if (profile === 'cli') {
+    const r = await session.run({ ...base, limit: k, showWeak: true, floor: floors.cli }, { noLog: true });
+    const results = r.outcome?.results ?? [];
+    const shown = [...results, ...(r.outcome?.weak ?? [])];
+    return { ids: shown.map((c) => c.note.key), returned: results.map((c) => c.note.key), arms: shown.map((c) => Object.keys(c.ranks)) };
+  }
+  if (profile === 'user-prompt') {
+    const r = await session.run({ ...base, limit: PROMPT_FETCH, maxChars: 0, floor: floors.userPrompt }, { noLog: true });
+    const render = (list: Parameters<typeof renderMarkdown>[0]['results']): string =>
+      renderMarkdown({ query: q.query, results: list, field: null, maxChars: 0, economics: session.config.economics, glyphs: session.glyphs(), home: session.config.home });
+    const { kept } = wholeLearnings(r.outcome?.results ?? [], render);
+    const ids = kept.map((c) => c.note.key);
+    return { ids, returned: ids, arms: kept.map((c) => Object.keys(c.ranks)) };
+  }
+  const r = await session.run({ ...base, limit: 3, maxChars: 1500, minOverlap: 0.2, floor: floors.sessionStart }, { noLog: true });
+  const ids = (r.outcome?.results ?? []).map((c) => c.note.key);
+  return { ids, returned: ids, arms: (r.outcome?.results ?? []).map((c) => Object.keys(c.ranks)) };
+}
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const kb = path.resolve(String(args['kb'] ?? path.join(repo, '..', 'shared', 'eval', 'golden')));
-  const queriesFile = path.resolve(String(args['queries'] ?? path.join(kb, 'golden_queries.yaml')));
-  const k = Number(args['limit'] ?? 5);
-  const minOverlap = args['min-overlap'] !== undefined ? Number(args['min-overlap']) : 0;
-  const queries = loadQueries(queriesFile);
-  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-eval-'));
-  const env = { ...process.env, REFLECT_STATE_DIR: stateDir, RECALL_GAP_LOG: '0', RECALL_FOLLOWUP: '0' };
-  const results: QueryResult[] = [];
+async function evalSet(set: LabelledSet, env: Record<string, string | undefined>, profiles: readonly Profile[], k: number | null): Promise<{ summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }> {
+  const session = await openSession({ kb: set.kb, global: false, allBranches: false, verbose: false }, { env, cwd: process.cwd(), warn: () => undefined });
+  const perQuery: Record<string, QueryScore[]> = {};
+  const attribution: Record<string, number> = {};
   try {
-    for (const q of queries) {
-      const cmd: RecallCommand = {
-        query: q.query, limit: k, mode: 'naive', confidence: 'ANY', format: 'json', field: null, tags: [], domainHint: '',
-        minOverlap, maxTokens: 0, cache: false, mmr: true, global: false, allBranches: false, kb, sessionId: null,
-        gapLog: false, followup: false, verbose: false,
-      };
-      const t0 = performance.now();
-      const r = await runRecall(cmd, { env, cwd: process.cwd(), warn: () => undefined });
-      const ms = performance.now() - t0;
-      const top = (r.outcome?.results ?? []).slice(0, k);
-      const ids = top.map((c) => c.note.key);
-      const arms = top.map((c) => Object.keys(c.ranks));
-      const rel = new Set(q.relevant);
-      const isOod = rel.size === 0;
-      const firstRel = ids.findIndex((id) => rel.has(id));
-      const sup = new Set(q.superseded ?? []);
-      const firstSup = ids.findIndex((id) => sup.has(id));
-      results.push({
-        id: q.id,
-        class: q.class,
-        query: q.query,
-        ids,
-        arms,
-        recall: isOod ? null : ids.filter((id) => rel.has(id)).length / rel.size,
-        mrr: isOod ? null : firstRel >= 0 ? 1 / (firstRel + 1) : 0,
-        ndcg: isOod ? null : ndcgAt(ids, rel, k),
-        noise: isOod && ids.length > 0,
-        violation: firstSup >= 0 && (firstRel < 0 || firstSup < firstRel),
-        ms,
-      });
+    const bm25 = profiles.includes('bm25') ? plainBm25(set.kb) : null;
+    for (const profile of profiles) {
+      const kk = profile === 'user-prompt' || profile === 'session-start' ? 3 : (k ?? set.k);
+      const scores: QueryScore[] = [];
+      for (const q of set.queries) {
+        const t0 = performance.now();
+        const out = profile === 'bm25' ? { ids: bm25!.search(q.query, kk), returned: [] as string[], arms: [] as string[][] } : await runProfile(session, profile, q, kk);
+        // Plain BM25 never abstains: everything it ranks counts as returned.
+        const returned = profile === 'bm25' ? out.ids : out.returned;
+        scores.push(score(q, out.ids, returned, out.arms, kk, performance.now() - t0));
+        if (profile === 'cli') for (const a of out.arms.slice(0, kk)) attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;
+      }
+      perQuery[profile] = scores;
     }
   } finally {
-    fs.rmSync(stateDir, { recursive: true, force: true });
+    session.close();
   }
-
-  const classes = [...new Set(results.map((r) => r.class))];
-  const rows = [...classes.map((c) => ({ name: c, rs: results.filter((r) => r.class === c) })), { name: 'overall', rs: results }];
-  const summary = rows.map(({ name, rs }) => {
-    const ood = rs.filter((r) => r.recall === null);
+  const summaries = Object.entries(perQuery).map(([profile, rs]): Summary => {
+    const ood = rs.filter((r) => !r.onTopic);
+    const on = rs.filter((r) => r.onTopic);
     return {
-      class: name,
+      set: set.name,
+      family: set.family,
+      profile: profile as Profile,
+      k: profile === 'user-prompt' || profile === 'session-start' ? 3 : (k ?? set.k),
       queries: rs.length,
       recall_at_k: mean(rs.map((r) => r.recall)),
       mrr: mean(rs.map((r) => r.mrr)),
       ndcg_at_k: mean(rs.map((r) => r.ndcg)),
-      ood_noise: ood.length ? ood.filter((r) => r.noise).length / ood.length : null,
+      ood_noise: ood.length ? ood.filter((r) => r.returned).length / ood.length : null,
+      false_abstention: on.length ? on.filter((r) => !r.returned).length / on.length : null,
+      precision: mean(rs.map((r) => r.precision)),
       violations: rs.filter((r) => r.violation).length,
     };
   });
-  const attribution: Record<string, number> = {};
-  for (const r of results) for (const a of r.arms) attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;
-  const latency = { p50_ms: percentile(results.map((r) => r.ms), 50), p95_ms: percentile(results.map((r) => r.ms), 95) };
+  return { summaries, perQuery, attribution };
+}
 
+/** Mean of the per-set figures of one family and profile (LoCoMo: the mean over conversations). */
+function familyRow(rows: Summary[]): Summary {
+  const pick = (f: (s: Summary) => number | null): number | null => mean(rows.map(f));
+  return {
+    ...rows[0]!,
+    set: `${rows[0]!.family} (${rows.length} sets)`,
+    queries: rows.reduce((n, r) => n + r.queries, 0),
+    recall_at_k: pick((r) => r.recall_at_k),
+    mrr: pick((r) => r.mrr),
+    ndcg_at_k: pick((r) => r.ndcg_at_k),
+    ood_noise: pick((r) => r.ood_noise),
+    false_abstention: pick((r) => r.false_abstention),
+    precision: pick((r) => r.precision),
+    violations: rows.reduce((n, r) => n + r.violations, 0),
+  };
+}
+
+const fmt = (x: number | null): string => (x === null ? '    - ' : x.toFixed(3).padStart(6));
+
+function formatTable(rows: Summary[]): string[] {
+  const out = [`${'set'.padEnd(22)} ${'caller'.padEnd(13)}  K   queries  recall@K    MRR  nDCG@K  OOD-noise  false-abst  precision  superseded>current`];
+  for (const s of rows) {
+    out.push(
+      `${s.set.padEnd(22)} ${s.profile.padEnd(13)} ${String(s.k).padStart(2)}  ${String(s.queries).padStart(8)}    ${fmt(s.recall_at_k)} ${fmt(s.mrr)}  ${fmt(s.ndcg_at_k)}     ${fmt(s.ood_noise)}      ${fmt(s.false_abstention)}     ${fmt(s.precision)}  ${String(s.violations).padStart(18)}`,
+    );
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const warn = (l: string): void => void process.stderr.write(`eval: ${l}\n`);
+  const k = args['k'] !== undefined ? Number(args['k']) : args['limit'] !== undefined ? Number(args['limit']) : null;
+  if (k !== null && (!Number.isInteger(k) || k < 1)) throw new Error('--k must be an integer of at least 1');
+  let sets: LabelledSet[];
+  if (args['kb'] || args['queries']) {
+    const kb = path.resolve(String(args['kb'] ?? path.join(repo, '..', 'shared', 'eval', 'golden')));
+    const file = path.resolve(String(args['queries'] ?? path.join(kb, 'golden_queries.yaml')));
+    sets = [{ name: path.basename(file).replace(/\.[^.]+$/, ''), family: 'custom', kb, queries: loadQueries(file), k: k ?? 5 }];
+  } else {
+    const families = typeof args['sets'] === 'string' ? args['sets'].split(',') : undefined;
+    sets = labelledSets({ repo, warn, ...(families ? { families } : {}) });
+  }
+  const profiles = typeof args['profiles'] === 'string' ? (args['profiles'].split(',') as Profile[]) : PROFILES;
+  for (const p of profiles) if (!PROFILES.includes(p)) throw new Error(`--profiles: unknown caller ${p} (one of ${PROFILES.join(', ')})`);
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-eval-'));
+  const env = { ...process.env, REFLECT_STATE_DIR: stateDir, RECALL_GAP_LOG: '0', RECALL_FOLLOWUP: '0' };
+  const all: { set: LabelledSet; summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }[] = [];
+  try {
+    for (const set of sets) all.push({ set, ...(await evalSet(set, env, profiles, k)) });
+  } finally {
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  }
+  const rows: Summary[] = [];
+  const families = [...new Set(all.map((a) => a.set.family))];
+  for (const family of families) {
+    const members = all.filter((a) => a.set.family === family);
+    for (const profile of profiles) {
+      const list = members.flatMap((m) => m.summaries.filter((s) => s.profile === profile));
+      if (!list.length) continue;
+      if (members.length > 1) {
+        if (family !== 'cross') rows.push(...list);
+        rows.push(familyRow(list));
+      } else rows.push(list[0]!);
+    }
+  }
   if (args['json']) {
-    process.stdout.write(`${JSON.stringify({ kb, queries: queriesFile, k, min_overlap: minOverlap, summary, attribution, latency, results }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ summary: rows, sets: all.map((a) => ({ name: a.set.name, kb: a.set.kb, attribution: a.attribution, queries: a.perQuery })) }, null, 2)}\n`);
     return;
   }
   const out: string[] = [];
-  out.push(`recall eval: ${queries.length} queries from ${queriesFile}`);
-  out.push(`KB ${kb}, top ${k}, min-overlap ${minOverlap}, no models`);
+  out.push(`recall eval: ${sets.length} sets, ${sets.reduce((n, s) => n + s.queries.length, 0)} queries, no models; floors cli ${(await floorsOf(env)).join(', ')}`);
   out.push('');
-  out.push(`class       queries  recall@${k}     MRR  nDCG@${k}  OOD noise  superseded>current`);
-  for (const s of summary) {
-    out.push(`${s.class.padEnd(10)}  ${String(s.queries).padStart(7)}  ${fmt(s.recall_at_k)}  ${fmt(s.mrr)}  ${fmt(s.ndcg_at_k)}     ${fmt(s.ood_noise)}  ${String(s.violations).padStart(18)}`);
+  out.push(...formatTable(rows));
+  out.push('');
+  for (const a of all) {
+    if (a.set.family === 'cross') continue;
+    out.push(`${a.set.name}: top-K (cli) by arm: ${Object.entries(a.attribution).map(([arm, n]) => `${arm} ${n}`).join(', ') || 'none'}`);
   }
-  out.push('');
-  out.push(`top-${k} hits by arm: ${Object.entries(attribution).map(([a, n]) => `${a} ${n}`).join(', ') || 'none'}`);
-  out.push(`latency per query (in-process, warm index): p50 ${latency.p50_ms.toFixed(1)} ms, p95 ${latency.p95_ms.toFixed(1)} ms`);
-  out.push('');
-  for (const r of results) {
-    const flag = r.recall === null ? (r.noise ? 'NOISE' : 'ok') : r.recall < 1 ? 'MISS' : r.violation ? 'SUPERSEDED-FIRST' : 'ok';
-    out.push(`${r.id.padEnd(9)} ${flag.padEnd(16)} ${r.ids.join(', ') || '(none)'}`);
+  if (args['verbose']) {
+    for (const a of all) {
+      if (a.set.family === 'cross' || a.set.family === 'locomo') continue;
+      out.push('', `${a.set.name} (cli):`);
+      for (const r of a.perQuery['cli'] ?? []) {
+        const flag = !r.onTopic ? (r.returned ? 'NOISE' : 'ok') : !r.returned ? 'ABSTAINED' : (r.recall ?? 0) < 1 ? 'MISS' : r.violation ? 'SUPERSEDED-FIRST' : 'ok';
+        out.push(`  ${r.id.padEnd(10)} ${flag.padEnd(16)} ${r.ids.join(', ') || '(none)'}`);
+      }
+    }
   }
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+async function floorsOf(env: Record<string, string | undefined>): Promise<string[]> {
+  const { loadConfig } = await import('../pipeline/config.js');
+  const f = loadConfig(env).floors;
+  return [`${f.cli}`, `user-prompt ${f.userPrompt}`, `session-start ${f.sessionStart}`];
 }
 
 main().catch((err: unknown) => {

@@ -2,7 +2,7 @@
  * `--format json` (reference §2.6): the machine-readable envelope of a recall, or the one-line
  * persona answer. Key order is part of the contract (consumers and golden files rely on it).
  */
-import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome } from '../pipeline/types.js';
+import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome, ScoredCandidate } from '../pipeline/types.js';
 import { ARM_NAMES } from '../pipeline/config.js';
 import { temporalToJson } from '../sources/temporal-constraint.js';
 import { economicsBlock, economicsRow, type EconomicsBlock, type EconomicsRow, type StatSize } from './economics.js';
@@ -35,7 +35,7 @@ export interface JsonResult {
   score: number;
   /** Cross-encoder logit, or null when the note was not rescored. */
   ce: number | null;
-  /** The relevance component of the score (sigmoid(ce), else normalised fused evidence). */
+  /** Absolute relevance, 0..1 (sigmoid(ce) when rescored, else the calibrated lexical estimate). */
   relevance: number;
   arms: ArmName[];
   path: string;
@@ -56,11 +56,17 @@ export interface JsonEnvelope {
   mode: string;
   count: number;
   ood_gated: boolean;
+  /** Relevance floor applied (0 = none). */
+  floor: number;
+  /** Why nothing cleared the floor, else null. */
+  abstained: string | null;
   temporal: ReturnType<typeof temporalToJson> | null;
   field: string | null;
   economics: EconomicsBlock | null;
   cache_tier: CacheTier;
   results: JsonResult[];
+  /** Candidates under the floor, shown as weak matches (CLI only; [] otherwise). */
+  weak: JsonResult[];
   degraded: Degradation[];
   arms: JsonArm[];
 }
@@ -69,10 +75,10 @@ export interface JsonEnvelope {
 export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOptions): JsonEnvelope {
   const opts = { ...options, field: options.field || null }; // '' is no projection
   const rows: EconomicsRow[] = [];
-  const results = outcome.results.map((c): JsonResult => {
+  const toRow = (c: ScoredCandidate, counted: boolean): JsonResult => {
     const n = c.note;
     const row = opts.economics ? economicsRow(n, { glyphs: opts.glyphs, home: opts.home, statSize: opts.statSize }) : null;
-    if (row) rows.push(row);
+    if (row && counted) rows.push(row);
     return {
       id: n.displayId,
       title: n.title,
@@ -93,17 +99,22 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
         ? { origin: { kind: n.origin.kind, author: n.origin.author, machine: n.origin.machine, kb: n.origin.kb, revision: n.origin.revision, verified: n.origin.verified, quarantined: n.quarantine } }
         : {}),
     };
-  });
+  };
+  const results = outcome.results.map((c) => toRow(c, true));
+  const weak = outcome.weak.map((c) => toRow(c, false));
   return {
     query: outcome.query,
     mode: outcome.mode,
     count: outcome.results.length,
     ood_gated: outcome.oodGated,
+    floor: outcome.floor,
+    abstained: outcome.abstained,
     temporal: outcome.temporal ? temporalToJson(outcome.temporal) : null,
     field: opts.field,
     economics: opts.economics ? economicsBlock(rows) : null,
     cache_tier: outcome.cacheTier,
     results,
+    weak,
     degraded: outcome.degraded,
     arms: outcome.arms.map((a): JsonArm => {
       const arm: JsonArm = { arm: a.arm, status: a.status, hits: a.hits.length, ms: a.ms };

@@ -134,3 +134,14 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
   }
   return lines.join('\n').trimEnd() + '\n';
 }
+
+/**
+ * Candidates under the relevance floor, for a person reading the CLI (hooks never show them): a
+ * marked line, then one line each with the note's relevance. No weak matches → ''.
+ */
+export function renderWeak(weak: readonly ScoredCandidate[], floor: number, hasResults: boolean): string {
+  if (weak.length === 0) return '';
+  const lines = [`${hasResults ? '\n' : ''}_Weak matches (relevance below ${floor.toFixed(2)}; probably not about this):_`];
+  for (const c of weak) lines.push(`- [${c.note.displayId}] ${c.note.title} (relevance ${c.relevance.toFixed(2)})`);
+  return `${lines.join('\n')}\n`;
+}

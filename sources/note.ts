@@ -236,3 +236,25 @@ export function modelText(note: Pick<Note, 'title' | 'keyInsight' | 'tags' | 'bo
   const head = [note.title, note.keyInsight, note.tags.length ? note.tags.join(', ') : ''].filter(Boolean).join('\n');
   return `${head}\n\n${note.body}`.trim().slice(0, MODEL_TEXT_CHARS);
 }
+
+/** Structured frontmatter fields that are searched along with the text (symptoms, fixes, …). */
+export const EXTRA_FIELDS = ['symptoms', 'problem', 'root_cause', 'fix', 'rule', 'category', 'entities'] as const;
+
+function flattenText(value: unknown): string {
+  if (Array.isArray(value)) return value.map(flattenText).join(' ');
+  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flattenText).join(' ');
+  return str(value);
+}
+
+/** The structured fields' text, flattened (what the index's `extra` column holds). */
+export function extraFieldsText(note: Pick<Note, 'frontmatter'>): string {
+  return EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f])).join(' ').trim();
+}
+
+/**
+ * The text a note is searched by: title, key insight, tags, structured fields and body — the
+ * columns of the full-text index, without the YAML header's keys.
+ */
+export function searchableText(note: Pick<Note, 'title' | 'keyInsight' | 'tags' | 'body' | 'frontmatter'>): string {
+  return [note.title, note.keyInsight, note.tags.join(' '), extraFieldsText(note), note.body].join('\n');
+}

@@ -3,7 +3,8 @@ import { DEFAULT_COMMAND, runRecall, type RecallCommand, type RunResult } from '
 import type { ModelClient } from '../../pipeline/model-client.js';
 import type { TempKb } from './kb.js';
 
-export const BASE_CMD: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false };
+// floor 0: these specs test retrieval and filtering; the relevance floor has specs of its own.
+export const BASE_CMD: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false, floor: 0 };
 
 export interface RunOpts {
   env?: Record<string, string>;

@@ -12,6 +12,7 @@ import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hookPath = (name: string): string => path.join(repo, 'dist', 'hooks', `${name}.js`);
+const RECALL_BIN = path.join(repo, 'dist', 'bundle', 'recall.mjs');
 let kb: TempKb;
 afterEach(() => kb?.cleanup());
 
@@ -51,6 +52,17 @@ function context(out: Out): string {
   return e.hookSpecificOutput?.additionalContext ?? e.additionalContext ?? '';
 }
 
+/** Four notes about the same problem (all clearly relevant to a prompt about it) and one that is not. */
+function kbWithPoolNotes(): TempKb {
+  const k = tempKb();
+  k.write('documents/a.md', noteText('lrn-pool-tests', 'postgres connection pool exhausted in tests', 'use one engine per test session and roll back'));
+  k.write('documents/b.md', noteText('lrn-pool-idle', 'postgres connection pool exhausted by idle transactions', 'close transactions before slow work'));
+  k.write('documents/c.md', noteText('plain-id-pool-bouncer', 'postgres connection pool exhausted behind pgbouncer', 'size the pgbouncer pool to the server limit'));
+  k.write('documents/d.md', noteText('lrn-pool-leak', 'postgres connection pool exhausted by leaked sessions', 'always close sessions in a finally block'));
+  k.write('documents/e.md', noteText('lrn-webhook', 'stripe webhook idempotency', 'store event ids under a unique constraint'));
+  return k;
+}
+
 function kbWithNotes(): TempKb {
   const k = tempKb();
   k.write('documents/pool.md', noteText('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session and roll back'));
@@ -63,12 +75,13 @@ function kbWithNotes(): TempKb {
 
 describe('user-prompt-submit', () => {
   it('injects up to 3 learnings for a prompt, in each harness envelope', () => {
-    kb = kbWithNotes();
+    kb = kbWithPoolNotes();
     const stdin = JSON.stringify({ session_id: 'sess-1', hook_event_name: 'UserPromptSubmit', prompt: 'postgres connection pool exhausted in tests', cwd: kb.root });
     const claude = envelope(runHook('user-prompt-submit', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(claude.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
     expect(claude.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `postgres connection pool exhausted in tests` — 3 learnings/);
-    expect(claude.hookSpecificOutput.additionalContext).toContain('[lrn-pool]');
+    expect(claude.hookSpecificOutput.additionalContext).toContain('[lrn-pool-tests]');
+    expect(claude.hookSpecificOutput.additionalContext).not.toContain('lrn-webhook');
     const codex = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-2', userPrompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'codex' })));
     expect(Object.keys(codex)).toEqual(['hookSpecificOutput']);
     // Copilot ignores this hook's output: nothing is injected or recorded there.
@@ -77,19 +90,38 @@ describe('user-prompt-submit', () => {
   });
 
   it('never injects a note twice in a session (any id), and injects nothing when all were seen', () => {
-    kb = kbWithNotes();
-    const ask = (): string => context(runHook('user-prompt-submit', JSON.stringify({ session_id: 'dedupe', prompt: 'postgres connection pool problems' }), env(kb)));
+    kb = kbWithPoolNotes();
+    const ask = (): string => context(runHook('user-prompt-submit', JSON.stringify({ session_id: 'dedupe', prompt: 'postgres connection pool exhausted again' }), env(kb)));
     const ids = (text: string): string[] => [...text.matchAll(/\*\*\[([^\]]+)\]\*\*/g)].map((m) => m[1]!);
     const first = ids(ask());
     const second = ids(ask());
-    expect(first.length).toBeGreaterThan(0);
+    expect(first).toHaveLength(3);
+    expect(second).toHaveLength(1);
     expect(second.filter((id) => first.includes(id))).toEqual([]);
-    expect([...first, ...second]).toContain('plain-id-bouncer');
+    expect([...first, ...second]).toContain('plain-id-pool-bouncer');
+    expect([...first, ...second]).not.toContain('lrn-webhook');
     let last = 'x';
     for (let i = 0; i < 3 && last !== ''; i += 1) last = ask();
     expect(last).toBe('');
     const recorded = JSON.parse(fs.readFileSync(path.join(kb.state, 'session-injected', 'dedupe.json'), 'utf8')) as { injected: string[] };
     expect(new Set(recorded.injected).size).toBe(recorded.injected.length);
+  });
+
+  it('never pads: the same prompt twice injects, the second time, nothing the first would not have ranked above the floor', () => {
+    kb = kbWithNotes();
+    const prompt = 'postgres connection pool exhausted in tests';
+    const ask = (): string => context(runHook('user-prompt-submit', JSON.stringify({ session_id: 'twice', prompt }), env(kb)));
+    const ids = (text: string): string[] => [...text.matchAll(/\*\*\[([^\]]+)\]\*\*/g)].map((m) => m[1]!);
+    // What clears the prompt hook's floor for this prompt, by the CLI's own account.
+    const r = spawnSync(process.execPath, [RECALL_BIN, '--kb', kb.root, prompt, '--format', 'json', '--floor', '0.5', '--no-cache', '--limit', '9'], { encoding: 'utf8', env: env(kb) });
+    const above = (JSON.parse(r.stdout) as { results: { id: string; relevance: number }[] }).results;
+    expect(above.every((x) => x.relevance >= 0.5)).toBe(true);
+    const first = ids(ask());
+    const second = ids(ask());
+    expect(first).toEqual(['lrn-pool']);
+    expect(first.every((id) => above.some((x) => x.id === id))).toBe(true);
+    expect(second.every((id) => above.some((x) => x.id === id) && !first.includes(id))).toBe(true);
+    expect(second).toEqual([]);
   });
 
   it('drops a learning that does not fit the 1500-character budget instead of cutting it', () => {

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { of } from 'rxjs';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
+import { loadConfig } from '../../pipeline/config.js';
 import { NO_MODELS, type ModelClient } from '../../pipeline/model-client.js';
 
 let kb: TempKb;
@@ -163,6 +164,21 @@ describe('cache', () => {
     expect((await recallIn(kb, q1, { cache: true })).outcome!.cacheTier).toBeNull();
   });
 
+  it('never serves a fuzzy hit to a prompt whose specific word differs, however long the shared rest', async () => {
+    kb = tempKb();
+    kb.write('documents/t.md', noteText('tf', 'terraform state lock stuck after a cancelled deploy', 'force-unlock the terraform state'));
+    kb.write('documents/r.md', noteText('rd', 'redis connection reset after a cancelled deploy', 'enable tcp keepalive for redis'));
+    const stem = 'after we cancelled the deploy pipeline yesterday the next run failed with a lock error and the retry also failed in';
+    const tf = await recallIn(kb, `${stem} terraform`, { cache: true });
+    expect(ids(tf)[0]).toBe('tf');
+    const rd = await recallIn(kb, `${stem} redis`, { cache: true });
+    expect(rd.outcome!.cacheTier).toBeNull();
+    expect(ids(rd)[0]).toBe('rd');
+    // A difference in a generic word still reuses the fetch.
+    const again = await recallIn(kb, `${stem} terraform please`, { cache: true });
+    expect(again.outcome!.cacheTier).toBe('fuzzy');
+  });
+
   it('misses after the TTL and never reads or writes with --no-cache', async () => {
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'ttl topic', 'ttl body'));
@@ -173,6 +189,50 @@ describe('cache', () => {
     fs.rmSync(path.join(kb.state, 'recall_cache'), { recursive: true, force: true });
     await recallIn(kb, 'ttl topic', { cache: false });
     expect(fs.existsSync(path.join(kb.state, 'recall_cache'))).toBe(false);
+  });
+});
+
+describe('relevance floor', () => {
+  function devKb(): TempKb {
+    const k = tempKb();
+    k.write('documents/pool.md', noteText('pool', 'postgres connection pool exhausted in pytest', 'use one engine per test session and roll back each test'));
+    k.write('documents/lock.md', noteText('lock', 'terraform state lock stuck after a cancelled run', 'force-unlock the state once no run is active'));
+    k.write('documents/hook.md', noteText('hook', 'stripe webhooks are delivered more than once', 'dedupe on the event id under a unique constraint'));
+    return k;
+  }
+
+  it('returns only what clears the floor, each result with an absolute relevance', async () => {
+    kb = devKb();
+    const r = await recallIn(kb, 'postgres connection pool exhausted when running pytest', { floor: 0.5 });
+    expect(ids(r)).toEqual(['pool']);
+    expect(r.outcome!.results[0]!.relevance).toBeGreaterThan(0.5);
+    expect(r.outcome!.abstained).toBeNull();
+  });
+
+  it('abstains on an off-topic prompt that shares ordinary words, saying which specific words the KB lacks', async () => {
+    kb = devKb();
+    const r = await recallIn(kb, 'the kafka consumer group keeps rebalancing after every deploy run', { floor: 0.5 });
+    expect(ids(r)).toEqual([]);
+    expect(r.outcome!.abstained).toMatch(/no note mentions "kafka", "consumer", "rebalancing"/);
+    const json = JSON.parse(r.stdout) as { abstained: string; floor: number; count: number };
+    expect(json).toMatchObject({ count: 0, floor: 0.5, abstained: expect.stringContaining('kafka') });
+  });
+
+  it('lists what falls under the floor as weak matches when asked (the CLI), never as results', async () => {
+    kb = devKb();
+    const r = await recallIn(kb, 'the kafka consumer group keeps rebalancing after every deploy run', { floor: 0.5, showWeak: true });
+    expect(ids(r)).toEqual([]);
+    expect(r.outcome!.weak.length).toBeGreaterThan(0);
+    expect(r.outcome!.weak.every((c) => c.relevance < 0.5)).toBe(true);
+    const md = await recallIn(kb, 'the kafka consumer group keeps rebalancing after every deploy run', { floor: 0.5, showWeak: true, format: 'markdown' });
+    expect(md.stdout).toMatch(/^_Weak matches \(relevance below 0\.50; probably not about this\):_\n- \[/);
+    expect(md.stdout).not.toContain('Prior learnings');
+  });
+
+  it('reads per-caller floors from the environment, falling back on a malformed value', () => {
+    const c = loadConfig({ RECALL_FLOOR_USER_PROMPT: '0.7', RECALL_FLOOR: 'lots' });
+    expect(c.floors).toEqual({ cli: 0.5, sessionStart: 0.4, userPrompt: 0.7, subagent: 0.5 });
+    expect(c.warnings).toEqual(['RECALL_FLOOR="lots" is not a valid number; using 0.5']);
   });
 });
 

@@ -85,15 +85,17 @@ function okTimeline(t: TimelineStep): Extract<TimelineStep, { anchor: string }> 
 }
 
 describe('stageIndex (step 1)', () => {
-  it('returns ID-only rows with exactly id, title, score, project, date, best hit first, no bodies', async () => {
+  it('returns ID-only rows with exactly id, title, score, relevance, project, date, best hit first, no bodies', async () => {
     const r = await stageIndex('zanzibar quota drift', scope, io);
     expect(r.step).toBe(1);
     expect(r.query).toBe('zanzibar quota drift');
     expect(r.count).toBe(r.results.length);
     expect(r.results[0]).toMatchObject({ id: 'lrn-003', title: 'quota accounting goes wrong', project: 'beta', date: '2026-03-10' });
     for (const row of r.results) {
-      expect(Object.keys(row)).toEqual(['id', 'title', 'score', 'project', 'date']);
+      expect(Object.keys(row)).toEqual(['id', 'title', 'score', 'relevance', 'project', 'date']);
       expect(row.score).toBeGreaterThan(0);
+      expect(row.relevance).toBeGreaterThanOrEqual(0);
+      expect(row.relevance).toBeLessThanOrEqual(1);
       expect(Number(row.score.toFixed(4))).toBe(row.score);
     }
     const text = JSON.stringify(r);

@@ -18,7 +18,7 @@ function run(args: string[], k: TempKb, env: Record<string, string> = {}): { cod
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const STAGE_ORDER = ['start', 'cache', 'arm', 'floors', 'fuse', 'superseded', 'rerank', 'score', 'quarantine', 'confidence', 'ood-gate', 'mmr', 'budget', 'result'];
+const STAGE_ORDER = ['start', 'cache', 'arm', 'floors', 'fuse', 'superseded', 'rerank', 'relevance', 'score', 'quarantine', 'confidence', 'ood-gate', 'abstain', 'mmr', 'budget', 'result'];
 
 describe('recall trace', () => {
   it('reports every stage in pipeline order, and ends with the ids `recall --format json` returns', () => {
@@ -64,8 +64,13 @@ describe('recall explain', () => {
     kb.write('documents/old.md', noteText('old', 'postgres pool sizing old', 'size the postgres pool', { status: 'superseded' }));
     kb.write('documents/far.md', noteText('far', 'kafka consumer lag', 'rebalance partitions'));
     kb.write('archived/gone.md', noteText('gone', 'postgres pool archived', 'x'));
-    const explain = (id: string, extra: string[] = []): string => run(['explain', '--kb', kb!.root, 'postgres pool sizing', '--id', id, '--no-cache', ...extra], kb!).stdout.trim();
+    // The first line says where the note dropped out; a second line gives its relevance against the floor.
+    const full = (id: string, extra: string[] = []): string => run(['explain', '--kb', kb!.root, 'postgres pool sizing', '--id', id, ...extra], kb!).stdout.trim();
+    const explain = (id: string, extra: string[] = []): string => full(id, extra).split('\n')[0]!;
     expect(explain('a')).toMatch(/^a: included, rank 1 of 2/);
+    expect(full('a')).toMatch(/\n {2}relevance 1\.00 ≥ floor 0\.50; deciding factor: .*; contains every query word$/);
+    // A note that shares one generic word: under the floor, and explain says so and why.
+    expect(full('far', ['--floor', '0.5'])).toMatch(/^far: not retrieved by any arm/);
     expect(explain('low', ['--confidence', 'HIGH'])).toMatch(/^low: retrieved by bm25 \(rank \d\).*then below the confidence filter: confidence LOW below HIGH$/);
     expect(explain('old')).toMatch(/then retired \(superseded\): status superseded$/);
     expect(explain('low', ['--limit', '1'])).toMatch(/then cut by --limit: beyond --limit 1$/);
@@ -73,6 +78,18 @@ describe('recall explain', () => {
     expect(explain('gone')).toMatch(/^gone: the note is in archived\//);
     expect(explain('nope')).toMatch(/^nope: no note with this id/);
     expect(explain('a', ['--min-overlap', '1', '--tags', 'x'])).toMatch(/^a: included|OOD gate/);
+  });
+
+  it('reports the relevance, the floor and the deciding factor of a note under the floor, uncached by default', () => {
+    kb = tempKb();
+    kb.write('documents/a.md', noteText('a', 'postgres pool sizing', 'size the postgres pool', { confidence: 'high' }));
+    kb.write('documents/b.md', noteText('b', 'kafka consumer group rebalancing', 'pin partitions and raise the session timeout for the pool'));
+    const q = 'postgres pool sizing for kafka';
+    // A cached fetch first: explain must still see the arms (it runs uncached unless --cache).
+    run(['--kb', kb.root, q], kb);
+    const out = run(['explain', '--kb', kb.root, q, '--id', 'b'], kb).stdout.trim();
+    expect(out).toMatch(/^b: (retrieved by bm25 \(rank \d\).*then below the relevance floor: relevance 0\.\d\d < floor 0\.50|shown only as a weak match)/);
+    expect(out).toMatch(/relevance 0\.\d\d < floor 0\.50; deciding factor: .*; lacks "postgres"/);
   });
 });
 

@@ -34,13 +34,20 @@ describe('eval script', () => {
     );
     const r = spawnSync(process.execPath, [path.join(repo, 'dist', 'scripts', 'eval.js'), '--kb', kb.root, '--queries', queries, '--json'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    const out = JSON.parse(r.stdout) as { summary: { class: string; recall_at_k: number | null; mrr: number | null; ndcg_at_k: number | null; ood_noise: number | null }[] };
-    const exact = out.summary.find((s) => s.class === 'exact')!;
+    type Row = { profile: string; recall_at_k: number | null; mrr: number | null; ndcg_at_k: number | null; ood_noise: number | null; false_abstention: number | null; precision: number | null };
+    const out = JSON.parse(r.stdout) as { summary: Row[] };
+    const cli = out.summary.find((s) => s.profile === 'cli')!;
     // q1: 1 of 1 found at rank 1; q2: 1 of 2 found at rank 1 → nDCG = 1 / (1 + 1/log2(3)).
-    expect(exact.recall_at_k).toBeCloseTo((1 + 0.5) / 2, 6);
-    expect(exact.mrr).toBeCloseTo(1, 6);
-    expect(exact.ndcg_at_k).toBeCloseTo((1 + 1 / (1 + 1 / Math.log2(3))) / 2, 6);
-    // q3 finds nothing, q4 finds the bread note: half of the OOD queries return something.
-    expect(out.summary.find((s) => s.class === 'ood')!.ood_noise).toBeCloseTo(0.5, 6);
+    expect(cli.recall_at_k).toBeCloseTo((1 + 0.5) / 2, 6);
+    expect(cli.mrr).toBeCloseTo(1, 6);
+    expect(cli.ndcg_at_k).toBeCloseTo((1 + 1 / (1 + 1 / Math.log2(3))) / 2, 6);
+    // q3 finds nothing, q4 finds the bread note: half of the off-topic queries return something.
+    expect(cli.ood_noise).toBeCloseTo(0.5, 6);
+    // Both on-topic queries return their note and only it.
+    expect(cli.false_abstention).toBe(0);
+    expect(cli.precision).toBe(1);
+    // Every caller's settings and plain BM25 are scored in the same run.
+    expect(out.summary.map((s) => s.profile).sort()).toEqual(['bm25', 'cli', 'session-start', 'user-prompt']);
+    expect(out.summary.find((s) => s.profile === 'bm25')!.ood_noise).toBeCloseTo(0.5, 6);
   });
 });

@@ -155,7 +155,7 @@ suite('team store on PostgreSQL', () => {
     write(alice, 'documents/pool.md', shared('lrn-pool', 'postgres connection pool exhausted in jest', 'close the pool in afterAll so jest exits'));
     write(alice, 'documents/secret.md', noteText('lrn-alice-private', 'postgres pool private tuning notes', 'not for the team'));
     write(bob, 'documents/redis.md', shared('lrn-redis', 'redis eviction drops postgres session cache keys', 'use volatile-lru', { authority: 'law', quarantine: false }));
-    write(carol, 'documents/own.md', noteText('lrn-carol-own', 'postgres vacuum stalls behind long transactions', 'watch the xmin horizon'));
+    write(carol, 'documents/own.md', noteText('lrn-carol-own', 'postgres session cache and pool sizing per worker', 'size the session cache and the pool per worker'));
 
     const pa = await push(alice);
     expect(pa.counts).toMatchObject({ published: 1, unchanged: 0 });

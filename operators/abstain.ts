@@ -1,0 +1,52 @@
+/**
+ * Abstention stage: a candidate whose absolute relevance is below the caller's floor is never
+ * rendered as a result; when none clears it, the recall returns nothing and says why.
+ *
+ * - floor ≤ 0 turns the stage off (every candidate passes, nothing is called weak).
+ * - Candidates under the floor are dropped (drop stage `relevance-floor`), or, with `keepWeak`, kept
+ *   aside as weak matches that a person may still want to see (the CLI shows them under a marked
+ *   line; hooks never inject them).
+ * - The reason names what decided: a query without content words, the specific query terms that no
+ *   note of the KB contains, or the best candidate's relevance against the floor.
+ */
+import { map, type OperatorFunction } from 'rxjs';
+import type { RecallState } from '../pipeline/state.js';
+import type { ScoredCandidate } from '../pipeline/types.js';
+import { dropping } from './drops.js';
+import { SPECIFIC_INFO } from './estimate-relevance.js';
+
+export interface AbstainOptions {
+  /** 0..1; 0 = off. */
+  floor: number;
+  /** Keep what falls under the floor as weak matches instead of dropping it. */
+  keepWeak: boolean;
+}
+
+const pct = (x: number): string => x.toFixed(2);
+
+/** Why nothing cleared the floor, in one line. */
+export function abstentionReason(state: RecallState, floor: number, best: ScoredCandidate | undefined): string {
+  if (state.oodGated) return `the OOD gate emptied the result (best query-term coverage ${pct(state.coverage ?? 0)})`;
+  if (state.weighed.length === 0) return 'the query has no content words to match';
+  const lacking = state.weighed.filter((t) => t.df === 0 && (t.proper || t.info >= SPECIFIC_INFO)).map((t) => t.word);
+  const parts: string[] = [];
+  if (lacking.length) parts.push(`no note mentions ${lacking.slice(0, 5).map((w) => `"${w}"`).join(', ')}`);
+  if (best) parts.push(`best match ${best.note.displayId !== '?' ? best.note.displayId : best.note.key} has relevance ${pct(best.relevance)} < floor ${pct(floor)}`);
+  else parts.push(state.scored.length ? 'no candidate passed the filters' : 'nothing was retrieved');
+  return parts.join('; ');
+}
+
+export function abstain(opts: AbstainOptions): OperatorFunction<RecallState, RecallState> {
+  return map((state) => {
+    if (opts.floor <= 0) return state;
+    const strong = state.selected.filter((c) => c.relevance >= opts.floor);
+    const weak = state.selected.filter((c) => c.relevance < opts.floor);
+    const best = state.selected.reduce<ScoredCandidate | undefined>((m, c) => (m === undefined || c.relevance > m.relevance ? c : m), undefined);
+    const next = dropping(state, strong, 'relevance-floor', (c) => `relevance ${pct(c.relevance)} < floor ${pct(opts.floor)}`);
+    return {
+      ...next,
+      weak: opts.keepWeak ? weak : [],
+      abstained: strong.length === 0 ? abstentionReason(state, opts.floor, best) : null,
+    };
+  });
+}

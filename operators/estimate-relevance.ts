@@ -1,0 +1,139 @@
+/**
+ * Relevance stage: an absolute relevance (0..1) for every candidate, the input of the abstention
+ * floor. Runs after the cross-encoder (a rescored note takes sigmoid(logit)), on cached fetches too.
+ *
+ * - Lexical estimate (operators/math/relevance.ts) for every other candidate, from the query's terms
+ *   weighed by the KB's document frequencies and by everyday-English word counts, both read through
+ *   the injected `weigh` port.
+ * - A query whose only specific words are its date phrase ("what changed last week") asks for the
+ *   notes of that window: a note the temporal arm found gets WINDOW_MATCH_RELEVANCE.
+ * - The port failing (index busy, word counts missing) degrades, never fails the recall: missing
+ *   document frequencies count every term as present in one note, missing word counts weigh every
+ *   term 0.5; the degradation is recorded.
+ * Empty candidates → the state unchanged (apart from the weighed terms).
+ */
+import { map, type OperatorFunction } from 'rxjs';
+import type { RecallState, RelevanceEstimate, WeighedTerm } from '../pipeline/state.js';
+import type { Candidate, Degradation } from '../pipeline/types.js';
+import { sigmoid } from './math/boosts.js';
+import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatures, noteTerms } from './math/relevance.js';
+import { textStems, stemOf, type QueryTerm } from './math/stems.js';
+import { STOPWORDS } from './math/terms.js';
+import { searchableText } from '../sources/note.js';
+
+/** Characters of a note read for the estimate: a long note is judged by its start. */
+export const RELEVANCE_TEXT_CHARS = 20_000;
+
+/** Weight in everyday English at or above which a term the KB lacks is named in the abstention reason. */
+export const SPECIFIC_INFO = 0.6;
+
+export interface TermWeights {
+  /** Live notes in the KB. */
+  live: number;
+  /** Live notes containing each stem. */
+  df: ReadonlyMap<string, number>;
+  /** Everyday-English weight of each stem (0..1). */
+  info: ReadonlyMap<string, number>;
+}
+
+export interface EstimateRelevanceOptions {
+  /** The query's content terms (its date phrase removed). */
+  terms: readonly QueryTerm[];
+  /** Looks up document frequencies and word weights; may throw (degrades). */
+  weigh: (stems: readonly string[]) => { live: number; df: ReadonlyMap<string, number> | Error; info: ReadonlyMap<string, number> | Error };
+  /** The query has a date window (the temporal arm ran). */
+  dateWindow: boolean;
+  /**
+   * Candidates estimated, in fusion order; the rest get relevance 0 (below any floor). Only the
+   * rerank window can rank above anything (later candidates score 1e-6), so callers pass
+   * max(RERANK_WINDOW, limit).
+   */
+  window: number;
+  /** Notes (by path) the KB's entity graph links to each given note; may throw (no links then). */
+  links?: (paths: readonly string[]) => ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/**
+ * A note the KB's own entity graph links to a clearly relevant note (a shared specific entity, a
+ * causal relationship) is related context: it gets this share of that note's relevance when its
+ * own words say less ("gateway 504 cascade" for a question about the redis pool it was caused by).
+ * 0.6 lifts the neighbours of a note the estimate is sure of (≥ 0.84) over a 0.5 floor, and never
+ * lifts anything when the best note is itself under the floor.
+ */
+export const LINK_SHARE = 0.6;
+
+function titleStems(title: string): Set<string> {
+  const out = new Set<string>();
+  for (const w of title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (w.length < 2 || STOPWORDS.has(w)) continue;
+    out.add(stemOf(w));
+  }
+  return out;
+}
+
+/** Weigh the terms, recording what could not be looked up. */
+export function weighTerms(terms: readonly QueryTerm[], weigh: EstimateRelevanceOptions['weigh']): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
+  const degraded: Degradation[] = [];
+  let live = 1;
+  let df: ReadonlyMap<string, number> | null = null;
+  let info: ReadonlyMap<string, number> | null = null;
+  try {
+    const w = weigh(terms.map((t) => t.stem));
+    live = w.live;
+    if (w.df instanceof Error) degraded.push({ stage: 'relevance', reason: 'error', message: `document frequencies unavailable: ${w.df.message}` });
+    else df = w.df;
+    if (w.info instanceof Error) degraded.push({ stage: 'relevance', reason: 'unavailable', message: w.info.message });
+    else info = w.info;
+  } catch (err) {
+    degraded.push({ stage: 'relevance', reason: 'error', message: `term weights unavailable: ${(err as Error).message}` });
+  }
+  const weighed = terms.map((t) => ({
+    ...t,
+    info: t.proper ? 1 : (info?.get(t.stem) ?? 0.5),
+    df: df ? (df.get(t.stem) ?? 0) : 1,
+  }));
+  return { weighed, live: Math.max(1, live), degraded };
+}
+
+export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunction<RecallState, RecallState> {
+  return map((state) => {
+    const { weighed, live, degraded } = weighTerms(opts.terms, opts.weigh);
+    // Only the date phrase is specific: notes inside the window are what was asked for.
+    const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
+    const relevance = new Map<string, RelevanceEstimate>();
+    const estimate = (c: Candidate): RelevanceEstimate => {
+      const features = weighed.length
+        ? relevanceFeatures(weighed, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)), titleStems(c.note.title), live)
+        : null;
+      const logit = state.ce?.get(c.note.key);
+      if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
+      if (windowQuery && c.ranks.temporal !== undefined) return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features };
+      return { p: features ? lexicalRelevance(features) : 0, source: 'lexical', features };
+    };
+    state.candidates.forEach((c, i) => {
+      if (relevance.has(c.note.key)) return;
+      relevance.set(c.note.key, i < opts.window ? estimate(c) : { p: 0, source: 'lexical', features: null });
+    });
+    if (opts.links && state.candidates.length > 1) {
+      try {
+        const links = opts.links(state.candidates.slice(0, opts.window).map((c) => c.note.path));
+        const byPath = new Map(state.candidates.map((c) => [c.note.path, c.note.key]));
+        const own = new Map([...relevance].map(([k, e]) => [k, e.p]));
+        for (const c of state.candidates) {
+          let support = 0;
+          for (const other of links.get(c.note.path) ?? []) support = Math.max(support, (own.get(byPath.get(other) ?? '') ?? 0) * LINK_SHARE);
+          const e = relevance.get(c.note.key)!;
+          if (support > e.p) relevance.set(c.note.key, { ...e, p: support, source: 'linked' });
+        }
+      } catch (err) {
+        degraded.push({ stage: 'relevance', reason: 'error', message: `entity links unavailable: ${(err as Error).message}` });
+      }
+    }
+    return {
+      ...state,
+      weighed,
+      relevance,
+      degraded: degraded.length ? [...state.degraded, ...degraded] : state.degraded,
+    };
+  });
+}

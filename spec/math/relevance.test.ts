@@ -1,0 +1,113 @@
+import { describe, it, expect } from '@jest/globals';
+import fc from 'fast-check';
+import { queryTerms, textStems, stemOf } from '../../operators/math/stems.js';
+import {
+  FEATURE_NAMES,
+  RELEVANCE_MODEL,
+  containsTerm,
+  contributions,
+  idf,
+  lexicalRelevance,
+  relevanceFeatures,
+  noteTerms,
+  type RelevanceFeatures,
+  type WeightedTerm,
+} from '../../operators/math/relevance.js';
+import { infoOf, wordCounts } from '../../sources/word-info.js';
+
+describe('queryTerms', () => {
+  it('keeps two-letter technical words, drops function words and repeats, stems as the index does', () => {
+    const t = queryTerms('S3 upload fails on CI: the uploads fail');
+    expect(t.map((x) => x.word)).toEqual(['s3', 'upload', 'fails', 'ci']);
+    expect(t.map((x) => x.stem)).toEqual(['s3', 'upload', 'fail', 'ci']);
+  });
+
+  it('marks capitalised words inside a sentence as names, not the first word of a sentence', () => {
+    const t = queryTerms('When did Melanie go camping? Tim went with Maria.');
+    const proper = Object.fromEntries(t.map((x) => [x.word, x.proper]));
+    expect(proper).toEqual({ melanie: true, go: false, camping: false, tim: false, went: false, maria: true });
+  });
+
+  it('splits hyphenated and possessive words into their parts ("first-party", "John\'s")', () => {
+    expect(queryTerms("John's first-party auth").map((x) => x.word)).toEqual(['john', 'first', 'party', 'auth']);
+  });
+
+  it('folds diacritics like the index tokenizer', () => {
+    expect(textStems('Café crème')).toEqual(new Set(['cafe', 'creme']));
+  });
+});
+
+describe('containsTerm', () => {
+  const note = noteTerms(textStems('auth sessions replace JWT; configuration of the pool'));
+  it('matches the same stem, and one stem a prefix of the other from four characters', () => {
+    expect(containsTerm(note, stemOf('sessions'))).toBe(true);
+    expect(containsTerm(note, stemOf('authenticate'))).toBe(true); // "auth" is a prefix of "authent"
+    expect(containsTerm(note, stemOf('config'))).toBe(true); // "config" is a prefix of "configur"
+    expect(containsTerm(note, stemOf('jw'))).toBe(false); // shorter than four characters: exact only
+    expect(containsTerm(note, stemOf('kafka'))).toBe(false);
+  });
+});
+
+describe('word information', () => {
+  it('ranks words by how much they say: function words < generic words < technical words < unseen words', () => {
+    const c = wordCounts();
+    const info = (w: string): number => infoOf(c, stemOf(w));
+    expect(info('the')).toBeLessThan(info('waiting'));
+    expect(info('waiting')).toBeLessThan(info('kafka'));
+    expect(info('kafka')).toBeLessThan(info('pgbouncer'));
+    expect(info('pgbouncer')).toBe(1);
+    expect(info('the')).toBeGreaterThanOrEqual(0);
+  });
+});
+
+const term = (stem: string, info: number, df: number): WeightedTerm => ({ stem, info, df });
+
+describe('relevanceFeatures', () => {
+  it('weighs coverage by KB rarity and by everyday-English information, and names what is missing', () => {
+    const terms = [term('kafka', 0.8, 1), term('lag', 0.7, 2), term('keep', 0.3, 50)];
+    const f = relevanceFeatures(terms, noteTerms(['kafka', 'keep', 'consum']), new Set(['kafka', 'consum']), 100);
+    const k = (df: number): number => idf(df, 100);
+    expect(f.kbCoverage).toBeCloseTo((k(1) + k(50)) / (k(1) + k(2) + k(50)), 10);
+    expect(f.infoCoverage).toBeCloseTo((0.8 + 0.3) / 1.8, 10);
+    expect(f.titleCoverage).toBeCloseTo(0.5, 10);
+    expect(f.noteMissing).toBeCloseTo(0.7, 10);
+  });
+
+  it('is all zeros for a query without terms', () => {
+    expect(relevanceFeatures([], noteTerms(['a']), new Set(), 10)).toEqual({ kbCoverage: 0, infoCoverage: 0, titleCoverage: 0, noteMissing: 0 });
+  });
+});
+
+describe('lexicalRelevance', () => {
+  const featureArb = fc.record(Object.fromEntries(FEATURE_NAMES.map((f) => [f, fc.double({ min: 0, max: 1, noNaN: true })])) as Record<keyof RelevanceFeatures, fc.Arbitrary<number>>);
+
+  it('is a probability, and more coverage never lowers it (the fitted signs are the sensible ones)', () => {
+    expect(RELEVANCE_MODEL.weights.kbCoverage).toBeGreaterThan(0);
+    expect(RELEVANCE_MODEL.weights.infoCoverage).toBeGreaterThan(0);
+    expect(RELEVANCE_MODEL.weights.titleCoverage).toBeGreaterThan(0);
+    expect(RELEVANCE_MODEL.weights.noteMissing).toBeLessThan(0);
+    fc.assert(
+      fc.property(featureArb, fc.double({ min: 0, max: 1, noNaN: true }), (f, more) => {
+        const p = lexicalRelevance(f);
+        expect(p).toBeGreaterThanOrEqual(0);
+        expect(p).toBeLessThanOrEqual(1);
+        const up = lexicalRelevance({ ...f, kbCoverage: Math.max(f.kbCoverage, more) });
+        expect(up).toBeGreaterThanOrEqual(p);
+      }),
+    );
+  });
+
+  it('says a note covering every specific word is relevant and one sharing a generic word is not', () => {
+    const all = lexicalRelevance({ kbCoverage: 1, infoCoverage: 1, titleCoverage: 0.5, noteMissing: 0 });
+    const generic = lexicalRelevance({ kbCoverage: 0.1, infoCoverage: 0.15, titleCoverage: 0, noteMissing: 0.8 });
+    expect(all).toBeGreaterThan(0.9);
+    expect(generic).toBeLessThan(0.1);
+  });
+
+  it('contributions add up to the logit', () => {
+    const f = { kbCoverage: 0.4, infoCoverage: 0.5, titleCoverage: 0.2, noteMissing: 0.6 };
+    const c = contributions(f);
+    const logit = RELEVANCE_MODEL.bias + FEATURE_NAMES.reduce((s, n) => s + c[n], 0);
+    expect(lexicalRelevance(f)).toBeCloseTo(1 / (1 + Math.exp(-logit)), 12);
+  });
+});

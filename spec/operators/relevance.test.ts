@@ -1,0 +1,136 @@
+import { describe, it, expect } from '@jest/globals';
+import { lastValueFrom, of } from 'rxjs';
+import { TestScheduler } from 'rxjs/testing';
+import { estimateRelevance, LINK_SHARE, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
+import { abstain } from '../../operators/abstain.js';
+import { applyBoosts } from '../../operators/apply-boosts.js';
+import { queryTerms } from '../../operators/math/stems.js';
+import { sigmoid } from '../../operators/math/boosts.js';
+import { initialState, type RecallState } from '../../pipeline/state.js';
+import { BOOST_ALPHAS, type BoostName } from '../../pipeline/config.js';
+import { note } from '../helpers/notes.js';
+
+const ALPHAS = Object.fromEntries(Object.keys(BOOST_ALPHAS).map((k) => [k, 0])) as Record<BoostName, number>;
+const ctx = () => ({ nowMs: 0, queryTags: [], currentProject: '', domainHint: '' });
+
+function stateOf(query: string, notes: { id: string; title: string; body: string; temporal?: boolean }[]): RecallState {
+  const s = initialState(query, []);
+  return {
+    ...s,
+    candidates: notes.map((n, i) => ({
+      note: note({ id: n.id, title: n.title }, n.body, `documents/${n.id}.md`),
+      rrf: 1 / (61 + i),
+      evidence: 1 / (i + 1),
+      ranks: n.temporal ? { temporal: i + 1 } : { bm25: i + 1 },
+    })),
+  };
+}
+
+/** Every stem in `df` notes of a 100-note KB; information from the table (default 0.7). */
+function weigh(df: Record<string, number>, info: Record<string, number> = {}): EstimateRelevanceOptions['weigh'] {
+  return (stems) => ({ live: 100, df: new Map(stems.map((s) => [s, df[s] ?? 0])), info: new Map(stems.map((s) => [s, info[s] ?? 0.7])) });
+}
+
+const NOTES = [
+  { id: 'pool', title: 'Redis connection pool exhausted under burst load', body: 'Size the redis pool to peak concurrency.' },
+  { id: 'gateway', title: 'Gateway 504 cascade', body: 'Upstream waits on the shared pool surfaced as 504s.' },
+  { id: 'other', title: 'Terraform state lock stuck', body: 'force-unlock after a cancelled run.' },
+];
+
+async function run(query: string, opts: Partial<EstimateRelevanceOptions> = {}, notes = NOTES, ce: Map<string, number> | null = null): Promise<RecallState> {
+  const terms = queryTerms(query);
+  const out$ = of({ ...stateOf(query, notes), ce }).pipe(
+    estimateRelevance({ terms, weigh: weigh({ redi: 2, pool: 3, exhaust: 1, burst: 1 }), dateWindow: false, window: 20, ...opts }),
+    applyBoosts({ alphas: ALPHAS, context: ctx }),
+  );
+  return lastValueFrom(out$);
+}
+
+describe('estimateRelevance', () => {
+  it('gives each candidate an absolute relevance that does not depend on the other candidates', async () => {
+    const all = await run('redis pool exhausted under burst load');
+    const alone = await run('redis pool exhausted under burst load', {}, [NOTES[0]!]);
+    expect(all.relevance.get('pool')!.p).toBeCloseTo(alone.relevance.get('pool')!.p, 12);
+    expect(all.relevance.get('pool')!.p).toBeGreaterThan(0.9);
+    expect(all.relevance.get('other')!.p).toBeLessThan(0.1);
+    // The ranking component is still relative; the relevance is not.
+    expect(all.scored.find((c) => c.note.key === 'pool')!.base).toBe(1);
+  });
+
+  it('uses sigmoid(logit) for a note the cross-encoder scored', async () => {
+    const s = await run('redis pool', {}, NOTES, new Map([['other', 3]]));
+    expect(s.relevance.get('other')).toMatchObject({ p: sigmoid(3), source: 'cross-encoder' });
+    expect(s.relevance.get('pool')!.source).toBe('lexical');
+  });
+
+  it('gives a note the KB links to a clearly relevant one a share of that relevance', async () => {
+    const links = (): Map<string, Set<string>> => new Map([['documents/pool.md', new Set(['documents/gateway.md'])], ['documents/gateway.md', new Set(['documents/pool.md'])]]);
+    const s = await run('redis pool exhausted under burst load', { links });
+    const pool = s.relevance.get('pool')!.p;
+    expect(s.relevance.get('gateway')).toMatchObject({ source: 'linked' });
+    expect(s.relevance.get('gateway')!.p).toBeCloseTo(pool * LINK_SHARE, 12);
+  });
+
+  it('makes the date window the topic when every other query word is generic', async () => {
+    const notes = [{ id: 'recent', title: 'Cache mount speeds up builds', body: 'x', temporal: true }];
+    const terms = queryTerms('what changed');
+    const s = await lastValueFrom(of(stateOf('what changed last week', notes)).pipe(estimateRelevance({ terms, weigh: weigh({}, { chang: 0.3 }), dateWindow: true, window: 20 })));
+    expect(s.relevance.get('recent')).toMatchObject({ source: 'date-window', p: 0.75 });
+  });
+
+  it('estimates the first `window` candidates only; the rest are under any floor', async () => {
+    const s = await run('redis pool exhausted under burst load', { window: 1 });
+    expect(s.relevance.get('pool')!.p).toBeGreaterThan(0.9);
+    expect(s.relevance.get('gateway')).toEqual({ p: 0, source: 'lexical', features: null });
+  });
+
+  it('degrades, never fails, when the weights cannot be read', async () => {
+    const s = await run('redis pool', {
+      weigh: () => {
+        throw new Error('database is locked');
+      },
+    });
+    expect(s.degraded).toEqual([expect.objectContaining({ stage: 'relevance', reason: 'error', message: expect.stringContaining('database is locked') })]);
+    expect(s.relevance.size).toBe(3);
+  });
+
+  it('is synchronous: one state in, one state out at the same frame (marble)', () => {
+    new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold, expectObservable }) => {
+      const src = cold('a|', { a: stateOf('redis pool', NOTES) });
+      const out = src.pipe(estimateRelevance({ terms: queryTerms('redis pool'), weigh: weigh({ redi: 2, pool: 3 }), dateWindow: false, window: 20 }));
+      expectObservable(out.pipe()).toBe('a|', { a: expect.objectContaining({ weighed: expect.any(Array) }) });
+    });
+  });
+});
+
+describe('abstain', () => {
+  async function floored(query: string, floor: number, keepWeak = false): Promise<RecallState> {
+    const s = await run(query);
+    return lastValueFrom(of({ ...s, selected: s.scored }).pipe(abstain({ floor, keepWeak })));
+  }
+
+  it('keeps only what clears the floor and records the rest as drops', async () => {
+    const s = await floored('redis pool exhausted under burst load', 0.5);
+    expect(s.selected.map((c) => c.note.key)).toEqual(['pool']);
+    expect(s.drops.filter((d) => d.stage === 'relevance-floor').map((d) => d.key).sort()).toEqual(['gateway', 'other']);
+    expect(s.abstained).toBeNull();
+  });
+
+  it('returns nothing, with a reason naming the specific words the KB lacks, when nothing clears it', async () => {
+    const s = await floored('kafka consumer rebalancing', 0.5);
+    expect(s.selected).toEqual([]);
+    expect(s.abstained).toMatch(/^no note mentions "kafka", "consumer", "rebalancing"; best match \S+ has relevance 0\.\d\d < floor 0\.50$/);
+  });
+
+  it('keeps weak matches aside for the CLI when asked', async () => {
+    const s = await floored('kafka consumer rebalancing', 0.5, true);
+    expect(s.selected).toEqual([]);
+    expect(s.weak.length).toBe(3);
+  });
+
+  it('is off at floor 0', async () => {
+    const s = await floored('kafka consumer rebalancing', 0);
+    expect(s.selected.length).toBe(3);
+    expect(s.abstained).toBeNull();
+  });
+});
