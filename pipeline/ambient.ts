@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase, type SqlDatabase } from '../sources/sqlite.js';
 import { splitFrontmatter } from '../sources/frontmatter.js';
 import { str } from '../sources/note.js';
 import type { Env } from './hook-runtime.js';
@@ -26,11 +26,11 @@ function cut(block: string, max: number): string {
   return (nl > max / 2 ? s.slice(0, nl) : s).trimEnd();
 }
 
-function withDb<T>(dbPath: string, fn: (db: Database.Database) => T, fallback: T): T {
+function withDb<T>(dbPath: string, fn: (db: SqlDatabase) => T, fallback: T): T {
   if (!fs.existsSync(dbPath)) return fallback;
-  let db: Database.Database | null = null;
+  let db: SqlDatabase | null = null;
   try {
-    db = new Database(dbPath, { readonly: true, fileMustExist: true });
+    db = openDatabase(dbPath, { readonly: true, fileMustExist: true });
     return fn(db);
   } catch {
     return fallback;

@@ -8,6 +8,7 @@
 import { UsageError, errorMessage } from './errors.js';
 import { runIndex, runRecall, type RecallCommand } from './run.js';
 import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, toRecallCommand } from './cli-options.js';
+import { sqliteDriver } from '../sources/sqlite.js';
 
 export interface CliIo {
   argv: string[];
@@ -41,7 +42,7 @@ async function indexCommand(a: { kb?: string | undefined; global?: boolean; 'all
   io.stdout(
     `indexed ${scope.root}: ${report.total - report.problems.length} usable of ${report.total} files ` +
       `(${report.added} added, ${report.updated} re-read, ${report.removed} removed) in ${(report.ms / 1000).toFixed(2)} s\n` +
-      `index: ${file}\nvectors: ${vectors}\n`,
+      `index: ${file}\nsqlite: ${sqliteDriver()}\nvectors: ${vectors}\n`,
   );
   for (const p of report.problems) io.stderr(`recall: skipped ${p.rel}: ${p.message}\n`);
 }
@@ -101,11 +102,26 @@ async function withYargs(io: CliIo): Promise<void> {
       y.positional('name', { choices: ['session-start', 'user-prompt-submit', 'subagent-start'] as const }),
       () => undefined,
     )
-    .command('hooks config', 'Print hook wiring for a harness with this install\'s absolute paths', (y) =>
-      y.option('harness', { choices: ['claude', 'codex', 'copilot'] as const, default: 'claude' as const }),
+    .command(
+      'hooks <action>',
+      'Hook wiring for a harness: `config` prints it; `install` / `uninstall` merge it into the harness settings (backup first)',
+      (y) =>
+        y
+          .positional('action', { choices: ['config', 'install', 'uninstall'] as const })
+          .option('harness', { choices: ['claude', 'codex', 'copilot'] as const, default: 'claude' as const })
+          .option('scope', { choices: ['user', 'project'] as const, default: 'user' as const, describe: 'user settings, or the project in the current folder' })
+          .option('dry-run', { type: 'boolean', default: false, describe: 'print what would change, write nothing' })
+          .option('mcp', { type: 'boolean', default: false, describe: 'also register `recall mcp` as an MCP server' })
+          .option('skill', { type: 'boolean', default: true, describe: 'also install the recall skill (--no-skill to skip)' }),
       async (a) => {
-        const { hooksConfig } = await import('./hooks-config.js');
-        io.stdout(hooksConfig(a.harness));
+        const { hooksConfig, installRoot } = await import('./hooks-config.js');
+        if (a.action === 'config') return io.stdout(hooksConfig(a.harness));
+        const m = await import('./hooks-install.js');
+        const install = a.action === 'install';
+        const o = { harness: a.harness, scope: a.scope, mcp: a.mcp === true, skill: a.skill !== false, env: io.env, cwd: io.cwd, root: installRoot() };
+        const changes = m.planInstall(o, install);
+        const backups = a['dry-run'] ? [] : m.applyChanges(changes);
+        io.stdout(m.describeChanges(changes, o, a['dry-run'] === true, install, backups));
       },
     )
     .command('stages <step> [args..]', 'Staged recall for deep digs: workflow | index QUERY | timeline (--anchor ID | QUERY) | hydrate ID [ID...]', (y) =>
@@ -217,6 +233,10 @@ async function withYargs(io: CliIo): Promise<void> {
         io.stdout(await runTeamCommand(a as Record<string, unknown>, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...(io.isTty ? { progress: (l: string) => io.stderr(`\r${l.padEnd(40)}`) } : {}) }));
       },
     )
+    .command('mcp', 'Serve recall as an MCP server over stdio (tools: search, index, timeline, hydrate, explain)', (y) => y.options(SCOPE_OPTIONS), async (a) => {
+      const { serveMcp } = await import('./mcp.js');
+      await serveMcp({ kb: a.kb ?? null, global: a.global === true, allBranches: a['all-branches'] === true, env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) });
+    })
     .command('daemon <action>', 'The model daemon that keeps models warm: status | stop', (y) =>
       y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }),
       async (a) => {

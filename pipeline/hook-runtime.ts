@@ -100,8 +100,9 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
   const started = now();
   let harness: Harness = 'claude';
   let stateDir = '';
+  const input = parseHookInput(io.stdinText);
   try {
-    harness = harnessOf(io.env);
+    harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
     const env: Env = { ...io.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
     stateDir = loadConfig(env).stateDir;
@@ -115,12 +116,12 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     });
     let context: string;
     try {
-      context = await Promise.race([spec.run(parseHookInput(io.stdinText), ctx), safety]);
+      context = await Promise.race([spec.run(input, ctx), safety]);
     } finally {
       clearTimeout(timer);
     }
     for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
-    return { envelope: toHookEnvelope(harness, spec.event, context), context, error: null };
+    return { envelope: toHookEnvelope(harness, spec.event, context, input), context, error: null };
   } catch (err) {
     const message = errorMessage(err);
     if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);

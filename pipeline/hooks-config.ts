@@ -1,18 +1,24 @@
 /**
- * Hook wiring for each harness, with this install's absolute paths (resolved from where the code
- * runs, never hard-coded): `recall hooks config --harness claude|codex|copilot`.
- * - claude: a settings.json `hooks` block (the Claude Code plugin in .claude-plugin/ + hooks/hooks.json
- *   uses ${CLAUDE_PLUGIN_ROOT} instead);
- * - codex: the same shape, with REFLECT_HARNESS=codex;
- * - copilot: Copilot CLI's `{"version": 1, "hooks": {...}}` with camelCase events and REFLECT_HARNESS=copilot.
- *   Copilot ignores the output of userPromptSubmitted, so recall reaches the model through
- *   sessionStart and subagentStart there.
+ * How each harness runs recall's hooks: events, commands and timeouts, in one table. The plugin's
+ * hooks/hooks.json, `recall hooks config` (print only) and `recall hooks install` all follow it (a
+ * spec checks hooks/hooks.json against it).
+ *
+ * Commands start `scripts/launch.mjs`, which builds the bundle on first use when the install has
+ * none, and answers with an empty envelope if it cannot run, so a hook never fails the agent.
+ * - claude: settings.json `hooks` groups; the Claude Code plugin uses ${CLAUDE_PLUGIN_ROOT} instead
+ *   of this install's absolute path;
+ * - codex: the same shape (Codex reads Claude-style hooks.json), with REFLECT_HARNESS=codex;
+ * - copilot: `{"version": 1, "hooks": {...}}` with camelCase events, REFLECT_HARNESS=copilot, and the
+ *   prompt hook on userPromptTransformed (Copilot ignores what userPromptSubmitted returns).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The install root: the folder holding bin/recall and dist/. */
+export type Harness = 'claude' | 'codex' | 'copilot';
+export const HARNESSES: readonly Harness[] = ['claude', 'codex', 'copilot'];
+
+/** The install root: the folder holding bin/recall and scripts/launch.mjs. */
 export function installRoot(moduleUrl: string = import.meta.url): string {
   let dir = path.dirname(fileURLToPath(moduleUrl));
   for (let i = 0; i < 4; i += 1) {
@@ -22,23 +28,64 @@ export function installRoot(moduleUrl: string = import.meta.url): string {
   throw new Error('cannot find the recall install folder (bin/recall) from this module');
 }
 
-const HOOKS = [
-  { name: 'session-start', claude: 'SessionStart', copilot: 'sessionStart', timeout: 30 },
-  { name: 'user-prompt-submit', claude: 'UserPromptSubmit', copilot: 'userPromptSubmitted', timeout: 30 },
-  { name: 'subagent-start', claude: 'SubagentStart', copilot: 'subagentStart', timeout: 10 },
+/**
+ * The hooks and the harness-side timeouts (seconds) they are registered with. Each hook's own
+ * deadline (REFLECT_RECALL_TIMEOUT, REFLECT_SUBAGENT_RECALL_TIMEOUT) stays inside these.
+ */
+export const HOOK_WIRING = [
+  { name: 'session-start', event: 'SessionStart', copilotEvent: 'sessionStart', timeoutSec: 30 },
+  { name: 'user-prompt-submit', event: 'UserPromptSubmit', copilotEvent: 'userPromptTransformed', timeoutSec: 30 },
+  { name: 'subagent-start', event: 'SubagentStart', copilotEvent: 'subagentStart', timeoutSec: 10 },
 ] as const;
 
-const shellQuote = (s: string): string => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+export const shellQuote = (s: string): string => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-export function hooksConfig(harness: 'claude' | 'codex' | 'copilot', root: string = installRoot()): string {
-  const script = (name: string): string => shellQuote(path.join(root, 'dist', 'hooks', `${name}.js`));
-  if (harness === 'copilot') {
-    const hooks = Object.fromEntries(
-      HOOKS.map((h) => [h.copilot, [{ type: 'command', bash: `node ${script(h.name)}`, env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeout }]]),
-    );
-    return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
-  }
-  const prefix = harness === 'codex' ? 'REFLECT_HARNESS=codex ' : '';
-  const hooks = Object.fromEntries(HOOKS.map((h) => [h.claude, [{ hooks: [{ type: 'command', command: `${prefix}node ${script(h.name)}`, timeout: h.timeout }] }]]));
-  return `${JSON.stringify({ hooks }, null, 2)}\n`;
+/** The shell command that runs hook `name` from the install at `root` (a shell-quoted path or `"${VAR}"`). */
+export function hookCommand(name: string, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
+  const launcher = rootIsVariable ? `"${root}/scripts/launch.mjs"` : shellQuote(path.join(root, 'scripts', 'launch.mjs'));
+  const prefix = harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : '';
+  return `${prefix}node ${launcher} hook ${name}`;
+}
+
+/** `{"hooks": {...}}` for Claude Code settings and plugin hooks.json, and Codex hooks.json. */
+export function claudeStyleHooks(root: string, harness: 'claude' | 'codex', rootIsVariable = false): { hooks: Record<string, unknown[]> } {
+  return {
+    hooks: Object.fromEntries(
+      HOOK_WIRING.map((h) => [h.event, [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }]]),
+    ),
+  };
+}
+
+/** Copilot CLI's hook file for this install. */
+export function copilotHooks(root: string): { version: 1; hooks: Record<string, unknown[]> } {
+  return {
+    version: 1,
+    hooks: Object.fromEntries(
+      HOOK_WIRING.map((h) => [h.copilotEvent, [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }]]),
+    ),
+  };
+}
+
+/** The print-only form (`recall hooks config`): the whole file to merge, as JSON. */
+export function hooksConfig(harness: Harness, root: string = installRoot()): string {
+  const body = harness === 'copilot' ? copilotHooks(root) : claudeStyleHooks(root, harness);
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** The MCP server command of this install: `node <root>/scripts/launch.mjs recall mcp`. */
+export function mcpCommand(root: string): { command: string; args: string[] } {
+  return { command: 'node', args: [path.join(root, 'scripts', 'launch.mjs'), 'recall', 'mcp'] };
+}
+
+/**
+ * True for a hook command that runs recall (this install or any other copy, old or new form), so
+ * install replaces it and uninstall removes it without touching anyone else's hooks.
+ */
+export function isRecallHookCommand(command: unknown): boolean {
+  if (typeof command !== 'string') return false;
+  return (
+    /scripts\/launch\.mjs['"]?\s+hook\s+(session-start|user-prompt-submit|subagent-start)\b/.test(command) ||
+    /dist\/hooks\/(session-start|user-prompt-submit|subagent-start)\.js\b/.test(command) ||
+    /\brecall['"]?\s+hook\s+(session-start|user-prompt-submit|subagent-start)\b/.test(command)
+  );
 }

@@ -10,6 +10,7 @@ import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } 
 import type { HookContext, HookSpec } from './hook-runtime.js';
 import { hookLog, pick } from './hook-runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
+import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
 import { loadConfig } from './config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
@@ -139,8 +140,10 @@ export const userPromptSubmitHook: HookSpec = {
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
   defaultTimeoutSec: 30,
   async run(input, ctx) {
-    // Copilot ignores this hook's output: injecting (and recording ids as injected) would be a lie.
-    if (ctx.harness === 'copilot') return '';
+    // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
+    // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
+    // ids as injected) would be a lie.
+    if (ctx.harness === 'copilot' && typeof input['transformedPrompt'] !== 'string') return '';
     const sessionId = pick(input, ['session_id', 'sessionId']);
     const prompt = pick(input, ['prompt', 'user_prompt', 'userPrompt']) ?? '';
     if (prompt.length < MIN_PROMPT_CHARS) return '';
@@ -171,11 +174,9 @@ export const subagentStartHook: HookSpec = {
   async run(input, ctx) {
     const fixed = ctx.env['REFLECT_SUBAGENT_CONTEXT'];
     if (fixed !== undefined) return fixed.trim();
-    const type = pick(input, ['agent_type', 'agentType', 'subagent_type', 'subagentType']) || 'subagent';
     const cwd = pick(input, ['cwd']) || ctx.cwd;
-    const agentId = pick(input, ['agent_id', 'agentId', 'subagent_id', 'subagentId']);
-    const task = pick(input, ['prompt', 'task', 'description']);
-    const query = [`subagent ${type}`, `cwd ${cwd}`, ...(agentId ? [`agent_id ${agentId}`] : []), ...(task ? [task] : [])].join(' | ');
+    const query = subagentQuery(input);
+    if (!query) return '';
     const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
     return withSession(ctx, projectCwd(ctx, cwd), ctx.env, async (session) => {

@@ -163,9 +163,9 @@ function inProcessBackend(settings: ModelSettings): Backend {
     embed: async (texts) => (await rt()).embed(texts),
     rerank: async (query, texts) => (await rt()).rerank(query, texts),
     knn: async (index, _generation, query, k) => {
-      const [{ loadMatrix, knn }, { default: Database }] = await Promise.all([import('../sources/models/vector-store.js'), import('better-sqlite3')]);
+      const [{ loadMatrix, knn }, { openDatabase }] = await Promise.all([import('../sources/models/vector-store.js'), import('../sources/sqlite.js')]);
       const [q] = await (await rt()).embed([query]);
-      const db = new Database(index, { readonly: true, fileMustExist: true });
+      const db = openDatabase(index, { readonly: true, fileMustExist: true });
       try {
         return { hits: knn(loadMatrix(db, settings.embedModel), q!, k), query: q! };
       } finally {

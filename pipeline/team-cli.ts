@@ -245,19 +245,25 @@ interface KbEntry {
 /** The KB's own notes from its index (the attached team shard excluded), read row by row. */
 function kbEntries(index: IndexHandle): { entries: KbEntry[]; mtimes: Map<string, number>; supersedes: Map<string, string> } {
   const entries: KbEntry[] = [];
-  const rows = index.db.prepare(`SELECT data FROM notes WHERE path NOT LIKE ? ORDER BY path`).iterate(`${TEAM_PREFIX}/%`) as Iterable<{ data: string }>;
-  for (const r of rows) {
-    const n = JSON.parse(r.data) as Note;
-    entries.push({
-      key: n.key,
-      displayId: n.displayId,
-      path: n.path,
-      location: n.location,
-      contentHash: n.contentHash,
-      supersededBy: n.supersededBy,
-      status: n.status,
-      share: shareMark(n),
-    });
+  // Read in pages by rowid, so a large KB never sits in memory as rows and parsed notes at once.
+  const page = index.db.prepare(`SELECT rowid AS id, data FROM notes WHERE path NOT LIKE ? AND rowid > ? ORDER BY rowid LIMIT 2000`);
+  for (let after = 0; ; ) {
+    const got = page.all(`${TEAM_PREFIX}/%`, after) as { id: number; data: string }[];
+    if (got.length === 0) break;
+    after = got[got.length - 1]!.id;
+    for (const r of got) {
+      const n = JSON.parse(r.data) as Note;
+      entries.push({
+        key: n.key,
+        displayId: n.displayId,
+        path: n.path,
+        location: n.location,
+        contentHash: n.contentHash,
+        supersededBy: n.supersededBy,
+        status: n.status,
+        share: shareMark(n),
+      });
+    }
   }
   const mtimes = new Map(
     (index.db.prepare(`SELECT path, mtime_ms FROM files WHERE path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as { path: string; mtime_ms: number }[]).map((r) => [r.path, r.mtime_ms]),

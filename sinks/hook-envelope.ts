@@ -1,17 +1,54 @@
 /**
  * Hook answers as each harness expects them, always exactly one JSON object:
  * - Claude Code and Codex: {"hookSpecificOutput": {"hookEventName": E, "additionalContext": S}};
- * - Copilot (REFLECT_HARNESS=copilot): {"additionalContext": S}.
+ * - Copilot (REFLECT_HARNESS=copilot): {"additionalContext": S}; for the prompt hook, which Copilot
+ *   runs as userPromptTransformed, {"modifiedTransformedPrompt": <its prompt> + S} (or {} for no change).
+ * Whatever the caller's budgets, the context is cut to the harness's inline limit (HARNESS_CONTEXT_CAP).
  */
 export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'SubagentStart';
 export type Harness = 'claude' | 'codex' | 'copilot';
 
-export function harnessOf(env: Readonly<Record<string, string | undefined>>): Harness {
+/**
+ * The harness running this hook: REFLECT_HARNESS when set; else Codex when the call carries Codex's
+ * marks (its `turn_id` payload field, or the PLUGIN_ROOT variable it gives plugin hooks besides
+ * CLAUDE_PLUGIN_ROOT), so one plugin hooks.json serves both; else Claude Code.
+ */
+export function harnessOf(env: Readonly<Record<string, string | undefined>>, input: Record<string, unknown> = {}): Harness {
   const h = (env['REFLECT_HARNESS'] ?? '').trim().toLowerCase();
-  return h === 'copilot' ? 'copilot' : h === 'codex' ? 'codex' : 'claude';
+  if (h === 'copilot' || h === 'codex' || h === 'claude') return h;
+  return typeof input['turn_id'] === 'string' || env['PLUGIN_ROOT'] ? 'codex' : 'claude';
 }
 
-export function toHookEnvelope(harness: Harness, event: HookEvent, context: string): string {
-  const body = harness === 'copilot' ? { additionalContext: context } : { hookSpecificOutput: { hookEventName: event, additionalContext: context } };
+/**
+ * Characters of context each harness takes inline. Claude Code replaces a hook output over 10,000
+ * characters by a file path and a short preview; Codex does the same past about 2,500 tokens (7,000
+ * characters of code-heavy text can reach that); Copilot states no limit, so it gets Claude's.
+ * Kept a little under each limit so the envelope's own text never tips it over.
+ */
+export const HARNESS_CONTEXT_CAP: Readonly<Record<Harness, number>> = { claude: 9_500, codex: 7_000, copilot: 9_500 };
+
+/**
+ * Cut `text` to at most `cap` characters, at the start of a learning (`\n- **[`) or else a line
+ * boundary, and say that it was cut. Text within the cap is returned unchanged.
+ */
+export function fitContext(text: string, cap: number): string {
+  if (text.length <= cap) return text;
+  const note = '\n… (more learnings cut to fit the harness limit on hook output)';
+  const room = Math.max(0, cap - note.length);
+  const head = text.slice(0, room);
+  const learning = head.lastIndexOf('\n- **[');
+  const line = head.lastIndexOf('\n');
+  const at = learning > room / 4 ? learning : line > room / 4 ? line : room;
+  return `${head.slice(0, at).trimEnd()}${note}`;
+}
+
+export function toHookEnvelope(harness: Harness, event: HookEvent, context: string, input: Record<string, unknown> = {}): string {
+  const text = fitContext(context, HARNESS_CONTEXT_CAP[harness]);
+  if (harness === 'copilot' && event === 'UserPromptSubmit') {
+    // userPromptTransformed: the learnings go after the model-facing prompt Copilot handed us.
+    const base = input['transformedPrompt'];
+    return typeof base === 'string' && text.trim() ? `${JSON.stringify({ modifiedTransformedPrompt: `${base}\n\n${text}` })}\n` : '{}\n';
+  }
+  const body = harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
   return `${JSON.stringify(body)}\n`;
 }

@@ -11,7 +11,7 @@
  * Rows are keyed by the file they came from, so a changed or deleted sidecar or note replaces only
  * its own mentions and edges.
  */
-import type Database from 'better-sqlite3';
+import type { SqlDatabase } from './sqlite.js';
 import { str } from './note.js';
 import { parseLooseDate } from './dates.js';
 
@@ -144,7 +144,7 @@ export class GraphWriter {
   private readonly dropMentions;
   private readonly dropEdges;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(private readonly db: SqlDatabase) {
     this.upsertEntity = db.prepare(
       `INSERT INTO entities(norm, words, type, aliases, description) VALUES (@norm, @words, @type, @aliases, @description)
        ON CONFLICT(norm) DO NOTHING`,

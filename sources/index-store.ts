@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import { fileTag, isBusyError, openDatabase, type SqlDatabase, type SqlStatement } from './sqlite.js';
 import { extraFieldsText, modelText, parseNote, str, type Note, type NoteLocation } from './note.js';
 import { parseYamlMapping } from './frontmatter.js';
 import type { KbFile, WalkProblem } from './kb-walk.js';
@@ -30,7 +30,7 @@ export const MAX_NOTE_BYTES = 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
 
 export interface IndexHandle {
-  db: Database.Database;
+  db: SqlDatabase;
   kbRoot: string;
   /** Index file path, or ':memory:'. */
   file: string;
@@ -100,7 +100,10 @@ CREATE TRIGGER IF NOT EXISTS notes_au AFTER UPDATE ON notes BEGIN
 END;
 `;
 
-/** Index file for a KB root: `<stateDir>/index/<basename>-<sha1(realpath)[:12]>.sqlite`. */
+/**
+ * Index file for a KB root: `<stateDir>/index/<basename>-<sha1(realpath)[:12]>.sqlite` (`.wasm.sqlite`
+ * under the WebAssembly SQLite driver, which must not share a file with native SQLite).
+ */
 export function indexFileFor(kbRoot: string, stateDir: string): string {
   let real = path.resolve(kbRoot);
   try {
@@ -110,10 +113,10 @@ export function indexFileFor(kbRoot: string, stateDir: string): string {
   }
   const slug = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'kb';
   const digest = createHash('sha1').update(real).digest('hex').slice(0, 12);
-  return path.join(stateDir, 'index', `${slug}-${digest}.sqlite`);
+  return path.join(stateDir, 'index', `${slug}-${digest}${fileTag()}.sqlite`);
 }
 
-function prepareSchema(db: Database.Database): void {
+function prepareSchema(db: SqlDatabase): void {
   db.pragma('busy_timeout = 5000');
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
   if (hasMeta) {
@@ -138,23 +141,25 @@ export function openIndex(kbRoot: string, stateDir: string, attached: readonly A
   const file = indexFileFor(kbRoot, stateDir);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const db = new Database(file);
+    const db = openDatabase(file);
     try {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       prepareSchema(db);
     } catch (err) {
       db.close();
+      // Locked by another process: the file is fine, this process just cannot have it now.
+      if (isBusyError(err)) throw err;
       // A corrupt or foreign file: move it aside once and start again.
       fs.renameSync(file, `${file}.corrupt-${Date.now()}`);
-      const fresh = new Database(file);
+      const fresh = openDatabase(file);
       fresh.pragma('journal_mode = WAL');
       prepareSchema(fresh);
       return { db: fresh, kbRoot, file, fallbackReason: `index file was unreadable (${(err as Error).message}); rebuilt`, attached };
     }
     return { db, kbRoot, file, fallbackReason: null, attached };
   } catch (err) {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     prepareSchema(db);
     return { db, kbRoot, file: ':memory:', fallbackReason: `cannot write ${file} (${(err as Error).message}); using an in-memory index`, attached };
   }
@@ -224,7 +229,7 @@ export function rowToNote(row: NoteRow): Note {
   return { ...meta, body: row.body, chunkText: row.chunk };
 }
 
-function getMeta(db: Database.Database, k: string): string {
+function getMeta(db: SqlDatabase, k: string): string {
   const row = db.prepare(`SELECT v FROM meta WHERE k = ?`).get(k) as { v: string } | undefined;
   return row?.v ?? '';
 }
@@ -588,7 +593,7 @@ export function storedVectors(h: IndexHandle, model: string, paths: string[]): M
       `SELECT v.path AS path, v.vec AS vec FROM vectors v JOIN notes n ON n.path = v.path
        WHERE v.model = ? AND v.content_hash = n.content_hash AND v.path IN (${paths.map(() => '?').join(',')})`,
     )
-    .all(model, ...paths) as { path: string; vec: Buffer }[];
+    .all(model, ...paths) as { path: string; vec: Uint8Array }[];
   for (const r of rows) out.set(r.path, Array.from(decodeVector(r.vec)));
   return out;
 }
@@ -598,12 +603,12 @@ export function storedVectors(h: IndexHandle, model: string, paths: string[]): M
  * passed as one JSON array (`json_each`) so the statement text does not change with their length.
  */
 interface RelevanceStatements {
-  df: Database.Statement;
-  live: Database.Statement;
-  shared: Database.Statement;
-  edges: Database.Statement;
+  df: SqlStatement;
+  live: SqlStatement;
+  shared: SqlStatement;
+  edges: SqlStatement;
 }
-const relevanceStatements = new WeakMap<Database.Database, RelevanceStatements>();
+const relevanceStatements = new WeakMap<SqlDatabase, RelevanceStatements>();
 
 function statementsFor(h: IndexHandle): RelevanceStatements {
   let st = relevanceStatements.get(h.db);

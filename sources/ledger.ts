@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from './sqlite.js';
 
 export interface Ledger {
   /** Artifact paths and content hashes of ledger rows marked is_latest = 0 that match the given values. */
@@ -18,7 +18,7 @@ export interface Ledger {
 
 export function openLedger(dbPath: string): Ledger | null {
   if (!fs.existsSync(dbPath)) return null;
-  const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  const db = openDatabase(dbPath, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 2000');
   return {
     retired(artifactNames, hashes) {

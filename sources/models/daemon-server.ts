@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../sqlite.js';
 import { ModelRuntime } from './runtime.js';
 import type { ModelSettings } from './model-store.js';
 import { MAX_REQUEST_BYTES, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './daemon-protocol.js';
@@ -119,7 +119,7 @@ export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'
   const matrixFor = (index: string, generation: number): VectorMatrix => {
     const cached = matrices.get(index);
     if (cached && cached.generation === generation) return cached.matrix;
-    const db = new Database(index, { readonly: true, fileMustExist: true });
+    const db = openDatabase(index, { readonly: true, fileMustExist: true });
     try {
       const matrix = loadMatrix(db, opts.settings.embedModel);
       matrices.set(index, { generation, matrix });

@@ -5,7 +5,7 @@
  * flat scan of a Float32Array is a few milliseconds once the matrix is in memory, and the matrix is
  * cached per (index file, generation) in the long-lived daemon, so a recall never re-reads it.
  */
-import Database from 'better-sqlite3';
+import type { SqlDatabase } from '../sqlite.js';
 
 export const VECTOR_DDL = `
 CREATE TABLE IF NOT EXISTS vectors (
@@ -16,7 +16,7 @@ export function encodeVector(v: readonly number[]): Buffer {
   return Buffer.from(new Float32Array(v).buffer);
 }
 
-export function decodeVector(b: Buffer): Float32Array {
+export function decodeVector(b: Uint8Array): Float32Array {
   return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
 }
 
@@ -32,13 +32,13 @@ export interface VectorMatrix {
 }
 
 /** Load the live notes' vectors made by `model` from an index file (read-only). */
-export function loadMatrix(db: Database.Database, model: string): VectorMatrix {
+export function loadMatrix(db: SqlDatabase, model: string): VectorMatrix {
   const rows = db
     .prepare(
       `SELECT v.path AS path, v.dim AS dim, v.vec AS vec FROM vectors v JOIN notes n ON n.path = v.path
        WHERE n.location = 'documents' AND v.model = ? AND v.content_hash = n.content_hash`,
     )
-    .all(model) as { path: string; dim: number; vec: Buffer }[];
+    .all(model) as { path: string; dim: number; vec: Uint8Array }[];
   const live = (db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`).get() as { c: number }).c;
   const stale = (db.prepare(`SELECT COUNT(*) AS c FROM vectors WHERE model != ?`).get(model) as { c: number }).c;
   const dim = rows[0]?.dim ?? 0;

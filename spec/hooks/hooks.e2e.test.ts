@@ -84,9 +84,35 @@ describe('user-prompt-submit', () => {
     expect(claude.hookSpecificOutput.additionalContext).not.toContain('lrn-webhook');
     const codex = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-2', userPrompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'codex' })));
     expect(Object.keys(codex)).toEqual(['hookSpecificOutput']);
-    // Copilot ignores this hook's output: nothing is injected or recorded there.
-    const copilot = envelope(runHook('user-prompt-submit', stdin, env(kb, { REFLECT_HARNESS: 'copilot' })));
-    expect(copilot).toEqual({ additionalContext: '' });
+    // Copilot ignores userPromptSubmitted output: wired there, nothing is injected or recorded.
+    const copilot = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-3', prompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'copilot' })));
+    expect(copilot).toEqual({});
+    expect(fs.existsSync(path.join(kb.state, 'session-injected', 'sess-3.json'))).toBe(false);
+  });
+
+  it('adds learnings to the model-facing prompt through Copilot userPromptTransformed, deduped per session', () => {
+    kb = kbWithNotes();
+    const payload = (prompt: string): string =>
+      JSON.stringify({ sessionId: 'cp-1', timestamp: 1796000000000, cwd: kb.root, prompt, transformedPrompt: `<current_datetime>2026-12-01</current_datetime>\n${prompt}` });
+    const first = envelope(runHook('user-prompt-submit', payload('postgres connection pool exhausted in tests'), env(kb, { REFLECT_HARNESS: 'copilot' }))) as { modifiedTransformedPrompt: string };
+    expect(Object.keys(first)).toEqual(['modifiedTransformedPrompt']);
+    expect(first.modifiedTransformedPrompt.startsWith('<current_datetime>2026-12-01</current_datetime>\npostgres connection pool exhausted in tests\n\n## Prior learnings')).toBe(true);
+    expect(first.modifiedTransformedPrompt).toContain('[lrn-pool]');
+    // The same prompt again: only learnings this session has not seen yet, then nothing at all.
+    const ids = (t: string): string[] => [...t.matchAll(/\[((?:lrn|plain)-[a-z0-9-]+)\]/g)].map((m) => m[1]!);
+    const seen = new Set(ids(first.modifiedTransformedPrompt));
+    for (let i = 0; i < 4; i += 1) {
+      const next = envelope(runHook('user-prompt-submit', payload('postgres connection pool exhausted in tests'), env(kb, { REFLECT_HARNESS: 'copilot' }))) as { modifiedTransformedPrompt?: string };
+      if (next.modifiedTransformedPrompt === undefined) {
+        expect(next).toEqual({});
+        return;
+      }
+      for (const id of ids(next.modifiedTransformedPrompt)) {
+        expect(seen.has(id)).toBe(false);
+        seen.add(id);
+      }
+    }
+    throw new Error('the prompt never stopped receiving learnings');
   });
 
   it('never injects a note twice in a session (any id), and injects nothing when all were seen', () => {
@@ -200,9 +226,61 @@ describe('subagent-start', () => {
     const stdin = JSON.stringify({ hook_event_name: 'SubagentStart', agent_type: 'code-reviewer', agent_id: 'a1', cwd: '/srv/app', prompt: 'review the stripe webhook idempotency' });
     const out = envelope(runHook('subagent-start', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe('SubagentStart');
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `subagent code-reviewer \| cwd \/srv\/app \| agent_id a1 \| review the stripe/);
+    // The query is the agent's type and task: no opaque id, no folder path.
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `code-reviewer \| review the stripe webhook idempotency`/);
     expect(out.hookSpecificOutput.additionalContext).toContain('[lrn-webhook]');
     expect(context(runHook('subagent-start', stdin, env(kb, { REFLECT_SUBAGENT_CONTEXT: '  fixed context  ' })))).toBe('fixed context');
+  });
+
+  it("takes a Claude Code subagent's task from the Task call at the end of the session transcript", () => {
+    kb = kbWithNotes();
+    fs.mkdirSync(kb.state, { recursive: true });
+    const transcript = path.join(kb.state, 'transcript.jsonl');
+    const line = (o: unknown): string => `${JSON.stringify(o)}\n`;
+    fs.writeFileSync(
+      transcript,
+      'x'.repeat(300 * 1024) + // an old, long history: only the tail is read
+        line({ type: 'user', message: { role: 'user', content: 'check our payment handling' } }) +
+        line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'tool_use', name: 'Task', input: { subagent_type: 'Explore', description: 'find pool settings', prompt: 'look at postgres pool size' } }] } }) +
+        line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: 'starting' }, { type: 'tool_use', name: 'Task', input: { subagent_type: 'code-reviewer', description: 'review webhooks', prompt: 'Review the stripe webhook idempotency handling' } }] } }),
+    );
+    const stdin = JSON.stringify({ hook_event_name: 'SubagentStart', session_id: 's', transcript_path: transcript, agent_id: 'a9f3', agent_type: 'code-reviewer', cwd: '/srv/app' });
+    const ctx = context(runHook('subagent-start', stdin, env(kb)));
+    expect(ctx).toMatch(/^## Prior learnings relevant to `code-reviewer \| review webhooks Review the stripe webhook idempotency handling`/);
+    expect(ctx).toContain('[lrn-webhook]');
+    // The earlier Explore call is found when that agent type starts (floor off: this checks the query,
+    // and no note here is about pool size settings).
+    const explore = context(runHook('subagent-start', JSON.stringify({ transcript_path: transcript, agent_type: 'Explore' }), env(kb, { RECALL_FLOOR_SUBAGENT: '0' })));
+    expect(explore).toMatch(/relevant to `Explore \| find pool settings look at postgres pool size`/);
+  });
+
+  it('builds Copilot subagent queries from agentName and agentDescription', () => {
+    kb = kbWithNotes();
+    const stdin = JSON.stringify({ sessionId: 's', cwd: '/srv/app', agentName: 'webhook-auditor', agentDisplayName: 'Webhook auditor', agentDescription: 'Audits stripe webhook idempotency' });
+    const out = envelope(runHook('subagent-start', stdin, env(kb, { REFLECT_HARNESS: 'copilot' }))) as { additionalContext: string };
+    expect(out.additionalContext).toMatch(/^## Prior learnings relevant to `webhook-auditor \| Webhook auditor \| Audits stripe webhook idempotency`/);
+    expect(out.additionalContext).toContain('[lrn-webhook]');
+  });
+
+  it('keeps its output under the harness limit whatever the caller budgets', () => {
+    kb = kbWithNotes();
+    for (let i = 0; i < 40; i += 1) {
+      kb.write(`documents/w${i}.md`, noteText(`lrn-w${i}`, `stripe webhook retry ${i}`, 'webhook idempotency detail', { key_insight: `stripe webhook idempotency ${i}: ${'keep the event id unique '.repeat(16)}` }));
+    }
+    const stdin = JSON.stringify({ agent_type: 'x', prompt: 'stripe webhook idempotency' });
+    const big = { REFLECT_SUBAGENT_RECALL_LIMIT: '40', REFLECT_SUBAGENT_RECALL_MAX_CHARS: '500000' };
+    const claude = context(runHook('subagent-start', stdin, env(kb, big)));
+    expect(claude.length).toBeGreaterThan(5000);
+    expect(claude.length).toBeLessThanOrEqual(9500);
+    expect(claude).toMatch(/cut to fit the harness limit on hook output\)$/);
+    const codex = context(runHook('subagent-start', stdin, env(kb, { ...big, REFLECT_HARNESS: 'codex' })));
+    expect(codex.length).toBeLessThanOrEqual(7000);
+    // The shared plugin hooks.json sets no REFLECT_HARNESS: Codex is known by its payload and PLUGIN_ROOT.
+    const viaPayload = context(runHook('subagent-start', JSON.stringify({ agent_type: 'x', prompt: 'stripe webhook idempotency', turn_id: 't1' }), env(kb, big)));
+    const viaEnv = context(runHook('subagent-start', stdin, env(kb, { ...big, PLUGIN_ROOT: '/plugins/recall', CLAUDE_PLUGIN_ROOT: '/plugins/recall' })));
+    expect([viaPayload.length, viaEnv.length].every((n) => n > 5000 && n <= 7000)).toBe(true);
+    // Cut between learnings: the last kept learning is whole (its "How to apply"/body line is there).
+    expect(codex.split('\n- **[').length).toBeGreaterThan(2);
   });
 
   it('answers by its deadline with what the fast arms found when an engine hangs', () => {

@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../sources/sqlite.js';
 import { of } from 'rxjs';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
@@ -49,7 +49,7 @@ describe('superseded filter', () => {
     kb = tempKb();
     pair(kb, {});
     fs.mkdirSync(kb.state, { recursive: true });
-    const db = new Database(path.join(kb.state, 'reflect.db'));
+    const db = openDatabase(path.join(kb.state, 'reflect.db'));
     db.exec(`CREATE TABLE learnings (id TEXT, artifact_path TEXT, content_hash TEXT, is_latest INTEGER DEFAULT 1)`);
     db.prepare(`INSERT INTO learnings VALUES ('x1', ?, 'h', 0)`).run('/home/u/.learnings/documents/old.md');
     db.prepare(`INSERT INTO learnings VALUES ('x2', ?, 'h2', 1)`).run('/home/u/.learnings/documents/new.md');
@@ -259,7 +259,7 @@ describe('persona short-circuit', () => {
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'testing style note', 'we test with jest'));
     fs.mkdirSync(kb.state, { recursive: true });
-    const db = new Database(path.join(kb.state, 'reflect.db'));
+    const db = openDatabase(path.join(kb.state, 'reflect.db'));
     db.exec(`CREATE TABLE project_persona (project_id TEXT, field_name TEXT, value TEXT, confidence REAL)`);
     db.prepare(`INSERT INTO project_persona VALUES ('webapp', 'testing_style', 'jest with msw, no snapshots', 0.9)`).run();
     db.close();

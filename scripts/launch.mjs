@@ -1,0 +1,93 @@
+// Starts recall from its install folder, building the bundle on first use when the folder was
+// installed without a build step (a plugin manager copies the repository and installs its
+// dependencies with install scripts switched off, so `dist/` does not exist yet).
+//
+//   node scripts/launch.mjs hook <session-start|user-prompt-submit|subagent-start>   (hook JSON on stdin)
+//   node scripts/launch.mjs recall [args...]                                          (the CLI; bin/recall)
+//
+// The first run bundles the TypeScript sources with esbuild (a dependency, no install script
+// needed) into dist/bundle/ — about half a second — atomically, so concurrent first runs never see
+// a half-written bundle. A hook whose bundle cannot be built or loaded still answers with one valid,
+// empty envelope and exit 0, and leaves the reason in $REFLECT_STATE_DIR/last-event.json.
+// Plain JavaScript on purpose: this file runs before anything is built.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const [kind, ...rest] = process.argv.slice(2);
+
+const HOOK_EVENTS = { 'session-start': 'SessionStart', 'user-prompt-submit': 'UserPromptSubmit', 'subagent-start': 'SubagentStart' };
+
+/** The envelope of "nothing to add" for this harness: what a hook prints when it cannot run. */
+function emptyEnvelope(name) {
+  const harness = (process.env.REFLECT_HARNESS ?? '').trim().toLowerCase();
+  if (harness === 'copilot') return '{}\n';
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENTS[name] ?? 'SessionStart', additionalContext: '' } })}\n`;
+}
+
+function breadcrumb(hook, detail) {
+  try {
+    const home = process.env.HOME || os.homedir();
+    const raw = (process.env.REFLECT_STATE_DIR ?? '').trim();
+    const state = raw ? path.resolve(raw.startsWith('~/') ? path.join(home, raw.slice(2)) : raw) : path.join(home, '.reflect');
+    fs.mkdirSync(state, { recursive: true, mode: 0o700 });
+    const file = path.join(state, 'last-event.json');
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ event: 'error', hook, kind: 'launch', detail: String(detail).slice(0, 500), ts: new Date().toISOString() }), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    /* best effort: the envelope matters more */
+  }
+}
+
+/** Build dist/bundle/ if it is missing. Throws with a one-line reason when it cannot. */
+async function ensureBundle(entryFile) {
+  if (fs.existsSync(entryFile)) return;
+  const dist = path.join(root, 'dist');
+  const tmp = path.join(dist, `.bundle-${process.pid}-${Date.now()}`);
+  let esbuildBundle;
+  try {
+    ({ bundle: esbuildBundle } = await import(pathToFileURL(path.join(root, 'scripts', 'bundle.mjs')).href));
+  } catch (err) {
+    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`);
+  }
+  fs.mkdirSync(dist, { recursive: true });
+  try {
+    await esbuildBundle(root, tmp, { sourcemap: false });
+    fs.renameSync(tmp, path.join(dist, 'bundle'));
+  } catch (err) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+    // Another first run may have won the race: its bundle is complete (it was renamed into place).
+    if (!fs.existsSync(entryFile)) throw new Error(`first-run build in ${dist} failed: ${err.message.split('\n')[0]}`);
+  }
+}
+
+if (kind === 'hook') {
+  const name = rest[0] ?? '';
+  try {
+    if (!(name in HOOK_EVENTS)) throw new Error(`unknown hook ${JSON.stringify(name)} (expected ${Object.keys(HOOK_EVENTS).join(', ')})`);
+    const entry = path.join(root, 'dist', 'bundle', `hook-${name}.mjs`);
+    await ensureBundle(entry);
+    await import(pathToFileURL(entry).href);
+  } catch (err) {
+    breadcrumb(name || 'hook', err.message);
+    process.stderr.write(`recall: ${err.message}\n`);
+    process.stdout.write(emptyEnvelope(name), () => process.exit(0));
+  }
+} else if (kind === 'recall') {
+  const entry = path.join(root, 'dist', 'bundle', 'recall.mjs');
+  try {
+    await ensureBundle(entry);
+  } catch (err) {
+    process.stderr.write(`recall: ${err.message}\n`);
+    process.exit(2);
+  }
+  // The CLI reads its arguments from process.argv.slice(2).
+  process.argv = [process.argv[0], entry, ...rest];
+  await import(pathToFileURL(entry).href);
+} else {
+  process.stderr.write('usage: node scripts/launch.mjs hook <name> | recall [args...]\n');
+  process.exit(2);
+}

@@ -1,0 +1,409 @@
+/**
+ * SQLite behind one narrow interface (the subset of better-sqlite3's API that recall uses), so the
+ * index works wherever recall is installed:
+ *
+ * - `better-sqlite3`: the native addon, fastest; present when `npm ci` ran its build step (a clone,
+ *   CI). A plugin manager that installs dependencies without install scripts leaves it unbuilt.
+ * - `node`: Node's built-in `node:sqlite` (Node ≥ 22.13), FTS5 included, nothing to build.
+ * - `wasm`: node-sqlite3-wasm, SQLite compiled to WebAssembly with FTS5 and file access through
+ *   Node's fs: runs on any platform and Node version with nothing built at install time.
+ *
+ * `auto` (the default) takes the first of these that loads in this process. RECALL_SQLITE_DRIVER
+ * forces one (better-sqlite3 | node | wasm | auto); it is read from the process environment because
+ * the choice is about which library this process can load, made once per process.
+ *
+ * The two native drivers share files (same SQLite, same POSIX locks, WAL). The wasm driver cannot
+ * open a WAL database and its locks are lock directories that native SQLite does not see, so it must
+ * never write a file a native driver writes: `fileTag()` gives its files a name of their own.
+ */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+
+export type SqliteDriver = 'better-sqlite3' | 'node' | 'wasm';
+export const SQLITE_DRIVERS: readonly SqliteDriver[] = ['better-sqlite3', 'node', 'wasm'];
+
+export interface SqlStatement {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+
+export interface SqlTransaction<A extends unknown[], T> {
+  (...args: A): T;
+  /** BEGIN IMMEDIATE: take the write lock up front (no upgrade deadlock between two writers). */
+  immediate(...args: A): T;
+}
+
+export interface SqlDatabase {
+  readonly driver: SqliteDriver;
+  prepare(sql: string): SqlStatement;
+  exec(sql: string): void;
+  /** Run a PRAGMA (`busy_timeout = 5000`, `journal_mode = WAL`); returns nothing. */
+  pragma(setting: string): void;
+  transaction<A extends unknown[], T>(fn: (...args: A) => T): SqlTransaction<A, T>;
+  close(): void;
+}
+
+export interface OpenOptions {
+  readonly?: boolean;
+  /** Fail instead of creating a missing file (reading someone else's database must never create it). */
+  fileMustExist?: boolean;
+}
+
+const req = createRequire(import.meta.url);
+
+/**
+ * A node-sqlite3-wasm lock is a `<file>.lock` directory. A process killed inside a transaction
+ * leaves it behind and every later open would wait and fail, so a lock older than this is taken
+ * as abandoned. A live transaction refreshes its lock's time every WASM_LOCK_HEARTBEAT_MS, so only
+ * a dead one ever gets this old.
+ */
+export const STALE_WASM_LOCK_MS = 30_000;
+const WASM_LOCK_HEARTBEAT_MS = 5_000;
+/** Page cache of the wasm driver (KiB): each read goes through JavaScript, so re-reads are costly. */
+const WASM_CACHE_KIB = 32_768;
+/** Prepared statements kept per wasm connection (their memory lives in the WebAssembly heap). */
+const WASM_STATEMENT_CACHE = 256;
+
+type Opener = (file: string, opts: OpenOptions) => SqlDatabase;
+
+let forced: SqliteDriver | 'auto' | null = null;
+let chosen: { driver: SqliteDriver; open: Opener } | null = null;
+const unavailable = new Map<SqliteDriver, string>();
+
+/** Force a driver for this process (tests, `RECALL_SQLITE_DRIVER`); `auto` restores the default choice. */
+export function useSqliteDriver(driver: SqliteDriver | 'auto'): void {
+  forced = driver;
+  chosen = null;
+}
+
+function preference(): SqliteDriver | 'auto' {
+  if (forced) return forced;
+  const v = (process.env['RECALL_SQLITE_DRIVER'] ?? '').trim().toLowerCase();
+  return (SQLITE_DRIVERS as readonly string[]).includes(v) ? (v as SqliteDriver) : 'auto';
+}
+
+/** Why each driver that was tried could not be loaded (for `recall index` and traces). */
+export function sqliteUnavailable(): ReadonlyMap<SqliteDriver, string> {
+  return unavailable;
+}
+
+/** The driver this process uses (loading it if needed). */
+export function sqliteDriver(): SqliteDriver {
+  return pick().driver;
+}
+
+function loader(driver: SqliteDriver): Opener {
+  switch (driver) {
+    case 'better-sqlite3':
+      return betterSqliteOpener();
+    case 'node':
+      return nodeSqliteOpener();
+    case 'wasm':
+      return wasmOpener();
+  }
+}
+
+function pick(): { driver: SqliteDriver; open: Opener } {
+  if (chosen) return chosen;
+  const pref = preference();
+  const order = pref === 'auto' ? SQLITE_DRIVERS : [pref];
+  const reasons: string[] = [];
+  for (const driver of order) {
+    try {
+      chosen = { driver, open: loader(driver) };
+      return chosen;
+    } catch (err) {
+      const reason = (err as Error).message.split('\n')[0] ?? String(err);
+      unavailable.set(driver, reason);
+      reasons.push(`${driver}: ${reason}`);
+    }
+  }
+  throw new Error(`no SQLite driver could be loaded (${reasons.join('; ')})`);
+}
+
+/**
+ * Suffix for the name of a database file this process creates and owns (before its extension):
+ * '' for the native drivers, '.wasm' for the wasm driver (see the top of this file).
+ */
+export function fileTag(): string {
+  return sqliteDriver() === 'wasm' ? '.wasm' : '';
+}
+
+/** True for SQLITE_BUSY / SQLITE_LOCKED from any driver: another process holds the file, which is intact. */
+export function isBusyError(err: unknown): boolean {
+  const e = err as { code?: unknown; errcode?: unknown; message?: unknown };
+  if (e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || e?.errcode === 5 || e?.errcode === 6) return true;
+  return typeof e?.message === 'string' && /database (table )?is locked|database is busy/i.test(e.message);
+}
+
+/** Open (or create) a database file with the driver this process uses. */
+export function openDatabase(file: string, opts: OpenOptions = {}): SqlDatabase {
+  if (opts.fileMustExist && file !== ':memory:' && !fs.existsSync(file)) {
+    throw new Error(`unable to open database file: ${file} does not exist`);
+  }
+  return pick().open(file, opts);
+}
+
+// ---------------------------------------------------------------------------------------------
+// better-sqlite3: already has this API; only the binding check is ours.
+
+function betterSqliteOpener(): Opener {
+  const Better = req('better-sqlite3') as typeof import('better-sqlite3');
+  // Loading the JS succeeds even when the addon was never built: open once to load the binding.
+  new Better(':memory:').close();
+  return (file, opts) => {
+    const db = new Better(file, { readonly: opts.readonly === true, fileMustExist: opts.fileMustExist === true });
+    return {
+      driver: 'better-sqlite3',
+      prepare: (sql) => db.prepare(sql),
+      exec: (sql) => void db.exec(sql),
+      pragma: (setting) => void db.pragma(setting),
+      transaction: <A extends unknown[], T>(fn: (...args: A) => T) => db.transaction(fn) as unknown as SqlTransaction<A, T>,
+      close: () => db.close(),
+    };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared by the two drivers that have no transaction helper of their own.
+
+function transactionOver(exec: (sql: string) => void, inTransaction: () => boolean, hooks: TxHooks = {}) {
+  let depth = 0;
+  return <A extends unknown[], T>(fn: (...args: A) => T): SqlTransaction<A, T> => {
+    const run = (begin: string) => (...args: A): T => {
+      if (depth > 0 || inTransaction()) {
+        // Nested call: a savepoint, so an inner failure undoes only the inner work.
+        const name = `recall_sp_${depth}`;
+        exec(`SAVEPOINT ${name}`);
+        depth += 1;
+        try {
+          const out = fn(...args);
+          exec(`RELEASE ${name}`);
+          return out;
+        } catch (err) {
+          exec(`ROLLBACK TO ${name}`);
+          exec(`RELEASE ${name}`);
+          throw err;
+        } finally {
+          depth -= 1;
+        }
+      }
+      exec(begin);
+      depth += 1;
+      hooks.begin?.();
+      try {
+        const out = fn(...args);
+        exec('COMMIT');
+        return out;
+      } catch (err) {
+        try {
+          exec('ROLLBACK');
+        } catch {
+          /* SQLite already rolled back (a failed COMMIT, an I/O error) */
+        }
+        throw err;
+      } finally {
+        depth -= 1;
+        hooks.end?.();
+      }
+    };
+    const tx = run('BEGIN') as SqlTransaction<A, T>;
+    tx.immediate = run('BEGIN IMMEDIATE');
+    return tx;
+  };
+}
+
+interface TxHooks {
+  begin?: () => void;
+  end?: () => void;
+}
+
+/** better-sqlite3 takes one object for named parameters and spreads positional ones; so do we. */
+function isNamed(params: unknown[]): params is [Record<string, unknown>] {
+  const p = params[0];
+  return params.length === 1 && p !== null && typeof p === 'object' && !(p instanceof Uint8Array) && !Array.isArray(p);
+}
+
+/** BLOBs come back as Uint8Array from both drivers; recall's vector code reads them as bytes either way. */
+function bindValue(v: unknown): unknown {
+  if (v === undefined) return null;
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// node:sqlite (typed here: the Node 20 type definitions have no such module)
+
+interface NodeStatement {
+  run(...params: unknown[]): unknown;
+  get(...params: unknown[]): unknown;
+  all(...params: unknown[]): unknown[];
+}
+interface NodeSqliteModule {
+  DatabaseSync: new (file: string, opts?: { readOnly?: boolean }) => {
+    exec(sql: string): void;
+    prepare(sql: string): NodeStatement;
+    close(): void;
+    readonly isTransaction?: boolean;
+  };
+}
+
+function nodeSqliteOpener(): Opener {
+  // node:sqlite announces itself with an ExperimentalWarning on stderr; a hook's stderr should stay quiet.
+  const emit = process.emitWarning;
+  let mod: NodeSqliteModule;
+  try {
+    process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
+      const text = typeof w === 'string' ? w : w.message;
+      if (/SQLite/i.test(text)) return;
+      (emit as (...a: unknown[]) => void).call(process, w, ...rest);
+    }) as typeof process.emitWarning;
+    mod = req('node:sqlite') as NodeSqliteModule;
+  } finally {
+    process.emitWarning = emit;
+  }
+  return (file, opts) => {
+    const db = new mod.DatabaseSync(file, { readOnly: opts.readonly === true });
+    const exec = (sql: string): void => db.exec(sql);
+    const wrap = (stmt: NodeStatement): SqlStatement => {
+      const args = (params: unknown[]): unknown[] =>
+        isNamed(params) ? [Object.fromEntries(Object.entries(params[0]).map(([k, v]) => [k, bindValue(v)]))] : params.map(bindValue);
+      return {
+        run: (...p) => stmt.run(...args(p)),
+        get: (...p) => stmt.get(...args(p)),
+        all: (...p) => stmt.all(...args(p)),
+      };
+    };
+    return {
+      driver: 'node',
+      prepare: (sql) => wrap(db.prepare(sql)),
+      exec,
+      pragma: (setting) => exec(`PRAGMA ${setting}`),
+      transaction: transactionOver(exec, () => db.isTransaction === true),
+      close: () => db.close(),
+    };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// node-sqlite3-wasm
+
+interface WasmStatement {
+  run(values?: unknown): unknown;
+  get(values?: unknown): unknown;
+  all(values?: unknown): unknown[];
+  finalize(): void;
+}
+interface WasmDatabase {
+  readonly inTransaction: boolean;
+  exec(sql: string): void;
+  prepare(sql: string): WasmStatement;
+  close(): void;
+}
+type WasmModule = { Database: new (file: string, opts?: { readOnly?: boolean; fileMustExist?: boolean }) => WasmDatabase };
+
+/** Remove a lock directory left by a process that died inside a transaction (see STALE_WASM_LOCK_MS). */
+function clearStaleWasmLock(file: string, now = Date.now()): void {
+  const lock = `${file}.lock`;
+  try {
+    const st = fs.statSync(lock);
+    if (now - st.mtimeMs > STALE_WASM_LOCK_MS) fs.rmdirSync(lock);
+  } catch {
+    /* no lock, or another process just took it over */
+  }
+}
+
+/**
+ * The default action of SIGINT/SIGTERM kills the process at once, even inside a synchronous
+ * transaction, which would leave the lock directory behind. With a listener installed the signal
+ * waits for the running JavaScript (the whole transaction) to finish, then kills the process the
+ * way the signal intends. Installed on the first write transaction of a wasm connection.
+ */
+const SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+let signalsDeferred = false;
+
+function onSignal(signal: NodeJS.Signals): void {
+  for (const s of SIGNALS) process.removeListener(s, onSignal);
+  process.kill(process.pid, signal);
+}
+
+function deferSignals(): void {
+  if (signalsDeferred) return;
+  signalsDeferred = true;
+  for (const s of SIGNALS) if (process.listenerCount(s) === 0) process.on(s, onSignal);
+}
+
+function wasmOpener(): Opener {
+  const mod = req('node-sqlite3-wasm') as WasmModule;
+  return (file, opts) => {
+    if (file !== ':memory:') clearStaleWasmLock(file);
+    const db = new mod.Database(file, { readOnly: opts.readonly === true, fileMustExist: opts.fileMustExist === true });
+    const exec = (sql: string): void => db.exec(sql);
+    try {
+      exec(`PRAGMA cache_size = -${WASM_CACHE_KIB}`);
+    } catch {
+      /* not a database (yet): the caller's first statement reports it */
+    }
+    // Statements hold WebAssembly memory until finalized; reuse them and finalize on close.
+    const statements = new Map<string, WasmStatement>();
+    const statement = (sql: string): WasmStatement => {
+      let st = statements.get(sql);
+      if (st) {
+        statements.delete(sql);
+        statements.set(sql, st);
+        return st;
+      }
+      st = db.prepare(sql);
+      statements.set(sql, st);
+      if (statements.size > WASM_STATEMENT_CACHE) {
+        const [oldest, old] = statements.entries().next().value as [string, WasmStatement];
+        statements.delete(oldest);
+        old.finalize();
+      }
+      return st;
+    };
+    const args = (params: unknown[]): unknown =>
+      isNamed(params)
+        ? Object.fromEntries(Object.entries(params[0]).map(([k, v]) => [/^[@:$]/.test(k) ? k : `@${k}`, bindValue(v)]))
+        : params.length === 0
+          ? undefined
+          : params.map(bindValue);
+    // Keep a long transaction's lock looking alive to other processes (see STALE_WASM_LOCK_MS).
+    let lastBeat = 0;
+    const heartbeat = (): void => {
+      if (!db.inTransaction || file === ':memory:') return;
+      const now = Date.now();
+      if (now - lastBeat < WASM_LOCK_HEARTBEAT_MS) return;
+      lastBeat = now;
+      try {
+        fs.utimesSync(`${file}.lock`, now / 1000, now / 1000);
+      } catch {
+        /* no lock directory (yet): nothing to refresh */
+      }
+    };
+    const tracked: TxHooks = { begin: () => (deferSignals(), (lastBeat = 0), heartbeat()) };
+    return {
+      driver: 'wasm',
+      // Looked up on every call: the cache may have finalized a statement the caller still holds.
+      prepare: (sql) => {
+        statement(sql);
+        return {
+          run: (...p) => (heartbeat(), statement(sql).run(args(p))),
+          // all()[0], not get(): node-sqlite3-wasm's get() leaves the statement open, and an open
+          // statement keeps its read lock (the lock directory) until the statement is reset.
+          get: (...p) => (heartbeat(), statement(sql).all(args(p))[0]),
+          all: (...p) => (heartbeat(), statement(sql).all(args(p))),
+        };
+      },
+      exec,
+      pragma: (setting) => exec(`PRAGMA ${setting}`),
+      transaction: transactionOver(exec, () => db.inTransaction, tracked),
+      close: () => {
+        for (const st of statements.values()) st.finalize();
+        statements.clear();
+        db.close();
+      },
+    };
+  };
+}
