@@ -108,6 +108,8 @@ export interface RecallDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Receives one event per stage as it completes (`recall trace`); absent = no tracing. */
   trace?: TraceSink;
+  /** The live team-store arm (RECALL_TEAM_ARM=1 with a configured store); absent = not run. */
+  teamArm?: (query: string, limit: number, timeoutMs: number) => Observable<ArmHit[]>;
   /** Document frequencies (this KB) and everyday-English weights of query stems, for the relevance estimate. */
   weighTerms: EstimateRelevanceOptions['weigh'];
   /** Whether any live note is dated inside [startMs, endMs] (moves a year-less date window to the KB's years). */
@@ -123,7 +125,7 @@ export interface RecallDeps {
 function budgeted(timeouts: Readonly<Record<ArmName, number>>, req: RecallRequest, deps: RecallDeps): Record<ArmName, number> {
   const left = req.deadlineMs === undefined ? Infinity : req.deadlineMs - deps.now();
   const cap = (ms: number): number => Math.max(1, Math.min(ms, left));
-  return { vector: cap(timeouts.vector), bm25: cap(timeouts.bm25), graph: cap(timeouts.graph), temporal: cap(timeouts.temporal) };
+  return { vector: cap(timeouts.vector), bm25: cap(timeouts.bm25), graph: cap(timeouts.graph), temporal: cap(timeouts.temporal), team: cap(timeouts.team) };
 }
 
 /** The words of the query's date phrase ("in july" → july), for the lexical arm's lower-weighted query. */
@@ -194,6 +196,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
         ? 'no date phrase in the query'
         : undefined;
   const lexicalQuery = withoutDatePhrase(req.query, temporal);
+  const team: ArmSpec[] = deps.teamArm ? [{ arm: 'team', source: deps.teamArm(lexicalQuery, fetchedLimit, t.team), timeoutMs: t.team }] : [];
   return [
     { arm: 'vector', source: primary, timeoutMs: t.vector },
     {
@@ -218,6 +221,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
       timeoutMs: t.temporal,
       ...(temporalDisabled ? { disabled: temporalDisabled } : {}),
     },
+    ...team,
   ];
 }
 

@@ -24,6 +24,9 @@ import { expandQuery } from '../sources/word-expansion.js';
 import { queryTerms } from '../operators/math/stems.js';
 import { STOPWORDS } from '../operators/math/terms.js';
 import { openLedger } from '../sources/ledger.js';
+import { teamAttachments } from '../sources/team-shard.js';
+import { loadTeamSettings } from '../sources/team-settings.js';
+import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
@@ -145,8 +148,16 @@ export interface RunResult {
   refresh: RefreshReport | null;
 }
 
-function openScopedIndex(config: RecallConfig, scope: Scope, warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
-  const index = openIndex(scope.root, config.stateDir);
+/**
+ * The index of a KB root, with the pulled team shard attached when there is one. Every caller that
+ * refreshes an index opens it here, so all of them index the same set of folders.
+ */
+export function openKbIndex(config: RecallConfig, root: string, env: Readonly<Record<string, string | undefined>>): IndexHandle {
+  return openIndex(root, config.stateDir, teamAttachments(config.stateDir, root, env));
+}
+
+function openScopedIndex(config: RecallConfig, scope: Scope, env: RunIo['env'], warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
+  const index = openKbIndex(config, scope.root, env);
   if (index.fallbackReason) warn(`recall: ${index.fallbackReason}`);
   const refresh = refreshIndex(index, { problems: verbose });
   if (verbose) for (const p of refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
@@ -264,13 +275,15 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   const now = io.now ?? Date.now;
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const { index, refresh } = openScopedIndex(config, scope, io.warn, verbose);
+  const { index, refresh } = openScopedIndex(config, scope, io.env, io.warn, verbose);
   let closed = false;
   try {
     const liveNotes = countNotes(index).live;
     const engines = resolveEngines(config, scope.root);
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
+    const team = loadTeamSettings(io.env, config.stateDir);
+    const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
     const early = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
     let project: string | null = null;
     const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));
@@ -326,6 +339,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         engines,
         env: io.env,
         ...(runOpts.trace ? { trace: runOpts.trace } : {}),
+        ...(teamArm ? { teamArm } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
       const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
@@ -453,7 +467,7 @@ export async function runIndex(
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir);
+  const index = openKbIndex(config, scope.root, io.env);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
     let report: RefreshReport;
