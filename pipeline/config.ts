@@ -142,12 +142,16 @@ class EnvReader {
   }
 
   /** A number in [min, max]; out-of-range values are clamped, junk falls back with a warning. */
-  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean } = {}): number {
+  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean; strict?: boolean } = {}): number {
     const v = this.raw(name);
     if (v === undefined) return def;
     const n = Number(v);
     if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
       this.warnings.push(`${name}=${JSON.stringify(v)} is not a valid ${opts.integer ? 'integer' : 'number'}; using ${def}`);
+      return def;
+    }
+    if (opts.strict && (n < min || n > max)) {
+      this.warnings.push(`${name}=${JSON.stringify(v)} is outside ${min}..${max}; using ${def}`);
       return def;
     }
     return Math.min(max, Math.max(min, n));
@@ -185,7 +189,8 @@ export function loadConfig(env: Env = process.env): RecallConfig {
   }
   const floors = {} as RelevanceFloors;
   for (const [caller, { env: key, def }] of Object.entries(FLOOR_SETTINGS) as [FloorCaller, { env: string; def: number }][]) {
-    floors[caller] = r.num(key, def, 0, 1);
+    // Out of range is malformed, not clamped: -1 would switch abstention off, 2 would silence recall.
+    floors[caller] = r.num(key, def, 0, 1, { strict: true });
   }
   const armFloors = {} as Record<ArmName, number>;
   const armTimeoutsMs = {} as Record<ArmName, number>;

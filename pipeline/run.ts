@@ -20,7 +20,7 @@ import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import { closeIndex, countNotes, linkedNotes, notesInWindow, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
-import { expandQuery } from '../sources/word-expansion.js';
+import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
 import { queryTerms } from '../operators/math/stems.js';
 import { STOPWORDS } from '../operators/math/terms.js';
 import { openLedger } from '../sources/ledger.js';
@@ -342,7 +342,12 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         ...(teamArm ? { teamArm } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
-      const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
+      // Missing build data (an unbuilt or damaged install) degrades the lexical arm; say so.
+      const dataGap: Degradation[] = expansionsAvailable()
+        ? []
+        : [{ stage: 'arm:bm25', reason: 'unavailable', message: 'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only' }];
+      const extra = [...(early ? [early] : []), ...dataGap];
+      const outcome = extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
       if (verboseRun) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
 
       const g = config.economics || format === 'markdown' ? glyphsOnce() : new Map<string, string>();

@@ -56,6 +56,8 @@ async function ensureData() {
     const { buildWordnet } = await import(pathToFileURL(path.join(root, 'scripts', 'build-wordnet.mjs')).href);
     await buildStemCounts(root, tmp);
     buildWordnet(root, tmp);
+    // A half-present dist/data (a file deleted by hand) is replaced whole.
+    fs.rmSync(data, { recursive: true, force: true });
     fs.renameSync(tmp, data);
   } catch {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -64,8 +66,8 @@ async function ensureData() {
 
 /** Build dist/bundle/ if it is missing. Throws with a one-line reason when it cannot. */
 async function ensureBundle(entryFile) {
-  if (fs.existsSync(entryFile)) return;
   await ensureData();
+  if (fs.existsSync(entryFile)) return;
   const dist = path.join(root, 'dist');
   const tmp = path.join(dist, `.bundle-${process.pid}-${Date.now()}`);
   let esbuildBundle;

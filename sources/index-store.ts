@@ -631,11 +631,16 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
        JOIN cm b ON b.entity_id = a.entity_id AND b.note_path > a.note_path
        WHERE a.entity_id IN (SELECT entity_id FROM specific)`,
     ),
+    // A relationship links two notes only between specific entities: an edge into a hub
+    // ("idempotency → postgres") would link a note to every note that names the hub.
     edges: h.db.prepare(
-      `WITH ${candidateMentions}
+      `WITH ${candidateMentions},
+            specific AS (SELECT DISTINCT entity_id FROM cm
+                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
        SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
        JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
-       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path`,
+       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path
+         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
     ),
   };
   relevanceStatements.set(h.db, st);
@@ -657,8 +662,8 @@ export function termStats(h: IndexHandle, stems: readonly string[]): { live: num
  * Pairs among the given notes (by path) that the KB's entity graph links: both mention the same
  * entity, when that entity is named by at most `maxNotesPerEntity` notes (a hub such as "postgres"
  * links everything and so nothing), or a live relationship joins an entity of one to an entity of
- * the other (a relationship whose validity has ended does not count). Symmetric; a note is never
- * linked to itself.
+ * the other, both specific in the same sense (a relationship whose validity has ended does not
+ * count). Symmetric; a note is never linked to itself.
  */
 export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPerEntity: number, nowMs: number): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
@@ -675,6 +680,6 @@ export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPe
     out.get(b)!.add(a);
   };
   for (const r of st.shared.all({ sources, notes, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
-  for (const r of st.edges.all({ sources, notes, now: nowMs }) as { a: string; b: string }[]) link(r.a, r.b);
+  for (const r of st.edges.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
   return out;
 }

