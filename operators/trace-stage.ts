@@ -6,7 +6,7 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { RecallState } from '../pipeline/state.js';
 import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../pipeline/types.js';
-import type { RelevanceFeatures } from './math/relevance.js';
+import type { ModelFeature, RelevanceFeatures } from './math/relevance.js';
 
 export type TraceEvent =
   | { stage: 'start'; query: string; terms: string[]; temporal: { start: string; end: string; matched: string } | null; t: number }
@@ -25,7 +25,7 @@ export type TraceEvent =
         relevance: number;
         source: RelevanceSource;
         features: RelevanceFeatures | null;
-        contributions: RelevanceFeatures | null;
+        contributions: Record<ModelFeature, number> | null;
         /** Query words the note does not contain, most informative first. */
         missing: string[];
       }[];

@@ -6,7 +6,7 @@
  * - Fuzzy tier: when the exact file misses, the query's terms (Porter stems) are compared with those
  *   of the newest 200 entries of `index.json` by Jaccard similarity weighted by how much each term
  *   says (everyday-English information, word-info.ts): the best at or above the threshold (0.85)
- *   wins, and only if no specific term (a name, or information ≥ 0.6) is in one query and not the
+ *   wins, and only if no specific term (a name, or information ≥ 0.45) is in one query and not the
  *   other: "… in terraform" never reuses "… in redis", however long the shared rest. Queries with
  *   fewer than 2 terms never fuzzy-match; without the word counts the fuzzy tier is off.
  * - Valid for the TTL (1 h) and only while the KB index generation is unchanged, so any added,
@@ -32,8 +32,12 @@ export const CACHE_VERSION = 'ts-v4';
 export const FUZZY_INDEX_CAP = 200;
 /** Fewer content terms than this never fuzzy-match (seed value). */
 const FUZZY_MIN_TERMS = 2;
-/** A term at least this informative must be in both queries for a fuzzy match. */
-export const FUZZY_SPECIFIC_INFO = 0.6;
+/**
+ * A term at least this informative must be in both queries for a fuzzy match: low enough to keep
+ * "windows" (0.51) from reusing "mac" (0.59), "staging" (0.55) from reusing "production" (0.57), or
+ * one lower-case name from reusing another ("john" 0.48, "alice" 0.59).
+ */
+export const FUZZY_SPECIFIC_INFO = 0.45;
 
 /** A query's terms for the fuzzy tier: stems, with names marked (a name is always specific). */
 function fuzzyTerms(query: string): { stems: string[]; proper: string[] } {

@@ -132,7 +132,7 @@ const BY_TYPE = (type: OptionSpec['type']): string[] =>
  * yargs's. Value errors throw the same UsageError either path would.
  */
 export function fastParse(argv: readonly string[]): RecallCommand | null {
-  if (argv.length === 0 || ['index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp'].includes(argv[0]!) || argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return null;
+  if (argv.length === 0 || ['index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp', 'team'].includes(argv[0]!) || argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return null;
   const parsed = parser(argv as string[], {
     boolean: BY_TYPE('boolean'),
     number: BY_TYPE('number'),

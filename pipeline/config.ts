@@ -7,8 +7,9 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal';
-export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal'];
+export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal' | 'team';
+/** `team` is the live team-store arm; it runs only with RECALL_TEAM_ARM=1 and a configured store. */
+export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal', 'team'];
 
 export type BoostName =
   | 'confidence'
@@ -32,8 +33,11 @@ export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number
   speculative: { env: 'RECALL_SPECULATIVE_ALPHA', def: 0.2 },
 };
 
-/** Per-arm timeouts in seconds (seed's arm table; temporal is a local index query). */
-const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10 };
+/**
+ * Per-arm timeouts in seconds (seed's arm table; temporal is a local index query; the team arm is a
+ * network round trip that must not hold up a hook).
+ */
+const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10, team: 2 };
 
 export type VectorGraphEngine = 'auto' | 'embedded' | 'reflect';
 export type Bm25Engine = 'auto' | 'embedded' | 'qmd';
@@ -144,12 +148,16 @@ class EnvReader {
   }
 
   /** A number in [min, max]; out-of-range values are clamped, junk falls back with a warning. */
-  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean } = {}): number {
+  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean; strict?: boolean } = {}): number {
     const v = this.raw(name);
     if (v === undefined) return def;
     const n = Number(v);
     if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
       this.warnings.push(`${name}=${JSON.stringify(v)} is not a valid ${opts.integer ? 'integer' : 'number'}; using ${def}`);
+      return def;
+    }
+    if (opts.strict && (n < min || n > max)) {
+      this.warnings.push(`${name}=${JSON.stringify(v)} is outside ${min}..${max}; using ${def}`);
       return def;
     }
     return Math.min(max, Math.max(min, n));
@@ -187,7 +195,8 @@ export function loadConfig(env: Env = process.env): RecallConfig {
   }
   const floors = {} as RelevanceFloors;
   for (const [caller, { env: key, def }] of Object.entries(FLOOR_SETTINGS) as [FloorCaller, { env: string; def: number }][]) {
-    floors[caller] = r.num(key, def, 0, 1);
+    // Out of range is malformed, not clamped: -1 would switch abstention off, 2 would silence recall.
+    floors[caller] = r.num(key, def, 0, 1, { strict: true });
   }
   const armFloors = {} as Record<ArmName, number>;
   const armTimeoutsMs = {} as Record<ArmName, number>;

@@ -5,7 +5,8 @@
  * refresh in committed batches and exits. Settings (state dir, link policy) come from the environment.
  */
 import { loadConfig } from './config.js';
-import { closeIndex, openIndex, refreshIndex } from '../sources/index-store.js';
+import { closeIndex, refreshIndex } from '../sources/index-store.js';
+import { openKbIndex } from './kb-index.js';
 import { tryRefreshLock } from '../sources/index-refresh.js';
 
 const i = process.argv.indexOf('--kb');
@@ -17,7 +18,9 @@ if (!kb) {
   // Everything this process writes (index, WAL) is for the user only.
   process.umask(0o077);
   const config = loadConfig(process.env);
-  const index = openIndex(kb, config.stateDir, { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger });
+  // Opened as every recall opens it (team shard attached): a refresher that walked fewer folders
+  // would delete the others' notes from the index.
+  const index = openKbIndex(config, kb, process.env);
   const lock = index.file === ':memory:' ? null : tryRefreshLock(index.file);
   try {
     if (lock) refreshIndex(index, { problems: false, onBatch: () => lock.beat() });

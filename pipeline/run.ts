@@ -18,10 +18,16 @@ import { UsageError, errorMessage } from './errors.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, openIndex, rebuildIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, openIndex, rebuildIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
+import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
+import { queryTerms } from '../operators/math/stems.js';
+import { STOPWORDS } from '../operators/math/terms.js';
 import { openLedger } from '../sources/ledger.js';
+import { openKbIndex } from './kb-index.js';
+import { loadTeamSettings } from '../sources/team-settings.js';
+import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
@@ -32,12 +38,26 @@ import { loadGlyphs } from '../sinks/modes.js';
 import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
 import { ensurePrivateDir } from '../sinks/atomic-write.js';
 
+/** Callers open a KB's index through run.js (stages, trace, team). */
+export { openKbIndex } from './kb-index.js';
+
 /**
  * An entity mentioned by at most max(3, 1% of the live notes) notes is specific enough for two notes
  * that share it to count as related (the relevance estimate's entity links).
  */
 const LINK_HUB_MIN_NOTES = 3;
 const LINK_HUB_FRACTION = 0.01;
+
+/** WordNet-related words for a query's specific words (none when the word counts or the table are missing). */
+function relatedForQuery(query: string): string[] {
+  try {
+    const counts = wordCounts();
+    const raw = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+    return expandQuery(queryTerms(query), raw, (stem) => infoOf(counts, stem));
+  } catch {
+    return [];
+  }
+}
 
 /** Document frequencies in this KB's index and everyday-English weights of the given stems; each side fails on its own. */
 function weighTerms(index: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
@@ -150,7 +170,7 @@ function openScopedIndex(
   deadlineMs: number | undefined,
   now: () => number,
 ): { index: IndexHandle; refresh: RefreshReport; degraded: Degradation[] } {
-  const index = openIndex(scope.root, config.stateDir, { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger });
+  const index = openKbIndex(config, scope.root, io.env);
   const degraded: Degradation[] = [];
   if (index.fallbackReason) {
     io.warn(`recall: ${index.fallbackReason}`);
@@ -303,6 +323,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
     const engines = resolveEngines(config, scope.root);
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
+    const team = loadTeamSettings(io.env, config.stateDir);
+    const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
     const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
     const early = [...indexDegraded, ...(embedded ? [embedded] : [])];
     let project: string | null = null;
@@ -352,15 +374,23 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         ledger: () => openLedger(config.dbPath),
         extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
         weighTerms: (stems) => weighTerms(index, stems),
+        expandQuery: (q) => relatedForQuery(q),
+        hasNotesIn: (startMs, endMs) => notesInWindow(index, startMs, endMs, 1).length > 0,
         // An entity named by more notes than this is a hub (say "postgres") and links nothing.
         linkedNotes: (paths) => linkedNotes(index, paths, Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION)), now()),
         engines,
         env: io.env,
         ...(runOpts.trace ? { trace: runOpts.trace } : {}),
+        ...(teamArm ? { teamArm } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
       if (corruptionSeen(fetched.degraded)) markSuspect(index);
-      const outcome = early.length ? { ...fetched, degraded: [...early, ...fetched.degraded] } : fetched;
+      // Missing build data (an unbuilt or damaged install) degrades the lexical arm; say so.
+      const dataGap: Degradation[] = expansionsAvailable()
+        ? []
+        : [{ stage: 'arm:bm25', reason: 'unavailable', message: 'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only' }];
+      const extra = [...early, ...dataGap];
+      const outcome = extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
       if (verboseRun) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
 
       const g = config.economics || format === 'markdown' ? glyphsOnce() : new Map<string, string>();
@@ -486,7 +516,7 @@ export async function runIndex(
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  let index = openIndex(scope.root, config.stateDir, { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger });
+  let index = openKbIndex(config, scope.root, io.env);
   const lock = index.file === ':memory:' ? null : await waitForRefreshLock(index.file, io.warn);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);

@@ -8,10 +8,11 @@
  */
 import { stripControls, wellFormedJson } from '../sinks/safe-text.js';
 import { styleText } from 'node:util';
-import { openSession, type RecallCommand, type RunIo } from './run.js';
+import { openKbIndex, openSession, type RecallCommand, type RunIo } from './run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
-import type { RelevanceFeatures } from '../operators/math/relevance.js';
-import { notesByKeys, openIndex, closeIndex } from '../sources/index-store.js';
+import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
+import { GENERIC_ONLY_MAX, SPECIFIC_INFO } from '../operators/estimate-relevance.js';
+import { notesByKeys, closeIndex } from '../sources/index-store.js';
 import { loadConfig } from './config.js';
 import { resolveScope } from './scope.js';
 
@@ -103,7 +104,7 @@ export async function runTrace(cmd: RecallCommand, io: RunIo, format: 'text' | '
   }
 }
 
-const FEATURE_LABEL: Record<keyof RelevanceFeatures, string> = {
+const FEATURE_LABEL: Record<ModelFeature, string> = {
   kbCoverage: 'coverage of the query (weighted by rarity in this KB)',
   infoCoverage: 'coverage of the query (weighted by specificity in English)',
   titleCoverage: 'title words the query uses',
@@ -118,13 +119,27 @@ export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>[
     const why = c.source === 'cross-encoder' ? 'the cross-encoder' : c.source === 'linked' ? 'an entity link to a clearly relevant note' : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
-  // The deciding factor: for a note under the floor the feature that pulls hardest down (or adds
-  // least), for one over it the one that pushes hardest up.
-  const entries = Object.entries(c.contributions) as [keyof RelevanceFeatures, number][];
+  if (c.features && c.features.maxCovered < SPECIFIC_INFO && c.relevance <= GENERIC_ONLY_MAX) {
+    return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: the note shares no specific word with the query, only everyday ones${lacks}`;
+  }
+  // The deciding factor: for a note over the floor the feature that pushes hardest up; for one under
+  // it the feature furthest from its best (a positive weight times what is missing of its feature,
+  // or a negative weight times its feature).
+  const entries = Object.entries(c.contributions) as [ModelFeature, number][];
   const below = floor > 0 && c.relevance < floor;
-  const [name, value] = entries.reduce((m, e) => ((below ? e[1] < m[1] : e[1] > m[1]) ? e : m));
+  const shortfall = (f: ModelFeature): number => {
+    const w = RELEVANCE_MODEL.weights[f];
+    const x = c.features?.[f] ?? 0;
+    return w > 0 ? w * (1 - x) : -w * x;
+  };
+  const [name, value] = below
+    ? entries.reduce((m, e) => (shortfall(e[0]) > shortfall(m[0]) ? e : m))
+    : entries.reduce((m, e) => (e[1] > m[1] ? e : m));
   return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: ${FEATURE_LABEL[name]} (${value >= 0 ? '+' : ''}${num(value, 2)} to the logit)${lacks}`;
 }
+
+/** An id taken literally inside a LIKE pattern ("%" and "_" in an id are not wildcards). */
+const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Where (and why) a note did not make it into the result of a query, in a few lines. */
 export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Promise<string> {
@@ -138,14 +153,14 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   // Resolve the id (a note key, or a file stem) against the index.
   const config = loadConfig(io.env);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir, { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger });
+  const index = openKbIndex(config, scope.root, io.env);
   let key = id;
   let where: string | null = null;
   try {
     const byKey = notesByKeys(index, [id]);
-    const row = byKey.get(id) ?? (index.db.prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? LIMIT 1`).get(`%/${id}.md`) as { key: string; location: string; path: string } | undefined);
+    const row = byKey.get(id) ?? (index.db.prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' LIMIT 1`).get(`%/${likeEscape(id)}.md`) as { key: string; location: string; path: string } | undefined);
     if (!row) {
-      const problem = index.db.prepare(`SELECT path, problem FROM files WHERE path LIKE ? AND problem IS NOT NULL LIMIT 1`).get(`%${id}%`) as { path: string; problem: string } | undefined;
+      const problem = index.db.prepare(`SELECT path, problem FROM files WHERE path LIKE ? ESCAPE '\\' AND problem IS NOT NULL LIMIT 1`).get(`%${likeEscape(id)}%`) as { path: string; problem: string } | undefined;
       return problem
         ? `${id}: not indexed: ${problem.path} could not be used (${problem.problem})\n`
         : `${id}: no note with this id or file name in ${scope.root}\n`;

@@ -6,6 +6,8 @@
  * off-topic query that would return anything), false abstention (an on-topic query that would
  * return nothing) and recall@K of what clears the floor, on all sets and leaving each family out.
  *
+ * The everyday prompts are scored but left out of the fit (see main).
+ *
  * Examples: every candidate the real pipeline retrieves (the 20 best of the fusion), with the
  * features the pipeline computed (read from its trace). A candidate labelled relevant is a positive;
  * every other candidate is a negative (on LoCoMo, whose labels mark only the evidence turns, an
@@ -23,6 +25,7 @@ import { Matrix, solve } from 'ml-matrix';
 import { DEFAULT_COMMAND, openSession } from '../pipeline/run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
 import { FEATURE_NAMES, lexicalRelevance, type RelevanceFeatures, type RelevanceModel } from '../operators/math/relevance.js';
+import { GENERIC_ONLY_MAX, SPECIFIC_INFO } from '../operators/estimate-relevance.js';
 import { labelledSets, type LabelledSet } from './labelled-sets.js';
 
 interface Example {
@@ -39,6 +42,8 @@ interface Example {
   rank: number;
   /** Rank of the note in each arm that found it. */
   armRanks: Record<string, number>;
+  /** The ranking component (evidence over the window's best) the boosts multiply. */
+  base: number;
 }
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -60,13 +65,17 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
           let rel: Extract<TraceEvent, { stage: 'relevance' }> | null = null;
           let order: string[] = [];
           const armRanks = new Map<string, Record<string, number>>();
+          const bases = new Map<string, number>();
           await session.run(
             { ...DEFAULT_COMMAND, query: q.query, limit: 10, format: 'json', cache: false, mmr: false, floor: 0, gapLog: false, followup: false },
             {
               noLog: true,
               trace: (ev) => {
                 if (ev.stage === 'relevance') rel = ev;
-                if (ev.stage === 'score') order = ev.candidates.map((c) => c.id);
+                if (ev.stage === 'score') {
+                  order = ev.candidates.map((c) => c.id);
+                  for (const c of ev.candidates) bases.set(c.id, c.base);
+                }
                 if (ev.stage === 'arm') for (const h of ev.hits) armRanks.set(h.id, { ...(armRanks.get(h.id) ?? {}), [ev.arm]: h.rank });
               },
             },
@@ -86,6 +95,7 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
               features: c.features,
               rank: order.indexOf(c.id) + 1 || order.length + 1,
               armRanks: armRanks.get(c.id) ?? {},
+              base: bases.get(c.id) ?? 0,
             });
           }
         }
@@ -134,7 +144,7 @@ export function fitLogistic(examples: readonly Example[]): RelevanceModel {
     if (Math.max(...step.map(Math.abs)) < 1e-8) break;
   }
   const round = (x: number): number => Math.round(x * 100) / 100;
-  const weightsOut = Object.fromEntries(FEATURE_NAMES.map((f, j) => [f, round(beta[j]!)])) as unknown as RelevanceFeatures;
+  const weightsOut = Object.fromEntries(FEATURE_NAMES.map((f, j) => [f, round(beta[j]!)])) as RelevanceModel['weights'];
   return { bias: round(beta[d - 1]!), weights: weightsOut };
 }
 
@@ -164,7 +174,9 @@ export function figures(examples: readonly Example[], model: RelevanceModel, flo
     let precN = 0;
     for (const list of byQuery.values()) {
       if (list[0]!.family !== family) continue;
-      const kept = list.filter((e) => lexicalRelevance(e.features, model) >= floor).sort((a, b) => a.rank - b.rank).slice(0, kOf(family));
+      // The same gate as the pipeline: no specific query word in the note → at most GENERIC_ONLY_MAX.
+      const p = (e: Example): number => (e.features.maxCovered >= SPECIFIC_INFO ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX));
+      const kept = list.filter((e) => p(e) >= floor).sort((a, b) => a.rank - b.rank).slice(0, kOf(family));
       if (!list[0]!.inDomain) {
         ood += 1;
         if (kept.length) noisy += 1;
@@ -204,7 +216,11 @@ async function main(): Promise<void> {
   const examples = await collect(sets, warn);
   const dump = args.indexOf('--dump');
   if (dump >= 0 && args[dump + 1]) fs.writeFileSync(args[dump + 1]!, examples.map((e) => JSON.stringify(e)).join('\n') + '\n');
-  const model = fitLogistic(examples);
+  // Everyday prompts are reported but not fitted: they share only everyday words with any note, and
+  // the gate in the relevance stage (no specific query word → at most GENERIC_ONLY_MAX) decides them;
+  // fitting them too would only make the model stricter for the prompts the gate lets through.
+  const fitted = (list: readonly Example[]): Example[] => list.filter((e) => e.family !== 'everyday');
+  const model = fitLogistic(fitted(examples));
   const out: string[] = [];
   out.push(`examples: ${examples.length} (${examples.filter((e) => e.label === 1).length} relevant)`);
   out.push(`fitted: bias ${model.bias}, ${FEATURE_NAMES.map((f) => `${f} ${model.weights[f]}`).join(', ')}`);
@@ -216,7 +232,7 @@ async function main(): Promise<void> {
   for (const family of [...new Set(examples.map((e) => e.family))]) {
     // LoCoMo questions and their cross-conversation use come from the same conversations: hold both out.
     const held = family === 'locomo' || family === 'cross' ? ['locomo', 'cross'] : [family];
-    const m = fitLogistic(examples.filter((e) => !held.includes(e.family)));
+    const m = fitLogistic(fitted(examples.filter((e) => !held.includes(e.family))));
     out.push(...table(figures(examples.filter((e) => e.family === family), m, 0.5, kOf)));
   }
   process.stdout.write(`${out.join('\n')}\n`);

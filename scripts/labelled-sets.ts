@@ -5,6 +5,7 @@
  * - golden: 20 notes and 20 queries (exact, graph, temporal, ood);
  * - abstain: developer prompts against the golden KB, 30 off-topic and 14 paraphrased on-topic;
  * - example: prompts against examples/kb, 24 paraphrased on-topic and 25 off-topic;
+ * - everyday: 40 everyday prompts to a coding agent, about nothing a KB holds, against both developer KBs;
  * - locomo-<c>: a LoCoMo conversation as a KB (one note per dialog turn), its questions of
  *   categories 1-4 (evidence turns labelled), built with the set's own make_kb.py (python3);
  * - cross-<q>-on-<c>: conversation q's questions asked of conversation c's KB: off-topic.
@@ -106,6 +107,13 @@ export function labelledSets(opts: SetOptions): LabelledSet[] {
   } else opts.warn(`no golden set at ${golden}: skipped`);
   const example = path.join(opts.repo, 'examples', 'eval', 'example-kb-prompts.jsonl');
   if (want('example') && fs.existsSync(example)) sets.push({ name: 'example', family: 'example', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(example), k: 3 });
+  // Everyday prompts to a coding agent ("that still does not work", "fix the failing build"): about
+  // no learning in particular, against both developer KBs.
+  const everyday = path.join(opts.repo, 'examples', 'eval', 'everyday-prompts.jsonl');
+  if (want('everyday') && fs.existsSync(everyday)) {
+    sets.push({ name: 'everyday-example', family: 'everyday', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(everyday), k: 3 });
+    if (fs.existsSync(golden)) sets.push({ name: 'everyday-golden', family: 'everyday', kb: golden, queries: loadQueries(everyday), k: 3 });
+  }
   if (want('locomo') || want('cross')) {
     const dir = opts.workDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'recall-locomo-'));
     const convs = buildLocomo(sharedEval, dir, opts.warn);

@@ -6,6 +6,7 @@ import type { ScoredCandidate } from '../pipeline/types.js';
 import { estimateTokens } from '../operators/math/terms.js';
 import { pyHead } from './economics.js';
 import { oneLine } from './safe-text.js';
+import { cleanName } from './origin-label.js';
 
 /** Items considered: the first five results (the reference keeps the block short and high-signal). */
 export const FLEET_MAX_ITEMS = 5;
@@ -59,9 +60,11 @@ function sourceOf(fm: Record<string, unknown>): string {
 
 function itemLines(c: ScoredCandidate): string[] {
   const n = c.note;
+  // A team note's source is the store's record of who published it, not what its frontmatter claims.
+  const source = n.origin ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}` : sourceOf(n.frontmatter);
   return [
     `- **${oneLine(n.title)}** \u2014 ${oneLine(n.keyInsight || n.title)}`,
-    `  source: ${oneLine(sourceOf(n.frontmatter))} \u00b7 score: ${formatFixed3(c.score)}`,
+    `  source: ${oneLine(source)} \u00b7 score: ${formatFixed3(c.score)}`,
   ];
 }
 

@@ -13,6 +13,7 @@ import type { Note } from '../sources/note.js';
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
 import { oneLine, safeId } from './safe-text.js';
+import { originLabel } from './origin-label.js';
 
 /** Characters of the query shown in the header (the reference's `query[:80]`). */
 export const HEADER_QUERY_CHARS = 80;
@@ -122,7 +123,8 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
     const text = oneLine((field !== null ? fieldValue(note, field) : null) || note.keyInsight || note.title);
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
-    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}`];
+    const origin = originLabel(note);
+    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
     const how = field === null ? oneLine(note.howToApply) : '';
     if (how) entryLines.push(`  How to apply: ${how}`);
     const entry = entryLines.join('\n');

@@ -25,12 +25,13 @@ import { extraFieldsText, modelText, parseNote, str, type FleetLookup, type Note
 import { loadFleetLedger } from './fleet-ledger.js';
 import { mkdirPrivate } from './private-fs.js';
 import { parseYamlMapping } from './frontmatter.js';
-import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
+import type { KbFile, WalkProblem } from './kb-walk.js';
+import { decoratorFor, walkWithAttached, type AttachedRoot } from './attached-roots.js';
 import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity-graph.js';
 import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '11';
+const SCHEMA_VERSION = '12';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -47,6 +48,8 @@ export interface IndexHandle {
   followOutside?: boolean;
   /** Local fleet-import ledger consulted for the provenance of notes as they are indexed. */
   fleetLedger?: string;
+  /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
+  attached: readonly AttachedRoot[];
 }
 
 export interface RefreshReport {
@@ -301,10 +304,15 @@ function passesQuickCheck(file: string): boolean {
   }
 }
 
-function memoryIndex(kbRoot: string, reason: string, followOutside: boolean, fleetLedger?: string): IndexHandle {
+/** What a handle carries from its open options (how its KB is walked and read). */
+function handleOptions(opts: OpenIndexOptions): Pick<IndexHandle, 'followOutside' | 'fleetLedger' | 'attached'> {
+  return { followOutside: opts.followOutside === true, ...(opts.fleetLedger ? { fleetLedger: opts.fleetLedger } : {}), attached: opts.attached ?? [] };
+}
+
+function memoryIndex(kbRoot: string, reason: string, opts: OpenIndexOptions): IndexHandle {
   const db = openDatabase(':memory:');
   prepareSchema(db);
-  return { db, kbRoot, file: ':memory:', fallbackReason: reason, followOutside, ...(fleetLedger ? { fleetLedger } : {}) };
+  return { db, kbRoot, file: ':memory:', fallbackReason: reason, ...handleOptions(opts) };
 }
 
 /**
@@ -320,13 +328,15 @@ export function rebuildIndex(h: IndexHandle, stateDir: string): IndexHandle {
       /* openIndex below reports what is wrong */
     }
   }
-  const fresh = openIndex(h.kbRoot, stateDir, { followOutside: h.followOutside === true, ...(h.fleetLedger ? { fleetLedger: h.fleetLedger } : {}) });
+  const fresh = openIndex(h.kbRoot, stateDir, { followOutside: h.followOutside === true, ...(h.fleetLedger ? { fleetLedger: h.fleetLedger } : {}), attached: h.attached });
   return { ...fresh, fallbackReason: fresh.fallbackReason ?? 'the index was corrupt; set aside and rebuilt' };
 }
 
 export interface OpenIndexOptions {
   followOutside?: boolean;
   fleetLedger?: string;
+  /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
+  attached?: readonly AttachedRoot[];
 }
 
 /**
@@ -338,13 +348,12 @@ export interface OpenIndexOptions {
  *   index live in memory for this process, and `fallbackReason` says why.
  */
 export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptions = {}): IndexHandle {
-  const followOutside = opts.followOutside === true;
   const file = indexFileFor(kbRoot, stateDir);
   let healed: string | null = null;
   try {
     mkdirPrivate(path.dirname(file));
   } catch (err) {
-    return memoryIndex(kbRoot, `cannot write ${file} (${(err as Error).message}); using an in-memory index`, followOutside, opts.fleetLedger);
+    return memoryIndex(kbRoot, `cannot write ${file} (${(err as Error).message}); using an in-memory index`, opts);
   }
   if (fs.existsSync(suspectFile(file))) {
     if (passesQuickCheck(file)) fs.rmSync(suspectFile(file), { force: true });
@@ -363,7 +372,7 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
   for (let attempt = 0; ; attempt += 1) {
     try {
       const db = openFile(file);
-      return { db, kbRoot, file, fallbackReason: healed ? `${healed}; set aside and rebuilt` : null, followOutside, ...(opts.fleetLedger ? { fleetLedger: opts.fleetLedger } : {}) };
+      return { db, kbRoot, file, fallbackReason: healed ? `${healed}; set aside and rebuilt` : null, ...handleOptions(opts) };
     } catch (err) {
       const kind = classifyDbError(err, file);
       const msg = (err as Error).message;
@@ -379,7 +388,7 @@ export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptio
       if (kind === 'busy' && attempt === 0) continue;
       if (noWal) withdrawReader(file);
       const why = kind === 'full' ? 'the disk is full' : kind === 'busy' ? 'it is locked by another process' : msg;
-      return memoryIndex(kbRoot, `cannot use ${file} (${why}); using an in-memory index`, followOutside, opts.fleetLedger);
+      return memoryIndex(kbRoot, `cannot use ${file} (${why}); using an in-memory index`, opts);
     }
   }
 }
@@ -577,7 +586,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const noWal = h.db.driver === 'wasm' && h.file !== ':memory:';
   const batchMs = opts.batchMs ?? (bounded ? REFRESH_BATCH_MS : noWal ? NO_WAL_BATCH_MS : UNBOUNDED_BATCH_MS);
   const batchFiles = opts.batchFiles ?? (bounded ? REFRESH_BATCH_FILES : UNBOUNDED_BATCH_FILES);
-  const { files, problems: walkProblems } = walkKb(h.kbRoot, { followOutside: h.followOutside === true });
+  const { files, problems: walkProblems } = walkWithAttached(h.kbRoot, h.attached, { followOutside: h.followOutside === true });
   const fp = fingerprint(files);
   const db = h.db;
   let generation = Number(getMeta(db, 'generation')) || 0;
@@ -653,7 +662,10 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
       }
       try {
         if (f.kind === 'note') {
-          const note = parseNote(read.text, f.rel, f.location as NoteLocation, fleetLookup());
+          const parsed = parseNote(read.text, f.rel, f.location as NoteLocation, fleetLookup());
+          // A note of an attached root (the team shard) gets its provenance from that root.
+          const decorate = decoratorFor(h.attached, f.rel);
+          const note = decorate ? decorate(parsed, f.abs) : parsed;
           upsertNote.run(noteRow(note));
           deleteSupersedes.run(f.rel);
           if (note.location === 'documents') for (const t of supersedesTargets(note)) insertSupersedes.run(t, f.rel, note.key);
@@ -995,11 +1007,16 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
        JOIN cm b ON b.entity_id = a.entity_id AND b.note_path > a.note_path
        WHERE a.entity_id IN (SELECT entity_id FROM specific)`,
     ),
+    // A relationship links two notes only between specific entities: an edge into a hub
+    // ("idempotency → postgres") would link a note to every note that names the hub.
     edges: h.db.prepare(
-      `WITH ${candidateMentions}
+      `WITH ${candidateMentions},
+            specific AS (SELECT DISTINCT entity_id FROM cm
+                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
        SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
        JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
-       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path`,
+       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path
+         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
     ),
   };
   relevanceStatements.set(h.db, st);
@@ -1021,8 +1038,8 @@ export function termStats(h: IndexHandle, stems: readonly string[]): { live: num
  * Pairs among the given notes (by path) that the KB's entity graph links: both mention the same
  * entity, when that entity is named by at most `maxNotesPerEntity` notes (a hub such as "postgres"
  * links everything and so nothing), or a live relationship joins an entity of one to an entity of
- * the other (a relationship whose validity has ended does not count). Symmetric; a note is never
- * linked to itself.
+ * the other, both specific in the same sense (a relationship whose validity has ended does not
+ * count). Symmetric; a note is never linked to itself.
  */
 export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPerEntity: number, nowMs: number): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
@@ -1039,6 +1056,6 @@ export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPe
     out.get(b)!.add(a);
   };
   for (const r of st.shared.all({ sources, notes, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
-  for (const r of st.edges.all({ sources, notes, now: nowMs }) as { a: string; b: string }[]) link(r.a, r.b);
+  for (const r of st.edges.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
   return out;
 }

@@ -32,13 +32,17 @@ export interface RelevanceFeatures {
   infoCoverage: number;
   titleCoverage: number;
   noteMissing: number;
+  maxCovered: number;
+  coveredInfo: number;
 }
 
-export const FEATURE_NAMES: readonly (keyof RelevanceFeatures)[] = ['kbCoverage', 'infoCoverage', 'titleCoverage', 'noteMissing'];
+/** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
+export type ModelFeature = 'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing';
+export const FEATURE_NAMES: readonly ModelFeature[] = ['kbCoverage', 'infoCoverage', 'titleCoverage', 'noteMissing'];
 
 export interface RelevanceModel {
   bias: number;
-  weights: RelevanceFeatures;
+  weights: Record<ModelFeature, number>;
 }
 
 /**
@@ -46,8 +50,8 @@ export interface RelevanceModel {
  * the features or the labelled sets, and update the README's figures.
  */
 export const RELEVANCE_MODEL: RelevanceModel = {
-  bias: -1.28,
-  weights: { kbCoverage: 5.1, infoCoverage: 1.52, titleCoverage: 3.33, noteMissing: -2.89 },
+  bias: -1.43,
+  weights: { kbCoverage: 5.03, infoCoverage: 1.89, titleCoverage: 3.11, noteMissing: -2.6 },
 };
 
 /** One query term as the estimate sees it. */
@@ -59,8 +63,15 @@ export interface WeightedTerm {
   df: number;
 }
 
-/** Shortest stem that may match by prefix ("auth" ~ "authent", "config" ~ "configur"). */
+/** Shortest note stem that may stand for a longer query word ("auth" for "authenticate"). */
 export const MIN_PREFIX_CHARS = 4;
+/**
+ * A query word may match a longer note word when it is at least this long and the note word adds
+ * at most MAX_EXTENSION_CHARS: "config" ~ "configuration" (stem "configur"), but "post" is not
+ * "postgres" and "java" is not "javascript".
+ */
+export const MIN_EXTENDED_CHARS = 5;
+export const MAX_EXTENSION_CHARS = 3;
 
 /** A note's stems, as a set and sorted (to find stems that start with a given prefix). */
 export interface NoteTerms {
@@ -74,16 +85,17 @@ export function noteTerms(stems: Iterable<string>): NoteTerms {
 }
 
 /**
- * Whether the note contains the term: the same stem, or one stem a prefix of the other when the
- * shorter has at least MIN_PREFIX_CHARS characters. Notes abbreviate ("auth", "env", "config") where
- * prompts spell out ("authenticate", "configuration"), and the other way round.
+ * Whether the note contains the term: the same stem; or a note stem of MIN_PREFIX_CHARS or more
+ * that the query stem starts with (notes abbreviate: "auth", "env", "repo" for "authenticate",
+ * "environment", "repository"); or a note stem that extends a query stem of MIN_EXTENDED_CHARS or
+ * more by at most MAX_EXTENSION_CHARS ("config" for "configuration").
  */
 export function containsTerm(note: NoteTerms, stem: string): boolean {
   if (note.set.has(stem)) return true;
   // A note stem that is a prefix of the query stem ("auth" of "authent").
   for (let n = stem.length - 1; n >= MIN_PREFIX_CHARS; n -= 1) if (note.set.has(stem.slice(0, n))) return true;
-  if (stem.length < MIN_PREFIX_CHARS) return false;
-  // A note stem that starts with the query stem ("configur" for "config"): the first sorted stem ≥ it.
+  if (stem.length < MIN_EXTENDED_CHARS) return false;
+  // A note stem that starts with the query stem ("configur" for "config"): the sorted stems ≥ it.
   let lo = 0;
   let hi = note.sorted.length;
   while (lo < hi) {
@@ -91,7 +103,10 @@ export function containsTerm(note: NoteTerms, stem: string): boolean {
     if (note.sorted[mid]! < stem) lo = mid + 1;
     else hi = mid;
   }
-  return lo < note.sorted.length && note.sorted[lo]!.startsWith(stem);
+  for (let i = lo; i < note.sorted.length && note.sorted[i]!.startsWith(stem); i += 1) {
+    if (note.sorted[i]!.length - stem.length <= MAX_EXTENSION_CHARS) return true;
+  }
+  return false;
 }
 
 /** BM25's idf, always positive: ln((N − df + 0.5) / (df + 0.5) + 1). */
@@ -113,6 +128,7 @@ export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: Not
   let b = 0;
   let bTotal = 0;
   let noteMissing = 0;
+  let maxCovered = 0;
   let titleHits = 0;
   const stems = new Set<string>();
   for (const t of terms) {
@@ -123,6 +139,7 @@ export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: Not
     if (containsTerm(noteStems, t.stem)) {
       k += w;
       b += t.info;
+      maxCovered = Math.max(maxCovered, t.info);
     } else noteMissing = Math.max(noteMissing, t.info);
   }
   for (const s of titleStems) if (stems.has(s)) titleHits += 1;
@@ -131,11 +148,13 @@ export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: Not
     infoCoverage: bTotal > 0 ? b / bTotal : 0,
     titleCoverage: titleStems.size > 0 ? titleHits / titleStems.size : 0,
     noteMissing,
+    maxCovered,
+    coveredInfo: Math.min(b, 3) / 3,
   };
 }
 
 /** Each feature's share of the logit (for `explain` and `trace`). */
-export function contributions(f: RelevanceFeatures, model: RelevanceModel = RELEVANCE_MODEL): RelevanceFeatures {
+export function contributions(f: RelevanceFeatures, model: RelevanceModel = RELEVANCE_MODEL): Record<ModelFeature, number> {
   return {
     kbCoverage: model.weights.kbCoverage * f.kbCoverage,
     infoCoverage: model.weights.infoCoverage * f.infoCoverage,

@@ -13,12 +13,15 @@ import { STOPWORDS } from './terms.js';
 const WORD_RE = /[\p{L}\p{N}]+/gu;
 const ASCII_WORD = /^[a-z]+$/;
 
-/** Lower-case, strip diacritics ("café" → "cafe"), as unicode61 does by default. */
+/**
+ * Lower-case, strip the diacritics of Latin letters ("café" → "cafe"), as the index's unicode61
+ * tokenizer does; other scripts keep their marks (й stays й, デ stays デ), as they do in the index.
+ */
 function fold(word: string): string {
   const lower = word.toLowerCase();
   // Only non-ASCII words need the (slower) normalisation.
   // eslint-disable-next-line no-control-regex
-  return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(/\p{M}+/gu, '');
+  return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(/(\p{Script=Latin})\p{M}+/gu, '$1').normalize('NFC');
 }
 
 /** Stems already computed in this process: notes repeat their vocabulary, and Porter is the cost. */
@@ -76,6 +79,10 @@ export const MAX_QUERY_TERMS = 64;
  */
 export function queryTerms(query: string): QueryTerm[] {
   const byStem = new Map<string, QueryTerm>();
+  // In a prompt written in Title Case or all capitals, capitals say nothing about names.
+  const words = query.match(/[\p{L}][\p{L}\p{N}]*/gu) ?? [];
+  const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
+  const namesMeanSomething = words.length < 4 || capitalised / words.length < 0.5;
   let sentenceStart = true;
   for (const m of query.matchAll(/[\p{L}\p{N}]+|[.!?]/gu)) {
     const raw = m[0];
@@ -88,7 +95,7 @@ export function queryTerms(query: string): QueryTerm[] {
     const word = fold(raw);
     if (word.length < MIN_TERM_CHARS || STOPWORDS.has(word)) continue;
     const stem = stemOf(word);
-    const proper = !first && /^\p{Lu}\p{Ll}/u.test(raw);
+    const proper = namesMeanSomething && !first && /^\p{Lu}\p{Ll}/u.test(raw);
     const prev = byStem.get(stem);
     if (prev) {
       prev.proper ||= proper;

@@ -17,7 +17,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const TERM_RE = /[a-z0-9][a-z0-9_-]{2,}/g;
+const TERM_RE = /[a-z0-9][a-z0-9_-]+/g;
 /**
  * Longest content term (longer ones are cut at a word boundary): a 50 KB hyphen-joined token would
  * otherwise be split into thousands of parts for every candidate it is compared with.
@@ -31,7 +31,11 @@ function capContentTerm(t: string): string {
   return (sep >= 3 ? cut.slice(0, sep) : cut).replace(/[-_]+$/, '');
 }
 
-/** Content terms: lower-cased ASCII words of 3+ characters (hyphen/underscore kept, at most 64), stopwords dropped, deduped in order. */
+/**
+ * Content terms: lower-cased ASCII words of 2+ characters (hyphen/underscore kept, at most 64),
+ * stopwords dropped, deduped in order. Two characters keep technical words ("s3", "ci", "db", "ui");
+ * the function words of that length are in STOPWORDS.
+ */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();

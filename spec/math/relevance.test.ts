@@ -28,6 +28,16 @@ describe('queryTerms', () => {
     expect(proper).toEqual({ melanie: true, go: false, camping: false, tim: false, went: false, maria: true });
   });
 
+  it('ignores capitals as a sign of names in a prompt written in Title Case', () => {
+    expect(queryTerms('How Do We Authenticate First-Party Requests Between Our Services').some((t) => t.proper)).toBe(false);
+    expect(queryTerms('When did Melanie go camping?').find((t) => t.word === 'melanie')!.proper).toBe(true);
+  });
+
+  it('keeps the marks of non-Latin letters, as the index does', () => {
+    expect(queryTerms('пайплайн подключений').map((t) => t.word)).toEqual(['пайплайн', 'подключений']);
+    expect([...textStems('データベース')]).toEqual(['データベース']);
+  });
+
   it('splits hyphenated and possessive words into their parts ("first-party", "John\'s")', () => {
     expect(queryTerms("John's first-party auth").map((x) => x.word)).toEqual(['john', 'first', 'party', 'auth']);
   });
@@ -38,13 +48,18 @@ describe('queryTerms', () => {
 });
 
 describe('containsTerm', () => {
-  const note = noteTerms(textStems('auth sessions replace JWT; configuration of the pool'));
-  it('matches the same stem, and one stem a prefix of the other from four characters', () => {
+  const note = noteTerms(textStems('auth sessions replace JWT; configuration of the pool; postgres and javascript'));
+  it('matches the same stem, a note abbreviation of the query word, and a short extension of a long query word', () => {
     expect(containsTerm(note, stemOf('sessions'))).toBe(true);
-    expect(containsTerm(note, stemOf('authenticate'))).toBe(true); // "auth" is a prefix of "authent"
-    expect(containsTerm(note, stemOf('config'))).toBe(true); // "config" is a prefix of "configur"
+    expect(containsTerm(note, stemOf('authenticate'))).toBe(true); // the note's "auth" abbreviates "authent"
+    expect(containsTerm(note, stemOf('config'))).toBe(true); // "configur" extends "config" by 2 characters
     expect(containsTerm(note, stemOf('jw'))).toBe(false); // shorter than four characters: exact only
     expect(containsTerm(note, stemOf('kafka'))).toBe(false);
+  });
+
+  it('does not take a short word for the start of a longer one ("post" is not "postgres", "java" not "javascript")', () => {
+    expect(containsTerm(note, stemOf('post'))).toBe(false);
+    expect(containsTerm(note, stemOf('java'))).toBe(false);
   });
 });
 
@@ -71,15 +86,18 @@ describe('relevanceFeatures', () => {
     expect(f.infoCoverage).toBeCloseTo((0.8 + 0.3) / 1.8, 10);
     expect(f.titleCoverage).toBeCloseTo(0.5, 10);
     expect(f.noteMissing).toBeCloseTo(0.7, 10);
+    expect(f.maxCovered).toBeCloseTo(0.8, 10);
+    expect(f.coveredInfo).toBeCloseTo(1.1 / 3, 10);
   });
 
   it('is all zeros for a query without terms', () => {
-    expect(relevanceFeatures([], noteTerms(['a']), new Set(), 10)).toEqual({ kbCoverage: 0, infoCoverage: 0, titleCoverage: 0, noteMissing: 0 });
+    expect(relevanceFeatures([], noteTerms(['a']), new Set(), 10)).toEqual({ kbCoverage: 0, infoCoverage: 0, titleCoverage: 0, noteMissing: 0, maxCovered: 0, coveredInfo: 0 });
   });
 });
 
 describe('lexicalRelevance', () => {
-  const featureArb = fc.record(Object.fromEntries(FEATURE_NAMES.map((f) => [f, fc.double({ min: 0, max: 1, noNaN: true })])) as Record<keyof RelevanceFeatures, fc.Arbitrary<number>>);
+  const unit = (): fc.Arbitrary<number> => fc.double({ min: 0, max: 1, noNaN: true });
+  const featureArb = fc.record({ kbCoverage: unit(), infoCoverage: unit(), titleCoverage: unit(), noteMissing: unit(), maxCovered: unit(), coveredInfo: unit() } satisfies Record<keyof RelevanceFeatures, fc.Arbitrary<number>>);
 
   it('is a probability, and more coverage never lowers it (the fitted signs are the sensible ones)', () => {
     expect(RELEVANCE_MODEL.weights.kbCoverage).toBeGreaterThan(0);
@@ -98,14 +116,14 @@ describe('lexicalRelevance', () => {
   });
 
   it('says a note covering every specific word is relevant and one sharing a generic word is not', () => {
-    const all = lexicalRelevance({ kbCoverage: 1, infoCoverage: 1, titleCoverage: 0.5, noteMissing: 0 });
-    const generic = lexicalRelevance({ kbCoverage: 0.1, infoCoverage: 0.15, titleCoverage: 0, noteMissing: 0.8 });
+    const all = lexicalRelevance({ kbCoverage: 1, infoCoverage: 1, titleCoverage: 0.5, noteMissing: 0, maxCovered: 0.9, coveredInfo: 0.8 });
+    const generic = lexicalRelevance({ kbCoverage: 0.1, infoCoverage: 0.15, titleCoverage: 0, noteMissing: 0.8, maxCovered: 0.5, coveredInfo: 0.1 });
     expect(all).toBeGreaterThan(0.9);
     expect(generic).toBeLessThan(0.1);
   });
 
   it('contributions add up to the logit', () => {
-    const f = { kbCoverage: 0.4, infoCoverage: 0.5, titleCoverage: 0.2, noteMissing: 0.6 };
+    const f = { kbCoverage: 0.4, infoCoverage: 0.5, titleCoverage: 0.2, noteMissing: 0.6, maxCovered: 0.7, coveredInfo: 0.3 };
     const c = contributions(f);
     const logit = RELEVANCE_MODEL.bias + FEATURE_NAMES.reduce((s, n) => s + c[n], 0);
     expect(lexicalRelevance(f)).toBeCloseTo(1 / (1 + Math.exp(-logit)), 12);

@@ -229,10 +229,25 @@ describe('relevance floor', () => {
     expect(md.stdout).not.toContain('Prior learnings');
   });
 
-  it('reads per-caller floors from the environment, falling back on a malformed value', () => {
-    const c = loadConfig({ RECALL_FLOOR_USER_PROMPT: '0.7', RECALL_FLOOR: 'lots' });
+  it('reads per-caller floors from the environment, falling back on a malformed or out-of-range value', () => {
+    const c = loadConfig({ RECALL_FLOOR_USER_PROMPT: '0.7', RECALL_FLOOR: 'lots', RECALL_FLOOR_SUBAGENT: '-1', RECALL_FLOOR_SESSION_START: '2' });
     expect(c.floors).toEqual({ cli: 0.5, sessionStart: 0.4, userPrompt: 0.7, subagent: 0.5 });
-    expect(c.warnings).toEqual(['RECALL_FLOOR="lots" is not a valid number; using 0.5']);
+    expect(c.warnings).toEqual([
+      'RECALL_FLOOR="lots" is not a valid number; using 0.5',
+      'RECALL_FLOOR_SESSION_START="2" is outside 0..1; using 0.4',
+      'RECALL_FLOOR_SUBAGENT="-1" is outside 0..1; using 0.5',
+    ]);
+  });
+
+  it('abstains on everyday prompts that share only everyday words with the notes', async () => {
+    kb = devKb();
+    kb.write('documents/flaky.md', noteText('flaky', 'flaky tests fail on CI with fake timers', 'run the async timer APIs and restore real timers'));
+    for (const q of ['why did that fail?', 'run the tests again please', 'add error handling here']) {
+      const r = await recallIn(kb, q, { floor: 0.5 });
+      expect(ids(r)).toEqual([]);
+    }
+    // A prompt that names the specific thing still finds it.
+    expect(ids(await recallIn(kb, 'tests fail only with fake timers in vitest', { floor: 0.5 }))).toEqual(['flaky']);
   });
 });
 

@@ -8,7 +8,7 @@ import { describe, it, expect, afterEach, afterAll } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, sqliteDriver, sqliteErrorCode, useSqliteDriver, type SqliteDriver } from '../../sources/sqlite.js';
 import {
@@ -251,4 +251,22 @@ describe('wasm driver: a long refresh and its readers', () => {
       expect(r.ms).toBeLessThan(900);
     }
   }, 120_000);
+});
+
+describe('the background refresher', () => {
+  it('indexes the folders every recall indexes (the pulled team shard too) and removes none of them', () => {
+    kb = tempKb();
+    for (let i = 0; i < 3; i += 1) kb.write(`documents/k${i}.md`, noteText(`lrn-k${i}`, `kafka lag ${i}`, 'consumer lag'));
+    const shardDocs = path.join(kb.state, 'team', 'shard', 'documents');
+    fs.mkdirSync(shardDocs, { recursive: true });
+    fs.writeFileSync(path.join(shardDocs, 't1.md'), noteText('lrn-team-1', 'kafka lag from the team', 'shared by a teammate'));
+    const env = { PATH: process.env['PATH'] ?? '', HOME: kb.state, REFLECT_STATE_DIR: kb.state, REFLECT_NO_DAEMON: '1', ...(process.env['RECALL_SQLITE_DRIVER'] ? { RECALL_SQLITE_DRIVER: process.env['RECALL_SQLITE_DRIVER'] } : {}) };
+    const bundle = (name: string): string => path.join(repo, 'dist', 'bundle', name);
+    expect(spawnSync(process.execPath, [bundle('recall.mjs'), 'index', '--kb', kb.root], { env }).status).toBe(0);
+    kb.write('documents/k9.md', noteText('lrn-k9', 'kafka lag 9', 'added later'));
+    expect(spawnSync(process.execPath, [bundle('refresher.mjs'), '--kb', kb.root], { env }).status).toBe(0);
+    const h = open(kb);
+    const paths = (h.db.prepare('SELECT path FROM notes ORDER BY path').all() as { path: string }[]).map((r) => r.path);
+    expect(paths).toEqual(['@team/documents/t1.md', 'documents/k0.md', 'documents/k1.md', 'documents/k2.md', 'documents/k9.md']);
+  });
 });
