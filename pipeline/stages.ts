@@ -159,9 +159,9 @@ export function noteStem(note: Pick<Note, 'path'>): string {
   return path.posix.basename(note.path).replace(/\.md$/i, '');
 }
 
-/** The id a stage shows for a note: frontmatter `id`, else `name`, else the file stem. */
+/** The id a stage shows for a note: the note's one id (frontmatter `id`, else `name`, else its path id), as recall shows it. */
 export function stageId(note: Note): string {
-  return str(note.frontmatter['id']) || str(note.frontmatter['name']) || noteStem(note);
+  return note.displayId;
 }
 
 /** Title: frontmatter `title` (quotes stripped), else `name`, else the file stem. */
