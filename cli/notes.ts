@@ -148,7 +148,7 @@ export function addCommand(io: CliIo): CommandModule {
       }
       let base: Partial<NewNote> = {};
       if (a['source'] !== undefined) {
-        if (a['source'] !== '-') throw new UsageError(`add takes \`-\` (read stdin) or no argument (got ${JSON.stringify(a['source'])})`);
+        if (a['source'] !== '-' && a['source'] !== '') throw new UsageError(`add takes \`-\` (read stdin) or no argument (got ${JSON.stringify(a['source'])})`);
         if (!io.readStdin) throw new UsageError('no stdin to read');
         base = fromNoteText(await io.readStdin());
       } else if (a['edit'] === true || (fromFlags.title === undefined && fromFlags.keyInsight === undefined && io.stdinIsTty && (io.env['VISUAL'] || io.env['EDITOR']))) {

@@ -1,9 +1,10 @@
 /**
  * Several KBs searched together (`recall --kb A --kb B QUERY`): each KB runs the whole recall
  * pipeline on its own index (its own term weights, relevance estimate and floor), and the ranked
- * lists are fused with reciprocal rank fusion (k = 60, as the arms are), so no KB's native scores
- * have to be comparable with another's. A note found in two KBs under one id counts once, with both
- * ranks. Weak matches are fused the same way; nothing is returned only when every KB abstains.
+ * lists are fused with reciprocal rank fusion (k = 60, as the arms are) weighted by each result's
+ * absolute relevance: ranks say how a KB orders its own notes, relevance (calibrated, the same scale
+ * in every KB) says how two KBs' notes compare; native scores, which are relative to each KB's
+ * candidates, are never compared. A note found in two KBs under one id counts once, with both ranks. Weak matches are fused the same way; nothing is returned only when every KB abstains.
  *
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
@@ -15,15 +16,16 @@ import { renderJson } from '../sinks/render-json.js';
 import { renderFleetContext } from '../sinks/render-fleet-context.js';
 import { RRF_K } from '../operators/math/rrf.js';
 
-/** Reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
+/** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
 export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {
   const fused = new Map<string, { c: ScoredCandidate; rrf: number; first: number }>();
   let order = 0;
   for (const list of lists) {
     list.forEach((c, i) => {
       const prev = fused.get(c.note.key);
-      if (prev) prev.rrf += 1 / (RRF_K + i + 1);
-      else fused.set(c.note.key, { c, rrf: 1 / (RRF_K + i + 1), first: order++ });
+      const w = (c.relevance > 0 ? c.relevance : 1e-3) / (RRF_K + i + 1);
+      if (prev) prev.rrf += w;
+      else fused.set(c.note.key, { c, rrf: w, first: order++ });
     });
   }
   return [...fused.values()].sort((a, b) => b.rrf - a.rrf || b.c.relevance - a.c.relevance || a.first - b.first).map((f) => f.c);

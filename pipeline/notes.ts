@@ -246,7 +246,7 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
     const listed = newNote.frontmatter['supersedes'];
     const prior = (Array.isArray(listed) ? listed : listed ? [listed] : []).map(String).filter((s) => s && s !== 'null');
     // Read both texts and build both edits before writing either: a bad header stops it all.
-    const oldText = withFrontmatter(fs.readFileSync(oldAbs, 'utf8'), { superseded_by: oldNote.key });
+    const oldText = withFrontmatter(fs.readFileSync(oldAbs, 'utf8'), { superseded_by: newNote.key });
     const newText = withFrontmatter(fs.readFileSync(newAbs, 'utf8'), { supersedes: [...new Set([...prior, oldNote.key])] });
     rewriteNote(newAbs, newText);
     rewriteNote(oldAbs, oldText);

@@ -406,7 +406,7 @@ export async function stageTimeline(
   const candidates = !anchorId ? (await stageIndex(query, { ...scope, limit: TIMELINE_QUERY_LIMIT }, io)).results.map((r) => r.id) : [];
 
   return withLiveIndex(scope, io, (h, resolved): TimelineStep => {
-    if (!fs.existsSync(path.join(resolved.root, 'documents'))) return { step: 2, error: 'no learnings KB found', results: [] };
+    if (!fs.existsSync(resolved.root) || (liveNotes(h, false).length === 0 && !fs.existsSync(path.join(resolved.root, 'documents')))) return { step: 2, error: 'no learnings KB found', results: [] };
     const notes = chronological(liveNotes(h, !anchorId), resolved.root);
     let anchor: Note | undefined;
     if (anchorId) anchor = findNote(notes, anchorId);

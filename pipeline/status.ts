@@ -227,7 +227,7 @@ export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
   const branch = r.kb.branch ? `, branch ${r.kb.branch}` : '';
   out.push(`KB        ${r.kb.root}`);
-  out.push(`          ${r.kb.reason}${r.kb.project && !r.kb.reason.includes(r.kb.project) ? ` (project ${r.kb.project}${branch})` : ''}`);
+  out.push(`          chosen by ${r.kb.reason}${r.kb.project && !r.kb.reason.includes(r.kb.project) ? ` (project ${r.kb.project}${branch})` : ''}`);
   out.push(`          layout: ${r.kb.layout === 'reflect' ? 'reflect KB (documents/, archived/)' : 'folder of markdown (every *.md is a note)'}${r.kb.exists ? '' : '; the folder does not exist yet (`recall add` creates it)'}`);
   out.push(`notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`);
   for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${s.path}: ${s.reason}`);

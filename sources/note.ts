@@ -201,7 +201,8 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
   // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
   const key = id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
-  const title = stripQuotes(str(fm['title'])) || name || firstHeading(body) || stem || '(no title)';
+  // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
+  const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
   const tier = confidenceTier(fm['confidence']);
   const header = ARCHIVED_RE.exec(body);
   const archivedAt = header?.[1] ?? null;
@@ -222,7 +223,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
     location,
     title,
     // Claude Code's memory files say it in `description` ("one-line summary, used to decide relevance").
-    keyInsight: stripQuotes(str(fm['key_insight'])) || stripQuotes(str(fm['description'])),
+    keyInsight: stripQuotes(str(fm['key_insight'])) || str(fm['description']),
     howToApply: howToApply(body),
     confidence: tier,
     confidenceNum: confidenceNum(fm, tier),

@@ -71,6 +71,7 @@ describe('parseNote identity', () => {
     const note = parseNote(md('name: db-tests-hit-real-db\ndescription: Integration tests must hit a real database, not mocks\nmetadata:\n  type: feedback', 'Use the docker postgres.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** run `make db` before the suite.\n'), 'feedback_db_tests.md', 'documents');
     expect(note.key).toBe('db-tests-hit-real-db');
     expect(note.keyInsight).toBe('Integration tests must hit a real database, not mocks');
+    expect(note.title).toBe('Integration tests must hit a real database, not mocks');
     expect(note.howToApply).toBe('run `make db` before the suite.');
   });
 
