@@ -203,7 +203,8 @@ export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date
   if (!n.title.trim()) throw new UsageError('a note needs a title (--title)');
   if (!n.keyInsight.trim()) throw new UsageError('a note needs a key insight (--insight): the one sentence recall shows');
   const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
+  // A --kb that does not exist yet is a new KB: add creates it.
+  if (opts.kb && fs.existsSync(path.resolve(io.cwd, opts.kb))) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   const created = !fs.existsSync(scope.root);
   const project = n.project ?? (detectProject(config, io.cwd) || undefined);
