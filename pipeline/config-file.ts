@@ -93,6 +93,13 @@ export const KNOBS: readonly Knob[] = [
   { key: 'subagent_timeout', env: 'REFLECT_SUBAGENT_RECALL_TIMEOUT', type: 'number', def: '5', meaning: '0.05..3600 seconds' },
   { key: 'subagent_limit', env: 'REFLECT_SUBAGENT_RECALL_LIMIT', type: 'number', def: '3', meaning: '1..100 learnings' },
   { key: 'subagent_max_chars', env: 'REFLECT_SUBAGENT_RECALL_MAX_CHARS', type: 'number', def: '1500', meaning: '0.. characters' },
+  { key: 'subagent_context', env: 'REFLECT_SUBAGENT_CONTEXT', type: 'string', def: '–', meaning: 'fixed text the subagent hook injects instead of a recall' },
+  { key: 'slots', env: 'REFLECT_SLOTS', type: 'boolean', def: 'false', meaning: 'session start: memory slots from reflect.db' },
+  { key: 'tiered_inject', env: 'REFLECT_TIERED_INJECT', type: 'boolean', def: 'false', meaning: 'session start: conventions pointer and curated skills' },
+  { key: 'skills_dir', env: 'REFLECT_SKILLS_DIR', type: 'string', def: '~/.claude/skills', meaning: 'skills the session-start skills tier matches' },
+  { key: 'skill_tier_min_score', env: 'REFLECT_SKILL_TIER_MIN_SCORE', type: 'number', def: '2', meaning: '0..1000 match score for the skills tier' },
+  { key: 'harness', env: 'REFLECT_HARNESS', type: 'string', def: 'detected', meaning: 'claude, codex, copilot: the hook envelope and inline limit' },
+  { key: 'metrics_path', env: 'REFLECT_METRICS_PATH', type: 'string', def: '~/.learnings/metrics.jsonl', meaning: 'follow-up diagnostic metrics' },
   { key: 'debug', env: 'REFLECT_RECALL_DEBUG', type: 'boolean', def: 'false', meaning: 'same as --verbose on every call' },
 ];
 
