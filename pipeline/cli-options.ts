@@ -47,7 +47,7 @@ export const RECALL_OPTIONS = {
 /** Sub-commands: a first word that names one is never taken as a query (`recall -- WORD` searches it). */
 export const COMMAND_WORDS = [
   'index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp',
-  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion',
+  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion', 'team',
 ] as const;
 
 /**

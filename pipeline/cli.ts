@@ -285,6 +285,29 @@ async function withYargs(io: CliIo): Promise<void> {
         if (a['fail-on-change'] && report.changed > 0) exitOverride = 1;
       },
     )
+    .command('team <action> [args..]', 'Share learnings through a PostgreSQL team store: init | push | pull | trust [AUTHOR] | status | history ID', (y) =>
+      y
+        .positional('action', { choices: ['init', 'push', 'pull', 'trust', 'status', 'history'] as const, describe: 'init | push | pull | trust | status | history' })
+        .positional('args', { type: 'string', array: true })
+        .options(SCOPE_OPTIONS)
+        .option('url', { type: 'string', describe: 'init: the store, postgres://user@host:port/db (the password is never saved)' })
+        .option('schema', { type: 'string', describe: 'init: schema name in the database (default recall)' })
+        .option('machine', { type: 'string', describe: 'init: name of this machine in the store (default the host name)' })
+        .option('grant', { type: 'string', array: true, describe: 'init: role(s) that may push and pull' })
+        .option('grant-read', { type: 'string', array: true, describe: 'init: role(s) that may only pull' })
+        .option('share-all', { type: 'string', array: true, describe: 'init: KB folder(s) that share every note, not only `share: team` ones' })
+        .option('all', { type: 'boolean', default: false, describe: 'push: share every note of this KB (not only `share: team`)' })
+        .option('full', { type: 'boolean', default: false, describe: 'pull: re-read the whole store' })
+        .option('index', { type: 'boolean', default: true, describe: 'pull: refresh the current KB\'s index afterwards (--no-index to skip)' })
+        .option('authority', { type: 'string', describe: 'trust: authority of the author\'s notes: advisory (default), promoted, law' })
+        .option('remove', { type: 'boolean', default: false, describe: 'trust: stop trusting AUTHOR' })
+        .option('probe', { type: 'boolean', default: true, describe: 'status: also ask the server (--no-probe: local facts only)' })
+        .option('json', { type: 'boolean', default: false, describe: 'status: machine-readable output' }),
+      async (a) => {
+        const { runTeamCommand } = await import('./team-cli.js');
+        io.stdout(await runTeamCommand(a as Record<string, unknown>, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...(io.isTty ? { progress: (l: string) => io.stderr(`\r${l.padEnd(40)}`) } : {}) }));
+      },
+    )
     .command('mcp', 'Serve recall as an MCP server over stdio (tools: search, index, timeline, hydrate, explain)', (y) => y.options(SCOPE_OPTIONS), async (a) => {
       const { serveMcp } = await import('./mcp.js');
       await serveMcp({ ...oneKb(a, 'mcp'), env: io.env, cwd: io.cwd, warn: sio.warn });
@@ -330,6 +353,10 @@ export async function main(io: CliIo): Promise<number> {
     }
     if ((err as { name?: string }).name === 'NoteEditError') {
       io.stderr(`recall: ${errorMessage(err)}\n`);
+      return 1;
+    }
+    if ((err as { name?: string }).name === 'TeamError') {
+      io.stderr(`recall: team: ${errorMessage(err)}\n`);
       return 1;
     }
     if ((err as { name?: string }).name === 'PullError') {

@@ -55,6 +55,7 @@ export const KNOBS: readonly Knob[] = [
   { key: 'bm25_min_score', env: 'RECALL_ARM_BM25_MIN_SCORE', type: 'number', def: '0', meaning: '0..1 query-term coverage floor of the arm (0 = off)' },
   { key: 'graph_min_score', env: 'RECALL_ARM_GRAPH_MIN_SCORE', type: 'number', def: '0', meaning: '0..1 query-term coverage floor of the arm (0 = off)' },
   { key: 'temporal_min_score', env: 'RECALL_ARM_TEMPORAL_MIN_SCORE', type: 'number', def: '0', meaning: '0..1 query-term coverage floor of the arm (0 = off)' },
+  { key: 'team_min_score', env: 'RECALL_ARM_TEAM_MIN_SCORE', type: 'number', def: '0', meaning: '0..1 query-term coverage floor of the arm (0 = off)' },
   { key: 'vector_timeout', env: 'RECALL_VECTOR_TIMEOUT', type: 'number', def: '60', meaning: '0.01..3600 seconds' },
   { key: 'bm25_timeout', env: 'RECALL_BM25_TIMEOUT', type: 'number', def: '10', meaning: '0.01..3600 seconds' },
   { key: 'graph_timeout', env: 'RECALL_GRAPH_TIMEOUT', type: 'number', def: '60', meaning: '0.01..3600 seconds' },
@@ -100,6 +101,14 @@ export const KNOBS: readonly Knob[] = [
   { key: 'skill_tier_min_score', env: 'REFLECT_SKILL_TIER_MIN_SCORE', type: 'number', def: '2', meaning: '0..1000 match score for the skills tier' },
   { key: 'harness', env: 'REFLECT_HARNESS', type: 'string', def: 'detected', meaning: 'claude, codex, copilot: the hook envelope and inline limit' },
   { key: 'metrics_path', env: 'REFLECT_METRICS_PATH', type: 'string', def: '~/.learnings/metrics.jsonl', meaning: 'follow-up diagnostic metrics' },
+  { key: 'team_url', env: 'RECALL_TEAM_URL', type: 'string', def: 'saved by `recall team init`', meaning: 'team store PostgreSQL URL (PG* variables fill the rest)' },
+  { key: 'team_schema', env: 'RECALL_TEAM_SCHEMA', type: 'string', def: 'recall', meaning: 'schema of the team store' },
+  { key: 'team_machine', env: 'RECALL_TEAM_MACHINE', type: 'string', def: 'host name', meaning: "this machine's name in the team store" },
+  { key: 'team_share', env: 'RECALL_TEAM_SHARE', type: 'string', def: 'marked', meaning: '`all`: push every note of a KB, not only `share: team` ones' },
+  { key: 'team_arm', env: 'RECALL_TEAM_ARM', type: 'boolean', def: 'false', meaning: 'query the team store live as one more arm' },
+  { key: 'team_timeout', env: 'RECALL_TEAM_TIMEOUT', type: 'number', def: '2', meaning: 'seconds of the live team arm' },
+  { key: 'team_notes', env: 'RECALL_TEAM_NOTES', type: 'boolean', def: 'true', meaning: 'search the pulled team shard' },
+  { key: 'team_connect_timeout', env: 'RECALL_TEAM_CONNECT_TIMEOUT', type: 'number', def: '10', meaning: 'seconds to connect, for the team commands' },
   { key: 'debug', env: 'REFLECT_RECALL_DEBUG', type: 'boolean', def: 'false', meaning: 'same as --verbose on every call' },
 ];
 

@@ -7,8 +7,9 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal';
-export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal'];
+export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal' | 'team';
+/** `team` is the live team-store arm; it runs only with RECALL_TEAM_ARM=1 and a configured store. */
+export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal', 'team'];
 
 export type BoostName =
   | 'confidence'
@@ -32,8 +33,11 @@ export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number
   speculative: { env: 'RECALL_SPECULATIVE_ALPHA', def: 0.2 },
 };
 
-/** Per-arm timeouts in seconds (seed's arm table; temporal is a local index query). */
-const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10 };
+/**
+ * Per-arm timeouts in seconds (seed's arm table; temporal is a local index query; the team arm is a
+ * network round trip that must not hold up a hook).
+ */
+const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10, team: 2 };
 
 export type VectorGraphEngine = 'auto' | 'embedded' | 'reflect';
 export type Bm25Engine = 'auto' | 'embedded' | 'qmd';

@@ -108,8 +108,14 @@ export interface RecallDeps {
   env: Readonly<Record<string, string | undefined>>;
   /** Receives one event per stage as it completes (`recall trace`); absent = no tracing. */
   trace?: TraceSink;
+  /** The live team-store arm (RECALL_TEAM_ARM=1 with a configured store); absent = not run. */
+  teamArm?: (query: string, limit: number, timeoutMs: number) => Observable<ArmHit[]>;
   /** Document frequencies (this KB) and everyday-English weights of query stems, for the relevance estimate. */
   weighTerms: EstimateRelevanceOptions['weigh'];
+  /** Whether any live note is dated inside [startMs, endMs] (moves a year-less date window to the KB's years). */
+  hasNotesIn?: (startMs: number, endMs: number) => boolean;
+  /** Related words for the lexical arm's lower-weighted second query (WordNet); absent = none. */
+  expandQuery?: (query: string) => string[];
   /** Entity-graph links between candidate notes (by path), for the relevance estimate. */
   linkedNotes?: EstimateRelevanceOptions['links'];
 }
@@ -119,7 +125,36 @@ export interface RecallDeps {
 function budgeted(timeouts: Readonly<Record<ArmName, number>>, req: RecallRequest, deps: RecallDeps): Record<ArmName, number> {
   const left = req.deadlineMs === undefined ? Infinity : req.deadlineMs - deps.now();
   const cap = (ms: number): number => Math.max(1, Math.min(ms, left));
-  return { vector: cap(timeouts.vector), bm25: cap(timeouts.bm25), graph: cap(timeouts.graph), temporal: cap(timeouts.temporal) };
+  return { vector: cap(timeouts.vector), bm25: cap(timeouts.bm25), graph: cap(timeouts.graph), temporal: cap(timeouts.temporal), team: cap(timeouts.team) };
+}
+
+/** The words of the query's date phrase ("in july" → july), for the lexical arm's lower-weighted query. */
+export function datePhraseWords(temporal: TemporalConstraint | null): string[] {
+  if (!temporal?.matchedText) return [];
+  return (temporal.matchedText.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !/^(?:in|on|at|last|this|since|before|after|until|till|from|during|around|the)$/.test(w));
+}
+
+/** Years a year-less date window may move back to find the KB's notes. */
+const MAX_YEARS_BACK = 30;
+
+/**
+ * A window whose phrase named no year ("in july") was placed in the latest such month not in the
+ * future. When the KB has no note dated inside it, move it back year by year to the latest one that
+ * has: a KB of 2023 notes asked about "july" means July 2023. Windows with a year stay as they are.
+ */
+export function inKbYears(c: TemporalConstraint | null, hasNotesIn?: (startMs: number, endMs: number) => boolean): TemporalConstraint | null {
+  if (!c || !c.impliedYear || !hasNotesIn) return c;
+  const shift = (d: Date, years: number): Date => {
+    const x = new Date(d.getTime());
+    x.setFullYear(d.getFullYear() - years);
+    return x;
+  };
+  for (let back = 0; back <= MAX_YEARS_BACK; back += 1) {
+    const start = shift(c.start, back);
+    const end = shift(c.end, back);
+    if (hasNotesIn(start.getTime(), end.getTime())) return back === 0 ? c : { ...c, start, end };
+  }
+  return c;
 }
 
 /**
@@ -161,6 +196,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
         ? 'no date phrase in the query'
         : undefined;
   const lexicalQuery = withoutDatePhrase(req.query, temporal);
+  const team: ArmSpec[] = deps.teamArm ? [{ arm: 'team', source: deps.teamArm(lexicalQuery, fetchedLimit, t.team), timeoutMs: t.team }] : [];
   return [
     { arm: 'vector', source: primary, timeoutMs: t.vector },
     {
@@ -168,7 +204,14 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
       source:
         engines.bm25.kind === 'qmd'
           ? qmdArm(lexicalQuery, { bin: engines.bm25.bin, collection: config.qmdCollection, env: deps.env, index: deps.index, limit: fetchedLimit })
-          : bm25Arm(lexicalQuery, fetchedLimit, deps.index),
+          : bm25Arm(lexicalQuery, fetchedLimit, deps.index, {
+              expansions: [
+                // The date phrase left the lexical query (the temporal arm handles the window), but a
+                // note that names the month in its text ("in July") is still evidence: at a lower weight.
+                ...datePhraseWords(temporal),
+                ...(deps.expandQuery?.(lexicalQuery) ?? []),
+              ],
+            }),
       timeoutMs: t.bm25,
     },
     { arm: 'graph', source: graphSource(), timeoutMs: t.graph, ...(graphDisabled ? { disabled: graphDisabled } : {}) },
@@ -178,6 +221,7 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
       timeoutMs: t.temporal,
       ...(temporalDisabled ? { disabled: temporalDisabled } : {}),
     },
+    ...team,
   ];
 }
 
@@ -267,7 +311,7 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       return of({ ...base, persona });
     }
 
-    const temporal = config.temporalEnabled ? deps.extractTemporal(req.query) : null;
+    const temporal = config.temporalEnabled ? inKbYears(deps.extractTemporal(req.query), deps.hasNotesIn) : null;
     const terms = contentTerms(req.query);
     const base = initialState(req.query, terms);
     const fetchedLimit = fetchedLimitFor(req.limit);

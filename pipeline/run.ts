@@ -19,9 +19,15 @@ import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { closeIndex, countNotes, linkedNotes, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { closeIndex, countNotes, linkedNotes, notesInWindow, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
+import { expandQuery } from '../sources/word-expansion.js';
+import { queryTerms } from '../operators/math/stems.js';
+import { STOPWORDS } from '../operators/math/terms.js';
 import { openLedger } from '../sources/ledger.js';
+import { teamAttachments } from '../sources/team-shard.js';
+import { loadTeamSettings } from '../sources/team-settings.js';
+import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
 import { fieldValue, renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
@@ -37,6 +43,17 @@ import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
  */
 const LINK_HUB_MIN_NOTES = 3;
 const LINK_HUB_FRACTION = 0.01;
+
+/** WordNet-related words for a query's specific words (none when the word counts or the table are missing). */
+function relatedForQuery(query: string): string[] {
+  try {
+    const counts = wordCounts();
+    const raw = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));
+    return expandQuery(queryTerms(query), raw, (stem) => infoOf(counts, stem));
+  } catch {
+    return [];
+  }
+}
 
 /** Document frequencies in this KB's index and everyday-English weights of the given stems; each side fails on its own. */
 function weighTerms(index: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
@@ -134,8 +151,16 @@ export interface RunResult {
   refresh: RefreshReport | null;
 }
 
-function openScopedIndex(config: RecallConfig, scope: Scope, warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
-  const index = openIndex(scope.root, config.stateDir);
+/**
+ * The index of a KB root, with the pulled team shard attached when there is one. Every caller that
+ * refreshes an index opens it here, so all of them index the same set of folders.
+ */
+export function openKbIndex(config: RecallConfig, root: string, env: Readonly<Record<string, string | undefined>>): IndexHandle {
+  return openIndex(root, config.stateDir, teamAttachments(config.stateDir, root, env));
+}
+
+function openScopedIndex(config: RecallConfig, scope: Scope, env: RunIo['env'], warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
+  const index = openKbIndex(config, scope.root, env);
   if (index.fallbackReason) warn(`recall: ${index.fallbackReason}`);
   const refresh = refreshIndex(index, { problems: verbose });
   if (verbose) for (const p of refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
@@ -272,13 +297,15 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
-  const { index, refresh } = openScopedIndex(config, scope, io.warn, verbose);
+  const { index, refresh } = openScopedIndex(config, scope, io.env, io.warn, verbose);
   let closed = false;
   try {
     const liveNotes = countNotes(index).live;
     const engines = resolveEngines(config, scope.root);
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
+    const team = loadTeamSettings(io.env, config.stateDir);
+    const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
     const early = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
     let project: string | null = null;
     const currentProject = (): string => (project ??= opts.project ?? (isShard(scope) ? '' : detectProject(config, io.cwd)));
@@ -333,11 +360,14 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         ledger: () => openLedger(config.dbPath),
         extractTemporal: await temporalExtractor(cmd.query, config.temporalEnabled),
         weighTerms: (stems) => weighTerms(index, stems),
+        expandQuery: (q) => relatedForQuery(q),
+        hasNotesIn: (startMs, endMs) => notesInWindow(index, startMs, endMs, 1).length > 0,
         // An entity named by more notes than this is a hub (say "postgres") and links nothing.
         linkedNotes: (paths) => linkedNotes(index, paths, Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION)), now()),
         engines,
         env: io.env,
         ...(runOpts.trace ? { trace: runOpts.trace } : {}),
+        ...(teamArm ? { teamArm } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
       const outcome = early ? { ...fetched, degraded: [early, ...fetched.degraded] } : fetched;
@@ -491,7 +521,7 @@ export async function runIndex(
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir);
+  const index = openKbIndex(config, scope.root, io.env);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
     let report: RefreshReport;

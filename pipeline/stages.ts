@@ -19,10 +19,10 @@ import path from 'node:path';
 import { loadConfig } from './config.js';
 import { resolveScope } from './scope.js';
 import { UsageError, errorMessage } from './errors.js';
-import { DEFAULT_COMMAND, checkKbDir, openSession, type RecallCommand } from './run.js';
+import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from './run.js';
 import type { ModelClient } from './model-client.js';
 import type { Scope } from './scope.js';
-import { closeIndex, openIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { closeIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
 import { str, type Note } from '../sources/note.js';
 import { parseLooseDate } from '../sources/dates.js';
 import { contentTerms, termCoverage } from '../operators/math/terms.js';
@@ -279,7 +279,7 @@ function withLiveIndex<T>(opts: StagesScope, io: StagesIo, fn: (h: IndexHandle, 
   const config = loadConfig(io.env);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const h = openIndex(scope.root, config.stateDir);
+  const h = openKbIndex(config, scope.root, io.env);
   try {
     if (h.fallbackReason) io.warn(`recall: ${h.fallbackReason}`);
     refreshIndex(h, { problems: false });

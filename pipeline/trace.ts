@@ -7,10 +7,10 @@
  * Neither writes the recall log.
  */
 import { styleText } from 'node:util';
-import { openSession, type RecallCommand, type RunIo } from './run.js';
+import { openKbIndex, openSession, type RecallCommand, type RunIo } from './run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
 import type { RelevanceFeatures } from '../operators/math/relevance.js';
-import { notesByKeys, openIndex, closeIndex } from '../sources/index-store.js';
+import { notesByKeys, closeIndex } from '../sources/index-store.js';
 import { loadConfig } from './config.js';
 import { resolveScope } from './scope.js';
 
@@ -154,7 +154,7 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   // Resolve the id (a note key, or a file stem) against the index.
   const config = loadConfig(io.env);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir);
+  const index = openKbIndex(config, scope.root, io.env);
   let key = id;
   try {
     const byKey = notesByKeys(index, [id]);

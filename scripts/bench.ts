@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --qmd PATH --qmd-max 10000]`, or
- * `-- --generate DIR --size N` to only write a KB.
+ * `-- --generate DIR --size N` to only write a KB, or `-- --team [--team-size N]` for the team
+ * store's load figures (scripts/bench-team.ts).
  *
  * Wall time of the real `bin/recall` process (start-up included) on generated KBs: cold index build,
  * warm recall (index up to date, cache off), and cache hit. KBs are generated into a temp dir with
@@ -277,6 +278,13 @@ async function main(): Promise<void> {
   }
   const { sizes, runs } = args();
   if (!fs.existsSync(path.join(repo, 'dist', 'bundle', 'recall.mjs'))) throw new Error('not built: run npm run build');
+  if (process.argv.includes('--team')) {
+    // `--team [--team-size N]`: the team store's load figures instead of the KB figures.
+    const { benchTeam } = await import('./bench-team.js');
+    const sizeArg = process.argv.indexOf('--team-size');
+    await benchTeam({ generateKb, size: sizeArg >= 0 ? Number(process.argv[sizeArg + 1]) : 100_000, runs, print: (...l) => void process.stdout.write(`${l.join('\n')}\n`) });
+    return;
+  }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));
   // Rows are printed as they are measured, so a long run shows progress and keeps what it finished.
   const rows = { push: (...lines: string[]): void => void process.stdout.write(`${lines.join('\n')}\n`) };

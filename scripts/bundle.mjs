@@ -42,7 +42,8 @@ export async function bundle(root, outdir, { sourcemap = true } = {}) {
     format: 'esm',
     target: 'node20',
     outExtension: { '.js': '.mjs' },
-    external: ['better-sqlite3', 'node-sqlite3-wasm', 'onnxruntime-node', '@huggingface/transformers', 'sqlite-vec'],
+    // pg's optional native binding and Cloudflare socket shim are never used here (pure-JS client on Node).
+    external: ['better-sqlite3', 'node-sqlite3-wasm', 'onnxruntime-node', '@huggingface/transformers', 'sqlite-vec', 'pg-native', 'pg-cloudflare'],
     banner: { js: "import { createRequire as __recallCreateRequire } from 'node:module'; const require = __recallCreateRequire(import.meta.url);" },
     sourcemap: sourcemap ? 'linked' : false,
     logLevel: 'warning',

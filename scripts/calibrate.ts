@@ -39,6 +39,8 @@ interface Example {
   rank: number;
   /** Rank of the note in each arm that found it. */
   armRanks: Record<string, number>;
+  /** The ranking component (evidence over the window's best) the boosts multiply. */
+  base: number;
 }
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -60,13 +62,17 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
           let rel: Extract<TraceEvent, { stage: 'relevance' }> | null = null;
           let order: string[] = [];
           const armRanks = new Map<string, Record<string, number>>();
+          const bases = new Map<string, number>();
           await session.run(
             { ...DEFAULT_COMMAND, query: q.query, limit: 10, format: 'json', cache: false, mmr: false, floor: 0, gapLog: false, followup: false },
             {
               noLog: true,
               trace: (ev) => {
                 if (ev.stage === 'relevance') rel = ev;
-                if (ev.stage === 'score') order = ev.candidates.map((c) => c.id);
+                if (ev.stage === 'score') {
+                  order = ev.candidates.map((c) => c.id);
+                  for (const c of ev.candidates) bases.set(c.id, c.base);
+                }
                 if (ev.stage === 'arm') for (const h of ev.hits) armRanks.set(h.id, { ...(armRanks.get(h.id) ?? {}), [ev.arm]: h.rank });
               },
             },
@@ -86,6 +92,7 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
               features: c.features,
               rank: order.indexOf(c.id) + 1 || order.length + 1,
               armRanks: armRanks.get(c.id) ?? {},
+              base: bases.get(c.id) ?? 0,
             });
           }
         }

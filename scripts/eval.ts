@@ -33,6 +33,8 @@ const PROFILES: readonly Profile[] = ['cli', 'user-prompt', 'session-start', 'bm
 interface QueryScore {
   id: string;
   class: string;
+  /** LoCoMo question category (1 multi-hop, 2 temporal, 3 open-domain inference, 4 single-hop). */
+  category?: number;
   ids: string[];
   arms: string[][];
   onTopic: boolean;
@@ -100,6 +102,7 @@ function score(q: LabelledQuery, ids: string[], returned: string[], arms: string
   return {
     id: q.id,
     class: q.class,
+    ...(q.category !== undefined ? { category: q.category } : {}),
     ids: top,
     arms,
     onTopic,
@@ -258,6 +261,19 @@ async function main(): Promise<void> {
   for (const a of all) {
     if (a.set.family === 'cross') continue;
     out.push(`${a.set.name}: top-K (cli) by arm: ${Object.entries(a.attribution).map(([arm, n]) => `${arm} ${n}`).join(', ') || 'none'}`);
+  }
+  // LoCoMo per question category: mean over conversations of each conversation's mean recall@K.
+  const locomo = all.filter((a) => a.set.family === 'locomo');
+  if (locomo.length) {
+    const names: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain inference', 4: 'single-hop' };
+    out.push('', 'LoCoMo recall@K by question category (mean over conversations):');
+    for (const cat of [1, 2, 3, 4]) {
+      const cells = profiles.map((p) => {
+        const perSet = locomo.map((a) => mean((a.perQuery[p] ?? []).filter((r) => r.category === cat).map((r) => r.recall)));
+        return `${p} ${fmt(mean(perSet))}`;
+      });
+      out.push(`  ${cat} ${names[cat]!.padEnd(22)} ${cells.join('  ')}`);
+    }
   }
   if (args['verbose']) {
     for (const a of all) {

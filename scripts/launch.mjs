@@ -42,9 +42,30 @@ function breadcrumb(hook, detail) {
   }
 }
 
+/**
+ * Build dist/data/ (word counts and WordNet relations for the relevance estimate and the lexical
+ * arm; about 3 s, once) if it is missing. Without it recall still answers, more slowly and without
+ * related words, so a failure here is not fatal.
+ */
+async function ensureData() {
+  const data = path.join(root, 'dist', 'data');
+  if (fs.existsSync(path.join(data, 'stem-counts.tsv')) && fs.existsSync(path.join(data, 'wordnet-expand.tsv'))) return;
+  const tmp = path.join(root, 'dist', `.data-${process.pid}-${Date.now()}`);
+  try {
+    const { buildStemCounts } = await import(pathToFileURL(path.join(root, 'scripts', 'build-data.mjs')).href);
+    const { buildWordnet } = await import(pathToFileURL(path.join(root, 'scripts', 'build-wordnet.mjs')).href);
+    await buildStemCounts(root, tmp);
+    buildWordnet(root, tmp);
+    fs.renameSync(tmp, data);
+  } catch {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 /** Build dist/bundle/ if it is missing. Throws with a one-line reason when it cannot. */
 async function ensureBundle(entryFile) {
   if (fs.existsSync(entryFile)) return;
+  await ensureData();
   const dist = path.join(root, 'dist');
   const tmp = path.join(dist, `.bundle-${process.pid}-${Date.now()}`);
   let esbuildBundle;

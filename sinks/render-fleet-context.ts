@@ -5,6 +5,7 @@
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { estimateTokens } from '../operators/math/terms.js';
 import { pyHead } from './economics.js';
+import { cleanName } from './origin-label.js';
 
 /** Items considered: the first five results (the reference keeps the block short and high-signal). */
 export const FLEET_MAX_ITEMS = 5;
@@ -58,9 +59,11 @@ function sourceOf(fm: Record<string, unknown>): string {
 
 function itemLines(c: ScoredCandidate): string[] {
   const n = c.note;
+  // A team note's source is the store's record of who published it, not what its frontmatter claims.
+  const source = n.origin ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}` : sourceOf(n.frontmatter);
   return [
     `- **${n.title}** \u2014 ${n.keyInsight || n.title}`,
-    `  source: ${sourceOf(n.frontmatter)} \u00b7 score: ${formatFixed3(c.score)}`,
+    `  source: ${source} \u00b7 score: ${formatFixed3(c.score)}`,
   ];
 }
 

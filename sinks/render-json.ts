@@ -49,6 +49,8 @@ export interface JsonResult {
   relevance: number;
   arms: ArmName[];
   path: string;
+  /** Notes imported from a team store only: who published it (as the store recorded it) and whether it is quarantined. */
+  origin?: { kind: 'team'; author: string; machine: string; kb: string; revision: number; verified: boolean; quarantined: boolean };
 }
 
 export interface JsonArm {
@@ -105,6 +107,9 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       relevance: c.relevance,
       arms: ARM_NAMES.filter((a) => c.ranks[a] !== undefined),
       path: n.path,
+      ...(n.origin
+        ? { origin: { kind: n.origin.kind, author: n.origin.author, machine: n.origin.machine, kb: n.origin.kb, revision: n.origin.revision, verified: n.origin.verified, quarantined: n.quarantine } }
+        : {}),
     };
   };
   const results = outcome.results.map((c) => toRow(c, true));

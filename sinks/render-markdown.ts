@@ -13,6 +13,7 @@
 import type { Note } from '../sources/note.js';
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
+import { originLabel } from './origin-label.js';
 
 /** Characters of the query shown in the header (the reference's `query[:80]`). */
 export const HEADER_QUERY_CHARS = 80;
@@ -114,7 +115,8 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
     const note = c.note;
     const text = (showField ? fieldValue(note, field!) : null) || note.keyInsight || note.title;
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
-    const entryLines = [`- **[${note.displayId}]** ${text}${suffix}`];
+    const origin = originLabel(note);
+    const entryLines = [`- **[${note.displayId}]** ${text}${suffix}${origin ? ` (${origin})` : ''}`];
     if (field === null && note.howToApply) entryLines.push(`  How to apply: ${note.howToApply}`);
     return entryLines.join('\n');
   });

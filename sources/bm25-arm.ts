@@ -2,9 +2,11 @@
  * BM25 arm on the embedded FTS5 index.
  *
  * The query becomes an OR of its terms (Unicode words of 2+ characters, stopwords dropped; a
- * hyphenated term is a phrase), so a sentence-shaped prompt still matches notes that share some of
- * its words, ranked by BM25 with title, tags and key insight weighted above the body.
- * Empty query terms → no hits. Lazy: nothing runs before subscribe.
+ * hyphenated term is its phrase and its parts), so a sentence-shaped prompt still matches notes
+ * that share some of its words, ranked by BM25 with title, tags and key insight weighted above the
+ * body. Related words (expansions) run as a second query whose scores count less; a note found
+ * only by them keeps that lower score. Empty query terms → no hits. Lazy: nothing runs before
+ * subscribe.
  */
 import { defer, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
@@ -22,18 +24,50 @@ export function ftsQuery(query: string): string | null {
   const seen = new Set<string>();
   for (const m of query.toLowerCase().matchAll(WORD_RE)) {
     const t = m[0].replace(/[-_]+$/, '');
-    if (t.length < 2 || STOPWORDS.has(t) || seen.has(t)) continue;
-    seen.add(t);
-    terms.push(`"${t.replace(/"/g, '""')}"`);
+    // A hyphenated term counts as its phrase and as each of its parts: "transgender-specific" finds a
+    // note that only says "transgender", and one with the phrase scores higher (it matches both).
+    const parts = /[-_]/.test(t) ? t.split(/[-_]+/).filter((p) => p.length >= 2 && !STOPWORDS.has(p)) : [];
+    for (const x of [t, ...parts]) {
+      if (x.length < 2 || STOPWORDS.has(x) || seen.has(x)) continue;
+      seen.add(x);
+      terms.push(`"${x.replace(/"/g, '""')}"`);
+      if (terms.length >= MAX_TERMS) break;
+    }
     if (terms.length >= MAX_TERMS) break;
   }
   return terms.length ? terms.join(' OR ') : null;
 }
 
-export function bm25Arm(query: string, limit: number, index: IndexHandle): Observable<ArmHit[]> {
+/**
+ * Share of an expansion word's BM25 score that counts: a related word ("taekwondo" for "martial
+ * arts") is evidence, but less than the user's own word. Measured on the LoCoMo dev conversations
+ * (evidence recall@10 with 0.2 / 0.35 / 0.5: 0.655 / 0.658 / 0.657; none: 0.651).
+ */
+export const EXPANSION_WEIGHT = 0.35;
+
+export interface Bm25Options {
+  /**
+   * Related words (WordNet) and the query's date-phrase words, searched in a second query whose
+   * scores count EXPANSION_WEIGHT.
+   */
+  expansions?: readonly string[];
+}
+
+export function bm25Arm(query: string, limit: number, index: IndexHandle, opts: Bm25Options = {}): Observable<ArmHit[]> {
   return defer(() => {
     const match = ftsQuery(query);
-    if (!match) return of([]);
-    return of(searchFts(index, match, limit).map((r) => ({ note: r.note, score: r.score })));
+    const own = match ? searchFts(index, match, limit) : [];
+    const expansion = opts.expansions?.length ? ftsQuery(opts.expansions.join(' ')) : null;
+    const related = expansion ? searchFts(index, expansion, limit) : [];
+    if (related.length === 0) return of(own.map((r) => ({ note: r.note, score: r.score })));
+    const byKey = new Map<string, ArmHit>();
+    for (const r of own) byKey.set(r.note.key, { note: r.note, score: r.score });
+    for (const r of related) {
+      const hit = byKey.get(r.note.key);
+      if (hit) hit.score += EXPANSION_WEIGHT * r.score;
+      else byKey.set(r.note.key, { note: r.note, score: EXPANSION_WEIGHT * r.score });
+    }
+    return of([...byKey.values()].sort((a, b) => b.score - a.score).slice(0, limit));
   });
 }
+

@@ -17,7 +17,8 @@ import { createHash } from 'node:crypto';
 import { fileTag, isBusyError, openDatabase, type SqlDatabase, type SqlStatement } from './sqlite.js';
 import { extraFieldsText, isMemoryIndex, modelText, parseNote, str, type Note, type NoteLocation } from './note.js';
 import { parseYamlMapping } from './frontmatter.js';
-import { walkKb, type KbFile, type WalkProblem } from './kb-walk.js';
+import type { KbFile, WalkProblem } from './kb-walk.js';
+import { decoratorFor, walkWithAttached, type AttachedRoot } from './attached-roots.js';
 import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity-graph.js';
 import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
@@ -35,6 +36,8 @@ export interface IndexHandle {
   file: string;
   /** Why the index is in memory, when it is. */
   fallbackReason: string | null;
+  /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
+  attached: readonly AttachedRoot[];
 }
 
 export interface RefreshReport {
@@ -134,7 +137,7 @@ function prepareSchema(db: SqlDatabase): void {
  * Open (or create) the index for a KB root. Falls back to an in-memory index when the state dir
  * is not writable or the file is corrupt beyond repair; `fallbackReason` says why.
  */
-export function openIndex(kbRoot: string, stateDir: string): IndexHandle {
+export function openIndex(kbRoot: string, stateDir: string, attached: readonly AttachedRoot[] = []): IndexHandle {
   const file = indexFileFor(kbRoot, stateDir);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -152,13 +155,13 @@ export function openIndex(kbRoot: string, stateDir: string): IndexHandle {
       const fresh = openDatabase(file);
       fresh.pragma('journal_mode = WAL');
       prepareSchema(fresh);
-      return { db: fresh, kbRoot, file, fallbackReason: `index file was unreadable (${(err as Error).message}); rebuilt` };
+      return { db: fresh, kbRoot, file, fallbackReason: `index file was unreadable (${(err as Error).message}); rebuilt`, attached };
     }
-    return { db, kbRoot, file, fallbackReason: null };
+    return { db, kbRoot, file, fallbackReason: null, attached };
   } catch (err) {
     const db = openDatabase(':memory:');
     prepareSchema(db);
-    return { db, kbRoot, file: ':memory:', fallbackReason: `cannot write ${file} (${(err as Error).message}); using an in-memory index` };
+    return { db, kbRoot, file: ':memory:', fallbackReason: `cannot write ${file} (${(err as Error).message}); using an in-memory index`, attached };
   }
 }
 
@@ -252,7 +255,7 @@ export function indexProblems(h: IndexHandle): WalkProblem[] {
  */
 export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): RefreshReport {
   const t0 = performance.now();
-  const { files, problems: walkProblems } = walkKb(h.kbRoot);
+  const { files, problems: walkProblems } = walkWithAttached(h.kbRoot, h.attached);
   const fp = fingerprint(files);
   const db = h.db;
   const prevGeneration = Number(getMeta(db, 'generation')) || 0;
@@ -327,7 +330,9 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
         }
         try {
           if (f.kind === 'note') {
-            const note = parseNote(read.text, f.rel, f.location as NoteLocation);
+            const parsed = parseNote(read.text, f.rel, f.location as NoteLocation);
+            const decorate = decoratorFor(h.attached, f.rel);
+            const note = decorate ? decorate(parsed, f.abs) : parsed;
             upsertNote.run(noteRow(note));
             deleteSupersedes.run(f.rel);
             if (note.location === 'documents') for (const t of supersedesTargets(note)) insertSupersedes.run(t, f.rel, note.key);

@@ -11,6 +11,19 @@ import { parseLooseDate } from './dates.js';
 
 export type NoteLocation = 'documents' | 'archived' | 'forgotten';
 
+/** Where a note not written in this KB came from (a team store pull), as recorded when it was imported. */
+export interface NoteOrigin {
+  kind: 'team';
+  /** Database role that published the note (recorded by the store, not claimed by the note). */
+  author: string;
+  machine: string;
+  kb: string;
+  store: string;
+  revision: number;
+  /** False when the note's provenance record is missing or does not match the file. */
+  verified: boolean;
+}
+
 export interface Note {
   /**
    * Identity used for fusion and filtering: frontmatter `id`, else `name`, else the note's path in
@@ -55,6 +68,8 @@ export interface Note {
   body: string;
   /** The whole note text, stripped: what lexical overlap, economics and models see. */
   chunkText: string;
+  /** Set on notes imported from a team store (never from the note's own frontmatter). */
+  origin?: NoteOrigin;
 }
 
 const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;

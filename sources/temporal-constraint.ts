@@ -9,6 +9,12 @@ export interface TemporalConstraint {
   end: Date;
   confidence: number;
   matchedText: string;
+  /**
+   * The phrase names no year ("in july", "on may 3") and the year was taken as the latest one not in
+   * the future. The recall moves such a window back to the latest year that has notes in it (a KB of
+   * 2023 notes asked about "july" means July 2023).
+   */
+  impliedYear?: boolean;
 }
 
 /**

@@ -118,6 +118,8 @@ function monthIndex(word: string): number {
 
 interface Hit extends Span {
   confidence: number;
+  /** The phrase names no year ("in july", "on may 3"): the year was guessed (see TemporalConstraint). */
+  impliedYear?: boolean;
 }
 
 interface Rule {
@@ -257,42 +259,60 @@ const RULES: readonly Rule[] = [
     },
   },
 
-  // Pass 5 — month names and years.
+  // Pass 5 — a day of a named month with its year ("3 june, 2023", "june 3rd 2023"): one day.
   {
     pass: 5,
+    pattern: rx(`\\b(\\d{1,2})(?:st|nd|rd|th)?\\s+(?:of\\s+)?(${MONTH})\\b\\.?,?\\s+(${YEAR})(?!\\d)`),
+    build: (m) => {
+      const d = validDate(Number(group(m, 3)), monthIndex(group(m, 2)) + 1, Number(group(m, 1)));
+      return d ? { ...oneDay(d), confidence: 1.0 } : null;
+    },
+  },
+  {
+    pass: 5,
+    pattern: rx(`\\b(${MONTH})\\b\\.?\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(${YEAR})(?!\\d)`),
+    build: (m) => {
+      const d = validDate(Number(group(m, 3)), monthIndex(group(m, 1)) + 1, Number(group(m, 2)));
+      return d ? { ...oneDay(d), confidence: 1.0 } : null;
+    },
+  },
+
+  // Pass 6 — month names and years.
+  {
+    pass: 6,
     pattern: rx(`\\b(${MONTH})\\b\\.?,?\\s+(${YEAR})(?!\\d)`),
     build: (m) => ({ ...calendarMonth(Number(group(m, 2)), monthIndex(group(m, 1))), confidence: 0.9 }),
   },
   {
-    pass: 5,
+    pass: 6,
     pattern: rx(`\\b${PREPOSITION}\\s+(${MONTH})\\b(?!\\.?,?\\s+${YEAR}(?!\\d))`),
     anchor: 1,
     build: (m, ref) => {
       const month = monthIndex(group(m, 1));
       const year = month <= ref.getMonth() ? ref.getFullYear() : ref.getFullYear() - 1;
-      return { ...calendarMonth(year, month), confidence: 0.6 };
+      return { ...calendarMonth(year, month), confidence: 0.6, impliedYear: true };
     },
   },
   {
-    pass: 5,
+    pass: 6,
     pattern: rx(`\\b${PREPOSITION}\\s+(${YEAR})(?![-/\\d])`),
     anchor: 1,
     build: (m) => ({ ...calendarYear(Number(group(m, 1))), confidence: 0.7 }),
   },
 
-  // Pass 6 — vague periods.
+  // Pass 7 — vague periods.
   {
-    pass: 6,
+    pass: 7,
     pattern: rx(`\\b(?:last|previous)\\s+sprint\\b`),
     build: (_m, ref) => ({ ...days(addDays(ref, -28), addDays(ref, -14)), confidence: 0.5 }),
   },
   {
-    pass: 6,
+    pass: 7,
     pattern: rx(`\\b(?:this|current)\\s+sprint\\b`),
     build: (_m, ref) => ({ ...lastDays(ref, 14), confidence: 0.5 }),
   },
   {
-    pass: 6,
+    pass: 7,
     pattern: rx(`\\b(?:recently|lately)\\b`),
     build: (_m, ref) => ({ ...lastDays(ref, 14), confidence: 0.4 }),
   },
@@ -370,7 +390,7 @@ function runChrono(text: string, ref: Date): TemporalConstraint | null {
       last = dateAt(last.getFullYear() - 1, last.getMonth(), last.getDate());
     }
     const exact = r.start.isCertain('year') && r.start.isCertain('month') && r.start.isCertain('day');
-    return applyModifier({ ...days(first, last), confidence: exact ? 1.0 : 0.8 }, matched, prefix, ref);
+    return applyModifier({ ...days(first, last), confidence: exact ? 1.0 : 0.8, ...(r.start.isCertain('year') ? {} : { impliedYear: true }) }, matched, prefix, ref);
   }
   return null;
 }

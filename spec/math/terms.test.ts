@@ -3,8 +3,10 @@ import fc from 'fast-check';
 import { contentTerms, estimateTokens, jaccard, STOPWORDS, termCoverage, termOccurs } from '../../operators/math/terms.js';
 
 describe('contentTerms', () => {
-  it('drops stopwords and words shorter than 3 characters', () => {
-    expect(contentTerms('how do I fix it in go if db is up')).toEqual(['fix']);
+  it('drops stopwords and one-character words, keeps two-character technical words', () => {
+    expect(contentTerms('how do I fix it in go if db is up')).toEqual(['fix', 'go', 'db', 'up']);
+    expect(contentTerms('s3 upload fails')).toEqual(['s3', 'upload', 'fails']);
+    expect(contentTerms('tests fail only on CI')).toEqual(['tests', 'fail', 'only', 'ci']);
     expect(contentTerms('the and of to')).toEqual([]);
   });
 
@@ -21,13 +23,13 @@ describe('contentTerms', () => {
     expect(contentTerms('')).toEqual([]);
   });
 
-  it('only yields lower-case, unique, non-stopword terms of 3+ characters, stable under re-extraction', () => {
+  it('only yields lower-case, unique, non-stopword terms of 2+ characters, stable under re-extraction', () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...'aBc-_ 1.The'.split('')), maxLength: 60 }), (text) => {
         const terms = contentTerms(text);
         expect(new Set(terms).size).toBe(terms.length);
         for (const t of terms) {
-          expect(t).toMatch(/^[a-z0-9][a-z0-9_-]{2,}$/);
+          expect(t).toMatch(/^[a-z0-9][a-z0-9_-]+$/);
           expect(STOPWORDS.has(t)).toBe(false);
         }
         expect(contentTerms(terms.join(' '))).toEqual(terms);

