@@ -114,6 +114,9 @@ export const KNOBS: readonly Knob[] = [
 
 const BY_KEY = new Map(KNOBS.map((k) => [k.key, k]));
 
+/** Largest config file read (a settings file is a few hundred bytes). */
+const MAX_CONFIG_BYTES = 256 * 1024;
+
 /** The config file this environment reads, or null when there is none. */
 export function configFilePath(env: Env): string | null {
   const home = env['HOME'] || os.homedir();
@@ -158,6 +161,9 @@ export function withConfigFile(env: Env): { env: Record<string, string | undefin
   try {
     file = configFilePath(env);
     if (!file) return { env: { ...env }, file: null, warnings: [] };
+    // Only a regular, small file is read: a FIFO or a device there must not hang a hook.
+    const st = fs.statSync(file);
+    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return { env: { ...env }, file, warnings: [`${file}: not a regular file of at most ${MAX_CONFIG_BYTES} bytes; ignored`] };
     const { values, warnings } = parseConfigText(fs.readFileSync(file, 'utf8'), file);
     const merged: Record<string, string | undefined> = { ...env };
     for (const [k, v] of Object.entries(values)) if (merged[k] === undefined || merged[k]!.trim() === '') merged[k] = v;

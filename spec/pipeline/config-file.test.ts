@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { KNOBS, configFilePath, parseConfigText, withConfigFile } from '../../pipeline/config-file.js';
 import { loadConfig } from '../../pipeline/config.js';
 
@@ -34,6 +35,14 @@ describe('recall.toml', () => {
       'f: mmr must be a boolean (got "1"); ignored',
     ]);
     expect(parseConfigText('limit = [', 'f').warnings[0]).toMatch(/^f: not valid TOML/);
+  });
+
+  it('never reads a FIFO or a huge file (a hook must not hang on its settings)', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-conf-'));
+    const fifo = path.join(dir, 'recall.toml');
+    spawnSync('mkfifo', [fifo]);
+    const r = withConfigFile({ HOME: dir, REFLECT_STATE_DIR: dir });
+    expect(r.warnings).toEqual([`${fifo}: not a regular file of at most 262144 bytes; ignored`]);
   });
 
   it('looks in $RECALL_CONFIG, then the state dir, then XDG', () => {
