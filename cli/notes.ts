@@ -15,7 +15,10 @@ import { UsageError } from '../pipeline/errors.js';
 import { lastValue, requireNumber } from '../pipeline/cli-options.js';
 import { splitFrontmatter } from '../sources/frontmatter.js';
 import { howToApply, parseTags, str } from '../sources/note.js';
-import { CONFIDENCE_TIERS, type ConfidenceTier, type NewNote } from '../sinks/note-writer.js';
+import type { ConfidenceTier, NewNote } from '../sinks/note-writer.js';
+
+/** Confidence tiers a new note may have (the reflect template's, lower-case). */
+const CONFIDENCE_TIERS = ['high', 'medium', 'low'] as const;
 
 const notesIo = (io: CliIo) => ({ env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) });
 

@@ -12,7 +12,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parse } from 'smol-toml';
+import { createRequire } from 'node:module';
+import type * as SmolToml from 'smol-toml';
+
+// The TOML parser is loaded only when a config file exists: most processes (every hook) have none
+// and should not pay for evaluating it.
+const loadCjs = createRequire(import.meta.url);
+const parse = (text: string): Record<string, unknown> => (loadCjs('smol-toml') as typeof SmolToml).parse(text) as Record<string, unknown>;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
