@@ -200,7 +200,10 @@ describe('session-start', () => {
     // project, branch words (the feat/ prefix dropped), then the top commit tokens (ties alphabetical)
     expect(out).toMatch(/^## Prior learnings relevant to `billing-svc connection pool postgres sizing`/);
     expect(out).toContain('[lrn-pool]');
-    expect(out).toMatch(/\nmemory: \d+ learnings, ~\d+ tok injected, est ~-?\d+ tok saved$/);
+    expect(out).toMatch(/\nmemory: \d+ learnings?, ~\d+ tok injected, est ~-?\d+ tok saved$/);
+    // The footer counts the block it follows (characters / 4), not the notes' whole texts.
+    const blockText = out.slice(0, out.lastIndexOf('\nmemory:'));
+    expect(out).toContain(`memory: 1 learning, ~${Math.floor([...blockText].length / 4)} tok injected`);
     const copilot = envelope(runHook('session-start', JSON.stringify({ cwd: dir }), env(kb, { REFLECT_HARNESS: 'copilot' })));
     expect(Object.keys(copilot)).toEqual(['additionalContext']);
   });
@@ -211,7 +214,7 @@ describe('session-start', () => {
     kb.write('documents/fresh.md', noteText('lrn-fresh', 'billing-svc connection pool sizing rule', 'size the pool per worker', { confidence: 'high', created: today }));
     const dir = project(kb, 'feat/connection-pool');
     const out = context(runHook('session-start', JSON.stringify({ cwd: dir }), env(kb)));
-    expect(out).toMatch(/— 1 learnings/);
+    expect(out).toMatch(/— 1 learning,/);
     expect(out).toContain('[lrn-fresh]');
   });
 
