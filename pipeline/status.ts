@@ -22,6 +22,7 @@ import { closeIndex, countNotes, indexFileFor, indexGeneration, openIndex, refre
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
+import type { TeamStatus } from './team-cli.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -43,10 +44,26 @@ export interface StatusSection<T = unknown> {
 }
 
 /**
- * The extra sections, in the order they are shown. Add a feature's section here with one line, e.g.
- * `teamStatusSection` built on the team store's status function.
+ * The team store (PostgreSQL): where it is, the pulled shard, last push and pull, who is trusted. Left
+ * out when no store is configured and nothing was pulled. The store is not contacted (status must
+ * answer offline and fast; `recall team status` probes it).
  */
-export const STATUS_SECTIONS: StatusSection[] = [];
+const teamSection: StatusSection<TeamStatus & { report: string[] }> = {
+  name: 'team',
+  async collect(ctx) {
+    // Loaded only here: the team code (and its PostgreSQL client) stays off every other path.
+    const { teamStatus, formatStatus } = await import('./team-cli.js');
+    const s = await teamStatus(ctx.env, { probe: false });
+    if (!s.configured && s.shard.notes === 0) return null;
+    return { ...s, report: formatStatus(s).split('\n').filter(Boolean) };
+  },
+  render(s) {
+    return s.report.map((line, i) => (i === 0 ? `team      ${line.replace(/^team store: /, '')}` : `          ${line}`));
+  },
+};
+
+/** The extra sections, in the order they are shown. A feature with state of its own adds one here. */
+export const STATUS_SECTIONS: StatusSection[] = [teamSection as StatusSection];
 
 export interface HookWiring {
   harness: Harness;

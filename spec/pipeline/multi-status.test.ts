@@ -8,10 +8,11 @@ import { makeCandidate } from '../sinks/helpers.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
 let kb: TempKb | null = null;
+const BUILT_IN_SECTIONS = [...STATUS_SECTIONS];
 afterEach(() => {
   kb?.cleanup();
   kb = null;
-  STATUS_SECTIONS.length = 0;
+  STATUS_SECTIONS.splice(0, STATUS_SECTIONS.length, ...BUILT_IN_SECTIONS);
 });
 
 const cand = (key: string, relevance: number) => ({ ...makeCandidate({ displayId: key }), note: { ...makeCandidate({ displayId: key }).note, key }, relevance });
@@ -57,16 +58,29 @@ describe('recall status', () => {
   });
 
   it('takes extra sections through STATUS_SECTIONS (one line adds one), in text and JSON', async () => {
-    const team: StatusSection<{ store: string }> = {
-      name: 'team',
+    const demo: StatusSection<{ store: string }> = {
+      name: 'demo',
       collect: async (ctx) => ({ store: `store for ${path.basename(ctx.scope.root)}` }),
-      render: (d) => [`team      ${d.store}`],
+      render: (d) => [`demo      ${d.store}`],
     };
-    STATUS_SECTIONS.push(team as StatusSection);
+    STATUS_SECTIONS.push(demo as StatusSection);
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'alpha', 'body'));
     const r = await collectStatus({ kb: kb.root, global: false, allBranches: false }, { env: { HOME: kb.state, REFLECT_STATE_DIR: kb.state }, cwd: kb.root });
-    expect(r.sections).toEqual({ team: { store: 'store for kb' } });
-    expect(formatStatus(r)).toMatch(/\nteam {6}store for kb\n$/);
+    expect(r.sections).toEqual({ demo: { store: 'store for kb' } });
+    expect(formatStatus(r)).toMatch(/\ndemo {6}store for kb\n$/);
+  });
+
+  it('shows the team store when one is configured (offline, password never shown), and no team section otherwise', async () => {
+    kb = tempKb();
+    kb.write('documents/a.md', noteText('a', 'alpha', 'body'));
+    const env = { HOME: kb.state, REFLECT_STATE_DIR: kb.state };
+    const none = await collectStatus({ kb: kb.root, global: false, allBranches: false }, { env, cwd: kb.root });
+    expect(none.sections).toEqual({});
+    const r = await collectStatus({ kb: kb.root, global: false, allBranches: false }, { env: { ...env, RECALL_TEAM_URL: 'postgres://alice:s3cret-pw@127.0.0.1:1/team' }, cwd: kb.root });
+    expect(r.sections['team']).toMatchObject({ configured: true, store: 'postgres://alice@127.0.0.1:1/team' });
+    const text = formatStatus(r);
+    expect(text).toMatch(/\nteam {6}postgres:\/\/alice@127\.0\.0\.1:1\/team/);
+    expect(JSON.stringify(r) + text).not.toContain('s3cret-pw');
   });
 });
