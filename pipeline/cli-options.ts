@@ -13,7 +13,7 @@ import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 type OptionSpec = { type: 'string' | 'number' | 'boolean'; default?: string | number | boolean; describe: string };
 
 export const SCOPE_OPTIONS = {
-  kb: { type: 'string', describe: 'KB root to read (overrides scope resolution)' },
+  kb: { type: 'string', describe: 'KB to read: a reflect KB (documents/) or any folder of markdown; repeat to search several together' },
   global: { type: 'boolean', default: false, describe: 'read the pooled KB (~/.learnings), not a project shard' },
   'all-branches': { type: 'boolean', default: false, describe: 'skip the branch shard level' },
 } as const satisfies Record<string, OptionSpec>;
@@ -40,15 +40,40 @@ export const RECALL_OPTIONS = {
   'session-id': { type: 'string', describe: 'session id for the gap log and follow-up diagnostic' },
   'gap-log': { type: 'boolean', default: true, describe: 'log empty results as knowledge gaps (--no-gap-log)' },
   followup: { type: 'boolean', default: true, describe: 'record the follow-up diagnostic (--no-followup)' },
-  verbose: { type: 'boolean', default: false, describe: 'print skipped notes, warnings and degradations on stderr' },
+  verbose: { type: 'boolean', default: false, describe: 'print the KB read, skipped notes, warnings and degradations on stderr' },
+  json: { type: 'boolean', default: false, describe: 'same as --format json' },
 } as const satisfies Record<string, OptionSpec>;
+
+/** Sub-commands: a first word that names one is never taken as a query (`recall -- WORD` searches it). */
+export const COMMAND_WORDS = [
+  'index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp',
+  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion', 'team',
+] as const;
+
+/**
+ * The option table as yargs declares it. Number options are declared without a type (a value is
+ * still required): yargs would turn `--limit abc` into NaN before we could name what was typed, so
+ * the number check happens in toRecallCommand, on the text as given.
+ */
+export function yargsOptions<T extends Record<string, OptionSpec>>(table: T): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    Object.entries(table).map(([k, o]) => [k, o.type === 'number' ? { describe: o.describe, requiresArg: true, ...(o.default !== undefined ? { default: o.default } : {}) } : o]),
+  );
+}
 
 const CONFIDENCE = ['HIGH', 'MEDIUM', 'LOW', 'ANY'] as const;
 const MODES = ['naive', 'local', 'global'] as const;
 const FORMATS = ['markdown', 'json', 'fleet-context'] as const;
 
-function requireNumber(name: string, v: unknown, opts: { min?: number; max?: number; integer?: boolean }): number | undefined {
+/** The last value of an option given several times (`--limit 3 --limit 5` → 5), as command lines usually treat it. */
+export function lastValue(v: unknown): unknown {
+  return Array.isArray(v) ? v[v.length - 1] : v;
+}
+
+export function requireNumber(name: string, raw: unknown, opts: { min?: number; max?: number; integer?: boolean }): number | undefined {
+  const v = lastValue(raw);
   if (v === undefined) return undefined;
+  if (typeof v === 'boolean' || (typeof v === 'string' && v.trim() === '')) throw new UsageError(`--${name} needs a value`);
   const n = typeof v === 'number' ? v : Number(v);
   const bad =
     !Number.isFinite(n) ||
@@ -67,14 +92,22 @@ function requireNumber(name: string, v: unknown, opts: { min?: number; max?: num
   return n;
 }
 
-function choice<T extends string>(name: string, v: unknown, values: readonly T[], normalise: (s: string) => string): T {
+function choice<T extends string>(name: string, raw: unknown, values: readonly T[], normalise: (s: string) => string): T {
+  const v = lastValue(raw);
   const s = normalise(String(v));
   if (!(values as readonly string[]).includes(s)) throw new UsageError(`--${name} must be one of ${values.join(', ')} (got ${JSON.stringify(String(v))})`);
   return s as T;
 }
 
-function optionalString(v: unknown): string | null {
+function optionalString(raw: unknown): string | null {
+  const v = lastValue(raw);
   return v === undefined || v === null || v === '' ? null : String(v);
+}
+
+/** Every `--kb` given, in order (an option given several times arrives as a list). */
+export function kbList(raw: unknown): string[] {
+  const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  return list.map((k) => String(k)).filter((k) => k !== '' && k !== 'true');
 }
 
 /** Validate parsed arguments (kebab-case keys) into a RecallCommand. Throws UsageError. */
@@ -94,7 +127,7 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
     ...(limit !== undefined ? { limit } : {}),
     mode: choice<RecallMode>('mode', a['mode'] ?? 'naive', MODES, (s) => s.toLowerCase()),
     confidence: choice<ConfidenceFloor>('confidence', a['confidence'] ?? 'ANY', CONFIDENCE, (s) => s.toUpperCase()),
-    format: choice<OutputFormat>('format', a['format'] ?? 'markdown', FORMATS, (s) => s.toLowerCase()),
+    format: a['json'] === true ? 'json' : choice<OutputFormat>('format', a['format'] ?? 'markdown', FORMATS, (s) => s.toLowerCase()),
     field: optionalString(a['field']),
     tags: String(a['tags'] ?? '')
       .split(',')
@@ -113,7 +146,8 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
     ...(mmrLambda !== undefined ? { mmrLambda } : {}),
     global: a['global'] === true,
     allBranches: a['all-branches'] === true,
-    kb: optionalString(a['kb']),
+    kb: kbList(a['kb'])[0] ?? null,
+    ...(kbList(a['kb']).length > 1 ? { kbs: kbList(a['kb']) } : {}),
     sessionId: optionalString(a['session-id']),
     gapLog: a['gap-log'] !== false,
     followup: a['followup'] !== false,
@@ -132,11 +166,11 @@ const BY_TYPE = (type: OptionSpec['type']): string[] =>
  * yargs's. Value errors throw the same UsageError either path would.
  */
 export function fastParse(argv: readonly string[]): RecallCommand | null {
-  if (argv.length === 0 || ['index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp', 'team'].includes(argv[0]!) || argv.some((a) => a === '--help' || a === '-h' || a === '--version')) return null;
+  if (argv.length === 0 || (COMMAND_WORDS as readonly string[]).includes(argv[0]!) || argv.some((a) => ['--help', '-h', '--version', '-V', '--get-yargs-completions'].includes(a))) return null;
   const parsed = parser(argv as string[], {
     boolean: BY_TYPE('boolean'),
-    number: BY_TYPE('number'),
-    string: BY_TYPE('string'),
+    // Numbers are parsed as text so that a bad value is reported as typed (see yargsOptions).
+    string: [...BY_TYPE('string'), ...BY_TYPE('number')],
     configuration: { 'camel-case-expansion': false, 'boolean-negation': true, 'parse-positional-numbers': false },
   });
   const known = new Set(['_', '--', ...Object.keys(RECALL_OPTIONS)]);

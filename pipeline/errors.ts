@@ -20,6 +20,14 @@ export class UsageError extends RecallError {
   }
 }
 
+/** A note, anchor or log that was asked for by name and does not exist: exit 1 with a one-line message. */
+export class NotFoundError extends RecallError {
+  constructor(message: string) {
+    super('E_NOT_FOUND', message);
+    this.name = 'NotFoundError';
+  }
+}
+
 /** An arm that cannot run in this installation (no model, no engine): reported as "unavailable". */
 export class ArmUnavailableError extends RecallError {
   constructor(

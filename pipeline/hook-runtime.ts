@@ -4,6 +4,7 @@
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
 import { loadConfig } from './config.js';
+import { withConfigFile } from './config-file.js';
 import { errorMessage } from './errors.js';
 import { harnessOf, toHookEnvelope, type Harness, type HookEvent } from '../sinks/hook-envelope.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
@@ -22,6 +23,18 @@ export function parseHookInput(text: string): Record<string, unknown> {
     return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
   } catch {
     return {};
+  }
+}
+
+/** Why a hook's stdin is not the JSON object a harness sends (the hook goes on with {}), or null. */
+export function hookInputProblem(text: string): string | null {
+  if (!text.trim()) return 'empty stdin (expected the harness hook JSON)';
+  if (text.length > MAX_STDIN_BYTES) return `stdin larger than ${MAX_STDIN_BYTES} bytes; ignored`;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? null : 'stdin is JSON but not an object';
+  } catch (err) {
+    return `stdin is not JSON (${(err as Error).message.split('\n')[0]})`;
   }
 }
 
@@ -109,8 +122,12 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
   try {
     harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
-    const env: Env = { ...io.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
+    const file = withConfigFile(io.env);
+    const env: Env = { ...file.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
     stateDir = loadConfig(env).stateDir;
+    for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
+    const stdinProblem = hookInputProblem(io.stdinText);
+    if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
     const overrides = new OverrideReader(env);
     const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
     const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now };
@@ -203,8 +220,17 @@ export function stdinWaitMs(deadlineMs: number, now = Date.now()): number {
   return Math.min(STDIN_WAIT_MS, Math.max(0, (deadlineMs - now) * STDIN_SHARE));
 }
 
-/** The hook's deadline from its spec and env (for sizing the stdin wait before runHook parses it). */
+/**
+ * The hook's deadline from its spec, env and config file (for sizing the stdin wait before runHook
+ * parses it): a deadline set in recall.toml bounds the stdin read too.
+ */
 export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number): number {
-  const sec = new OverrideReader(env).num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
+  let merged: Env = env;
+  try {
+    merged = withConfigFile(env).env;
+  } catch {
+    /* runHook reports the file's problem */
+  }
+  const sec = new OverrideReader(merged).num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
   return startedMs + sec * 1000;
 }

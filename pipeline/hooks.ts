@@ -14,8 +14,9 @@ import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
 import { loadConfig } from './config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
-import { blockEconomics } from '../sinks/economics.js';
+import { CHARS_PER_TOKEN, blockEconomics, pyLen } from '../sinks/economics.js';
 import { claimInjected, readInjected } from '../sinks/session-injected.js';
+import { safeId } from '../sinks/safe-text.js';
 import { DAY_MS } from '../sources/dates.js';
 import type { ScoredCandidate } from './types.js';
 
@@ -52,11 +53,14 @@ function projectCwd(ctx: HookContext, inputCwd: string | null): string {
 
 const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
 
-/** SessionStart's "memory:" footer over the learnings actually injected. */
-function footer(session: RecallSession, results: ScoredCandidate[]): string {
-  if (!session.config.economics || results.length === 0) return '';
-  const b = blockEconomics(results.map((r) => r.note), session.glyphs(), session.config.home);
-  return `memory: ${b.count} learnings, ~${b.read_tokens} tok injected, est ~${b.saved_tokens} tok saved`;
+/** SessionStart's "memory:" footer over the learnings the rendered block actually shows (a truncated one is not counted). */
+function footer(session: RecallSession, results: ScoredCandidate[], block: string): string {
+  if (!session.config.economics || results.length === 0 || !block) return '';
+  const shownIds = new Set([...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]));
+  // The block shows ids as safeId() made them.
+  const shown = results.filter((r) => shownIds.has(safeId(r.note.displayId)));
+  const b = blockEconomics(shown.map((r) => r.note), session.glyphs(), session.config.home);
+  return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
 }
 
 /** Probe freshness: a HIGH note dated within this many days short-circuits the boot (seed value). */
@@ -105,11 +109,12 @@ export const sessionStartHook: HookSpec = {
       const content = top ? top.note.keyInsight || top.note.title || top.note.howToApply : '';
       if (top && content.trim() && ageDays !== null && ageDays <= PROBE_FRESH_DAYS && (TIER_SCORE[top.note.confidence] ?? 0.5) > 0.8) {
         hookLog(ctx, 'session-start', `probe short-circuit: ${top.note.displayId} (${Math.max(0, Math.floor(ageDays))} days old)`);
-        return join(ambient, render(session, q.query, [top], 1500), footer(session, [top]));
+        const block = render(session, q.query, [top], 1500);
+        return join(ambient, block, footer(session, [top], block));
       }
       const main = await session.run({ ...common, limit: 3, maxChars: 1500 }, { caller: 'session-start' });
       const results = main.outcome?.results ?? [];
-      return join(ambient, main.stdout, footer(session, results));
+      return join(ambient, main.stdout, footer(session, results, main.stdout));
     });
   },
 };

@@ -218,7 +218,7 @@ export function createMcpServer(o: McpOptions, version = '0.1.0'): McpServer {
     },
     async (a) => {
       try {
-        const text = await runExplain({ ...DEFAULT_COMMAND, ...scope, query: a.query, format: 'json', gapLog: false, followup: false }, a.id, io);
+        const text = `${(await runExplain({ ...DEFAULT_COMMAND, ...scope, query: a.query, format: 'json', gapLog: false, followup: false }, a.id, io)).message}\n`;
         return result(fitText(text, MCP_BUDGETS.explain));
       } catch (err) {
         return failure(err);

@@ -19,6 +19,30 @@ function settingsOf(env: Env): { settings: ModelSettings; stateDir: string } {
 
 const mb = (n: number): string => (n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 
+/** `recall models status --json`: the models dir and, per role, the model id, whether it is installed and what it serves. */
+export function modelsStatusData(env: Env): { dir: string; models: { role: ModelRole; id: string; present: boolean; dtype: string | null; bytes: number; missing: string[]; serves: string }[] } {
+  const { settings } = settingsOf(env);
+  return {
+    dir: settings.modelsDir,
+    models: (['rerank', 'embed'] as ModelRole[]).map((role) => {
+      const p = modelPresence(settings, role);
+      return { role, id: p.id, present: p.present, dtype: p.dtype, bytes: p.bytes, missing: p.missing, serves: p.serves };
+    }),
+  };
+}
+
+/** `recall daemon status --json`. */
+export async function daemonStatusData(env: Env): Promise<{ socket: string; running: boolean; answering: boolean; status: unknown; error: string | null }> {
+  const opts = clientOptions(env);
+  if (!fs.existsSync(opts.socket)) return { socket: opts.socket, running: false, answering: false, status: null, error: null };
+  try {
+    const res = await daemonRequest({ op: 'status' }, opts, AbortSignal.timeout(3000));
+    return { socket: opts.socket, running: true, answering: res.ok, status: res.ok ? (res.status ?? null) : null, error: res.ok ? null : String(res.error) };
+  } catch (err) {
+    return { socket: opts.socket, running: true, answering: false, status: null, error: errorMessage(err) };
+  }
+}
+
 export function modelsStatus(env: Env): string {
   const { settings } = settingsOf(env);
   const lines = [`models dir: ${settings.modelsDir}`];

@@ -27,6 +27,8 @@ export interface LoggedRecall {
   ids: string[];
   ms: number | null;
   tokens: number | null;
+  /** The project the logged recall's affinity boost used (null: not logged, use this process's). */
+  project: string | null;
 }
 
 /** A log line that could not be replayed: reported, and counted as a change. */
@@ -40,6 +42,7 @@ const REQUEST_FIELDS: Record<string, 'string' | 'number' | 'boolean' | 'string[]
   limit: 'number', mode: 'string', confidence: 'string', format: 'string', field: 'string|null', tags: 'string[]',
   domainHint: 'string', minOverlap: 'number', maxTokens: 'number', maxChars: 'number', cache: 'boolean', cacheTtl: 'number',
   includeQuarantined: 'boolean', mmr: 'boolean', mmrLambda: 'number', global: 'boolean', allBranches: 'boolean', kb: 'string|null',
+  kbs: 'string[]', floor: 'number', showWeak: 'boolean',
 };
 
 /** The logged request, field by field: a field of the wrong type (`tags: null`) is dropped, so the default applies. */
@@ -80,6 +83,7 @@ export function parseLogLine(text: string, line: number): LoggedRecall | BadReco
       ids: results ? results.map(idOf) : Array.isArray(o['ids']) ? (o['ids'] as unknown[]).map(String) : [],
       ms: typeof o['ms'] === 'number' ? o['ms'] : null,
       tokens: typeof o['injected_tokens'] === 'number' ? o['injected_tokens'] : null,
+      project: typeof o['project'] === 'string' ? o['project'] : null,
     };
   } catch (err) {
     return { line, error: `unreadable record: ${(err as Error).message}` };
@@ -134,12 +138,35 @@ export function diffIds(before: readonly string[], after: readonly string[]): Pi
 
 const BASE: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false, gapLog: false, followup: false };
 
+/**
+ * The command that reproduces a logged recall: its request, with what the logged output format
+ * implied kept (fleet-context keeps quarantined notes), replay's overrides on top, and no cache,
+ * logs or rendering.
+ */
+export function replayCommand(r: Pick<LoggedRecall, 'request' | 'query'>, overrides: Partial<RecallCommand>): RecallCommand {
+  const includeQuarantined = r.request.includeQuarantined ?? r.request.format === 'fleet-context';
+  return { ...BASE, ...r.request, includeQuarantined, ...overrides, query: r.query, format: 'json', cache: false, gapLog: false, followup: false, verbose: false, sessionId: null };
+}
+
+/** One session per KB, scope and logged project (the affinity boost must use the project the recall used). */
+async function sessionFor(sessions: Map<string, RecallSession>, cmd: RecallCommand, project: string | null, io: RunIo): Promise<RecallSession> {
+  const key = JSON.stringify([cmd.kb, cmd.global, cmd.allBranches, project]);
+  let session = sessions.get(key);
+  if (!session) {
+    session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false, ...(project !== null ? { project } : {}) }, io);
+    sessions.set(key, session);
+  }
+  return session;
+}
+
 export interface ReplayOptions {
   log?: string;
   since?: string;
   limit?: number;
   /** Flags given to replay: they override every logged request. */
   overrides: Partial<RecallCommand>;
+  /** Called after each replayed recall (the CLI draws progress on a terminal). */
+  progress?: (done: number, total: number) => void;
 }
 
 export interface ReplayReport {
@@ -177,15 +204,9 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
         continue;
       }
       try {
-        const cmd: RecallCommand = { ...BASE, ...r.request, ...opts.overrides, query: r.query, format: 'json', cache: false, gapLog: false, followup: false, verbose: false, sessionId: null };
-        const key = JSON.stringify([cmd.kb, cmd.global, cmd.allBranches]);
-        let session = sessions.get(key);
-        if (!session) {
-          session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false }, io);
-          sessions.set(key, session);
-        }
+        const cmd = replayCommand(r, opts.overrides);
         const t0 = performance.now();
-        const res = await session.run(cmd, { noLog: true });
+        const res = cmd.kbs ? await (await import('./multi-kb.js')).runMultiRecall(cmd, io, { noLog: true }) : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
         const msAfter = performance.now() - t0;
         const results = res.outcome?.results ?? [];
         const after = results.map((c) => c.note.key);
@@ -204,6 +225,7 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
       } catch (err) {
         diffs.push(bad(r.line, r.query, r.caller, r.ids, `replay failed: ${(err as Error).message}`));
       }
+      opts.progress?.(diffs.length, picked.length);
     }
   } finally {
     for (const s of sessions.values()) s.close();

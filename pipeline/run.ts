@@ -15,6 +15,7 @@ import { embedMissing } from '../sources/models/embed-notes.js';
 import { indexGeneration } from '../sources/index-store.js';
 import { resolveEngines } from './engines.js';
 import { UsageError, errorMessage } from './errors.js';
+import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
@@ -30,7 +31,7 @@ import { loadTeamSettings } from '../sources/team-settings.js';
 import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
 import type { TemporalConstraint } from '../sources/temporal-constraint.js';
-import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
+import { fieldValue, renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
 import { renderJson } from '../sinks/render-json.js';
 import { renderFleetContext } from '../sinks/render-fleet-context.js';
 import { blockEconomics } from '../sinks/economics.js';
@@ -106,6 +107,8 @@ export interface RecallCommand {
   global: boolean;
   allBranches: boolean;
   kb: string | null;
+  /** Every `--kb` when several are searched together (the first is `kb`); absent for one KB. */
+  kbs?: string[];
   sessionId: string | null;
   gapLog: boolean;
   followup: boolean;
@@ -253,7 +256,11 @@ function cacheStamp(generation: number, engines: ReturnType<typeof resolveEngine
   return `${generation}:${mtime}`;
 }
 
-export function checkKbDir(kb: string, cwd: string): void {
+/**
+ * An explicit `--kb` must be a folder holding a KB: a reflect KB (documents/ or archived/) or any
+ * folder with markdown files in it. `allowEmpty` accepts an empty folder (a KB about to be written).
+ */
+export function checkKbDir(kb: string, cwd: string, opts: { allowEmpty?: boolean } = {}): void {
   const abs = path.resolve(cwd, kb);
   let st: fs.Stats;
   try {
@@ -262,6 +269,18 @@ export function checkKbDir(kb: string, cwd: string): void {
     throw new UsageError(`--kb ${kb}: no such directory`);
   }
   if (!st.isDirectory()) throw new UsageError(`--kb ${kb}: not a directory`);
+  if (!opts.allowEmpty && kbLayout(abs) === 'flat' && !hasMarkdown(abs)) {
+    throw new UsageError(`--kb ${kb}: not a KB (no documents/ folder and no markdown files)`);
+  }
+}
+
+/** Degradations as --verbose prints them: real failures first, one line each; missing models on one line at the end. */
+export function degradationLines(degraded: readonly Degradation[]): string[] {
+  const notInstalled = degraded.filter((d) => d.reason === 'unavailable' && /recall models pull/.test(d.message));
+  const rest = degraded.filter((d) => !notInstalled.includes(d));
+  const lines = rest.map((d) => `recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
+  if (notInstalled.length) lines.push(`recall: no model for ${notInstalled.map((d) => d.stage.replace(/^arm:/, '')).join(', ')} (optional; \`recall models pull\` installs them)`);
+  return lines;
 }
 
 /**
@@ -297,6 +316,8 @@ export interface SessionOptions {
   verbose: boolean;
   /** Absolute time (epoch ms) by which everything must be done; work is budgeted against it. */
   deadlineMs?: number;
+  /** The project for the affinity boost, when it is not the one of `cwd` (replay of a logged recall). */
+  project?: string;
 }
 
 /** Time kept back from a deadline for rendering and writing the answer. */
@@ -310,6 +331,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   ensurePrivateDir(config.stateDir);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
   const { index, refresh, degraded: indexDegraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
   let closed = false;
   try {
@@ -328,7 +350,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
     const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
     const early = [...indexDegraded, ...(embedded ? [embedded] : [])];
     let project: string | null = null;
-    const currentProject = (): string => (project ??= isShard(scope) ? '' : detectProject(config, io.cwd));
+    const currentProject = (): string => (project ??= opts.project ?? (isShard(scope) ? '' : detectProject(config, io.cwd)));
     let glyphs: Map<string, string> | null = null;
     const glyphsOnce = (): Map<string, string> =>
       (glyphs ??= loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }));
@@ -338,9 +360,15 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       if (liveNotes === 0) {
         const why = fs.existsSync(path.join(scope.root, 'documents'))
           ? `no learnings in ${path.join(scope.root, 'documents')}`
-          : `no KB at ${scope.root} (no documents/ folder)`;
+          : fs.existsSync(scope.root)
+            ? `no learnings in ${scope.root}`
+            : `no KB at ${scope.root} (${scope.reason}; \`recall add\` starts one, --kb DIR reads another)`;
         io.warn(`recall: ${why}; nothing to recall`);
-        return { stdout: cmd.format === 'json' ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why }, null, 2)}\n` : '', outcome: null, scope, refresh };
+        return { stdout: cmd.format === 'json' ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why, kb: scopeJson(scope) }, null, 2)}\n` : '', outcome: null, scope, refresh };
+      }
+      if (cmd.mode === 'global' && engines.vectorGraph.kind !== 'reflect') {
+        // Said whatever the verbosity: the user asked for something this installation cannot do.
+        io.warn('recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms');
       }
       const format = cmd.format;
       const deadline = Math.min(runOpts.deadlineMs ?? Infinity, opts.deadlineMs ?? Infinity);
@@ -391,18 +419,18 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         : [{ stage: 'arm:bm25', reason: 'unavailable', message: 'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only' }];
       const extra = [...early, ...dataGap];
       const outcome = extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
-      if (verboseRun) for (const d of outcome.degraded) io.warn(`recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
+      if (verboseRun) for (const l of degradationLines(outcome.degraded)) io.warn(l);
 
       const g = config.economics || format === 'markdown' ? glyphsOnce() : new Map<string, string>();
       let stdout = '';
       if (outcome.persona) {
         stdout =
           format === 'json'
-            ? renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home })
+            ? renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home, kb: scopeJson(scope) })
             : `${outcome.persona.field_name}: ${outcome.persona.value} (persona, confidence ${outcome.persona.confidence.toFixed(2)})\n`;
         return { stdout, outcome, scope, refresh };
       }
-      if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home });
+      if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home, kb: scopeJson(scope) });
       else if (format === 'fleet-context') stdout = renderFleetContext(cmd.query, outcome.results);
       else
         stdout =
@@ -416,7 +444,11 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
             home: config.home,
           }) + renderWeak(outcome.weak, outcome.floor, outcome.results.length > 0);
       if (outcome.abstained && format !== 'json') io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
-      if (!runOpts.noLog) bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun, runOpts.caller ?? 'cli', scope.root);
+      if (cmd.field && format !== 'json') {
+        const missing = fieldMissing(outcome.results, cmd.field);
+        if (missing) io.warn(`recall: ${missing}`);
+      }
+      if (!runOpts.noLog) bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun, runOpts.caller ?? 'cli', scope.root, currentProject());
       return { stdout, outcome, scope, refresh };
     };
     return {
@@ -437,7 +469,26 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   }
 }
 
+/** The KB a recall read, as JSON output reports it. */
+export function scopeJson(scope: Scope): { root: string; scope: string; reason: string; project: string; branch: string } {
+  return { root: scope.root, scope: scope.kind, reason: scope.reason, project: scope.project, branch: scope.branch };
+}
+
+/**
+ * `--field NAME` when no result has that field: the rows show their key insight instead, and the
+ * user is told so (with the fields the results do have). null when some result has it.
+ */
+export function fieldMissing(results: readonly { note: import('../sources/note.js').Note }[], field: string): string | null {
+  if (results.length === 0 || results.some((r) => fieldValue(r.note, field) !== null)) return null;
+  const have = [...new Set(results.flatMap((r) => Object.keys(r.note.frontmatter)))].filter((k) => results.some((r) => fieldValue(r.note, k) !== null)).sort();
+  return `no result has a "${field}" field; showing key insights instead (fields these results have: ${have.join(', ') || 'none'})`;
+}
+
 export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResult> {
+  if (cmd.kbs && cmd.kbs.length > 1) {
+    const { runMultiRecall } = await import('./multi-kb.js');
+    return runMultiRecall(cmd, io);
+  }
   const session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: cmd.verbose }, io);
   try {
     return await session.run(cmd);
@@ -446,7 +497,7 @@ export async function runRecall(cmd: RecallCommand, io: RunIo): Promise<RunResul
   }
 }
 
-function bookkeeping(
+export function bookkeeping(
   cmd: RecallCommand,
   config: RecallConfig,
   outcome: RecallOutcome,
@@ -456,6 +507,7 @@ function bookkeeping(
   verbose: boolean,
   caller: string,
   kbRoot: string,
+  project: string,
 ): void {
   const problems: string[] = [];
   const ids = outcome.results.map((r) => r.note.displayId);
@@ -477,6 +529,8 @@ function bookkeeping(
       v: RECALL_LOG_VERSION,
       caller,
       kb: kbRoot,
+      // The project the affinity boost used: replay runs from anywhere and must use the same one.
+      project,
       request: { ...request, kb: kbRoot },
       results: outcome.results.map((r) => ({ id: r.note.displayId, key: r.note.key, score: Number(r.score.toPrecision(6)) })),
       settings: settingsInForce(config),

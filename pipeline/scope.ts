@@ -5,8 +5,12 @@
  *   2. --global / RECALL_GLOBAL=1: the pooled KB (~/.learnings, or RECALL_LEARNINGS_ROOT);
  *   3. current project + non-trunk branch: <root>/shards/<project>/branches/<branch>/;
  *   4. current project on trunk or detached: <root>/shards/<project>/;
- *   5. anything else, or a shard with no documents/*.md: the pooled KB.
- * --all-branches / RECALL_ALL_BRANCHES=1 skips the branch level.
+ *   5. anything else: the pooled KB.
+ * A shard counts only when it has notes (documents/*.md). A branch without a shard of its own reads
+ * the project shard (its notes are the project's too; the reference fell to the pooled KB there,
+ * which made a project's notes vanish on every feature branch). --all-branches /
+ * RECALL_ALL_BRANCHES=1 skips the branch level. Every scope carries a one-line reason, shown by
+ * `--verbose`, `--format json` and `recall status`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +25,8 @@ export interface Scope {
   /** Project used for shard resolution ('' when unknown or not needed). */
   project: string;
   branch: string;
+  /** Why this KB was chosen, in words (`--kb`, "branch shard of project P", …). */
+  reason: string;
 }
 
 export interface ScopeOptions {
@@ -107,19 +113,24 @@ export function isPopulated(root: string): boolean {
 
 export function resolveScope(config: RecallConfig, opts: ScopeOptions = {}): Scope {
   const cwd = opts.cwd ?? process.cwd();
-  if (opts.kb) return { root: path.resolve(cwd, opts.kb), kind: 'explicit', project: '', branch: '' };
-  if (config.scope.globalLearningsPath) return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '' };
+  if (opts.kb) return { root: path.resolve(cwd, opts.kb), kind: 'explicit', project: '', branch: '', reason: '--kb' };
+  if (config.scope.globalLearningsPath) return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '', reason: '$GLOBAL_LEARNINGS_PATH' };
   const pooled = config.scope.learningsRoot;
-  if (opts.global || config.scope.global) return { root: pooled, kind: 'global', project: '', branch: '' };
+  if (opts.global || config.scope.global) return { root: pooled, kind: 'global', project: '', branch: '', reason: opts.global ? '--global' : 'RECALL_GLOBAL' };
   const project = detectProject(config, cwd);
-  if (!project) return { root: pooled, kind: 'pooled', project: '', branch: '' };
-  const branch = opts.allBranches || config.scope.allBranches ? '' : detectBranch(config, cwd);
+  if (!project) return { root: pooled, kind: 'pooled', project: '', branch: '', reason: 'pooled KB: not inside a project (no git work tree, no $CLAUDE_PROJECT_DIR)' };
+  const skipBranch = opts.allBranches || config.scope.allBranches;
+  const branch = skipBranch ? '' : detectBranch(config, cwd);
   const shard = path.join(pooled, 'shards', project);
-  const candidate = branch ? path.join(shard, 'branches', branch) : shard;
-  if (isPopulated(candidate)) {
-    return { root: candidate, kind: branch ? 'branch-shard' : 'project-shard', project, branch };
+  const branchShard = branch ? path.join(shard, 'branches', branch) : null;
+  if (branchShard && isPopulated(branchShard)) {
+    return { root: branchShard, kind: 'branch-shard', project, branch, reason: `branch shard of project ${project}, branch ${branch}` };
   }
-  return { root: pooled, kind: 'pooled', project, branch };
+  if (isPopulated(shard)) {
+    const why = branch ? `; branch ${branch} has no shard of its own` : skipBranch ? ' (--all-branches)' : ' (trunk)';
+    return { root: shard, kind: 'project-shard', project, branch, reason: `project shard of ${project}${why}` };
+  }
+  return { root: pooled, kind: 'pooled', project, branch, reason: `pooled KB: project ${project} has no shard with notes` };
 }
 
 /** Shards hold a single project's notes, so project affinity is neutral there. */

@@ -160,9 +160,9 @@ export function noteStem(note: Pick<Note, 'path'>): string {
   return path.posix.basename(note.path).replace(/\.md$/i, '');
 }
 
-/** The id a stage shows for a note: frontmatter `id`, else `name`, else the file stem. */
+/** The id a stage shows for a note: the note's one id (frontmatter `id`, else `name`, else its path id), as recall shows it. */
 export function stageId(note: Note): string {
-  return str(note.frontmatter['id']) || str(note.frontmatter['name']) || noteStem(note);
+  return note.displayId;
 }
 
 /** Title: frontmatter `title` (quotes stripped), else `name`, else the file stem. */
@@ -407,7 +407,7 @@ export async function stageTimeline(
   const candidates = !anchorId ? (await stageIndex(query, { ...scope, limit: TIMELINE_QUERY_LIMIT }, io)).results.map((r) => r.id) : [];
 
   return withLiveIndex(scope, io, (h, resolved): TimelineStep => {
-    if (!fs.existsSync(path.join(resolved.root, 'documents'))) return { step: 2, error: 'no learnings KB found', results: [] };
+    if (!fs.existsSync(resolved.root) || (liveNotes(h, false).length === 0 && !fs.existsSync(path.join(resolved.root, 'documents')))) return { step: 2, error: 'no learnings KB found', results: [] };
     const notes = chronological(liveNotes(h, !anchorId), resolved.root);
     let anchor: Note | undefined;
     if (anchorId) anchor = findNote(notes, anchorId);

@@ -12,6 +12,10 @@ export interface WeighedTerm extends QueryTerm {
   info: number;
   /** Live notes of the KB containing it. */
   df: number;
+  /** It pins a topic down: a name, or a word rare in everyday English that is not an everyday coding word. */
+  specific: boolean;
+  /** A word every coding conversation uses (its information is capped). */
+  everyday: boolean;
 }
 
 export interface RelevanceEstimate {

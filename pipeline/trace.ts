@@ -11,7 +11,7 @@ import { styleText } from 'node:util';
 import { openKbIndex, openSession, type RecallCommand, type RunIo } from './run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
-import { GENERIC_ONLY_MAX, SPECIFIC_INFO } from '../operators/estimate-relevance.js';
+import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
 import { loadConfig } from './config.js';
 import { resolveScope } from './scope.js';
@@ -119,7 +119,7 @@ export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>[
     const why = c.source === 'cross-encoder' ? 'the cross-encoder' : c.source === 'linked' ? 'an entity link to a clearly relevant note' : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
-  if (c.features && c.features.maxCovered < SPECIFIC_INFO && c.relevance <= GENERIC_ONLY_MAX) {
+  if (c.features && !c.features.specificCovered && c.relevance <= GENERIC_ONLY_MAX) {
     return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: the note shares no specific word with the query, only everyday ones${lacks}`;
   }
   // The deciding factor: for a note over the floor the feature that pushes hardest up; for one under
@@ -141,8 +141,27 @@ export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>[
 /** An id taken literally inside a LIKE pattern ("%" and "_" in an id are not wildcards). */
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Where (and why) a note did not make it into the result of a query, in a few lines. */
-export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Promise<string> {
+/** What explain found out about one note, as data (`--format json`) and as a line of text. */
+export interface ExplainResult {
+  id: string;
+  query: string;
+  /** included | weak | dropped | retired | gated | abstained | not-retrieved | not-in-result | not-indexed | unknown-id | not-cached */
+  verdict: string;
+  /** The stage that dropped the note, and why (verdict dropped). */
+  stage: string | null;
+  reason: string | null;
+  /** Arms that retrieved the note, with its rank in each. */
+  arms: { arm: string; rank: number }[];
+  rank: number | null;
+  score: number | null;
+  relevance: number | null;
+  floor: number | null;
+  /** The explanation in words (what the text output prints). */
+  message: string;
+}
+
+/** Where (and why) a note did not make it into the result of a query. An unknown id is verdict `unknown-id`. */
+export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Promise<ExplainResult> {
   const events: TraceEvent[] = [];
   const session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false }, io);
   try {
@@ -150,42 +169,47 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   } finally {
     session.close();
   }
+  const base = { id, query: cmd.query, stage: null, reason: null, arms: [], rank: null, score: null, relevance: null, floor: null };
+  const answer = (verdict: string, message: string, extra: Partial<ExplainResult> = {}): ExplainResult => ({ ...base, verdict, message: `${id}: ${message}`, ...extra });
   // Resolve the id (a note key, or a file stem) against the index.
   const config = loadConfig(io.env);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
   const index = openKbIndex(config, scope.root, io.env);
   let key = id;
-  let where: string | null = null;
   try {
     const byKey = notesByKeys(index, [id]);
-    const row = byKey.get(id) ?? (index.db.prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' LIMIT 1`).get(`%/${likeEscape(id)}.md`) as { key: string; location: string; path: string } | undefined);
+    const row = byKey.get(id) ?? (index.db.prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' OR path = ? LIMIT 1`).get(`%/${likeEscape(id)}.md`, `${id}.md`) as { key: string; location: string; path: string } | undefined);
     if (!row) {
       const problem = index.db.prepare(`SELECT path, problem FROM files WHERE path LIKE ? ESCAPE '\\' AND problem IS NOT NULL LIMIT 1`).get(`%${likeEscape(id)}%`) as { path: string; problem: string } | undefined;
       return problem
-        ? `${id}: not indexed: ${problem.path} could not be used (${problem.problem})\n`
-        : `${id}: no note with this id or file name in ${scope.root}\n`;
+        ? answer('not-indexed', `not indexed: ${problem.path} could not be used (${problem.problem})`)
+        : answer('unknown-id', `no note with this id or file name in ${scope.root}`);
     }
     key = 'key' in row ? row.key : id;
     const loc = 'location' in row ? row.location : 'documents';
-    if (loc !== 'documents') where = `${id}: the note is in ${loc === 'forgotten' ? 'documents/.forgotten/' : 'archived/'}: retired notes are never recalled\n`;
+    if (loc !== 'documents') return answer('retired', `the note is in ${loc === 'forgotten' ? 'the forgotten folder (.forgotten/)' : 'archived/'}: retired notes are never recalled`);
   } finally {
     closeIndex(index);
   }
-  if (where) return where;
   const result = events.find((e): e is Extract<TraceEvent, { stage: 'result' }> => e.stage === 'result');
   const rel = (events.find((e) => e.stage === 'relevance') as Extract<TraceEvent, { stage: 'relevance' }> | undefined)?.candidates.find((c) => c.id === key);
   const floorEv = events.find((e) => e.stage === 'abstain') as Extract<TraceEvent, { stage: 'abstain' }> | undefined;
   const relevanceLine = rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0)}` : '';
+  const arms = events.filter((e): e is Extract<TraceEvent, { stage: 'arm' }> => e.stage === 'arm');
+  const found = arms.filter((a) => a.hits.some((h) => h.id === key));
+  const armRanks = found.map((a) => ({ arm: a.arm, rank: a.hits.find((h) => h.id === key)!.rank }));
+  const facts: Partial<ExplainResult> = { arms: armRanks, relevance: rel?.relevance ?? null, floor: floorEv?.floor ?? null };
   const rank = result?.ids.indexOf(key) ?? -1;
-  if (rank >= 0) return `${id}: included, rank ${rank + 1} of ${result!.ids.length} (score ${num(result!.scores[rank] ?? 0, 4)})${relevanceLine}\n`;
-  if (floorEv?.weak.includes(key)) return `${id}: shown only as a weak match (below the relevance floor)${relevanceLine}\n`;
+  if (rank >= 0) {
+    const score = result!.scores[rank] ?? 0;
+    return answer('included', `included, rank ${rank + 1} of ${result!.ids.length} (score ${num(score, 4)})${relevanceLine}`, { ...facts, rank: rank + 1, score });
+  }
+  if (floorEv?.weak.includes(key)) return answer('weak', `shown only as a weak match (below the relevance floor)${relevanceLine}`, facts);
   if (events.some((e) => e.stage === 'cache' && e.tier !== null)) {
     // A cached fetch skips the arms: say so rather than guessing.
     const fused = events.find((e) => e.stage === 'score') as Extract<TraceEvent, { stage: 'score' }> | undefined;
-    if (!fused?.candidates.some((c) => c.id === key)) return `${id}: not among the cached candidates of this query (run without --cache to see the arms)\n`;
+    if (!fused?.candidates.some((c) => c.id === key)) return answer('not-cached', 'not among the cached candidates of this query (run without --cache to see the arms)', facts);
   }
-  const arms = events.filter((e): e is Extract<TraceEvent, { stage: 'arm' }> => e.stage === 'arm');
-  const found = arms.filter((a) => a.hits.some((h) => h.id === key));
   for (const e of events) {
     if (!('dropped' in e)) continue;
     const d = e.dropped.find((x) => x.key === key);
@@ -200,18 +224,19 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
         budget: 'cut by the token budget',
         'relevance-floor': 'below the relevance floor',
       };
-      return `${id}: retrieved by ${found.map((a) => `${a.arm} (rank ${a.hits.find((h) => h.id === key)!.rank})`).join(', ') || 'no arm'}, then ${label[d.stage] ?? d.stage}: ${d.reason}${relevanceLine}\n`;
+      const by = armRanks.map((a) => `${a.arm} (rank ${a.rank})`).join(', ') || 'no arm';
+      return answer('dropped', `retrieved by ${by}, then ${label[d.stage] ?? d.stage}: ${d.reason}${relevanceLine}`, { ...facts, stage: d.stage, reason: d.reason });
     }
   }
   const gate = events.find((e) => e.stage === 'ood-gate') as Extract<TraceEvent, { stage: 'ood-gate' }> | undefined;
-  if (gate?.gated) return `${id}: the OOD gate emptied the result (best coverage ${num(gate.coverage ?? 0, 2)} < --min-overlap ${gate.minOverlap})\n`;
-  if (floorEv?.abstained) return `${id}: nothing was returned: ${floorEv.abstained}${relevanceLine}\n`;
+  if (gate?.gated) return answer('gated', `the OOD gate emptied the result (best coverage ${num(gate.coverage ?? 0, 2)} < --min-overlap ${gate.minOverlap})`, facts);
+  if (floorEv?.abstained) return answer('abstained', `nothing was returned: ${floorEv.abstained}${relevanceLine}`, facts);
   if (found.length === 0) {
     const ran = arms.filter((a) => a.status === 'ok').map((a) => a.arm);
     const off = arms.filter((a) => a.status !== 'ok').map((a) => `${a.arm} ${a.status}`);
-    return `${id}: not retrieved by any arm (searched: ${ran.join(', ') || 'none'}${off.length ? `; ${off.join(', ')}` : ''}): the query shares too little with the note\n`;
+    return answer('not-retrieved', `not retrieved by any arm (searched: ${ran.join(', ') || 'none'}${off.length ? `; ${off.join(', ')}` : ''}): the query shares too little with the note`, facts);
   }
-  return `${id}: retrieved (${found.map((a) => a.arm).join(', ')}) but not in the result\n`;
+  return answer('not-in-result', `retrieved (${found.map((a) => a.arm).join(', ')}) but not in the result`, facts);
 }
 
 /** A copy of a value with every string stripped of terminal controls (arrays and plain objects walked). */

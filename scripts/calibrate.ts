@@ -25,7 +25,7 @@ import { Matrix, solve } from 'ml-matrix';
 import { DEFAULT_COMMAND, openSession } from '../pipeline/run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
 import { FEATURE_NAMES, lexicalRelevance, type RelevanceFeatures, type RelevanceModel } from '../operators/math/relevance.js';
-import { GENERIC_ONLY_MAX, SPECIFIC_INFO } from '../operators/estimate-relevance.js';
+import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { labelledSets, type LabelledSet } from './labelled-sets.js';
 
 interface Example {
@@ -175,7 +175,7 @@ export function figures(examples: readonly Example[], model: RelevanceModel, flo
     for (const list of byQuery.values()) {
       if (list[0]!.family !== family) continue;
       // The same gate as the pipeline: no specific query word in the note → at most GENERIC_ONLY_MAX.
-      const p = (e: Example): number => (e.features.maxCovered >= SPECIFIC_INFO ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX));
+      const p = (e: Example): number => (e.features.specificCovered ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX));
       const kept = list.filter((e) => p(e) >= floor).sort((a, b) => a.rank - b.rank).slice(0, kOf(family));
       if (!list[0]!.inDomain) {
         ood += 1;

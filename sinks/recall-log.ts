@@ -35,6 +35,8 @@ export interface RecallLogRecord {
   v?: number;
   caller?: string;
   kb?: string;
+  /** The project the affinity boost used ('' = none): replay uses it, wherever it runs. */
+  project?: string;
   request?: Record<string, unknown>;
   results?: { id: string; key: string; score: number }[];
   settings?: Record<string, unknown>;

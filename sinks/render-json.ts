@@ -20,6 +20,16 @@ export interface RenderJsonOptions {
   home: string;
   /** Injected stat for the economics source-file fallback (default: fs). */
   statSize?: StatSize;
+  /** The KB that was read and why (added last to the envelope); a list when several were searched. */
+  kb?: JsonKb | JsonKb[];
+}
+
+export interface JsonKb {
+  root: string;
+  scope: string;
+  reason: string;
+  project: string;
+  branch: string;
 }
 
 export interface JsonResult {
@@ -70,6 +80,8 @@ export interface JsonEnvelope {
   weak: JsonResult[];
   degraded: Degradation[];
   arms: JsonArm[];
+  /** Which KB was read, and why (scope rule, project, branch); a list when several were searched. */
+  kb?: JsonKb | JsonKb[];
 }
 
 /** The envelope as an object with keys in contract order (empty results → count 0, results []). */
@@ -122,6 +134,7 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       if (a.message !== undefined) arm.message = a.message;
       return arm;
     }),
+    ...(opts.kb ? { kb: opts.kb } : {}),
   };
 }
 

@@ -3,6 +3,7 @@
  *
  * ```
  * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
+ * (N, R and S count what the block shows, not every result: the reference added whole notes.)
  * - **[<id>]** <key_insight or title>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
  *   How to apply: <how_to_apply>
  * - _(…K more truncated)_
@@ -11,7 +12,7 @@
  */
 import type { Note } from '../sources/note.js';
 import type { ScoredCandidate } from '../pipeline/types.js';
-import { economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
+import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
 import { oneLine, safeId } from './safe-text.js';
 import { originLabel } from './origin-label.js';
 
@@ -95,10 +96,12 @@ export function economicsSuffix(row: EconomicsRow): string {
 }
 
 /**
- * The markdown block. No results → ''. Header totals (N, R, S) cover every result passed in; the
- * budget (header line + its newline, then each entry + newline) stops at the first entry that
- * would exceed it and appends `- _(…K more truncated)_` (not counted), even before the first
- * entry. Output is right-trimmed and ends with one newline.
+ * The markdown block. No results → ''. The budget (header line + its newline, then each entry +
+ * newline) stops at the first entry that would exceed it and appends `- _(…K more truncated)_`
+ * (not counted), even before the first entry. The header counts what is actually in the block: N is
+ * the learnings shown ("1 learning"), R the token estimate of the whole rendered block (characters /
+ * 4), S the savings of the learnings shown. `(field: NAME)` appears only when some result has that
+ * field (the others show their key insight). Output is right-trimmed and ends with one newline.
  */
 export function renderMarkdown(input: RenderMarkdownInput): string {
   const { results } = input;
@@ -107,36 +110,55 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
   const rows = input.economics
     ? results.map((c) => economicsRow(c.note, { glyphs: input.glyphs, home: input.home, statSize: input.statSize }))
     : null;
+  const showField = field !== null && results.some((c) => fieldValue(c.note, field) !== null);
 
-  // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
-  let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
-  if (field !== null) header += ` (field: ${field})`;
-  if (rows) {
-    const block = economicsBlock(rows);
-    header += ` ${EM_DASH} ${block.count} learnings, ~${block.read_tokens} tok injected, est ~${block.saved_tokens} tok saved`;
-  }
-
-  const lines = [header];
-  let used = pyLen(header) + 1;
-  for (const [i, c] of results.entries()) {
+  const entries = results.map((c, i) => {
     const note = c.note;
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
-    const text = oneLine((field !== null ? fieldValue(note, field) : null) || note.keyInsight || note.title);
+    const text = oneLine((showField ? fieldValue(note, field!) : null) || note.keyInsight || note.title);
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
     const origin = originLabel(note);
     const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
     const how = field === null ? oneLine(note.howToApply) : '';
     if (how) entryLines.push(`  How to apply: ${how}`);
-    const entry = entryLines.join('\n');
+    return entryLines.join('\n');
+  });
+  const headerFor = (shown: number, injected: number): string => {
+    // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
+    let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
+    if (showField) header += ` (field: ${field})`;
+    if (rows) {
+      const block = economicsBlock(rows.slice(0, shown));
+      header += ` ${EM_DASH} ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected, est ~${block.saved_tokens} tok saved`;
+    }
+    return header;
+  };
+  // The header's length depends on its numbers and the entries that fit depend on the header: size
+  // the budget with the header for every result (its numbers are the largest), then settle the
+  // token count on the final text.
+  const reserve = pyLen(headerFor(results.length, 10 * Math.max(1, pyLen(entries.join('\n'))))) + 1;
+  const body: string[] = [];
+  let used = reserve;
+  let shown = 0;
+  for (const [i, entry] of entries.entries()) {
     const cost = pyLen(entry) + 1;
     if (input.maxChars > 0 && used + cost > input.maxChars) {
-      lines.push(`- _(${ELLIPSIS}${results.length - i} more truncated)_`);
+      body.push(`- _(${ELLIPSIS}${results.length - i} more truncated)_`);
       break;
     }
-    lines.push(entry);
+    body.push(entry);
     used += cost;
+    shown += 1;
   }
-  return lines.join('\n').trimEnd() + '\n';
+  let injected = 0;
+  let text = '';
+  for (let pass = 0; pass < 3; pass += 1) {
+    text = [headerFor(shown, injected), ...body].join('\n').trimEnd() + '\n';
+    const next = Math.floor(pyLen(text) / CHARS_PER_TOKEN);
+    if (next === injected) break;
+    injected = next;
+  }
+  return text;
 }
 
 /**
@@ -146,6 +168,6 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
 export function renderWeak(weak: readonly ScoredCandidate[], floor: number, hasResults: boolean): string {
   if (weak.length === 0) return '';
   const lines = [`${hasResults ? '\n' : ''}_Weak matches (relevance below ${floor.toFixed(2)}; probably not about this):_`];
-  for (const c of weak) lines.push(`- [${c.note.displayId}] ${c.note.title} (relevance ${c.relevance.toFixed(2)})`);
+  for (const c of weak) lines.push(`- [${safeId(c.note.displayId)}] ${oneLine(c.note.title)} (relevance ${c.relevance.toFixed(2)})`);
   return `${lines.join('\n')}\n`;
 }

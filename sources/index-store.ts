@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { fileTag, openDatabase, sqliteDriver, sqliteErrorCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
-import { extraFieldsText, modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
+import { extraFieldsText, isMemoryIndex, modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
 import { loadFleetLedger } from './fleet-ledger.js';
 import { mkdirPrivate } from './private-fs.js';
 import { parseYamlMapping } from './frontmatter.js';
@@ -31,7 +31,7 @@ import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity
 import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '12';
+const SCHEMA_VERSION = '13';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -652,6 +652,8 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
     let hash: string | null = null;
     if ('problem' in read) {
       problem = read.problem;
+    } else if (f.kind === 'note' && isMemoryIndex(f.rel, read.text)) {
+      problem = "Claude Code's index of the other memory files (links only), not a learning";
     } else {
       hash = createHash('sha256').update(read.text).digest('hex');
       if (!opts.force && prev && prev.content_hash === hash) {

@@ -9,6 +9,12 @@
  * are listed (no FIFOs, devices, sockets). Unreadable folders, broken links and refused links are
  * reported as problems and skipped.
  *
+ * Any other folder of markdown is a KB too (an Obsidian vault, Claude Code's
+ * `~/.claude/projects/<project>/memory/`): when the root has neither `documents/` nor `archived/`,
+ * every `*.md` under the root is a note (paths relative to the root), `.forgotten/` at the top holds
+ * forgotten notes, and other dot-folders (`.obsidian/`, `.trash/`, `.git/`) and `node_modules/` are
+ * not read.
+ *
  * This runs on every recall (it is how edits are noticed), so it is kept lean: one readdir per
  * folder and one lstat per entry (a stat and a realpath more for symlinks only), no Dirent
  * objects, no path normalisation.
@@ -38,6 +44,13 @@ export interface WalkResult {
   problems: WalkProblem[];
 }
 
+/**
+ * Most files listed from a flat folder: a folder that holds more markdown than this is almost
+ * certainly not a KB (a home directory, /tmp), and reading all of it would take minutes and
+ * gigabytes. A reflect KB (documents/) has no such cap.
+ */
+export const MAX_FLAT_FILES = 50_000;
+
 /** Deepest folder nesting followed below documents/ or archived/ (a guard against pathological trees). */
 const MAX_DEPTH = 32;
 const SIDECAR_SUFFIX = '.entities.yaml';
@@ -46,6 +59,60 @@ function kindOf(name: string): KbFileKind | null {
   if (name.endsWith(SIDECAR_SUFFIX)) return 'sidecar';
   if (name.endsWith('.md') || name.toLowerCase().endsWith('.md')) return 'note';
   return null;
+}
+
+/** How a KB root is laid out: a reflect KB (documents/, archived/) or a flat folder of markdown. */
+export type KbLayout = 'reflect' | 'flat';
+
+const isDir = (p: string): boolean => {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+export function kbLayout(root: string): KbLayout {
+  return isDir(`${root}/documents`) || isDir(`${root}/archived`) ? 'reflect' : 'flat';
+}
+
+/** Folder of live notes and of forgotten notes, relative to the root ('' = the root itself). */
+export function notesDir(layout: KbLayout): string {
+  return layout === 'reflect' ? 'documents' : '';
+}
+export function forgottenDir(layout: KbLayout): string {
+  return layout === 'reflect' ? 'documents/.forgotten' : '.forgotten';
+}
+
+/** Folders of a flat KB that hold no notes: tool state, trash, dependencies. */
+function skippedInFlat(name: string): boolean {
+  return (name.startsWith('.') && name !== '.forgotten') || name === 'node_modules';
+}
+
+/**
+ * Whether a folder holds any markdown file, looking at no more than `maxEntries` names (breadth
+ * first, the same folders a flat walk reads): a quick "is this a KB at all" check that stays cheap
+ * when pointed at a home directory.
+ */
+export function hasMarkdown(root: string, maxEntries = 20_000): boolean {
+  const queue = [root];
+  let seen = 0;
+  while (queue.length && seen < maxEntries) {
+    const dir = queue.shift()!;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      seen += 1;
+      if (e.name.startsWith('.') || e.name === 'node_modules') continue;
+      if (e.name.toLowerCase().endsWith('.md') && !e.isDirectory()) return true;
+      if (e.isDirectory()) queue.push(`${dir}/${e.name}`);
+    }
+  }
+  return false;
 }
 
 function errCode(err: unknown): string {
@@ -63,6 +130,8 @@ function inside(root: string, target: string): boolean {
 }
 
 export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
+  const flat = kbLayout(root) === 'flat';
+  let capped = false;
   const files: KbFile[] = [];
   const problems: WalkProblem[] = [];
   /** Folders already listed, by device and inode (loop and alias guard). */
@@ -88,7 +157,7 @@ export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
       problems.push({ rel, message: `folder nesting deeper than ${MAX_DEPTH}; not read` });
       return;
     }
-    const absDir = `${base}/${rel}`;
+    const absDir = rel ? `${base}/${rel}` : base;
     let names: string[];
     try {
       names = fs.readdirSync(absDir);
@@ -97,7 +166,13 @@ export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
       return;
     }
     for (const name of names) {
-      const childRel = `${rel}/${name}`;
+      if (flat && files.length >= MAX_FLAT_FILES) {
+        if (!capped) problems.push({ rel: rel || '.', message: `more than ${MAX_FLAT_FILES} markdown files in a folder without documents/: is this a KB? only the first ${MAX_FLAT_FILES} are read` });
+        capped = true;
+        return;
+      }
+      if (flat && (depth === 0 ? skippedInFlat(name) : name.startsWith('.') || name === 'node_modules')) continue;
+      const childRel = rel ? `${rel}/${name}` : name;
       const abs = `${absDir}/${name}`;
       const kind = kindOf(name);
       let cst: fs.Stats | undefined;
@@ -120,7 +195,7 @@ export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
         continue;
       }
       if (cst.isDirectory()) {
-        const childLoc: NoteLocation = location === 'documents' && name === '.forgotten' ? 'forgotten' : location;
+        const childLoc: NoteLocation = location === 'documents' && name === '.forgotten' && (!flat || depth === 0) ? 'forgotten' : location;
         visit(childRel, cst, childLoc, depth + 1);
       } else if (kind && cst.isFile()) {
         files.push({ rel: childRel, abs, kind, location, mtimeMs: cst.mtimeMs, size: cst.size });
@@ -130,6 +205,15 @@ export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
     }
   };
 
+  if (flat) {
+    try {
+      const st = fs.statSync(base);
+      if (st.isDirectory()) visit('', st, 'documents', 0);
+    } catch {
+      /* no KB here */
+    }
+    return { files, problems };
+  }
   for (const top of ['documents', 'archived'] as const) {
     let st: fs.Stats;
     try {

@@ -25,9 +25,13 @@ export interface NoteOrigin {
 }
 
 export interface Note {
-  /** Identity used for fusion and filtering: frontmatter `id`, else `name`, else sha1(chunk[:256])[:12]. */
+  /**
+   * Identity used for fusion and filtering: frontmatter `id`, else `name`, else the note's path in
+   * its KB without `.md` (see pathId); text that is not a KB file (an engine's chunk) falls back to
+   * sha1(chunk[:256])[:12] as in the reference.
+   */
   key: string;
-  /** Display id: `id`, else `name`, else `?`. */
+  /** Display id: the same as `key`, so every command shows and accepts one id per note. */
   displayId: string;
   /** Path relative to the KB root, with forward slashes. */
   path: string;
@@ -187,6 +191,39 @@ function fleetStanding(claimed: string, quarantined: boolean, vouched: boolean):
 }
 
 /**
+ * The id of a note that declares none, from its place in the KB: the path below `documents/` (or
+ * below a flat KB's root) without `.md`, the same whether the note is live, archived or forgotten
+ * (`documents/deploy/rollback.md`, `archived/deploy/rollback.md` → `deploy/rollback`). Stable across
+ * edits of the text, unlike a hash of it. null for text that is not a KB file.
+ */
+export function pathId(relPath: string): string | null {
+  if (!/\.md$/i.test(relPath)) return null;
+  const id = relPath
+    .replace(/\.md$/i, '')
+    .replace(/^(documents|archived)\//, '')
+    .replace(/^\.forgotten\//, '')
+    .replace(/\.\d+$/, (m) => (relPath.includes('.forgotten/') ? '' : m));
+  return id || null;
+}
+
+/**
+ * Claude Code's `MEMORY.md` is an index of the folder's memory files, one `- [Title](file.md) — hook`
+ * line each: indexing it as a note would make it match every query. A MEMORY.md whose lines are
+ * (apart from headings) all such links is that index; one with prose of its own is a note.
+ */
+export function isMemoryIndex(relPath: string, text: string): boolean {
+  if ((relPath.split('/').pop() ?? '') !== 'MEMORY.md') return false;
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#') && !l.startsWith('<!--'));
+  return lines.length > 0 && lines.every((l) => /^[-*+]\s*\[[^\]]*\]\([^)]+\)/.test(l));
+}
+
+/** The first `# heading` of a body (a plain markdown note's title), or ''. */
+function firstHeading(body: string): string {
+  const m = /^#{1,2}[ \t]+(.+?)[ \t#]*$/m.exec(body);
+  return m ? m[1]!.trim() : '';
+}
+
+/**
  * Build a Note from a file's text. Throws FrontmatterError for a broken header (the caller skips the
  * note with a one-line reason); every other oddity is coerced. `fleet` looks the note up in the
  * local fleet-import ledger (none: only the frontmatter marker identifies fleet notes).
@@ -198,8 +235,10 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const id = str(fm['id']);
   const name = str(fm['name']);
   // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
-  const key = id || name || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
-  const title = stripQuotes(str(fm['title'])) || name || '(no title)';
+  const key = id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
+  const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
+  // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
+  const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
   const tier = confidenceTier(fm['confidence']);
   const header = ARCHIVED_RE.exec(body);
   const archivedAt = header?.[1] ?? null;
@@ -223,11 +262,12 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     : { authority: claimedAuthority, quarantine: truthy(fm['quarantine']) };
   return {
     key,
-    displayId: id || name || '?',
+    displayId: key,
     path: relPath,
     location,
     title,
-    keyInsight: stripQuotes(str(fm['key_insight'])),
+    // Claude Code's memory files say it in `description` ("one-line summary, used to decide relevance").
+    keyInsight: stripQuotes(str(fm['key_insight'])) || str(fm['description']),
     howToApply: howToApply(body),
     confidence: tier,
     confidenceNum: confidenceNum(fm, tier),

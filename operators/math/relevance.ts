@@ -34,6 +34,8 @@ export interface RelevanceFeatures {
   noteMissing: number;
   maxCovered: number;
   coveredInfo: number;
+  /** 1 when the note contains a specific query word, or a specific combination of them (MID_INFO, PAIR_INFO), else 0. */
+  specificCovered: number;
 }
 
 /** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
@@ -61,7 +63,19 @@ export interface WeightedTerm {
   info: number;
   /** Live notes of the KB containing the term. */
   df: number;
+  /** Whether the word pins a topic down on its own (see estimate-relevance.ts); absent = info ≥ 0.6. */
+  specific?: boolean;
+  /** A word every coding conversation uses ("code", "tests"): never part of a specific combination. */
+  everyday?: boolean;
 }
+
+/**
+ * Words that are not specific alone can be together ("merge freeze before the friday release"): a
+ * note containing non-everyday query words of at least MID_INFO each, worth PAIR_INFO together, has
+ * something specific of the query.
+ */
+export const MID_INFO = 0.5;
+export const PAIR_INFO = 1.1;
 
 /** Shortest note stem that may stand for a longer query word ("auth" for "authenticate"). */
 export const MIN_PREFIX_CHARS = 4;
@@ -129,6 +143,8 @@ export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: Not
   let bTotal = 0;
   let noteMissing = 0;
   let maxCovered = 0;
+  let specificCovered = 0;
+  let midMass = 0;
   let titleHits = 0;
   const stems = new Set<string>();
   for (const t of terms) {
@@ -140,6 +156,8 @@ export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: Not
       k += w;
       b += t.info;
       maxCovered = Math.max(maxCovered, t.info);
+      if (t.specific ?? t.info >= 0.6) specificCovered = 1;
+      else if (!t.everyday && t.info >= MID_INFO) midMass += t.info;
     } else noteMissing = Math.max(noteMissing, t.info);
   }
   for (const s of titleStems) if (stems.has(s)) titleHits += 1;
@@ -150,6 +168,7 @@ export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: Not
     noteMissing,
     maxCovered,
     coveredInfo: Math.min(b, 3) / 3,
+    specificCovered: specificCovered || midMass >= PAIR_INFO ? 1 : 0,
   };
 }
 

@@ -202,7 +202,11 @@ describe('session-start', () => {
     // project, branch words (the feat/ prefix dropped), then the top commit tokens (ties alphabetical)
     expect(out).toMatch(/^## Prior learnings relevant to `billing-svc connection pool postgres sizing`/m);
     expect(out).toContain('[lrn-pool]');
-    expect(out).toMatch(/\nmemory: \d+ learnings, ~\d+ tok injected, est ~-?\d+ tok saved\n<\/recall-notes>$/);
+    expect(out).toMatch(/\nmemory: \d+ learnings?, ~\d+ tok injected, est ~-?\d+ tok saved\n<\/recall-notes>$/);
+    // The footer counts the block it follows (characters / 4), not the notes' whole texts.
+    const inner = out.replace(/^<recall-notes>\n[^\n]*\n\n/, '').replace(/\n<\/recall-notes>$/, '');
+    const blockText = inner.slice(0, inner.lastIndexOf('\nmemory:'));
+    expect(inner).toContain(`memory: 1 learning, ~${Math.floor([...blockText].length / 4)} tok injected`);
     const copilot = envelope(runHook('session-start', JSON.stringify({ cwd: dir }), env(kb, { REFLECT_HARNESS: 'copilot' })));
     expect(Object.keys(copilot)).toEqual(['additionalContext']);
   });
@@ -213,7 +217,7 @@ describe('session-start', () => {
     kb.write('documents/fresh.md', noteText('lrn-fresh', 'billing-svc connection pool sizing rule', 'size the pool per worker', { confidence: 'high', created: today }));
     const dir = project(kb, 'feat/connection-pool');
     const out = context(runHook('session-start', JSON.stringify({ cwd: dir }), env(kb)));
-    expect(out).toMatch(/— 1 learnings/);
+    expect(out).toMatch(/— 1 learning,/);
     expect(out).toContain('[lrn-fresh]');
   });
 

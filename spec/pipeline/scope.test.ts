@@ -41,6 +41,14 @@ describe('resolveScope', () => {
     expect(resolveScope(env(root, { RECALL_BRANCH: 'feat/auth' }), { allBranches: true })).toMatchObject({ kind: 'project-shard' });
   });
 
+  it('reads the project shard on a branch without a shard of its own, and says why', () => {
+    const root = setup(['shards/alpha-service']);
+    const s = resolveScope(env(root, { RECALL_BRANCH: 'feat/no-shard' }));
+    expect(s).toMatchObject({ root: path.join(root, 'shards/alpha-service'), kind: 'project-shard', branch: 'feat__no-shard' });
+    expect(s.reason).toBe('project shard of alpha-service; branch feat__no-shard has no shard of its own');
+    expect(resolveScope(env(root), { kb: '/x' }).reason).toBe('--kb');
+  });
+
   it('falls back to the pooled KB when the shard has no documents/*.md', () => {
     const root = setup([]);
     fs.mkdirSync(path.join(root, 'shards/alpha-service/documents'), { recursive: true });

@@ -238,10 +238,10 @@ describe('stageTimeline (step 2)', () => {
     expect(await stageTimeline({ ...scope, anchor: 'lrn-006' }, io)).toEqual({ step: 2, error: "anchor not found ('lrn-006')", results: [] });
   });
 
-  it('reports a KB without documents/ as data, and needs an anchor or a query', async () => {
+  it('refuses a --kb folder with no notes at all, and needs an anchor or a query', async () => {
     const bare = path.join(kb.state, 'bare-kb');
     fs.mkdirSync(bare, { recursive: true });
-    expect(await stageTimeline({ ...scope, kb: bare, anchor: 'lrn-001' }, io)).toEqual({ step: 2, error: 'no learnings KB found', results: [] });
+    await expect(stageTimeline({ ...scope, kb: bare, anchor: 'lrn-001' }, io)).rejects.toThrow(/not a KB \(no documents\/ folder and no markdown files\)/);
     await expect(stageTimeline({ ...scope }, io)).rejects.toThrow('timeline needs --anchor ID or a query');
     await expect(stageTimeline({ ...scope, anchor: ' ', query: '' }, io)).rejects.toThrow(UsageError);
   });

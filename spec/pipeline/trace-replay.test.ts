@@ -77,7 +77,10 @@ describe('recall explain', () => {
     expect(explain('low', ['--limit', '1'])).toMatch(/then cut by --limit: beyond --limit 1$/);
     expect(explain('far')).toMatch(/^far: not retrieved by any arm/);
     expect(explain('gone')).toMatch(/^gone: the note is in archived\//);
-    expect(explain('nope')).toMatch(/^nope: no note with this id/);
+    // An unknown id is a lookup that failed: said on stderr, exit 1.
+    const nope = run(['explain', '--kb', kb.root, 'postgres pool sizing', '--id', 'nope'], kb);
+    expect([nope.code, nope.stdout]).toEqual([1, '']);
+    expect(nope.stderr).toMatch(/^recall: nope: no note with this id/);
     expect(explain('a', ['--min-overlap', '1', '--tags', 'x'])).toMatch(/^a: included|OOD gate/);
   });
 

@@ -22,43 +22,62 @@ function three(): ScoredCandidate[] {
   ];
 }
 
-const HEADER = '## Prior learnings relevant to `redis pool` \u2014 3 learnings, ~300 tok injected, est ~5400 tok saved';
 const ENTRY_A = '- **[lrn-a]** Cap the pool size \u2014 \u2692 D:3000 \u2192 R:100 (-97%)\n  How to apply: Set max_connections to 20';
 const ENTRY_B = '- **[lrn-b]** Title only \u2014 \u2315 D:1500 \u2192 R:100 (-93%)';
 const ENTRY_C = '- **[lrn-c]** Prefer one client \u2014 \u2696 D:1200 \u2192 R:100 (-92%)';
+/** The header as the renderer writes it: learnings shown, tokens of the whole block, savings of those shown. */
+const header = (shown: number, injected: number, saved: number): string =>
+  `## Prior learnings relevant to \`redis pool\` \u2014 ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected, est ~${saved} tok saved`;
+/** The block for these entries, with the token count settled on its own text (characters / 4). */
+function block(shown: number, saved: number, lines: string[]): string {
+  let injected = 0;
+  for (;;) {
+    const text = [header(shown, injected, saved), ...lines].join('\n') + '\n';
+    const next = Math.floor([...text].length / 4);
+    if (next === injected) return text;
+    injected = next;
+  }
+}
+/** What the budget reserves for the header: the longest it can be (every result shown). */
+const RESERVE = header(3, 10 * [ENTRY_A, ENTRY_B, ENTRY_C].join('\n').length, 5400).length + 1;
 
 describe('renderMarkdown', () => {
   it('renders nothing for no results', () => {
     expect(renderMarkdown(input([]))).toBe('');
   });
 
-  it('renders header totals, entries with economics and how-to-apply lines', () => {
-    expect(renderMarkdown(input(three()))).toBe([HEADER, ENTRY_A, ENTRY_B, ENTRY_C].join('\n') + '\n');
+  it('renders header totals of the block, entries with economics and how-to-apply lines', () => {
+    const out = renderMarkdown(input(three()));
+    expect(out).toBe(block(3, 5400, [ENTRY_A, ENTRY_B, ENTRY_C]));
+    // "~N tok injected" is what the block costs (its characters / 4), not the notes' full texts (3 × 100).
+    expect(out).toContain(`~${Math.floor([...out].length / 4)} tok injected`);
+    expect(out).not.toContain('~300 tok injected');
   });
 
   it('matches the golden file', () => {
     const results = [
       ...three(),
-      makeCandidate({ displayId: '?', keyInsight: 'Reading costs more than it saves', learningType: 'mystery', discoveryTokens: 60 }),
+      makeCandidate({ displayId: 'plain/note', keyInsight: 'Reading costs more than it saves', learningType: 'mystery', discoveryTokens: 60 }),
     ];
     expectGolden('render-markdown.md', renderMarkdown(input(results, { query: 'why does the redis pool run dry under load', maxChars: 2000 })));
   });
 
-  it('keeps header totals for all results while the budget truncates', () => {
-    const budget = HEADER.length + 1 + ENTRY_A.length + 1;
+  it('counts only the learnings the budget lets through (1 learning, not 3; their tokens and savings)', () => {
+    const budget = RESERVE + ENTRY_A.length + 1;
     const out = renderMarkdown(input(three(), { maxChars: budget }));
-    expect(out).toBe([HEADER, ENTRY_A, '- _(\u20262 more truncated)_'].join('\n') + '\n');
+    expect(out).toBe(block(1, 2900, [ENTRY_A, '- _(\u20262 more truncated)_']));
+    expect(out.split('\n')[0]).toContain('1 learning,');
   });
 
   it('fits an entry that lands exactly on the budget, and not one char more', () => {
-    const exact = HEADER.length + 1 + ENTRY_A.length + 1 + ENTRY_B.length + 1;
-    expect(renderMarkdown(input(three(), { maxChars: exact }))).toBe([HEADER, ENTRY_A, ENTRY_B, '- _(\u20261 more truncated)_'].join('\n') + '\n');
-    expect(renderMarkdown(input(three(), { maxChars: exact - 1 }))).toBe([HEADER, ENTRY_A, '- _(\u20262 more truncated)_'].join('\n') + '\n');
+    const exact = RESERVE + ENTRY_A.length + 1 + ENTRY_B.length + 1;
+    expect(renderMarkdown(input(three(), { maxChars: exact }))).toBe(block(2, 4300, [ENTRY_A, ENTRY_B, '- _(\u20261 more truncated)_']));
+    expect(renderMarkdown(input(three(), { maxChars: exact - 1 }))).toBe(block(1, 2900, [ENTRY_A, '- _(\u20262 more truncated)_']));
   });
 
   it('renders header + truncation line with zero entries when the first entry overflows', () => {
-    const out = renderMarkdown(input(three(), { maxChars: HEADER.length + 1 }));
-    expect(out).toBe(`${HEADER}\n- _(\u20263 more truncated)_\n`);
+    const out = renderMarkdown(input(three(), { maxChars: RESERVE }));
+    expect(out).toBe(block(0, 0, ['- _(\u20263 more truncated)_']));
   });
 
   it('treats maxChars ≤ 0 as no budget', () => {
@@ -79,10 +98,7 @@ describe('renderMarkdown', () => {
 
   it('renders negative savings as (+p%) and a negative saved total', () => {
     const out = renderMarkdown(input([makeCandidate({ displayId: 'x', keyInsight: 'k', discoveryTokens: 50 })]));
-    expect(out).toBe(
-      '## Prior learnings relevant to `redis pool` \u2014 1 learnings, ~100 tok injected, est ~-50 tok saved\n' +
-        '- **[x]** k \u2014 \u00b7 D:50 \u2192 R:100 (+100%)\n',
-    );
+    expect(out).toBe(block(1, -50, ['- **[x]** k \u2014 \u00b7 D:50 \u2192 R:100 (+100%)']));
   });
 
   it('renders banker-rounded row percentages', () => {
@@ -118,9 +134,15 @@ describe('renderMarkdown', () => {
     );
     const withEcon = renderMarkdown(input(results.slice(0, 1), { field: 'problem' }));
     expect(withEcon).toBe(
-      '## Prior learnings relevant to `redis pool` (field: problem) \u2014 1 learnings, ~100 tok injected, est ~900 tok saved\n' +
+      `## Prior learnings relevant to \`redis pool\` (field: problem) \u2014 1 learning, ~${Math.floor([...withEcon].length / 4)} tok injected, est ~900 tok saved\n` +
         '- **[f1]** Pool exhausted \u2014 \u00b7 D:1000 \u2192 R:100 (-90%)\n',
     );
+  });
+
+  it('does not claim a field no result has: no "(field: …)" header, key insights shown', () => {
+    const out = renderMarkdown(input(three(), { field: 'bogus', economics: false }));
+    expect(out.split('\n')[0]).toBe('## Prior learnings relevant to `redis pool`');
+    expect(out).toContain('- **[lrn-a]** Cap the pool size');
   });
 
   it('treats an empty field name as no projection', () => {

@@ -17,6 +17,8 @@ import { parseLooseDate, toNaiveIso } from '../../sources/dates.js';
 /** A note file with the given frontmatter lines and body. */
 const md = (fm: string, body = 'Body text.\n'): string => `---\n${fm}\n---\n${body}`;
 const parse = (text: string) => parseNote(text, 'documents/n.md', 'documents');
+/** Text that is not a KB file (an engine's chunk): identity falls back to the reference's hash. */
+const chunk = (text: string) => parseNote(text, 'reflect:0', 'documents');
 const sha1_12 = (s: string): string => createHash('sha1').update(s).digest('hex').slice(0, 12);
 const local = (y: number, m: number, d: number, hh = 0, mi = 0, ss = 0, ms = 0): number =>
   new Date(y, m - 1, d, hh, mi, ss, ms).getTime();
@@ -41,20 +43,42 @@ describe('parseNote identity', () => {
     expect([named.key, named.displayId]).toEqual(['named', 'named']);
   });
 
-  it('falls back to sha1 of the first 256 characters of the stripped text, with display id "?"', () => {
+  it('gives a KB file without id or name one id from its path, shown and keyed alike, stable across edits', () => {
     const text = '\n\n# A memory file\nno frontmatter here\n\n';
-    const note = parse(text);
+    const note = parseNote(text, 'documents/deploy/rollback.md', 'documents');
+    expect([note.key, note.displayId]).toEqual(['deploy/rollback', 'deploy/rollback']);
+    expect(parseNote('# edited', 'documents/deploy/rollback.md', 'documents').key).toBe('deploy/rollback');
+    // The same id wherever the note sits: a flat KB, archived/, documents/.forgotten/ (with a collision suffix).
+    expect(parseNote(text, 'deploy/rollback.md', 'documents').key).toBe('deploy/rollback');
+    expect(parseNote(text, 'archived/deploy/rollback.md', 'archived').key).toBe('deploy/rollback');
+    expect(parseNote(text, 'documents/.forgotten/plain.2.md', 'forgotten').key).toBe('plain');
+    expect(parseNote(text, 'documents/v1.2.md', 'documents').key).toBe('v1.2');
+    // Title: the first heading, else the file name.
+    expect(note.title).toBe('A memory file');
+    expect(parseNote('no heading', 'documents/plain.md', 'documents').title).toBe('plain');
+  });
+
+  it('falls back to sha1 of the first 256 characters of the stripped text for engine chunks', () => {
+    const text = '\n\n# A memory file\nno frontmatter here\n\n';
+    const note = chunk(text);
     expect(note.key).toMatch(/^[0-9a-f]{12}$/);
     expect(note.key).toBe(sha1_12(text.trim()));
-    expect(note.displayId).toBe('?');
-    expect(parse(text).key).toBe(note.key);
-    expect(parse('# Another memory').key).not.toBe(note.key);
+    expect(note.displayId).toBe(note.key);
+    expect(chunk('# Another memory').key).not.toBe(note.key);
+  });
+
+  it("reads a Claude Code memory file (name, description, metadata.type)", () => {
+    const note = parseNote(md('name: db-tests-hit-real-db\ndescription: Integration tests must hit a real database, not mocks\nmetadata:\n  type: feedback', 'Use the docker postgres.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** run `make db` before the suite.\n'), 'feedback_db_tests.md', 'documents');
+    expect(note.key).toBe('db-tests-hit-real-db');
+    expect(note.keyInsight).toBe('Integration tests must hit a real database, not mocks');
+    expect(note.title).toBe('Integration tests must hit a real database, not mocks');
+    expect(note.howToApply).toBe('run `make db` before the suite.');
   });
 
   it('hashes only the first 256 characters', () => {
     const head = 'h'.repeat(256);
-    const a = parse(`${head} tail one`);
-    const b = parse(`${head} tail two`);
+    const a = chunk(`${head} tail one`);
+    const b = chunk(`${head} tail two`);
     expect(a.key).toBe(b.key);
     expect(a.key).toBe(sha1_12(head));
   });
@@ -62,14 +86,12 @@ describe('parseNote identity', () => {
   // The reference slices chunk_text[:256] by code points, not UTF-16 units.
   it('hashes the first 256 code points, as the reference does (astral characters)', () => {
     const text = '\u{1F600}'.repeat(300);
-    expect(parse(text).key).toBe(sha1_12([...text].slice(0, 256).join('')));
+    expect(chunk(text).key).toBe(sha1_12([...text].slice(0, 256).join('')));
   });
 
-  it('uses the hash key when frontmatter has neither id nor name', () => {
-    const text = md('title: Untitled');
-    const note = parse(text);
-    expect(note.key).toBe(sha1_12(text.trim().slice(0, 256)));
-    expect(note.displayId).toBe('?');
+  it('uses the path id when frontmatter has neither id nor name', () => {
+    const note = parse(md('title: Untitled'));
+    expect([note.key, note.displayId]).toEqual(['n', 'n']);
   });
 
   it('records path, location, body, chunk text and content hash', () => {
@@ -89,10 +111,11 @@ describe('parseNote title', () => {
     expect(parse(md(`title: '"Double"'`)).title).toBe('Double');
   });
 
-  it('falls back to name, then "(no title)"', () => {
+  it('falls back to name, then the first heading, then the file name, then "(no title)"', () => {
     expect(parse(md('name: the-name')).title).toBe('the-name');
-    expect(parse(md('id: x')).title).toBe('(no title)');
-    expect(parse(md('id: x\ntitle: ""')).title).toBe('(no title)');
+    expect(parse(md('id: x', '# Heading here\ntext')).title).toBe('Heading here');
+    expect(parse(md('id: x')).title).toBe('n');
+    expect(chunk(md('id: x\ntitle: ""')).title).toBe('(no title)');
   });
 });
 
@@ -353,12 +376,13 @@ describe('dates', () => {
 });
 
 describe('frontmatter', () => {
-  it('keeps a note without frontmatter with {} and a hash key', () => {
+  it('keeps a note without frontmatter with {} and a path key', () => {
     const text = 'Just a memory line.\n';
     expect(splitFrontmatter(text)).toEqual({ frontmatter: {}, body: text, hasFrontmatter: false });
     const note = parse(text);
     expect(note.frontmatter).toEqual({});
-    expect(note.key).toBe(sha1_12('Just a memory line.'));
+    expect(note.key).toBe('n');
+    expect(chunk(text).key).toBe(sha1_12('Just a memory line.'));
   });
 
   it('splits header and body, stripping leading newlines from the body', () => {

@@ -1,0 +1,104 @@
+/**
+ * Several KBs searched together (`recall --kb A --kb B QUERY`): each KB runs the whole recall
+ * pipeline on its own index (its own term weights, relevance estimate and floor), and the ranked
+ * lists are fused with reciprocal rank fusion (k = 60, as the arms are) weighted by each result's
+ * absolute relevance: ranks say how a KB orders its own notes, relevance (calibrated, the same scale
+ * in every KB) says how two KBs' notes compare; native scores, which are relative to each KB's
+ * candidates, are never compared. A note found in two KBs under one id counts once, with both ranks. Weak matches are fused the same way; nothing is returned only when every KB abstains.
+ *
+ * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
+ */
+import path from 'node:path';
+import { openSession, bookkeeping, degradationLines, scopeJson, type RecallCommand, type RecallSession, type RunIo, type RunResult } from './run.js';
+import type { ArmOutcome, RecallOutcome, ScoredCandidate } from './types.js';
+import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
+import { renderJson } from '../sinks/render-json.js';
+import { renderFleetContext } from '../sinks/render-fleet-context.js';
+import { RRF_K } from '../operators/math/rrf.js';
+
+/** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
+export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {
+  const fused = new Map<string, { c: ScoredCandidate; rrf: number; first: number }>();
+  let order = 0;
+  for (const list of lists) {
+    list.forEach((c, i) => {
+      const prev = fused.get(c.note.key);
+      const w = (c.relevance > 0 ? c.relevance : 1e-3) / (RRF_K + i + 1);
+      if (prev) prev.rrf += w;
+      else fused.set(c.note.key, { c, rrf: w, first: order++ });
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.rrf - a.rrf || b.c.relevance - a.c.relevance || a.first - b.first).map((f) => f.c);
+}
+
+function withAbsolutePath(c: ScoredCandidate, root: string): ScoredCandidate {
+  return { ...c, note: { ...c.note, path: path.join(root, c.note.path) } };
+}
+
+/** Arms summed over KBs: hits added, the slowest time, ok when any KB's arm was. */
+function mergeArms(all: readonly ArmOutcome[][]): ArmOutcome[] {
+  const out = new Map<string, ArmOutcome>();
+  for (const arms of all) {
+    for (const a of arms) {
+      const prev = out.get(a.arm);
+      if (!prev) out.set(a.arm, { ...a, hits: [...a.hits] });
+      else out.set(a.arm, { ...prev, hits: [...prev.hits, ...a.hits], ms: Math.max(prev.ms, a.ms), status: prev.status === 'ok' || a.status === 'ok' ? 'ok' : prev.status });
+    }
+  }
+  return [...out.values()];
+}
+
+export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLog?: boolean } = {}): Promise<RunResult> {
+  const kbs = cmd.kbs ?? (cmd.kb ? [cmd.kb] : []);
+  const sessions: RecallSession[] = [];
+  try {
+    for (const kb of kbs) sessions.push(await openSession({ kb, global: false, allBranches: false, verbose: cmd.verbose }, io));
+    const limit = cmd.limit ?? sessions[0]!.config.defaultLimit;
+    const outcomes: { session: RecallSession; outcome: RecallOutcome }[] = [];
+    for (const session of sessions) {
+      // Each KB answers for itself, quietly: the fused answer is rendered and logged once below.
+      const r = await session.run({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, { noLog: true, caller: 'cli' });
+      if (r.outcome) outcomes.push({ session, outcome: r.outcome });
+    }
+    const first = sessions[0]!;
+    const results = fuseLists(outcomes.map((o) => o.outcome.results.map((c) => withAbsolutePath(c, o.session.scope.root)))).slice(0, limit);
+    const weak = fuseLists(outcomes.map((o) => o.outcome.weak.map((c) => withAbsolutePath(c, o.session.scope.root))));
+    const base = outcomes[0]?.outcome;
+    const label = (o: { session: RecallSession }): string => path.basename(o.session.scope.root);
+    const outcome: RecallOutcome = {
+      query: cmd.query,
+      mode: cmd.mode,
+      results,
+      ranked: fuseLists(outcomes.map((o) => o.outcome.ranked)),
+      oodGated: outcomes.length > 0 && outcomes.every((o) => o.outcome.oodGated),
+      coverage: base?.coverage ?? null,
+      temporal: base?.temporal ?? null,
+      cacheTier: null,
+      arms: mergeArms(outcomes.map((o) => o.outcome.arms)),
+      degraded: outcomes.flatMap((o) => o.outcome.degraded.map((d) => ({ ...d, stage: `${d.stage} [${label(o)}]` }))),
+      drops: outcomes.flatMap((o) => o.outcome.drops),
+      persona: null,
+      floor: base?.floor ?? 0,
+      abstained: results.length === 0 && outcomes.some((o) => o.outcome.abstained) ? outcomes.map((o) => `${label(o)}: ${o.outcome.abstained ?? 'nothing found'}`).join('; ') : null,
+      weak: results.length > 0 || cmd.showWeak !== false ? weak : [],
+      notice: null,
+      ms: outcomes.reduce((n, o) => n + o.outcome.ms, 0),
+    };
+    if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) io.warn(l);
+    const config = first.config;
+    const glyphs = first.glyphs();
+    let stdout: string;
+    if (cmd.format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home, kb: sessions.map((s) => scopeJson(s.scope)) });
+    else if (cmd.format === 'fleet-context') stdout = renderFleetContext(cmd.query, results);
+    else {
+      stdout =
+        renderMarkdown({ query: cmd.query, results, field: cmd.field, maxChars: cmd.maxChars ?? config.defaultMaxChars, economics: config.economics, glyphs, home: config.home }) +
+        renderWeak(outcome.weak, outcome.floor, results.length > 0);
+      if (outcome.abstained) io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+    }
+    if (!opts.noLog) bookkeeping({ ...cmd, kbs: sessions.map((s) => s.scope.root) }, config, outcome, glyphs, Date.now(), io.warn, cmd.verbose, 'cli', first.scope.root, '');
+    return { stdout, outcome, scope: first.scope, refresh: first.refresh };
+  } finally {
+    for (const s of sessions) s.close();
+  }
+}

@@ -1,0 +1,272 @@
+/**
+ * Notes as a person handles them: `recall show ID`, `recall list`, and the writes `recall add`,
+ * `recall supersede OLD NEW`, `recall forget ID`. Library functions over the same KB a recall reads
+ * (scope rules, `--kb`, flat folders); they return data and text, never print or exit.
+ *
+ * An ID is what recall shows for a note (frontmatter `id`, else `name`, else its path id); a file
+ * name without `.md` or a path inside the KB also works when it names exactly one note.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig, type RecallConfig } from './config.js';
+import { resolveScope, detectProject, type Scope } from './scope.js';
+import { checkKbDir } from './run.js';
+import { NotFoundError, UsageError } from './errors.js';
+import { closeIndex, openIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
+import { parseNote, type Note } from '../sources/note.js';
+import { parseLooseDate } from '../sources/dates.js';
+import { moveToForgotten, noteText, rewriteNote, withFrontmatter, writeNewNote, type NewNote } from '../sinks/note-writer.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface NotesIo {
+  env: Env;
+  cwd: string;
+  warn: (line: string) => void;
+}
+
+export interface KbOptions {
+  kb: string | null;
+  global: boolean;
+  allBranches: boolean;
+}
+
+interface OpenKb {
+  config: RecallConfig;
+  scope: Scope;
+  index: IndexHandle;
+}
+
+/** Resolve the KB like recall, bring its index up to date, run `fn`, close the index. */
+function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T {
+  const config = loadConfig(io.env);
+  if (opts.kb) checkKbDir(opts.kb, io.cwd);
+  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  const index = openIndex(scope.root, config.stateDir);
+  try {
+    if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
+    refreshIndex(index, { problems: false });
+    return fn({ config, scope, index });
+  } finally {
+    closeIndex(index);
+  }
+}
+
+const ALL_COLS = `data, body, chunk`;
+
+/** Every note of any location whose id, file name or path matches `id`; the exact id first. */
+function candidates(h: IndexHandle, id: string): Note[] {
+  const want = id.replace(/\.md$/i, '');
+  const byKey = (h.db.prepare(`SELECT ${ALL_COLS} FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`).all(want) as NoteRow[]).map(rowToNote);
+  if (byKey.length) return byKey;
+  const rows = h.db
+    .prepare(`SELECT ${ALL_COLS} FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
+    .all(`${want}.md`, `%/${want.replace(/[\\%_]/g, (c) => `\\${c}`)}.md`) as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** The one note an ID names (live notes win over retired copies of the same id). */
+function resolveNote(h: IndexHandle, id: string, root: string, opts: { live?: boolean } = {}): Note {
+  const found = candidates(h, id.trim());
+  const live = found.filter((n) => n.location === 'documents');
+  const pool = opts.live ? live : live.length ? live : found;
+  if (pool.length === 0) {
+    if (opts.live && found.length) throw new NotFoundError(`${id}: the note is ${found[0]!.location === 'forgotten' ? 'forgotten' : 'archived'} (${found[0]!.path}), not live`);
+    throw new NotFoundError(`${id}: no note with this id or file name in ${root}`);
+  }
+  const ids = new Set(pool.map((n) => n.key));
+  if (ids.size > 1) throw new UsageError(`${id}: names ${ids.size} notes (${[...ids].slice(0, 5).join(', ')}); use the id`);
+  return pool[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// show
+
+export interface ShownNote {
+  id: string;
+  path: string;
+  location: string;
+  title: string;
+  key_insight: string;
+  how_to_apply: string;
+  confidence: string;
+  learning_type: string;
+  tags: string[];
+  date: string | null;
+  superseded_by: string | null;
+  frontmatter: Record<string, unknown>;
+  body: string;
+}
+
+export function showNote(id: string, opts: KbOptions, io: NotesIo): ShownNote {
+  return withKb(opts, io, ({ index, scope }) => {
+    const n = resolveNote(index, id, scope.root);
+    return {
+      id: n.displayId,
+      path: path.join(scope.root, n.path),
+      location: n.location,
+      title: n.title,
+      key_insight: n.keyInsight,
+      how_to_apply: n.howToApply,
+      confidence: n.confidence,
+      learning_type: n.learningType,
+      tags: n.tags,
+      date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null,
+      superseded_by: n.supersededBy,
+      frontmatter: n.frontmatter,
+      body: n.body,
+    };
+  });
+}
+
+/** One note for a person: a header of facts, the key insight, how to apply, then the body. */
+export function formatShown(n: ShownNote): string {
+  const facts = [
+    n.confidence && `confidence ${n.confidence}`,
+    n.learning_type && `type ${n.learning_type}`,
+    n.date && `dated ${n.date}`,
+    n.tags.length ? `tags ${n.tags.join(', ')}` : '',
+  ].filter(Boolean);
+  const state = n.location === 'forgotten' ? 'FORGOTTEN (never recalled)' : n.location === 'archived' ? 'ARCHIVED (never recalled)' : n.superseded_by ? `SUPERSEDED by ${n.superseded_by} (never recalled)` : '';
+  const lines = [`${n.title}`, `[${n.id}]  ${n.path}`, ...(state ? [state] : []), ...(facts.length ? [facts.join(' · ')] : []), ''];
+  if (n.key_insight) lines.push(n.key_insight, '');
+  if (n.how_to_apply) lines.push(`How to apply: ${n.how_to_apply}`, '');
+  lines.push(n.body.trim());
+  return `${lines.join('\n').trimEnd()}\n`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// list
+
+export interface ListOptions extends KbOptions {
+  since?: string;
+  tags?: string[];
+  limit?: number;
+  /** Include archived, forgotten and superseded notes (marked). */
+  all?: boolean;
+}
+
+export interface ListedNote {
+  id: string;
+  date: string | null;
+  confidence: string;
+  title: string;
+  tags: string[];
+  state: 'live' | 'superseded' | 'archived' | 'forgotten';
+  path: string;
+}
+
+export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
+  const since = opts.since ? parseLooseDate(opts.since) : null;
+  if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
+  const wantTags = (opts.tags ?? []).map((t) => t.toLowerCase());
+  return withKb(opts, io, ({ index }) => {
+    const rows = index.db.prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`).all() as NoteRow[];
+    const superseded = new Set((index.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
+    const out: ListedNote[] = [];
+    for (const r of rows) {
+      const n = rowToNote(r);
+      const state: ListedNote['state'] =
+        n.location !== 'documents' ? n.location : n.supersededBy || n.status === 'superseded' || n.status === 'archived' || superseded.has(n.key) ? 'superseded' : 'live';
+      if (state !== 'live' && !opts.all) continue;
+      if (since && (n.dateMs === null || n.dateMs < since.getTime())) continue;
+      if (wantTags.length && !wantTags.every((t) => n.tags.includes(t))) continue;
+      out.push({ id: n.displayId, date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null, confidence: n.confidence, title: n.title, tags: n.tags, state, path: n.path });
+      if (opts.limit !== undefined && out.length >= opts.limit) break;
+    }
+    return out;
+  });
+}
+
+export function formatList(rows: readonly ListedNote[]): string {
+  return rows.map((r) => `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}\n`).join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// add, supersede, forget
+
+export interface AddResult {
+  id: string;
+  path: string;
+  kb: string;
+  created: boolean;
+}
+
+/** Where new notes go in a KB root: documents/ of a reflect KB (created for a new KB), else the folder itself. */
+function newNotesDir(root: string): string {
+  const flat = fs.existsSync(root) && kbLayout(root) === 'flat' && hasMarkdown(root);
+  return path.join(root, notesDir(flat ? 'flat' : 'reflect'));
+}
+
+export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date()): AddResult {
+  if (!n.title.trim()) throw new UsageError('a note needs a title (--title)');
+  if (!n.keyInsight.trim()) throw new UsageError('a note needs a key insight (--insight): the one sentence recall shows');
+  const config = loadConfig(io.env);
+  // A --kb that does not exist yet is a new KB: add creates it.
+  if (opts.kb && fs.existsSync(path.resolve(io.cwd, opts.kb))) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
+  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  const created = !fs.existsSync(scope.root);
+  const project = n.project ?? (detectProject(config, io.cwd) || undefined);
+  const { id, slug, text } = noteText({ ...n, ...(project ? { project } : {}) }, now);
+  // The note must read back as written: the same parser recall uses checks it before it lands.
+  const parsed = parseNote(text, `documents/${slug}.md`, 'documents');
+  if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
+  if (n.id) {
+    const clash = withKbIfExists(scope, config, (h) => candidates(h, n.id!).length > 0);
+    if (clash) throw new UsageError(`--id ${n.id}: a note with this id already exists`);
+  }
+  const file = writeNewNote(newNotesDir(scope.root), slug, text);
+  return { id, path: file, kb: scope.root, created };
+}
+
+function withKbIfExists<T>(scope: Scope, config: RecallConfig, fn: (h: IndexHandle) => T): T | null {
+  if (!fs.existsSync(scope.root)) return null;
+  const h = openIndex(scope.root, config.stateDir);
+  try {
+    refreshIndex(h, { problems: false });
+    return fn(h);
+  } finally {
+    closeIndex(h);
+  }
+}
+
+export interface SupersedeResult {
+  old: { id: string; path: string };
+  new: { id: string; path: string };
+}
+
+export function supersede(oldId: string, newId: string, opts: KbOptions, io: NotesIo): SupersedeResult {
+  return withKb(opts, io, ({ index, scope }) => {
+    const oldNote = resolveNote(index, oldId, scope.root, { live: true });
+    const newNote = resolveNote(index, newId, scope.root, { live: true });
+    if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
+    if (newNote.supersededBy) throw new UsageError(`${newId}: is itself superseded by ${newNote.supersededBy}; supersede with that note instead`);
+    const oldAbs = path.join(scope.root, oldNote.path);
+    const newAbs = path.join(scope.root, newNote.path);
+    const listed = newNote.frontmatter['supersedes'];
+    const prior = (Array.isArray(listed) ? listed : listed ? [listed] : []).map(String).filter((s) => s && s !== 'null');
+    // Read both texts and build both edits before writing either: a bad header stops it all.
+    const oldText = withFrontmatter(fs.readFileSync(oldAbs, 'utf8'), { superseded_by: newNote.key });
+    const newText = withFrontmatter(fs.readFileSync(newAbs, 'utf8'), { supersedes: [...new Set([...prior, oldNote.key])] });
+    rewriteNote(newAbs, newText);
+    rewriteNote(oldAbs, oldText);
+    return { old: { id: oldNote.key, path: oldAbs }, new: { id: newNote.key, path: newAbs } };
+  });
+}
+
+export interface ForgetResult {
+  id: string;
+  from: string;
+  to: string;
+}
+
+export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
+  return withKb(opts, io, ({ index, scope }) => {
+    const note = resolveNote(index, id, scope.root, { live: true });
+    const layout = kbLayout(scope.root);
+    const from = path.join(scope.root, note.path);
+    const to = moveToForgotten(from, path.join(scope.root, notesDir(layout)), path.join(scope.root, forgottenDir(layout)));
+    return { id: note.key, from, to };
+  });
+}
