@@ -19,7 +19,7 @@ import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, openIndex, rebuildIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, openIndex, rebuildIndex, refreshIndex, setBusyTimeout, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
@@ -320,6 +320,9 @@ export interface SessionOptions {
   project?: string;
 }
 
+/** Longest a read statement waits for the index lock (SQLite busy timeout) when no deadline is nearer. */
+const READ_BUSY_MS = 5000;
+
 /** Time kept back from a deadline for rendering and writing the answer. */
 const ANSWER_RESERVE_MS = 50;
 
@@ -333,9 +336,15 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
   const { index, refresh, degraded: indexDegraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
+  // Reading may wait for another process's lock longer than a refresh's write does (the wasm
+  // driver's readers take turns with every other process), but never more than a quarter of what is
+  // left before the deadline: a wait blocks the process, and the deadline timer with it.
+  setBusyTimeout(index, opts.deadlineMs === undefined ? READ_BUSY_MS : Math.min(READ_BUSY_MS, Math.max(100, (opts.deadlineMs - now()) / 4)));
   let closed = false;
   try {
-    let liveNotes = 0;
+    // -1 when the count cannot be read (a lock held past the busy timeout, a damaged page): the
+    // recall still runs and its arms say what failed, rather than reporting an empty KB.
+    let liveNotes = -1;
     try {
       liveNotes = countNotes(index).live;
     } catch (err) {
@@ -372,6 +381,15 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       }
       const format = cmd.format;
       const deadline = Math.min(runOpts.deadlineMs ?? Infinity, opts.deadlineMs ?? Infinity);
+      // Without the index generation no cached fetch can be trusted: this run skips the cache.
+      let generation: number | null = null;
+      const runDegraded: Degradation[] = [];
+      try {
+        generation = indexGeneration(index);
+      } catch (err) {
+        if (classifyDbError(err) === 'corrupt') markSuspect(index);
+        runDegraded.push({ stage: 'cache', reason: 'error', message: `index generation unreadable (${errorMessage(err)}); cache skipped` });
+      }
       const req: RecallRequest = {
         query: cmd.query,
         limit: cmd.limit ?? config.defaultLimit,
@@ -383,7 +401,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         floor: cmd.floor ?? config.floors.cli,
         keepWeak: cmd.showWeak === true && format !== 'fleet-context',
         maxTokens: cmd.maxTokens,
-        noCache: !cmd.cache,
+        noCache: !cmd.cache || generation === null,
         cacheTtlSec: cmd.cacheTtl ?? config.cacheTtlSec,
         includeQuarantined: cmd.includeQuarantined ?? format === 'fleet-context',
         mmr: cmd.mmr && config.mmr,
@@ -394,8 +412,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         config,
         scope,
         index,
-        indexGeneration: indexGeneration(index),
-        generation: cacheStamp(indexGeneration(index), engines, scope.root),
+        indexGeneration: generation ?? -1,
+        generation: cacheStamp(generation ?? -1, engines, scope.root),
         models,
         now,
         currentProject,
@@ -417,7 +435,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       const dataGap: Degradation[] = expansionsAvailable()
         ? []
         : [{ stage: 'arm:bm25', reason: 'unavailable', message: 'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only' }];
-      const extra = [...early, ...dataGap];
+      const extra = [...early, ...runDegraded, ...dataGap];
       const outcome = extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
       if (verboseRun) for (const l of degradationLines(outcome.degraded)) io.warn(l);
 

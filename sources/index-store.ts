@@ -894,6 +894,15 @@ export function countNotes(h: IndexHandle): { live: number; archived: number; fo
   return out;
 }
 
+/** How long one statement on this handle waits for another process's lock (SQLite busy timeout). */
+export function setBusyTimeout(h: IndexHandle, ms: number): void {
+  try {
+    h.db.pragma(`busy_timeout = ${Math.max(0, Math.round(ms))}`);
+  } catch {
+    /* closed: nothing waits on it any more */
+  }
+}
+
 export function closeIndex(h: IndexHandle): void {
   try {
     h.db.close();

@@ -429,12 +429,32 @@ function wasmOpener(): Opener {
       // Looked up on every call: the cache may have finalized a statement the caller still holds.
       prepare: (sql) => {
         statement(sql);
+        // A statement whose step failed (a busy lock, a full disk) keeps that error, and its next
+        // use fails with "Could not reset statement" before it runs: drop it from the cache so the
+        // next call prepares it afresh.
+        const use = <T>(fn: (st: WasmStatement) => T): T => {
+          heartbeat();
+          const st = statement(sql);
+          try {
+            return fn(st);
+          } catch (err) {
+            if (statements.get(sql) === st) {
+              statements.delete(sql);
+              try {
+                st.finalize();
+              } catch {
+                /* it reports the same error; finalized all the same */
+              }
+            }
+            throw err;
+          }
+        };
         return {
-          run: (...p) => (heartbeat(), statement(sql).run(args(p))),
+          run: (...p) => use((st) => st.run(args(p))),
           // all()[0], not get(): node-sqlite3-wasm's get() leaves the statement open, and an open
           // statement keeps its read lock (the lock directory) until the statement is reset.
-          get: (...p) => (heartbeat(), statement(sql).all(args(p))[0]),
-          all: (...p) => (heartbeat(), statement(sql).all(args(p))),
+          get: (...p) => use((st) => st.all(args(p))[0]),
+          all: (...p) => use((st) => st.all(args(p))),
         };
       },
       exec,

@@ -260,7 +260,9 @@ describe('the background refresher', () => {
     const shardDocs = path.join(kb.state, 'team', 'shard', 'documents');
     fs.mkdirSync(shardDocs, { recursive: true });
     fs.writeFileSync(path.join(shardDocs, 't1.md'), noteText('lrn-team-1', 'kafka lag from the team', 'shared by a teammate'));
-    const env = { PATH: process.env['PATH'] ?? '', HOME: kb.state, REFLECT_STATE_DIR: kb.state, REFLECT_NO_DAEMON: '1', ...(process.env['RECALL_SQLITE_DRIVER'] ? { RECALL_SQLITE_DRIVER: process.env['RECALL_SQLITE_DRIVER'] } : {}) };
+    // The processes and this one read the same index file: the same driver for all.
+    useSqliteDriver((process.env['RECALL_SQLITE_DRIVER'] as SqliteDriver | undefined) ?? 'auto');
+    const env = { PATH: process.env['PATH'] ?? '', HOME: kb.state, REFLECT_STATE_DIR: kb.state, REFLECT_NO_DAEMON: '1', RECALL_SQLITE_DRIVER: sqliteDriver() };
     const bundle = (name: string): string => path.join(repo, 'dist', 'bundle', name);
     expect(spawnSync(process.execPath, [bundle('recall.mjs'), 'index', '--kb', kb.root], { env }).status).toBe(0);
     kb.write('documents/k9.md', noteText('lrn-k9', 'kafka lag 9', 'added later'));

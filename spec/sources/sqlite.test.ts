@@ -157,6 +157,21 @@ describe('wasm driver locks', () => {
     db.close();
   });
 
+  it('a statement that failed on a busy lock runs again once the lock is free (no stale error kept)', () => {
+    useSqliteDriver('wasm');
+    const file = path.join(tmp(), 'busy.sqlite');
+    const db = openDatabase(file);
+    db.exec(`CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1)`);
+    db.pragma('busy_timeout = 0');
+    const count = db.prepare(`SELECT COUNT(*) AS c FROM t`);
+    expect(count.get()).toEqual({ c: 1 });
+    fs.mkdirSync(`${file}.lock`); // another process holds the file
+    expect(() => count.get()).toThrow(/locked/);
+    fs.rmdirSync(`${file}.lock`);
+    expect(count.get()).toEqual({ c: 1 });
+    db.close();
+  });
+
   it('a locked index is used in memory for this process and never moved aside as corrupt', () => {
     useSqliteDriver('wasm');
     kb = tempKb();
