@@ -345,9 +345,44 @@ function clearStaleWasmLock(file: string, now = Date.now()): void {
   const lock = `${file}.lock`;
   try {
     const st = fs.statSync(lock);
-    if (now - st.mtimeMs > STALE_WASM_LOCK_MS) fs.rmdirSync(lock);
+    if (now - st.mtimeMs > STALE_WASM_LOCK_MS || ownerDied(file, st)) {
+      fs.rmdirSync(lock);
+      fs.rmSync(lockOwnerFile(file), { force: true });
+    }
   } catch {
     /* no lock, or another process just took it over */
+  }
+}
+
+/**
+ * `<file>.lock-owner`: "pid inode" of the process holding the lock directory for a write
+ * transaction, written once the transaction holds the lock and removed when it ends. A process
+ * killed outright (SIGKILL) inside a transaction leaves both behind; its lock is then taken over at
+ * once instead of after STALE_WASM_LOCK_MS. A lock without this record (a reader's statement, a
+ * deferred transaction) only ever goes stale by age.
+ */
+const lockOwnerFile = (file: string): string => `${file}.lock-owner`;
+
+/**
+ * Whether the lock directory `st` was taken by a write transaction whose process is gone: the
+ * record names this very directory (same inode, and the directory is not newer than the record,
+ * since a live holder refreshes both together) and its pid no longer exists.
+ */
+function ownerDied(file: string, st: fs.Stats): boolean {
+  try {
+    const owner = lockOwnerFile(file);
+    const [pidText, inoText] = fs.readFileSync(owner, 'utf8').split(' ');
+    const pid = Number(pidText);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || String(st.ino) !== inoText) return false;
+    if (st.mtimeMs > fs.statSync(owner).mtimeMs) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  } catch {
+    return false;
   }
 }
 
@@ -418,12 +453,39 @@ function wasmOpener(): Opener {
       if (now - lastBeat < WASM_LOCK_HEARTBEAT_MS) return;
       lastBeat = now;
       try {
+        // The owner record first: a lock directory never looks newer than its record.
+        if (claimed) fs.utimesSync(lockOwnerFile(file), now / 1000, now / 1000);
         fs.utimesSync(`${file}.lock`, now / 1000, now / 1000);
       } catch {
         /* no lock directory (yet): nothing to refresh */
       }
     };
-    const tracked: TxHooks = { begin: () => (deferSignals(), (lastBeat = 0), heartbeat()) };
+    // The write transaction's lock, recorded with this pid (see lockOwnerFile).
+    let claimed = false;
+    const claim = (): void => {
+      if (file === ':memory:') return;
+      try {
+        const st = fs.statSync(`${file}.lock`);
+        fs.writeFileSync(lockOwnerFile(file), `${process.pid} ${st.ino}`, { mode: 0o600 });
+        // One explicit time on both (a file's own write time may come from a coarser clock).
+        const t = Date.now() / 1000;
+        fs.utimesSync(lockOwnerFile(file), t, t);
+        fs.utimesSync(`${file}.lock`, t, t);
+        claimed = true;
+      } catch {
+        /* no lock directory yet (a deferred transaction): only age frees it */
+      }
+    };
+    const unclaim = (): void => {
+      if (!claimed) return;
+      claimed = false;
+      try {
+        if (fs.readFileSync(lockOwnerFile(file), 'utf8').split(' ')[0] === String(process.pid)) fs.rmSync(lockOwnerFile(file), { force: true });
+      } catch {
+        /* already gone */
+      }
+    };
+    const tracked: TxHooks = { begin: () => (deferSignals(), (lastBeat = 0), heartbeat(), claim()), end: () => unclaim() };
     return {
       driver: 'wasm',
       // Looked up on every call: the cache may have finalized a statement the caller still holds.
