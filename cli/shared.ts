@@ -4,6 +4,7 @@
  */
 import { SCOPE_OPTIONS, kbList } from '../pipeline/cli-options.js';
 import { UsageError } from '../pipeline/errors.js';
+import { wellFormedJson } from '../sinks/safe-text.js';
 
 export interface CliIo {
   argv: string[];
@@ -25,7 +26,8 @@ export { SCOPE_OPTIONS };
 export const JSON_OPTION = { json: { type: 'boolean', default: false, describe: 'machine-readable output (JSON)' } } as const;
 
 export function jsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  // Note text may hold lone surrogates: strict JSON parsers reject their `\ud800` escapes.
+  return `${wellFormedJson(value, 2)}\n`;
 }
 
 /** The scope of a command that reads one KB: `--kb` given twice is a usage error naming the command. */

@@ -12,7 +12,9 @@
  * - Valid for the TTL (1 h) and only while the KB index generation is unchanged, so any added,
  *   edited or deleted note invalidates every entry of that KB at once.
  * - A hit skips the arms, cross-encoder and embeddings; scoring and filters run again.
- * - Files are written atomically; a corrupt file or index is a miss, never an error.
+ * - Files are written atomically; a corrupt file or index is a miss, never an error. The index is
+ *   read-modified-written under its lock (concurrent hooks would otherwise drop each other's entries).
+ * - Query text is stored scrubbed of secrets (entries and the fuzzy index); the file name is a hash.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,8 @@ import { createHash } from 'node:crypto';
 import { queryTerms } from '../operators/math/stems.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { withFileLock } from '../sinks/file-lock.js';
+import { scrub } from '../sinks/scrub.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from './types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
@@ -132,7 +136,7 @@ function payloadFile(dir: string, digest: string): string {
 function validPayload(p: CachePayload | null, key: CacheKey, opts: CacheOptions, exact: boolean): p is CachePayload {
   if (!p || p.version !== CACHE_VERSION || !Array.isArray(p.candidates)) return false;
   if (p.modeToken !== key.modeToken || p.fetchedLimit !== key.fetchedLimit) return false;
-  if (exact && p.query !== key.query) return false;
+  if (exact && p.query !== scrub(key.query)) return false;
   if (p.generation !== opts.generation) return false;
   const age = (opts.nowMs - p.fetchedAt) / 1000;
   return age >= 0 && age <= opts.ttlSec;
@@ -148,7 +152,8 @@ export function readCache(key: CacheKey, opts: CacheOptions): CacheHit | null {
   const exact = readJson<CachePayload | null>(payloadFile(opts.dir, digest), null);
   if (validPayload(exact, key, opts, true)) return { tier: 'exact', payload: exact };
   if (!opts.fuzzy) return null;
-  const mine = fuzzyTerms(key.query);
+  // Entries in the index hold the scrubbed query's terms: compare like with like.
+  const mine = fuzzyTerms(scrub(key.query));
   if (mine.stems.length < FUZZY_MIN_TERMS) return null;
   let info: (stem: string) => number;
   try {
@@ -176,14 +181,20 @@ export function readCache(key: CacheKey, opts: CacheOptions): CacheHit | null {
 
 export function writeCache(key: CacheKey, payload: CachePayload, dir: string, nowMs: number): void {
   const digest = cacheDigest(key);
-  writeFileAtomic(payloadFile(dir, digest), JSON.stringify(payload));
+  const query = scrub(key.query);
+  writeFileAtomic(payloadFile(dir, digest), JSON.stringify({ ...payload, query }));
   const indexFile = path.join(dir, 'index.json');
+  withFileLock(indexFile, () => updateIndex(indexFile, dir, digest, key, query, nowMs), 500);
+}
+
+function updateIndex(indexFile: string, dir: string, digest: string, key: CacheKey, query: string, nowMs: number): void {
   const index = readJson<Record<string, IndexEntry>>(indexFile, {});
   const safe: Record<string, IndexEntry> = index && typeof index === 'object' && !Array.isArray(index) ? index : {};
+  const terms = fuzzyTerms(query);
   safe[digest] = {
-    query: key.query.slice(0, 200),
-    tokens: [...new Set(fuzzyTerms(key.query).stems)].sort(),
-    proper: fuzzyTerms(key.query).proper,
+    query: query.slice(0, 200),
+    tokens: [...new Set(terms.stems)].sort(),
+    proper: terms.proper,
     modeToken: key.modeToken,
     limit: key.fetchedLimit,
     version: CACHE_VERSION,

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { NotFoundError, UsageError, errorMessage } from './errors.js';
+import { wellFormedJson } from '../sinks/safe-text.js';
 import { runIndex, runRecall, type RecallCommand } from './run.js';
 import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, kbList, lastValue, requireNumber, toRecallCommand, yargsOptions } from './cli-options.js';
 import { sqliteDriver } from '../sources/sqlite.js';
@@ -215,7 +216,7 @@ async function withYargs(io: CliIo): Promise<void> {
                   sio,
                 )
               : await st.stageHydrate(words, scope, sio);
-        io.stdout(`${JSON.stringify(out, null, 2)}\n`);
+        io.stdout(`${wellFormedJson(out, 2)}\n`);
         // The JSON says what went wrong; the exit status says that something did.
         if ('error' in out) exitOverride = 1;
       },
@@ -334,8 +335,11 @@ export async function main(io: CliIo): Promise<number> {
   try {
     if (io.argv[0] === 'hook' && io.argv.length === 2 && ['session-start', 'user-prompt-submit', 'subagent-start'].includes(io.argv[1]!)) {
       // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
-      const [{ HOOKS }, { readStdin, runHook }] = await Promise.all([import('./hooks.js'), import('./hook-runtime.js')]);
-      const out = await runHook(HOOKS[io.argv[1]!]!, { stdinText: await readStdin(), env: io.env, cwd: io.cwd });
+      const startedMs = Math.round(performance.timeOrigin);
+      const [{ HOOKS }, { hookDeadlineMs, readStdin, runHook, stdinWaitMs }] = await Promise.all([import('./hooks.js'), import('./hook-runtime.js')]);
+      const spec = HOOKS[io.argv[1]!]!;
+      const stdinText = await readStdin(process.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, io.env, startedMs)));
+      const out = await runHook(spec, { stdinText, env: io.env, cwd: io.cwd, startedMs });
       io.stdout(out.envelope);
       return 0;
     }
@@ -351,7 +355,7 @@ export async function main(io: CliIo): Promise<number> {
       io.stderr(`recall: ${errorMessage(err)}\n`);
       return 1;
     }
-    if ((err as { name?: string }).name === 'NoteEditError') {
+    if ((err as { name?: string }).name === 'IndexFailed' || (err as { name?: string }).name === 'NoteEditError') {
       io.stderr(`recall: ${errorMessage(err)}\n`);
       return 1;
     }

@@ -106,6 +106,12 @@ export interface RecallConfig {
   mode: string | null;
   modesDir: string | null;
   metricsPath: string;
+  /** Follow KB symlinks whose target is outside the KB root (RECALL_FOLLOW_OUTSIDE_LINKS=1; off). */
+  followOutsideLinks: boolean;
+  /** Size at which a log (recall log, gap log, metrics, hook logs) is rotated to `<name>.1` (RECALL_LOG_MAX_MB). */
+  logMaxBytes: number;
+  /** Fleet-import ledger read for note provenance (RECALL_FLEET_LEDGER, default <state dir>/fleet-ledger.json). */
+  fleetLedger: string;
   sessionId: string | null;
   /** One line per malformed value, naming the variable, the value and the default used. */
   warnings: string[];
@@ -252,7 +258,11 @@ export function loadConfig(env: Env = process.env): RecallConfig {
     embedMaxTokens: r.num('RECALL_EMBED_MAX_TOKENS', 256, 16, 512, { integer: true }),
     mode: r.raw('REFLECT_MODE') ?? null,
     modesDir: r.raw('REFLECT_MODES_DIR') ? path.resolve(expand(r.raw('REFLECT_MODES_DIR')!)) : null,
-    metricsPath: path.resolve(expand(r.raw('REFLECT_METRICS_PATH') ?? path.join(home, '.learnings', 'metrics.jsonl'))),
+    // Under the state dir (owner-only, scrubbed, rotated like every other log), not in a shared KB folder.
+    metricsPath: path.resolve(expand(r.raw('REFLECT_METRICS_PATH') ?? path.join(stateDir, 'metrics.jsonl'))),
+    followOutsideLinks: r.flag('RECALL_FOLLOW_OUTSIDE_LINKS'),
+    logMaxBytes: Math.round(r.num('RECALL_LOG_MAX_MB', 20, 0.01, 100_000) * 1048576),
+    fleetLedger: path.resolve(expand(r.raw('RECALL_FLEET_LEDGER') ?? path.join(stateDir, 'fleet-ledger.json'))),
     sessionId: r.raw('CLAUDE_SESSION_ID') ?? null,
     warnings: r.warnings,
   };

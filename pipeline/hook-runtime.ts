@@ -8,6 +8,7 @@ import { withConfigFile } from './config-file.js';
 import { errorMessage } from './errors.js';
 import { harnessOf, toHookEnvelope, type Harness, type HookEvent } from '../sinks/hook-envelope.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
+import { asReferenceBlock } from '../sinks/safe-text.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -88,6 +89,8 @@ export interface HookSpec {
   /** File-system friendly name (logs, breadcrumbs): session-start, user-prompt-submit, subagent-start. */
   name: string;
   event: HookEvent;
+  /** Env variable whose value, when set, is the user's own fixed context (injected as given, not as recalled notes). */
+  fixedContextEnv?: string;
   /** Env variable and default (seconds) of the hook's deadline. */
   timeoutEnv: string;
   defaultTimeoutSec: number;
@@ -99,6 +102,8 @@ export interface HookIo {
   env: Env;
   cwd: string;
   now?: () => number;
+  /** When the hook process started (epoch ms): the deadline counts from there, stdin read included. */
+  startedMs?: number;
 }
 
 /** Slack after the deadline before the safety net answers with an empty context. */
@@ -110,7 +115,7 @@ const SAFETY_GRACE_MS = 250;
  */
 export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: string; context: string; error: string | null }> {
   const now = io.now ?? Date.now;
-  const started = now();
+  const started = io.startedMs ?? now();
   let harness: Harness = 'claude';
   let stateDir = '';
   const input = parseHookInput(io.stdinText);
@@ -128,7 +133,7 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now };
     let timer: NodeJS.Timeout | undefined;
     const safety = new Promise<string>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`deadline of ${timeoutSec} s passed`)), timeoutSec * 1000 + SAFETY_GRACE_MS);
+      timer = setTimeout(() => reject(new Error(`deadline of ${timeoutSec} s passed`)), Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS);
       timer.unref();
     });
     let context: string;
@@ -138,7 +143,10 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       clearTimeout(timer);
     }
     for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
-    return { envelope: toHookEnvelope(harness, spec.event, context, input), context, error: null };
+    // Recalled notes go in as one delimited block of reference material; a context the user fixed
+    // in their own settings is theirs and goes in as given.
+    const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
+    return { envelope: toHookEnvelope(harness, spec.event, block, input), context: block, error: null };
   } catch (err) {
     const message = errorMessage(err);
     if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
@@ -151,17 +159,78 @@ export function hookLog(ctx: HookContext, hook: string, line: string): void {
   logHookLine(ctx.stateDir, hook, line);
 }
 
-/** Read all of stdin (capped); resolves '' when stdin is a TTY or closed. */
-export function readStdin(stream: NodeJS.ReadStream = process.stdin, max = MAX_STDIN_BYTES): Promise<string> {
+/** Longest a hook waits for its stdin JSON, and its share of the deadline at most. */
+const STDIN_WAIT_MS = 2000;
+const STDIN_SHARE = 0.25;
+
+/**
+ * Read the hook's stdin (capped at `max` bytes): resolves at end of input, as soon as what arrived
+ * is one complete JSON value (a harness may keep the pipe open after writing it), or when `waitMs`
+ * passed (with what arrived: a partial payload parses to {} later). '' for a TTY or a closed stdin.
+ */
+export function readStdin(stream: NodeJS.ReadStream = process.stdin, max = MAX_STDIN_BYTES, waitMs = STDIN_WAIT_MS): Promise<string> {
   if (stream.isTTY) return Promise.resolve('');
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let settled = false;
+    const finish = (text: string): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      stream.pause();
+      // Let go of the pipe: an open stdin must not keep the process alive after the answer.
+      if (typeof (stream as { unref?: () => void }).unref === 'function') (stream as { unref: () => void }).unref();
+      resolve(text);
+    };
+    const timer = setTimeout(() => finish(size > max ? '' : Buffer.concat(chunks).toString('utf8')), Math.max(0, waitMs));
+    timer.unref();
     stream.on('data', (c: Buffer) => {
       size += c.length;
-      if (size <= max + 1) chunks.push(c);
+      if (size > max) return finish('');
+      chunks.push(c);
+      // Cheap test first: a JSON object or array ends with } or ] (trailing whitespace aside).
+      const last = lastNonSpace(c);
+      if (last === 0x7d || last === 0x5d) {
+        const text = Buffer.concat(chunks).toString('utf8');
+        try {
+          JSON.parse(text);
+          finish(text);
+        } catch {
+          /* not complete yet */
+        }
+      }
     });
-    stream.on('end', () => resolve(size > max ? '' : Buffer.concat(chunks).toString('utf8')));
-    stream.on('error', () => resolve(''));
+    stream.on('end', () => finish(size > max ? '' : Buffer.concat(chunks).toString('utf8')));
+    stream.on('error', () => finish(''));
   });
+}
+
+function lastNonSpace(b: Buffer): number {
+  for (let i = b.length - 1; i >= 0; i -= 1) {
+    const c = b[i]!;
+    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c;
+  }
+  return -1;
+}
+
+/** How long a hook may spend reading stdin, given its deadline (epoch ms). */
+export function stdinWaitMs(deadlineMs: number, now = Date.now()): number {
+  return Math.min(STDIN_WAIT_MS, Math.max(0, (deadlineMs - now) * STDIN_SHARE));
+}
+
+/**
+ * The hook's deadline from its spec, env and config file (for sizing the stdin wait before runHook
+ * parses it): a deadline set in recall.toml bounds the stdin read too.
+ */
+export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number): number {
+  let merged: Env = env;
+  try {
+    merged = withConfigFile(env).env;
+  } catch {
+    /* runHook reports the file's problem */
+  }
+  const sec = new OverrideReader(merged).num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
+  return startedMs + sec * 1000;
 }

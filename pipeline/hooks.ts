@@ -15,11 +15,19 @@ import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlo
 import { loadConfig } from './config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { CHARS_PER_TOKEN, blockEconomics, pyLen } from '../sinks/economics.js';
-import { readInjected, recordInjected } from '../sinks/session-injected.js';
+import { claimInjected, readInjected } from '../sinks/session-injected.js';
+import { safeId } from '../sinks/safe-text.js';
 import { DAY_MS } from '../sources/dates.js';
 import type { ScoredCandidate } from './types.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
+
+/**
+ * Default deadline (seconds) of the session-start and prompt hooks, REFLECT_RECALL_TIMEOUT. The
+ * harnesses are told 30 s (hooks.json): a hook that answered at its own 30 s deadline was killed
+ * before its answer arrived, so the deadline sits well inside, leaving room for process start and exit.
+ */
+export const HOOK_DEADLINE_SEC = 20;
 
 async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
   const session = await openSession(
@@ -49,7 +57,8 @@ const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(B
 function footer(session: RecallSession, results: ScoredCandidate[], block: string): string {
   if (!session.config.economics || results.length === 0 || !block) return '';
   const shownIds = new Set([...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]));
-  const shown = results.filter((r) => shownIds.has(r.note.displayId));
+  // The block shows ids as safeId() made them.
+  const shown = results.filter((r) => shownIds.has(safeId(r.note.displayId)));
   const b = blockEconomics(shown.map((r) => r.note), session.glyphs(), session.config.home);
   return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
 }
@@ -62,7 +71,7 @@ export const sessionStartHook: HookSpec = {
   name: 'session-start',
   event: 'SessionStart',
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 30,
+  defaultTimeoutSec: HOOK_DEADLINE_SEC,
   async run(input, ctx) {
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     const home = ctx.env['HOME'] || os.homedir();
@@ -141,7 +150,7 @@ export const userPromptSubmitHook: HookSpec = {
   name: 'user-prompt-submit',
   event: 'UserPromptSubmit',
   timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 30,
+  defaultTimeoutSec: HOOK_DEADLINE_SEC,
   async run(input, ctx) {
     // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
     // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
@@ -157,14 +166,22 @@ export const userPromptSubmitHook: HookSpec = {
         { ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId, floor: session.config.floors.userPrompt },
         { caller: 'user-prompt-submit' },
       );
-      const seen = sessionId ? readInjected(ctx.stateDir, sessionId) : new Set<string>();
-      const fresh = (res.outcome?.results ?? []).filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
-      const { kept, block } = wholeLearnings(fresh, (list) => render(session, prompt, list, 0));
-      if (kept.length === 0) return '';
-      if (sessionId && !recordInjected(ctx.stateDir, sessionId, kept.map((c) => c.note.displayId !== '?' ? c.note.displayId : c.note.key))) {
+      const results = res.outcome?.results ?? [];
+      const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
+      let picked: { kept: ScoredCandidate[]; block: string } = { kept: [], block: '' };
+      // Whole learnings among those this session has not been given yet.
+      const choose = (seen: ReadonlySet<string>): string[] => {
+        const fresh = results.filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
+        picked = wholeLearnings(fresh, (list) => render(session, prompt, list, 0));
+        return picked.kept.map(idOf);
+      };
+      // The "already injected" check and the record happen under one lock: concurrent prompts of a
+      // session must not both inject the same note.
+      if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+        choose(readInjected(ctx.stateDir, sessionId));
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
-      }
-      return block;
+      } else if (!sessionId) choose(new Set());
+      return picked.kept.length === 0 ? '' : picked.block;
     });
   },
 };
@@ -172,6 +189,7 @@ export const userPromptSubmitHook: HookSpec = {
 export const subagentStartHook: HookSpec = {
   name: 'subagent-start',
   event: 'SubagentStart',
+  fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
   timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
   defaultTimeoutSec: 5,
   async run(input, ctx) {

@@ -23,6 +23,7 @@ import { DEFAULT_COMMAND, runRecall, type RecallCommand } from './run.js';
 import { stageHydrate, stageIndex, stageTimeline, type HydrateStep, type IndexStep, type TimelineStep } from './stages.js';
 import { runExplain } from './trace.js';
 import { errorMessage } from './errors.js';
+import { asReferenceBlock } from '../sinks/safe-text.js';
 
 /** Output budget of each tool, in tokens (see the table above). */
 export const MCP_BUDGETS = { search: 1500, index: 1000, timeline: 1000, hydrate: 4000, explain: 1500 } as const;
@@ -131,8 +132,12 @@ export function createMcpServer(o: McpOptions, version = '0.1.0'): McpServer {
           followup: false,
         };
         const res = await runRecall(cmd, io);
-        const text = res.stdout.trim() || `No learning in the KB is relevant enough to "${a.query}" (recall abstained).`;
-        return result(fitText(text, MCP_BUDGETS.search));
+        const found = res.stdout.trim();
+        if (!found) return result(`No learning in the KB is relevant enough to "${a.query}" (recall abstained).`);
+        // Learnings reach the agent as one delimited block of reference material, as from a hook;
+        // the budget is applied inside the block so that it stays closed.
+        const wrapper = asReferenceBlock('x').length - 1;
+        return result(asReferenceBlock(fitText(found, MCP_BUDGETS.search - Math.ceil(wrapper / CHARS_PER_TOKEN))));
       } catch (err) {
         return failure(err);
       }

@@ -19,13 +19,14 @@ import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { closeIndex, countNotes, linkedNotes, notesInWindow, openIndex, refreshIndex, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, openIndex, rebuildIndex, refreshIndex, setBusyTimeout, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
 import { queryTerms } from '../operators/math/stems.js';
 import { STOPWORDS } from '../operators/math/terms.js';
 import { openLedger } from '../sources/ledger.js';
-import { teamAttachments } from '../sources/team-shard.js';
+import { openKbIndex } from './kb-index.js';
 import { loadTeamSettings } from '../sources/team-settings.js';
 import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
@@ -36,6 +37,10 @@ import { renderFleetContext } from '../sinks/render-fleet-context.js';
 import { blockEconomics } from '../sinks/economics.js';
 import { loadGlyphs } from '../sinks/modes.js';
 import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
+import { ensurePrivateDir } from '../sinks/atomic-write.js';
+
+/** Callers open a KB's index through run.js (stages, trace, team). */
+export { openKbIndex } from './kb-index.js';
 
 /**
  * An entity mentioned by at most max(3, 1% of the live notes) notes is specific enough for two notes
@@ -152,25 +157,54 @@ export interface RunResult {
 }
 
 /**
- * The index of a KB root, with the pulled team shard attached when there is one. Every caller that
- * refreshes an index opens it here, so all of them index the same set of folders.
+ * A caller with a deadline (a hook) refreshes the index for at most this long, and at most half
+ * the time left: a harness may kill a hook long before its own deadline, and what the refresh
+ * cannot do by then is handed to a detached background refresher early enough to survive that
+ * kill. Small edits take milliseconds; a cold 20k-note KB takes ~10 s and goes to the background.
  */
-export function openKbIndex(config: RecallConfig, root: string, env: Readonly<Record<string, string | undefined>>): IndexHandle {
-  return openIndex(root, config.stateDir, teamAttachments(config.stateDir, root, env));
+const REFRESH_BUDGET_MS = 1000;
+const REFRESH_SHARE = 0.5;
+
+function openScopedIndex(
+  config: RecallConfig,
+  scope: Scope,
+  io: RunIo,
+  verbose: boolean,
+  deadlineMs: number | undefined,
+  now: () => number,
+): { index: IndexHandle; refresh: RefreshReport; degraded: Degradation[] } {
+  const index = openKbIndex(config, scope.root, io.env);
+  const degraded: Degradation[] = [];
+  if (index.fallbackReason) {
+    io.warn(`recall: ${index.fallbackReason}`);
+    degraded.push({ stage: 'index', reason: 'error', message: index.fallbackReason });
+  }
+  const t = now();
+  const out = refreshWithin(index, {
+    problems: verbose,
+    ...(deadlineMs !== undefined ? { deadlineMs: t + Math.min(REFRESH_BUDGET_MS, Math.max(0, deadlineMs - t) * REFRESH_SHARE) } : {}),
+    backgroundEnv: io.env,
+    now,
+  });
+  for (const n of out.notices) degraded.push({ stage: 'index', reason: out.report.complete || out.background ? 'unavailable' : 'error', message: n });
+  if (verbose) for (const p of out.report.problems) io.warn(`recall: skipped ${p.rel}: ${p.message}`);
+  return { index, refresh: out.report, degraded };
 }
 
-function openScopedIndex(config: RecallConfig, scope: Scope, env: RunIo['env'], warn: (l: string) => void, verbose: boolean): { index: IndexHandle; refresh: RefreshReport } {
-  const index = openKbIndex(config, scope.root, env);
-  if (index.fallbackReason) warn(`recall: ${index.fallbackReason}`);
-  const refresh = refreshIndex(index, { problems: verbose });
-  if (verbose) for (const p of refresh.problems) warn(`recall: skipped ${p.rel}: ${p.message}`);
-  return { index, refresh };
-}
+/** A degradation that says the index itself failed with corruption (the next open checks and heals it). */
+const corruptionSeen = (degraded: readonly Degradation[]): boolean =>
+  degraded.some((d) => d.stage !== 'index' && classifyDbError({ message: d.message }) === 'corrupt');
+
+/**
+ * Characters of a query searched for date phrases: a pasted 500 KB log would make the date grammar
+ * (and chrono) run for seconds, and a date phrase worth honouring comes early in a prompt.
+ */
+const DATE_SCAN_CHARS = 4000;
 
 async function temporalExtractor(query: string, enabled: boolean): Promise<(q: string) => TemporalConstraint | null> {
-  if (!enabled || !mayContainDate(query)) return () => null;
+  if (!enabled || !mayContainDate(query.slice(0, DATE_SCAN_CHARS))) return () => null;
   const { extractTemporal } = await import('../sources/temporal-grammar.js');
-  return (q) => extractTemporal(q);
+  return (q) => extractTemporal(q.slice(0, DATE_SCAN_CHARS));
 }
 
 /** Schema of recall_log.jsonl lines written here (lines without `v` are the reference's v1). */
@@ -286,6 +320,9 @@ export interface SessionOptions {
   project?: string;
 }
 
+/** Longest a read statement waits for the index lock (SQLite busy timeout) when no deadline is nearer. */
+const READ_BUSY_MS = 5000;
+
 /** Time kept back from a deadline for rendering and writing the answer. */
 const ANSWER_RESERVE_MS = 50;
 
@@ -294,19 +331,33 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   const verbose = opts.verbose || config.debug;
   if (verbose) for (const w of config.warnings) io.warn(`recall: ${w}`);
   const now = io.now ?? Date.now;
+  ensurePrivateDir(config.stateDir);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
-  const { index, refresh } = openScopedIndex(config, scope, io.env, io.warn, verbose);
+  const { index, refresh, degraded: indexDegraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
+  // Reading may wait for another process's lock longer than a refresh's write does (the wasm
+  // driver's readers take turns with every other process), but never more than a quarter of what is
+  // left before the deadline: a wait blocks the process, and the deadline timer with it.
+  setBusyTimeout(index, opts.deadlineMs === undefined ? READ_BUSY_MS : Math.min(READ_BUSY_MS, Math.max(100, (opts.deadlineMs - now()) / 4)));
   let closed = false;
   try {
-    const liveNotes = countNotes(index).live;
+    // -1 when the count cannot be read (a lock held past the busy timeout, a damaged page): the
+    // recall still runs and its arms say what failed, rather than reporting an empty KB.
+    let liveNotes = -1;
+    try {
+      liveNotes = countNotes(index).live;
+    } catch (err) {
+      if (classifyDbError(err) === 'corrupt') markSuspect(index);
+      indexDegraded.push({ stage: 'index', reason: 'error', message: `index unreadable: ${errorMessage(err)}` });
+    }
     const engines = resolveEngines(config, scope.root);
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
     const team = loadTeamSettings(io.env, config.stateDir);
     const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
-    const early = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
+    const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
+    const early = [...indexDegraded, ...(embedded ? [embedded] : [])];
     let project: string | null = null;
     const currentProject = (): string => (project ??= opts.project ?? (isShard(scope) ? '' : detectProject(config, io.cwd)));
     let glyphs: Map<string, string> | null = null;
@@ -330,6 +381,15 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       }
       const format = cmd.format;
       const deadline = Math.min(runOpts.deadlineMs ?? Infinity, opts.deadlineMs ?? Infinity);
+      // Without the index generation no cached fetch can be trusted: this run skips the cache.
+      let generation: number | null = null;
+      const runDegraded: Degradation[] = [];
+      try {
+        generation = indexGeneration(index);
+      } catch (err) {
+        if (classifyDbError(err) === 'corrupt') markSuspect(index);
+        runDegraded.push({ stage: 'cache', reason: 'error', message: `index generation unreadable (${errorMessage(err)}); cache skipped` });
+      }
       const req: RecallRequest = {
         query: cmd.query,
         limit: cmd.limit ?? config.defaultLimit,
@@ -341,7 +401,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         floor: cmd.floor ?? config.floors.cli,
         keepWeak: cmd.showWeak === true && format !== 'fleet-context',
         maxTokens: cmd.maxTokens,
-        noCache: !cmd.cache,
+        noCache: !cmd.cache || generation === null,
         cacheTtlSec: cmd.cacheTtl ?? config.cacheTtlSec,
         includeQuarantined: cmd.includeQuarantined ?? format === 'fleet-context',
         mmr: cmd.mmr && config.mmr,
@@ -352,8 +412,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         config,
         scope,
         index,
-        indexGeneration: indexGeneration(index),
-        generation: cacheStamp(indexGeneration(index), engines, scope.root),
+        indexGeneration: generation ?? -1,
+        generation: cacheStamp(generation ?? -1, engines, scope.root),
         models,
         now,
         currentProject,
@@ -370,11 +430,12 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         ...(teamArm ? { teamArm } : {}),
       };
       const fetched = await lastValueFrom(recall$(req, deps));
+      if (corruptionSeen(fetched.degraded)) markSuspect(index);
       // Missing build data (an unbuilt or damaged install) degrades the lexical arm; say so.
       const dataGap: Degradation[] = expansionsAvailable()
         ? []
         : [{ stage: 'arm:bm25', reason: 'unavailable', message: 'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only' }];
-      const extra = [...(early ? [early] : []), ...dataGap];
+      const extra = [...early, ...runDegraded, ...dataGap];
       const outcome = extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
       if (verboseRun) for (const l of degradationLines(outcome.degraded)) io.warn(l);
 
@@ -493,16 +554,17 @@ export function bookkeeping(
       settings: settingsInForce(config),
     },
     nowMs,
+    config.logMaxBytes,
   );
   if (logErr) problems.push(logErr);
   const sessionId = cmd.sessionId ?? config.sessionId;
   if (outcome.results.length === 0 && cmd.gapLog && config.gapLog) {
-    const err = logGap(config.stateDir, cmd.query, sessionId, nowMs);
+    const err = logGap(config.stateDir, cmd.query, sessionId, nowMs, config.logMaxBytes);
     if (err) problems.push(err);
   }
   if (outcome.results.length > 0 && cmd.followup && config.followup && sessionId) {
     const r = recordFollowup(
-      { stateDir: config.stateDir, metricsPath: config.metricsPath, sessionId, windowSec: config.followupWindowSec },
+      { stateDir: config.stateDir, metricsPath: config.metricsPath, sessionId, windowSec: config.followupWindowSec, maxBytes: config.logMaxBytes },
       cmd.query,
       outcome.results.map((c) => c.note.key),
       nowMs,
@@ -526,14 +588,27 @@ export async function runIndex(
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  const index = openKbIndex(config, scope.root, io.env);
+  let index = openKbIndex(config, scope.root, io.env);
+  const lock = index.file === ':memory:' ? null : await waitForRefreshLock(index.file, io.warn);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
     let report: RefreshReport;
+    const pass = (): RefreshReport =>
+      refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}), ...(lock ? { onBatch: () => lock.beat() } : {}) });
     try {
-      report = refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}) });
+      try {
+        report = pass();
+      } catch (err) {
+        // Corrupt data pages are found by writing over them: set the file aside and index again.
+        if (classifyDbError(err) !== 'corrupt') throw err;
+        io.warn(`recall: ${index.file} is corrupt (${errorMessage(err)}); setting it aside and rebuilding`);
+        index = rebuildIndex(index, config.stateDir);
+        report = pass();
+      }
     } catch (err) {
-      throw new Error(`indexing ${scope.root} failed: ${errorMessage(err)}`);
+      const kind = classifyDbError(err, index.file);
+      const hint = kind === 'full' ? ' (the disk is full; the index was left as it was)' : kind === 'busy' ? ' (another process is writing it)' : '';
+      throw new IndexFailed(`indexing ${scope.root} failed: ${errorMessage(err)}${hint}`);
     }
     let vectors = 'no embedding model installed: vector index not built';
     const models = io.models ?? createModelClient(config, io.env).client;
@@ -547,6 +622,46 @@ export async function runIndex(
     }
     return { report, scope, file: index.file, vectors };
   } finally {
+    lock?.release();
     closeIndex(index);
+  }
+}
+
+/** `recall index` failed (disk full, corrupt beyond repair, busy): the CLI exits 1 with this message. */
+export class IndexFailed extends Error {
+  readonly code = 'E_INDEX_FAILED';
+  constructor(message: string) {
+    super(message);
+    this.name = 'IndexFailed';
+  }
+}
+
+/** How long `recall index` waits for a background refresher of the same index to finish. */
+const INDEX_LOCK_WAIT_MS = 120_000;
+
+async function waitForRefreshLock(file: string, warn: (l: string) => void): Promise<ReturnType<typeof tryRefreshLock>> {
+  const until = Date.now() + INDEX_LOCK_WAIT_MS;
+  let told = false;
+  for (let free = 0; ; ) {
+    const lock = tryRefreshLock(file);
+    if (lock) return lock;
+    if (refreshLockHolder(file) === null) {
+      // Nobody holds it, yet it cannot be taken twice in a row: its file cannot be written (a full
+      // disk, a read-only dir). Index without it; SQLite still keeps two writers apart, and the
+      // indexing reports what the disk allows.
+      free += 1;
+      if (free >= 2) {
+        warn(`recall: cannot create the refresh lock of ${file} (disk full or not writable); indexing without it`);
+        return null;
+      }
+      continue;
+    }
+    free = 0;
+    if (!told) {
+      warn(`recall: waiting for the refresh running in process ${refreshLockHolder(file) ?? '?'} to finish`);
+      told = true;
+    }
+    if (Date.now() > until) throw new IndexFailed(`the index ${file} is being refreshed by process ${refreshLockHolder(file) ?? '?'}; try again later`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }

@@ -22,7 +22,8 @@ import { UsageError, errorMessage } from './errors.js';
 import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from './run.js';
 import type { ModelClient } from './model-client.js';
 import type { Scope } from './scope.js';
-import { closeIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { refreshWithin } from '../sources/index-refresh.js';
+import { closeIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
 import { str, type Note } from '../sources/note.js';
 import { parseLooseDate } from '../sources/dates.js';
 import { contentTerms, termCoverage } from '../operators/math/terms.js';
@@ -282,7 +283,7 @@ function withLiveIndex<T>(opts: StagesScope, io: StagesIo, fn: (h: IndexHandle, 
   const h = openKbIndex(config, scope.root, io.env);
   try {
     if (h.fallbackReason) io.warn(`recall: ${h.fallbackReason}`);
-    refreshIndex(h, { problems: false });
+    for (const n of refreshWithin(h, { problems: false, backgroundEnv: io.env }).notices) io.warn(`recall: ${n}`);
     return fn(h, scope);
   } finally {
     closeIndex(h);

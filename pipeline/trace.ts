@@ -6,6 +6,7 @@
  * JSON lines (`--format jsonl`). explain runs the same trace and says where a note dropped out.
  * Neither writes the recall log.
  */
+import { stripControls, wellFormedJson } from '../sinks/safe-text.js';
 import { styleText } from 'node:util';
 import { openKbIndex, openSession, type RecallCommand, type RunIo } from './run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
@@ -92,7 +93,11 @@ export async function runTrace(cmd: RecallCommand, io: RunIo, format: 'text' | '
   try {
     await session.run(cmd, {
       noLog: true,
-      trace: (ev) => write(format === 'jsonl' ? `${JSON.stringify(ev)}\n` : `${formatEvent(ev, paint).join('\n')}\n`),
+      // Note text inside events is stripped of terminal controls before it is formatted or coloured.
+      trace: (raw) => {
+        const ev = cleanStrings(raw);
+        write(format === 'jsonl' ? `${wellFormedJson(ev)}\n` : `${formatEvent(ev, paint).join('\n')}\n`);
+      },
     });
   } finally {
     session.close();
@@ -232,4 +237,14 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
     return answer('not-retrieved', `not retrieved by any arm (searched: ${ran.join(', ') || 'none'}${off.length ? `; ${off.join(', ')}` : ''}): the query shares too little with the note`, facts);
   }
   return answer('not-in-result', `retrieved (${found.map((a) => a.arm).join(', ')}) but not in the result`, facts);
+}
+
+/** A copy of a value with every string stripped of terminal controls (arrays and plain objects walked). */
+function cleanStrings<T>(value: T): T {
+  if (typeof value === 'string') return stripControls(value) as T;
+  if (Array.isArray(value)) return value.map(cleanStrings) as T;
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, cleanStrings(v)])) as T;
+  }
+  return value;
 }

@@ -22,6 +22,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const ENTRIES = {
   recall: 'pipeline/main.ts',
   daemon: 'pipeline/daemon-main.ts',
+  refresher: 'pipeline/refresher-main.ts',
   'hook-session-start': 'hooks/session-start.ts',
   'hook-user-prompt-submit': 'hooks/user-prompt-submit.ts',
   'hook-subagent-start': 'hooks/subagent-start.ts',

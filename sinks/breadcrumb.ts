@@ -5,16 +5,19 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { writeFileAtomic } from './atomic-write.js';
+import { appendText, writeFileAtomic } from './atomic-write.js';
 import { scrub } from './scrub.js';
 
 /** Longest detail kept in a breadcrumb. */
 const MAX_DETAIL = 500;
+/** A hook log is rotated to `<hook>.log.1` at this size. */
+const HOOK_LOG_MAX_BYTES = 1048576;
 
 export function logHookLine(stateDir: string, hook: string, message: string): void {
   try {
-    fs.mkdirSync(path.join(stateDir, 'logs'), { recursive: true });
-    fs.appendFileSync(path.join(stateDir, 'logs', `${hook}.log`), `[${new Date().toISOString()}] ${scrub(message).replace(/\s+/g, ' ').slice(0, 2000)}\n`);
+    appendText(path.join(stateDir, 'logs', `${hook}.log`), `[${new Date().toISOString()}] ${scrub(message).replace(/\s+/g, ' ').slice(0, 2000)}\n`, {
+      maxBytes: HOOK_LOG_MAX_BYTES,
+    });
   } catch {
     /* best effort */
   }

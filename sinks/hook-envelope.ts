@@ -5,6 +5,8 @@
  *   runs as userPromptTransformed, {"modifiedTransformedPrompt": <its prompt> + S} (or {} for no change).
  * Whatever the caller's budgets, the context is cut to the harness's inline limit (HARNESS_CONTEXT_CAP).
  */
+import { REFERENCE_CLOSE, wellFormed } from './safe-text.js';
+
 export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'SubagentStart';
 export type Harness = 'claude' | 'codex' | 'copilot';
 
@@ -29,25 +31,30 @@ export const HARNESS_CONTEXT_CAP: Readonly<Record<Harness, number>> = { claude: 
 
 /**
  * Cut `text` to at most `cap` characters, at the start of a learning (`\n- **[`) or else a line
- * boundary, and say that it was cut. Text within the cap is returned unchanged.
+ * boundary, and say that it was cut. Text within the cap is returned unchanged. A delimited block of
+ * recalled notes keeps its closing tag: the cut happens inside the block, so what follows the cut is
+ * never read as outside it.
  */
 export function fitContext(text: string, cap: number): string {
   if (text.length <= cap) return text;
+  const closing = text.endsWith(REFERENCE_CLOSE) ? `\n${REFERENCE_CLOSE}` : '';
   const note = '\n… (more learnings cut to fit the harness limit on hook output)';
-  const room = Math.max(0, cap - note.length);
+  const room = Math.max(0, cap - note.length - closing.length);
   const head = text.slice(0, room);
   const learning = head.lastIndexOf('\n- **[');
   const line = head.lastIndexOf('\n');
   const at = learning > room / 4 ? learning : line > room / 4 ? line : room;
-  return `${head.slice(0, at).trimEnd()}${note}`;
+  return `${head.slice(0, at).trimEnd()}${note}${closing}`;
 }
 
 export function toHookEnvelope(harness: Harness, event: HookEvent, context: string, input: Record<string, unknown> = {}): string {
-  const text = fitContext(context, HARNESS_CONTEXT_CAP[harness]);
+  // Lone surrogates (a note's own, or half a pair the cut left) become U+FFFD: Codex and other
+  // strict parsers reject a `\ud800` escape.
+  const text = wellFormed(fitContext(context, HARNESS_CONTEXT_CAP[harness]));
   if (harness === 'copilot' && event === 'UserPromptSubmit') {
     // userPromptTransformed: the learnings go after the model-facing prompt Copilot handed us.
     const base = input['transformedPrompt'];
-    return typeof base === 'string' && text.trim() ? `${JSON.stringify({ modifiedTransformedPrompt: `${base}\n\n${text}` })}\n` : '{}\n';
+    return typeof base === 'string' && text.trim() ? `${JSON.stringify({ modifiedTransformedPrompt: wellFormed(`${base}\n\n${text}`) })}\n` : '{}\n';
   }
   const body = harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
   return `${JSON.stringify(body)}\n`;

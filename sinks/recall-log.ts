@@ -5,11 +5,16 @@
  * - recent-searches.json + a metrics line: the follow-up diagnostic (a second, disjoint search in
  *   the same session within the window suggests the first one missed).
  * Writers never throw: a failed write is returned as a message for the degradation record.
+ *
+ * Queries are prompts, and prompts hold secrets: every query is scrubbed (the breadcrumb scrubber)
+ * before it is written anywhere here. Each log is rotated to `<name>.1` at `maxBytes`.
  */
 import path from 'node:path';
 import { contentTerms } from '../operators/math/terms.js';
 import { toNaiveIso } from '../sources/dates.js';
 import { appendLine, readJson, writeFileAtomic } from './atomic-write.js';
+import { withFileLock } from './file-lock.js';
+import { scrub } from './scrub.js';
 import { errorMessage } from '../pipeline/errors.js';
 
 function localIsoSeconds(nowMs: number): string {
@@ -37,9 +42,13 @@ export interface RecallLogRecord {
   settings?: Record<string, unknown>;
 }
 
-export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number): string | null {
+/** Default size at which a log is rotated. */
+export const LOG_MAX_BYTES = 20 * 1048576;
+
+export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number, maxBytes = LOG_MAX_BYTES): string | null {
   const { economics, ...rest } = rec;
-  const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...rest };
+  const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...rest, query: scrub(rec.query) };
+  if (rec.request && typeof rec.request['query'] === 'string') line['request'] = { ...rec.request, query: scrub(rec.request['query']) };
   if (economics) {
     line['injected_tokens'] = economics.read_tokens;
     line['discovery_tokens'] = economics.discovery_tokens;
@@ -47,7 +56,7 @@ export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number)
     line['savings_pct'] = economics.savings_pct;
   }
   try {
-    appendLine(path.join(stateDir, 'recall_log.jsonl'), line);
+    appendLine(path.join(stateDir, 'recall_log.jsonl'), line, { maxBytes });
     return null;
   } catch (err) {
     return `recall log not written: ${errorMessage(err)}`;
@@ -59,7 +68,8 @@ export function gapKey(query: string): string {
   return [...new Set(contentTerms(query))].sort().join(' ');
 }
 
-export function logGap(stateDir: string, query: string, sessionId: string | null, nowMs: number): string | null {
+export function logGap(stateDir: string, rawQuery: string, sessionId: string | null, nowMs: number, maxBytes = LOG_MAX_BYTES): string | null {
+  const query = scrub(rawQuery);
   const normalized = gapKey(query);
   if (!normalized) return null;
   const day = localIsoSeconds(nowMs).slice(0, 10);
@@ -69,7 +79,7 @@ export function logGap(stateDir: string, query: string, sessionId: string | null
       query: query.slice(0, 200),
       normalized,
       session_id: sessionId ?? `unknown-${day}`,
-    });
+    }, { maxBytes });
     return null;
   } catch (err) {
     return `gap log not written: ${errorMessage(err)}`;
@@ -87,6 +97,7 @@ export interface FollowupOptions {
   metricsPath: string;
   sessionId: string;
   windowSec: number;
+  maxBytes?: number;
 }
 
 /**
@@ -94,10 +105,30 @@ export interface FollowupOptions {
  * looks like a follow-up (prior search in the window, different query, disjoint non-empty results).
  * Returns the verdict, or an error message.
  */
-export function recordFollowup(opts: FollowupOptions, query: string, ids: string[], nowMs: number): { followup: boolean } | { error: string } {
+export function recordFollowup(opts: FollowupOptions, rawQuery: string, ids: string[], nowMs: number): { followup: boolean } | { error: string } {
   const file = path.join(opts.stateDir, 'recent-searches.json');
   const now = nowMs / 1000;
+  const query = scrub(rawQuery);
   try {
+    // Read-modify-write of a file every hook of every session updates: under its lock.
+    const followup = withFileLock(file, () => updateRecent(file, opts, query, ids, now));
+    appendLine(opts.metricsPath, {
+      ts: new Date(nowMs).toISOString(),
+      op: 'recall_search',
+      session_id: opts.sessionId,
+      followup,
+      window_seconds: opts.windowSec,
+      result_count: ids.length,
+      query: query.slice(0, 200),
+    }, { maxBytes: opts.maxBytes ?? LOG_MAX_BYTES });
+    return { followup };
+  } catch (err) {
+    return { error: `follow-up diagnostic not written: ${errorMessage(err)}` };
+  }
+}
+
+function updateRecent(file: string, opts: FollowupOptions, query: string, ids: string[], now: number): boolean {
+  {
     const raw = readJson<Record<string, RecentEntry>>(file, {});
     const recent: Record<string, RecentEntry> = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
     const prior = recent[opts.sessionId];
@@ -114,17 +145,6 @@ export function recordFollowup(opts: FollowupOptions, query: string, ids: string
     const kept = Object.fromEntries(Object.entries(recent).filter(([, e]) => e && typeof e.at === 'number' && now - e.at <= horizon));
     kept[opts.sessionId] = { query, result_ids: ids, at: now };
     writeFileAtomic(file, JSON.stringify(kept));
-    appendLine(opts.metricsPath, {
-      ts: new Date(nowMs).toISOString(),
-      op: 'recall_search',
-      session_id: opts.sessionId,
-      followup,
-      window_seconds: opts.windowSec,
-      result_count: ids.length,
-      query: query.slice(0, 200),
-    });
-    return { followup };
-  } catch (err) {
-    return { error: `follow-up diagnostic not written: ${errorMessage(err)}` };
+    return followup;
   }
 }

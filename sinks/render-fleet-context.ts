@@ -5,6 +5,7 @@
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { estimateTokens } from '../operators/math/terms.js';
 import { pyHead } from './economics.js';
+import { oneLine } from './safe-text.js';
 import { cleanName } from './origin-label.js';
 
 /** Items considered: the first five results (the reference keeps the block short and high-signal). */
@@ -62,13 +63,13 @@ function itemLines(c: ScoredCandidate): string[] {
   // A team note's source is the store's record of who published it, not what its frontmatter claims.
   const source = n.origin ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}` : sourceOf(n.frontmatter);
   return [
-    `- **${n.title}** \u2014 ${n.keyInsight || n.title}`,
-    `  source: ${source} \u00b7 score: ${formatFixed3(c.score)}`,
+    `- **${oneLine(n.title)}** \u2014 ${oneLine(n.keyInsight || n.title)}`,
+    `  source: ${oneLine(source)} \u00b7 score: ${formatFixed3(c.score)}`,
   ];
 }
 
 function block(query: string, items: readonly ScoredCandidate[]): string {
-  const lines = [FLEET_HEADER, `_Query: ${pyHead(query, FLEET_QUERY_CHARS)}_`, ''];
+  const lines = [FLEET_HEADER, `_Query: ${oneLine(pyHead(query, FLEET_QUERY_CHARS))}_`, ''];
   for (const { authority, heading } of SECTIONS) {
     const members = items.filter((c) => {
       const a = c.note.authority.toLowerCase();

@@ -2,6 +2,7 @@
  * `--format json` (reference §2.6): the machine-readable envelope of a recall, or the one-line
  * persona answer. Key order is part of the contract (consumers and golden files rely on it).
  */
+import { wellFormedJson } from './safe-text.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome, ScoredCandidate } from '../pipeline/types.js';
 import { ARM_NAMES } from '../pipeline/config.js';
 import { temporalToJson } from '../sources/temporal-constraint.js';
@@ -153,7 +154,7 @@ export function renderJson(outcome: RecallOutcome, opts: RenderJsonOptions): str
       type: 'persona',
       tier: 'persona',
     };
-    return JSON.stringify({ persona, query: outcome.query }) + '\n';
+    return wellFormedJson({ persona, query: outcome.query }) + '\n';
   }
-  return JSON.stringify(toJsonEnvelope(outcome, opts), null, JSON_INDENT) + '\n';
+  return wellFormedJson(toJsonEnvelope(outcome, opts), JSON_INDENT) + '\n';
 }

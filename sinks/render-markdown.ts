@@ -13,6 +13,7 @@
 import type { Note } from '../sources/note.js';
 import type { ScoredCandidate } from '../pipeline/types.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
+import { oneLine, safeId } from './safe-text.js';
 import { originLabel } from './origin-label.js';
 
 /** Characters of the query shown in the header (the reference's `query[:80]`). */
@@ -113,15 +114,18 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
 
   const entries = results.map((c, i) => {
     const note = c.note;
-    const text = (showField ? fieldValue(note, field!) : null) || note.keyInsight || note.title;
+    // Every note field is shown on one line, so nothing a note holds can start a line of its own.
+    const text = oneLine((showField ? fieldValue(note, field!) : null) || note.keyInsight || note.title);
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
     const origin = originLabel(note);
-    const entryLines = [`- **[${note.displayId}]** ${text}${suffix}${origin ? ` (${origin})` : ''}`];
-    if (field === null && note.howToApply) entryLines.push(`  How to apply: ${note.howToApply}`);
+    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
+    const how = field === null ? oneLine(note.howToApply) : '';
+    if (how) entryLines.push(`  How to apply: ${how}`);
     return entryLines.join('\n');
   });
   const headerFor = (shown: number, injected: number): string => {
-    let header = `## Prior learnings relevant to \`${pyHead(input.query, HEADER_QUERY_CHARS)}\``;
+    // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
+    let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
     if (showField) header += ` (field: ${field})`;
     if (rows) {
       const block = economicsBlock(rows.slice(0, shown));
@@ -164,6 +168,6 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
 export function renderWeak(weak: readonly ScoredCandidate[], floor: number, hasResults: boolean): string {
   if (weak.length === 0) return '';
   const lines = [`${hasResults ? '\n' : ''}_Weak matches (relevance below ${floor.toFixed(2)}; probably not about this):_`];
-  for (const c of weak) lines.push(`- [${c.note.displayId}] ${c.note.title} (relevance ${c.relevance.toFixed(2)})`);
+  for (const c of weak) lines.push(`- [${safeId(c.note.displayId)}] ${oneLine(c.note.title)} (relevance ${c.relevance.toFixed(2)})`);
   return `${lines.join('\n')}\n`;
 }

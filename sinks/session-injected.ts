@@ -1,17 +1,13 @@
 /**
  * Ids already injected into a session (`<state>/session-injected/<session>.json`:
- * {"injected": sorted ids, "ts": epoch}). Updates take an exclusive lock file, so concurrent hooks
- * of one session never lose each other's ids; the file itself is replaced atomically.
+ * {"injected": sorted ids, "ts": epoch}). Checking which ids are new and recording them happen
+ * under one exclusive lock (claimInjected), so concurrent hooks of one session never inject the same
+ * note twice nor lose each other's ids; the file itself is replaced atomically.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { readJson, writeFileAtomic } from './atomic-write.js';
-
-/** A lock older than this is left over by a crashed hook. */
-const STALE_LOCK_MS = 10_000;
-/** Give up waiting for the lock after this long (the ids are then not recorded). */
-const LOCK_WAIT_MS = 3_000;
+import { withFileLock } from './file-lock.js';
 
 export function sessionFile(stateDir: string, sessionId: string): string {
   const safe = sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
@@ -24,44 +20,30 @@ export function readInjected(stateDir: string, sessionId: string): Set<string> {
   return new Set(Array.isArray(data?.injected) ? data.injected.map(String) : []);
 }
 
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/**
+ * Under the session's lock: read the ids already injected, let `choose` pick what to inject now
+ * (given those ids), record the picked ids, and return them. Null when the lock could not be had or
+ * the state dir is not writable (the caller decides without the guarantee, and says so).
+ */
+export function claimInjected(stateDir: string, sessionId: string, choose: (seen: ReadonlySet<string>) => string[], nowMs = Date.now()): string[] | null {
+  const file = sessionFile(stateDir, sessionId);
+  try {
+    return withFileLock(file, () => {
+      const seen = readInjected(stateDir, sessionId);
+      const picked = choose(seen);
+      if (picked.length > 0) {
+        for (const id of picked) seen.add(id);
+        writeFileAtomic(file, JSON.stringify({ injected: [...seen].sort(), ts: nowMs / 1000 }));
+      }
+      return picked;
+    });
+  } catch {
+    return null;
+  }
 }
 
 /** Add ids to the session's set under the lock. Returns false when they could not be recorded (lock busy, state dir not writable). */
 export function recordInjected(stateDir: string, sessionId: string, ids: readonly string[], nowMs = Date.now()): boolean {
   if (ids.length === 0) return true;
-  const file = sessionFile(stateDir, sessionId);
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-  } catch {
-    return false;
-  }
-  const lock = `${file}.lock`;
-  const until = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > STALE_LOCK_MS) fs.rmSync(lock, { force: true });
-      } catch {
-        /* released meanwhile */
-      }
-      if (Date.now() > until) return false;
-      sleep(5 + Math.floor(Math.random() * 10));
-    }
-  }
-  try {
-    const set = readInjected(stateDir, sessionId);
-    for (const id of ids) set.add(id);
-    writeFileAtomic(file, JSON.stringify({ injected: [...set].sort(), ts: nowMs / 1000 }));
-    return true;
-  } catch {
-    return false;
-  } finally {
-    fs.rmSync(lock, { force: true });
-  }
+  return claimInjected(stateDir, sessionId, () => [...ids], nowMs) !== null;
 }

@@ -6,7 +6,7 @@
  * author from its provenance records).
  */
 import type { Note } from './note.js';
-import { walkKb, type WalkResult } from './kb-walk.js';
+import { walkKb, type WalkOptions, type WalkResult } from './kb-walk.js';
 
 export interface AttachedRoot {
   /** Prefix of the root's files in the index (`<prefix>/documents/…`). */
@@ -17,11 +17,11 @@ export interface AttachedRoot {
   decorate?: (note: Note, abs: string) => Note;
 }
 
-/** The KB's files, then each attached root's under its prefix. */
-export function walkWithAttached(kbRoot: string, attached: readonly AttachedRoot[]): WalkResult {
-  const out = walkKb(kbRoot);
+/** The KB's files, then each attached root's under its prefix (each walked with the same link policy). */
+export function walkWithAttached(kbRoot: string, attached: readonly AttachedRoot[], opts: WalkOptions = {}): WalkResult {
+  const out = walkKb(kbRoot, opts);
   for (const a of attached) {
-    const w = walkKb(a.root);
+    const w = walkKb(a.root, opts);
     for (const f of w.files) out.files.push({ ...f, rel: `${a.prefix}/${f.rel}` });
     for (const p of w.problems) out.problems.push({ ...p, rel: `${a.prefix}/${p.rel}` });
   }

@@ -4,6 +4,10 @@
  *
  * YAML is parsed with the YAML 1.2 core schema: timestamps stay strings (we parse dates ourselves,
  * so date-only and datetime values keep their original text), no custom tags, no code execution.
+ *
+ * Aliases make a few hundred bytes of YAML stand for billions of nodes ("billion laughs"): js-yaml
+ * shares the aliased object, but everything that walks the result (JSON, entity extraction, flatten)
+ * would expand it. So a parsed document is measured as it would expand, and refused past a node budget.
  */
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
@@ -59,15 +63,40 @@ export function splitFrontmatter(text: string): SplitNote {
   return { frontmatter: parsed as Record<string, unknown>, body, hasFrontmatter: true };
 }
 
+/**
+ * Nodes a YAML document may expand to: a fixed allowance plus one per source character. Without
+ * aliases a node takes at least two characters of text, so only alias expansion can exceed it.
+ */
+export const YAML_NODE_ALLOWANCE = 10_000;
+
+/**
+ * Count the nodes of `value` as fully expanded (aliases counted every time they are reached), and
+ * throw once `budget` is passed. Cost is bounded by the budget, whatever the sharing.
+ */
+function checkExpansion(value: unknown, budget: number): void {
+  let left = budget;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    left -= 1;
+    if (left < 0) throw new FrontmatterError(`YAML expands to more than ${budget} nodes (alias bomb?); not read`);
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (v !== null && typeof v === 'object') for (const x of Object.values(v as Record<string, unknown>)) stack.push(x);
+  }
+}
+
 /** Parse YAML with the core schema; a syntax error becomes a one-line FrontmatterError naming the line. */
 function loadYaml(text: string, what: string): unknown {
+  let parsed: unknown;
   try {
-    return yaml().load(text, { schema: yaml().CORE_SCHEMA, json: true });
+    parsed = yaml().load(text, { schema: yaml().CORE_SCHEMA, json: true });
   } catch (err) {
     const e = err as { reason?: string; mark?: { line?: number }; message?: string };
     const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}` : '';
     throw new FrontmatterError(`${what}${line}: ${e.reason ?? e.message ?? String(err)}`);
   }
+  checkExpansion(parsed, YAML_NODE_ALLOWANCE + text.length);
+  return parsed;
 }
 
 /** Parse a YAML document that must be a mapping (entity sidecars); throws FrontmatterError otherwise. */

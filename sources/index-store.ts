@@ -7,15 +7,23 @@
  *   kept in sync by triggers; archived and forgotten notes are looked up by key and hash, never searched).
  * - `files` remembers every file's mtime and size so a refresh re-reads only what changed; a
  *   fingerprint of the whole listing lets an unchanged KB skip even that comparison.
- * - `generation` increases on every refresh that changed something; the recall cache keys on it.
+ * - `generation` increases on every committed batch that changed something; the recall cache keys on it.
  *
- * When the state dir cannot be written the index lives in memory for this process (and says so).
+ * A refresh commits in small batches and can stop at a deadline: what it committed survives a
+ * kill, and the next refresh (or a background refresher, see index-refresh.ts) carries on from there.
+ * Readers (WAL mode) always see the last committed state, never wait for a writer.
+ *
+ * Failures are told apart: a full disk or a busy writer leave the index as it is (recall reads the
+ * last committed state); only a file SQLite reports as corrupt is set aside (one copy kept) and
+ * rebuilt. When the state dir cannot be written the index lives in memory for this process (and says so).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { fileTag, isBusyError, openDatabase, type SqlDatabase, type SqlStatement } from './sqlite.js';
-import { extraFieldsText, isMemoryIndex, modelText, parseNote, str, type Note, type NoteLocation } from './note.js';
+import { fileTag, openDatabase, sqliteDriver, sqliteErrorCode, type SqlDatabase, type SqlStatement } from './sqlite.js';
+import { extraFieldsText, isMemoryIndex, modelText, parseNote, str, type FleetLookup, type Note, type NoteLocation } from './note.js';
+import { loadFleetLedger } from './fleet-ledger.js';
+import { mkdirPrivate } from './private-fs.js';
 import { parseYamlMapping } from './frontmatter.js';
 import type { KbFile, WalkProblem } from './kb-walk.js';
 import { decoratorFor, walkWithAttached, type AttachedRoot } from './attached-roots.js';
@@ -23,7 +31,7 @@ import { GRAPH_DDL, GRAPH_TABLES, GraphWriter, graphFromMapping } from './entity
 import { VECTOR_DDL, decodeVector, encodeVector } from './models/vector-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '10';
+const SCHEMA_VERSION = '13';
 /** Larger notes are skipped as "too large" (a learning is a few KB; 1 MiB is generous). */
 export const MAX_NOTE_BYTES = 1024 * 1024;
 /** Bytes inspected for a NUL byte to classify a file as binary. */
@@ -34,8 +42,12 @@ export interface IndexHandle {
   kbRoot: string;
   /** Index file path, or ':memory:'. */
   file: string;
-  /** Why the index is in memory, when it is. */
+  /** Why the index is in memory, or was rebuilt, when it is. */
   fallbackReason: string | null;
+  /** Follow symlinks that leave the KB root (RECALL_FOLLOW_OUTSIDE_LINKS=1). */
+  followOutside?: boolean;
+  /** Local fleet-import ledger consulted for the provenance of notes as they are indexed. */
+  fleetLedger?: string;
   /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
   attached: readonly AttachedRoot[];
 }
@@ -54,6 +66,9 @@ export interface RefreshReport {
   ms: number;
   /** True when the fingerprint matched and nothing was compared or read. */
   skipped: boolean;
+  /** False when the deadline stopped the refresh: `pending` changed files were left for later. */
+  complete: boolean;
+  pending: number;
 }
 
 export interface RefreshOptions {
@@ -62,7 +77,45 @@ export interface RefreshOptions {
   /** Also list the problems recorded earlier when nothing changed (default true; off on the hot path). */
   problems?: boolean;
   onProgress?: (done: number, total: number) => void;
+  /** Stop (after committing the batch in hand) once this epoch-ms time has passed. */
+  deadlineMs?: number;
+  /** Longest a batch transaction is kept open, ms (default: by caller and driver, see below). */
+  batchMs?: number;
+  /** Most files applied in one batch (default: by caller, see below). */
+  batchFiles?: number;
+  /** Called after each committed batch (a background refresher refreshes its lock there). */
+  onBatch?: () => void;
+  now?: () => number;
 }
+
+/**
+ * Batches of a refresh with a deadline (every hook): a batch transaction is closed after this long
+ * or this many files, so the deadline holds, another writer (a hook saving note vectors) waits
+ * little, and a kill loses at most one short batch.
+ */
+export const REFRESH_BATCH_MS = 200;
+const REFRESH_BATCH_FILES = 500;
+/**
+ * Batches of a refresh without a deadline (`recall index`, the background refresher, a CLI
+ * recall). Every commit flushes a new full-text segment that later merges cost again, so fewer,
+ * larger batches index a cold KB faster; they stay under the busy timeout, which is all another
+ * writer waits.
+ */
+const UNBOUNDED_BATCH_MS = 800;
+const UNBOUNDED_BATCH_FILES = 4000;
+/**
+ * Without WAL (the wasm driver keeps a rollback journal) a reader waits while a batch is open, and a
+ * writer that started its next batch at once would keep it waiting until its busy timeout. So such
+ * batches stay well under the busy timeout, and while another process has the index open (see
+ * announceReader) a refresh without a deadline waits after each batch until that process is done,
+ * for NO_WAL_YIELD_MAX_MS at most (a process that keeps the index open for long slows the refresh
+ * down, never stops it).
+ */
+const NO_WAL_BATCH_MS = 400;
+const NO_WAL_YIELD_MAX_MS = 2000;
+const NO_WAL_YIELD_STEP_MS = 20;
+/** How long a write waits for another writer before giving up (SQLite busy timeout). */
+const BUSY_TIMEOUT_MS = 1000;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -117,7 +170,7 @@ export function indexFileFor(kbRoot: string, stateDir: string): string {
 }
 
 function prepareSchema(db: SqlDatabase): void {
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
   if (hasMeta) {
     const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
@@ -133,36 +186,271 @@ function prepareSchema(db: SqlDatabase): void {
   );
 }
 
-/**
- * Open (or create) the index for a KB root. Falls back to an in-memory index when the state dir
- * is not writable or the file is corrupt beyond repair; `fallbackReason` says why.
- */
-export function openIndex(kbRoot: string, stateDir: string, attached: readonly AttachedRoot[] = []): IndexHandle {
-  const file = indexFileFor(kbRoot, stateDir);
+export type DbFailure = 'corrupt' | 'full' | 'busy' | 'readonly' | 'other';
+
+/** Free space under which an I/O error while writing `file` is taken for a full disk. */
+const NEARLY_FULL_BYTES = 1024 * 1024;
+
+function nearlyFull(file: string): boolean {
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const db = openDatabase(file);
-    try {
-      db.pragma('journal_mode = WAL');
-      db.pragma('synchronous = NORMAL');
-      prepareSchema(db);
-    } catch (err) {
-      db.close();
-      // Locked by another process: the file is fine, this process just cannot have it now.
-      if (isBusyError(err)) throw err;
-      // A corrupt or foreign file: move it aside once and start again.
-      fs.renameSync(file, `${file}.corrupt-${Date.now()}`);
-      const fresh = openDatabase(file);
-      fresh.pragma('journal_mode = WAL');
-      prepareSchema(fresh);
-      return { db: fresh, kbRoot, file, fallbackReason: `index file was unreadable (${(err as Error).message}); rebuilt`, attached };
-    }
-    return { db, kbRoot, file, fallbackReason: null, attached };
-  } catch (err) {
-    const db = openDatabase(':memory:');
-    prepareSchema(db);
-    return { db, kbRoot, file: ':memory:', fallbackReason: `cannot write ${file} (${(err as Error).message}); using an in-memory index`, attached };
+    const st = fs.statfsSync(path.dirname(file));
+    return st.bavail * st.bsize < NEARLY_FULL_BYTES;
+  } catch {
+    return false;
   }
+}
+
+/**
+ * What kind of failure an SQLite or file-system error is. Only 'corrupt' justifies throwing an index
+ * away; a full disk, a busy writer or a read-only dir leave the file as it is. The wasm driver
+ * reports a failed write as a plain I/O error whatever the cause: given the index `file`, such an
+ * error on a file system with (almost) no space left counts as a full disk.
+ */
+export function classifyDbError(err: unknown, file?: string): DbFailure {
+  // Every driver's way of saying it (see sqliteErrorCode), then the file system's own codes.
+  const code = sqliteErrorCode(err) ?? String((err as { code?: unknown } | null)?.code ?? '');
+  const msg = String((err as Error | null)?.message ?? '');
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code) || /malformed|not a database/i.test(msg)) return 'corrupt';
+  if (/^SQLITE_FULL/.test(code) || code === 'ENOSPC' || code === 'EDQUOT' || /disk is full/i.test(msg)) return 'full';
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code) || /database (table )?is locked/i.test(msg)) return 'busy';
+  if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code) || ['EACCES', 'EROFS', 'EPERM'].includes(code)) return 'readonly';
+  if (/^SQLITE_IOERR/.test(code) && file && file !== ':memory:' && nearlyFull(file)) return 'full';
+  return 'other';
+}
+
+export class IndexUnavailableError extends Error {
+  readonly code = 'E_INDEX';
+  constructor(message: string, readonly failure: DbFailure) {
+    super(message);
+    this.name = 'IndexUnavailableError';
+  }
+}
+
+/** Marker left next to an index whose data pages a query found corrupt: the next open checks it. */
+const suspectFile = (file: string): string => `${file}.suspect`;
+
+/** Remember that a query on this index reported corruption (checked and healed on the next open). */
+export function markSuspect(h: IndexHandle): void {
+  if (h.file === ':memory:') return;
+  try {
+    fs.writeFileSync(suspectFile(h.file), String(Date.now()), { mode: 0o600 });
+  } catch {
+    /* best effort: `recall index` heals too */
+  }
+}
+
+/** Files SQLite keeps next to a database: the WAL pair (native drivers) or the rollback journal (wasm driver). */
+const companions = (file: string): string[] => [`${file}-wal`, `${file}-shm`, `${file}-journal`];
+
+/** Owner-only permissions on the index file and its companions (other users must not read notes or queries). */
+function restrict(file: string): void {
+  for (const f of [file, ...companions(file)]) {
+    try {
+      fs.chmodSync(f, 0o600);
+    } catch {
+      /* not there (yet) */
+    }
+  }
+}
+
+/**
+ * Move a corrupt index aside as `<file>.corrupt-<ts>` (for a post-mortem), keeping only the newest
+ * such copy, and drop its companions (a journal left for the old file must never be replayed into
+ * the new one).
+ */
+function setAside(file: string): string {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  try {
+    for (const f of fs.readdirSync(dir)) if (f.startsWith(`${base}.corrupt-`)) fs.rmSync(path.join(dir, f), { force: true });
+  } catch {
+    /* nothing to clean */
+  }
+  const aside = `${file}.corrupt-${Date.now()}`;
+  fs.renameSync(file, aside);
+  for (const f of [...companions(file), suspectFile(file)]) fs.rmSync(f, { force: true });
+  return aside;
+}
+
+function openFile(file: string): SqlDatabase {
+  const db = openDatabase(file);
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // WAL lets readers see the last committed state while a refresh writes. The wasm driver cannot
+    // share memory between processes, so SQLite keeps its rollback journal there.
+    if (db.driver !== 'wasm') db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    prepareSchema(db);
+    restrict(file);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** True when SQLite's own check finds the file sound (run only when a query reported corruption). */
+function passesQuickCheck(file: string): boolean {
+  try {
+    const db = openDatabase(file, { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare('PRAGMA quick_check(1)').get() as { quick_check?: string } | undefined;
+      return row?.quick_check === 'ok';
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    return classifyDbError(err) !== 'corrupt';
+  }
+}
+
+/** What a handle carries from its open options (how its KB is walked and read). */
+function handleOptions(opts: OpenIndexOptions): Pick<IndexHandle, 'followOutside' | 'fleetLedger' | 'attached'> {
+  return { followOutside: opts.followOutside === true, ...(opts.fleetLedger ? { fleetLedger: opts.fleetLedger } : {}), attached: opts.attached ?? [] };
+}
+
+function memoryIndex(kbRoot: string, reason: string, opts: OpenIndexOptions): IndexHandle {
+  const db = openDatabase(':memory:');
+  prepareSchema(db);
+  return { db, kbRoot, file: ':memory:', fallbackReason: reason, ...handleOptions(opts) };
+}
+
+/**
+ * Replace a corrupt index by an empty one (the corrupt file is set aside, one copy kept). The old
+ * handle is closed; refresh the returned one.
+ */
+export function rebuildIndex(h: IndexHandle, stateDir: string): IndexHandle {
+  closeIndex(h);
+  if (h.file !== ':memory:') {
+    try {
+      setAside(h.file);
+    } catch {
+      /* openIndex below reports what is wrong */
+    }
+  }
+  const fresh = openIndex(h.kbRoot, stateDir, { followOutside: h.followOutside === true, ...(h.fleetLedger ? { fleetLedger: h.fleetLedger } : {}), attached: h.attached });
+  return { ...fresh, fallbackReason: fresh.fallbackReason ?? 'the index was corrupt; set aside and rebuilt' };
+}
+
+export interface OpenIndexOptions {
+  followOutside?: boolean;
+  fleetLedger?: string;
+  /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
+  attached?: readonly AttachedRoot[];
+}
+
+/**
+ * Open (or create) the index for a KB root.
+ * - A file SQLite reports as corrupt (on open, or by a query that left the suspect marker and a
+ *   failed quick check) is set aside and rebuilt; `fallbackReason` says so.
+ * - A full disk, a read-only state dir or a busy writer never cost the file: an existing index is
+ *   opened as it is (recall reads its last committed state); only when there is none usable does the
+ *   index live in memory for this process, and `fallbackReason` says why.
+ */
+export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptions = {}): IndexHandle {
+  const file = indexFileFor(kbRoot, stateDir);
+  let healed: string | null = null;
+  try {
+    mkdirPrivate(path.dirname(file));
+  } catch (err) {
+    return memoryIndex(kbRoot, `cannot write ${file} (${(err as Error).message}); using an in-memory index`, opts);
+  }
+  if (fs.existsSync(suspectFile(file))) {
+    if (passesQuickCheck(file)) fs.rmSync(suspectFile(file), { force: true });
+    else {
+      try {
+        setAside(file);
+        healed = 'a query found the index corrupt (SQLite quick check failed)';
+      } catch {
+        /* opened below, and fails again below */
+      }
+    }
+  }
+  // Said before opening: a long refresh in another process then leaves this one gaps to read in.
+  const noWal = sqliteDriver() === 'wasm';
+  if (noWal) announceReader(file);
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      const db = openFile(file);
+      return { db, kbRoot, file, fallbackReason: healed ? `${healed}; set aside and rebuilt` : null, ...handleOptions(opts) };
+    } catch (err) {
+      const kind = classifyDbError(err, file);
+      const msg = (err as Error).message;
+      if (kind === 'corrupt' && attempt === 0) {
+        try {
+          setAside(file);
+          healed = `index file was unreadable (${msg})`;
+          continue;
+        } catch {
+          /* cannot move it: fall through to memory */
+        }
+      }
+      if (kind === 'busy' && attempt === 0) continue;
+      if (noWal) withdrawReader(file);
+      const why = kind === 'full' ? 'the disk is full' : kind === 'busy' ? 'it is locked by another process' : msg;
+      return memoryIndex(kbRoot, `cannot use ${file} (${why}); using an in-memory index`, opts);
+    }
+  }
+}
+
+/**
+ * Processes that have a no-WAL index open say so with an empty file named by their pid in
+ * `<index>.readers/`, so that a long refresh leaves them gaps (NO_WAL_PAUSE_MS). A file whose
+ * process is gone is removed by the next writer that looks.
+ */
+const readersDir = (file: string): string => `${file}.readers`;
+
+function announceReader(file: string): void {
+  try {
+    mkdirPrivate(readersDir(file));
+    fs.writeFileSync(path.join(readersDir(file), String(process.pid)), '', { mode: 0o600 });
+  } catch {
+    /* best effort: without it a reader may wait for a batch, then use an in-memory index */
+  }
+}
+
+function withdrawReader(file: string): void {
+  try {
+    fs.rmSync(path.join(readersDir(file), String(process.pid)), { force: true });
+  } catch {
+    /* already gone */
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Whether another live process has announced it reads this index. */
+function otherReaders(file: string): boolean {
+  let names: string[];
+  try {
+    names = fs.readdirSync(readersDir(file));
+  } catch {
+    return false;
+  }
+  let any = false;
+  for (const name of names) {
+    const pid = Number(name);
+    if (pid === process.pid) continue;
+    if (Number.isInteger(pid) && pid > 0 && pidAlive(pid)) any = true;
+    else fs.rmSync(path.join(readersDir(file), name), { force: true });
+  }
+  return any;
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Between two batches of a no-WAL refresh: leave the index to other readers while there are any. */
+function yieldToReaders(file: string): void {
+  const until = Date.now() + NO_WAL_YIELD_MAX_MS;
+  // The refresh is synchronous: block the thread (its lock is free meanwhile).
+  while (Date.now() < until && otherReaders(file)) Atomics.wait(pauseCell, 0, 0, NO_WAL_YIELD_STEP_MS);
 }
 
 /** Digest of the listing (names, mtimes, sizes). A changed order only costs a full comparison, never a wrong answer. */
@@ -174,15 +462,45 @@ function fingerprint(files: KbFile[]): string {
 
 type ReadOutcome = { text: string } | { problem: string };
 
+/**
+ * Read a note, bounded whatever stat said: at most MAX_NOTE_BYTES + 1 bytes are read (a file in
+ * /proc or one growing under us reports a size that means nothing), the descriptor is opened
+ * non-blocking (a FIFO swapped in after the walk cannot hang the read) and must be a regular file.
+ */
 function readText(file: KbFile): ReadOutcome {
-  if (file.size > MAX_NOTE_BYTES) {
-    return { problem: `file too large (${(file.size / 1048576).toFixed(1)} MiB > ${MAX_NOTE_BYTES / 1048576} MiB limit)` };
+  const tooLarge = (n: number): ReadOutcome => ({
+    problem: `file too large (${(n / 1048576).toFixed(1)} MiB > ${MAX_NOTE_BYTES / 1048576} MiB limit)`,
+  });
+  if (file.size > MAX_NOTE_BYTES) return tooLarge(file.size);
+  let fd: number;
+  try {
+    fd = fs.openSync(file.abs, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (err) {
+    return { problem: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
   }
   let buf: Buffer;
   try {
-    buf = fs.readFileSync(file.abs);
+    if (!fs.fstatSync(fd).isFile()) return { problem: 'not a regular file; not read' };
+    const cap = MAX_NOTE_BYTES + 1;
+    buf = Buffer.allocUnsafe(Math.min(cap, Math.max(file.size, 4096)));
+    let len = 0;
+    for (;;) {
+      if (len === buf.length) {
+        if (len >= cap) break;
+        const bigger = Buffer.allocUnsafe(Math.min(cap, buf.length * 2));
+        buf.copy(bigger, 0, 0, len);
+        buf = bigger;
+      }
+      const n = fs.readSync(fd, buf, len, buf.length - len, null);
+      if (n === 0) break;
+      len += n;
+    }
+    if (len > MAX_NOTE_BYTES) return tooLarge(len);
+    buf = buf.subarray(0, len);
   } catch (err) {
     return { problem: `cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  } finally {
+    fs.closeSync(fd);
   }
   if (buf.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return { problem: 'binary file (contains NUL bytes)' };
   return { text: buf.toString('utf8') };
@@ -252,18 +570,31 @@ export function indexProblems(h: IndexHandle): WalkProblem[] {
 /**
  * Bring the index in line with the KB on disk. Only files whose mtime or size changed are read;
  * a broken file is recorded as a problem and skipped, never fatal.
+ *
+ * Changed files are applied in batches, each its own transaction (short with a deadline, longer
+ * without: see REFRESH_BATCH_MS and UNBOUNDED_BATCH_MS), so a reader sees progress, a kill loses one batch at most, and `deadlineMs` can stop the refresh
+ * between batches (`complete: false`, `pending` files left). The listing's fingerprint is stored
+ * only by a refresh that completed, so an interrupted one is simply continued by the next call.
+ * Errors of the database (full disk, busy writer, corruption) are thrown to the caller, after the
+ * batch in hand was rolled back; batches committed before stay.
  */
 export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): RefreshReport {
+  const now = opts.now ?? Date.now;
   const t0 = performance.now();
-  const { files, problems: walkProblems } = walkWithAttached(h.kbRoot, h.attached);
+  const deadline = opts.deadlineMs ?? Infinity;
+  const bounded = opts.deadlineMs !== undefined;
+  const noWal = h.db.driver === 'wasm' && h.file !== ':memory:';
+  const batchMs = opts.batchMs ?? (bounded ? REFRESH_BATCH_MS : noWal ? NO_WAL_BATCH_MS : UNBOUNDED_BATCH_MS);
+  const batchFiles = opts.batchFiles ?? (bounded ? REFRESH_BATCH_FILES : UNBOUNDED_BATCH_FILES);
+  const { files, problems: walkProblems } = walkWithAttached(h.kbRoot, h.attached, { followOutside: h.followOutside === true });
   const fp = fingerprint(files);
   const db = h.db;
-  const prevGeneration = Number(getMeta(db, 'generation')) || 0;
+  let generation = Number(getMeta(db, 'generation')) || 0;
   if (!opts.force && fp === getMeta(db, 'fingerprint')) {
     return {
       total: files.length, added: 0, updated: 0, removed: 0, unchanged: files.length,
-      problems: opts.problems === false ? [] : indexProblems(h), newProblems: [], generation: prevGeneration,
-      ms: performance.now() - t0, skipped: true,
+      problems: opts.problems === false ? [] : indexProblems(h), newProblems: [], generation,
+      ms: performance.now() - t0, skipped: true, complete: true, pending: 0,
     };
   }
 
@@ -294,6 +625,9 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const upsertSidecar = db.prepare(
     `INSERT OR REPLACE INTO sidecars(path, note_path, document_id, data) VALUES (?, ?, ?, ?)`,
   );
+  const setGeneration = db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('generation', ?)`);
+  let fleet: FleetLookup | undefined;
+  const fleetLookup = (): FleetLookup | undefined => (h.fleetLedger ? (fleet ??= loadFleetLedger(h.fleetLedger)) : undefined);
 
   let added = 0;
   let updated = 0;
@@ -301,65 +635,107 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   let unchanged = 0;
   const newProblems: WalkProblem[] = [];
   const seen = new Set<string>();
+  const todo: KbFile[] = [];
+  for (const f of files) {
+    seen.add(f.rel);
+    const prev = known.get(f.rel);
+    if (!opts.force && prev && prev.mtime_ms === f.mtimeMs && prev.size === f.size) unchanged += 1;
+    else todo.push(f);
+  }
+  const gone = [...known.keys()].filter((p) => !seen.has(p));
 
-  const apply = db.transaction(() => {
-    let done = 0;
-    for (const f of files) {
-      seen.add(f.rel);
-      done += 1;
-      if (opts.onProgress && (done % 200 === 0 || done === files.length)) opts.onProgress(done, files.length);
-      const prev = known.get(f.rel);
-      if (!opts.force && prev && prev.mtime_ms === f.mtimeMs && prev.size === f.size) {
+  /** Apply one changed file; returns whether the index content changed. */
+  const applyFile = (f: KbFile): boolean => {
+    const prev = known.get(f.rel);
+    const read = readText(f);
+    let problem: string | null = null;
+    let hash: string | null = null;
+    if ('problem' in read) {
+      problem = read.problem;
+    } else if (f.kind === 'note' && isMemoryIndex(f.rel, read.text)) {
+      problem = "Claude Code's index of the other memory files (links only), not a learning";
+    } else {
+      hash = createHash('sha256').update(read.text).digest('hex');
+      if (!opts.force && prev && prev.content_hash === hash) {
+        // Touched but identical: record the new stat data only.
+        upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem: null });
         unchanged += 1;
-        continue;
+        return false;
       }
-      const read = readText(f);
-      let problem: string | null = null;
-      let hash: string | null = null;
-      if ('problem' in read) {
-        problem = read.problem;
-      } else if (f.kind === 'note' && isMemoryIndex(f.rel, read.text)) {
-        problem = "Claude Code's index of the other memory files (links only), not a learning";
-      } else {
-        hash = createHash('sha256').update(read.text).digest('hex');
-        if (!opts.force && prev && prev.content_hash === hash) {
-          // Touched but identical: record the new stat data only.
-          upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem: null });
-          unchanged += 1;
-          continue;
+      try {
+        if (f.kind === 'note') {
+          const parsed = parseNote(read.text, f.rel, f.location as NoteLocation, fleetLookup());
+          // A note of an attached root (the team shard) gets its provenance from that root.
+          const decorate = decoratorFor(h.attached, f.rel);
+          const note = decorate ? decorate(parsed, f.abs) : parsed;
+          upsertNote.run(noteRow(note));
+          deleteSupersedes.run(f.rel);
+          if (note.location === 'documents') for (const t of supersedesTargets(note)) insertSupersedes.run(t, f.rel, note.key);
+          graph.replace(f.rel, f.rel, note.key, graphFromMapping(note.frontmatter['entities'], note.frontmatter['causal_relations']));
+        } else {
+          const data = parseYamlMapping(read.text);
+          const notePath = f.rel.replace(/\.entities\.yaml$/, '.md');
+          upsertSidecar.run(f.rel, notePath, str(data['document_id']) || null, JSON.stringify(data));
+          graph.replace(f.rel, notePath, str(data['document_id']) || null, graphFromMapping(data['entities'], data['relationships']));
         }
-        try {
-          if (f.kind === 'note') {
-            const parsed = parseNote(read.text, f.rel, f.location as NoteLocation);
-            const decorate = decoratorFor(h.attached, f.rel);
-            const note = decorate ? decorate(parsed, f.abs) : parsed;
-            upsertNote.run(noteRow(note));
-            deleteSupersedes.run(f.rel);
-            if (note.location === 'documents') for (const t of supersedesTargets(note)) insertSupersedes.run(t, f.rel, note.key);
-            graph.replace(f.rel, f.rel, note.key, graphFromMapping(note.frontmatter['entities'], note.frontmatter['causal_relations']));
-          } else {
-            const data = parseYamlMapping(read.text);
-            const notePath = f.rel.replace(/\.entities\.yaml$/, '.md');
-            upsertSidecar.run(f.rel, notePath, str(data['document_id']) || null, JSON.stringify(data));
-            graph.replace(f.rel, notePath, str(data['document_id']) || null, graphFromMapping(data['entities'], data['relationships']));
-          }
-        } catch (err) {
-          problem = (err as Error).message.split('\n')[0] ?? 'unreadable';
-        }
+      } catch (err) {
+        // A database failure ends the batch (rolled back); anything else is this file's problem.
+        if (sqliteErrorCode(err) !== null) throw err;
+        problem = (err as Error).message.split('\n')[0] ?? 'unreadable';
       }
-      if (problem !== null) {
-        deleteNote.run(f.rel);
-        deleteSupersedes.run(f.rel);
-        graph.remove(f.rel);
-        deleteSidecar.run(f.rel);
-        newProblems.push({ rel: f.rel, message: problem });
-      }
-      upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem });
-      if (prev) updated += 1;
-      else added += 1;
     }
-    for (const p of known.keys()) {
-      if (seen.has(p)) continue;
+    if (problem !== null) {
+      deleteNote.run(f.rel);
+      deleteSupersedes.run(f.rel);
+      graph.remove(f.rel);
+      deleteSidecar.run(f.rel);
+      newProblems.push({ rel: f.rel, message: problem });
+    }
+    upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem });
+    if (prev) updated += 1;
+    else added += 1;
+    return true;
+  };
+
+  let next = 0;
+  const batch = db.transaction((): boolean => {
+    const started = performance.now();
+    let changed = false;
+    let n = 0;
+    while (next < todo.length && n < batchFiles && (n === 0 || performance.now() - started < batchMs)) {
+      if (applyFile(todo[next]!)) changed = true;
+      next += 1;
+      n += 1;
+      if (opts.onProgress && (next % 200 === 0 || next === todo.length)) opts.onProgress(unchanged + next, files.length);
+    }
+    if (changed) setGeneration.run(String((generation += 1)));
+    return changed;
+  });
+  while (next < todo.length) {
+    if (now() >= deadline) break;
+    const before = { generation, added, updated, unchanged, problems: newProblems.length, next };
+    try {
+      batch.immediate();
+    } catch (err) {
+      // Rolled back: the counters of the lost batch must not be reported.
+      ({ generation, added, updated, unchanged, next } = before);
+      newProblems.length = before.problems;
+      throw err;
+    }
+    opts.onBatch?.();
+    if (noWal && !bounded && next < todo.length) yieldToReaders(h.file);
+  }
+  const pending = todo.length - next;
+  if (pending > 0) {
+    return {
+      total: files.length, added, updated, removed, unchanged,
+      problems: indexProblems(h), newProblems: [...walkProblems, ...newProblems], generation,
+      ms: performance.now() - t0, skipped: false, complete: false, pending,
+    };
+  }
+
+  const finish = db.transaction(() => {
+    for (const p of gone) {
       deleteFile.run(p);
       deleteNote.run(p);
       deleteSidecar.run(p);
@@ -369,20 +745,19 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
       removed += 1;
     }
     if (updated + removed > 0 || opts.force === true) graph.pruneOrphans();
-    const changed = added + updated + removed > 0 || opts.force === true;
-    const generation = changed ? prevGeneration + 1 : prevGeneration;
+    if (removed > 0 || (opts.force === true && added + updated === 0)) generation += 1;
     db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('fingerprint', ?), ('generation', ?), ('walk_problems', ?)`).run(
       fp,
       String(generation),
       JSON.stringify(walkProblems),
     );
-    return generation;
   });
-  const generation = apply.immediate();
+  finish.immediate();
+  if (opts.onProgress && todo.length === 0) opts.onProgress(files.length, files.length);
   return {
     total: files.length, added, updated, removed, unchanged,
     problems: indexProblems(h), newProblems: [...walkProblems, ...newProblems], generation,
-    ms: performance.now() - t0, skipped: false,
+    ms: performance.now() - t0, skipped: false, complete: true, pending: 0,
   };
 }
 
@@ -519,12 +894,22 @@ export function countNotes(h: IndexHandle): { live: number; archived: number; fo
   return out;
 }
 
+/** How long one statement on this handle waits for another process's lock (SQLite busy timeout). */
+export function setBusyTimeout(h: IndexHandle, ms: number): void {
+  try {
+    h.db.pragma(`busy_timeout = ${Math.max(0, Math.round(ms))}`);
+  } catch {
+    /* closed: nothing waits on it any more */
+  }
+}
+
 export function closeIndex(h: IndexHandle): void {
   try {
     h.db.close();
   } catch {
     /* already closed */
   }
+  if (h.db.driver === 'wasm' && h.file !== ':memory:') withdrawReader(h.file);
 }
 
 export interface VectorCounts {

@@ -3,8 +3,11 @@
  *
  * Layout (reference §1.2): `documents/**` (notes, `*.entities.yaml` sidecars, `memories/`, and the
  * `.forgotten/` folder of expired notes) and `archived/**` (soft-archived notes). Symlinks are
- * followed; a directory reached twice (symlink loop or alias) is listed once. Unreadable folders
- * and broken links are reported as problems and skipped.
+ * followed only while they resolve inside the KB root: a cloned or shared KB must not be able to
+ * make recall read `/etc/passwd`, `~/.ssh` or `/proc` (`followOutside` opts in, for KBs assembled
+ * from links). A directory reached twice (symlink loop or alias) is listed once. Only regular files
+ * are listed (no FIFOs, devices, sockets). Unreadable folders, broken links and refused links are
+ * reported as problems and skipped.
  *
  * Any other folder of markdown is a KB too (an Obsidian vault, Claude Code's
  * `~/.claude/projects/<project>/memory/`): when the root has neither `documents/` nor `archived/`,
@@ -13,7 +16,8 @@
  * not read.
  *
  * This runs on every recall (it is how edits are noticed), so it is kept lean: one readdir per
- * folder and one stat per entry, no Dirent objects, no path normalisation.
+ * folder and one lstat per entry (a stat and a realpath more for symlinks only), no Dirent
+ * objects, no path normalisation.
  */
 import fs from 'node:fs';
 import type { NoteLocation } from './note.js';
@@ -115,7 +119,17 @@ function errCode(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
 }
 
-export function walkKb(root: string): WalkResult {
+export interface WalkOptions {
+  /** Follow symlinks whose target lies outside the KB root (default false). */
+  followOutside?: boolean;
+}
+
+/** Whether `target` (a real path) is `root` or lies below it. */
+function inside(root: string, target: string): boolean {
+  return target === root || target.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
   const flat = kbLayout(root) === 'flat';
   let capped = false;
   const files: KbFile[] = [];
@@ -123,6 +137,17 @@ export function walkKb(root: string): WalkResult {
   /** Folders already listed, by device and inode (loop and alias guard). */
   const seen = new Set<string>();
   const base = root.endsWith('/') ? root.slice(0, -1) : root;
+  let realRoot: string | null = null;
+  const realBase = (): string => {
+    if (realRoot === null) {
+      try {
+        realRoot = fs.realpathSync(base);
+      } catch {
+        realRoot = base;
+      }
+    }
+    return realRoot;
+  };
 
   const visit = (rel: string, st: fs.Stats, location: NoteLocation, depth: number): void => {
     const id = `${st.dev}:${st.ino}`;
@@ -152,7 +177,17 @@ export function walkKb(root: string): WalkResult {
       const kind = kindOf(name);
       let cst: fs.Stats | undefined;
       try {
-        cst = fs.statSync(abs);
+        cst = fs.lstatSync(abs);
+        if (cst.isSymbolicLink()) {
+          if (!opts.followOutside) {
+            const target = fs.realpathSync(abs);
+            if (!inside(realBase(), target)) {
+              problems.push({ rel: childRel, message: `symlink to ${target}, outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)` });
+              continue;
+            }
+          }
+          cst = fs.statSync(abs);
+        }
       } catch (err) {
         const code = errCode(err);
         // A name we would have read that no longer resolves: a dangling symlink (or a race).
@@ -164,6 +199,8 @@ export function walkKb(root: string): WalkResult {
         visit(childRel, cst, childLoc, depth + 1);
       } else if (kind && cst.isFile()) {
         files.push({ rel: childRel, abs, kind, location, mtimeMs: cst.mtimeMs, size: cst.size });
+      } else if (kind) {
+        problems.push({ rel: childRel, message: 'not a regular file (FIFO, device or socket); not read' });
       }
     }
   };
@@ -181,6 +218,10 @@ export function walkKb(root: string): WalkResult {
     let st: fs.Stats;
     try {
       st = fs.statSync(`${base}/${top}`);
+      if (!opts.followOutside && !inside(realBase(), fs.realpathSync(`${base}/${top}`))) {
+        problems.push({ rel: top, message: 'symlink outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)' });
+        continue;
+      }
     } catch {
       continue;
     }

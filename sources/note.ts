@@ -48,8 +48,12 @@ export interface Note {
   /** Lower-case last path component of `project_id` (else `project`), or ''. */
   projectId: string;
   domain: string;
+  /** Effective authority: a fleet note's own claim of `law` (or unvouched `promoted`) is not honoured. */
   authority: string;
+  /** Effective quarantine: fleet notes are quarantined unless the local fleet ledger vouches for them. */
   quarantine: boolean;
+  /** Where the note comes from: written here ('local') or imported from the fleet ('fleet'). */
+  provenance?: 'local' | 'fleet';
   learningType: string;
   discoveryTokens: number | null;
   /** The `<!-- archived: ISO -->` body header, verbatim, or null. */
@@ -170,6 +174,22 @@ export function howToApply(body: string): string {
 
 const DATE_FIELDS = ['archived', 'updated_at', 'updated', 'created', 'date'] as const;
 
+/** What the local fleet-import ledger says about a note's content (see fleet-ledger.ts). */
+export type FleetLookup = (contentHash: string, declaredHash: string | null, docId: string) => { imported: boolean; vouched: boolean };
+
+/**
+ * Trust model for imported notes. A note is a fleet note when its frontmatter says
+ * `source_system: fleet` or when the local fleet ledger (written by the import, outside the KB)
+ * lists its content hash. A fleet note's frontmatter cannot raise its own standing: `law` is never
+ * honoured, `promoted` only when the ledger vouches for it (seen in 3+ imports), anything else is
+ * `advisory` (`archived` stays: lowering is always allowed); it is quarantined unless vouched for.
+ * Local notes (the user's own) keep what their frontmatter says.
+ */
+function fleetStanding(claimed: string, quarantined: boolean, vouched: boolean): { authority: string; quarantine: boolean } {
+  const authority = claimed === 'archived' ? 'archived' : claimed === 'promoted' && vouched ? 'promoted' : 'advisory';
+  return { authority, quarantine: vouched ? quarantined : true };
+}
+
 /**
  * The id of a note that declares none, from its place in the KB: the path below `documents/` (or
  * below a flat KB's root) without `.md`, the same whether the note is live, archived or forgotten
@@ -205,9 +225,10 @@ function firstHeading(body: string): string {
 
 /**
  * Build a Note from a file's text. Throws FrontmatterError for a broken header (the caller skips the
- * note with a one-line reason); every other oddity is coerced.
+ * note with a one-line reason); every other oddity is coerced. `fleet` looks the note up in the
+ * local fleet-import ledger (none: only the frontmatter marker identifies fleet notes).
  */
-export function parseNote(text: string, relPath: string, location: NoteLocation): Note {
+export function parseNote(text: string, relPath: string, location: NoteLocation, fleet?: FleetLookup): Note {
   const { frontmatter: rawFm, body } = splitFrontmatter(text);
   const fm = jsonSafe(rawFm) as Record<string, unknown>;
   const chunkText = text.trim();
@@ -231,6 +252,14 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
   const prov = fm['provenance'] && typeof fm['provenance'] === 'object' ? (fm['provenance'] as Record<string, unknown>) : {};
   const discovery = fm['discovery_tokens'];
   const supersededBy = str(fm['superseded_by']);
+  const contentHash = createHash('sha256').update(text).digest('hex');
+  const declaredHash = str(prov['content_hash']) || str(fm['content_hash']) || null;
+  const ledger = fleet?.(contentHash, declaredHash, id || name) ?? { imported: false, vouched: false };
+  const isFleet = ledger.imported || str(fm['source_system']).toLowerCase() === 'fleet';
+  const claimedAuthority = str(fm['authority']).toLowerCase();
+  const standing = isFleet
+    ? fleetStanding(claimedAuthority, truthy(fm['quarantine']), ledger.vouched)
+    : { authority: claimedAuthority, quarantine: truthy(fm['quarantine']) };
   return {
     key,
     displayId: key,
@@ -246,8 +275,9 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
     proofCount: proofCount(fm),
     projectId: normaliseProject(fm['project_id']) || normaliseProject(fm['project']),
     domain: str(fm['domain']).toLowerCase(),
-    authority: str(fm['authority']).toLowerCase(),
-    quarantine: truthy(fm['quarantine']),
+    authority: standing.authority,
+    quarantine: standing.quarantine,
+    provenance: isFleet ? 'fleet' : 'local',
     learningType: str(fm['learning_type']).toLowerCase(),
     discoveryTokens:
       typeof discovery === 'number' && Number.isInteger(discovery) && discovery >= 0 ? discovery : null,
@@ -256,8 +286,8 @@ export function parseNote(text: string, relPath: string, location: NoteLocation)
     recencyMs: headerDate?.getTime() ?? dateMs,
     supersededBy: supersededBy && supersededBy.toLowerCase() !== 'null' ? supersededBy : null,
     status: str(fm['status']).toLowerCase(),
-    contentHash: createHash('sha256').update(text).digest('hex'),
-    declaredHash: str(prov['content_hash']) || str(fm['content_hash']) || null,
+    contentHash,
+    declaredHash,
     frontmatter: fm,
     body,
     chunkText,

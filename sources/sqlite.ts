@@ -130,11 +130,48 @@ export function fileTag(): string {
   return sqliteDriver() === 'wasm' ? '.wasm' : '';
 }
 
+/** Primary SQLite result codes recall tells apart, by number (node:sqlite reports `errcode`). */
+const RESULT_CODES: Readonly<Record<number, string>> = {
+  3: 'SQLITE_PERM', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 23: 'SQLITE_AUTH', 26: 'SQLITE_NOTADB',
+};
+/** SQLite's own message of each of those codes (node-sqlite3-wasm reports only the message). */
+const RESULT_MESSAGES: readonly [RegExp, string][] = [
+  [/database disk image is malformed|fts5: corrupt/i, 'SQLITE_CORRUPT'],
+  [/file is not a database/i, 'SQLITE_NOTADB'],
+  [/database or disk is full/i, 'SQLITE_FULL'],
+  [/database is locked|database is busy/i, 'SQLITE_BUSY'],
+  [/database table is locked/i, 'SQLITE_LOCKED'],
+  [/attempt to write a readonly database/i, 'SQLITE_READONLY'],
+  [/unable to open database file|could not open the database/i, 'SQLITE_CANTOPEN'],
+  [/access permission denied/i, 'SQLITE_PERM'],
+  [/disk I\/O error/i, 'SQLITE_IOERR'],
+];
+
+/**
+ * The SQLite result code of an error thrown by any driver, as its name (`SQLITE_CORRUPT`,
+ * `SQLITE_FULL`, …; better-sqlite3's extended names such as `SQLITE_IOERR_WRITE` are kept), or
+ * null when the error does not come from SQLite. The drivers report it differently: better-sqlite3
+ * as `code`, node:sqlite as a numeric `errcode`, node-sqlite3-wasm only through the message.
+ * An SQLite error whose code cannot be told is `SQLITE_ERROR`.
+ */
+export function sqliteErrorCode(err: unknown): string | null {
+  const e = err as { code?: unknown; errcode?: unknown; message?: unknown; name?: unknown } | null;
+  if (!e || typeof e !== 'object') return null;
+  if (typeof e.code === 'string' && e.code.startsWith('SQLITE_')) return e.code;
+  const message = typeof e.message === 'string' ? e.message : '';
+  const fromMessage = (): string => RESULT_MESSAGES.find(([re]) => re.test(message))?.[1] ?? 'SQLITE_ERROR';
+  if (typeof e.errcode === 'number') return RESULT_CODES[e.errcode & 0xff] ?? fromMessage();
+  if (e.code === 'ERR_SQLITE_ERROR' || e.name === 'SQLite3Error' || e.name === 'SqliteError') return fromMessage();
+  return null;
+}
+
 /** True for SQLITE_BUSY / SQLITE_LOCKED from any driver: another process holds the file, which is intact. */
 export function isBusyError(err: unknown): boolean {
-  const e = err as { code?: unknown; errcode?: unknown; message?: unknown };
-  if (e?.code === 'SQLITE_BUSY' || e?.code === 'SQLITE_LOCKED' || e?.errcode === 5 || e?.errcode === 6) return true;
-  return typeof e?.message === 'string' && /database (table )?is locked|database is busy/i.test(e.message);
+  const code = sqliteErrorCode(err);
+  if (code !== null && /^SQLITE_(BUSY|LOCKED)/.test(code)) return true;
+  const message = (err as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && /database (table )?is locked|database is busy/i.test(message);
 }
 
 /** Open (or create) a database file with the driver this process uses. */
@@ -308,9 +345,44 @@ function clearStaleWasmLock(file: string, now = Date.now()): void {
   const lock = `${file}.lock`;
   try {
     const st = fs.statSync(lock);
-    if (now - st.mtimeMs > STALE_WASM_LOCK_MS) fs.rmdirSync(lock);
+    if (now - st.mtimeMs > STALE_WASM_LOCK_MS || ownerDied(file, st)) {
+      fs.rmdirSync(lock);
+      fs.rmSync(lockOwnerFile(file), { force: true });
+    }
   } catch {
     /* no lock, or another process just took it over */
+  }
+}
+
+/**
+ * `<file>.lock-owner`: "pid inode" of the process holding the lock directory for a write
+ * transaction, written once the transaction holds the lock and removed when it ends. A process
+ * killed outright (SIGKILL) inside a transaction leaves both behind; its lock is then taken over at
+ * once instead of after STALE_WASM_LOCK_MS. A lock without this record (a reader's statement, a
+ * deferred transaction) only ever goes stale by age.
+ */
+const lockOwnerFile = (file: string): string => `${file}.lock-owner`;
+
+/**
+ * Whether the lock directory `st` was taken by a write transaction whose process is gone: the
+ * record names this very directory (same inode, and the directory is not newer than the record,
+ * since a live holder refreshes both together) and its pid no longer exists.
+ */
+function ownerDied(file: string, st: fs.Stats): boolean {
+  try {
+    const owner = lockOwnerFile(file);
+    const [pidText, inoText] = fs.readFileSync(owner, 'utf8').split(' ');
+    const pid = Number(pidText);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || String(st.ino) !== inoText) return false;
+    if (st.mtimeMs > fs.statSync(owner).mtimeMs) return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  } catch {
+    return false;
   }
 }
 
@@ -359,7 +431,11 @@ function wasmOpener(): Opener {
       if (statements.size > WASM_STATEMENT_CACHE) {
         const [oldest, old] = statements.entries().next().value as [string, WasmStatement];
         statements.delete(oldest);
-        old.finalize();
+        try {
+          old.finalize();
+        } catch {
+          /* its last error was reported when it happened; finalized all the same */
+        }
       }
       return st;
     };
@@ -377,30 +453,85 @@ function wasmOpener(): Opener {
       if (now - lastBeat < WASM_LOCK_HEARTBEAT_MS) return;
       lastBeat = now;
       try {
+        // The owner record first: a lock directory never looks newer than its record.
+        if (claimed) fs.utimesSync(lockOwnerFile(file), now / 1000, now / 1000);
         fs.utimesSync(`${file}.lock`, now / 1000, now / 1000);
       } catch {
         /* no lock directory (yet): nothing to refresh */
       }
     };
-    const tracked: TxHooks = { begin: () => (deferSignals(), (lastBeat = 0), heartbeat()) };
+    // The write transaction's lock, recorded with this pid (see lockOwnerFile).
+    let claimed = false;
+    const claim = (): void => {
+      if (file === ':memory:') return;
+      try {
+        const st = fs.statSync(`${file}.lock`);
+        fs.writeFileSync(lockOwnerFile(file), `${process.pid} ${st.ino}`, { mode: 0o600 });
+        // One explicit time on both (a file's own write time may come from a coarser clock).
+        const t = Date.now() / 1000;
+        fs.utimesSync(lockOwnerFile(file), t, t);
+        fs.utimesSync(`${file}.lock`, t, t);
+        claimed = true;
+      } catch {
+        /* no lock directory yet (a deferred transaction): only age frees it */
+      }
+    };
+    const unclaim = (): void => {
+      if (!claimed) return;
+      claimed = false;
+      try {
+        if (fs.readFileSync(lockOwnerFile(file), 'utf8').split(' ')[0] === String(process.pid)) fs.rmSync(lockOwnerFile(file), { force: true });
+      } catch {
+        /* already gone */
+      }
+    };
+    const tracked: TxHooks = { begin: () => (deferSignals(), (lastBeat = 0), heartbeat(), claim()), end: () => unclaim() };
     return {
       driver: 'wasm',
       // Looked up on every call: the cache may have finalized a statement the caller still holds.
       prepare: (sql) => {
         statement(sql);
+        // A statement whose step failed (a busy lock, a full disk) keeps that error, and its next
+        // use fails with "Could not reset statement" before it runs: drop it from the cache so the
+        // next call prepares it afresh.
+        const use = <T>(fn: (st: WasmStatement) => T): T => {
+          heartbeat();
+          const st = statement(sql);
+          try {
+            return fn(st);
+          } catch (err) {
+            if (statements.get(sql) === st) {
+              statements.delete(sql);
+              try {
+                st.finalize();
+              } catch {
+                /* it reports the same error; finalized all the same */
+              }
+            }
+            throw err;
+          }
+        };
         return {
-          run: (...p) => (heartbeat(), statement(sql).run(args(p))),
+          run: (...p) => use((st) => st.run(args(p))),
           // all()[0], not get(): node-sqlite3-wasm's get() leaves the statement open, and an open
           // statement keeps its read lock (the lock directory) until the statement is reset.
-          get: (...p) => (heartbeat(), statement(sql).all(args(p))[0]),
-          all: (...p) => (heartbeat(), statement(sql).all(args(p))),
+          get: (...p) => use((st) => st.all(args(p))[0]),
+          all: (...p) => use((st) => st.all(args(p))),
         };
       },
       exec,
       pragma: (setting) => exec(`PRAGMA ${setting}`),
       transaction: transactionOver(exec, () => db.inTransaction, tracked),
       close: () => {
-        for (const st of statements.values()) st.finalize();
+        // finalize() rethrows the last error its statement met (a full disk, a busy lock): that
+        // error was reported when it happened and must not keep the connection open now.
+        for (const st of statements.values()) {
+          try {
+            st.finalize();
+          } catch {
+            /* finalized all the same */
+          }
+        }
         statements.clear();
         db.close();
       },

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from './helpers/kb.js';
+import { driverEnv } from './helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(repo, 'bin', 'recall');
@@ -17,7 +18,7 @@ function run(args: string[], env: Record<string, string> = {}): { code: number; 
   const state = kb?.state ?? fs.mkdtempSync('/tmp/recall-cli-state-');
   const r = spawnSync(bin, args, {
     encoding: 'utf8',
-    env: { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, ...env },
+    env: { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, ...driverEnv(), ...env },
     cwd: repo,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

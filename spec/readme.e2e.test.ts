@@ -34,6 +34,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^cd ~\/\.codex\//, 'a step inside an installed Codex plugin: verify:harnesses'],
   [/^bin\/recall models pull/, 'the only network command: spec/models/pull.test.ts runs it against a local hub'],
   [/^recall team /, 'needs a PostgreSQL server: spec/team/team-store.e2e.test.ts runs the team commands against a real one'],
+  [/^node dist\/scripts\/hostile\.js/, 'a timing script (minutes, a 20k-note KB): spec/hostile/ asserts its cases'],
 ];
 
 interface Ran {

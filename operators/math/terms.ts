@@ -18,17 +18,29 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 );
 
 const TERM_RE = /[a-z0-9][a-z0-9_-]+/g;
+/**
+ * Longest content term (longer ones are cut at a word boundary): a 50 KB hyphen-joined token would
+ * otherwise be split into thousands of parts for every candidate it is compared with.
+ */
+const MAX_TERM_CHARS = 64;
+
+function capContentTerm(t: string): string {
+  if (t.length <= MAX_TERM_CHARS) return t;
+  const cut = t.slice(0, MAX_TERM_CHARS);
+  const sep = Math.max(cut.lastIndexOf('-'), cut.lastIndexOf('_'));
+  return (sep >= 3 ? cut.slice(0, sep) : cut).replace(/[-_]+$/, '');
+}
 
 /**
- * Content terms: lower-cased ASCII words of 2+ characters (hyphen/underscore kept), stopwords dropped,
- * deduped in order. Two characters keep technical words ("s3", "ci", "db", "ui"); the function words of
- * that length are in STOPWORDS.
+ * Content terms: lower-cased ASCII words of 2+ characters (hyphen/underscore kept, at most 64),
+ * stopwords dropped, deduped in order. Two characters keep technical words ("s3", "ci", "db", "ui");
+ * the function words of that length are in STOPWORDS.
  */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   for (const m of (text ?? '').toLowerCase().matchAll(TERM_RE)) {
-    const t = m[0];
+    const t = capContentTerm(m[0]);
     if (STOPWORDS.has(t) || seen.has(t)) continue;
     seen.add(t);
     out.push(t);

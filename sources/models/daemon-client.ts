@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
-import type { DaemonRequest, DaemonResponse } from './daemon-protocol.js';
+import { checkSocketDir, checkSocketOwner, type DaemonRequest, type DaemonResponse } from './daemon-protocol.js';
 
 export interface ClientOptions {
   socket: string;
@@ -44,6 +44,13 @@ function abortError(signal: AbortSignal): Error {
 function exchange(socket: string, req: DaemonRequest, signal: AbortSignal, connectTimeoutMs: number): Promise<DaemonResponse> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(abortError(signal));
+    // Only a socket of this user, in this user's private folder, ever sees a prompt or a note.
+    try {
+      checkSocketDir(socket);
+      checkSocketOwner(socket);
+    } catch (err) {
+      return reject(err);
+    }
     const conn = net.connect(socket);
     let buf = '';
     let connected = false;
@@ -115,12 +122,14 @@ function pidAlive(pid: number): boolean {
 function takeSpawnLock(lock: string): boolean {
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      fs.writeFileSync(lock, `${process.pid} ${Date.now()}`, { flag: 'wx' });
+      fs.writeFileSync(lock, `${process.pid} ${Date.now()}`, { flag: 'wx', mode: 0o600 });
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return false;
       const [pid, at] = fs.readFileSync(lock, 'utf8').split(' ').map(Number);
-      const stale = !pid || !pidAlive(pid) || Date.now() - (at ?? 0) > STALE_LOCK_MS;
+      // A time in the future is as suspect as an old one (clock change, or a planted file).
+      const age = Date.now() - (at ?? 0);
+      const stale = !pid || !pidAlive(pid) || !(age >= 0 && age <= STALE_LOCK_MS);
       if (!stale) return false;
       fs.rmSync(lock, { force: true });
     }
@@ -145,7 +154,7 @@ export async function daemonRequest(req: DaemonRequest, opts: ClientOptions, sig
     if (!unreachable(err) || opts.noSpawn) throw err;
   }
   const lock = `${opts.socket}.spawnlock`;
-  fs.mkdirSync(path.dirname(opts.socket), { recursive: true });
+  checkSocketDir(opts.socket);
   const mine = takeSpawnLock(lock);
   try {
     if (mine) {

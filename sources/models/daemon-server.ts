@@ -10,6 +10,7 @@
  *   winner); a stale socket file (nobody listening) is removed and taken over.
  * - The socket is created with mode 0600.
  */
+import { checkSocketDir } from './daemon-protocol.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -61,7 +62,7 @@ function listen(server: net.Server, socket: string): Promise<void> {
 /** Resolves when the daemon has stopped; resolves at once with 'lost-race' when another daemon owns the socket. */
 export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
   const log = opts.log ?? (() => undefined);
-  fs.mkdirSync(path.dirname(opts.socket), { recursive: true });
+  checkSocketDir(opts.socket);
   const runtime = new ModelRuntime(opts.settings);
   const started = Date.now();
   let requests = 0;

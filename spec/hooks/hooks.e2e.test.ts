@@ -9,6 +9,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
+import { driverEnv } from '../helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hookPath = (name: string): string => path.join(repo, 'dist', 'hooks', `${name}.js`);
@@ -19,7 +20,7 @@ afterEach(() => kb?.cleanup());
 type Out = { code: number | null; stdout: string; stderr: string };
 
 function env(k: TempKb, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, GLOBAL_LEARNINGS_PATH: k.root, ...extra };
+  return { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, GLOBAL_LEARNINGS_PATH: k.root, ...driverEnv(), ...extra };
 }
 
 function runHook(name: string, stdin: string, e: NodeJS.ProcessEnv, cwd = os.tmpdir()): Out {
@@ -79,7 +80,7 @@ describe('user-prompt-submit', () => {
     const stdin = JSON.stringify({ session_id: 'sess-1', hook_event_name: 'UserPromptSubmit', prompt: 'postgres connection pool exhausted in tests', cwd: kb.root });
     const claude = envelope(runHook('user-prompt-submit', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(claude.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
-    expect(claude.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `postgres connection pool exhausted in tests` — 3 learnings/);
+    expect(claude.hookSpecificOutput.additionalContext).toMatch(/^<recall-notes>\nReference material[^\n]*\n\n## Prior learnings relevant to `postgres connection pool exhausted in tests` — 3 learnings/);
     expect(claude.hookSpecificOutput.additionalContext).toContain('[lrn-pool-tests]');
     expect(claude.hookSpecificOutput.additionalContext).not.toContain('lrn-webhook');
     const codex = envelope(runHook('user-prompt-submit', JSON.stringify({ sessionId: 'sess-2', userPrompt: 'postgres connection pool exhausted in tests' }), env(kb, { REFLECT_HARNESS: 'codex' })));
@@ -96,7 +97,8 @@ describe('user-prompt-submit', () => {
       JSON.stringify({ sessionId: 'cp-1', timestamp: 1796000000000, cwd: kb.root, prompt, transformedPrompt: `<current_datetime>2026-12-01</current_datetime>\n${prompt}` });
     const first = envelope(runHook('user-prompt-submit', payload('postgres connection pool exhausted in tests'), env(kb, { REFLECT_HARNESS: 'copilot' }))) as { modifiedTransformedPrompt: string };
     expect(Object.keys(first)).toEqual(['modifiedTransformedPrompt']);
-    expect(first.modifiedTransformedPrompt.startsWith('<current_datetime>2026-12-01</current_datetime>\npostgres connection pool exhausted in tests\n\n## Prior learnings')).toBe(true);
+    expect(first.modifiedTransformedPrompt).toMatch(/^<current_datetime>2026-12-01<\/current_datetime>\npostgres connection pool exhausted in tests\n\n<recall-notes>\nReference material[^\n]*\n\n## Prior learnings/);
+    expect(first.modifiedTransformedPrompt.endsWith('</recall-notes>')).toBe(true);
     expect(first.modifiedTransformedPrompt).toContain('[lrn-pool]');
     // The same prompt again: only learnings this session has not seen yet, then nothing at all.
     const ids = (t: string): string[] => [...t.matchAll(/\[((?:lrn|plain)-[a-z0-9-]+)\]/g)].map((m) => m[1]!);
@@ -198,12 +200,13 @@ describe('session-start', () => {
     const dir = project(kb, 'feat/connection-pool');
     const out = context(runHook('session-start', JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: dir }), env(kb)));
     // project, branch words (the feat/ prefix dropped), then the top commit tokens (ties alphabetical)
-    expect(out).toMatch(/^## Prior learnings relevant to `billing-svc connection pool postgres sizing`/);
+    expect(out).toMatch(/^## Prior learnings relevant to `billing-svc connection pool postgres sizing`/m);
     expect(out).toContain('[lrn-pool]');
-    expect(out).toMatch(/\nmemory: \d+ learnings?, ~\d+ tok injected, est ~-?\d+ tok saved$/);
+    expect(out).toMatch(/\nmemory: \d+ learnings?, ~\d+ tok injected, est ~-?\d+ tok saved\n<\/recall-notes>$/);
     // The footer counts the block it follows (characters / 4), not the notes' whole texts.
-    const blockText = out.slice(0, out.lastIndexOf('\nmemory:'));
-    expect(out).toContain(`memory: 1 learning, ~${Math.floor([...blockText].length / 4)} tok injected`);
+    const inner = out.replace(/^<recall-notes>\n[^\n]*\n\n/, '').replace(/\n<\/recall-notes>$/, '');
+    const blockText = inner.slice(0, inner.lastIndexOf('\nmemory:'));
+    expect(inner).toContain(`memory: 1 learning, ~${Math.floor([...blockText].length / 4)} tok injected`);
     const copilot = envelope(runHook('session-start', JSON.stringify({ cwd: dir }), env(kb, { REFLECT_HARNESS: 'copilot' })));
     expect(Object.keys(copilot)).toEqual(['additionalContext']);
   });
@@ -231,7 +234,7 @@ describe('subagent-start', () => {
     const out = envelope(runHook('subagent-start', stdin, env(kb))) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
     expect(out.hookSpecificOutput.hookEventName).toBe('SubagentStart');
     // The query is the agent's type and task: no opaque id, no folder path.
-    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `code-reviewer \| review the stripe webhook idempotency`/);
+    expect(out.hookSpecificOutput.additionalContext).toMatch(/^## Prior learnings relevant to `code-reviewer \| review the stripe webhook idempotency`/m);
     expect(out.hookSpecificOutput.additionalContext).toContain('[lrn-webhook]');
     expect(context(runHook('subagent-start', stdin, env(kb, { REFLECT_SUBAGENT_CONTEXT: '  fixed context  ' })))).toBe('fixed context');
   });
@@ -250,7 +253,7 @@ describe('subagent-start', () => {
     );
     const stdin = JSON.stringify({ hook_event_name: 'SubagentStart', session_id: 's', transcript_path: transcript, agent_id: 'a9f3', agent_type: 'code-reviewer', cwd: '/srv/app' });
     const ctx = context(runHook('subagent-start', stdin, env(kb)));
-    expect(ctx).toMatch(/^## Prior learnings relevant to `code-reviewer \| review webhooks Review the stripe webhook idempotency handling`/);
+    expect(ctx).toMatch(/^## Prior learnings relevant to `code-reviewer \| review webhooks Review the stripe webhook idempotency handling`/m);
     expect(ctx).toContain('[lrn-webhook]');
     // The earlier Explore call is found when that agent type starts (floor off: this checks the query,
     // and no note here is about pool size settings).
@@ -262,7 +265,7 @@ describe('subagent-start', () => {
     kb = kbWithNotes();
     const stdin = JSON.stringify({ sessionId: 's', cwd: '/srv/app', agentName: 'webhook-auditor', agentDisplayName: 'Webhook auditor', agentDescription: 'Audits stripe webhook idempotency' });
     const out = envelope(runHook('subagent-start', stdin, env(kb, { REFLECT_HARNESS: 'copilot' }))) as { additionalContext: string };
-    expect(out.additionalContext).toMatch(/^## Prior learnings relevant to `webhook-auditor \| Webhook auditor \| Audits stripe webhook idempotency`/);
+    expect(out.additionalContext).toMatch(/^## Prior learnings relevant to `webhook-auditor \| Webhook auditor \| Audits stripe webhook idempotency`/m);
     expect(out.additionalContext).toContain('[lrn-webhook]');
   });
 
@@ -276,7 +279,8 @@ describe('subagent-start', () => {
     const claude = context(runHook('subagent-start', stdin, env(kb, big)));
     expect(claude.length).toBeGreaterThan(5000);
     expect(claude.length).toBeLessThanOrEqual(9500);
-    expect(claude).toMatch(/cut to fit the harness limit on hook output\)$/);
+    // The cut happens inside the block of recalled notes, which stays closed.
+    expect(claude).toMatch(/cut to fit the harness limit on hook output\)\n<\/recall-notes>$/);
     const codex = context(runHook('subagent-start', stdin, env(kb, { ...big, REFLECT_HARNESS: 'codex' })));
     expect(codex.length).toBeLessThanOrEqual(7000);
     // The shared plugin hooks.json sets no REFLECT_HARNESS: Codex is known by its payload and PLUGIN_ROOT.

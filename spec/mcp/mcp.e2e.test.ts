@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { MCP_BUDGETS } from '../../pipeline/mcp.js';
+import { driverEnv } from '../helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const kb = path.join(repo, 'examples', 'kb');
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [path.join(repo, 'scripts', 'launch.mjs'), 'recall', 'mcp', '--kb', kb],
-    env: { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state },
+    env: { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, ...driverEnv() },
     stderr: 'pipe',
   });
   await client.connect(transport);
@@ -48,7 +49,8 @@ describe('recall mcp', () => {
 
   it('search runs the full pipeline, and abstains on an unrelated query', async () => {
     const hit = text(await call('search', { query: 'postgres connection pool exhausted in pytest', limit: 3 }));
-    expect(hit).toMatch(/^## Prior learnings relevant to `postgres connection pool exhausted in pytest` — [1-3] learnings/);
+    expect(hit).toMatch(/^<recall-notes>\nReference material[^\n]*\n\n## Prior learnings relevant to `postgres connection pool exhausted in pytest` — [1-3] learnings/);
+    expect(hit.endsWith('</recall-notes>')).toBe(true);
     expect(hit).toContain('[lrn-pytest-pg-pool-fixture-c04e7a]');
     const none = await call('search', { query: 'zzqx vexillology quasar', confidence: 'HIGH' });
     expect(none.isError).toBeFalsy();

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
+import { driverEnv } from '../helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = path.join(repo, 'bin', 'recall');
@@ -14,7 +15,7 @@ let kb: TempKb | null = null;
 afterEach(() => kb?.cleanup());
 
 function run(args: string[], k: TempKb, env: Record<string, string> = {}): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(bin, args, { cwd: repo, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...env } });
+  const r = spawnSync(bin, args, { cwd: repo, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv(), ...env } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -139,7 +140,8 @@ describe('recall replay', () => {
       `${JSON.stringify({ ts: '2026-01-01T10:00:00', query: 'postgres pool', mode: 'naive', count: 1, cached: false, cache_tier: null })}\nnot json\n`,
     );
     const r = run(['replay', path.join(kb.state, 'old.jsonl'), '--json'], kb, { GLOBAL_LEARNINGS_PATH: kb.root });
-    expect(JSON.parse(r.stdout)).toMatchObject({ replayed: 1, skipped: 1, changed: 1, diffs: [{ added: ['a'] }] });
+    // The unreadable line is reported and counted as a change (a replay gate must not pass over it).
+    expect(JSON.parse(r.stdout)).toMatchObject({ replayed: 1, skipped: 1, changed: 2, diffs: [{ added: ['a'] }, { line: 2, changed: true, error: expect.stringMatching(/unreadable record/) }] });
     const missing = run(['replay', '/nonexistent/log.jsonl'], kb);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no recall log to replay/);

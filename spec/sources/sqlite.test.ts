@@ -157,6 +157,21 @@ describe('wasm driver locks', () => {
     db.close();
   });
 
+  it('a statement that failed on a busy lock runs again once the lock is free (no stale error kept)', () => {
+    useSqliteDriver('wasm');
+    const file = path.join(tmp(), 'busy.sqlite');
+    const db = openDatabase(file);
+    db.exec(`CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1)`);
+    db.pragma('busy_timeout = 0');
+    const count = db.prepare(`SELECT COUNT(*) AS c FROM t`);
+    expect(count.get()).toEqual({ c: 1 });
+    fs.mkdirSync(`${file}.lock`); // another process holds the file
+    expect(() => count.get()).toThrow(/locked/);
+    fs.rmdirSync(`${file}.lock`);
+    expect(count.get()).toEqual({ c: 1 });
+    db.close();
+  });
+
   it('a locked index is used in memory for this process and never moved aside as corrupt', () => {
     useSqliteDriver('wasm');
     kb = tempKb();
@@ -189,6 +204,59 @@ describe('wasm driver locks', () => {
     expect((again.prepare(`SELECT COUNT(*) AS c FROM t`).get() as { c: number }).c).toBe(1);
     again.close();
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it('takes over at once the lock of a process killed outright (SIGKILL) inside a write transaction, rolling its work back', async () => {
+    const file = path.join(tmp(), 'killed.sqlite');
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+    useSqliteDriver('wasm');
+    const db0 = openDatabase(file);
+    db0.exec('CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1)');
+    db0.close();
+    const script = `
+      import { openDatabase, useSqliteDriver } from ${JSON.stringify(path.join(root, 'dist', 'sources', 'sqlite.js'))};
+      useSqliteDriver('wasm');
+      const db = openDatabase(${JSON.stringify(file)});
+      const ins = db.prepare('INSERT INTO t(v) VALUES (?)');
+      db.transaction(() => {
+        for (let i = 0; i < 2000; i += 1) ins.run(i);
+        process.stdout.write('in-transaction\\n');
+        for (;;) {}
+      }).immediate();
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    await new Promise<void>((resolve) => child.stdout.on('data', (c: Buffer) => c.toString().includes('in-transaction') && resolve()));
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.on('exit', resolve));
+    expect(fs.existsSync(`${file}.lock`)).toBe(true);
+    const t0 = Date.now();
+    const db = openDatabase(file);
+    db.pragma('busy_timeout = 0');
+    expect(db.prepare('SELECT COUNT(*) AS c FROM t').get()).toEqual({ c: 1 });
+    db.prepare('INSERT INTO t(v) VALUES (2)').run();
+    db.close();
+    expect(Date.now() - t0).toBeLessThan(STALE_WASM_LOCK_MS / 10);
+    expect(fs.readdirSync(path.dirname(file)).sort()).toEqual(['killed.sqlite']);
+  });
+
+  it('never takes over the lock of a live process, whatever its record says', () => {
+    useSqliteDriver('wasm');
+    const file = path.join(tmp(), 'live.sqlite');
+    const db0 = openDatabase(file);
+    db0.exec('CREATE TABLE t(v INTEGER)');
+    db0.close();
+    fs.mkdirSync(`${file}.lock`);
+    // A record that names this lock but a live process (the parent of this one).
+    fs.writeFileSync(`${file}.lock-owner`, `${process.ppid} ${fs.statSync(`${file}.lock`).ino}`);
+    const t = Date.now() / 1000;
+    fs.utimesSync(`${file}.lock-owner`, t, t);
+    fs.utimesSync(`${file}.lock`, t, t);
+    const db = openDatabase(file);
+    db.pragma('busy_timeout = 0');
+    expect(() => db.prepare('SELECT COUNT(*) AS c FROM t').get()).toThrow(/locked/);
+    db.close();
+    expect(fs.existsSync(`${file}.lock`)).toBe(true);
+    fs.rmdirSync(`${file}.lock`);
   });
 
   it('finishes the running transaction and gives its lock back before dying of SIGTERM', async () => {
