@@ -99,12 +99,6 @@ const UNCACHED = { cache: { type: 'boolean', default: false, describe: 'reuse a 
 /** Exit code set by a command that succeeded but wants a non-zero status (replay --fail-on-change). */
 let exitOverride = 0;
 
-function requirePositiveInt(name: string, v: unknown): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be an integer of at least 1 (got ${JSON.stringify(String(v))})`);
-  return n;
-}
-
 async function withYargs(io: CliIo): Promise<void> {
   const { default: yargs } = await import('yargs');
   const sio = { env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) };

@@ -19,7 +19,7 @@ import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
 import type { Degradation, RecallOutcome } from './types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, openIndex, rebuildIndex, refreshIndex, setBusyTimeout, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, rebuildIndex, refreshIndex, setBusyTimeout, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
@@ -440,7 +440,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       if (verboseRun) for (const l of degradationLines(outcome.degraded)) io.warn(l);
 
       const g = config.economics || format === 'markdown' ? glyphsOnce() : new Map<string, string>();
-      let stdout = '';
+      let stdout: string;
       if (outcome.persona) {
         stdout =
           format === 'json'

@@ -43,7 +43,7 @@ export function loadQueries(file: string): LabelledQuery[] {
         try {
           return JSON.parse(l) as unknown;
         } catch (err) {
-          throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
+          throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`, { cause: err });
         }
       }) }
     : (yaml.load(text) as { queries?: unknown });

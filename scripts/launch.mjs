@@ -74,7 +74,7 @@ async function ensureBundle(entryFile) {
   try {
     ({ bundle: esbuildBundle } = await import(pathToFileURL(path.join(root, 'scripts', 'bundle.mjs')).href));
   } catch (err) {
-    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`);
+    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`, { cause: err });
   }
   fs.mkdirSync(dist, { recursive: true });
   try {
@@ -83,7 +83,7 @@ async function ensureBundle(entryFile) {
   } catch (err) {
     fs.rmSync(tmp, { recursive: true, force: true });
     // Another first run may have won the race: its bundle is complete (it was renamed into place).
-    if (!fs.existsSync(entryFile)) throw new Error(`first-run build in ${dist} failed: ${err.message.split('\n')[0]}`);
+    if (!fs.existsSync(entryFile)) throw new Error(`first-run build in ${dist} failed: ${err.message.split('\n')[0]}`, { cause: err });
   }
 }
 

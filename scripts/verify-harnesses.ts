@@ -25,6 +25,10 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
+/** A parsed JSON document, navigated freely by the checks (a wrong path simply fails the check). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CLIS = ['@anthropic-ai/claude-code@2.1.328', '@openai/codex@0.169.0', '@github/copilot@1.0.102'];
 
@@ -88,7 +92,7 @@ interface HookRun {
   stdin: Record<string, unknown>;
   env: NodeJS.ProcessEnv;
   /** Where the learnings must appear in the parsed envelope. */
-  context: (out: Record<string, any>) => unknown;
+  context: (out: Json) => unknown;
   event?: string;
 }
 
@@ -96,9 +100,9 @@ interface HookRun {
 function runHookCommand(h: HookRun, shell = 'sh'): number {
   const r = run(shell, ['-c', h.command], { env: h.env, input: JSON.stringify(h.stdin), cwd: String(h.stdin['cwd'] ?? base), timeout: 60_000 });
   const lines = (r.stdout ?? '').trim().split('\n').filter(Boolean);
-  let parsed: Record<string, any> | null = null;
+  let parsed: Json | null;
   try {
-    parsed = lines.length === 1 ? (JSON.parse(lines[0]!) as Record<string, any>) : null;
+    parsed = lines.length === 1 ? (JSON.parse(lines[0]!) as Json) : null;
   } catch {
     parsed = null;
   }
@@ -153,8 +157,8 @@ async function mcpCheck(label: string, command: string, args: string[], extraEnv
   }
 }
 
-function readJson(file: string): Record<string, any> {
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, any>;
+function readJson(file: string): Json {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Json;
 }
 
 async function main(): Promise<void> {

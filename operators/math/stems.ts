@@ -20,7 +20,6 @@ const ASCII_WORD = /^[a-z]+$/;
 function fold(word: string): string {
   const lower = word.toLowerCase();
   // Only non-ASCII words need the (slower) normalisation.
-  // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(/(\p{Script=Latin})\p{M}+/gu, '$1').normalize('NFC');
 }
 
@@ -48,7 +47,6 @@ export function textStems(text: string, maxChars = Infinity): Set<string> {
   const src = (text.length > maxChars ? text.slice(0, maxChars) : text).toLowerCase();
   // Most notes are plain ASCII: splitting on non-alphanumerics is several times faster than the
   // Unicode word pattern (this runs in every hook process, before the JIT has warmed up).
-  // eslint-disable-next-line no-control-regex
   if (/^[\x00-\x7f]*$/.test(src)) {
     for (const w of src.split(/[^a-z0-9]+/)) if (w) out.add(stemOf(w));
     return out;

@@ -4,7 +4,6 @@
  */
 import { describe, it, expect, beforeAll, afterAll, afterEach } from '@jest/globals';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { expectEnvelope, generatedKb, hostileCase, indexedNotes, note, prompt, runCli, runHook, sleep, type Case } from './helpers.js';
