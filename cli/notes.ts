@@ -11,10 +11,10 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Argv, CommandModule } from 'yargs';
 import { JSON_OPTION, SCOPE_OPTIONS, jsonText, oneKb, type CliIo } from './shared.js';
-import { UsageError } from '../pipeline/errors.js';
-import { lastValue, requireNumber } from '../pipeline/cli-options.js';
-import { splitFrontmatter } from '../sources/frontmatter.js';
-import { howToApply, parseTags, str } from '../sources/note.js';
+import { UsageError } from '../core/errors.js';
+import { lastValue, requireNumber } from './options.js';
+import { splitFrontmatter } from '../core/frontmatter.js';
+import { howToApply, parseTags, str } from '../core/note.js';
 import type { ConfidenceTier, NewNote } from '../sinks/note-writer.js';
 
 /** Confidence tiers a new note may have (the reflect template's, lower-case). */

@@ -2,8 +2,8 @@
  * What the command modules share: the process I/O they are given, scope options, JSON output and
  * the one-KB guard. Commands parse with yargs and call library functions; they never exit.
  */
-import { SCOPE_OPTIONS, kbList } from '../pipeline/cli-options.js';
-import { UsageError } from '../pipeline/errors.js';
+import { SCOPE_OPTIONS, kbList } from './options.js';
+import { UsageError } from '../core/errors.js';
 import { wellFormedJson } from '../sinks/safe-text.js';
 
 export interface CliIo {

@@ -9,7 +9,7 @@ export function statusCommand(io: CliIo): CommandModule {
     describe: 'Which KB this directory reads and why; notes, skipped notes, index, models, daemon, hook wiring, logs',
     builder: (y: Argv) => y.options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { collectStatus, formatStatus } = await import('../pipeline/status.js');
+      const { collectStatus, formatStatus } = await import('./status-report.js');
       const report = await collectStatus(oneKb(a, 'status'), { env: io.env, cwd: io.cwd });
       io.stdout(a['json'] ? jsonText(report) : formatStatus(report));
     },

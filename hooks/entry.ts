@@ -2,8 +2,8 @@
  * Shared process edge of the hook entry scripts: read stdin, run the hook, print its one envelope,
  * exit 0 — also when anything below failed (runHook never rejects; this guards the guard).
  */
-import { HOOKS } from '../pipeline/hooks.js';
-import { hookDeadlineMs, readStdin, runHook, stdinWaitMs } from '../pipeline/hook-runtime.js';
+import { HOOKS } from './registry.js';
+import { hookDeadlineMs, readStdin, runHook, stdinWaitMs } from './runtime.js';
 
 export async function hookMain(name: string): Promise<void> {
   // The deadline counts from process start: node's own start-up and the stdin read are part of it.

@@ -10,8 +10,8 @@
  *   note of the KB contains, or the best candidate's relevance against the floor.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
-import type { ScoredCandidate } from '../pipeline/types.js';
+import type { RecallState } from '../core/state.js';
+import type { ScoredCandidate } from '../core/types.js';
 import { dropping } from './drops.js';
 import { SPECIFIC_INFO } from './estimate-relevance.js';
 

@@ -19,9 +19,9 @@
 import { map, type OperatorFunction } from 'rxjs';
 import { boostFactors, boostNorms, boostProduct, sigmoid, UNSCORED_RELEVANCE, type BoostContext } from './math/boosts.js';
 import { RERANK_WINDOW } from './rerank-top.js';
-import type { BoostName } from '../pipeline/config.js';
-import type { RecallState, RelevanceEstimate } from '../pipeline/state.js';
-import type { Candidate, ScoredCandidate } from '../pipeline/types.js';
+import type { BoostName } from '../core/types.js';
+import type { RecallState, RelevanceEstimate } from '../core/state.js';
+import type { Candidate, ScoredCandidate } from '../core/types.js';
 
 export function scoreCandidates(
   candidates: readonly Candidate[],

@@ -6,9 +6,9 @@
  * Arms without hits, or a query without content terms, pass unchanged.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import { termCoverage } from './math/terms.js';
-import type { RecallState } from '../pipeline/state.js';
-import type { ArmName, Drop } from '../pipeline/types.js';
+import { termCoverage } from '../core/terms.js';
+import type { RecallState } from '../core/state.js';
+import type { ArmName, Drop } from '../core/types.js';
 
 export function applyArmFloors(floors: Readonly<Record<ArmName, number>>): OperatorFunction<RecallState, RecallState> {
   return map((state) => {

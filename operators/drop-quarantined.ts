@@ -3,7 +3,7 @@
  * (--include-quarantined, implied by --format fleet-context). Empty in → empty out.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
 
 /** Fleet-imported notes with `quarantine` set are dropped unless included (fleet-context implies it). */

@@ -13,13 +13,13 @@
  * Empty candidates → the state unchanged (apart from the weighed terms).
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState, RelevanceEstimate, WeighedTerm } from '../pipeline/state.js';
-import type { Candidate, Degradation } from '../pipeline/types.js';
+import type { RecallState, RelevanceEstimate, WeighedTerm } from '../core/state.js';
+import type { Candidate, Degradation } from '../core/types.js';
 import { sigmoid } from './math/boosts.js';
 import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatures, noteTerms } from './math/relevance.js';
-import { textStems, stemOf, type QueryTerm } from './math/stems.js';
-import { STOPWORDS } from './math/terms.js';
-import { searchableText } from '../sources/note.js';
+import { textStems, stemOf, type QueryTerm } from '../core/stems.js';
+import { STOPWORDS } from '../core/terms.js';
+import { searchableText } from '../core/note.js';
 
 /**
  * Words every conversation with a coding agent uses, whatever it is about. Everyday English rarely

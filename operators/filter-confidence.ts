@@ -2,7 +2,7 @@
  * Confidence stage (--confidence HIGH|MEDIUM|LOW|ANY). Empty in → empty out.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
 
 export type ConfidenceFloor = 'HIGH' | 'MEDIUM' | 'LOW' | 'ANY';

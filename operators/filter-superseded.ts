@@ -14,9 +14,9 @@ import { map, type OperatorFunction } from 'rxjs';
 import type { IndexHandle } from '../sources/index-store.js';
 import { findRetired, findSupersededBy } from '../sources/index-store.js';
 import type { Ledger } from '../sources/ledger.js';
-import { errorMessage } from '../pipeline/errors.js';
-import type { RecallState } from '../pipeline/state.js';
-import type { Candidate, Degradation, Drop } from '../pipeline/types.js';
+import { errorMessage } from '../core/errors.js';
+import type { RecallState } from '../core/state.js';
+import type { Candidate, Degradation, Drop } from '../core/types.js';
 
 export interface FilterSupersededOptions {
   enabled: boolean;

@@ -2,9 +2,9 @@
  * OOD gate stage (R7).
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
-import { termCoverage } from './math/terms.js';
+import { termCoverage } from '../core/terms.js';
 
 /** How many of the top notes the OOD gate looks at (seed value). */
 export const OOD_TOP = 5;

@@ -20,11 +20,11 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import { type ModelCandidate, type ModelClient } from '../pipeline/model-client.js';
-import { modelText } from '../sources/note.js';
-import { errorMessage } from '../pipeline/errors.js';
-import type { RecallState } from '../pipeline/state.js';
-import type { Degradation, Embeddings } from '../pipeline/types.js';
+import { type ModelCandidate, type ModelClient } from '../core/ports.js';
+import { modelText } from '../core/note.js';
+import { errorMessage } from '../core/errors.js';
+import type { RecallState } from '../core/state.js';
+import type { Degradation, Embeddings } from '../core/types.js';
 
 /** Candidates rescored by the cross-encoder and embedded for MMR (seed value). */
 export const RERANK_WINDOW = 20;

@@ -26,8 +26,8 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import { ArmUnavailableError, errorMessage } from '../pipeline/errors.js';
-import type { ArmHit, ArmName, ArmOutcome } from '../pipeline/types.js';
+import { ArmUnavailableError, errorMessage } from '../core/errors.js';
+import type { ArmHit, ArmName, ArmOutcome } from '../core/types.js';
 
 export interface ArmSpec {
   arm: ArmName;

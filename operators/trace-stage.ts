@@ -4,8 +4,8 @@
  * no-op. A throwing sink never breaks the recall.
  */
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
-import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../pipeline/types.js';
+import type { RecallState } from '../core/state.js';
+import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../core/types.js';
 import type { ModelFeature, RelevanceFeatures } from './math/relevance.js';
 
 export type TraceEvent =

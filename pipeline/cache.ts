@@ -19,12 +19,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { queryTerms } from '../operators/math/stems.js';
+import { queryTerms } from '../core/stems.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
-import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from '../sinks/file-lock.js';
 import { scrub } from '../sinks/scrub.js';
-import type { ArmName, ArmOutcome, CacheTier, Degradation } from './types.js';
+import type { ArmName, ArmOutcome, CacheTier, Degradation } from '../core/types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
 export const CACHE_VERSION = 'ts-v4';

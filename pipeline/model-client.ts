@@ -14,50 +14,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Observable, of } from 'rxjs';
 import type { RecallConfig } from './config.js';
+import { NO_MODELS, unavailable, type ModelClient, type ModelCandidate, type RerankResult, type EmbedResult, type KnnResult, type VectorsResult } from '../core/ports.js';
 import { modelPresence, type ModelSettings } from '../sources/models/model-store.js';
 import { daemonRequest, type ClientOptions } from '../sources/models/daemon-client.js';
 import { daemonSocketPath, type DaemonRequest, type DaemonResponse } from '../sources/models/daemon-protocol.js';
 
-export interface ModelCandidate {
-  id: string;
-  /** At most MODEL_TEXT_CHARS characters. */
-  text: string;
-}
 
-export type RerankResult = { available: true; model: string; scores: Map<string, number> } | { available: false; error: string };
-
-export type EmbedResult =
-  | { available: true; model: string; query: number[]; docs: Map<string, number[]> }
-  | { available: false; error: string };
-
-export type KnnResult = { available: true; model: string; hits: { path: string; score: number }[] } | { available: false; error: string };
-
-export type VectorsResult = { available: true; model: string; vectors: number[][] } | { available: false; error: string };
-
-export interface ModelClient {
-  rerank(query: string, candidates: readonly ModelCandidate[]): Observable<RerankResult>;
-  embed(query: string, candidates: readonly ModelCandidate[]): Observable<EmbedResult>;
-  /** Embed texts (indexing). */
-  embedTexts(texts: readonly string[]): Observable<VectorsResult>;
-  /** Nearest stored note vectors of an index file to the query. */
-  knn(indexFile: string, generation: number, query: string, k: number): Observable<KnnResult>;
-  /** Model ids, or null when that model is not installed. */
-  readonly models: { ce: string | null; embed: string | null };
-}
-
-export { MODEL_TEXT_CHARS } from '../sources/note.js';
-
-function unavailable<T>(error: string): Observable<T> {
-  return of({ available: false, error } as T);
-}
-
-export const NO_MODELS: ModelClient = {
-  rerank: () => unavailable('no cross-encoder model installed'),
-  embed: () => unavailable('no embedding model installed'),
-  embedTexts: () => unavailable('no embedding model installed'),
-  knn: () => unavailable('no embedding model installed'),
-  models: { ce: null, embed: null },
-};
 
 /** An async call as a cancellable Observable (unsubscribe aborts it). */
 function fromAbortable<T>(fn: (signal: AbortSignal) => Promise<T>): Observable<T> {

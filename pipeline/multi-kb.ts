@@ -10,11 +10,11 @@
  */
 import path from 'node:path';
 import { openSession, bookkeeping, degradationLines, scopeJson, type RecallCommand, type RecallSession, type RunIo, type RunResult } from './run.js';
-import type { ArmOutcome, RecallOutcome, ScoredCandidate } from './types.js';
+import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
 import { renderJson } from '../sinks/render-json.js';
 import { renderFleetContext } from '../sinks/render-fleet-context.js';
-import { RRF_K } from '../operators/math/rrf.js';
+import { RRF_K } from '../core/rrf.js';
 
 /** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
 export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {

@@ -11,11 +11,11 @@ import path from 'node:path';
 import { loadConfig, type RecallConfig } from './config.js';
 import { resolveScope, detectProject, type Scope } from './scope.js';
 import { checkKbDir } from './run.js';
-import { NotFoundError, UsageError } from './errors.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
 import { closeIndex, openIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
-import { parseNote, type Note } from '../sources/note.js';
-import { parseLooseDate } from '../sources/dates.js';
+import { parseNote, type Note } from '../core/note.js';
+import { parseLooseDate } from '../core/dates.js';
 import { moveToForgotten, noteText, rewriteNote, withFrontmatter, writeNewNote, type NewNote } from '../sinks/note-writer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

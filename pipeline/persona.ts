@@ -5,7 +5,7 @@
  * through to the normal pipeline; any database problem is a miss.
  */
 import type { Ledger } from '../sources/ledger.js';
-import type { PersonaHit } from './types.js';
+import type { PersonaHit } from '../core/types.js';
 
 const OPEN_DOMAIN: readonly RegExp[] = [
   /\bconventions?\b/,

@@ -12,11 +12,11 @@ import path from 'node:path';
 import { defer, map, of, type Observable, type SchedulerLike } from 'rxjs';
 import type { RecallConfig } from './config.js';
 import type { Scope } from './scope.js';
-import type { ModelClient } from './model-client.js';
+import type { ModelClient } from '../core/ports.js';
 import type { Ledger } from '../sources/ledger.js';
 import type { IndexHandle } from '../sources/index-store.js';
 import { notesByPaths } from '../sources/index-store.js';
-import type { TemporalConstraint } from '../sources/temporal-constraint.js';
+import type { TemporalConstraint } from '../core/temporal-constraint.js';
 import { bm25Arm } from '../sources/bm25-arm.js';
 import { temporalArm } from '../sources/temporal-arm.js';
 import { unavailableArm } from '../sources/unavailable-arm.js';
@@ -39,15 +39,15 @@ import { diversify } from '../operators/diversify.js';
 import { tokenBudget } from '../operators/token-budget.js';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../operators/estimate-relevance.js';
 import { abstain } from '../operators/abstain.js';
-import { queryTerms } from '../operators/math/stems.js';
+import { queryTerms } from '../core/stems.js';
 import { containsTerm, contributions, noteTerms } from '../operators/math/relevance.js';
 import { RELEVANCE_TEXT_CHARS } from '../operators/estimate-relevance.js';
-import { textStems } from '../operators/math/stems.js';
-import { searchableText, type Note } from '../sources/note.js';
-import type { WeighedTerm } from './state.js';
+import { textStems } from '../core/stems.js';
+import { searchableText, type Note } from '../core/note.js';
+import type { WeighedTerm } from '../core/state.js';
 import { dropsOf, traceStage, type TraceSink } from '../operators/trace-stage.js';
-import { toNaiveIso } from '../sources/dates.js';
-import { contentTerms } from '../operators/math/terms.js';
+import { toNaiveIso } from '../core/dates.js';
+import { contentTerms } from '../core/terms.js';
 import {
   CACHE_VERSION,
   fetchedLimitFor,
@@ -58,10 +58,10 @@ import {
   type CacheKey,
   type CachePayload,
 } from './cache.js';
-import { initialState, type RecallState } from './state.js';
+import { initialState, type RecallState } from '../core/state.js';
 import { personaLookup } from './persona.js';
-import { errorMessage } from './errors.js';
-import type { ArmHit, ArmName, ArmOutcome, Candidate, RecallOutcome } from './types.js';
+import { errorMessage } from '../core/errors.js';
+import type { ArmHit, ArmName, ArmOutcome, Candidate, RecallOutcome } from '../core/types.js';
 
 export type RecallMode = 'naive' | 'local' | 'global';
 

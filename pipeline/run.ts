@@ -10,34 +10,35 @@ import { lastValueFrom } from 'rxjs';
 import { loadConfig, type RecallConfig } from './config.js';
 import { detectProject, isShard, resolveScope, type Scope } from './scope.js';
 import { recall$, type RecallDeps, type RecallMode, type RecallRequest } from './recall.js';
-import { createModelClient, type ModelClient } from './model-client.js';
+import { createModelClient } from './model-client.js';
+import type { ModelClient } from '../core/ports.js';
 import { embedMissing } from '../sources/models/embed-notes.js';
 import { indexGeneration } from '../sources/index-store.js';
 import { resolveEngines } from './engines.js';
-import { UsageError, errorMessage } from './errors.js';
+import { UsageError, errorMessage } from '../core/errors.js';
 import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
-import type { Degradation, RecallOutcome } from './types.js';
+import type { Degradation, RecallOutcome } from '../core/types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, rebuildIndex, refreshIndex, setBusyTimeout, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
-import { queryTerms } from '../operators/math/stems.js';
-import { STOPWORDS } from '../operators/math/terms.js';
+import { queryTerms } from '../core/stems.js';
+import { STOPWORDS } from '../core/terms.js';
 import { openLedger } from '../sources/ledger.js';
 import { openKbIndex } from './kb-index.js';
 import { loadTeamSettings } from '../sources/team-settings.js';
 import { teamLiveArm } from '../sources/team-arm.js';
 import { mayContainDate } from '../sources/date-precheck.js';
-import type { TemporalConstraint } from '../sources/temporal-constraint.js';
+import type { TemporalConstraint } from '../core/temporal-constraint.js';
 import { fieldValue, renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
 import { renderJson } from '../sinks/render-json.js';
 import { renderFleetContext } from '../sinks/render-fleet-context.js';
 import { blockEconomics } from '../sinks/economics.js';
 import { loadGlyphs } from '../sinks/modes.js';
 import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
-import { ensurePrivateDir } from '../sinks/atomic-write.js';
+import { ensurePrivateDir } from '../core/atomic-write.js';
 
 /** Callers open a KB's index through run.js (stages, trace, team). */
 export { openKbIndex } from './kb-index.js';
@@ -496,7 +497,7 @@ export function scopeJson(scope: Scope): { root: string; scope: string; reason: 
  * `--field NAME` when no result has that field: the rows show their key insight instead, and the
  * user is told so (with the fields the results do have). null when some result has it.
  */
-export function fieldMissing(results: readonly { note: import('../sources/note.js').Note }[], field: string): string | null {
+export function fieldMissing(results: readonly { note: import('../core/note.js').Note }[], field: string): string | null {
   if (results.length === 0 || results.some((r) => fieldValue(r.note, field) !== null)) return null;
   const have = [...new Set(results.flatMap((r) => Object.keys(r.note.frontmatter)))].filter((k) => results.some((r) => fieldValue(r.note, k) !== null)).sort();
   return `no result has a "${field}" field; showing key insights instead (fields these results have: ${have.join(', ') || 'none'})`;

@@ -17,7 +17,7 @@ import { startCluster, type Cluster } from './pg-cluster.js';
 import { openKbIndex, runIndex } from '../pipeline/run.js';
 import { loadConfig } from '../pipeline/config.js';
 import { closeIndex, refreshIndex } from '../sources/index-store.js';
-import { teamInit, teamPull, teamPush, type TeamIo } from '../pipeline/team-cli.js';
+import { teamInit, teamPull, teamPush, type TeamIo } from '../cli/team.js';
 import { teamLiveArm } from '../sources/team-arm.js';
 import { loadTeamSettings } from '../sources/team-settings.js';
 import { openStore, searchStore } from '../sources/team-store.js';

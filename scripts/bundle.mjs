@@ -20,9 +20,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The entry points, by output name. */
 export const ENTRIES = {
-  recall: 'pipeline/main.ts',
-  daemon: 'pipeline/daemon-main.ts',
-  refresher: 'pipeline/refresher-main.ts',
+  recall: 'cli/main.ts',
+  daemon: 'cli/daemon-main.ts',
+  refresher: 'cli/refresher-main.ts',
   'hook-session-start': 'hooks/session-start.ts',
   'hook-user-prompt-submit': 'hooks/user-prompt-submit.ts',
   'hook-subagent-start': 'hooks/subagent-start.ts',

@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
-import { PROMPT_FETCH, wholeLearnings } from '../pipeline/hooks.js';
+import { PROMPT_FETCH, wholeLearnings } from '../hooks/registry.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { labelledSets, loadQueries, type LabelledQuery, type LabelledSet } from './labelled-sets.js';
 import { plainBm25 } from './plain-bm25.js';

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseNote } from '../sources/note.js';
-import { STOPWORDS } from '../operators/math/terms.js';
+import { parseNote } from '../core/note.js';
+import { STOPWORDS } from '../core/terms.js';
 
 const K1 = 1.2;
 const B = 0.75;

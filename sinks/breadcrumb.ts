@@ -4,7 +4,7 @@
  * Writing them never throws.
  */
 import path from 'node:path';
-import { appendText, writeFileAtomic } from './atomic-write.js';
+import { appendText, writeFileAtomic } from '../core/atomic-write.js';
 import { scrub } from './scrub.js';
 
 /** Longest detail kept in a breadcrumb. */

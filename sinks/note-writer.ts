@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { isMap, parseDocument } from 'yaml';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 
 export const CONFIDENCE_TIERS = ['high', 'medium', 'low'] as const;
 export type ConfidenceTier = (typeof CONFIDENCE_TIERS)[number];

@@ -10,8 +10,8 @@
  * ```
  * Pure: the only effect is the economics stat of a note's source file, which is injectable.
  */
-import type { Note } from '../sources/note.js';
-import type { ScoredCandidate } from '../pipeline/types.js';
+import type { Note } from '../core/note.js';
+import type { ScoredCandidate } from '../core/types.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
 import { oneLine, safeId } from './safe-text.js';
 import { originLabel } from './origin-label.js';

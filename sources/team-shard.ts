@@ -24,10 +24,10 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
-import type { Note, NoteOrigin } from './note.js';
+import type { Note, NoteOrigin } from '../core/note.js';
 import type { AttachedRoot } from './attached-roots.js';
-import { splitFrontmatter } from './frontmatter.js';
-import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { splitFrontmatter } from '../core/frontmatter.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import type { TeamPaths } from './team-settings.js';
 import { MAX_NOTE_BYTES } from './index-store.js';
 

@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { TeamError, redact, secretsOf, type TeamSettings } from './team-settings.js';
 import type { StoreRow } from './team-shard.js';
-import { STOPWORDS } from '../operators/math/terms.js';
+import { STOPWORDS } from '../core/terms.js';
 
 /** Version of the schema this code writes and reads; `recall team init` migrates older stores. */
 export const STORE_SCHEMA_VERSION = 2;

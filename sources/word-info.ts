@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { stemOf } from '../operators/math/stems.js';
+import { stemOf } from '../core/stems.js';
 import { readDataFile, sortedTable } from './sorted-table.js';
 
 export interface WordCounts {

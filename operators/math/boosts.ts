@@ -4,9 +4,9 @@
  * boost(norm, α) = 1 + α·(clamp01(norm) − 0.5): inside [1 − α/2, 1 + α/2], exactly 1 at norm 0.5,
  * so no single signal can dominate the relevance it multiplies.
  */
-import type { BoostName } from '../../pipeline/config.js';
-import type { Note } from '../../sources/note.js';
-import { DAY_MS } from '../../sources/dates.js';
+import type { BoostName } from '../../core/types.js';
+import type { Note } from '../../core/note.js';
+import { DAY_MS } from '../../core/dates.js';
 
 export function clamp01(x: number): number {
   if (Number.isNaN(x)) return 0.5;

@@ -23,7 +23,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../../pipeline/errors.js';
+import { UsageError } from '../../core/errors.js';
 
 export interface PullOptions {
   /** Local model id = folder under modelsDir, e.g. 'cross-encoder/ms-marco-MiniLM-L-6-v2'. */

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, mkfifo, note, prompt, runCli, runHook, type Case } from './helpers.js';
-import { HOOK_DEADLINE_SEC, subagentStartHook, userPromptSubmitHook, sessionStartHook } from '../../pipeline/hooks.js';
-import { HOOK_WIRING, hooksConfig } from '../../pipeline/hooks-config.js';
+import { HOOK_DEADLINE_SEC, subagentStartHook, userPromptSubmitHook, sessionStartHook } from '../../hooks/registry.js';
+import { HOOK_WIRING, hooksConfig } from '../../hooks/harness-config.js';
 import { daemonRequest } from '../../sources/models/daemon-client.js';
 import { checkSocketDir } from '../../sources/models/daemon-protocol.js';
 

@@ -11,9 +11,9 @@ import {
   RECENCY_FLOOR,
   type BoostContext,
 } from '../../operators/math/boosts.js';
-import type { BoostName } from '../../pipeline/config.js';
-import type { Note } from '../../sources/note.js';
-import { DAY_MS } from '../../sources/dates.js';
+import type { BoostName } from '../../core/types.js';
+import type { Note } from '../../core/note.js';
+import { DAY_MS } from '../../core/dates.js';
 
 const NOW = Date.UTC(2026, 5, 10, 12, 0, 0);
 

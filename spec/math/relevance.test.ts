@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { queryTerms, textStems, stemOf } from '../../operators/math/stems.js';
+import { queryTerms, textStems, stemOf } from '../../core/stems.js';
 import {
   FEATURE_NAMES,
   RELEVANCE_MODEL,

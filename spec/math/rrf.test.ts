@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { reciprocalRankFusion, RRF_K, type RankedList } from '../../operators/math/rrf.js';
+import { reciprocalRankFusion, RRF_K, type RankedList } from '../../core/rrf.js';
 
 interface Doc {
   id: string;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { contentTerms, estimateTokens, jaccard, STOPWORDS, termCoverage, termOccurs } from '../../operators/math/terms.js';
+import { contentTerms, estimateTokens, jaccard, STOPWORDS, termCoverage, termOccurs } from '../../core/terms.js';
 
 describe('contentTerms', () => {
   it('drops stopwords and one-character words, keeps two-character technical words', () => {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../../pipeline/errors.js';
+import { UsageError } from '../../core/errors.js';
 import { PullError, pullModel, sourceRepoFor, type PullOptions } from '../../sources/models/pull.js';
 import { sendBytes, startFakeHub, type FakeHub } from './fake-hub.js';
 

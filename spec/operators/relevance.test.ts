@@ -4,10 +4,11 @@ import { TestScheduler } from 'rxjs/testing';
 import { estimateRelevance, LINK_SHARE, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { abstain } from '../../operators/abstain.js';
 import { applyBoosts } from '../../operators/apply-boosts.js';
-import { queryTerms } from '../../operators/math/stems.js';
+import { queryTerms } from '../../core/stems.js';
 import { sigmoid } from '../../operators/math/boosts.js';
-import { initialState, type RecallState } from '../../pipeline/state.js';
-import { BOOST_ALPHAS, type BoostName } from '../../pipeline/config.js';
+import { initialState, type RecallState } from '../../core/state.js';
+import { BOOST_ALPHAS } from '../../pipeline/config.js';
+import type { BoostName } from '../../core/types.js';
 import { note } from '../helpers/notes.js';
 
 const ALPHAS = Object.fromEntries(Object.keys(BOOST_ALPHAS).map((k) => [k, 0])) as Record<BoostName, number>;

@@ -2,8 +2,8 @@ import { describe, it, expect } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, NEVER, lastValueFrom, map, of, throwError } from 'rxjs';
 import { rerankTop, RERANK_WINDOW } from '../../operators/rerank-top.js';
-import { initialState, type RecallState } from '../../pipeline/state.js';
-import { NO_MODELS, type ModelClient, type RerankResult, type EmbedResult } from '../../pipeline/model-client.js';
+import { initialState, type RecallState } from '../../core/state.js';
+import { NO_MODELS, type ModelClient, type RerankResult, type EmbedResult } from '../../core/ports.js';
 import { note } from '../helpers/notes.js';
 
 function stateWith(n: number): RecallState {

@@ -6,7 +6,7 @@ import { of } from 'rxjs';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
 import { loadConfig } from '../../pipeline/config.js';
-import { NO_MODELS, type ModelClient } from '../../pipeline/model-client.js';
+import { NO_MODELS, type ModelClient } from '../../core/ports.js';
 
 let kb: TempKb;
 afterEach(() => kb?.cleanup());

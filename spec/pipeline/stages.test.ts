@@ -2,8 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
-import { UsageError } from '../../pipeline/errors.js';
-import { parseNote } from '../../sources/note.js';
+import { UsageError } from '../../core/errors.js';
+import { parseNote } from '../../core/note.js';
 import {
   INDEX_ROW_MAX_TOKENS,
   indexRow,
@@ -17,7 +17,7 @@ import {
   type StagesIo,
   type StagesScope,
   type TimelineStep,
-} from '../../pipeline/stages.js';
+} from '../../cli/stages.js';
 
 /**
  * One KB for the whole file (the stages only read it):

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { splitFrontmatter } from '../../sources/frontmatter.js';
+import { splitFrontmatter } from '../../core/frontmatter.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const skillFile = path.join(repo, 'skills', 'recall', 'SKILL.md');

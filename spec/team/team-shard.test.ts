@@ -20,7 +20,7 @@ import {
   type StoreRow,
   type TrustList,
 } from '../../sources/team-shard.js';
-import { parseNote } from '../../sources/note.js';
+import { parseNote } from '../../core/note.js';
 import { displayUrl, loadTeamSettings, redact, secretsOf } from '../../sources/team-settings.js';
 import { orTsQuery } from '../../sources/team-store.js';
 import { originLabel } from '../../sinks/origin-label.js';

@@ -15,10 +15,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { testPg, freshTeam, adminQuery, type TestPg } from '../helpers/pg.js';
 import { findPgBin, startCluster, type Cluster } from '../../scripts/pg-cluster.js';
-import { teamInit, teamPull, teamPush, teamStatus, teamTrust, teamHistory, formatStatus } from '../../pipeline/team-cli.js';
+import { teamInit, teamPull, teamPush, teamStatus, teamTrust, teamHistory, formatStatus } from '../../cli/team.js';
 import { DEFAULT_COMMAND, runRecall, type RecallCommand } from '../../pipeline/run.js';
-import { runHook } from '../../pipeline/hook-runtime.js';
-import { HOOKS } from '../../pipeline/hooks.js';
+import { runHook } from '../../hooks/runtime.js';
+import { HOOKS } from '../../hooks/registry.js';
 import { provenancePath } from '../../sources/team-shard.js';
 import { noteText } from '../helpers/kb.js';
 

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-import { mkdirPrivate } from '../sources/private-fs.js';
+import { mkdirPrivate } from './private-fs.js';
 
 export { mkdirPrivate };
 
@@ -98,4 +98,4 @@ export function appendLine(file: string, record: unknown, opts: AppendOptions = 
   appendText(file, `${JSON.stringify(record)}\n`, opts);
 }
 
-export { readJson, readSmallFile } from '../sources/private-fs.js';
+export { readJson, readSmallFile } from './private-fs.js';

@@ -3,9 +3,9 @@
  * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
-import { loadConfig } from './config.js';
-import { withConfigFile } from './config-file.js';
-import { errorMessage } from './errors.js';
+import { loadConfig } from '../pipeline/config.js';
+import { withConfigFile } from '../pipeline/config-file.js';
+import { errorMessage } from '../core/errors.js';
 import { harnessOf, toHookEnvelope, type Harness, type HookEvent } from '../sinks/hook-envelope.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';

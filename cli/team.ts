@@ -15,16 +15,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { loadConfig, type RecallConfig } from './config.js';
-import { resolveScope } from './scope.js';
-import { UsageError } from './errors.js';
-import { checkKbDir, openKbIndex } from './run.js';
-import { createModelClient } from './model-client.js';
+import { loadConfig, type RecallConfig } from '../pipeline/config.js';
+import { resolveScope } from '../pipeline/scope.js';
+import { UsageError } from '../core/errors.js';
+import { checkKbDir, openKbIndex } from '../pipeline/run.js';
+import { createModelClient } from '../pipeline/model-client.js';
 import { closeIndex, notesByPaths, refreshIndex, storedVectors, type IndexHandle } from '../sources/index-store.js';
 import { embedMissing } from '../sources/models/embed-notes.js';
-import { parseLooseDate } from '../sources/dates.js';
-import type { Note } from '../sources/note.js';
-import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { parseLooseDate } from '../core/dates.js';
+import type { Note } from '../core/note.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import {
   TeamError,
   displayUrl,

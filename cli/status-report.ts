@@ -12,17 +12,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type RecallConfig } from './config.js';
-import { resolveScope, type Scope } from './scope.js';
-import { checkKbDir } from './run.js';
-import { targets } from './hooks-install.js';
-import { HARNESSES, isRecallHookCommand, type Harness } from './hooks-config.js';
+import { loadConfig, type RecallConfig } from '../pipeline/config.js';
+import { resolveScope, type Scope } from '../pipeline/scope.js';
+import { checkKbDir } from '../pipeline/run.js';
+import { targets } from '../hooks/install.js';
+import { HARNESSES, isRecallHookCommand, type Harness } from '../hooks/harness-config.js';
 import { kbLayout } from '../sources/kb-walk.js';
 import { closeIndex, countNotes, indexFileFor, indexGeneration, openIndex, refreshIndex } from '../sources/index-store.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
-import type { TeamStatus } from './team-cli.js';
+import type { TeamStatus } from './team.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,7 +52,7 @@ const teamSection: StatusSection<TeamStatus & { report: string[] }> = {
   name: 'team',
   async collect(ctx) {
     // Loaded only here: the team code (and its PostgreSQL client) stays off every other path.
-    const { teamStatus, formatStatus } = await import('./team-cli.js');
+    const { teamStatus, formatStatus } = await import('./team.js');
     const s = await teamStatus(ctx.env, { probe: false });
     if (!s.configured && s.shard.notes === 0) return null;
     return { ...s, report: formatStatus(s).split('\n').filter(Boolean) };

@@ -1,11 +1,15 @@
 /**
  * Data that flows between the stages of a recall.
  */
-import type { Note } from '../sources/note.js';
-import type { ArmName, BoostName } from './config.js';
-import type { TemporalConstraint } from '../sources/temporal-constraint.js';
+import type { Note } from './note.js';
+import type { TemporalConstraint } from './temporal-constraint.js';
 
-export type { ArmName, BoostName };
+/** The retrieval arms. `team` is the live team-store arm; it runs only when enabled and a store is configured. */
+export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal' | 'team';
+export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal', 'team'];
+
+/** The bounded score boosts, each a factor applied to a candidate's base score. */
+export type BoostName = 'confidence' | 'recency' | 'tags' | 'proof' | 'project' | 'domain' | 'authority' | 'speculative';
 
 /** One candidate from one arm, with the arm's native score (higher is better). */
 export interface ArmHit {
@@ -112,4 +116,16 @@ export interface PersonaHit {
   field_name: string;
   value: string;
   confidence: number;
+}
+
+/** The lexical evidence a relevance estimate is computed from (operators/math/relevance.ts), each 0..1. */
+export interface RelevanceFeatures {
+  kbCoverage: number;
+  infoCoverage: number;
+  titleCoverage: number;
+  noteMissing: number;
+  maxCovered: number;
+  coveredInfo: number;
+  /** 1 when the note contains a specific query word, or a specific combination of them (MID_INFO, PAIR_INFO), else 0. */
+  specificCovered: number;
 }

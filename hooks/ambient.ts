@@ -11,9 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase, type SqlDatabase } from '../sources/sqlite.js';
-import { splitFrontmatter } from '../sources/frontmatter.js';
-import { str } from '../sources/note.js';
-import type { Env } from './hook-runtime.js';
+import { splitFrontmatter } from '../core/frontmatter.js';
+import { str } from '../core/note.js';
+import type { Env } from './runtime.js';
 
 const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
 export const flagOn = (env: Env, name: string): boolean => TRUTHY.has((env[name] ?? '').trim().toLowerCase());

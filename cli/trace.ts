@@ -8,13 +8,13 @@
  */
 import { stripControls, wellFormedJson } from '../sinks/safe-text.js';
 import { styleText } from 'node:util';
-import { openKbIndex, openSession, type RecallCommand, type RunIo } from './run.js';
+import { openKbIndex, openSession, type RecallCommand, type RunIo } from '../pipeline/run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
-import { loadConfig } from './config.js';
-import { resolveScope } from './scope.js';
+import { loadConfig } from '../pipeline/config.js';
+import { resolveScope } from '../pipeline/scope.js';
 
 type Paint = (style: Parameters<typeof styleText>[0], text: string) => string;
 

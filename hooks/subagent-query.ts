@@ -9,7 +9,7 @@
  * carry no task text, so there the query is the agent type.
  */
 import fs from 'node:fs';
-import { pick } from './hook-runtime.js';
+import { pick } from './runtime.js';
 
 /** Bytes read from the end of a transcript: the tool call that started the subagent is among the last lines. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;

@@ -6,19 +6,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from './run.js';
-import type { HookContext, HookSpec } from './hook-runtime.js';
-import { hookLog, pick } from './hook-runtime.js';
+import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
+import type { HookContext, HookSpec } from './runtime.js';
+import { hookLog, pick } from './runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
 import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
-import { loadConfig } from './config.js';
+import { loadConfig } from '../pipeline/config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { CHARS_PER_TOKEN, blockEconomics, pyLen } from '../sinks/economics.js';
 import { claimInjected, readInjected } from '../sinks/session-injected.js';
 import { safeId } from '../sinks/safe-text.js';
-import { DAY_MS } from '../sources/dates.js';
-import type { ScoredCandidate } from './types.js';
+import { DAY_MS } from '../core/dates.js';
+import type { ScoredCandidate } from '../core/types.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 

@@ -16,17 +16,17 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config.js';
-import { resolveScope } from './scope.js';
-import { UsageError, errorMessage } from './errors.js';
-import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from './run.js';
-import type { ModelClient } from './model-client.js';
-import type { Scope } from './scope.js';
+import { loadConfig } from '../pipeline/config.js';
+import { resolveScope } from '../pipeline/scope.js';
+import { UsageError, errorMessage } from '../core/errors.js';
+import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from '../pipeline/run.js';
+import type { ModelClient } from '../core/ports.js';
+import type { Scope } from '../pipeline/scope.js';
 import { refreshWithin } from '../sources/index-refresh.js';
 import { closeIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
-import { str, type Note } from '../sources/note.js';
-import { parseLooseDate } from '../sources/dates.js';
-import { contentTerms, termCoverage } from '../operators/math/terms.js';
+import { str, type Note } from '../core/note.js';
+import { parseLooseDate } from '../core/dates.js';
+import { contentTerms, termCoverage } from '../core/terms.js';
 
 // ---------------------------------------------------------------------------------------------
 // Types

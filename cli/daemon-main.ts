@@ -4,7 +4,7 @@
  * Model settings come from the environment (REFLECT_MODELS_DIR, REFLECT_CE_MODEL,
  * REFLECT_EMBED_MODEL, REFLECT_IDLE_TIMEOUT), read through the config module.
  */
-import { loadConfig } from './config.js';
+import { loadConfig } from '../pipeline/config.js';
 import { serve } from '../sources/models/daemon-server.js';
 
 const i = process.argv.indexOf('--socket');

@@ -11,11 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { loadConfig } from './config.js';
-import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession, type RunIo } from './run.js';
-import { estimateTokens } from '../operators/math/terms.js';
-import { parseLooseDate } from '../sources/dates.js';
-import { UsageError } from './errors.js';
+import { loadConfig } from '../pipeline/config.js';
+import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession, type RunIo } from '../pipeline/run.js';
+import { estimateTokens } from '../core/terms.js';
+import { parseLooseDate } from '../core/dates.js';
+import { UsageError } from '../core/errors.js';
 
 export interface LoggedRecall {
   line: number;
@@ -206,7 +206,7 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
       try {
         const cmd = replayCommand(r, opts.overrides);
         const t0 = performance.now();
-        const res = cmd.kbs ? await (await import('./multi-kb.js')).runMultiRecall(cmd, io, { noLog: true }) : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
+        const res = cmd.kbs ? await (await import('../pipeline/multi-kb.js')).runMultiRecall(cmd, io, { noLog: true }) : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
         const msAfter = performance.now() - t0;
         const results = res.outcome?.results ?? [];
         const after = results.map((c) => c.note.key);

@@ -7,15 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { NotFoundError, UsageError, errorMessage } from './errors.js';
+import { NotFoundError, UsageError, errorMessage } from '../core/errors.js';
 import { wellFormedJson } from '../sinks/safe-text.js';
-import { runIndex, runRecall, type RecallCommand } from './run.js';
-import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, kbList, lastValue, requireNumber, toRecallCommand, yargsOptions } from './cli-options.js';
+import { runIndex, runRecall, type RecallCommand } from '../pipeline/run.js';
+import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, kbList, lastValue, requireNumber, toRecallCommand, yargsOptions } from './options.js';
 import { sqliteDriver } from '../sources/sqlite.js';
-import { installRoot } from './hooks-config.js';
-import { JSON_OPTION, jsonText, oneKb, ttyProgress, type CliIo } from '../cli/shared.js';
-import { statusCommand } from '../cli/status.js';
-import { addCommand, forgetCommand, listCommand, showCommand, supersedeCommand } from '../cli/notes.js';
+import { installRoot } from '../hooks/harness-config.js';
+import { JSON_OPTION, jsonText, oneKb, ttyProgress, type CliIo } from './shared.js';
+import { statusCommand } from './status.js';
+import { addCommand, forgetCommand, listCommand, showCommand, supersedeCommand } from './notes.js';
 
 export type { CliIo };
 
@@ -138,7 +138,7 @@ async function withYargs(io: CliIo): Promise<void> {
         .option('quantized', { type: 'boolean', default: false, describe: 'pull the int8 ONNX export (smaller, slightly less accurate)' })
         .options(JSON_OPTION),
       async (a) => {
-        const m = await import('./models-cli.js');
+        const m = await import('./models.js');
         if (actionOf(a, 'models', ['pull', 'status'], 'status') === 'status') return io.stdout(a.json ? jsonText(m.modelsStatusData(io.env)) : m.modelsStatus(io.env));
         const only = m.parseRole(a.only);
         const out = await m.modelsPull(
@@ -167,9 +167,9 @@ async function withYargs(io: CliIo): Promise<void> {
           .option('skill', { type: 'boolean', default: true, describe: 'also install the recall skill (--no-skill to skip)' }),
       async (a) => {
         const action = actionOf(a, 'hooks', ['config', 'install', 'uninstall']);
-        const { hooksConfig, installRoot: root } = await import('./hooks-config.js');
+        const { hooksConfig, installRoot: root } = await import('../hooks/harness-config.js');
         if (action === 'config') return io.stdout(hooksConfig(a.harness));
-        const m = await import('./hooks-install.js');
+        const m = await import('../hooks/install.js');
         const install = action === 'install';
         const o = { harness: a.harness, scope: a.scope, mcp: a.mcp === true, skill: a.skill !== false, env: io.env, cwd: io.cwd, root: root() };
         const changes = m.planInstall(o, install);
@@ -299,7 +299,7 @@ async function withYargs(io: CliIo): Promise<void> {
         .option('probe', { type: 'boolean', default: true, describe: 'status: also ask the server (--no-probe: local facts only)' })
         .option('json', { type: 'boolean', default: false, describe: 'status: machine-readable output' }),
       async (a) => {
-        const { runTeamCommand } = await import('./team-cli.js');
+        const { runTeamCommand } = await import('./team.js');
         io.stdout(await runTeamCommand(a as Record<string, unknown>, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...(io.isTty ? { progress: (l: string) => io.stderr(`\r${l.padEnd(40)}`) } : {}) }));
       },
     )
@@ -310,7 +310,7 @@ async function withYargs(io: CliIo): Promise<void> {
     .command('daemon [action]', 'The model daemon that keeps models warm: status (default) | stop', (y) =>
       y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }).options(JSON_OPTION),
       async (a) => {
-        const m = await import('./models-cli.js');
+        const m = await import('./models.js');
         if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop') return io.stdout(await m.daemonStop(io.env));
         io.stdout(a.json ? jsonText(await m.daemonStatusData(io.env)) : await m.daemonStatus(io.env));
       },
@@ -330,7 +330,7 @@ export async function main(io: CliIo): Promise<number> {
     if (io.argv[0] === 'hook' && io.argv.length === 2 && ['session-start', 'user-prompt-submit', 'subagent-start'].includes(io.argv[1]!)) {
       // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
       const startedMs = Math.round(performance.timeOrigin);
-      const [{ HOOKS }, { hookDeadlineMs, readStdin, runHook, stdinWaitMs }] = await Promise.all([import('./hooks.js'), import('./hook-runtime.js')]);
+      const [{ HOOKS }, { hookDeadlineMs, readStdin, runHook, stdinWaitMs }] = await Promise.all([import('../hooks/registry.js'), import('../hooks/runtime.js')]);
       const spec = HOOKS[io.argv[1]!]!;
       const stdinText = await readStdin(process.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, io.env, startedMs)));
       const out = await runHook(spec, { stdinText, env: io.env, cwd: io.cwd, startedMs });

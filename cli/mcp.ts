@@ -19,10 +19,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { CHARS_PER_TOKEN } from '../sinks/economics.js';
-import { DEFAULT_COMMAND, runRecall, type RecallCommand } from './run.js';
+import { DEFAULT_COMMAND, runRecall, type RecallCommand } from '../pipeline/run.js';
 import { stageHydrate, stageIndex, stageTimeline, type HydrateStep, type IndexStep, type TimelineStep } from './stages.js';
 import { runExplain } from './trace.js';
-import { errorMessage } from './errors.js';
+import { errorMessage } from '../core/errors.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
 
 /** Output budget of each tool, in tokens (see the table above). */

@@ -21,9 +21,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
-import { UsageError } from './errors.js';
-import { claudeStyleHooks, copilotHooks, isRecallHookCommand, mcpCommand, type Harness } from './hooks-config.js';
-import { writeFileAtomic } from '../sinks/atomic-write.js';
+import { UsageError } from '../core/errors.js';
+import { claudeStyleHooks, copilotHooks, isRecallHookCommand, mcpCommand, type Harness } from './harness-config.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 
 export type Scope = 'user' | 'project';
 

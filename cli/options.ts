@@ -5,9 +5,9 @@
  * both paths, into a typed RecallCommand; a bad value is a UsageError with a one-line message.
  */
 import parser from 'yargs-parser';
-import { UsageError } from './errors.js';
-import type { OutputFormat, RecallCommand } from './run.js';
-import type { RecallMode } from './recall.js';
+import { UsageError } from '../core/errors.js';
+import type { OutputFormat, RecallCommand } from '../pipeline/run.js';
+import type { RecallMode } from '../pipeline/recall.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 
 type OptionSpec = { type: 'string' | 'number' | 'boolean'; default?: string | number | boolean; describe: string };
