@@ -9,11 +9,11 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { daemonRequest, type ClientOptions } from '../../sources/models/daemon-client.js';
-import { ModelRuntime } from '../../sources/models/runtime.js';
+import { daemonRequest, type ClientOptions } from '../../../sources/models/daemon-client.js';
+import { ModelRuntime } from '../../../sources/models/runtime.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
+const repo = path.resolve(here, '..', '..', '..');
 const ENTRY = path.join(repo, 'dist', 'bundle', 'daemon.mjs');
 const MODELS = path.join(repo, 'spec', 'fixtures', 'models');
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { queryTerms, textStems, stemOf } from '../../core/stems.js';
+import { queryTerms, textStems, stemOf } from '../../../core/stems.js';
 import {
   FEATURE_NAMES,
   RELEVANCE_MODEL,
@@ -12,8 +12,8 @@ import {
   noteTerms,
   type RelevanceFeatures,
   type WeightedTerm,
-} from '../../operators/math/relevance.js';
-import { infoOf, wordCounts } from '../../sources/word-info.js';
+} from '../../../operators/math/relevance.js';
+import { infoOf, wordCounts } from '../../../sources/word-info.js';
 
 describe('queryTerms', () => {
   it('keeps two-letter technical words, drops function words and repeats, stems as the index does', () => {

@@ -5,12 +5,12 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UsageError } from '../../core/errors.js';
-import { PullError, pullModel, sourceRepoFor, type PullOptions } from '../../sources/models/pull.js';
+import { UsageError } from '../../../core/errors.js';
+import { PullError, pullModel, sourceRepoFor, type PullOptions } from '../../../sources/models/pull.js';
 import { sendBytes, startFakeHub, type FakeHub } from './fake-hub.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, '..', 'fixtures', 'models', 'fixture', 'tiny-embed');
+const FIXTURE = path.join(here, '..', '..', 'fixtures', 'models', 'fixture', 'tiny-embed');
 const REPO = 'fixture/tiny-embed';
 const ID = 'acme/tiny-embed';
 const JSON_FILES = ['config.json', 'tokenizer_config.json', 'tokenizer.json'];

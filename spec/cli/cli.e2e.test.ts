@@ -6,10 +6,10 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempKb, noteText, type TempKb } from './helpers/kb.js';
-import { driverEnv } from './helpers/driver.js';
+import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
+import { driverEnv } from '../helpers/driver.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = path.join(repo, 'bin', 'recall');
 let kb: TempKb | null = null;
 afterEach(() => kb?.cleanup());

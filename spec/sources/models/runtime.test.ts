@@ -7,13 +7,13 @@ import { describe, it, expect } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ModelRuntime, lengthBatches } from '../../sources/models/runtime.js';
-import { modelPresence } from '../../sources/models/model-store.js';
-import { mmrSelect, cosine } from '../../operators/math/mmr.js';
-import { sigmoid } from '../../operators/math/boosts.js';
+import { ModelRuntime, lengthBatches } from '../../../sources/models/runtime.js';
+import { modelPresence } from '../../../sources/models/model-store.js';
+import { mmrSelect, cosine } from '../../../operators/math/mmr.js';
+import { sigmoid } from '../../../operators/math/boosts.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const FIXTURE_MODELS = path.resolve(here, '..', 'fixtures', 'models');
+export const FIXTURE_MODELS = path.resolve(here, '..', '..', 'fixtures', 'models');
 const settings = { modelsDir: FIXTURE_MODELS, ceModel: 'fixture/tiny-ce', embedModel: 'fixture/tiny-embed' };
 const expected = JSON.parse(fs.readFileSync(path.join(FIXTURE_MODELS, 'expected.json'), 'utf8')) as {
   embed: { text: string; vector: number[]; input_ids: number[] }[];

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { cosine, mmrSelect, MMR_LAMBDA, type MmrItem } from '../../operators/math/mmr.js';
-import { sigmoid } from '../../operators/math/boosts.js';
+import { cosine, mmrSelect, MMR_LAMBDA, type MmrItem } from '../../../operators/math/mmr.js';
+import { sigmoid } from '../../../operators/math/boosts.js';
 
 type Vec = readonly number[];
 const item = (key: string, score: number): MmrItem => ({ key, score });

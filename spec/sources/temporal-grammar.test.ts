@@ -4,7 +4,7 @@ import {
   mayContainDate,
   temporalToJson,
   type TemporalConstraint,
-} from '../sources/temporal-grammar.js';
+} from '../../sources/temporal-grammar.js';
 
 /** Wednesday 2026-06-10 12:00 local time. */
 const REF = new Date(2026, 5, 10, 12, 0, 0);

@@ -8,9 +8,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempKb, noteText, type TempKb } from './helpers/kb.js';
+import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const bin = path.join(repo, 'bin', 'recall');
 let kb: TempKb | null = null;
 afterEach(() => {

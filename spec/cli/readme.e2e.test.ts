@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
 
 /** Lines of ```sh blocks, comments after two spaces removed. */
@@ -32,7 +32,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^npm /, 'npm scripts: CI runs them'],
   [/^(claude|codex) plugin /, 'harness CLIs: npm run verify:harnesses runs them'],
   [/^cd ~\/\.codex\//, 'a step inside an installed Codex plugin: verify:harnesses'],
-  [/^bin\/recall models pull/, 'the only network command: spec/models/pull.test.ts runs it against a local hub'],
+  [/^bin\/recall models pull/, 'the only network command: spec/sources/models/pull.test.ts runs it against a local hub'],
   [/^recall team /, 'needs a PostgreSQL server: spec/team/team-store.e2e.test.ts runs the team commands against a real one'],
   [/^node dist\/scripts\/hostile\.js/, 'a timing script (minutes, a 20k-note KB): spec/hostile/ asserts its cases'],
 ];

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { knn, encodeVector, decodeVector, type VectorMatrix } from '../../sources/models/vector-store.js';
+import { knn, encodeVector, decodeVector, type VectorMatrix } from '../../../sources/models/vector-store.js';
 
 function matrix(rows: number[][]): VectorMatrix {
   const dim = rows[0]?.length ?? 0;

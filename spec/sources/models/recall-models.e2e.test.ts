@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { sigmoid } from '../../operators/math/boosts.js';
+import { sigmoid } from '../../../operators/math/boosts.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const bin = path.join(repo, 'bin', 'recall');
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-models-e2e-'));
 const modelsDir = path.join(base, 'models');
