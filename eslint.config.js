@@ -16,7 +16,10 @@ export default tseslint.config(
       ...rxjsX.configs.recommended.rules,
       // Recall strips terminal control characters from note text on purpose.
       'no-control-regex': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' },
+      ],
       // Every line counts (comments and blank lines too): a file or function is read whole.
       'max-lines': ['error', { max: 300 }],
       'max-lines-per-function': ['error', { max: 60 }],
@@ -25,7 +28,19 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js', '**/*.cjs'],
     rules: { 'no-control-regex': 'off', '@typescript-eslint/no-require-imports': 'off' },
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', performance: 'readonly', Buffer: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        performance: 'readonly',
+        Buffer: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
   },
   {
     // Specs are long lists of cases: a describe block is not a function to split.

@@ -73,13 +73,22 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
     for (const name of ['writer', 'reader']) await admin(adminUrl, `CREATE ROLE ${name}_${tag} LOGIN PASSWORD 'pw_${tag}'`);
     const dbAdmin = new URL(adminUrl);
     dbAdmin.pathname = `/${db}`;
-    print(`team store: PostgreSQL at ${u.hostname}:${u.port} (${cluster ? 'throwaway cluster' : 'RECALL_BENCH_PG_URL'}), ${n} notes, ${os.cpus().length} cores`);
+    print(
+      `team store: PostgreSQL at ${u.hostname}:${u.port} (${cluster ? 'throwaway cluster' : 'RECALL_BENCH_PG_URL'}), ${n} notes, ${os.cpus().length} cores`,
+    );
 
     const machine = (name: string) => {
       const state = path.join(tmp, `state-${name}`);
       const kb = path.join(tmp, `kb-${name}`);
       fs.mkdirSync(state, { recursive: true });
-      const env = { ...process.env, HOME: state, REFLECT_STATE_DIR: state, RECALL_TEAM_URL: role(name), RECALL_TEAM_MACHINE: name, RECALL_TEAM_NOTES: '1' };
+      const env = {
+        ...process.env,
+        HOME: state,
+        REFLECT_STATE_DIR: state,
+        RECALL_TEAM_URL: role(name),
+        RECALL_TEAM_MACHINE: name,
+        RECALL_TEAM_NOTES: '1',
+      };
       const io: TeamIo = { env, cwd: tmp, warn: (l) => process.stderr.write(`${l}\n`) };
       return { state, kb, env, io };
     };
@@ -92,7 +101,10 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
     let t0 = performance.now();
     await runIndex({ kb: w.kb, global: false, allBranches: false }, { env: w.env, cwd: tmp, warn: () => undefined });
     print(`writer KB index build (before the first push)      ${secs(performance.now() - t0)}`);
-    await teamInit({ url: dbAdmin.toString(), grant: [`writer_${tag}`, `reader_${tag}`], grantRead: [], shareAll: [] }, { ...w.io, env: { ...w.env, RECALL_TEAM_URL: '' } });
+    await teamInit(
+      { url: dbAdmin.toString(), grant: [`writer_${tag}`, `reader_${tag}`], grantRead: [], shareAll: [] },
+      { ...w.io, env: { ...w.env, RECALL_TEAM_URL: '' } },
+    );
 
     t0 = performance.now();
     const p1 = await teamPush({ kb: w.kb, global: false, allBranches: false, all: true }, w.io);
@@ -119,7 +131,11 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
 
     // Edit 1% of the notes (new text, later mtime), push and pull the change.
     const docs = path.join(w.kb, 'documents');
-    const names = fs.readdirSync(docs).filter((f) => f.endsWith('.md')).sort().slice(0, Math.max(1, Math.floor(n / 100)));
+    const names = fs
+      .readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .slice(0, Math.max(1, Math.floor(n / 100)));
     const later = new Date(Date.now() + 60_000);
     for (const f of names) {
       fs.appendFileSync(path.join(docs, f), '\nEdited: the retry budget moved to the client constructor.\n');
@@ -127,14 +143,18 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
     }
     t0 = performance.now();
     const p3 = await teamPush({ kb: w.kb, global: false, allBranches: false, all: true }, w.io);
-    print(`push after editing ${names.length} notes                   ${secs(performance.now() - t0)}  (${p3.counts.published} published, KB re-read included)`);
+    print(
+      `push after editing ${names.length} notes                   ${secs(performance.now() - t0)}  (${p3.counts.published} published, KB re-read included)`,
+    );
     t0 = performance.now();
     const inc = await teamPull({ index: false }, r.io);
-    print(`incremental pull of those ${names.length} changes          ${secs(performance.now() - t0)}  (${inc.rows} changes read, ${inc.written} written)`);
+    print(
+      `incremental pull of those ${names.length} changes          ${secs(performance.now() - t0)}  (${inc.rows} changes read, ${inc.written} written)`,
+    );
     print(`  then the index refresh on the reader            ${secs(refreshReader())}`);
     t0 = performance.now();
     const none = await teamPull({ index: false }, r.io);
-    print(`incremental pull, nothing new                     ${((performance.now() - t0)).toFixed(0)} ms  (${none.rows} changes)`);
+    print(`incremental pull, nothing new                     ${(performance.now() - t0).toFixed(0)} ms  (${none.rows} changes)`);
 
     // Live arm with N notes in the store: the query alone on an open connection, and the whole arm as a
     // recall runs it (connect, check the schema, search, shape the notes).
@@ -156,14 +176,19 @@ export async function benchTeam(opts: BenchTeamOptions): Promise<void> {
       await lastValueFrom(teamLiveArm(queries[(i + 7) % queries.length]!, 20, settings, 10_000), { defaultValue: [] });
       arm.push(performance.now() - t0);
     }
-    print(`live arm at ${n} notes: store query p50 / p95   ${pct(q, 50).toFixed(0)} / ${pct(q, 95).toFixed(0)} ms; whole arm (new connection) p50 / p95 ${pct(arm, 50).toFixed(0)} / ${pct(arm, 95).toFixed(0)} ms`);
+    print(
+      `live arm at ${n} notes: store query p50 / p95   ${pct(q, 50).toFixed(0)} / ${pct(q, 95).toFixed(0)} ms; whole arm (new connection) p50 / p95 ${pct(arm, 50).toFixed(0)} / ${pct(arm, 95).toFixed(0)} ms`,
+    );
 
     // What the arm adds to a `bin/recall` (reader's own small KB, shard not attached, so the KB side stays the same).
     const recallMs = (live: boolean, shard = false): number[] =>
       Array.from({ length: runs }, (_, i) => {
         const env = { ...r.env, RECALL_TEAM_NOTES: shard ? '1' : '0', ...(live ? { RECALL_TEAM_ARM: '1' } : {}) };
         const s = performance.now();
-        const res = spawnSync(BIN, ['--kb', r.kb, queries[(i + 3) % queries.length]!, '--no-cache', '--format', 'json'], { env, encoding: 'utf8' });
+        const res = spawnSync(BIN, ['--kb', r.kb, queries[(i + 3) % queries.length]!, '--no-cache', '--format', 'json'], {
+          env,
+          encoding: 'utf8',
+        });
         if (res.status !== 0) throw new Error(`recall failed: ${res.stderr}`);
         return performance.now() - s;
       });

@@ -67,7 +67,17 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
           const armRanks = new Map<string, Record<string, number>>();
           const bases = new Map<string, number>();
           await session.run(
-            { ...DEFAULT_COMMAND, query: q.query, limit: 10, format: 'json', cache: false, mmr: false, floor: 0, gapLog: false, followup: false },
+            {
+              ...DEFAULT_COMMAND,
+              query: q.query,
+              limit: 10,
+              format: 'json',
+              cache: false,
+              mmr: false,
+              floor: 0,
+              gapLog: false,
+              followup: false,
+            },
             {
               noLog: true,
               trace: (ev) => {
@@ -175,8 +185,12 @@ export function figures(examples: readonly Example[], model: RelevanceModel, flo
     for (const list of byQuery.values()) {
       if (list[0]!.family !== family) continue;
       // The same gate as the pipeline: no specific query word in the note → at most GENERIC_ONLY_MAX.
-      const p = (e: Example): number => (e.features.specificCovered ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX));
-      const kept = list.filter((e) => p(e) >= floor).sort((a, b) => a.rank - b.rank).slice(0, kOf(family));
+      const p = (e: Example): number =>
+        e.features.specificCovered ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX);
+      const kept = list
+        .filter((e) => p(e) >= floor)
+        .sort((a, b) => a.rank - b.rank)
+        .slice(0, kOf(family));
       if (!list[0]!.inDomain) {
         ood += 1;
         if (kept.length) noisy += 1;
@@ -205,7 +219,10 @@ const kOf = (family: string): number => K[family] ?? 5;
 const f3 = (x: number | null): string => (x === null ? '    -' : x.toFixed(3).padStart(5));
 
 function table(rows: Figures[]): string[] {
-  return rows.map((r) => `  ${r.family.padEnd(8)} noise ${f3(r.noise)}  false-abstention ${f3(r.falseAbstention)}  recall@K ${f3(r.recallAtK)}  precision ${f3(r.precision)}`);
+  return rows.map(
+    (r) =>
+      `  ${r.family.padEnd(8)} noise ${f3(r.noise)}  false-abstention ${f3(r.falseAbstention)}  recall@K ${f3(r.recallAtK)}  precision ${f3(r.precision)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -233,7 +250,16 @@ async function main(): Promise<void> {
     // LoCoMo questions and their cross-conversation use come from the same conversations: hold both out.
     const held = family === 'locomo' || family === 'cross' ? ['locomo', 'cross'] : [family];
     const m = fitLogistic(fitted(examples.filter((e) => !held.includes(e.family))));
-    out.push(...table(figures(examples.filter((e) => e.family === family), m, 0.5, kOf)));
+    out.push(
+      ...table(
+        figures(
+          examples.filter((e) => e.family === family),
+          m,
+          0.5,
+          kOf,
+        ),
+      ),
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
   if (args.includes('--write')) {

@@ -117,7 +117,12 @@ function score(q: LabelledQuery, ids: string[], returned: string[], arms: string
 }
 
 /** One query under one caller's settings: the ids shown in order, and those counted as returned. */
-async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm25'>, q: LabelledQuery, k: number): Promise<{ ids: string[]; returned: string[]; arms: string[][] }> {
+async function runProfile(
+  session: RecallSession,
+  profile: Exclude<Profile, 'bm25'>,
+  q: LabelledQuery,
+  k: number,
+): Promise<{ ids: string[]; returned: string[]; arms: string[][] }> {
   const base: RecallCommand = { ...DEFAULT_COMMAND, query: q.query, format: 'json', cache: false, gapLog: false, followup: false };
   const floors = session.config.floors;
   if (profile === 'cli') {
@@ -129,7 +134,15 @@ async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm2
   if (profile === 'user-prompt') {
     const r = await session.run({ ...base, limit: PROMPT_FETCH, maxChars: 0, floor: floors.userPrompt }, { noLog: true });
     const render = (list: Parameters<typeof renderMarkdown>[0]['results']): string =>
-      renderMarkdown({ query: q.query, results: list, field: null, maxChars: 0, economics: session.config.economics, glyphs: session.glyphs(), home: session.config.home });
+      renderMarkdown({
+        query: q.query,
+        results: list,
+        field: null,
+        maxChars: 0,
+        economics: session.config.economics,
+        glyphs: session.glyphs(),
+        home: session.config.home,
+      });
     const { kept } = wholeLearnings(r.outcome?.results ?? [], render);
     const ids = kept.map((c) => c.note.key);
     return { ids, returned: ids, arms: kept.map((c) => Object.keys(c.ranks)) };
@@ -139,8 +152,16 @@ async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm2
   return { ids, returned: ids, arms: (r.outcome?.results ?? []).map((c) => Object.keys(c.ranks)) };
 }
 
-async function evalSet(set: LabelledSet, env: Record<string, string | undefined>, profiles: readonly Profile[], k: number | null): Promise<{ summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }> {
-  const session = await openSession({ kb: set.kb, global: false, allBranches: false, verbose: false }, { env, cwd: process.cwd(), warn: () => undefined });
+async function evalSet(
+  set: LabelledSet,
+  env: Record<string, string | undefined>,
+  profiles: readonly Profile[],
+  k: number | null,
+): Promise<{ summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }> {
+  const session = await openSession(
+    { kb: set.kb, global: false, allBranches: false, verbose: false },
+    { env, cwd: process.cwd(), warn: () => undefined },
+  );
   const perQuery: Record<string, QueryScore[]> = {};
   const attribution: Record<string, number> = {};
   try {
@@ -150,11 +171,16 @@ async function evalSet(set: LabelledSet, env: Record<string, string | undefined>
       const scores: QueryScore[] = [];
       for (const q of set.queries) {
         const t0 = performance.now();
-        const out = profile === 'bm25' ? { ids: bm25!.search(q.query, kk), returned: [] as string[], arms: [] as string[][] } : await runProfile(session, profile, q, kk);
+        const out =
+          profile === 'bm25'
+            ? { ids: bm25!.search(q.query, kk), returned: [] as string[], arms: [] as string[][] }
+            : await runProfile(session, profile, q, kk);
         // Plain BM25 never abstains: everything it ranks counts as returned.
         const returned = profile === 'bm25' ? out.ids : out.returned;
         scores.push(score(q, out.ids, returned, out.arms, kk, performance.now() - t0));
-        if (profile === 'cli') for (const a of out.arms.slice(0, kk)) attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;
+        if (profile === 'cli')
+          for (const a of out.arms.slice(0, kk))
+            attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;
       }
       perQuery[profile] = scores;
     }
@@ -202,7 +228,9 @@ function familyRow(rows: Summary[]): Summary {
 const fmt = (x: number | null): string => (x === null ? '    - ' : x.toFixed(3).padStart(6));
 
 function formatTable(rows: Summary[]): string[] {
-  const out = [`${'set'.padEnd(22)} ${'caller'.padEnd(13)}  K   queries  recall@K    MRR  nDCG@K  OOD-noise  false-abst  precision  superseded>current`];
+  const out = [
+    `${'set'.padEnd(22)} ${'caller'.padEnd(13)}  K   queries  recall@K    MRR  nDCG@K  OOD-noise  false-abst  precision  superseded>current`,
+  ];
   for (const s of rows) {
     out.push(
       `${s.set.padEnd(22)} ${s.profile.padEnd(13)} ${String(s.k).padStart(2)}  ${String(s.queries).padStart(8)}    ${fmt(s.recall_at_k)} ${fmt(s.mrr)}  ${fmt(s.ndcg_at_k)}     ${fmt(s.ood_noise)}      ${fmt(s.false_abstention)}     ${fmt(s.precision)}  ${String(s.violations).padStart(18)}`,
@@ -250,17 +278,27 @@ async function main(): Promise<void> {
     }
   }
   if (args['json']) {
-    process.stdout.write(`${JSON.stringify({ summary: rows, sets: all.map((a) => ({ name: a.set.name, kb: a.set.kb, attribution: a.attribution, queries: a.perQuery })) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ summary: rows, sets: all.map((a) => ({ name: a.set.name, kb: a.set.kb, attribution: a.attribution, queries: a.perQuery })) }, null, 2)}\n`,
+    );
     return;
   }
   const out: string[] = [];
-  out.push(`recall eval: ${sets.length} sets, ${sets.reduce((n, s) => n + s.queries.length, 0)} queries, no models; floors cli ${(await floorsOf(env)).join(', ')}`);
+  out.push(
+    `recall eval: ${sets.length} sets, ${sets.reduce((n, s) => n + s.queries.length, 0)} queries, no models; floors cli ${(await floorsOf(env)).join(', ')}`,
+  );
   out.push('');
   out.push(...formatTable(rows));
   out.push('');
   for (const a of all) {
     if (a.set.family === 'cross') continue;
-    out.push(`${a.set.name}: top-K (cli) by arm: ${Object.entries(a.attribution).map(([arm, n]) => `${arm} ${n}`).join(', ') || 'none'}`);
+    out.push(
+      `${a.set.name}: top-K (cli) by arm: ${
+        Object.entries(a.attribution)
+          .map(([arm, n]) => `${arm} ${n}`)
+          .join(', ') || 'none'
+      }`,
+    );
   }
   // LoCoMo per question category: mean over conversations of each conversation's mean recall@K.
   const locomo = all.filter((a) => a.set.family === 'locomo');
@@ -280,7 +318,17 @@ async function main(): Promise<void> {
       if (a.set.family === 'cross' || a.set.family === 'locomo') continue;
       out.push('', `${a.set.name} (cli):`);
       for (const r of a.perQuery['cli'] ?? []) {
-        const flag = !r.onTopic ? (r.returned ? 'NOISE' : 'ok') : !r.returned ? 'ABSTAINED' : (r.recall ?? 0) < 1 ? 'MISS' : r.violation ? 'SUPERSEDED-FIRST' : 'ok';
+        const flag = !r.onTopic
+          ? r.returned
+            ? 'NOISE'
+            : 'ok'
+          : !r.returned
+            ? 'ABSTAINED'
+            : (r.recall ?? 0) < 1
+              ? 'MISS'
+              : r.violation
+                ? 'SUPERSEDED-FIRST'
+                : 'ok';
         out.push(`  ${r.id.padEnd(10)} ${flag.padEnd(16)} ${r.ids.join(', ') || '(none)'}`);
       }
     }

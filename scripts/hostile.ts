@@ -33,7 +33,10 @@ interface Run {
   stderr: string;
 }
 
-function run(argv: string[], o: { env: NodeJS.ProcessEnv; stdin?: string; keepStdinOpen?: boolean; killAfterMs?: number; cwd?: string }): Promise<Run> {
+function run(
+  argv: string[],
+  o: { env: NodeJS.ProcessEnv; stdin?: string; keepStdinOpen?: boolean; killAfterMs?: number; cwd?: string },
+): Promise<Run> {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const child = spawn(argv[0]!, argv.slice(1), { env: o.env, cwd: o.cwd ?? os.tmpdir(), detached: true });
@@ -101,9 +104,21 @@ function freshCase(): Case {
   const state = path.join(base, 'state');
   fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
   fs.mkdirSync(state, { recursive: true });
-  fs.writeFileSync(path.join(kb, 'documents', 'pool.md'), note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'));
-  fs.writeFileSync(path.join(kb, 'documents', 'idle.md'), note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'));
-  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_NO_DAEMON: '1' };
+  fs.writeFileSync(
+    path.join(kb, 'documents', 'pool.md'),
+    note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'),
+  );
+  fs.writeFileSync(
+    path.join(kb, 'documents', 'idle.md'),
+    note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'),
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: state,
+    REFLECT_STATE_DIR: state,
+    GLOBAL_LEARNINGS_PATH: kb,
+    REFLECT_NO_DAEMON: '1',
+  };
   // RECALL_SQLITE_DRIVER=wasm node dist/scripts/hostile.js times the cases on that driver.
   if (process.env['RECALL_SQLITE_DRIVER']) env['RECALL_SQLITE_DRIVER'] = process.env['RECALL_SQLITE_DRIVER'];
   return { kb, state, base, env };
@@ -134,7 +149,10 @@ function indexedNotes(state: string): number {
   const file = fs.readdirSync(dir).find((f) => f.endsWith('.sqlite'));
   if (!file) return 0;
   try {
-    const out = execFileSync('sqlite3', [path.join(dir, file), 'SELECT COUNT(*) FROM notes'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('sqlite3', [path.join(dir, file), 'SELECT COUNT(*) FROM notes'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     return Number(out.trim()) || 0;
   } catch {
     return -1;
@@ -145,7 +163,9 @@ let bigKb: string | null = null;
 function bigKbDir(): string {
   if (bigKb) return bigKb;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hostile-big-'));
-  spawnSync(process.execPath, [path.join(here, 'dist', 'scripts', 'bench.js'), '--generate', dir, '--size', String(BIG)], { stdio: 'ignore' });
+  spawnSync(process.execPath, [path.join(here, 'dist', 'scripts', 'bench.js'), '--generate', dir, '--size', String(BIG)], {
+    stdio: 'ignore',
+  });
   bigKb = dir;
   return dir;
 }
@@ -165,7 +185,10 @@ const cases: Record<string, () => Promise<void>> = {
     const c = freshCase();
     const anchors = ['a0: &a0 [x, x, x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i <= 8; i += 1) anchors.push(`a${i}: &a${i} [${Array.from({ length: 12 }, () => `*a${i - 1}`).join(', ')}]`);
-    fs.writeFileSync(path.join(c.kb, 'documents', 'bomb.md'), `---\nid: lrn-bomb\ntitle: postgres pool bomb\n${anchors.join('\n')}\n---\nbody\n`);
+    fs.writeFileSync(
+      path.join(c.kb, 'documents', 'bomb.md'),
+      `---\nid: lrn-bomb\ntitle: postgres pool bomb\n${anchors.join('\n')}\n---\nbody\n`,
+    );
     const r = await run(hook('user-prompt-submit'), { env: c.env, stdin: PROMPT });
     row('YAML alias bomb (UPS hook)', r, `context ${contextOf(r.stdout).length} chars`);
   },
@@ -210,7 +233,11 @@ const cases: Record<string, () => Promise<void>> = {
     // Let a background refresher (if any) finish, then look again.
     await new Promise((r) => setTimeout(r, 20_000));
     counts.push(indexedNotes(c.state));
-    row(`4 hooks killed at 1.5 s on a cold ${BIG / 1000}k KB`, { ms: total, code: null, killed: true, stdout: '', stderr: '' }, `notes indexed after each: ${counts.join(', ')} (last: 20 s later)`);
+    row(
+      `4 hooks killed at 1.5 s on a cold ${BIG / 1000}k KB`,
+      { ms: total, code: null, killed: true, stdout: '', stderr: '' },
+      `notes indexed after each: ${counts.join(', ')} (last: 20 s later)`,
+    );
   },
   async 'hyphen-50k'() {
     await hyphenCase(10_000, '50 KB');
@@ -245,35 +272,55 @@ const cases: Record<string, () => Promise<void>> = {
       let r: Run | null = null;
       const times: number[] = [];
       for (let i = 0; i < 3; i += 1) {
-        r = await run(hook('user-prompt-submit'), { env, stdin: JSON.stringify({ session_id: `full${i}`, prompt: 'postgres connection pool exhausted in tests' }) });
+        r = await run(hook('user-prompt-submit'), {
+          env,
+          stdin: JSON.stringify({ session_id: `full${i}`, prompt: 'postgres connection pool exhausted in tests' }),
+        });
         times.push(Math.round(r.ms));
       }
       const aside = fs.readdirSync(path.join(mnt, 'index')).filter((f) => f.includes('.corrupt')).length;
-      row('state dir on a full 1 MB tmpfs (3 calls)', r!, `ms per call ${times.join('/')}, context ${contextOf(r!.stdout).length} chars, ${aside} index copies set aside`);
+      row(
+        'state dir on a full 1 MB tmpfs (3 calls)',
+        r!,
+        `ms per call ${times.join('/')}, context ${contextOf(r!.stdout).length} chars, ${aside} index copies set aside`,
+      );
     } finally {
       spawnSync('umount', [mnt]);
     }
   },
   async 'corrupt-pages'() {
     const c = freshCase();
-    for (let i = 0; i < 300; i += 1) fs.writeFileSync(path.join(c.kb, 'documents', `n${i}.md`), note(`lrn-n${i}`, `postgres pool note ${i}`, `body ${i} `.repeat(40)));
+    for (let i = 0; i < 300; i += 1)
+      fs.writeFileSync(path.join(c.kb, 'documents', `n${i}.md`), note(`lrn-n${i}`, `postgres pool note ${i}`, `body ${i} `.repeat(40)));
     await run(hook('user-prompt-submit'), { env: c.env, stdin: PROMPT });
-    const file = path.join(c.state, 'index', fs.readdirSync(path.join(c.state, 'index')).find((f) => f.endsWith('.sqlite'))!);
+    const file = path.join(
+      c.state,
+      'index',
+      fs.readdirSync(path.join(c.state, 'index')).find((f) => f.endsWith('.sqlite'))!,
+    );
     const fd = fs.openSync(file, 'r+');
     const size = fs.fstatSync(fd).size;
     // Data pages only (the second half of the file): the schema and meta pages stay readable.
-    for (let off = Math.floor(size / 2 / 4096) * 4096; off < size; off += 4096 * 2) fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, off);
+    for (let off = Math.floor(size / 2 / 4096) * 4096; off < size; off += 4096 * 2)
+      fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, off);
     fs.closeSync(fd);
     let last: Run | null = null;
     const lens: number[] = [];
     let total = 0;
     for (let i = 0; i < 3; i += 1) {
-      last = await run(hook('user-prompt-submit'), { env: c.env, stdin: JSON.stringify({ session_id: `s${i}`, prompt: 'postgres connection pool exhausted in tests' }) });
+      last = await run(hook('user-prompt-submit'), {
+        env: c.env,
+        stdin: JSON.stringify({ session_id: `s${i}`, prompt: 'postgres connection pool exhausted in tests' }),
+      });
       total += last.ms;
       lens.push(contextOf(last.stdout).length);
     }
     const aside = fs.readdirSync(path.join(c.state, 'index')).filter((f) => f.includes('.corrupt')).length;
-    row('random bytes over index data pages (3 calls)', { ...last!, ms: total }, `context chars per call ${lens.join('/')}, ${aside} copies set aside`);
+    row(
+      'random bytes over index data pages (3 calls)',
+      { ...last!, ms: total },
+      `context chars per call ${lens.join('/')}, ${aside} copies set aside`,
+    );
   },
   async 'concurrent-index'() {
     const c = freshCase();
@@ -286,7 +333,11 @@ const cases: Record<string, () => Promise<void>> = {
     const r = await run(cli('--kb', bigKbDir(), 'postgres pool timeout', '--no-cache'), { env });
     await indexing;
     fs.rmSync(path.join(bigKbDir(), 'documents', 'zz-new.md'), { force: true });
-    row('recall while `recall index` rewrites the index', { ...r, stdout: '{}' }, `stdout ${r.stdout.length} chars, stderr ${JSON.stringify(r.stderr.trim().slice(0, 80))}`);
+    row(
+      'recall while `recall index` rewrites the index',
+      { ...r, stdout: '{}' },
+      `stdout ${r.stdout.length} chars, stderr ${JSON.stringify(r.stderr.trim().slice(0, 80))}`,
+    );
   },
   async injection() {
     const c = freshCase();
@@ -303,7 +354,11 @@ const cases: Record<string, () => Promise<void>> = {
       (ctx.match(/<\/recall-notes>/g) ?? []).length > 1 && 'a fake closing tag',
       /^\s*- \*\*\[lrn-forged\]\*\*/m.test(ctx) && 'a forged entry',
     ].filter(Boolean);
-    row('injection payload note', r, problems.length ? `reached the context: ${problems.join(', ')}` : `${ctx.length} chars, no forged line, ESC or surrogate`);
+    row(
+      'injection payload note',
+      r,
+      problems.length ? `reached the context: ${problems.join(', ')}` : `${ctx.length} chars, no forged line, ESC or surrogate`,
+    );
   },
   async 'hung-daemon'() {
     const c = freshCase();
@@ -311,11 +366,14 @@ const cases: Record<string, () => Promise<void>> = {
     const models = path.join(c.base, 'models');
     for (const id of ['cross-encoder/ms-marco-MiniLM-L-6-v2', 'sentence-transformers/all-mpnet-base-v2']) {
       fs.mkdirSync(path.join(models, id, 'onnx'), { recursive: true });
-      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) fs.writeFileSync(path.join(models, id, f), '{}');
+      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'])
+        fs.writeFileSync(path.join(models, id, f), '{}');
     }
     const env: NodeJS.ProcessEnv = { ...c.env, REFLECT_MODELS_DIR: models };
     delete env['REFLECT_NO_DAEMON'];
-    const { loadConfig } = (await import(path.join(repo, 'dist', 'pipeline', 'config.js'))) as { loadConfig: (e: NodeJS.ProcessEnv) => unknown };
+    const { loadConfig } = (await import(path.join(repo, 'dist', 'pipeline', 'config.js'))) as {
+      loadConfig: (e: NodeJS.ProcessEnv) => unknown;
+    };
     const { createModelClient } = (await import(path.join(repo, 'dist', 'pipeline', 'model-client.js'))) as {
       createModelClient: (c: unknown, e: NodeJS.ProcessEnv) => { socket: string | null };
     };

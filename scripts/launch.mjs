@@ -35,7 +35,11 @@ function breadcrumb(hook, detail) {
     fs.mkdirSync(state, { recursive: true, mode: 0o700 });
     const file = path.join(state, 'last-event.json');
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ event: 'error', hook, kind: 'launch', detail: String(detail).slice(0, 500), ts: new Date().toISOString() }), { mode: 0o600 });
+    fs.writeFileSync(
+      tmp,
+      JSON.stringify({ event: 'error', hook, kind: 'launch', detail: String(detail).slice(0, 500), ts: new Date().toISOString() }),
+      { mode: 0o600 },
+    );
     fs.renameSync(tmp, file);
   } catch {
     /* best effort: the envelope matters more */
@@ -74,7 +78,9 @@ async function ensureBundle(entryFile) {
   try {
     ({ bundle: esbuildBundle } = await import(pathToFileURL(path.join(root, 'scripts', 'bundle.mjs')).href));
   } catch (err) {
-    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`, { cause: err });
+    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`, {
+      cause: err,
+    });
   }
   fs.mkdirSync(dist, { recursive: true });
   try {

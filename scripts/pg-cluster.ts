@@ -67,13 +67,15 @@ function runAs(user: string | null, cmd: string, args: string[]): void {
   const [file, argv] = user ? ['runuser', ['-u', user, '--', cmd, ...args]] : [cmd, args];
   const r = spawnSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
 }
 
 export async function startCluster(opts: { env?: NodeJS.ProcessEnv; ssl?: boolean } = {}): Promise<Cluster> {
   const env = opts.env ?? process.env;
   const bin = findPgBin(env);
-  if (!bin) throw new Error('no PostgreSQL server binaries (initdb, pg_ctl) found: install Debian\'s postgresql package or set RECALL_PG_BIN');
+  if (!bin)
+    throw new Error("no PostgreSQL server binaries (initdb, pg_ctl) found: install Debian's postgresql package or set RECALL_PG_BIN");
   const root = process.getuid?.() === 0;
   const user = root ? 'postgres' : null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-pg-'));
@@ -94,16 +96,44 @@ export async function startCluster(opts: { env?: NodeJS.ProcessEnv; ssl?: boolea
     // A self-signed server certificate valid for 127.0.0.1 and localhost, made with openssl.
     const cert = path.join(dir, 'server.crt');
     const key = path.join(dir, 'server.key');
-    runAs(user, 'openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert]);
+    runAs(user, 'openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ]);
     const pub = path.join(os.tmpdir(), `recall-pg-ca-${path.basename(dir)}.crt`);
     fs.copyFileSync(cert, pub);
     caFile = pub;
     sslOpts = ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
   }
   const port = await freePort();
-  runAs(user, path.join(bin, 'initdb'), ['-D', data, '-U', 'recall_admin', '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pw')}`, '-E', 'UTF8', '--locale=C', '--no-sync']);
+  runAs(user, path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'recall_admin',
+    '--auth=scram-sha-256',
+    `--pwfile=${path.join(dir, 'pw')}`,
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--no-sync',
+  ]);
   const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${sslOpts}`;
-  const start = (): void => runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOpts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const start = (): void =>
+    runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOpts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
   const pause = (): void => {
     try {
       runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
@@ -133,7 +163,16 @@ export function stopClusterDir(dir: string): void {
   const bin = findPgBin();
   if (bin && fs.existsSync(path.join(dir, 'data'))) {
     try {
-      runAs(process.getuid?.() === 0 ? 'postgres' : null, path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop']);
+      runAs(process.getuid?.() === 0 ? 'postgres' : null, path.join(bin, 'pg_ctl'), [
+        '-D',
+        path.join(dir, 'data'),
+        '-m',
+        'fast',
+        '-w',
+        '-t',
+        '60',
+        'stop',
+      ]);
     } catch {
       /* not running */
     }

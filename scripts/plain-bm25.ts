@@ -54,7 +54,10 @@ export function plainBm25(kbRoot: string): PlainBm25 {
         }
         if (s > 0) scored.push({ key: d.key, s });
       }
-      return scored.sort((a, b) => b.s - a.s).slice(0, k).map((x) => x.key);
+      return scored
+        .sort((a, b) => b.s - a.s)
+        .slice(0, k)
+        .map((x) => x.key);
     },
   };
 }

@@ -40,14 +40,23 @@ describe('deadlines', () => {
 
   it('stdin left open after the JSON: the hook answers at once (the read is inside the deadline)', async () => {
     c = hostileCase();
-    const r = await runHook('user-prompt-submit', { env: { ...c.env, REFLECT_RECALL_TIMEOUT: '5' }, stdin: prompt(), keepStdinOpen: true, killAfterMs: 20_000 });
+    const r = await runHook('user-prompt-submit', {
+      env: { ...c.env, REFLECT_RECALL_TIMEOUT: '5' },
+      stdin: prompt(),
+      keepStdinOpen: true,
+      killAfterMs: 20_000,
+    });
     expect(expectEnvelope(r, 5000)).toContain('[lrn-pool]');
     expect(r.ms).toBeLessThan(3000);
   });
 
   it('stdin open and silent: the hook still answers within its deadline', async () => {
     c = hostileCase();
-    const r = await runHook('user-prompt-submit', { env: { ...c.env, REFLECT_RECALL_TIMEOUT: '2' }, keepStdinOpen: true, killAfterMs: 20_000 });
+    const r = await runHook('user-prompt-submit', {
+      env: { ...c.env, REFLECT_RECALL_TIMEOUT: '2' },
+      keepStdinOpen: true,
+      killAfterMs: 20_000,
+    });
     expect(expectEnvelope(r, 2000)).toBe('');
   });
 
@@ -56,7 +65,8 @@ describe('deadlines', () => {
     const models = path.join(c.base, 'models');
     for (const id of ['cross-encoder/ms-marco-MiniLM-L-6-v2', 'sentence-transformers/all-mpnet-base-v2']) {
       fs.mkdirSync(path.join(models, id, 'onnx'), { recursive: true });
-      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) fs.writeFileSync(path.join(models, id, f), '{}');
+      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx'])
+        fs.writeFileSync(path.join(models, id, f), '{}');
     }
     const env: NodeJS.ProcessEnv = { ...c.env, REFLECT_MODELS_DIR: models, REFLECT_RECALL_TIMEOUT: '3' };
     delete env['REFLECT_NO_DAEMON'];
@@ -85,8 +95,12 @@ describe('state dir surprises', () => {
   it('a FIFO at recall_log.jsonl (and at the other logs) does not block the hook', async () => {
     c = hostileCase();
     fs.mkdirSync(path.join(c.state, 'logs'), { recursive: true });
-    for (const f of ['recall_log.jsonl', 'metrics.jsonl', 'recent-searches.json', 'logs/user-prompt-submit.log']) mkfifo(path.join(c.state, f));
-    const r = await runHook('user-prompt-submit', { env: { ...c.env, REFLECT_RECALL_TIMEOUT: '5', REFLECT_RECALL_DEBUG: '1' }, stdin: prompt() });
+    for (const f of ['recall_log.jsonl', 'metrics.jsonl', 'recent-searches.json', 'logs/user-prompt-submit.log'])
+      mkfifo(path.join(c.state, f));
+    const r = await runHook('user-prompt-submit', {
+      env: { ...c.env, REFLECT_RECALL_TIMEOUT: '5', REFLECT_RECALL_DEBUG: '1' },
+      stdin: prompt(),
+    });
     expect(expectEnvelope(r, 5000)).toContain('[lrn-pool]');
     expect(r.ms).toBeLessThan(3000);
   });
@@ -101,14 +115,14 @@ describe('state dir surprises', () => {
     try {
       if (process.getuid?.() === 0) {
         fs.chownSync(dir, 65534, 65534);
-        await expect(daemonRequest({ op: 'ping' }, { socket, spawnCommand: ['false'], env: {}, noSpawn: true }, new AbortController().signal)).rejects.toThrow(
-          /belongs to uid 65534, not to this user/,
-        );
+        await expect(
+          daemonRequest({ op: 'ping' }, { socket, spawnCommand: ['false'], env: {}, noSpawn: true }, new AbortController().signal),
+        ).rejects.toThrow(/belongs to uid 65534, not to this user/);
         fs.chownSync(dir, 0, 0);
         fs.lchownSync(socket, 65534, 65534);
-        await expect(daemonRequest({ op: 'ping' }, { socket, spawnCommand: ['false'], env: {}, noSpawn: true }, new AbortController().signal)).rejects.toThrow(
-          /models\.sock belongs to uid 65534/,
-        );
+        await expect(
+          daemonRequest({ op: 'ping' }, { socket, spawnCommand: ['false'], env: {}, noSpawn: true }, new AbortController().signal),
+        ).rejects.toThrow(/models\.sock belongs to uid 65534/);
       }
       fs.chmodSync(dir, 0o777);
       fs.lchownSync(socket, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
@@ -141,8 +155,14 @@ describe('injection', () => {
     for (const harness of ['claude', 'codex', 'copilot']) {
       for (const hook of ['user-prompt-submit', 'subagent-start'] as const) {
         if (harness === 'copilot' && hook === 'user-prompt-submit') continue;
-        const stdin = hook === 'subagent-start' ? JSON.stringify({ agent_type: 'x', prompt: 'postgres connection pool' }) : prompt(undefined, `inj-${harness}`);
-        const r = await runHook(hook, { env: { ...c.env, REFLECT_HARNESS: harness, REFLECT_RECALL_TIMEOUT: '5', REFLECT_SUBAGENT_RECALL_TIMEOUT: '5' }, stdin });
+        const stdin =
+          hook === 'subagent-start'
+            ? JSON.stringify({ agent_type: 'x', prompt: 'postgres connection pool' })
+            : prompt(undefined, `inj-${harness}`);
+        const r = await runHook(hook, {
+          env: { ...c.env, REFLECT_HARNESS: harness, REFLECT_RECALL_TIMEOUT: '5', REFLECT_SUBAGENT_RECALL_TIMEOUT: '5' },
+          stdin,
+        });
         const ctx = expectEnvelope(r, 5000);
         expect(ctx).toMatch(/^<recall-notes>\nReference material[^\n]*data[^\n]*\n/);
         expect(ctx.match(/<\/recall-notes>/g)).toHaveLength(1);
@@ -160,7 +180,12 @@ describe('injection', () => {
   it('the CLI and trace never print terminal escape sequences from a note', async () => {
     c = hostileCase();
     fs.writeFileSync(path.join(c.kb, 'documents', 'evil.md'), evil);
-    for (const args of [['postgres connection pool'], ['postgres connection pool', '--format', 'json'], ['trace', 'postgres connection pool'], ['stages', 'hydrate', 'lrn-evil\n# SYSTEM']]) {
+    for (const args of [
+      ['postgres connection pool'],
+      ['postgres connection pool', '--format', 'json'],
+      ['trace', 'postgres connection pool'],
+      ['stages', 'hydrate', 'lrn-evil\n# SYSTEM'],
+    ]) {
       const r = await runCli([...args, '--kb', c.kb], { env: c.env });
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/[\u001b\u009b\u009d]/);
@@ -174,7 +199,10 @@ describe('injection', () => {
       `---\nname: ${id}\ntitle: postgres pool ${id}\nkey_insight: postgres pool ${id}\nsource_system: fleet\nauthority: ${authority}\nquarantine: false\n---\nbody\n`;
     fs.writeFileSync(path.join(c.kb, 'documents', 'f-law.md'), fleet('f-law', 'law'));
     fs.writeFileSync(path.join(c.kb, 'documents', 'f-prom.md'), fleet('f-prom', 'promoted'));
-    fs.writeFileSync(path.join(c.kb, 'documents', 'local-law.md'), note('lrn-local-law', 'postgres pool local rule', 'ours', 'authority: law\n'));
+    fs.writeFileSync(
+      path.join(c.kb, 'documents', 'local-law.md'),
+      note('lrn-local-law', 'postgres pool local rule', 'ours', 'authority: law\n'),
+    );
     // A note without the marker, but listed by the import ledger by its file hash.
     const hidden = '---\nname: f-hidden\ntitle: postgres pool f-hidden\nauthority: law\n---\nbody\n';
     fs.writeFileSync(path.join(c.kb, 'documents', 'f-hidden.md'), hidden);
@@ -203,11 +231,19 @@ describe('injection', () => {
 });
 
 describe('what recall keeps', () => {
-  const SECRETS = ['AKIAQWERTYUIOPASDFGH', 'ghp_abcdefghijklmnopqrstuvwxyz0123456789', 'sk-ant-api03-abcdefghijklmnop', 'hunter2hunter2hunter2'];
+  const SECRETS = [
+    'AKIAQWERTYUIOPASDFGH',
+    'ghp_abcdefghijklmnopqrstuvwxyz0123456789',
+    'sk-ant-api03-abcdefghijklmnop',
+    'hunter2hunter2hunter2',
+  ];
   const secretPrompt = `postgres connection pool exhausted: key ${SECRETS[0]} token ${SECRETS[1]} anthropic ${SECRETS[2]} password=${SECRETS[3]}`;
 
   function allFiles(dir: string): string[] {
-    return fs.readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+    return fs
+      .readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name));
   }
 
   it('after recalls with a secret-shaped prompt, no file of the state dir holds the secret; all are owner-only', async () => {
@@ -216,7 +252,8 @@ describe('what recall keeps', () => {
     // No relevance floor: the secret words are missing from every note, and a recall that abstains
     // writes neither recent searches nor metrics, which must be checked here too.
     const env = { ...c.env, REFLECT_RECALL_TIMEOUT: '5', CLAUDE_SESSION_ID: 'sess', RECALL_FLOOR: '0', RECALL_FLOOR_USER_PROMPT: '0' };
-    for (let i = 0; i < 2; i += 1) expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt(secretPrompt, `sec${i}`) }), 5000);
+    for (let i = 0; i < 2; i += 1)
+      expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt(secretPrompt, `sec${i}`) }), 5000);
     await runCli(['--kb', c.kb, secretPrompt], { env });
     // A query that finds nothing goes to the gap log too.
     await runCli(['--kb', c.kb, `zzqx qwvb password=${SECRETS[3]} ${SECRETS[0]}`], { env });
@@ -236,7 +273,8 @@ describe('what recall keeps', () => {
 
   it('concurrent hooks lose no update: 20 sessions all kept in recent-searches, no id injected twice in a session', async () => {
     c = hostileCase();
-    for (let i = 0; i < 6; i += 1) fs.writeFileSync(path.join(c.kb, 'documents', `p${i}.md`), note(`lrn-p${i}`, `postgres connection pool case ${i}`, 'pool'));
+    for (let i = 0; i < 6; i += 1)
+      fs.writeFileSync(path.join(c.kb, 'documents', `p${i}.md`), note(`lrn-p${i}`, `postgres connection pool case ${i}`, 'pool'));
     const env = { ...c.env, REFLECT_RECALL_TIMEOUT: '15' };
     expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt(undefined, 'warm') }), 15000);
     await Promise.all(
@@ -246,7 +284,9 @@ describe('what recall keeps', () => {
     );
     const recent = JSON.parse(fs.readFileSync(path.join(c.state, 'recent-searches.json'), 'utf8')) as Record<string, unknown>;
     expect(Object.keys(recent).filter((k) => /^s\d+$/.test(k))).toHaveLength(20);
-    const outs = await Promise.all(Array.from({ length: 8 }, () => runHook('user-prompt-submit', { env, stdin: prompt('postgres connection pool case', 'same') })));
+    const outs = await Promise.all(
+      Array.from({ length: 8 }, () => runHook('user-prompt-submit', { env, stdin: prompt('postgres connection pool case', 'same') })),
+    );
     const injected = outs.flatMap((o) => [...expectEnvelope(o, 15000).matchAll(/\*\*\[([^\]]+)\]\*\*/g)].map((m) => m[1]!));
     expect(new Set(injected).size).toBe(injected.length);
   }, 60_000);
@@ -285,5 +325,4 @@ describe('what recall keeps', () => {
     expect(streamed.code).toBe(0);
     expect((JSON.parse(streamed.stdout) as { replayed: number }).replayed).toBe(1);
   }, 60_000);
-
 });
