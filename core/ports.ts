@@ -14,8 +14,7 @@ export interface ModelCandidate {
 export type RerankResult = { available: true; model: string; scores: Map<string, number> } | { available: false; error: string };
 
 export type EmbedResult =
-  | { available: true; model: string; query: number[]; docs: Map<string, number[]> }
-  | { available: false; error: string };
+  { available: true; model: string; query: number[]; docs: Map<string, number[]> } | { available: false; error: string };
 
 export type KnnResult = { available: true; model: string; hits: { path: string; score: number }[] } | { available: false; error: string };
 

@@ -69,4 +69,3 @@ export function applyBoosts(opts: ApplyBoostsOptions): OperatorFunction<RecallSt
     return { ...state, scored, selected: scored };
   });
 }
-

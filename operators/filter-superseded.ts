@@ -46,11 +46,22 @@ export function retirementReasons(
   const hashesOf = (c: Candidate): string[] => [c.note.contentHash, ...(c.note.declaredHash ? [c.note.declaredHash] : [])];
   if (opts.index && rest.length) {
     try {
-      for (const [key, by] of findSupersededBy(opts.index, rest.map((c) => c.note.key))) reasons.set(key, `superseded by ${by}`);
-      const retired = findRetired(opts.index, rest.map((c) => c.note.key), rest.flatMap(hashesOf));
+      for (const [key, by] of findSupersededBy(
+        opts.index,
+        rest.map((c) => c.note.key),
+      ))
+        reasons.set(key, `superseded by ${by}`);
+      const retired = findRetired(
+        opts.index,
+        rest.map((c) => c.note.key),
+        rest.flatMap(hashesOf),
+      );
       for (const c of rest) {
         const hit = retired.find(
-          (r) => r.key === c.note.key || hashesOf(c).includes(r.contentHash) || (r.declaredHash !== null && hashesOf(c).includes(r.declaredHash)),
+          (r) =>
+            r.key === c.note.key ||
+            hashesOf(c).includes(r.contentHash) ||
+            (r.declaredHash !== null && hashesOf(c).includes(r.declaredHash)),
         );
         if (hit) reasons.set(c.note.key, `${hit.location === 'forgotten' ? 'forgotten' : 'archived'} copy at ${hit.path}`);
       }
@@ -63,11 +74,16 @@ export function retirementReasons(
     try {
       const ledger = opts.ledger();
       if (ledger) {
-        const rows = ledger.retired(left.map((c) => path.basename(c.note.path)), left.flatMap(hashesOf));
+        const rows = ledger.retired(
+          left.map((c) => path.basename(c.note.path)),
+          left.flatMap(hashesOf),
+        );
         for (const c of left) {
           const name = path.basename(c.note.path);
           const row = rows.find(
-            (r) => (r.artifactPath !== null && path.basename(r.artifactPath) === name) || (r.contentHash !== null && hashesOf(c).includes(r.contentHash)),
+            (r) =>
+              (r.artifactPath !== null && path.basename(r.artifactPath) === name) ||
+              (r.contentHash !== null && hashesOf(c).includes(r.contentHash)),
           );
           if (row) reasons.set(c.note.key, 'ledger row is_latest = 0');
         }

@@ -80,7 +80,10 @@ export function runArms(opts: RunArmsOptions = {}): OperatorFunction<ArmSpec[], 
   const concurrency = opts.concurrency ?? ARM_CONCURRENCY;
   return switchMap((specs) =>
     from(specs).pipe(
-      mergeMap((spec) => (opts.onOutcome ? runArm(spec, scheduler, opts.strict).pipe(tap(opts.onOutcome)) : runArm(spec, scheduler, opts.strict)), concurrency),
+      mergeMap(
+        (spec) => (opts.onOutcome ? runArm(spec, scheduler, opts.strict).pipe(tap(opts.onOutcome)) : runArm(spec, scheduler, opts.strict)),
+        concurrency,
+      ),
       toArray(),
       map((outcomes) => specs.map((s) => outcomes.find((o) => o.arm === s.arm)!)),
     ),

@@ -49,7 +49,11 @@ function fuzzyTerms(query: string): { stems: string[]; proper: string[] } {
  * Information-weighted Jaccard similarity of two queries' stems, or 0 when a specific term (a name,
  * or information ≥ FUZZY_SPECIFIC_INFO) is in one and not the other.
  */
-export function fuzzySimilarity(a: { stems: readonly string[]; proper: readonly string[] }, b: { stems: readonly string[]; proper: readonly string[] }, info: (stem: string) => number): number {
+export function fuzzySimilarity(
+  a: { stems: readonly string[]; proper: readonly string[] },
+  b: { stems: readonly string[]; proper: readonly string[] },
+  info: (stem: string) => number,
+): number {
   const sa = new Set(a.stems);
   const sb = new Set(b.stems);
   const proper = new Set([...a.proper, ...b.proper]);

@@ -9,7 +9,16 @@
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
 import path from 'node:path';
-import { openSession, bookkeeping, degradationLines, scopeJson, type RecallCommand, type RecallSession, type RunIo, type RunResult } from './run.js';
+import {
+  openSession,
+  bookkeeping,
+  degradationLines,
+  scopeJson,
+  type RecallCommand,
+  type RecallSession,
+  type RunIo,
+  type RunResult,
+} from './run.js';
 import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
 import { renderJson } from '../sinks/render-json.js';
@@ -42,7 +51,13 @@ function mergeArms(all: readonly ArmOutcome[][]): ArmOutcome[] {
     for (const a of arms) {
       const prev = out.get(a.arm);
       if (!prev) out.set(a.arm, { ...a, hits: [...a.hits] });
-      else out.set(a.arm, { ...prev, hits: [...prev.hits, ...a.hits], ms: Math.max(prev.ms, a.ms), status: prev.status === 'ok' || a.status === 'ok' ? 'ok' : prev.status });
+      else
+        out.set(a.arm, {
+          ...prev,
+          hits: [...prev.hits, ...a.hits],
+          ms: Math.max(prev.ms, a.ms),
+          status: prev.status === 'ok' || a.status === 'ok' ? 'ok' : prev.status,
+        });
     }
   }
   return [...out.values()];
@@ -57,7 +72,10 @@ export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLo
     const outcomes: { session: RecallSession; outcome: RecallOutcome }[] = [];
     for (const session of sessions) {
       // Each KB answers for itself, quietly: the fused answer is rendered and logged once below.
-      const r = await session.run({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, { noLog: true, caller: 'cli' });
+      const r = await session.run(
+        { ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false },
+        { noLog: true, caller: 'cli' },
+      );
       if (r.outcome) outcomes.push({ session, outcome: r.outcome });
     }
     const first = sessions[0]!;
@@ -79,7 +97,10 @@ export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLo
       drops: outcomes.flatMap((o) => o.outcome.drops),
       persona: null,
       floor: base?.floor ?? 0,
-      abstained: results.length === 0 && outcomes.some((o) => o.outcome.abstained) ? outcomes.map((o) => `${label(o)}: ${o.outcome.abstained ?? 'nothing found'}`).join('; ') : null,
+      abstained:
+        results.length === 0 && outcomes.some((o) => o.outcome.abstained)
+          ? outcomes.map((o) => `${label(o)}: ${o.outcome.abstained ?? 'nothing found'}`).join('; ')
+          : null,
       weak: results.length > 0 || cmd.showWeak !== false ? weak : [],
       notice: null,
       ms: outcomes.reduce((n, o) => n + o.outcome.ms, 0),
@@ -88,15 +109,41 @@ export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLo
     const config = first.config;
     const glyphs = first.glyphs();
     let stdout: string;
-    if (cmd.format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home, kb: sessions.map((s) => scopeJson(s.scope)) });
+    if (cmd.format === 'json')
+      stdout = renderJson(outcome, {
+        field: cmd.field,
+        economics: config.economics,
+        glyphs,
+        home: config.home,
+        kb: sessions.map((s) => scopeJson(s.scope)),
+      });
     else if (cmd.format === 'fleet-context') stdout = renderFleetContext(cmd.query, results);
     else {
       stdout =
-        renderMarkdown({ query: cmd.query, results, field: cmd.field, maxChars: cmd.maxChars ?? config.defaultMaxChars, economics: config.economics, glyphs, home: config.home }) +
-        renderWeak(outcome.weak, outcome.floor, results.length > 0);
+        renderMarkdown({
+          query: cmd.query,
+          results,
+          field: cmd.field,
+          maxChars: cmd.maxChars ?? config.defaultMaxChars,
+          economics: config.economics,
+          glyphs,
+          home: config.home,
+        }) + renderWeak(outcome.weak, outcome.floor, results.length > 0);
       if (outcome.abstained) io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
     }
-    if (!opts.noLog) bookkeeping({ ...cmd, kbs: sessions.map((s) => s.scope.root) }, config, outcome, glyphs, Date.now(), io.warn, cmd.verbose, 'cli', first.scope.root, '');
+    if (!opts.noLog)
+      bookkeeping(
+        { ...cmd, kbs: sessions.map((s) => s.scope.root) },
+        config,
+        outcome,
+        glyphs,
+        Date.now(),
+        io.warn,
+        cmd.verbose,
+        'cli',
+        first.scope.root,
+        '',
+      );
     return { stdout, outcome, scope: first.scope, refresh: first.refresh };
   } finally {
     for (const s of sessions) s.close();

@@ -120,18 +120,25 @@ export interface RecallDeps {
   linkedNotes?: EstimateRelevanceOptions['links'];
 }
 
-
 /** Per-arm timeouts capped by what is left before the request's deadline. */
 function budgeted(timeouts: Readonly<Record<ArmName, number>>, req: RecallRequest, deps: RecallDeps): Record<ArmName, number> {
   const left = req.deadlineMs === undefined ? Infinity : req.deadlineMs - deps.now();
   const cap = (ms: number): number => Math.max(1, Math.min(ms, left));
-  return { vector: cap(timeouts.vector), bm25: cap(timeouts.bm25), graph: cap(timeouts.graph), temporal: cap(timeouts.temporal), team: cap(timeouts.team) };
+  return {
+    vector: cap(timeouts.vector),
+    bm25: cap(timeouts.bm25),
+    graph: cap(timeouts.graph),
+    temporal: cap(timeouts.temporal),
+    team: cap(timeouts.team),
+  };
 }
 
 /** The words of the query's date phrase ("in july" → july), for the lexical arm's lower-weighted query. */
 export function datePhraseWords(temporal: TemporalConstraint | null): string[] {
   if (!temporal?.matchedText) return [];
-  return (temporal.matchedText.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3 && !/^(?:in|on|at|last|this|since|before|after|until|till|from|during|around|the)$/.test(w));
+  return (temporal.matchedText.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter(
+    (w) => w.length >= 3 && !/^(?:in|on|at|last|this|since|before|after|until|till|from|during|around|the)$/.test(w),
+  );
 }
 
 /** Years a year-less date window may move back to find the KB's notes. */
@@ -142,7 +149,10 @@ const MAX_YEARS_BACK = 30;
  * future. When the KB has no note dated inside it, move it back year by year to the latest one that
  * has: a KB of 2023 notes asked about "july" means July 2023. Windows with a year stay as they are.
  */
-export function inKbYears(c: TemporalConstraint | null, hasNotesIn?: (startMs: number, endMs: number) => boolean): TemporalConstraint | null {
+export function inKbYears(
+  c: TemporalConstraint | null,
+  hasNotesIn?: (startMs: number, endMs: number) => boolean,
+): TemporalConstraint | null {
   if (!c || !c.impliedYear || !hasNotesIn) return c;
   const shift = (d: Date, years: number): Date => {
     const x = new Date(d.getTime());
@@ -180,7 +190,8 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
   let primary: Observable<ArmHit[]>;
   if (reflectOpts) primary = reflectArm(req.query, req.mode, reflectOpts);
   else if (req.mode === 'local') primary = graphSource();
-  else if (req.mode === 'global') primary = unavailableArm('vector', '--mode global needs the reflect engine (community reports); the embedded index has none');
+  else if (req.mode === 'global')
+    primary = unavailableArm('vector', '--mode global needs the reflect engine (community reports); the embedded index has none');
   else primary = vectorArm(req.query, fetchedLimit, deps.index, deps.models, deps.indexGeneration);
 
   const graphDisabled = !config.graphArm
@@ -196,14 +207,22 @@ function armSpecs(req: RecallRequest, deps: RecallDeps, temporal: TemporalConstr
         ? 'no date phrase in the query'
         : undefined;
   const lexicalQuery = withoutDatePhrase(req.query, temporal);
-  const team: ArmSpec[] = deps.teamArm ? [{ arm: 'team', source: deps.teamArm(lexicalQuery, fetchedLimit, t.team), timeoutMs: t.team }] : [];
+  const team: ArmSpec[] = deps.teamArm
+    ? [{ arm: 'team', source: deps.teamArm(lexicalQuery, fetchedLimit, t.team), timeoutMs: t.team }]
+    : [];
   return [
     { arm: 'vector', source: primary, timeoutMs: t.vector },
     {
       arm: 'bm25',
       source:
         engines.bm25.kind === 'qmd'
-          ? qmdArm(lexicalQuery, { bin: engines.bm25.bin, collection: config.qmdCollection, env: deps.env, index: deps.index, limit: fetchedLimit })
+          ? qmdArm(lexicalQuery, {
+              bin: engines.bm25.bin,
+              collection: config.qmdCollection,
+              env: deps.env,
+              index: deps.index,
+              limit: fetchedLimit,
+            })
           : bm25Arm(lexicalQuery, fetchedLimit, deps.index, {
               expansions: [
                 // The date phrase left the lexical query (the temporal arm handles the window), but a
@@ -245,7 +264,10 @@ function toPayload(state: RecallState, key: CacheKey, deps: RecallDeps): CachePa
 /** Rebuild the retrieval state from a cache hit; null when a cached note is gone from the index. */
 function fromCache(hit: CacheHit, base: RecallState, deps: RecallDeps): RecallState | null {
   const p = hit.payload;
-  const notes = notesByPaths(deps.index, p.candidates.map((c) => c.path));
+  const notes = notesByPaths(
+    deps.index,
+    p.candidates.map((c) => c.path),
+  );
   const candidates: Candidate[] = [];
   for (const c of p.candidates) {
     const note = notes.get(c.path);
@@ -290,7 +312,11 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
 
     let ledgerOpened = false;
     let ledger: Ledger | null = null;
-    const degradedEarly: RecallState['degraded'] = deps.engines.fallbacks.map((message) => ({ stage: 'engine', reason: 'unavailable' as const, message }));
+    const degradedEarly: RecallState['degraded'] = deps.engines.fallbacks.map((message) => ({
+      stage: 'engine',
+      reason: 'unavailable' as const,
+      message,
+    }));
     const lazyLedger = (): Ledger | null => {
       if (!ledgerOpened) {
         ledgerOpened = true;
@@ -363,41 +389,57 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       });
     const retrieved$: Observable<RecallState> = hit
       ? of(hit)
-      : of(armSpecs(req, deps, temporal, fetchedLimit)).pipe(
-          runArms({ ...(deps.scheduler ? { scheduler: deps.scheduler } : {}), ...(trace ? { onOutcome: armEvent } : {}) }),
-          map((arms): RecallState => ({ ...base, arms })),
-        ).pipe(
-          applyArmFloors(config.armFloors),
-          traceStage(trace, now, (st) => ({ stage: 'floors', dropped: dropsOf(st, 'arm-floor') })),
-          fuseRrf(),
-          traceStage(trace, now, (st) => ({
-            stage: 'fuse',
-            candidates: st.candidates.map((c, i) => ({ rank: i + 1, id: c.note.key, rrf: c.rrf, evidence: c.evidence, arms: Object.keys(c.ranks) as ArmName[] })),
-          })),
-          filterSuperseded({ enabled: !config.includeSuperseded, index: deps.index, ledger: lazyLedger }),
-          traceStage(trace, now, (st) => ({ stage: 'superseded', dropped: dropsOf(st, 'superseded') })),
-        ).pipe(
-          rerankTop({
-            client: deps.models,
-            crossEncoder: config.crossEncoder,
-            embeddings: req.mmr,
-            // Evaluated when the stage starts: whatever the arms left of the deadline.
-            timeoutMs: () => Math.max(1, Math.min(Math.max(config.ceTimeoutMs, config.embedTimeoutMs), (req.deadlineMs ?? Infinity) - deps.now())),
-            storedVectors: (paths) => (deps.models.models.embed ? storedVectors(deps.index, deps.models.models.embed, paths) : new Map()),
-            ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
-          }),
-          map((state) => {
-            // Do not cache a fetch that lost an arm to a transient failure: the next call retries.
-            const transient = state.arms.some((a) => a.status === 'timeout' || a.status === 'error');
-            if (req.noCache || transient) return state;
-            try {
-              writeCache(key, toPayload(state, key, deps), cacheDir, deps.now());
-              return state;
-            } catch (err) {
-              return { ...state, degraded: [...state.degraded, { stage: 'cache', reason: 'error' as const, message: `cache write failed: ${errorMessage(err)}` }] };
-            }
-          }),
-        );
+      : of(armSpecs(req, deps, temporal, fetchedLimit))
+          .pipe(
+            runArms({ ...(deps.scheduler ? { scheduler: deps.scheduler } : {}), ...(trace ? { onOutcome: armEvent } : {}) }),
+            map((arms): RecallState => ({ ...base, arms })),
+          )
+          .pipe(
+            applyArmFloors(config.armFloors),
+            traceStage(trace, now, (st) => ({ stage: 'floors', dropped: dropsOf(st, 'arm-floor') })),
+            fuseRrf(),
+            traceStage(trace, now, (st) => ({
+              stage: 'fuse',
+              candidates: st.candidates.map((c, i) => ({
+                rank: i + 1,
+                id: c.note.key,
+                rrf: c.rrf,
+                evidence: c.evidence,
+                arms: Object.keys(c.ranks) as ArmName[],
+              })),
+            })),
+            filterSuperseded({ enabled: !config.includeSuperseded, index: deps.index, ledger: lazyLedger }),
+            traceStage(trace, now, (st) => ({ stage: 'superseded', dropped: dropsOf(st, 'superseded') })),
+          )
+          .pipe(
+            rerankTop({
+              client: deps.models,
+              crossEncoder: config.crossEncoder,
+              embeddings: req.mmr,
+              // Evaluated when the stage starts: whatever the arms left of the deadline.
+              timeoutMs: () =>
+                Math.max(1, Math.min(Math.max(config.ceTimeoutMs, config.embedTimeoutMs), (req.deadlineMs ?? Infinity) - deps.now())),
+              storedVectors: (paths) => (deps.models.models.embed ? storedVectors(deps.index, deps.models.models.embed, paths) : new Map()),
+              ...(deps.scheduler ? { scheduler: deps.scheduler } : {}),
+            }),
+            map((state) => {
+              // Do not cache a fetch that lost an arm to a transient failure: the next call retries.
+              const transient = state.arms.some((a) => a.status === 'timeout' || a.status === 'error');
+              if (req.noCache || transient) return state;
+              try {
+                writeCache(key, toPayload(state, key, deps), cacheDir, deps.now());
+                return state;
+              } catch (err) {
+                return {
+                  ...state,
+                  degraded: [
+                    ...state.degraded,
+                    { stage: 'cache', reason: 'error' as const, message: `cache write failed: ${errorMessage(err)}` },
+                  ],
+                };
+              }
+            }),
+          );
 
     const relevanceTerms = queryTerms(withoutDatePhrase(req.query, temporal));
     const boostContext = (candidates: readonly Candidate[]) => ({
@@ -409,60 +451,91 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
     });
 
     const kept = (st: RecallState): string[] => st.selected.map((c) => c.note.key);
-    const filterEvent = (stage: 'quarantine' | 'confidence' | 'budget') => (st: RecallState) => ({ stage, kept: kept(st), dropped: dropsOf(st, stage) });
-    return retrieved$.pipe(
-      map((s) => (degradedEarly.length ? { ...s, degraded: [...degradedEarly, ...s.degraded] } : s)),
-      traceStage(trace, now, (st) => ({
-        stage: 'rerank',
-        crossEncoder: st.ce !== null,
-        embeddings: st.embeddings !== null,
-        degraded: st.degraded.filter((d) => d.stage === 'rerank' || d.stage === 'embed').map((d) => `${d.stage}: ${d.reason}: ${d.message}`),
-      })),
-      estimateRelevance({
-        terms: relevanceTerms,
-        weigh: deps.weighTerms,
-        dateWindow: temporal !== null,
-        window: Math.max(RERANK_WINDOW, req.limit),
-        ...(deps.linkedNotes ? { links: deps.linkedNotes } : {}),
-      }),
-      traceStage(trace, now, (st) => ({
-        stage: 'relevance',
-        terms: st.weighed.map((t) => ({ word: t.word, info: t.info, df: t.df, proper: t.proper })),
-        candidates: st.candidates.slice(0, RERANK_WINDOW).map((c) => {
-          const e = st.relevance.get(c.note.key);
-          return {
-            id: c.note.key,
-            relevance: e?.p ?? 0,
-            source: e?.source ?? 'lexical',
-            features: e?.features ?? null,
-            contributions: e?.features ? contributions(e.features) : null,
-            missing: missingTerms(st.weighed, c.note),
-          };
+    const filterEvent = (stage: 'quarantine' | 'confidence' | 'budget') => (st: RecallState) => ({
+      stage,
+      kept: kept(st),
+      dropped: dropsOf(st, stage),
+    });
+    return retrieved$
+      .pipe(
+        map((s) => (degradedEarly.length ? { ...s, degraded: [...degradedEarly, ...s.degraded] } : s)),
+        traceStage(trace, now, (st) => ({
+          stage: 'rerank',
+          crossEncoder: st.ce !== null,
+          embeddings: st.embeddings !== null,
+          degraded: st.degraded
+            .filter((d) => d.stage === 'rerank' || d.stage === 'embed')
+            .map((d) => `${d.stage}: ${d.reason}: ${d.message}`),
+        })),
+        estimateRelevance({
+          terms: relevanceTerms,
+          weigh: deps.weighTerms,
+          dateWindow: temporal !== null,
+          window: Math.max(RERANK_WINDOW, req.limit),
+          ...(deps.linkedNotes ? { links: deps.linkedNotes } : {}),
         }),
-      })),
-    ).pipe(
-      applyBoosts({ alphas: config.alphas, context: boostContext }),
-      traceStage(trace, now, (st) => ({
-        stage: 'score',
-        candidates: st.scored.map((c, i) => ({ rank: i + 1, id: c.note.key, score: c.score, base: c.base, relevance: c.relevance, ce: c.ce, boosts: c.boosts })),
-      })),
-      dropQuarantined(req.includeQuarantined),
-      traceStage(trace, now, filterEvent('quarantine')),
-      filterConfidence(req.confidence),
-      traceStage(trace, now, filterEvent('confidence')),
-    ).pipe(
-      oodGate(req.minOverlap),
-      traceStage(trace, now, (st) => ({ stage: 'ood-gate', coverage: st.coverage, gated: st.oodGated, minOverlap: req.minOverlap, kept: kept(st) })),
-      abstain({ floor: req.floor, keepWeak: req.keepWeak }),
-      traceStage(trace, now, (st) => ({ stage: 'abstain', floor: req.floor, kept: kept(st), weak: st.weak.map((c) => c.note.key), dropped: dropsOf(st, 'relevance-floor'), abstained: st.abstained })),
-    ).pipe(
-      diversify(req.limit, req.mmrLambda, req.mmr),
-      traceStage(trace, now, (st) => ({ stage: 'mmr', kept: kept(st), dropped: [...dropsOf(st, 'mmr'), ...dropsOf(st, 'limit')] })),
-      tokenBudget(req.maxTokens),
-      traceStage(trace, now, filterEvent('budget')),
-      map((s) => outcome(s, temporal)),
-      traceResult(trace, now),
-    );
+        traceStage(trace, now, (st) => ({
+          stage: 'relevance',
+          terms: st.weighed.map((t) => ({ word: t.word, info: t.info, df: t.df, proper: t.proper })),
+          candidates: st.candidates.slice(0, RERANK_WINDOW).map((c) => {
+            const e = st.relevance.get(c.note.key);
+            return {
+              id: c.note.key,
+              relevance: e?.p ?? 0,
+              source: e?.source ?? 'lexical',
+              features: e?.features ?? null,
+              contributions: e?.features ? contributions(e.features) : null,
+              missing: missingTerms(st.weighed, c.note),
+            };
+          }),
+        })),
+      )
+      .pipe(
+        applyBoosts({ alphas: config.alphas, context: boostContext }),
+        traceStage(trace, now, (st) => ({
+          stage: 'score',
+          candidates: st.scored.map((c, i) => ({
+            rank: i + 1,
+            id: c.note.key,
+            score: c.score,
+            base: c.base,
+            relevance: c.relevance,
+            ce: c.ce,
+            boosts: c.boosts,
+          })),
+        })),
+        dropQuarantined(req.includeQuarantined),
+        traceStage(trace, now, filterEvent('quarantine')),
+        filterConfidence(req.confidence),
+        traceStage(trace, now, filterEvent('confidence')),
+      )
+      .pipe(
+        oodGate(req.minOverlap),
+        traceStage(trace, now, (st) => ({
+          stage: 'ood-gate',
+          coverage: st.coverage,
+          gated: st.oodGated,
+          minOverlap: req.minOverlap,
+          kept: kept(st),
+        })),
+        abstain({ floor: req.floor, keepWeak: req.keepWeak }),
+        traceStage(trace, now, (st) => ({
+          stage: 'abstain',
+          floor: req.floor,
+          kept: kept(st),
+          weak: st.weak.map((c) => c.note.key),
+          dropped: dropsOf(st, 'relevance-floor'),
+          abstained: st.abstained,
+        })),
+      )
+      .pipe(
+        diversify(req.limit, req.mmrLambda, req.mmr),
+        traceStage(trace, now, (st) => ({ stage: 'mmr', kept: kept(st), dropped: [...dropsOf(st, 'mmr'), ...dropsOf(st, 'limit')] })),
+        tokenBudget(req.maxTokens),
+        traceStage(trace, now, filterEvent('budget')),
+        map((s) => outcome(s, temporal)),
+        traceResult(trace, now),
+      );
   });
 }
 

@@ -20,7 +20,20 @@ import { hasMarkdown, kbLayout } from '../sources/kb-walk.js';
 import type { Degradation, RecallOutcome } from '../core/types.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
-import { classifyDbError, closeIndex, countNotes, linkedNotes, markSuspect, notesInWindow, rebuildIndex, refreshIndex, setBusyTimeout, termStats, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import {
+  classifyDbError,
+  closeIndex,
+  countNotes,
+  linkedNotes,
+  markSuspect,
+  notesInWindow,
+  rebuildIndex,
+  refreshIndex,
+  setBusyTimeout,
+  termStats,
+  type IndexHandle,
+  type RefreshReport,
+} from '../sources/index-store.js';
 import { refreshLockHolder, refreshWithin, tryRefreshLock } from '../sources/index-refresh.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { expandQuery, expansionsAvailable } from '../sources/word-expansion.js';
@@ -62,7 +75,10 @@ function relatedForQuery(query: string): string[] {
 }
 
 /** Document frequencies in this KB's index and everyday-English weights of the given stems; each side fails on its own. */
-function weighTerms(index: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
+function weighTerms(
+  index: IndexHandle,
+  stems: readonly string[],
+): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
   let live = 1;
   let df: Map<string, number> | Error;
   try {
@@ -187,7 +203,8 @@ function openScopedIndex(
     backgroundEnv: io.env,
     now,
   });
-  for (const n of out.notices) degraded.push({ stage: 'index', reason: out.report.complete || out.background ? 'unavailable' : 'error', message: n });
+  for (const n of out.notices)
+    degraded.push({ stage: 'index', reason: out.report.complete || out.background ? 'unavailable' : 'error', message: n });
   if (verbose) for (const p of out.report.problems) io.warn(`recall: skipped ${p.rel}: ${p.message}`);
   return { index, refresh: out.report, degraded };
 }
@@ -233,10 +250,18 @@ export function settingsInForce(config: RecallConfig): Record<string, unknown> {
 const EMBED_PER_RECALL = 32;
 
 /** Embed notes added or edited since the last run (bounded); a failure or a backlog is a degradation. */
-async function embedNewNotes(index: IndexHandle, models: ModelClient, config: RecallConfig, budgetMs = Infinity): Promise<Degradation | null> {
+async function embedNewNotes(
+  index: IndexHandle,
+  models: ModelClient,
+  config: RecallConfig,
+  budgetMs = Infinity,
+): Promise<Degradation | null> {
   if (!models.models.embed || index.file === ':memory:') return null;
   try {
-    const report = await embedMissing(index, models, { max: EMBED_PER_RECALL, budgetMs: Math.max(1, Math.min(config.embedTimeoutMs, budgetMs)) });
+    const report = await embedMissing(index, models, {
+      max: EMBED_PER_RECALL,
+      budgetMs: Math.max(1, Math.min(config.embedTimeoutMs, budgetMs)),
+    });
     return report.remaining > 0
       ? { stage: 'vector-index', reason: 'unavailable', message: `${report.remaining} notes have no vector yet (run \`recall index\`)` }
       : null;
@@ -280,7 +305,10 @@ export function degradationLines(degraded: readonly Degradation[]): string[] {
   const notInstalled = degraded.filter((d) => d.reason === 'unavailable' && /recall models pull/.test(d.message));
   const rest = degraded.filter((d) => !notInstalled.includes(d));
   const lines = rest.map((d) => `recall: degraded ${d.stage} (${d.reason}): ${d.message}`);
-  if (notInstalled.length) lines.push(`recall: no model for ${notInstalled.map((d) => d.stage.replace(/^arm:/, '')).join(', ')} (optional; \`recall models pull\` installs them)`);
+  if (notInstalled.length)
+    lines.push(
+      `recall: no model for ${notInstalled.map((d) => d.stage.replace(/^arm:/, '')).join(', ')} (optional; \`recall models pull\` installs them)`,
+    );
   return lines;
 }
 
@@ -340,7 +368,10 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   // Reading may wait for another process's lock longer than a refresh's write does (the wasm
   // driver's readers take turns with every other process), but never more than a quarter of what is
   // left before the deadline: a wait blocks the process, and the deadline timer with it.
-  setBusyTimeout(index, opts.deadlineMs === undefined ? READ_BUSY_MS : Math.min(READ_BUSY_MS, Math.max(100, (opts.deadlineMs - now()) / 4)));
+  setBusyTimeout(
+    index,
+    opts.deadlineMs === undefined ? READ_BUSY_MS : Math.min(READ_BUSY_MS, Math.max(100, (opts.deadlineMs - now()) / 4)),
+  );
   let closed = false;
   try {
     // -1 when the count cannot be read (a lock held past the busy timeout, a damaged page): the
@@ -356,7 +387,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
     const models = io.models ?? createModelClient(config, io.env).client;
     const remaining = (): number => (opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now());
     const team = loadTeamSettings(io.env, config.stateDir);
-    const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
+    const teamArm =
+      team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
     const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remaining() / 4) : null;
     const early = [...indexDegraded, ...(embedded ? [embedded] : [])];
     let project: string | null = null;
@@ -374,11 +406,21 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
             ? `no learnings in ${scope.root}`
             : `no KB at ${scope.root} (${scope.reason}; \`recall add\` starts one, --kb DIR reads another)`;
         io.warn(`recall: ${why}; nothing to recall`);
-        return { stdout: cmd.format === 'json' ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why, kb: scopeJson(scope) }, null, 2)}\n` : '', outcome: null, scope, refresh };
+        return {
+          stdout:
+            cmd.format === 'json'
+              ? `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why, kb: scopeJson(scope) }, null, 2)}\n`
+              : '',
+          outcome: null,
+          scope,
+          refresh,
+        };
       }
       if (cmd.mode === 'global' && engines.vectorGraph.kind !== 'reflect') {
         // Said whatever the verbosity: the user asked for something this installation cannot do.
-        io.warn('recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms');
+        io.warn(
+          'recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms',
+        );
       }
       const format = cmd.format;
       const deadline = Math.min(runOpts.deadlineMs ?? Infinity, opts.deadlineMs ?? Infinity);
@@ -435,7 +477,14 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       // Missing build data (an unbuilt or damaged install) degrades the lexical arm; say so.
       const dataGap: Degradation[] = expansionsAvailable()
         ? []
-        : [{ stage: 'arm:bm25', reason: 'unavailable', message: 'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only' }];
+        : [
+            {
+              stage: 'arm:bm25',
+              reason: 'unavailable',
+              message:
+                'related words unavailable (dist/data/wordnet-expand.tsv missing or unreadable): the lexical arm searches the query words only',
+            },
+          ];
       const extra = [...early, ...runDegraded, ...dataGap];
       const outcome = extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
       if (verboseRun) for (const l of degradationLines(outcome.degraded)) io.warn(l);
@@ -449,7 +498,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
             : `${outcome.persona.field_name}: ${outcome.persona.value} (persona, confidence ${outcome.persona.confidence.toFixed(2)})\n`;
         return { stdout, outcome, scope, refresh };
       }
-      if (format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home, kb: scopeJson(scope) });
+      if (format === 'json')
+        stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs: g, home: config.home, kb: scopeJson(scope) });
       else if (format === 'fleet-context') stdout = renderFleetContext(cmd.query, outcome.results);
       else
         stdout =
@@ -467,7 +517,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
         const missing = fieldMissing(outcome.results, cmd.field);
         if (missing) io.warn(`recall: ${missing}`);
       }
-      if (!runOpts.noLog) bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun, runOpts.caller ?? 'cli', scope.root, currentProject());
+      if (!runOpts.noLog)
+        bookkeeping(cmd, config, outcome, g, now(), io.warn, verboseRun, runOpts.caller ?? 'cli', scope.root, currentProject());
       return { stdout, outcome, scope, refresh };
     };
     return {
@@ -499,7 +550,9 @@ export function scopeJson(scope: Scope): { root: string; scope: string; reason: 
  */
 export function fieldMissing(results: readonly { note: import('../core/note.js').Note }[], field: string): string | null {
   if (results.length === 0 || results.some((r) => fieldValue(r.note, field) !== null)) return null;
-  const have = [...new Set(results.flatMap((r) => Object.keys(r.note.frontmatter)))].filter((k) => results.some((r) => fieldValue(r.note, k) !== null)).sort();
+  const have = [...new Set(results.flatMap((r) => Object.keys(r.note.frontmatter)))]
+    .filter((k) => results.some((r) => fieldValue(r.note, k) !== null))
+    .sort();
   return `no result has a "${field}" field; showing key insights instead (fields these results have: ${have.join(', ') || 'none'})`;
 }
 
@@ -532,7 +585,13 @@ export function bookkeeping(
   const ids = outcome.results.map((r) => r.note.displayId);
   // What `recall replay` needs to run this recall again: the request and the settings in force.
   const { verbose: _v, sessionId: _s, kb: _k, ...request } = cmd;
-  const econ = config.economics ? blockEconomics(outcome.results.map((r) => r.note), glyphs, config.home) : null;
+  const econ = config.economics
+    ? blockEconomics(
+        outcome.results.map((r) => r.note),
+        glyphs,
+        config.home,
+      )
+    : null;
   const logErr = logRecall(
     config.stateDir,
     {
@@ -565,7 +624,13 @@ export function bookkeeping(
   }
   if (outcome.results.length > 0 && cmd.followup && config.followup && sessionId) {
     const r = recordFollowup(
-      { stateDir: config.stateDir, metricsPath: config.metricsPath, sessionId, windowSec: config.followupWindowSec, maxBytes: config.logMaxBytes },
+      {
+        stateDir: config.stateDir,
+        metricsPath: config.metricsPath,
+        sessionId,
+        windowSec: config.followupWindowSec,
+        maxBytes: config.logMaxBytes,
+      },
       cmd.query,
       outcome.results.map((c) => c.note.key),
       nowMs,
@@ -595,7 +660,11 @@ export async function runIndex(
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
     let report: RefreshReport;
     const pass = (): RefreshReport =>
-      refreshIndex(index, { force: true, ...(io.progress ? { onProgress: io.progress } : {}), ...(lock ? { onBatch: () => lock.beat() } : {}) });
+      refreshIndex(index, {
+        force: true,
+        ...(io.progress ? { onProgress: io.progress } : {}),
+        ...(lock ? { onBatch: () => lock.beat() } : {}),
+      });
     try {
       try {
         report = pass();
@@ -608,14 +677,18 @@ export async function runIndex(
       }
     } catch (err) {
       const kind = classifyDbError(err, index.file);
-      const hint = kind === 'full' ? ' (the disk is full; the index was left as it was)' : kind === 'busy' ? ' (another process is writing it)' : '';
+      const hint =
+        kind === 'full' ? ' (the disk is full; the index was left as it was)' : kind === 'busy' ? ' (another process is writing it)' : '';
       throw new IndexFailed(`indexing ${scope.root} failed: ${errorMessage(err)}${hint}`);
     }
     let vectors = 'no embedding model installed: vector index not built';
     const models = io.models ?? createModelClient(config, io.env).client;
     if (models.models.embed) {
       try {
-        const r = await embedMissing(index, models, { max: Number.MAX_SAFE_INTEGER, ...(io.embedProgress ? { onProgress: io.embedProgress } : {}) });
+        const r = await embedMissing(index, models, {
+          max: Number.MAX_SAFE_INTEGER,
+          ...(io.embedProgress ? { onProgress: io.embedProgress } : {}),
+        });
         vectors = `${r.embedded} notes embedded with ${models.models.embed}`;
       } catch (err) {
         vectors = `vectors not built: ${errorMessage(err)}`;
@@ -643,7 +716,7 @@ const INDEX_LOCK_WAIT_MS = 120_000;
 async function waitForRefreshLock(file: string, warn: (l: string) => void): Promise<ReturnType<typeof tryRefreshLock>> {
   const until = Date.now() + INDEX_LOCK_WAIT_MS;
   let told = false;
-  for (let free = 0; ; ) {
+  for (let free = 0; ;) {
     const lock = tryRefreshLock(file);
     if (lock) return lock;
     if (refreshLockHolder(file) === null) {
@@ -662,7 +735,8 @@ async function waitForRefreshLock(file: string, warn: (l: string) => void): Prom
       warn(`recall: waiting for the refresh running in process ${refreshLockHolder(file) ?? '?'} to finish`);
       told = true;
     }
-    if (Date.now() > until) throw new IndexFailed(`the index ${file} is being refreshed by process ${refreshLockHolder(file) ?? '?'}; try again later`);
+    if (Date.now() > until)
+      throw new IndexFailed(`the index ${file} is being refreshed by process ${refreshLockHolder(file) ?? '?'}; try again later`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

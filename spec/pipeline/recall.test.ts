@@ -68,8 +68,16 @@ describe('superseded filter', () => {
 describe('ranking and filters', () => {
   it('ranks the note BM25 prefers first even when a weaker match has stronger boosts', async () => {
     kb = tempKb();
-    kb.write('documents/exact.md', noteText('exact', 'tmux kill-server destroys sessions', 'tmux kill-server ends every tmux session on the socket', { confidence: 'low' }));
-    kb.write('documents/boosted.md', noteText('boosted', 'session cookies', 'server-side sessions with a shared store', { confidence: 'high', proof_count: 50 }));
+    kb.write(
+      'documents/exact.md',
+      noteText('exact', 'tmux kill-server destroys sessions', 'tmux kill-server ends every tmux session on the socket', {
+        confidence: 'low',
+      }),
+    );
+    kb.write(
+      'documents/boosted.md',
+      noteText('boosted', 'session cookies', 'server-side sessions with a shared store', { confidence: 'high', proof_count: 50 }),
+    );
     expect(ids(await recallIn(kb, 'tmux kill-server destroyed all my sessions'))[0]).toBe('exact');
   });
 
@@ -121,7 +129,15 @@ describe('ranking and filters', () => {
     const models: ModelClient = {
       ...NO_MODELS,
       models: { ce: 'fake', embed: null },
-      rerank: () => of({ available: true as const, model: 'fake', scores: new Map([['a', -4], ['b', 4]]) }),
+      rerank: () =>
+        of({
+          available: true as const,
+          model: 'fake',
+          scores: new Map([
+            ['a', -4],
+            ['b', 4],
+          ]),
+        }),
       embed: () => of({ available: false as const, error: 'none' }),
     };
     const r = await recallIn(kb, 'topic words', {}, { models });
@@ -195,9 +211,18 @@ describe('cache', () => {
 describe('relevance floor', () => {
   function devKb(): TempKb {
     const k = tempKb();
-    k.write('documents/pool.md', noteText('pool', 'postgres connection pool exhausted in pytest', 'use one engine per test session and roll back each test'));
-    k.write('documents/lock.md', noteText('lock', 'terraform state lock stuck after a cancelled run', 'force-unlock the state once no run is active'));
-    k.write('documents/hook.md', noteText('hook', 'stripe webhooks are delivered more than once', 'dedupe on the event id under a unique constraint'));
+    k.write(
+      'documents/pool.md',
+      noteText('pool', 'postgres connection pool exhausted in pytest', 'use one engine per test session and roll back each test'),
+    );
+    k.write(
+      'documents/lock.md',
+      noteText('lock', 'terraform state lock stuck after a cancelled run', 'force-unlock the state once no run is active'),
+    );
+    k.write(
+      'documents/hook.md',
+      noteText('hook', 'stripe webhooks are delivered more than once', 'dedupe on the event id under a unique constraint'),
+    );
     return k;
   }
 
@@ -224,13 +249,22 @@ describe('relevance floor', () => {
     expect(ids(r)).toEqual([]);
     expect(r.outcome!.weak.length).toBeGreaterThan(0);
     expect(r.outcome!.weak.every((c) => c.relevance < 0.5)).toBe(true);
-    const md = await recallIn(kb, 'the kafka consumer group keeps rebalancing after every deploy run', { floor: 0.5, showWeak: true, format: 'markdown' });
+    const md = await recallIn(kb, 'the kafka consumer group keeps rebalancing after every deploy run', {
+      floor: 0.5,
+      showWeak: true,
+      format: 'markdown',
+    });
     expect(md.stdout).toMatch(/^_Weak matches \(relevance below 0\.50; probably not about this\):_\n- \[/);
     expect(md.stdout).not.toContain('Prior learnings');
   });
 
   it('reads per-caller floors from the environment, falling back on a malformed or out-of-range value', () => {
-    const c = loadConfig({ RECALL_FLOOR_USER_PROMPT: '0.7', RECALL_FLOOR: 'lots', RECALL_FLOOR_SUBAGENT: '-1', RECALL_FLOOR_SESSION_START: '2' });
+    const c = loadConfig({
+      RECALL_FLOOR_USER_PROMPT: '0.7',
+      RECALL_FLOOR: 'lots',
+      RECALL_FLOOR_SUBAGENT: '-1',
+      RECALL_FLOOR_SESSION_START: '2',
+    });
     expect(c.floors).toEqual({ cli: 0.5, sessionStart: 0.4, userPrompt: 0.7, subagent: 0.5 });
     expect(c.warnings).toEqual([
       'RECALL_FLOOR="lots" is not a valid number; using 0.5',
@@ -241,7 +275,10 @@ describe('relevance floor', () => {
 
   it('abstains on everyday prompts that share only everyday words with the notes', async () => {
     kb = devKb();
-    kb.write('documents/flaky.md', noteText('flaky', 'flaky tests fail on CI with fake timers', 'run the async timer APIs and restore real timers'));
+    kb.write(
+      'documents/flaky.md',
+      noteText('flaky', 'flaky tests fail on CI with fake timers', 'run the async timer APIs and restore real timers'),
+    );
     for (const q of ['why did that fail?', 'run the tests again please', 'add error handling here']) {
       const r = await recallIn(kb, q, { floor: 0.5 });
       expect(ids(r)).toEqual([]);
@@ -260,11 +297,23 @@ describe('bookkeeping', () => {
     await recallIn(kb, 'beta', { sessionId: 's1' });
     await recallIn(kb, 'zzz nothing matches here', { sessionId: 's1' });
     await recallIn(kb, 'qqq also nothing', { sessionId: 's1', gapLog: false });
-    const log = fs.readFileSync(path.join(kb.state, 'recall_log.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const log = fs
+      .readFileSync(path.join(kb.state, 'recall_log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(log.map((l) => l['count'])).toEqual([1, 1, 0, 0]);
-    const gaps = fs.readFileSync(path.join(kb.state, 'knowledge-gaps.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const gaps = fs
+      .readFileSync(path.join(kb.state, 'knowledge-gaps.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(gaps).toEqual([expect.objectContaining({ normalized: 'matches nothing zzz', session_id: 's1' })]);
-    const metrics = fs.readFileSync(path.join(kb.state, 'metrics.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const metrics = fs
+      .readFileSync(path.join(kb.state, 'metrics.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(metrics.map((m) => m['followup'])).toEqual([false, true]);
   });
 });
