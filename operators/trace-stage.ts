@@ -62,20 +62,31 @@ export type TraceSink = (event: TraceEvent) => void;
 /** Distributes the Omit over the union, so each stage's own fields stay checked. */
 export type TraceEventBody = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 't'> : never) : never;
 
+/**
+ * A tap that reports what the stage before it did: `describe` builds the event body (or several, or
+ * none) from the state the stage emitted. Without a sink it is no operator at all.
+ */
 export function traceStage(
   sink: TraceSink | undefined,
   now: () => number,
-  describe: (s: RecallState) => TraceEventBody | null,
+  describe: (s: RecallState) => TraceEventBody | readonly TraceEventBody[] | null,
 ): MonoTypeOperatorFunction<RecallState> {
   if (!sink) return (source) => source;
-  return tap((state) => {
+  // A tracing problem (a describe or sink that throws) must not change the recall.
+  const quietly = (f: () => void): void => {
     try {
-      const ev = describe(state);
-      if (ev) sink({ ...ev, t: now() } as TraceEvent);
+      f();
     } catch {
-      /* a tracing problem must not change the recall */
+      /* ignored on purpose */
     }
-  });
+  };
+  return tap((state) =>
+    quietly(() => {
+      const ev = describe(state);
+      const events = ev === null ? [] : Array.isArray(ev) ? ev : [ev as TraceEventBody];
+      for (const e of events) quietly(() => sink({ ...e, t: now() } as TraceEvent));
+    }),
+  );
 }
 
 /** Drops recorded by one stage (the drops list only grows, so new entries are the stage's). */
