@@ -26,7 +26,7 @@ import { errorMessage } from '../core/errors.js';
 import type { RecallState } from '../core/state.js';
 import type { Degradation, Embeddings } from '../core/types.js';
 
-/** Candidates rescored by the cross-encoder and embedded for MMR (seed value). */
+/** Candidates rescored by the cross-encoder and embedded for MMR: the reference window, wide enough for a limit of 10 with room for filters, small enough for a hook budget. */
 export const RERANK_WINDOW = 20;
 
 export interface RerankTopOptions {

@@ -12,13 +12,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Observable, of } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { RecallConfig } from './config.js';
 import {
   NO_MODELS,
   unavailable,
   type ModelClient,
-  type ModelCandidate,
   type RerankResult,
   type EmbedResult,
   type KnnResult,
