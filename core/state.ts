@@ -2,7 +2,17 @@
  * The record that flows through the stage operators of one recall. Each operator returns a new
  * record (no mutation), adding its output and any drops or degradations it recorded.
  */
-import type { RelevanceFeatures, ArmOutcome, Candidate, CacheTier, Degradation, Drop, Embeddings, RelevanceSource, ScoredCandidate } from './types.js';
+import type {
+  RelevanceFeatures,
+  ArmOutcome,
+  Candidate,
+  CacheTier,
+  Degradation,
+  Drop,
+  Embeddings,
+  RelevanceSource,
+  ScoredCandidate,
+} from './types.js';
 import type { QueryTerm } from './stems.js';
 
 /** A query term with the weights the relevance estimate used. */

@@ -29,7 +29,7 @@ export interface ArmOutcome {
   message?: string;
 }
 
-/** A swallowed failure, recorded as data (STYLE: degradation is data). */
+/** A swallowed failure, recorded as data so traces, JSON output and the recall log can show it. */
 export interface Degradation {
   stage: string;
   reason: 'timeout' | 'error' | 'unavailable';

@@ -1,5 +1,5 @@
 /**
- * Per-arm query-term-coverage floors (R12), applied to each arm's hits before fusion.
+ * Per-arm query-term-coverage floors, applied to each arm's hits before fusion.
  *
  * A hit whose note covers less than the arm's floor of the query's content terms is dropped (and
  * the drop recorded). Floors are 0..1 per arm, default 0 = off (RECALL_ARM_<ARM>_MIN_SCORE).

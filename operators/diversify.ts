@@ -1,5 +1,5 @@
 /**
- * MMR stage (R3): diversified pick of `limit` notes, or a plain slice when there are no vectors.
+ * MMR stage: diversified pick of `limit` notes, or a plain slice when there are no vectors.
  */
 import { map, type OperatorFunction } from 'rxjs';
 import type { RecallState } from '../core/state.js';

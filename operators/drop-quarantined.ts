@@ -9,6 +9,13 @@ import { dropping } from './drops.js';
 /** Fleet-imported notes with `quarantine` set are dropped unless included (fleet-context implies it). */
 export function dropQuarantined(include: boolean): OperatorFunction<RecallState, RecallState> {
   return map((state) =>
-    include ? state : dropping(state, state.selected.filter((c) => !c.note.quarantine), 'quarantine', () => 'quarantined fleet note'),
+    include
+      ? state
+      : dropping(
+          state,
+          state.selected.filter((c) => !c.note.quarantine),
+          'quarantine',
+          () => 'quarantined fleet note',
+        ),
   );
 }

@@ -13,6 +13,11 @@ export function filterConfidence(floor: ConfidenceFloor): OperatorFunction<Recal
   return map((state) => {
     if (floor === 'ANY') return state;
     const min = TIER_RANK[floor]!;
-    return dropping(state, state.selected.filter((c) => (TIER_RANK[c.note.confidence] ?? 0) >= min), 'confidence', (c) => `confidence ${c.note.confidence} below ${floor}`);
+    return dropping(
+      state,
+      state.selected.filter((c) => (TIER_RANK[c.note.confidence] ?? 0) >= min),
+      'confidence',
+      (c) => `confidence ${c.note.confidence} below ${floor}`,
+    );
   });
 }

@@ -1,5 +1,5 @@
 /**
- * Persona short-circuit (O3): an aggregate question about the team's ways ("what testing style
+ * Persona short-circuit: an aggregate question about the team's ways ("what testing style
  * does this team prefer") is answered from the project_persona table of reflect.db, when one exists
  * and holds a high-confidence field the question names. Closed-domain queries and misses fall
  * through to the normal pipeline; any database problem is a miss.

@@ -30,7 +30,6 @@ import type { RelevanceFeatures } from '../../core/types.js';
 
 export type { RelevanceFeatures };
 
-
 /** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
 export type ModelFeature = 'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing';
 export const FEATURE_NAMES: readonly ModelFeature[] = ['kbCoverage', 'infoCoverage', 'titleCoverage', 'noteMissing'];
@@ -129,7 +128,12 @@ export function idf(df: number, live: number): number {
  * @param titleStems stems of the note's title words (function words removed)
  * @param live live notes in the KB
  */
-export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: NoteTerms, titleStems: ReadonlySet<string>, live: number): RelevanceFeatures {
+export function relevanceFeatures(
+  terms: readonly WeightedTerm[],
+  noteStems: NoteTerms,
+  titleStems: ReadonlySet<string>,
+  live: number,
+): RelevanceFeatures {
   let k = 0;
   let kTotal = 0;
   let b = 0;

@@ -248,9 +248,9 @@ describe('boost properties', () => {
     domainHint: fc.constantFrom('', 'infra', 'web'),
   });
   const alphaArb = fc.double({ min: 0, max: 2, noNaN: true });
-  const alphasArb = fc.tuple(...BOOST_NAMES.map(() => alphaArb)).map(
-    (vals) => Object.fromEntries(BOOST_NAMES.map((n, i) => [n, vals[i]!])) as Record<BoostName, number>,
-  );
+  const alphasArb = fc
+    .tuple(...BOOST_NAMES.map(() => alphaArb))
+    .map((vals) => Object.fromEntries(BOOST_NAMES.map((n, i) => [n, vals[i]!])) as Record<BoostName, number>);
 
   it('keeps every norm within 0..1', () => {
     fc.assert(

@@ -13,11 +13,7 @@ const ALT2_VEC: Vec = [0, 0, 1];
 /** The reference fixture: five near-duplicates with CE logit 8, two distinct notes with logit 2. */
 const DUPS = ['dup-0', 'dup-1', 'dup-2', 'dup-3', 'dup-4'];
 const FIXTURE: MmrItem[] = [...DUPS.map((k) => item(k, sigmoid(8))), item('alt-1', sigmoid(2)), item('alt-2', sigmoid(2))];
-const FIXTURE_VECTORS = new Map<string, Vec>([
-  ...DUPS.map((k): [string, Vec] => [k, DUP_VEC]),
-  ['alt-1', ALT1_VEC],
-  ['alt-2', ALT2_VEC],
-]);
+const FIXTURE_VECTORS = new Map<string, Vec>([...DUPS.map((k): [string, Vec] => [k, DUP_VEC]), ['alt-1', ALT1_VEC], ['alt-2', ALT2_VEC]]);
 const dupCount = (items: readonly MmrItem[]): number => items.filter((i) => i.key.startsWith('dup-')).length;
 
 describe('cosine', () => {

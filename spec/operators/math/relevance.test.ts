@@ -100,13 +100,29 @@ describe('relevanceFeatures', () => {
   });
 
   it('is all zeros for a query without terms', () => {
-    expect(relevanceFeatures([], noteTerms(['a']), new Set(), 10)).toEqual({ kbCoverage: 0, infoCoverage: 0, titleCoverage: 0, noteMissing: 0, maxCovered: 0, coveredInfo: 0, specificCovered: 0 });
+    expect(relevanceFeatures([], noteTerms(['a']), new Set(), 10)).toEqual({
+      kbCoverage: 0,
+      infoCoverage: 0,
+      titleCoverage: 0,
+      noteMissing: 0,
+      maxCovered: 0,
+      coveredInfo: 0,
+      specificCovered: 0,
+    });
   });
 });
 
 describe('lexicalRelevance', () => {
   const unit = (): fc.Arbitrary<number> => fc.double({ min: 0, max: 1, noNaN: true });
-  const featureArb = fc.record({ kbCoverage: unit(), infoCoverage: unit(), titleCoverage: unit(), noteMissing: unit(), maxCovered: unit(), coveredInfo: unit(), specificCovered: unit() } satisfies Record<keyof RelevanceFeatures, fc.Arbitrary<number>>);
+  const featureArb = fc.record({
+    kbCoverage: unit(),
+    infoCoverage: unit(),
+    titleCoverage: unit(),
+    noteMissing: unit(),
+    maxCovered: unit(),
+    coveredInfo: unit(),
+    specificCovered: unit(),
+  } satisfies Record<keyof RelevanceFeatures, fc.Arbitrary<number>>);
 
   it('is a probability, and more coverage never lowers it (the fitted signs are the sensible ones)', () => {
     expect(RELEVANCE_MODEL.weights.kbCoverage).toBeGreaterThan(0);
@@ -125,14 +141,38 @@ describe('lexicalRelevance', () => {
   });
 
   it('says a note covering every specific word is relevant and one sharing a generic word is not', () => {
-    const all = lexicalRelevance({ kbCoverage: 1, infoCoverage: 1, titleCoverage: 0.5, noteMissing: 0, maxCovered: 0.9, coveredInfo: 0.8, specificCovered: 1 });
-    const generic = lexicalRelevance({ kbCoverage: 0.1, infoCoverage: 0.15, titleCoverage: 0, noteMissing: 0.8, maxCovered: 0.5, coveredInfo: 0.1, specificCovered: 0 });
+    const all = lexicalRelevance({
+      kbCoverage: 1,
+      infoCoverage: 1,
+      titleCoverage: 0.5,
+      noteMissing: 0,
+      maxCovered: 0.9,
+      coveredInfo: 0.8,
+      specificCovered: 1,
+    });
+    const generic = lexicalRelevance({
+      kbCoverage: 0.1,
+      infoCoverage: 0.15,
+      titleCoverage: 0,
+      noteMissing: 0.8,
+      maxCovered: 0.5,
+      coveredInfo: 0.1,
+      specificCovered: 0,
+    });
     expect(all).toBeGreaterThan(0.9);
     expect(generic).toBeLessThan(0.1);
   });
 
   it('contributions add up to the logit', () => {
-    const f = { kbCoverage: 0.4, infoCoverage: 0.5, titleCoverage: 0.2, noteMissing: 0.6, maxCovered: 0.7, coveredInfo: 0.3, specificCovered: 1 };
+    const f = {
+      kbCoverage: 0.4,
+      infoCoverage: 0.5,
+      titleCoverage: 0.2,
+      noteMissing: 0.6,
+      maxCovered: 0.7,
+      coveredInfo: 0.3,
+      specificCovered: 1,
+    };
     const c = contributions(f);
     const logit = RELEVANCE_MODEL.bias + FEATURE_NAMES.reduce((s, n) => s + c[n], 0);
     expect(lexicalRelevance(f)).toBeCloseTo(1 / (1 + Math.exp(-logit)), 12);
