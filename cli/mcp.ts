@@ -71,7 +71,11 @@ export function fitStep<T extends { results: unknown[] }>(step: T, tokens: numbe
   ];
   if (hydrated.length) {
     const shareBodies = (): void => {
-      const overhead = text({ ...step, results: rows.map((r) => (typeof r['body'] === 'string' ? { ...r, body: '' } : r)), truncated: true }).length;
+      const overhead = text({
+        ...step,
+        results: rows.map((r) => (typeof r['body'] === 'string' ? { ...r, body: '' } : r)),
+        truncated: true,
+      }).length;
       const each = Math.max(200, Math.floor((max - overhead) / hydrated.length) - 60);
       for (const r of rows) {
         const b = r['body'];
@@ -114,7 +118,10 @@ export function createMcpServer(o: McpOptions, version = '0.1.0'): McpServer {
         query: z.string().min(1).describe('what you are about to do, or an error snippet'),
         limit: z.number().int().min(1).max(20).optional().describe('results (default 10)'),
         confidence: confidence.describe('minimum confidence tier (default ANY)'),
-        mode: z.enum(['naive', 'local', 'global']).optional().describe('naive (default), local: graph neighbourhood, global: broad patterns'),
+        mode: z
+          .enum(['naive', 'local', 'global'])
+          .optional()
+          .describe('naive (default), local: graph neighbourhood, global: broad patterns'),
         tags: z.array(z.string()).optional().describe('tags that boost matching notes'),
       },
     },
@@ -148,7 +155,8 @@ export function createMcpServer(o: McpOptions, version = '0.1.0'): McpServer {
     'index',
     {
       title: 'Staged recall, step 1: index',
-      description: 'ID-only rows (id, title, score, project, date) for a query, best first: triage many hits cheaply, then use timeline or hydrate on the few that matter.',
+      description:
+        'ID-only rows (id, title, score, project, date) for a query, best first: triage many hits cheaply, then use timeline or hydrate on the few that matter.',
       inputSchema: { query: z.string().min(1), limit: z.number().int().min(1).max(50).optional().describe('rows (default 20)') },
     },
     async (a) => {
@@ -165,7 +173,8 @@ export function createMcpServer(o: McpOptions, version = '0.1.0'): McpServer {
     'timeline',
     {
       title: 'Staged recall, step 2: timeline',
-      description: 'Chronological neighbours (ID-only rows) around an anchor note, to see how a problem evolved. Give an anchor id from index, or a query to pick one.',
+      description:
+        'Chronological neighbours (ID-only rows) around an anchor note, to see how a problem evolved. Give an anchor id from index, or a query to pick one.',
       inputSchema: {
         anchor: z.string().optional().describe('note id from index'),
         query: z.string().optional().describe('used to find the anchor when none is given'),

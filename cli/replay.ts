@@ -39,10 +39,27 @@ export interface BadRecord {
 
 /** Types of the request fields a logged record may carry; anything else in a record is ignored. */
 const REQUEST_FIELDS: Record<string, 'string' | 'number' | 'boolean' | 'string[]' | 'string|null'> = {
-  limit: 'number', mode: 'string', confidence: 'string', format: 'string', field: 'string|null', tags: 'string[]',
-  domainHint: 'string', minOverlap: 'number', maxTokens: 'number', maxChars: 'number', cache: 'boolean', cacheTtl: 'number',
-  includeQuarantined: 'boolean', mmr: 'boolean', mmrLambda: 'number', global: 'boolean', allBranches: 'boolean', kb: 'string|null',
-  kbs: 'string[]', floor: 'number', showWeak: 'boolean',
+  limit: 'number',
+  mode: 'string',
+  confidence: 'string',
+  format: 'string',
+  field: 'string|null',
+  tags: 'string[]',
+  domainHint: 'string',
+  minOverlap: 'number',
+  maxTokens: 'number',
+  maxChars: 'number',
+  cache: 'boolean',
+  cacheTtl: 'number',
+  includeQuarantined: 'boolean',
+  mmr: 'boolean',
+  mmrLambda: 'number',
+  global: 'boolean',
+  allBranches: 'boolean',
+  kb: 'string|null',
+  kbs: 'string[]',
+  floor: 'number',
+  showWeak: 'boolean',
 };
 
 /** The logged request, field by field: a field of the wrong type (`tags: null`) is dropped, so the default applies. */
@@ -52,10 +69,13 @@ function cleanRequest(raw: unknown): Partial<RecallCommand> {
   for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
     const t = REQUEST_FIELDS[k];
     const ok =
-      t === 'string[]' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
-      : t === 'string|null' ? v === null || typeof v === 'string'
-      : t === 'number' ? typeof v === 'number' && Number.isFinite(v)
-      : t !== undefined && typeof v === t;
+      t === 'string[]'
+        ? Array.isArray(v) && v.every((x) => typeof x === 'string')
+        : t === 'string|null'
+          ? v === null || typeof v === 'string'
+          : t === 'number'
+            ? typeof v === 'number' && Number.isFinite(v)
+            : t !== undefined && typeof v === t;
     if (ok) out[k] = v;
   }
   if (out['mode'] !== undefined && !['naive', 'local', 'global'].includes(out['mode'] as string)) delete out['mode'];
@@ -70,7 +90,8 @@ export function parseLogLine(text: string, line: number): LoggedRecall | BadReco
     if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('not a JSON object');
     if (typeof o['query'] !== 'string' || !o['query'].trim()) throw new Error('no query');
     const results = Array.isArray(o['results']) ? (o['results'] as unknown[]) : null;
-    const idOf = (r: unknown): string => (r && typeof r === 'object' ? String((r as { key?: unknown; id?: unknown }).key ?? (r as { id?: unknown }).id) : String(r));
+    const idOf = (r: unknown): string =>
+      r && typeof r === 'object' ? String((r as { key?: unknown; id?: unknown }).key ?? (r as { id?: unknown }).id) : String(r);
     return {
       line,
       ts: typeof o['ts'] === 'string' ? o['ts'] : '',
@@ -145,15 +166,35 @@ const BASE: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false, 
  */
 export function replayCommand(r: Pick<LoggedRecall, 'request' | 'query'>, overrides: Partial<RecallCommand>): RecallCommand {
   const includeQuarantined = r.request.includeQuarantined ?? r.request.format === 'fleet-context';
-  return { ...BASE, ...r.request, includeQuarantined, ...overrides, query: r.query, format: 'json', cache: false, gapLog: false, followup: false, verbose: false, sessionId: null };
+  return {
+    ...BASE,
+    ...r.request,
+    includeQuarantined,
+    ...overrides,
+    query: r.query,
+    format: 'json',
+    cache: false,
+    gapLog: false,
+    followup: false,
+    verbose: false,
+    sessionId: null,
+  };
 }
 
 /** One session per KB, scope and logged project (the affinity boost must use the project the recall used). */
-async function sessionFor(sessions: Map<string, RecallSession>, cmd: RecallCommand, project: string | null, io: RunIo): Promise<RecallSession> {
+async function sessionFor(
+  sessions: Map<string, RecallSession>,
+  cmd: RecallCommand,
+  project: string | null,
+  io: RunIo,
+): Promise<RecallSession> {
   const key = JSON.stringify([cmd.kb, cmd.global, cmd.allBranches, project]);
   let session = sessions.get(key);
   if (!session) {
-    session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false, ...(project !== null ? { project } : {}) }, io);
+    session = await openSession(
+      { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false, ...(project !== null ? { project } : {}) },
+      io,
+    );
     sessions.set(key, session);
   }
   return session;
@@ -194,7 +235,20 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
   const sessions = new Map<string, RecallSession>();
   const diffs: ReplayDiff[] = [];
   const bad = (line: number, query: string, caller: string, before: string[], error: string): ReplayDiff => ({
-    line, query, caller, before, after: [], added: [], removed: [], moved: [], tokensBefore: null, tokensAfter: 0, msBefore: null, msAfter: 0, changed: true, error,
+    line,
+    query,
+    caller,
+    before,
+    after: [],
+    added: [],
+    removed: [],
+    moved: [],
+    tokensBefore: null,
+    tokensAfter: 0,
+    msBefore: null,
+    msAfter: 0,
+    changed: true,
+    error,
   });
   try {
     for (const r of picked) {
@@ -206,7 +260,9 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
       try {
         const cmd = replayCommand(r, opts.overrides);
         const t0 = performance.now();
-        const res = cmd.kbs ? await (await import('../pipeline/multi-kb.js')).runMultiRecall(cmd, io, { noLog: true }) : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
+        const res = cmd.kbs
+          ? await (await import('../pipeline/multi-kb.js')).runMultiRecall(cmd, io, { noLog: true })
+          : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
         const msAfter = performance.now() - t0;
         const results = res.outcome?.results ?? [];
         const after = results.map((c) => c.note.key);
@@ -234,7 +290,9 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
 }
 
 export function formatReplay(report: ReplayReport): string {
-  const out = [`replayed ${report.replayed} recalls from ${report.log}${report.skipped ? ` (${report.skipped} unreadable lines, counted as changes)` : ''}: ${report.changed} would change`];
+  const out = [
+    `replayed ${report.replayed} recalls from ${report.log}${report.skipped ? ` (${report.skipped} unreadable lines, counted as changes)` : ''}: ${report.changed} would change`,
+  ];
   for (const d of report.diffs) {
     if (!d.changed) continue;
     if (d.error) {

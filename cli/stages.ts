@@ -85,8 +85,7 @@ export interface TimelineRow {
 }
 
 export type TimelineStep =
-  | { step: 2; anchor: string; depth_before: number; depth_after: number; results: TimelineRow[] }
-  | { step: 2; error: string; results: [] };
+  { step: 2; anchor: string; depth_before: number; depth_after: number; results: TimelineRow[] } | { step: 2; error: string; results: [] };
 
 export type HydrateRow =
   | {
@@ -145,13 +144,7 @@ function cut(s: string, n: number): string {
 /** Python `repr()` of a string, as the reference writes it into "anchor not found (...)". */
 function pyRepr(s: string): string {
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
-  const body = s
-    .replace(/\\/g, '\\\\')
-    .replace(/\n/g, '\\n')
-    .replace(/\r/g, '\\r')
-    .replace(/\t/g, '\\t')
-    .split(q)
-    .join(`\\${q}`);
+  const body = s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t').split(q).join(`\\${q}`);
   return `${q}${body}${q}`;
 }
 
@@ -300,8 +293,7 @@ function liveNotes(h: IndexHandle, withText: boolean): Note[] {
 /** Parsed entity sidecar of a note (first by path when several), or null. */
 function sidecarOf(h: IndexHandle, notePath: string): Record<string, unknown> | null {
   const row = h.db.prepare(`SELECT data FROM sidecars WHERE note_path = ? ORDER BY path LIMIT 1`).get(notePath) as
-    | { data: string }
-    | undefined;
+    { data: string } | undefined;
   if (!row) return null;
   try {
     const data = JSON.parse(row.data) as unknown;
@@ -316,12 +308,15 @@ function sidecarOf(h: IndexHandle, notePath: string): Record<string, unknown> | 
 
 /** The default search of step 1: one in-process recall (JSON format, no cache, no gap log, no follow-up). */
 const pipelineSearch: StageSearch = async (query, limit, scope, io) => {
-  const session = await openSession({ kb: scope.kb, global: scope.global, allBranches: scope.allBranches, verbose: false }, {
-    env: io.env,
-    cwd: io.cwd,
-    warn: io.warn,
-    ...(io.models ? { models: io.models } : {}),
-  });
+  const session = await openSession(
+    { kb: scope.kb, global: scope.global, allBranches: scope.allBranches, verbose: false },
+    {
+      env: io.env,
+      cwd: io.cwd,
+      warn: io.warn,
+      ...(io.models ? { models: io.models } : {}),
+    },
+  );
   try {
     const cmd: RecallCommand = {
       ...DEFAULT_COMMAND,
@@ -338,7 +333,11 @@ const pipelineSearch: StageSearch = async (query, limit, scope, io) => {
       showWeak: true,
     };
     const r = await session.run(cmd);
-    return [...(r.outcome?.results ?? []), ...(r.outcome?.weak ?? [])].map((c) => ({ note: c.note, score: c.score, relevance: c.relevance }));
+    return [...(r.outcome?.results ?? []), ...(r.outcome?.weak ?? [])].map((c) => ({
+      note: c.note,
+      score: c.score,
+      relevance: c.relevance,
+    }));
   } finally {
     session.close();
   }
@@ -407,7 +406,8 @@ export async function stageTimeline(
   const candidates = !anchorId ? (await stageIndex(query, { ...scope, limit: TIMELINE_QUERY_LIMIT }, io)).results.map((r) => r.id) : [];
 
   return withLiveIndex(scope, io, (h, resolved): TimelineStep => {
-    if (!fs.existsSync(resolved.root) || (liveNotes(h, false).length === 0 && !fs.existsSync(path.join(resolved.root, 'documents')))) return { step: 2, error: 'no learnings KB found', results: [] };
+    if (!fs.existsSync(resolved.root) || (liveNotes(h, false).length === 0 && !fs.existsSync(path.join(resolved.root, 'documents'))))
+      return { step: 2, error: 'no learnings KB found', results: [] };
     const notes = chronological(liveNotes(h, !anchorId), resolved.root);
     let anchor: Note | undefined;
     if (anchorId) anchor = findNote(notes, anchorId);
@@ -417,15 +417,13 @@ export async function stageTimeline(
     }
     const at = anchor ? notes.indexOf(anchor) : -1;
     if (at < 0) return { step: 2, error: `anchor not found (${pyRepr(anchorId || query)})`, results: [] };
-    const results = timelineWindow(notes, at, before, after).map(
-      (n): TimelineRow => ({
-        id: cut(stageId(n), ID_MAX),
-        title: cut(stageTitle(n), TITLE_MAX),
-        project: cut(stageProject(n), PROJECT_MAX),
-        date: cut(stageDate(n)?.text ?? '', DATE_MAX),
-        anchor: n === anchor,
-      }),
-    );
+    const results = timelineWindow(notes, at, before, after).map((n): TimelineRow => ({
+      id: cut(stageId(n), ID_MAX),
+      title: cut(stageTitle(n), TITLE_MAX),
+      project: cut(stageProject(n), PROJECT_MAX),
+      date: cut(stageDate(n)?.text ?? '', DATE_MAX),
+      anchor: n === anchor,
+    }));
     return { step: 2, anchor: cut(stageId(notes[at]!), ID_MAX), depth_before: before, depth_after: after, results };
   });
 }

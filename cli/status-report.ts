@@ -153,7 +153,9 @@ function claudePluginInstalled(env: Env): boolean {
   const home = env['HOME'] ?? '';
   const config = env['CLAUDE_CONFIG_DIR'] ? path.resolve(env['CLAUDE_CONFIG_DIR']) : path.join(home, '.claude');
   try {
-    const plugins = JSON.parse(fs.readFileSync(path.join(config, 'plugins', 'installed_plugins.json'), 'utf8')) as { plugins?: Record<string, unknown> };
+    const plugins = JSON.parse(fs.readFileSync(path.join(config, 'plugins', 'installed_plugins.json'), 'utf8')) as {
+      plugins?: Record<string, unknown>;
+    };
     return Object.keys(plugins.plugins ?? {}).some((k) => /^recall@/.test(k));
   } catch {
     return false;
@@ -193,7 +195,14 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
   const exists = fs.existsSync(scope.root);
   const layout = kbLayout(scope.root);
   let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [] };
-  let index: StatusReport['index'] = { file: indexFileFor(scope.root, config.stateDir), driver: sqliteDriver(), bytes: 0, generation: 0, refreshed: { added: 0, updated: 0, removed: 0, ms: 0 }, inMemory: null };
+  let index: StatusReport['index'] = {
+    file: indexFileFor(scope.root, config.stateDir),
+    driver: sqliteDriver(),
+    bytes: 0,
+    generation: 0,
+    refreshed: { added: 0, updated: 0, removed: 0, ms: 0 },
+    inMemory: null,
+  };
   if (exists) {
     const h = openIndex(scope.root, config.stateDir);
     try {
@@ -212,10 +221,22 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
       closeIndex(h);
     }
   }
-  const settings = { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens };
+  const settings = {
+    modelsDir: config.modelsDir,
+    ceModel: config.ceModel,
+    embedModel: config.embedModel,
+    ceMaxTokens: config.ceMaxTokens,
+    embedMaxTokens: config.embedMaxTokens,
+  };
   const roles = (['rerank', 'embed'] as ModelRole[]).map((role) => {
     const p = modelPresence(settings, role);
-    return { role, id: p.id, present: p.present, detail: p.present ? `${p.dtype}, ${(p.bytes / 1048576).toFixed(1)} MB` : `missing ${p.missing.join(', ')}`, serves: p.serves };
+    return {
+      role,
+      id: p.id,
+      present: p.present,
+      detail: p.present ? `${p.dtype}, ${(p.bytes / 1048576).toFixed(1)} MB` : `missing ${p.missing.join(', ')}`,
+      serves: p.serves,
+    };
   });
   const socket = daemonSocketPath(config.stateDir, settings);
   const ctx: StatusContext = { env: io.env, cwd: io.cwd, config, scope };
@@ -244,19 +265,36 @@ export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
   const branch = r.kb.branch ? `, branch ${r.kb.branch}` : '';
   out.push(`KB        ${r.kb.root}`);
-  out.push(`          chosen by ${r.kb.reason}${r.kb.project && !r.kb.reason.includes(r.kb.project) ? ` (project ${r.kb.project}${branch})` : ''}`);
-  out.push(`          layout: ${r.kb.layout === 'reflect' ? 'reflect KB (documents/, archived/)' : 'folder of markdown (every *.md is a note)'}${r.kb.exists ? '' : '; the folder does not exist yet (`recall add` creates it)'}`);
-  out.push(`notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`);
+  out.push(
+    `          chosen by ${r.kb.reason}${r.kb.project && !r.kb.reason.includes(r.kb.project) ? ` (project ${r.kb.project}${branch})` : ''}`,
+  );
+  out.push(
+    `          layout: ${r.kb.layout === 'reflect' ? 'reflect KB (documents/, archived/)' : 'folder of markdown (every *.md is a note)'}${r.kb.exists ? '' : '; the folder does not exist yet (`recall add` creates it)'}`,
+  );
+  out.push(
+    `notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`,
+  );
   for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${s.path}: ${s.reason}`);
   if (r.notes.skipped.length > 20) out.push(`          … ${r.notes.skipped.length - 20} more (recall index --verbose lists all)`);
   const ref = r.index.refreshed;
-  const fresh = ref.added + ref.updated + ref.removed === 0 ? 'up to date' : `brought up to date now: ${ref.added} added, ${ref.updated} re-read, ${ref.removed} removed (${ref.ms} ms)`;
-  out.push(`index     ${r.kb.exists ? fresh : 'none yet'}; ${r.index.inMemory ? `in memory (${r.index.inMemory})` : `${r.index.file} (${kib(r.index.bytes)})`}; sqlite ${r.index.driver}`);
+  const fresh =
+    ref.added + ref.updated + ref.removed === 0
+      ? 'up to date'
+      : `brought up to date now: ${ref.added} added, ${ref.updated} re-read, ${ref.removed} removed (${ref.ms} ms)`;
+  out.push(
+    `index     ${r.kb.exists ? fresh : 'none yet'}; ${r.index.inMemory ? `in memory (${r.index.inMemory})` : `${r.index.file} (${kib(r.index.bytes)})`}; sqlite ${r.index.driver}`,
+  );
   out.push(`models    ${r.models.dir}`);
-  for (const m of r.models.roles) out.push(`          ${m.role === 'rerank' ? 'cross-encoder' : 'embedder'} ${m.id}: ${m.present ? `installed (${m.detail})` : `not installed (optional; ${m.serves} off until \`recall models pull\`)`}`);
-  out.push(`daemon    ${r.daemon.running ? `socket present: ${r.daemon.socket} (recall daemon status asks it)` : 'not running (starts on first model use)'}`);
+  for (const m of r.models.roles)
+    out.push(
+      `          ${m.role === 'rerank' ? 'cross-encoder' : 'embedder'} ${m.id}: ${m.present ? `installed (${m.detail})` : `not installed (optional; ${m.serves} off until \`recall models pull\`)`}`,
+    );
+  out.push(
+    `daemon    ${r.daemon.running ? `socket present: ${r.daemon.socket} (recall daemon status asks it)` : 'not running (starts on first model use)'}`,
+  );
   const wired = r.hooks.filter((h) => h.events.length > 0 || h.problem);
-  if (wired.length === 0 && !r.claudePlugin) out.push('hooks     not wired in any harness (recall hooks install --harness claude|codex|copilot)');
+  if (wired.length === 0 && !r.claudePlugin)
+    out.push('hooks     not wired in any harness (recall hooks install --harness claude|codex|copilot)');
   else {
     out.push(`hooks     ${r.claudePlugin ? 'Claude Code plugin recall installed' : 'no Claude Code plugin'}`);
     for (const h of wired) out.push(`          ${h.harness} (${h.scope}) ${h.file}: ${h.problem ?? h.events.join(', ')}`);

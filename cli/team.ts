@@ -73,7 +73,11 @@ function setup(io: TeamIo): { config: RecallConfig; settings: TeamSettings } {
   return { config, settings };
 }
 
-async function withStore<T>(settings: TeamSettings, fn: (conn: TeamConnection, store: typeof import('../sources/team-store.js')) => Promise<T>, opts: { connectTimeoutMs?: number } = {}): Promise<T> {
+async function withStore<T>(
+  settings: TeamSettings,
+  fn: (conn: TeamConnection, store: typeof import('../sources/team-store.js')) => Promise<T>,
+  opts: { connectTimeoutMs?: number } = {},
+): Promise<T> {
   const store = await import('../sources/team-store.js');
   const conn = await store.openStore(settings, opts);
   try {
@@ -116,8 +120,10 @@ export async function teamInit(opts: InitOptions, io: TeamIo): Promise<InitRepor
   if (opts.url) env['RECALL_TEAM_URL'] = opts.url;
   if (opts.schema) env['RECALL_TEAM_SCHEMA'] = opts.schema;
   const { settings } = setup({ ...io, env });
-  if (opts.schema && settings.schema !== opts.schema) throw new UsageError(`--schema must be a plain lower-case identifier (got ${JSON.stringify(opts.schema)})`);
-  for (const r of [...opts.grant, ...opts.grantRead]) if (!ROLE_RE.test(r)) throw new UsageError(`--grant: ${JSON.stringify(r)} is not a role name`);
+  if (opts.schema && settings.schema !== opts.schema)
+    throw new UsageError(`--schema must be a plain lower-case identifier (got ${JSON.stringify(opts.schema)})`);
+  for (const r of [...opts.grant, ...opts.grantRead])
+    if (!ROLE_RE.test(r)) throw new UsageError(`--grant: ${JSON.stringify(r)} is not a role name`);
   if (!settings.url) throw new UsageError('no team store given: pass --url postgres://user@host:port/db (or set RECALL_TEAM_URL)');
   const result = await withStore(settings, (conn, store) => store.migrate(conn, { write: opts.grant, read: opts.grantRead }));
   // Remember the store for this machine, without the password (PGPASSWORD or ~/.pgpass give it).
@@ -194,7 +200,11 @@ export interface PushReport {
 /** `share: team` (or a list holding `team`) shares a note; `share: private|none|false|no` keeps it home even when the KB shares all. */
 export function shareMark(note: Pick<Note, 'frontmatter'>): 'team' | 'private' | null {
   const v = note.frontmatter['share'];
-  const values = (Array.isArray(v) ? v : [v]).map((x) => String(x ?? '').trim().toLowerCase());
+  const values = (Array.isArray(v) ? v : [v]).map((x) =>
+    String(x ?? '')
+      .trim()
+      .toLowerCase(),
+  );
   if (values.includes('team')) return 'team';
   if (values.some((x) => ['private', 'none', 'false', 'no'].includes(x))) return 'private';
   return null;
@@ -247,7 +257,7 @@ function kbEntries(index: IndexHandle): { entries: KbEntry[]; mtimes: Map<string
   const entries: KbEntry[] = [];
   // Read in pages by rowid, so a large KB never sits in memory as rows and parsed notes at once.
   const page = index.db.prepare(`SELECT rowid AS id, data FROM notes WHERE path NOT LIKE ? AND rowid > ? ORDER BY rowid LIMIT 2000`);
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const got = page.all(`${TEAM_PREFIX}/%`, after) as { id: number; data: string }[];
     if (got.length === 0) break;
     after = got[got.length - 1]!.id;
@@ -266,10 +276,18 @@ function kbEntries(index: IndexHandle): { entries: KbEntry[]; mtimes: Map<string
     }
   }
   const mtimes = new Map(
-    (index.db.prepare(`SELECT path, mtime_ms FROM files WHERE path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as { path: string; mtime_ms: number }[]).map((r) => [r.path, r.mtime_ms]),
+    (
+      index.db.prepare(`SELECT path, mtime_ms FROM files WHERE path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as {
+        path: string;
+        mtime_ms: number;
+      }[]
+    ).map((r) => [r.path, r.mtime_ms]),
   );
   const supersedes = new Map<string, string>();
-  for (const r of index.db.prepare(`SELECT target, by_key FROM supersedes WHERE by_path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as { target: string; by_key: string }[]) {
+  for (const r of index.db.prepare(`SELECT target, by_key FROM supersedes WHERE by_path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as {
+    target: string;
+    by_key: string;
+  }[]) {
     if (r.target !== r.by_key && !supersedes.has(r.target)) supersedes.set(r.target, r.by_key);
   }
   return { entries, mtimes, supersedes };
@@ -278,7 +296,8 @@ function kbEntries(index: IndexHandle): { entries: KbEntry[]; mtimes: Map<string
 export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushReport> {
   const t0 = Date.now();
   const { config, settings } = setup(io);
-  if (!settings.url) throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
+  if (!settings.url)
+    throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   const kbRoot = scope.root;
@@ -289,13 +308,16 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
   } catch {
     /* checked above */
   }
-  const shareAll = opts.all || settings.shareAllEnv || settings.shareAll.some((d) => path.resolve(d) === realKb || path.resolve(d) === kbRoot);
+  const shareAll =
+    opts.all || settings.shareAllEnv || settings.shareAll.some((d) => path.resolve(d) === realKb || path.resolve(d) === kbRoot);
   const origin = { machine: settings.machine, kb: realKb };
 
   const index = openKbIndex(config, kbRoot, io.env);
   try {
     const refresh = refreshIndex(index, { problems: false });
-    const skipped: PushReport['skipped'] = refresh.problems.filter((p) => !p.rel.startsWith(`${TEAM_PREFIX}/`)).map((p) => ({ path: p.rel, reason: p.message }));
+    const skipped: PushReport['skipped'] = refresh.problems
+      .filter((p) => !p.rel.startsWith(`${TEAM_PREFIX}/`))
+      .map((p) => ({ path: p.rel, reason: p.message }));
     const { entries: notes, mtimes, supersedes } = kbEntries(index);
 
     // Note vectors go with the notes when an embedding model is installed.
@@ -323,7 +345,8 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       const live = notes.filter((n) => n.location === 'documents');
       const liveKeys = new Set(live.map((n) => n.key));
       const retiredCopies = new Map<string, 'superseded' | 'forgotten'>();
-      for (const n of notes) if (n.location !== 'documents') retiredCopies.set(n.key, n.location === 'forgotten' ? 'forgotten' : 'superseded');
+      for (const n of notes)
+        if (n.location !== 'documents') retiredCopies.set(n.key, n.location === 'forgotten' ? 'forgotten' : 'superseded');
 
       const items: { entry: KbEntry; path: string }[] = [];
       const retires: RetireItem[] = [];
@@ -333,12 +356,15 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       for (const n of live) {
         const mark = n.share;
         const isShared = mark === 'team' || (shareAll && mark !== 'private');
-        const retiredBy =
-          n.supersededBy ? { state: 'superseded' as const, by: n.supersededBy }
-          : n.status === 'superseded' || n.status === 'archived' ? { state: 'superseded' as const, by: null }
-          : supersedes.has(n.key) ? { state: 'superseded' as const, by: supersedes.get(n.key)! }
-          : retiredCopies.has(n.key) ? { state: retiredCopies.get(n.key)!, by: null }
-          : null;
+        const retiredBy = n.supersededBy
+          ? { state: 'superseded' as const, by: n.supersededBy }
+          : n.status === 'superseded' || n.status === 'archived'
+            ? { state: 'superseded' as const, by: null }
+            : supersedes.has(n.key)
+              ? { state: 'superseded' as const, by: supersedes.get(n.key)! }
+              : retiredCopies.has(n.key)
+                ? { state: retiredCopies.get(n.key)!, by: null }
+                : null;
         if (retiredBy) {
           if (known(n.key) || isShared) retires.push({ id: n.key, state: retiredBy.state, supersededBy: retiredBy.by });
           continue;
@@ -349,7 +375,10 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
           continue;
         }
         if (!hasOwnId(n)) {
-          skipped.push({ path: n.path, reason: 'shared note without an `id:` (or `name:`) in its frontmatter; add one so edits and retirements can follow it' });
+          skipped.push({
+            path: n.path,
+            reason: 'shared note without an `id:` (or `name:`) in its frontmatter; add one so edits and retirements can follow it',
+          });
           continue;
         }
         shared += 1;
@@ -364,31 +393,44 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       // Retired copies (archived/, documents/.forgotten/) of notes this KB published, and published notes gone from the KB.
       for (const [key, state] of retiredCopies) if (!liveKeys.has(key) && known(key)) retires.push({ id: key, state, supersededBy: null });
       const present = new Set([...liveKeys, ...retiredCopies.keys()]);
-      for (const id of new Set([...Object.keys(ledger.ids), ...fromHere.keys()])) if (!present.has(id)) retires.push({ id, state: 'forgotten', supersededBy: null });
+      for (const id of new Set([...Object.keys(ledger.ids), ...fromHere.keys()]))
+        if (!present.has(id)) retires.push({ id, state: 'forgotten', supersededBy: null });
       // A shared note that declares `supersedes:` a note published elsewhere retires that note too.
-      for (const [target, by] of supersedes) if (!present.has(target) && sharedIds.has(by)) retires.push({ id: target, state: 'superseded', supersededBy: by });
+      for (const [target, by] of supersedes)
+        if (!present.has(target) && sharedIds.has(by)) retires.push({ id: target, state: 'superseded', supersededBy: by });
 
       const counts: PushCounts = { published: 0, unchanged: unchangedHere, keptAsRevision: 0, replacedOther: 0, retired: 0 };
       const total = items.length + retires.length;
       for (let i = 0; i < Math.max(items.length, retires.length); i += PUSH_BATCH) {
         const slice = items.slice(i, i + PUSH_BATCH);
         // The batch's notes, text included, read from the index now (not the whole KB at once).
-        const full = notesByPaths(index, slice.map((b) => b.path));
-        const vecs = vectorModel ? storedVectors(index, vectorModel, slice.map((b) => b.path)) : new Map<string, number[]>();
+        const full = notesByPaths(
+          index,
+          slice.map((b) => b.path),
+        );
+        const vecs = vectorModel
+          ? storedVectors(
+              index,
+              vectorModel,
+              slice.map((b) => b.path),
+            )
+          : new Map<string, number[]>();
         const batch: PushItem[] = slice.flatMap(({ path: p }) => {
           const n = full.get(p);
           if (!n) return [];
-          return [{
-            id: n.key,
-            contentHash: n.contentHash,
-            title: n.title,
-            body: n.body,
-            frontmatter: n.frontmatter,
-            createdAt: createdAt(n),
-            updatedAt: updatedAt(n, mtimes.get(p)),
-            embedModel: vectorModel,
-            embedding: vecs.get(p) ?? null,
-          }];
+          return [
+            {
+              id: n.key,
+              contentHash: n.contentHash,
+              title: n.title,
+              body: n.body,
+              frontmatter: n.frontmatter,
+              createdAt: createdAt(n),
+              updatedAt: updatedAt(n, mtimes.get(p)),
+              embedModel: vectorModel,
+              embedding: vecs.get(p) ?? null,
+            },
+          ];
         });
         const c = await store.pushBatch(conn, origin, batch, retires.slice(i, i + PUSH_BATCH), info.pgvector);
         for (const k of Object.keys(counts) as (keyof PushCounts)[]) counts[k] += c[k];
@@ -421,8 +463,14 @@ export function formatPush(r: PushReport): string {
     `pushed ${r.kb} to ${r.store}: ${r.shared} shared notes: ${c.published} published, ${c.unchanged} unchanged, ${c.retired} retired in the store` +
       ` (${(r.ms / 1000).toFixed(2)} s)`,
   ];
-  if (c.keptAsRevision) lines.push(`conflicts: ${c.keptAsRevision} of your edits are older than the store's latest revision and were kept as superseded revisions (see \`recall team history ID\`)`);
-  if (c.replacedOther) lines.push(`conflicts: ${c.replacedOther} notes last published from another machine were replaced by your newer edit (their revision is kept as superseded)`);
+  if (c.keptAsRevision)
+    lines.push(
+      `conflicts: ${c.keptAsRevision} of your edits are older than the store's latest revision and were kept as superseded revisions (see \`recall team history ID\`)`,
+    );
+  if (c.replacedOther)
+    lines.push(
+      `conflicts: ${c.replacedOther} notes last published from another machine were replaced by your newer edit (their revision is kept as superseded)`,
+    );
   lines.push(r.vectors);
   for (const s of r.skipped) lines.push(`skipped ${s.path}: ${s.reason}`);
   return `${lines.join('\n')}\n`;
@@ -510,7 +558,8 @@ function takeLock(file: string): () => void {
 export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullReport> {
   const t0 = Date.now();
   const { config, settings } = setup(io);
-  if (!settings.url) throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
+  if (!settings.url)
+    throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
   const release = takeLock(path.join(settings.paths.dir, 'pull.lock'));
   const shard = settings.paths.shard;
   const trust = loadTrust(settings.paths);
@@ -577,7 +626,10 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
     // The position saved is that of the last page applied in full; recount what the shard holds.
     savePullState(settings, { ...st, summary: recountShard(shard), inProgress: false, lastError: { at: nowIso(io), message } });
     const code = err instanceof TeamError ? err.code : 'E_TEAM';
-    throw new TeamError(code, `pull interrupted after ${applied} notes (${message}); the shard keeps every page applied so far: run \`recall team pull\` again to continue`);
+    throw new TeamError(
+      code,
+      `pull interrupted after ${applied} notes (${message}); the shard keeps every page applied so far: run \`recall team pull\` again to continue`,
+    );
   } finally {
     release();
   }
@@ -622,14 +674,20 @@ export interface TrustReport {
   authors: TeamStatus['trusted'];
 }
 
-export function teamTrust(author: string | null, opts: { remove: boolean; authority?: string }, io: TeamIo): TrustReport | { list: TeamStatus['trusted'] } {
+export function teamTrust(
+  author: string | null,
+  opts: { remove: boolean; authority?: string },
+  io: TeamIo,
+): TrustReport | { list: TeamStatus['trusted'] } {
   const { settings } = setup(io);
   const trust = loadTrust(settings.paths);
-  const list = (): TeamStatus['trusted'] => Object.entries(trust.authors).map(([name, v]) => ({ author: name, authority: v.authority, since: v.since }));
+  const list = (): TeamStatus['trusted'] =>
+    Object.entries(trust.authors).map(([name, v]) => ({ author: name, authority: v.authority, since: v.since }));
   if (author === null) return { list: list() };
   if (!/^[^\s\p{C}]{1,128}$/u.test(author)) throw new UsageError(`AUTHOR must be a database role name (got ${JSON.stringify(author)})`);
   const authority = (opts.authority ?? 'advisory').toLowerCase();
-  if (!AUTHORITIES.includes(authority as Authority)) throw new UsageError(`--authority must be one of ${AUTHORITIES.join(', ')} (got ${JSON.stringify(opts.authority)})`);
+  if (!AUTHORITIES.includes(authority as Authority))
+    throw new UsageError(`--authority must be one of ${AUTHORITIES.join(', ')} (got ${JSON.stringify(opts.authority)})`);
   if (opts.remove) delete trust.authors[author];
   else trust.authors[author] = { authority: authority as Authority, since: nowIso(io) };
   saveTrust(settings.paths, trust);
@@ -640,7 +698,10 @@ export function teamTrust(author: string | null, opts: { remove: boolean; author
 }
 
 export function formatTrust(r: ReturnType<typeof teamTrust>): string {
-  if ('list' in r) return r.list.length ? r.list.map((t) => `${t.author}\t${t.authority}\tsince ${t.since}`).join('\n') + '\n' : 'no trusted authors: every pulled note is quarantined\n';
+  if ('list' in r)
+    return r.list.length
+      ? r.list.map((t) => `${t.author}\t${t.authority}\tsince ${t.since}`).join('\n') + '\n'
+      : 'no trusted authors: every pulled note is quarantined\n';
   return (
     `${r.trusted ? `trusted ${r.author} (authority ${r.authority})` : `no longer trusting ${r.author}`}: ${r.changed} pulled notes updated; ` +
     `team shard: ${r.summary.notes} notes, ${r.summary.quarantined} quarantined (the next pull re-reads the store for older revisions)\n`
@@ -664,7 +725,9 @@ export interface TeamStatus {
   lastPullError: { at: string; message: string } | null;
   lastPush: { at: string; kb: string; shared: number; published: number; unchanged: number; retired: number; conflicts: number }[];
   /** Only when probed: the store as the server sees it, or why it could not be reached. */
-  server?: { reachable: true; storeId: string; schemaVersion: number; pgvector: boolean; counts: StoreCounts } | { reachable: false; error: string };
+  server?:
+    | { reachable: true; storeId: string; schemaVersion: number; pgvector: boolean; counts: StoreCounts }
+    | { reachable: false; error: string };
 }
 
 /**
@@ -677,14 +740,23 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
   const settings = loadTeamSettings(env, config.stateDir);
   const trust = loadTrust(settings.paths);
   const pull = readPullState(settings);
-  const summary = pull && !pull.inProgress ? pull.summary : fs.existsSync(settings.paths.shard) ? recountShard(settings.paths.shard) : emptySummary();
+  const summary =
+    pull && !pull.inProgress ? pull.summary : fs.existsSync(settings.paths.shard) ? recountShard(settings.paths.shard) : emptySummary();
   const pushes: TeamStatus['lastPush'] = [];
   try {
     for (const f of fs.readdirSync(settings.paths.pushDir)) {
       const l = readJson<PushLedger | null>(path.join(settings.paths.pushDir, f), null);
       if (l?.last) {
         const c = l.last.counts;
-        pushes.push({ at: l.last.at, kb: l.kb, shared: l.last.shared, published: c.published, unchanged: c.unchanged, retired: c.retired, conflicts: c.keptAsRevision + c.replacedOther });
+        pushes.push({
+          at: l.last.at,
+          kb: l.kb,
+          shared: l.last.shared,
+          published: c.published,
+          unchanged: c.unchanged,
+          retired: c.retired,
+          conflicts: c.keptAsRevision + c.replacedOther,
+        });
       }
     }
   } catch {
@@ -700,7 +772,9 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
     liveArm: settings.liveArm,
     shard: { root: settings.paths.shard, notes: summary.notes, quarantined: summary.quarantined, authors: summary.authors },
     trusted: Object.entries(trust.authors).map(([author, v]) => ({ author, authority: v.authority, since: v.since })),
-    lastPull: pull?.last ? { at: pull.last.at, rows: pull.last.rows, written: pull.last.written, removed: pull.last.removed, full: pull.last.full } : null,
+    lastPull: pull?.last
+      ? { at: pull.last.at, rows: pull.last.rows, written: pull.last.written, removed: pull.last.removed, full: pull.last.full }
+      : null,
     lastPullError: pull?.lastError ?? null,
     lastPush: pushes,
   };
@@ -710,7 +784,13 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
         settings,
         async (conn, store) => {
           const info = await store.storeInfo(conn);
-          return { reachable: true as const, storeId: info.storeId, schemaVersion: info.version, pgvector: info.pgvector, counts: await store.storeCounts(conn) };
+          return {
+            reachable: true as const,
+            storeId: info.storeId,
+            schemaVersion: info.version,
+            pgvector: info.pgvector,
+            counts: await store.storeCounts(conn),
+          };
         },
         { connectTimeoutMs: opts.probeTimeoutMs ?? 3000 },
       );
@@ -722,22 +802,41 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
 }
 
 export function formatStatus(s: TeamStatus): string {
-  const lines = [`team store: ${s.configured ? `${s.store} (schema ${s.schema}, from ${s.source === 'env' ? 'RECALL_TEAM_URL' : 'the config file'})` : 'not configured (recall team init --url URL)'}`];
+  const lines = [
+    `team store: ${s.configured ? `${s.store} (schema ${s.schema}, from ${s.source === 'env' ? 'RECALL_TEAM_URL' : 'the config file'})` : 'not configured (recall team init --url URL)'}`,
+  ];
   lines.push(`this machine: ${s.machine}; live arm ${s.liveArm ? 'on (RECALL_TEAM_ARM=1)' : 'off'}`);
-  const authors = Object.entries(s.shard.authors).map(([a, n]) => `${a} ${n}`).join(', ');
-  lines.push(`pulled shard: ${s.shard.notes} notes, ${s.shard.quarantined} quarantined${authors ? ` (${authors})` : ''} in ${s.shard.root}`);
-  lines.push(`trusted: ${s.trusted.length ? s.trusted.map((t) => `${t.author} (${t.authority})`).join(', ') : 'nobody (every pulled note is quarantined)'}`);
-  lines.push(s.lastPull ? `last pull: ${s.lastPull.at}: ${s.lastPull.rows} changes, ${s.lastPull.written} written, ${s.lastPull.removed} removed` : 'last pull: never');
+  const authors = Object.entries(s.shard.authors)
+    .map(([a, n]) => `${a} ${n}`)
+    .join(', ');
+  lines.push(
+    `pulled shard: ${s.shard.notes} notes, ${s.shard.quarantined} quarantined${authors ? ` (${authors})` : ''} in ${s.shard.root}`,
+  );
+  lines.push(
+    `trusted: ${s.trusted.length ? s.trusted.map((t) => `${t.author} (${t.authority})`).join(', ') : 'nobody (every pulled note is quarantined)'}`,
+  );
+  lines.push(
+    s.lastPull
+      ? `last pull: ${s.lastPull.at}: ${s.lastPull.rows} changes, ${s.lastPull.written} written, ${s.lastPull.removed} removed`
+      : 'last pull: never',
+  );
   if (s.lastPullError) lines.push(`last pull error: ${s.lastPullError.at}: ${s.lastPullError.message}`);
   if (s.lastPush.length === 0) lines.push('last push: never');
-  for (const p of s.lastPush) lines.push(`last push: ${p.at} from ${p.kb}: ${p.shared} shared, ${p.published} published, ${p.unchanged} unchanged, ${p.retired} retired, ${p.conflicts} conflicts`);
+  for (const p of s.lastPush)
+    lines.push(
+      `last push: ${p.at} from ${p.kb}: ${p.shared} shared, ${p.published} published, ${p.unchanged} unchanged, ${p.retired} retired, ${p.conflicts} conflicts`,
+    );
   if (s.server) {
     if (s.server.reachable) {
       const c = s.server.counts;
       lines.push(
         `server: store ${s.server.storeId}, schema v${s.server.schemaVersion}, pgvector ${s.server.pgvector ? 'on' : 'off'}: ${c.current} current notes ` +
           `(${c.superseded} superseded, ${c.forgotten} forgotten, ${c.olderRevisions} older revisions kept, ${c.withVectors} with vectors); ` +
-          `authors: ${Object.entries(c.authors).map(([a, n]) => `${a} ${n}`).join(', ') || 'none'}`,
+          `authors: ${
+            Object.entries(c.authors)
+              .map(([a, n]) => `${a} ${n}`)
+              .join(', ') || 'none'
+          }`,
       );
     } else {
       lines.push(`server: unreachable: ${s.server.error}`);
@@ -796,7 +895,9 @@ export async function runTeamCommand(a: Record<string, unknown>, io: TeamIo): Pr
       return formatPull(await teamPull({ full: a['full'] === true, index: a['index'] !== false, kb: scope.kb }, io));
     case 'trust':
       if (args.length > 1) throw new UsageError('trust takes one AUTHOR');
-      return formatTrust(teamTrust(args[0] ?? null, { remove: a['remove'] === true, ...(a['authority'] ? { authority: String(a['authority']) } : {}) }, io));
+      return formatTrust(
+        teamTrust(args[0] ?? null, { remove: a['remove'] === true, ...(a['authority'] ? { authority: String(a['authority']) } : {}) }, io),
+      );
     case 'status': {
       const s = await teamStatus(io.env, { probe: a['probe'] !== false });
       return a['json'] === true ? `${JSON.stringify(s, null, 2)}\n` : formatStatus(s);

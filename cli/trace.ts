@@ -24,29 +24,45 @@ const num = (x: number, d = 3): string => (Number.isFinite(x) ? x.toFixed(d) : S
 export function formatEvent(ev: TraceEvent, paint: Paint): string[] {
   const at = paint('dim', `${num(ev.t, 1).padStart(8)} ms`);
   const head = (name: string): string => `${at}  ${paint('bold', name.padEnd(13))}`;
-  const list = (items: string[], max = 10): string => (items.length > max ? `${items.slice(0, max).join(', ')}, … (+${items.length - max})` : items.join(', ') || '—');
+  const list = (items: string[], max = 10): string =>
+    items.length > max ? `${items.slice(0, max).join(', ')}, … (+${items.length - max})` : items.join(', ') || '—';
   switch (ev.stage) {
     case 'start':
-      return [`${head('start')}query ${JSON.stringify(ev.query)}  terms [${ev.terms.join(' ')}]  date window ${ev.temporal ? `${ev.temporal.start} … ${ev.temporal.end} ("${ev.temporal.matched}")` : 'none'}`];
+      return [
+        `${head('start')}query ${JSON.stringify(ev.query)}  terms [${ev.terms.join(' ')}]  date window ${ev.temporal ? `${ev.temporal.start} … ${ev.temporal.end} ("${ev.temporal.matched}")` : 'none'}`,
+      ];
     case 'cache':
       return [`${head('cache')}${ev.tier ? paint('green', `${ev.tier} hit: arms, rerank and embeddings skipped`) : 'miss'}`];
     case 'arm': {
-      const status = ev.status === 'ok' ? paint('green', 'ok') : ev.status === 'disabled' ? paint('dim', 'disabled') : paint('red', ev.status);
-      const lines = [`${head(`arm ${ev.arm}`)}${status}  ${ev.hits.length} hits in ${num(ev.ms, 0)} ms${ev.message ? `  (${ev.message})` : ''}`];
-      for (const h of ev.hits.slice(0, 10)) lines.push(`${' '.repeat(25)}${String(h.rank).padStart(3)}. ${h.id}  ${paint('dim', num(h.score))}`);
+      const status =
+        ev.status === 'ok' ? paint('green', 'ok') : ev.status === 'disabled' ? paint('dim', 'disabled') : paint('red', ev.status);
+      const lines = [
+        `${head(`arm ${ev.arm}`)}${status}  ${ev.hits.length} hits in ${num(ev.ms, 0)} ms${ev.message ? `  (${ev.message})` : ''}`,
+      ];
+      for (const h of ev.hits.slice(0, 10))
+        lines.push(`${' '.repeat(25)}${String(h.rank).padStart(3)}. ${h.id}  ${paint('dim', num(h.score))}`);
       if (ev.hits.length > 10) lines.push(`${' '.repeat(25)}… ${ev.hits.length - 10} more`);
       return lines;
     }
     case 'floors':
     case 'superseded':
-      return [`${head(ev.stage === 'floors' ? 'arm floors' : 'superseded')}${ev.dropped.length ? ev.dropped.map((d) => `${paint('yellow', d.key)} (${d.reason})`).join('; ') : 'nothing dropped'}`];
+      return [
+        `${head(ev.stage === 'floors' ? 'arm floors' : 'superseded')}${ev.dropped.length ? ev.dropped.map((d) => `${paint('yellow', d.key)} (${d.reason})`).join('; ') : 'nothing dropped'}`,
+      ];
     case 'fuse':
       return [
         `${head('fuse (RRF)')}${ev.candidates.length} candidates`,
-        ...ev.candidates.slice(0, 20).map((c) => `${' '.repeat(25)}${String(c.rank).padStart(3)}. ${c.id}  rrf ${num(c.rrf, 4)}  evidence ${num(c.evidence)}  [${c.arms.join('+')}]`),
+        ...ev.candidates
+          .slice(0, 20)
+          .map(
+            (c) =>
+              `${' '.repeat(25)}${String(c.rank).padStart(3)}. ${c.id}  rrf ${num(c.rrf, 4)}  evidence ${num(c.evidence)}  [${c.arms.join('+')}]`,
+          ),
       ];
     case 'rerank':
-      return [`${head('rerank')}cross-encoder ${ev.crossEncoder ? paint('green', 'scored') : 'none'}, embeddings ${ev.embeddings ? paint('green', 'yes') : 'none'}${ev.degraded.length ? `  (${ev.degraded.join('; ')})` : ''}`];
+      return [
+        `${head('rerank')}cross-encoder ${ev.crossEncoder ? paint('green', 'scored') : 'none'}, embeddings ${ev.embeddings ? paint('green', 'yes') : 'none'}${ev.degraded.length ? `  (${ev.degraded.join('; ')})` : ''}`,
+      ];
     case 'relevance':
       return [
         `${head('relevance')}terms ${ev.terms.map((t) => `${t.word}${t.proper ? '*' : ''} (info ${num(t.info, 2)}, in ${t.df} notes)`).join(', ') || '—'}`,
@@ -66,7 +82,9 @@ export function formatEvent(ev: TraceEvent, paint: Paint): string[] {
         `${head('score')}base × boosts (confidence recency tags proof project domain authority speculative)`,
         ...ev.candidates.slice(0, 20).map((c) => {
           const b = c.boosts;
-          const factors = [b.confidence, b.recency, b.tags, b.proof, b.project, b.domain, b.authority, b.speculative].map((x) => num(x)).join(' ');
+          const factors = [b.confidence, b.recency, b.tags, b.proof, b.project, b.domain, b.authority, b.speculative]
+            .map((x) => num(x))
+            .join(' ');
           return `${' '.repeat(25)}${String(c.rank).padStart(3)}. ${c.id}  ${paint('bold', num(c.score, 4))} = ${num(c.base, 4)}${c.ce !== null ? ` (ce ${num(c.ce, 2)})` : ''} × ${factors}  ${paint('dim', `relevance ${num(c.relevance, 3)}`)}`;
         }),
       ];
@@ -74,7 +92,9 @@ export function formatEvent(ev: TraceEvent, paint: Paint): string[] {
     case 'confidence':
     case 'mmr':
     case 'budget':
-      return [`${head(ev.stage)}kept ${ev.kept.length}${ev.dropped.length ? `; dropped ${ev.dropped.map((d) => `${paint('yellow', d.key)} (${d.reason})`).join('; ')}` : ''}`];
+      return [
+        `${head(ev.stage)}kept ${ev.kept.length}${ev.dropped.length ? `; dropped ${ev.dropped.map((d) => `${paint('yellow', d.key)} (${d.reason})`).join('; ')}` : ''}`,
+      ];
     case 'ood-gate':
       return [
         `${head('ood gate')}${ev.minOverlap <= 0 ? 'off' : ev.gated ? paint('red', `gated: best coverage ${num(ev.coverage ?? 0, 2)} < ${ev.minOverlap}`) : `passed: best coverage ${num(ev.coverage ?? 0, 2)} ≥ ${ev.minOverlap}`}`,
@@ -87,7 +107,13 @@ export function formatEvent(ev: TraceEvent, paint: Paint): string[] {
   }
 }
 
-export async function runTrace(cmd: RecallCommand, io: RunIo, format: 'text' | 'jsonl', write: (s: string) => void, color: boolean): Promise<void> {
+export async function runTrace(
+  cmd: RecallCommand,
+  io: RunIo,
+  format: 'text' | 'jsonl',
+  write: (s: string) => void,
+  color: boolean,
+): Promise<void> {
   const paint: Paint = color ? (style, text) => styleText(style, text) : (_s, text) => text;
   const session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: cmd.verbose }, io);
   try {
@@ -114,9 +140,19 @@ const FEATURE_LABEL: Record<ModelFeature, string> = {
 /** The relevance of one candidate against the floor, and what decided it, in one line. */
 export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>['candidates'][number], floor: number): string {
   const cmp = floor <= 0 ? '(no floor)' : c.relevance >= floor ? `≥ floor ${num(floor, 2)}` : `< floor ${num(floor, 2)}`;
-  const lacks = c.missing.length ? `; lacks ${c.missing.slice(0, 4).map((w) => `"${w}"`).join(', ')}` : '; contains every query word';
+  const lacks = c.missing.length
+    ? `; lacks ${c.missing
+        .slice(0, 4)
+        .map((w) => `"${w}"`)
+        .join(', ')}`
+    : '; contains every query word';
   if (c.source !== 'lexical' || !c.contributions) {
-    const why = c.source === 'cross-encoder' ? 'the cross-encoder' : c.source === 'linked' ? 'an entity link to a clearly relevant note' : 'the date window of the query';
+    const why =
+      c.source === 'cross-encoder'
+        ? 'the cross-encoder'
+        : c.source === 'linked'
+          ? 'an entity link to a clearly relevant note'
+          : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
   if (c.features && !c.features.specificCovered && c.relevance <= GENERIC_ONLY_MAX) {
@@ -170,7 +206,12 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
     session.close();
   }
   const base = { id, query: cmd.query, stage: null, reason: null, arms: [], rank: null, score: null, relevance: null, floor: null };
-  const answer = (verdict: string, message: string, extra: Partial<ExplainResult> = {}): ExplainResult => ({ ...base, verdict, message: `${id}: ${message}`, ...extra });
+  const answer = (verdict: string, message: string, extra: Partial<ExplainResult> = {}): ExplainResult => ({
+    ...base,
+    verdict,
+    message: `${id}: ${message}`,
+    ...extra,
+  });
   // Resolve the id (a note key, or a file stem) against the index.
   const config = loadConfig(io.env);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
@@ -178,21 +219,33 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   let key = id;
   try {
     const byKey = notesByKeys(index, [id]);
-    const row = byKey.get(id) ?? (index.db.prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' OR path = ? LIMIT 1`).get(`%/${likeEscape(id)}.md`, `${id}.md`) as { key: string; location: string; path: string } | undefined);
+    const row =
+      byKey.get(id) ??
+      (index.db
+        .prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' OR path = ? LIMIT 1`)
+        .get(`%/${likeEscape(id)}.md`, `${id}.md`) as { key: string; location: string; path: string } | undefined);
     if (!row) {
-      const problem = index.db.prepare(`SELECT path, problem FROM files WHERE path LIKE ? ESCAPE '\\' AND problem IS NOT NULL LIMIT 1`).get(`%${likeEscape(id)}%`) as { path: string; problem: string } | undefined;
+      const problem = index.db
+        .prepare(`SELECT path, problem FROM files WHERE path LIKE ? ESCAPE '\\' AND problem IS NOT NULL LIMIT 1`)
+        .get(`%${likeEscape(id)}%`) as { path: string; problem: string } | undefined;
       return problem
         ? answer('not-indexed', `not indexed: ${problem.path} could not be used (${problem.problem})`)
         : answer('unknown-id', `no note with this id or file name in ${scope.root}`);
     }
     key = 'key' in row ? row.key : id;
     const loc = 'location' in row ? row.location : 'documents';
-    if (loc !== 'documents') return answer('retired', `the note is in ${loc === 'forgotten' ? 'the forgotten folder (.forgotten/)' : 'archived/'}: retired notes are never recalled`);
+    if (loc !== 'documents')
+      return answer(
+        'retired',
+        `the note is in ${loc === 'forgotten' ? 'the forgotten folder (.forgotten/)' : 'archived/'}: retired notes are never recalled`,
+      );
   } finally {
     closeIndex(index);
   }
   const result = events.find((e): e is Extract<TraceEvent, { stage: 'result' }> => e.stage === 'result');
-  const rel = (events.find((e) => e.stage === 'relevance') as Extract<TraceEvent, { stage: 'relevance' }> | undefined)?.candidates.find((c) => c.id === key);
+  const rel = (events.find((e) => e.stage === 'relevance') as Extract<TraceEvent, { stage: 'relevance' }> | undefined)?.candidates.find(
+    (c) => c.id === key,
+  );
   const floorEv = events.find((e) => e.stage === 'abstain') as Extract<TraceEvent, { stage: 'abstain' }> | undefined;
   const relevanceLine = rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0)}` : '';
   const arms = events.filter((e): e is Extract<TraceEvent, { stage: 'arm' }> => e.stage === 'arm');
@@ -202,13 +255,18 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   const rank = result?.ids.indexOf(key) ?? -1;
   if (rank >= 0) {
     const score = result!.scores[rank] ?? 0;
-    return answer('included', `included, rank ${rank + 1} of ${result!.ids.length} (score ${num(score, 4)})${relevanceLine}`, { ...facts, rank: rank + 1, score });
+    return answer('included', `included, rank ${rank + 1} of ${result!.ids.length} (score ${num(score, 4)})${relevanceLine}`, {
+      ...facts,
+      rank: rank + 1,
+      score,
+    });
   }
   if (floorEv?.weak.includes(key)) return answer('weak', `shown only as a weak match (below the relevance floor)${relevanceLine}`, facts);
   if (events.some((e) => e.stage === 'cache' && e.tier !== null)) {
     // A cached fetch skips the arms: say so rather than guessing.
     const fused = events.find((e) => e.stage === 'score') as Extract<TraceEvent, { stage: 'score' }> | undefined;
-    if (!fused?.candidates.some((c) => c.id === key)) return answer('not-cached', 'not among the cached candidates of this query (run without --cache to see the arms)', facts);
+    if (!fused?.candidates.some((c) => c.id === key))
+      return answer('not-cached', 'not among the cached candidates of this query (run without --cache to see the arms)', facts);
   }
   for (const e of events) {
     if (!('dropped' in e)) continue;
@@ -225,16 +283,29 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
         'relevance-floor': 'below the relevance floor',
       };
       const by = armRanks.map((a) => `${a.arm} (rank ${a.rank})`).join(', ') || 'no arm';
-      return answer('dropped', `retrieved by ${by}, then ${label[d.stage] ?? d.stage}: ${d.reason}${relevanceLine}`, { ...facts, stage: d.stage, reason: d.reason });
+      return answer('dropped', `retrieved by ${by}, then ${label[d.stage] ?? d.stage}: ${d.reason}${relevanceLine}`, {
+        ...facts,
+        stage: d.stage,
+        reason: d.reason,
+      });
     }
   }
   const gate = events.find((e) => e.stage === 'ood-gate') as Extract<TraceEvent, { stage: 'ood-gate' }> | undefined;
-  if (gate?.gated) return answer('gated', `the OOD gate emptied the result (best coverage ${num(gate.coverage ?? 0, 2)} < --min-overlap ${gate.minOverlap})`, facts);
+  if (gate?.gated)
+    return answer(
+      'gated',
+      `the OOD gate emptied the result (best coverage ${num(gate.coverage ?? 0, 2)} < --min-overlap ${gate.minOverlap})`,
+      facts,
+    );
   if (floorEv?.abstained) return answer('abstained', `nothing was returned: ${floorEv.abstained}${relevanceLine}`, facts);
   if (found.length === 0) {
     const ran = arms.filter((a) => a.status === 'ok').map((a) => a.arm);
     const off = arms.filter((a) => a.status !== 'ok').map((a) => `${a.arm} ${a.status}`);
-    return answer('not-retrieved', `not retrieved by any arm (searched: ${ran.join(', ') || 'none'}${off.length ? `; ${off.join(', ')}` : ''}): the query shares too little with the note`, facts);
+    return answer(
+      'not-retrieved',
+      `not retrieved by any arm (searched: ${ran.join(', ') || 'none'}${off.length ? `; ${off.join(', ')}` : ''}): the query shares too little with the note`,
+      facts,
+    );
   }
   return answer('not-in-result', `retrieved (${found.map((a) => a.arm).join(', ')}) but not in the result`, facts);
 }

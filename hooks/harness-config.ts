@@ -51,7 +51,10 @@ export function hookCommand(name: string, root: string, harness: Harness = 'clau
 export function claudeStyleHooks(root: string, harness: 'claude' | 'codex', rootIsVariable = false): { hooks: Record<string, unknown[]> } {
   return {
     hooks: Object.fromEntries(
-      HOOK_WIRING.map((h) => [h.event, [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }]]),
+      HOOK_WIRING.map((h) => [
+        h.event,
+        [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }],
+      ]),
     ),
   };
 }
@@ -61,7 +64,10 @@ export function copilotHooks(root: string): { version: 1; hooks: Record<string, 
   return {
     version: 1,
     hooks: Object.fromEntries(
-      HOOK_WIRING.map((h) => [h.copilotEvent, [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }]]),
+      HOOK_WIRING.map((h) => [
+        h.copilotEvent,
+        [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }],
+      ]),
     ),
   };
 }

@@ -70,18 +70,34 @@ export function targets(o: Pick<InstallOptions, 'harness' | 'scope' | 'env' | 'c
       const config = o.env['CLAUDE_CONFIG_DIR'] ? path.resolve(o.env['CLAUDE_CONFIG_DIR']) : path.join(h, '.claude');
       return user
         ? { hooks: path.join(config, 'settings.json'), skillDir: path.join(config, 'skills', 'recall'), mcp: path.join(h, '.claude.json') }
-        : { hooks: path.join(o.cwd, '.claude', 'settings.local.json'), skillDir: path.join(o.cwd, '.claude', 'skills', 'recall'), mcp: path.join(o.cwd, '.mcp.json') };
+        : {
+            hooks: path.join(o.cwd, '.claude', 'settings.local.json'),
+            skillDir: path.join(o.cwd, '.claude', 'skills', 'recall'),
+            mcp: path.join(o.cwd, '.mcp.json'),
+          };
     }
     case 'codex': {
       const ch = codexHome(o.env);
       return user
         ? { hooks: path.join(ch, 'hooks.json'), skillDir: path.join(ch, 'skills', 'recall'), mcp: path.join(ch, 'config.toml') }
-        : { hooks: path.join(o.cwd, '.codex', 'hooks.json'), skillDir: path.join(o.cwd, '.agents', 'skills', 'recall'), mcp: path.join(o.cwd, '.codex', 'config.toml') };
+        : {
+            hooks: path.join(o.cwd, '.codex', 'hooks.json'),
+            skillDir: path.join(o.cwd, '.agents', 'skills', 'recall'),
+            mcp: path.join(o.cwd, '.codex', 'config.toml'),
+          };
     }
     case 'copilot':
       return user
-        ? { hooks: path.join(h, '.copilot', 'hooks', 'recall.json'), skillDir: path.join(h, '.copilot', 'skills', 'recall'), mcp: path.join(h, '.copilot', 'mcp-config.json') }
-        : { hooks: path.join(o.cwd, '.github', 'hooks', 'recall.json'), skillDir: path.join(o.cwd, '.github', 'skills', 'recall'), mcp: path.join(o.cwd, '.github', 'mcp.json') };
+        ? {
+            hooks: path.join(h, '.copilot', 'hooks', 'recall.json'),
+            skillDir: path.join(h, '.copilot', 'skills', 'recall'),
+            mcp: path.join(h, '.copilot', 'mcp-config.json'),
+          }
+        : {
+            hooks: path.join(o.cwd, '.github', 'hooks', 'recall.json'),
+            skillDir: path.join(o.cwd, '.github', 'skills', 'recall'),
+            mcp: path.join(o.cwd, '.github', 'mcp.json'),
+          };
   }
 }
 
@@ -155,7 +171,10 @@ function hooksChange(o: InstallOptions, file: string, install: boolean): FileCha
     if (next.length) hooks[event] = next;
     else delete hooks[event];
     for (const a of add) {
-      const handler = o.harness === 'copilot' ? (a as { bash: string; timeoutSec: number }) : ((a as { hooks: { command: string; timeout: number }[] }).hooks[0]!);
+      const handler =
+        o.harness === 'copilot'
+          ? (a as { bash: string; timeoutSec: number })
+          : (a as { hooks: { command: string; timeout: number }[] }).hooks[0]!;
       const cmd = 'bash' in handler ? handler.bash : handler.command;
       const t = 'timeoutSec' in handler ? handler.timeoutSec : handler.timeout;
       summary.push(`+ ${event}: ${cmd} (timeout ${t} s)`);
@@ -247,7 +266,8 @@ function jsonMcpChange(o: InstallOptions, file: string, install: boolean): FileC
   const servers: Json = doc['mcpServers'] && typeof doc['mcpServers'] === 'object' ? { ...(doc['mcpServers'] as Json) } : {};
   const had = 'recall' in servers;
   const { command, args } = mcpCommand(o.root);
-  if (install) servers['recall'] = o.harness === 'copilot' ? { type: 'local', command, args, tools: ['*'] } : { type: 'stdio', command, args };
+  if (install)
+    servers['recall'] = o.harness === 'copilot' ? { type: 'local', command, args, tools: ['*'] } : { type: 'stdio', command, args };
   else delete servers['recall'];
   const next: Json = { ...doc, mcpServers: servers };
   if (!Object.keys(servers).length) delete next['mcpServers'];
@@ -298,7 +318,13 @@ export function applyChanges(changes: FileChange[], now = new Date()): string[] 
 }
 
 /** What changed (or would change), for the terminal. */
-export function describeChanges(changes: FileChange[], o: Pick<InstallOptions, 'harness'>, dryRun: boolean, install: boolean, backups: string[] = []): string {
+export function describeChanges(
+  changes: FileChange[],
+  o: Pick<InstallOptions, 'harness'>,
+  dryRun: boolean,
+  install: boolean,
+  backups: string[] = [],
+): string {
   const out: string[] = [];
   const changed = changes.filter((c) => c.after !== c.before);
   if (changed.length === 0) out.push(`nothing to change: recall is ${install ? 'already installed' : 'not installed'} there`);
@@ -308,7 +334,8 @@ export function describeChanges(changes: FileChange[], o: Pick<InstallOptions, '
   }
   for (const b of backups) out.push(`backup: ${b}`);
   if (install && !dryRun && changed.length) {
-    if (o.harness === 'codex') out.push('next: start codex and approve the new hooks when it asks (Codex runs user hooks only once trusted)');
+    if (o.harness === 'codex')
+      out.push('next: start codex and approve the new hooks when it asks (Codex runs user hooks only once trusted)');
     if (o.harness === 'claude') out.push('note: if the recall plugin is also installed, its hooks run as well; keep one of the two');
   }
   if (dryRun) for (const c of changed) out.push(`--- ${c.file} (after)\n${c.after ?? '(deleted)\n'}`);

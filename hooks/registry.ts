@@ -43,7 +43,15 @@ async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['e
 
 function render(session: RecallSession, query: string, results: ScoredCandidate[], maxChars: number): string {
   const config = session.config;
-  return renderMarkdown({ query, results, field: null, maxChars, economics: config.economics, glyphs: session.glyphs(), home: config.home });
+  return renderMarkdown({
+    query,
+    results,
+    field: null,
+    maxChars,
+    economics: config.economics,
+    glyphs: session.glyphs(),
+    home: config.home,
+  });
 }
 
 /** The project a hook works for: $CLAUDE_PROJECT_DIR, else the cwd the harness sent, else the process cwd. */
@@ -51,7 +59,11 @@ function projectCwd(ctx: HookContext, inputCwd: string | null): string {
   return path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || inputCwd || ctx.cwd);
 }
 
-const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
+const join = (...parts: string[]): string =>
+  parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join('\n\n');
 
 /** SessionStart's "memory:" footer over the learnings the rendered block actually shows (a truncated one is not counted). */
 function footer(session: RecallSession, results: ScoredCandidate[], block: string): string {
@@ -59,7 +71,11 @@ function footer(session: RecallSession, results: ScoredCandidate[], block: strin
   const shownIds = new Set([...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]));
   // The block shows ids as safeId() made them.
   const shown = results.filter((r) => shownIds.has(safeId(r.note.displayId)));
-  const b = blockEconomics(shown.map((r) => r.note), session.glyphs(), session.config.home);
+  const b = blockEconomics(
+    shown.map((r) => r.note),
+    session.glyphs(),
+    session.config.home,
+  );
   return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
 }
 
@@ -101,7 +117,16 @@ export const sessionStartHook: HookSpec = {
     const minOverlap = ctx.overrides.num('REFLECT_RECALL_MIN_OVERLAP', 0.2, 0, 1);
     const maxTokens = ctx.overrides.num('REFLECT_RECALL_MAX_TOKENS', 0, 0, 1_000_000, true);
     return withSession(ctx, cwd, env, async (session) => {
-      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens, floor: session.config.floors.sessionStart };
+      const common = {
+        ...BASE,
+        query: q.query,
+        tags: q.tags,
+        gapLog: false,
+        followup: false,
+        minOverlap,
+        maxTokens,
+        floor: session.config.floors.sessionStart,
+      };
       // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
@@ -130,7 +155,10 @@ const UPS_CHARS = 1500;
  * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
  * whole learnings whose block fits UPS_CHARS. A learning that does not fit is skipped, not cut.
  */
-export function wholeLearnings(results: readonly ScoredCandidate[], renderList: (list: ScoredCandidate[]) => string): { kept: ScoredCandidate[]; block: string } {
+export function wholeLearnings(
+  results: readonly ScoredCandidate[],
+  renderList: (list: ScoredCandidate[]) => string,
+): { kept: ScoredCandidate[]; block: string } {
   const kept: ScoredCandidate[] = [];
   let block = '';
   for (const c of results) {
@@ -201,7 +229,10 @@ export const subagentStartHook: HookSpec = {
     const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
     return withSession(ctx, projectCwd(ctx, cwd), ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false, floor: session.config.floors.subagent }, { caller: 'subagent-start' });
+      const res = await session.run(
+        { ...BASE, query, limit, maxChars, gapLog: false, followup: false, floor: session.config.floors.subagent },
+        { caller: 'subagent-start' },
+      );
       return res.stdout;
     });
   },

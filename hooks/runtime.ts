@@ -123,7 +123,11 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
     const file = withConfigFile(io.env);
-    const env: Env = { ...file.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
+    const env: Env = {
+      ...file.env,
+      HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1',
+      TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1',
+    };
     stateDir = loadConfig(env).stateDir;
     for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     const stdinProblem = hookInputProblem(io.stdinText);
@@ -133,7 +137,10 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now };
     let timer: NodeJS.Timeout | undefined;
     const safety = new Promise<string>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`deadline of ${timeoutSec} s passed`)), Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS);
+      timer = setTimeout(
+        () => reject(new Error(`deadline of ${timeoutSec} s passed`)),
+        Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
+      );
       timer.unref();
     });
     let context: string;

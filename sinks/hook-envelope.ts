@@ -54,8 +54,11 @@ export function toHookEnvelope(harness: Harness, event: HookEvent, context: stri
   if (harness === 'copilot' && event === 'UserPromptSubmit') {
     // userPromptTransformed: the learnings go after the model-facing prompt Copilot handed us.
     const base = input['transformedPrompt'];
-    return typeof base === 'string' && text.trim() ? `${JSON.stringify({ modifiedTransformedPrompt: wellFormed(`${base}\n\n${text}`) })}\n` : '{}\n';
+    return typeof base === 'string' && text.trim()
+      ? `${JSON.stringify({ modifiedTransformedPrompt: wellFormed(`${base}\n\n${text}`) })}\n`
+      : '{}\n';
   }
-  const body = harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  const body =
+    harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
   return `${JSON.stringify(body)}\n`;
 }

@@ -54,16 +54,40 @@ relationships:
 
 beforeAll(() => {
   kb = tempKb();
-  kb.write('documents/001-flaky.md', noteText('lrn-001', 'flaky retries hide races', 'Retries mask a race in the worker pool.', { created: '2026-01-05', category: 'testing' }));
-  kb.write('documents/002-cache.md', noteText('lrn-002', 'cache stampede on deploy', 'Warm the cache before switching traffic.', { created: '2026-02-01', project: 'alpha' }));
+  kb.write(
+    'documents/001-flaky.md',
+    noteText('lrn-001', 'flaky retries hide races', 'Retries mask a race in the worker pool.', {
+      created: '2026-01-05',
+      category: 'testing',
+    }),
+  );
+  kb.write(
+    'documents/002-cache.md',
+    noteText('lrn-002', 'cache stampede on deploy', 'Warm the cache before switching traffic.', {
+      created: '2026-02-01',
+      project: 'alpha',
+    }),
+  );
   kb.write(
     'documents/003-zanzibar.md',
-    noteText('lrn-003', 'quota accounting goes wrong', 'The zanzibar quota drift came from double counting tuples.', { created: '2026-03-10', project_id: 'beta' }),
+    noteText('lrn-003', 'quota accounting goes wrong', 'The zanzibar quota drift came from double counting tuples.', {
+      created: '2026-03-10',
+      project_id: 'beta',
+    }),
   );
   kb.write('documents/003-zanzibar.entities.yaml', SIDECAR);
-  kb.write('archived/006-old.md', noteText('lrn-006', 'zanzibar quota archived copy', 'zanzibar quota drift, the old story.', { created: '2026-03-15' }));
-  kb.write('documents/004-header.md', `---\nid: lrn-004\ntitle: pager noise\n---\n<!-- archived: 2026-04-02T09:00:00+00:00 -->\nSilence duplicate pages.\n`);
-  kb.write('documents/005-logs.md', noteText('lrn-005', 'structured logs', 'Use JSON logs everywhere.', { created: '2026-05-20', agent: 'ops-bot' }));
+  kb.write(
+    'archived/006-old.md',
+    noteText('lrn-006', 'zanzibar quota archived copy', 'zanzibar quota drift, the old story.', { created: '2026-03-15' }),
+  );
+  kb.write(
+    'documents/004-header.md',
+    `---\nid: lrn-004\ntitle: pager noise\n---\n<!-- archived: 2026-04-02T09:00:00+00:00 -->\nSilence duplicate pages.\n`,
+  );
+  kb.write(
+    'documents/005-logs.md',
+    noteText('lrn-005', 'structured logs', 'Use JSON logs everywhere.', { created: '2026-05-20', agent: 'ops-bot' }),
+  );
   const undated = kb.write('documents/007-undated.md', noteText('lrn-007', 'undated note', 'Nothing dates this one.'));
   const june = new Date('2026-06-15T00:00:00Z');
   fs.utimesSync(undated, june, june);
@@ -116,8 +140,18 @@ describe('stageIndex (step 1)', () => {
   it('shaves the title 20 characters at a time when the capped fields still exceed 100 tokens', () => {
     // Quotes double in JSON, so a 120-character title of half quotes next to a 120-character id is ~106 tokens.
     const title = 'a"'.repeat(150).slice(0, -1);
-    const note = parseNote(noteText('x'.repeat(200), title, 'body', { project: 'p'.repeat(60), created: '2026-01-05T10:00:00+00:00' }), 'documents/q.md', 'documents');
-    const uncut = { id: 'x'.repeat(120), title: title.slice(0, 120), score: 0.5, project: 'p'.repeat(40), date: '2026-01-05T10:00:00+00:00' };
+    const note = parseNote(
+      noteText('x'.repeat(200), title, 'body', { project: 'p'.repeat(60), created: '2026-01-05T10:00:00+00:00' }),
+      'documents/q.md',
+      'documents',
+    );
+    const uncut = {
+      id: 'x'.repeat(120),
+      title: title.slice(0, 120),
+      score: 0.5,
+      project: 'p'.repeat(40),
+      date: '2026-01-05T10:00:00+00:00',
+    };
     expect(rowTokens(uncut)).toBeGreaterThan(INDEX_ROW_MAX_TOKENS);
     const row = indexRow(note, 0.5);
     expect(row).toMatchObject({ id: uncut.id, project: uncut.project, date: uncut.date });
@@ -141,8 +175,16 @@ describe('stageIndex (step 1)', () => {
   });
 
   it('reports the engine score of a hit, rounded to 4 decimals', async () => {
-    const note = parseNote(noteText('eng-1', 'engine hit', 'body text', { category: 'infra', created: '2026-02-03' }), 'documents/eng.md', 'documents');
-    const r = await stageIndex('anything', scope, withSearch(async () => [{ note, score: 0.871249 }]));
+    const note = parseNote(
+      noteText('eng-1', 'engine hit', 'body text', { category: 'infra', created: '2026-02-03' }),
+      'documents/eng.md',
+      'documents',
+    );
+    const r = await stageIndex(
+      'anything',
+      scope,
+      withSearch(async () => [{ note, score: 0.871249 }]),
+    );
     expect(r.results).toEqual([{ id: 'eng-1', title: 'engine hit', score: 0.8712, project: 'infra', date: '2026-02-03' }]);
   });
 
@@ -152,14 +194,24 @@ describe('stageIndex (step 1)', () => {
   });
 
   it('falls back to a lexical scan of the live notes when the pipeline returns nothing', async () => {
-    const r = await stageIndex('worker pool race', scope, withSearch(async () => []));
+    const r = await stageIndex(
+      'worker pool race',
+      scope,
+      withSearch(async () => []),
+    );
     expect(r.results[0]).toMatchObject({ id: 'lrn-001', score: 1 });
     expect(r.results.every((x) => x.score > 0)).toBe(true);
   });
 
   it('falls back to the lexical scan when the pipeline fails, and says why on warn', async () => {
     warnings.length = 0;
-    const r = await stageIndex('zanzibar quota drift', scope, withSearch(async () => { throw new Error('engine exploded'); }));
+    const r = await stageIndex(
+      'zanzibar quota drift',
+      scope,
+      withSearch(async () => {
+        throw new Error('engine exploded');
+      }),
+    );
     expect(r.results[0]).toMatchObject({ id: 'lrn-003', score: 1 });
     expect(r.results.map((x) => x.id)).not.toContain('lrn-006');
     expect(warnings.join('\n')).toMatch(/engine exploded.*lexical scan/);
@@ -235,13 +287,19 @@ describe('stageTimeline (step 2)', () => {
     const all = okTimeline(await stageTimeline({ ...scope, anchor: 'lrn-003', depthBefore: 10, depthAfter: 10 }, io));
     expect(timelineIds(all)).not.toContain('lrn-006');
     expect(await stageTimeline({ ...scope, anchor: 'nope' }, io)).toEqual({ step: 2, error: "anchor not found ('nope')", results: [] });
-    expect(await stageTimeline({ ...scope, anchor: 'lrn-006' }, io)).toEqual({ step: 2, error: "anchor not found ('lrn-006')", results: [] });
+    expect(await stageTimeline({ ...scope, anchor: 'lrn-006' }, io)).toEqual({
+      step: 2,
+      error: "anchor not found ('lrn-006')",
+      results: [],
+    });
   });
 
   it('refuses a --kb folder with no notes at all, and needs an anchor or a query', async () => {
     const bare = path.join(kb.state, 'bare-kb');
     fs.mkdirSync(bare, { recursive: true });
-    await expect(stageTimeline({ ...scope, kb: bare, anchor: 'lrn-001' }, io)).rejects.toThrow(/not a KB \(no documents\/ folder and no markdown files\)/);
+    await expect(stageTimeline({ ...scope, kb: bare, anchor: 'lrn-001' }, io)).rejects.toThrow(
+      /not a KB \(no documents\/ folder and no markdown files\)/,
+    );
     await expect(stageTimeline({ ...scope }, io)).rejects.toThrow('timeline needs --anchor ID or a query');
     await expect(stageTimeline({ ...scope, anchor: ' ', query: '' }, io)).rejects.toThrow(UsageError);
   });
