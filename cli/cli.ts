@@ -13,6 +13,7 @@ import { runIndex, runRecall, type RecallCommand } from '../pipeline/run.js';
 import { RECALL_OPTIONS, SCOPE_OPTIONS, fastParse, kbList, lastValue, requireNumber, toRecallCommand, yargsOptions } from './options.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { installRoot } from '../hooks/harness-config.js';
+import { HOOK_NAMES, isHookName } from '../hooks/hook-table.js';
 import { JSON_OPTION, jsonText, oneKb, ttyProgress, type CliIo } from './shared.js';
 import { statusCommand } from './status.js';
 import { addCommand, forgetCommand, listCommand, showCommand, supersedeCommand } from './notes.js';
@@ -193,8 +194,8 @@ async function withYargs(io: CliIo): Promise<void> {
     )
     .command(
       'hook <name>',
-      'Run a hook entry point: session-start | user-prompt-submit | subagent-start (hook JSON on stdin)',
-      (y) => y.positional('name', { choices: ['session-start', 'user-prompt-submit', 'subagent-start'] as const }),
+      `Run a hook entry point: ${HOOK_NAMES.join(' | ')} (hook JSON on stdin)`,
+      (y) => y.positional('name', { choices: HOOK_NAMES }),
       () => undefined,
     )
     .command(
@@ -437,17 +438,11 @@ async function withYargs(io: CliIo): Promise<void> {
 export async function main(io: CliIo): Promise<number> {
   for (const w of io.configWarnings ?? []) io.stderr(`recall: ${w}\n`);
   try {
-    if (io.argv[0] === 'hook' && io.argv.length === 2 && ['session-start', 'user-prompt-submit', 'subagent-start'].includes(io.argv[1]!)) {
+    if (io.argv[0] === 'hook' && io.argv.length === 2 && isHookName(io.argv[1])) {
       // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
       const startedMs = Math.round(performance.timeOrigin);
-      const [{ HOOKS }, { hookDeadlineMs, readStdin, runHook, stdinWaitMs }] = await Promise.all([
-        import('../hooks/registry.js'),
-        import('../hooks/runtime.js'),
-      ]);
-      const spec = HOOKS[io.argv[1]!]!;
-      const stdinText = await readStdin(process.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, io.env, startedMs)));
-      const out = await runHook(spec, { stdinText, env: io.env, cwd: io.cwd, startedMs });
-      io.stdout(out.envelope);
+      const { hookEnvelope } = await import('../hooks/entry.js');
+      io.stdout(await hookEnvelope(io.argv[1], { stdin: process.stdin, env: io.env, cwd: io.cwd, startedMs }));
       return 0;
     }
     // `recall help [command]` and `recall version` are the flags' words, as in git and npm.

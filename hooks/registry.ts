@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import type { HookContext, HookSpec } from './runtime.js';
+import { HOOK_DEADLINE_SEC, hookRow, type HookName } from './hook-table.js';
 import { hookLog, pick } from './runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
 import { subagentQuery } from './subagent-query.js';
@@ -22,12 +23,7 @@ import type { ScoredCandidate } from '../core/types.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
-/**
- * Default deadline (seconds) of the session-start and prompt hooks, REFLECT_RECALL_TIMEOUT. The
- * harnesses are told 30 s (hooks.json): a hook that answered at its own 30 s deadline was killed
- * before its answer arrived, so the deadline sits well inside, leaving room for process start and exit.
- */
-export const HOOK_DEADLINE_SEC = 20;
+export { HOOK_DEADLINE_SEC };
 
 async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
   const session = await openSession(
@@ -84,10 +80,7 @@ export const PROBE_FRESH_DAYS = 30;
 const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
 
 export const sessionStartHook: HookSpec = {
-  name: 'session-start',
-  event: 'SessionStart',
-  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: HOOK_DEADLINE_SEC,
+  ...hookRow('session-start'),
   async run(input, ctx) {
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     const home = ctx.env['HOME'] || os.homedir();
@@ -175,10 +168,7 @@ export function wholeLearnings(
 export const PROMPT_FETCH = UPS_FETCH;
 
 export const userPromptSubmitHook: HookSpec = {
-  name: 'user-prompt-submit',
-  event: 'UserPromptSubmit',
-  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: HOOK_DEADLINE_SEC,
+  ...hookRow('user-prompt-submit'),
   async run(input, ctx) {
     // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
     // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
@@ -215,13 +205,9 @@ export const userPromptSubmitHook: HookSpec = {
 };
 
 export const subagentStartHook: HookSpec = {
-  name: 'subagent-start',
-  event: 'SubagentStart',
-  fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
-  timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 5,
+  ...hookRow('subagent-start'),
   async run(input, ctx) {
-    const fixed = ctx.env['REFLECT_SUBAGENT_CONTEXT'];
+    const fixed = ctx.env[hookRow('subagent-start').fixedContextEnv];
     if (fixed !== undefined) return fixed.trim();
     const cwd = pick(input, ['cwd']) || ctx.cwd;
     const query = subagentQuery(input);
@@ -238,7 +224,8 @@ export const subagentStartHook: HookSpec = {
   },
 };
 
-export const HOOKS: Readonly<Record<string, HookSpec>> = {
+/** The handler of each hook in the hook table (the type makes a missing one a compile error). */
+export const HOOKS: Readonly<Record<HookName, HookSpec>> = {
   'session-start': sessionStartHook,
   'user-prompt-submit': userPromptSubmitHook,
   'subagent-start': subagentStartHook,

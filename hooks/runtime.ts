@@ -6,7 +6,8 @@
 import { loadConfig } from '../pipeline/config.js';
 import { withConfigFile } from '../pipeline/config-file.js';
 import { errorMessage } from '../core/errors.js';
-import { harnessOf, toHookEnvelope, type Harness, type HookEvent } from '../sinks/hook-envelope.js';
+import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.js';
+import type { HookEvent, HookName } from './hook-table.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
 
@@ -86,8 +87,8 @@ export interface HookContext {
 }
 
 export interface HookSpec {
-  /** File-system friendly name (logs, breadcrumbs): session-start, user-prompt-submit, subagent-start. */
-  name: string;
+  /** File-system friendly name (logs, breadcrumbs), from the hook table. */
+  name: HookName;
   event: HookEvent;
   /** Env variable whose value, when set, is the user's own fixed context (injected as given, not as recalled notes). */
   fixedContextEnv?: string;
