@@ -130,6 +130,19 @@ function optionalString(raw: unknown): string | null {
   return v === undefined || v === null || v === '' ? null : String(v);
 }
 
+/** A `--confidence` value: HIGH, MEDIUM, LOW or ANY in any case. Throws UsageError. */
+export function confidenceOf(raw: unknown): ConfidenceFloor {
+  return choice<ConfidenceFloor>('confidence', raw, CONFIDENCE, (s) => s.toUpperCase());
+}
+
+/** A `--tags` value: comma-separated, trimmed, lower-cased, empty ones dropped. */
+export function tagsOf(raw: unknown): string[] {
+  return String(raw ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
+}
+
 /** Every `--kb` given, in order (an option given several times arrives as a list). */
 export function kbList(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
@@ -153,13 +166,10 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
     query,
     ...(limit !== undefined ? { limit } : {}),
     mode: choice<RecallMode>('mode', a['mode'] ?? 'naive', MODES, (s) => s.toLowerCase()),
-    confidence: choice<ConfidenceFloor>('confidence', a['confidence'] ?? 'ANY', CONFIDENCE, (s) => s.toUpperCase()),
+    confidence: confidenceOf(a['confidence'] ?? 'ANY'),
     format: a['json'] === true ? 'json' : choice<OutputFormat>('format', a['format'] ?? 'markdown', FORMATS, (s) => s.toLowerCase()),
     field: optionalString(a['field']),
-    tags: String(a['tags'] ?? '')
-      .split(',')
-      .map((t) => t.trim().toLowerCase())
-      .filter(Boolean),
+    tags: tagsOf(a['tags']),
     domainHint: optionalString(a['domain-hint']) ?? '',
     ...(minOverlap !== undefined ? { minOverlap } : {}),
     ...(floor !== undefined ? { floor } : {}),
