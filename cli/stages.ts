@@ -23,7 +23,8 @@ import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallComma
 import type { ModelClient } from '../core/ports.js';
 import type { Scope } from '../pipeline/scope.js';
 import { refreshWithin } from '../sources/index-refresh.js';
-import { closeIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { closeIndex, type IndexHandle } from '../sources/index-store.js';
+import { liveNotes, sidecarText } from '../sources/index-queries.js';
 import { str, type Note } from '../core/note.js';
 import { parseLooseDate } from '../core/dates.js';
 import { contentTerms, termCoverage } from '../core/terms.js';
@@ -283,20 +284,12 @@ function withLiveIndex<T>(opts: StagesScope, io: StagesIo, fn: (h: IndexHandle, 
   }
 }
 
-/** Live notes in index order; `withText` false leaves body and chunk empty (metadata only). */
-function liveNotes(h: IndexHandle, withText: boolean): Note[] {
-  const cols = withText ? 'body, chunk' : `'' AS body, '' AS chunk`;
-  const rows = h.db.prepare(`SELECT data, ${cols} FROM notes WHERE location = 'documents' ORDER BY rowid`).all() as NoteRow[];
-  return rows.map(rowToNote);
-}
-
 /** Parsed entity sidecar of a note (first by path when several), or null. */
 function sidecarOf(h: IndexHandle, notePath: string): Record<string, unknown> | null {
-  const row = h.db.prepare(`SELECT data FROM sidecars WHERE note_path = ? ORDER BY path LIMIT 1`).get(notePath) as
-    { data: string } | undefined;
-  if (!row) return null;
+  const text = sidecarText(h, notePath);
+  if (text === null) return null;
   try {
-    const data = JSON.parse(row.data) as unknown;
+    const data = JSON.parse(text) as unknown;
     return data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
   } catch {
     return null;

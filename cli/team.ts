@@ -21,6 +21,7 @@ import { UsageError } from '../core/errors.js';
 import { checkKbDir, openKbIndex } from '../pipeline/run.js';
 import { createModelClient } from '../pipeline/model-client.js';
 import { closeIndex, notesByPaths, refreshIndex, storedVectors, type IndexHandle } from '../sources/index-store.js';
+import { fileMtimesOutside, notesOutside, supersedeLinksOutside } from '../sources/index-queries.js';
 import { embedMissing } from '../sources/models/embed-notes.js';
 import { parseLooseDate } from '../core/dates.js';
 import type { Note } from '../core/note.js';
@@ -255,42 +256,23 @@ interface KbEntry {
 /** The KB's own notes from its index (the attached team shard excluded), read row by row. */
 function kbEntries(index: IndexHandle): { entries: KbEntry[]; mtimes: Map<string, number>; supersedes: Map<string, string> } {
   const entries: KbEntry[] = [];
-  // Read in pages by rowid, so a large KB never sits in memory as rows and parsed notes at once.
-  const page = index.db.prepare(`SELECT rowid AS id, data FROM notes WHERE path NOT LIKE ? AND rowid > ? ORDER BY rowid LIMIT 2000`);
-  for (let after = 0; ;) {
-    const got = page.all(`${TEAM_PREFIX}/%`, after) as { id: number; data: string }[];
-    if (got.length === 0) break;
-    after = got[got.length - 1]!.id;
-    for (const r of got) {
-      const n = JSON.parse(r.data) as Note;
-      entries.push({
-        key: n.key,
-        displayId: n.displayId,
-        path: n.path,
-        location: n.location,
-        contentHash: n.contentHash,
-        supersededBy: n.supersededBy,
-        status: n.status,
-        share: shareMark(n),
-      });
-    }
+  for (const n of notesOutside(index, TEAM_PREFIX)) {
+    entries.push({
+      key: n.key,
+      displayId: n.displayId,
+      path: n.path,
+      location: n.location,
+      contentHash: n.contentHash,
+      supersededBy: n.supersededBy,
+      status: n.status,
+      share: shareMark(n),
+    });
   }
-  const mtimes = new Map(
-    (
-      index.db.prepare(`SELECT path, mtime_ms FROM files WHERE path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as {
-        path: string;
-        mtime_ms: number;
-      }[]
-    ).map((r) => [r.path, r.mtime_ms]),
-  );
   const supersedes = new Map<string, string>();
-  for (const r of index.db.prepare(`SELECT target, by_key FROM supersedes WHERE by_path NOT LIKE ?`).all(`${TEAM_PREFIX}/%`) as {
-    target: string;
-    by_key: string;
-  }[]) {
-    if (r.target !== r.by_key && !supersedes.has(r.target)) supersedes.set(r.target, r.by_key);
+  for (const r of supersedeLinksOutside(index, TEAM_PREFIX)) {
+    if (r.target !== r.byKey && !supersedes.has(r.target)) supersedes.set(r.target, r.byKey);
   }
-  return { entries, mtimes, supersedes };
+  return { entries, mtimes: fileMtimesOutside(index, TEAM_PREFIX), supersedes };
 }
 
 export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushReport> {

@@ -13,6 +13,7 @@ import type { TraceEvent } from '../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
+import { noteByFileStem, problemFileLike } from '../sources/index-queries.js';
 import { loadConfig } from '../pipeline/config.js';
 import { resolveScope } from '../pipeline/scope.js';
 
@@ -175,7 +176,6 @@ export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>[
 }
 
 /** An id taken literally inside a LIKE pattern ("%" and "_" in an id are not wildcards). */
-const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** What explain found out about one note, as data (`--format json`) and as a line of text. */
 export interface ExplainResult {
@@ -219,15 +219,9 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   let key = id;
   try {
     const byKey = notesByKeys(index, [id]);
-    const row =
-      byKey.get(id) ??
-      (index.db
-        .prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' OR path = ? LIMIT 1`)
-        .get(`%/${likeEscape(id)}.md`, `${id}.md`) as { key: string; location: string; path: string } | undefined);
+    const row = byKey.get(id) ?? noteByFileStem(index, id);
     if (!row) {
-      const problem = index.db
-        .prepare(`SELECT path, problem FROM files WHERE path LIKE ? ESCAPE '\\' AND problem IS NOT NULL LIMIT 1`)
-        .get(`%${likeEscape(id)}%`) as { path: string; problem: string } | undefined;
+      const problem = problemFileLike(index, id);
       return problem
         ? answer('not-indexed', `not indexed: ${problem.path} could not be used (${problem.problem})`)
         : answer('unknown-id', `no note with this id or file name in ${scope.root}`);
