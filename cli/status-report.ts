@@ -15,14 +15,15 @@ import path from 'node:path';
 import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { resolveScope, type Scope } from '../pipeline/scope.js';
 import { checkKbDir } from '../pipeline/run.js';
-import { targets } from '../hooks/install.js';
-import { HARNESSES, isRecallHookCommand, type Harness } from '../hooks/harness-config.js';
+import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/wiring-status.js';
 import { kbLayout } from '../sources/kb-walk.js';
 import { closeIndex, countNotes, indexFileFor, indexGeneration, openIndex, refreshIndex } from '../sources/index-store.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
 import type { TeamStatus } from './team.js';
+
+export { hookWiring, recallEvents, type HookWiring } from '../hooks/wiring-status.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,16 +66,6 @@ const teamSection: StatusSection<TeamStatus & { report: string[] }> = {
 /** The extra sections, in the order they are shown. A feature with state of its own adds one here. */
 export const STATUS_SECTIONS: StatusSection[] = [teamSection as StatusSection];
 
-export interface HookWiring {
-  harness: Harness;
-  scope: 'user' | 'project';
-  file: string;
-  /** Events whose hooks run recall. */
-  events: string[];
-  /** Why the file could not be read, if it could not. */
-  problem?: string;
-}
-
 export interface StatusReport {
   kb: {
     root: string;
@@ -111,57 +102,6 @@ const size = (file: string): number => {
   }
 };
 
-/** Events whose handlers run recall, in a harness's hooks file (Claude/Codex groups or Copilot entries). */
-export function recallEvents(json: unknown): string[] {
-  const hooks = (json as { hooks?: unknown } | null)?.hooks;
-  if (!hooks || typeof hooks !== 'object') return [];
-  const out: string[] = [];
-  for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
-    if (!Array.isArray(list)) continue;
-    const commands = list.flatMap((g) => {
-      const x = g as { hooks?: unknown; command?: unknown; bash?: unknown };
-      return Array.isArray(x?.hooks) ? (x.hooks as { command?: unknown }[]).map((h) => h?.command) : [x?.command, x?.bash];
-    });
-    if (commands.some(isRecallHookCommand)) out.push(event);
-  }
-  return out;
-}
-
-/** Recall's hook wiring in each harness's user and project files. */
-export function hookWiring(env: Env, cwd: string): HookWiring[] {
-  const out: HookWiring[] = [];
-  for (const harness of HARNESSES) {
-    for (const scope of ['user', 'project'] as const) {
-      const file = targets({ harness, scope, env, cwd }).hooks;
-      let text: string;
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch {
-        continue; // no such file: nothing wired there
-      }
-      try {
-        out.push({ harness, scope, file, events: recallEvents(JSON.parse(text)) });
-      } catch (err) {
-        out.push({ harness, scope, file, events: [], problem: `not valid JSON (${(err as Error).message.split('\n')[0]})` });
-      }
-    }
-  }
-  return out;
-}
-
-function claudePluginInstalled(env: Env): boolean {
-  const home = env['HOME'] ?? '';
-  const config = env['CLAUDE_CONFIG_DIR'] ? path.resolve(env['CLAUDE_CONFIG_DIR']) : path.join(home, '.claude');
-  try {
-    const plugins = JSON.parse(fs.readFileSync(path.join(config, 'plugins', 'installed_plugins.json'), 'utf8')) as {
-      plugins?: Record<string, unknown>;
-    };
-    return Object.keys(plugins.plugins ?? {}).some((k) => /^recall@/.test(k));
-  } catch {
-    return false;
-  }
-}
-
 /** State files worth knowing the size of (logs grow; the index is reported on its own). */
 function stateFiles(stateDir: string): { name: string; bytes: number }[] {
   const names = ['recall_log.jsonl', 'knowledge-gaps.jsonl', 'recent-searches.json', 'last-event.json'];
@@ -188,15 +128,11 @@ export interface StatusOptions {
   allBranches: boolean;
 }
 
-export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: string }): Promise<StatusReport> {
-  const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const exists = fs.existsSync(scope.root);
-  const layout = kbLayout(scope.root);
+/** The KB's note counts and its index, brought up to date the way a recall would (when the KB exists). */
+function indexFacts(root: string, exists: boolean, config: RecallConfig): Pick<StatusReport, 'notes' | 'index'> {
   let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [] };
   let index: StatusReport['index'] = {
-    file: indexFileFor(scope.root, config.stateDir),
+    file: indexFileFor(root, config.stateDir),
     driver: sqliteDriver(),
     bytes: 0,
     generation: 0,
@@ -204,7 +140,7 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
     inMemory: null,
   };
   if (exists) {
-    const h = openIndex(scope.root, config.stateDir);
+    const h = openIndex(root, config.stateDir);
     try {
       const r = refreshIndex(h, { problems: true });
       const c = countNotes(h);
@@ -221,6 +157,16 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
       closeIndex(h);
     }
   }
+  return { notes, index };
+}
+
+export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: string }): Promise<StatusReport> {
+  const config = loadConfig(io.env);
+  if (opts.kb) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
+  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  const exists = fs.existsSync(scope.root);
+  const layout = kbLayout(scope.root);
+  const { notes, index } = indexFacts(scope.root, exists, config);
   const settings = {
     modelsDir: config.modelsDir,
     ceModel: config.ceModel,
