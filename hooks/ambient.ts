@@ -1,5 +1,6 @@
 /**
- * SessionStart's opt-in tiers before the recall (seed "SessionStart is tiered"):
+ * SessionStart's opt-in tiers, consulted before the recall (the session-start hook is tiered: cheap
+ * ambient context first, curated skills instead of raw learnings when they match well):
  * - Tier 0 (prepended, never suppresses what follows): memory slots from reflect.db
  *   (REFLECT_SLOTS=1) and a pointer to the project's pre-synthesized conventions
  *   (REFLECT_TIERED_INJECT=1);

@@ -1,7 +1,7 @@
 /**
- * The three hook handlers (seed "Entry points", "SessionStart is tiered", "What is skipped"). Each
- * returns the context text to inject ('' = nothing); hook-runtime wraps them in the never-fail
- * envelope. Recalls run in-process through a recall session (one index refresh per hook).
+ * The three hook handlers. Each returns the context text to inject ('' = nothing: the home
+ * directory, a short prompt, a payload that says nothing about the work); runtime.ts wraps it in the
+ * never-fail envelope. Recalls run in-process through a recall session (one index refresh per hook).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -75,7 +75,7 @@ function footer(session: RecallSession, results: ScoredCandidate[], block: strin
   return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
 }
 
-/** Probe freshness: a HIGH note dated within this many days short-circuits the boot (seed value). */
+/** Probe freshness: a HIGH note dated within this many days short-circuits the session start (the reference's value). */
 export const PROBE_FRESH_DAYS = 30;
 const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
 
@@ -120,7 +120,7 @@ export const sessionStartHook: HookSpec = {
         maxTokens,
         floor: session.config.floors.sessionStart,
       };
-      // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
+      // The probe: one HIGH note, fresh and strong enough, is injected alone and the boot stops there.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
       const ageDays = top?.note.recencyMs != null ? (ctx.now() - top.note.recencyMs) / DAY_MS : null;
@@ -137,9 +137,9 @@ export const sessionStartHook: HookSpec = {
   },
 };
 
-/** Prompts shorter than this carry too little to search for (seed value). */
+/** Prompts shorter than this carry too little to search for (the reference's value). */
 export const MIN_PROMPT_CHARS = 12;
-/** Fetched, kept and budgeted per prompt (seed values). */
+/** Fetched, kept and budgeted per prompt (the reference's values). */
 const UPS_FETCH = 9;
 const UPS_KEEP = 3;
 const UPS_CHARS = 1500;
@@ -164,7 +164,7 @@ export function wholeLearnings(
   return { kept, block };
 }
 
-/** Candidates the prompt hook asks for before dedupe (seed value). */
+/** Candidates the prompt hook asks for before dedupe (the reference's value). */
 export const PROMPT_FETCH = UPS_FETCH;
 
 export const userPromptSubmitHook: HookSpec = {

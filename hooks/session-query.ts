@@ -1,6 +1,6 @@
 /**
- * The SessionStart query (seed "How the SessionStart query is built"): a bag of keywords, not a
- * sentence.
+ * The SessionStart query: a bag of keywords, not a sentence (the session has not said what it is
+ * about yet, so the query is what the project, branch and recent commits are about).
  *   1. project name: basename of `git remote get-url origin` minus `.git`, else the cwd basename;
  *   2. the branch, unless main/master/detached, as words (`feat/foo-bar` → `foo bar`: a leading
  *      branch-type segment is dropped, slashes, underscores and hyphens become spaces);
