@@ -68,3 +68,31 @@ export function supersedeLinksOutside(h: IndexHandle, excludedPrefix: string): {
   }[];
   return rows.map((r) => ({ target: r.target, byKey: r.by_key }));
 }
+
+/**
+ * Every note of any location named by `id`: by key first; else by file name (`<id>.md` at the root
+ * or in any folder). Live notes come before retired copies, then by path.
+ */
+export function notesNamed(h: IndexHandle, id: string): Note[] {
+  const byKey = h.db
+    .prepare(`SELECT data, body, chunk FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`)
+    .all(id) as NoteRow[];
+  if (byKey.length) return byKey.map(rowToNote);
+  const rows = h.db
+    .prepare(`SELECT data, body, chunk FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
+    .all(`${id}.md`, `%/${likeEscape(id)}.md`) as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** Every note's metadata (no text), newest first by date (undated last), then by path. */
+export function notesByDate(h: IndexHandle): Note[] {
+  const rows = h.db
+    .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`)
+    .all() as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** Keys some note declares it supersedes. */
+export function supersededKeys(h: IndexHandle): Set<string> {
+  return new Set((h.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
+}
