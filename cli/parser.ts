@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { installRoot } from '../hooks/harness-config.js';
 import { oneLineYargsMessage, type CliIo, type ExitStatus } from './shared.js';
@@ -32,6 +33,30 @@ export function recallVersion(): string {
   }
 }
 
+/** Every command of the CLI, in the order the help lists them. */
+export function commandModules(io: CliIo, exit: ExitStatus): CommandModule[] {
+  return [
+    statusCommand(io),
+    showCommand(io),
+    listCommand(io),
+    addCommand(io),
+    supersedeCommand(io),
+    forgetCommand(io),
+    indexCommand(io),
+    modelsCommand(io),
+    hookCommand(),
+    hooksCommand(io),
+    stagesCommand(io, exit),
+    traceCommand(io),
+    explainCommand(io),
+    replayCommand(io, exit),
+    teamCommand(io),
+    mcpCommand(io),
+    daemonCommand(io),
+    recallCommand(io),
+  ];
+}
+
 /** Parse and run `io.argv` with yargs; resolves to the exit status a command asked for (0 unless one did). */
 export async function runYargs(io: CliIo): Promise<number> {
   const { default: yargs } = await import('yargs');
@@ -50,24 +75,7 @@ export async function runYargs(io: CliIo): Promise<number> {
       throw err ?? new UsageError(oneLineYargsMessage(msg));
     })
     .completion('completion', 'Print a bash/zsh completion script (add `source <(recall completion)` to your shell profile)')
-    .command(statusCommand(io))
-    .command(showCommand(io))
-    .command(listCommand(io))
-    .command(addCommand(io))
-    .command(supersedeCommand(io))
-    .command(forgetCommand(io))
-    .command(indexCommand(io))
-    .command(modelsCommand(io))
-    .command(hookCommand())
-    .command(hooksCommand(io))
-    .command(stagesCommand(io, exit))
-    .command(traceCommand(io))
-    .command(explainCommand(io))
-    .command(replayCommand(io, exit))
-    .command(teamCommand(io))
-    .command(mcpCommand(io))
-    .command(daemonCommand(io))
-    .command(recallCommand(io))
+    .command(commandModules(io, exit))
     .parseAsync();
   return exit.code;
 }
