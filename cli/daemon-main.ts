@@ -16,7 +16,13 @@ if (!socket) {
   const config = loadConfig(process.env);
   await serve({
     socket,
-    settings: { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens },
+    settings: {
+      modelsDir: config.modelsDir,
+      ceModel: config.ceModel,
+      embedModel: config.embedModel,
+      ceMaxTokens: config.ceMaxTokens,
+      embedMaxTokens: config.embedMaxTokens,
+    },
     idleTimeoutSec: config.idleTimeoutSec,
   });
   // Stopped, or another daemon already serves this socket. Exit explicitly: onnxruntime may hold

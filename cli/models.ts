@@ -14,13 +14,25 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 function settingsOf(env: Env): { settings: ModelSettings; stateDir: string } {
   const c = loadConfig(env);
-  return { settings: { modelsDir: c.modelsDir, ceModel: c.ceModel, embedModel: c.embedModel, ceMaxTokens: c.ceMaxTokens, embedMaxTokens: c.embedMaxTokens }, stateDir: c.stateDir };
+  return {
+    settings: {
+      modelsDir: c.modelsDir,
+      ceModel: c.ceModel,
+      embedModel: c.embedModel,
+      ceMaxTokens: c.ceMaxTokens,
+      embedMaxTokens: c.embedMaxTokens,
+    },
+    stateDir: c.stateDir,
+  };
 }
 
 const mb = (n: number): string => (n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 
 /** `recall models status --json`: the models dir and, per role, the model id, whether it is installed and what it serves. */
-export function modelsStatusData(env: Env): { dir: string; models: { role: ModelRole; id: string; present: boolean; dtype: string | null; bytes: number; missing: string[]; serves: string }[] } {
+export function modelsStatusData(env: Env): {
+  dir: string;
+  models: { role: ModelRole; id: string; present: boolean; dtype: string | null; bytes: number; missing: string[]; serves: string }[];
+} {
   const { settings } = settingsOf(env);
   return {
     dir: settings.modelsDir,
@@ -32,12 +44,20 @@ export function modelsStatusData(env: Env): { dir: string; models: { role: Model
 }
 
 /** `recall daemon status --json`. */
-export async function daemonStatusData(env: Env): Promise<{ socket: string; running: boolean; answering: boolean; status: unknown; error: string | null }> {
+export async function daemonStatusData(
+  env: Env,
+): Promise<{ socket: string; running: boolean; answering: boolean; status: unknown; error: string | null }> {
   const opts = clientOptions(env);
   if (!fs.existsSync(opts.socket)) return { socket: opts.socket, running: false, answering: false, status: null, error: null };
   try {
     const res = await daemonRequest({ op: 'status' }, opts, AbortSignal.timeout(3000));
-    return { socket: opts.socket, running: true, answering: res.ok, status: res.ok ? (res.status ?? null) : null, error: res.ok ? null : String(res.error) };
+    return {
+      socket: opts.socket,
+      running: true,
+      answering: res.ok,
+      status: res.ok ? (res.status ?? null) : null,
+      error: res.ok ? null : String(res.error),
+    };
   } catch (err) {
     return { socket: opts.socket, running: true, answering: false, status: null, error: errorMessage(err) };
   }
@@ -84,7 +104,9 @@ export async function modelsPull(cmd: PullCommand, env: Env, progress: (line: st
         progress(`${job.id}: ${file} ${mb(received)}${total ? ` / ${mb(total)}` : ''}`);
       },
     });
-    out.push(`pulled ${job.id} from ${report.repo}: ${report.files.length} files, ${mb(report.totalBytes)} in ${(report.ms / 1000).toFixed(1)} s → ${report.dir}`);
+    out.push(
+      `pulled ${job.id} from ${report.repo}: ${report.files.length} files, ${mb(report.totalBytes)} in ${(report.ms / 1000).toFixed(1)} s → ${report.dir}`,
+    );
   }
   return `${out.join('\n')}\n`;
 }

@@ -28,7 +28,10 @@ export const RECALL_OPTIONS = {
   tags: { type: 'string', describe: 'comma-separated tags for the tag boost' },
   'domain-hint': { type: 'string', describe: 'boost notes of this domain' },
   'min-overlap': { type: 'number', describe: 'OOD gate: minimum query-term coverage of the best hit (0..1, 0 = off)' },
-  floor: { type: 'number', describe: 'relevance floor: results must be at least this likely to be about the query (0..1, 0 = off; default RECALL_FLOOR or 0.5)' },
+  floor: {
+    type: 'number',
+    describe: 'relevance floor: results must be at least this likely to be about the query (0..1, 0 = off; default RECALL_FLOOR or 0.5)',
+  },
   weak: { type: 'boolean', default: true, describe: 'list learnings under the floor as weak matches (--no-weak hides them)' },
   'max-tokens': { type: 'number', default: 0, describe: 'token budget for the result (0 = off)' },
   'max-chars': { type: 'number', describe: 'character budget of the markdown block (default REFLECT_RECALL_MAX_CHARS or 2000)' },
@@ -46,8 +49,27 @@ export const RECALL_OPTIONS = {
 
 /** Sub-commands: a first word that names one is never taken as a query (`recall -- WORD` searches it). */
 export const COMMAND_WORDS = [
-  'index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp',
-  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion', 'team',
+  'index',
+  'models',
+  'daemon',
+  'hook',
+  'hooks',
+  'stages',
+  'trace',
+  'explain',
+  'replay',
+  'mcp',
+  'status',
+  'doctor',
+  'add',
+  'supersede',
+  'forget',
+  'show',
+  'list',
+  'help',
+  'version',
+  'completion',
+  'team',
 ] as const;
 
 /**
@@ -57,7 +79,10 @@ export const COMMAND_WORDS = [
  */
 export function yargsOptions<T extends Record<string, OptionSpec>>(table: T): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
-    Object.entries(table).map(([k, o]) => [k, o.type === 'number' ? { describe: o.describe, requiresArg: true, ...(o.default !== undefined ? { default: o.default } : {}) } : o]),
+    Object.entries(table).map(([k, o]) => [
+      k,
+      o.type === 'number' ? { describe: o.describe, requiresArg: true, ...(o.default !== undefined ? { default: o.default } : {}) } : o,
+    ]),
   );
 }
 
@@ -95,13 +120,27 @@ export function requireNumber(name: string, raw: unknown, opts: { min?: number; 
 function choice<T extends string>(name: string, raw: unknown, values: readonly T[], normalise: (s: string) => string): T {
   const v = lastValue(raw);
   const s = normalise(String(v));
-  if (!(values as readonly string[]).includes(s)) throw new UsageError(`--${name} must be one of ${values.join(', ')} (got ${JSON.stringify(String(v))})`);
+  if (!(values as readonly string[]).includes(s))
+    throw new UsageError(`--${name} must be one of ${values.join(', ')} (got ${JSON.stringify(String(v))})`);
   return s as T;
 }
 
 function optionalString(raw: unknown): string | null {
   const v = lastValue(raw);
   return v === undefined || v === null || v === '' ? null : String(v);
+}
+
+/** A `--confidence` value: HIGH, MEDIUM, LOW or ANY in any case. Throws UsageError. */
+export function confidenceOf(raw: unknown): ConfidenceFloor {
+  return choice<ConfidenceFloor>('confidence', raw, CONFIDENCE, (s) => s.toUpperCase());
+}
+
+/** A `--tags` value: comma-separated, trimmed, lower-cased, empty ones dropped. */
+export function tagsOf(raw: unknown): string[] {
+  return String(raw ?? '')
+    .split(',')
+    .map((t) => t.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /** Every `--kb` given, in order (an option given several times arrives as a list). */
@@ -115,7 +154,8 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
   const positional = (a['query'] ?? a['_'] ?? []) as unknown[];
   const query = positional.map(String).join(' ').trim();
   if (!query) throw new UsageError('empty query');
-  const num = (name: string, opts: { min?: number; max?: number; integer?: boolean }): number | undefined => requireNumber(name, a[name], opts);
+  const num = (name: string, opts: { min?: number; max?: number; integer?: boolean }): number | undefined =>
+    requireNumber(name, a[name], opts);
   const limit = num('limit', { min: 1, integer: true });
   const minOverlap = num('min-overlap', { min: 0, max: 1 });
   const floor = num('floor', { min: 0, max: 1 });
@@ -126,13 +166,10 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
     query,
     ...(limit !== undefined ? { limit } : {}),
     mode: choice<RecallMode>('mode', a['mode'] ?? 'naive', MODES, (s) => s.toLowerCase()),
-    confidence: choice<ConfidenceFloor>('confidence', a['confidence'] ?? 'ANY', CONFIDENCE, (s) => s.toUpperCase()),
+    confidence: confidenceOf(a['confidence'] ?? 'ANY'),
     format: a['json'] === true ? 'json' : choice<OutputFormat>('format', a['format'] ?? 'markdown', FORMATS, (s) => s.toLowerCase()),
     field: optionalString(a['field']),
-    tags: String(a['tags'] ?? '')
-      .split(',')
-      .map((t) => t.trim().toLowerCase())
-      .filter(Boolean),
+    tags: tagsOf(a['tags']),
     domainHint: optionalString(a['domain-hint']) ?? '',
     ...(minOverlap !== undefined ? { minOverlap } : {}),
     ...(floor !== undefined ? { floor } : {}),
@@ -166,7 +203,12 @@ const BY_TYPE = (type: OptionSpec['type']): string[] =>
  * yargs's. Value errors throw the same UsageError either path would.
  */
 export function fastParse(argv: readonly string[]): RecallCommand | null {
-  if (argv.length === 0 || (COMMAND_WORDS as readonly string[]).includes(argv[0]!) || argv.some((a) => ['--help', '-h', '--version', '-V', '--get-yargs-completions'].includes(a))) return null;
+  if (
+    argv.length === 0 ||
+    (COMMAND_WORDS as readonly string[]).includes(argv[0]!) ||
+    argv.some((a) => ['--help', '-h', '--version', '-V', '--get-yargs-completions'].includes(a))
+  )
+    return null;
   const parsed = parser(argv as string[], {
     boolean: BY_TYPE('boolean'),
     // Numbers are parsed as text so that a bad value is reported as typed (see yargsOptions).

@@ -10,103 +10,14 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { loadConfig } from '../pipeline/config.js';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession, type RunIo } from '../pipeline/run.js';
 import { estimateTokens } from '../core/terms.js';
 import { parseLooseDate } from '../core/dates.js';
 import { UsageError } from '../core/errors.js';
+import { readRecallLog, type BadRecord, type LoggedRecall } from './replay-log.js';
 
-export interface LoggedRecall {
-  line: number;
-  ts: string;
-  query: string;
-  caller: string;
-  request: Partial<RecallCommand>;
-  /** Result keys in rank order (v2: keys; v1: display ids). */
-  ids: string[];
-  ms: number | null;
-  tokens: number | null;
-  /** The project the logged recall's affinity boost used (null: not logged, use this process's). */
-  project: string | null;
-}
-
-/** A log line that could not be replayed: reported, and counted as a change. */
-export interface BadRecord {
-  line: number;
-  error: string;
-}
-
-/** Types of the request fields a logged record may carry; anything else in a record is ignored. */
-const REQUEST_FIELDS: Record<string, 'string' | 'number' | 'boolean' | 'string[]' | 'string|null'> = {
-  limit: 'number', mode: 'string', confidence: 'string', format: 'string', field: 'string|null', tags: 'string[]',
-  domainHint: 'string', minOverlap: 'number', maxTokens: 'number', maxChars: 'number', cache: 'boolean', cacheTtl: 'number',
-  includeQuarantined: 'boolean', mmr: 'boolean', mmrLambda: 'number', global: 'boolean', allBranches: 'boolean', kb: 'string|null',
-  kbs: 'string[]', floor: 'number', showWeak: 'boolean',
-};
-
-/** The logged request, field by field: a field of the wrong type (`tags: null`) is dropped, so the default applies. */
-function cleanRequest(raw: unknown): Partial<RecallCommand> {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return {};
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) {
-    const t = REQUEST_FIELDS[k];
-    const ok =
-      t === 'string[]' ? Array.isArray(v) && v.every((x) => typeof x === 'string')
-      : t === 'string|null' ? v === null || typeof v === 'string'
-      : t === 'number' ? typeof v === 'number' && Number.isFinite(v)
-      : t !== undefined && typeof v === t;
-    if (ok) out[k] = v;
-  }
-  if (out['mode'] !== undefined && !['naive', 'local', 'global'].includes(out['mode'] as string)) delete out['mode'];
-  if (out['confidence'] !== undefined && !['HIGH', 'MEDIUM', 'LOW', 'ANY'].includes(out['confidence'] as string)) delete out['confidence'];
-  return out as Partial<RecallCommand>;
-}
-
-/** One log line as a record to replay, or why it cannot be replayed. */
-export function parseLogLine(text: string, line: number): LoggedRecall | BadRecord {
-  try {
-    const o = JSON.parse(text) as Record<string, unknown>;
-    if (!o || typeof o !== 'object' || Array.isArray(o)) throw new Error('not a JSON object');
-    if (typeof o['query'] !== 'string' || !o['query'].trim()) throw new Error('no query');
-    const results = Array.isArray(o['results']) ? (o['results'] as unknown[]) : null;
-    const idOf = (r: unknown): string => (r && typeof r === 'object' ? String((r as { key?: unknown; id?: unknown }).key ?? (r as { id?: unknown }).id) : String(r));
-    return {
-      line,
-      ts: typeof o['ts'] === 'string' ? o['ts'] : '',
-      query: o['query'],
-      caller: typeof o['caller'] === 'string' ? o['caller'] : 'unknown',
-      request:
-        o['request'] && typeof o['request'] === 'object'
-          ? cleanRequest(o['request'])
-          : { mode: (['naive', 'local', 'global'].includes(String(o['mode'])) ? o['mode'] : 'naive') as RecallCommand['mode'] },
-      ids: results ? results.map(idOf) : Array.isArray(o['ids']) ? (o['ids'] as unknown[]).map(String) : [],
-      ms: typeof o['ms'] === 'number' ? o['ms'] : null,
-      tokens: typeof o['injected_tokens'] === 'number' ? o['injected_tokens'] : null,
-      project: typeof o['project'] === 'string' ? o['project'] : null,
-    };
-  } catch (err) {
-    return { line, error: `unreadable record: ${(err as Error).message}` };
-  }
-}
-
-/** Longest log line read (a longer one is reported as bad, never loaded whole). */
-const MAX_LINE_CHARS = 1024 * 1024;
-
-/** The log's lines, streamed (a 500 MB log is never read into one string), as records or bad records. */
-export async function* readRecallLog(file: string): AsyncGenerator<LoggedRecall | BadRecord> {
-  const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let n = 0;
-  for await (const text of rl) {
-    n += 1;
-    if (!text.trim()) continue;
-    if (text.length > MAX_LINE_CHARS) {
-      yield { line: n, error: `line longer than ${MAX_LINE_CHARS} characters` };
-      continue;
-    }
-    yield parseLogLine(text, n);
-  }
-}
+export { parseLogLine, readRecallLog, type BadRecord, type LoggedRecall } from './replay-log.js';
 
 export interface ReplayDiff {
   line: number;
@@ -145,15 +56,35 @@ const BASE: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false, 
  */
 export function replayCommand(r: Pick<LoggedRecall, 'request' | 'query'>, overrides: Partial<RecallCommand>): RecallCommand {
   const includeQuarantined = r.request.includeQuarantined ?? r.request.format === 'fleet-context';
-  return { ...BASE, ...r.request, includeQuarantined, ...overrides, query: r.query, format: 'json', cache: false, gapLog: false, followup: false, verbose: false, sessionId: null };
+  return {
+    ...BASE,
+    ...r.request,
+    includeQuarantined,
+    ...overrides,
+    query: r.query,
+    format: 'json',
+    cache: false,
+    gapLog: false,
+    followup: false,
+    verbose: false,
+    sessionId: null,
+  };
 }
 
 /** One session per KB, scope and logged project (the affinity boost must use the project the recall used). */
-async function sessionFor(sessions: Map<string, RecallSession>, cmd: RecallCommand, project: string | null, io: RunIo): Promise<RecallSession> {
+async function sessionFor(
+  sessions: Map<string, RecallSession>,
+  cmd: RecallCommand,
+  project: string | null,
+  io: RunIo,
+): Promise<RecallSession> {
   const key = JSON.stringify([cmd.kb, cmd.global, cmd.allBranches, project]);
   let session = sessions.get(key);
   if (!session) {
-    session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false, ...(project !== null ? { project } : {}) }, io);
+    session = await openSession(
+      { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: false, ...(project !== null ? { project } : {}) },
+      io,
+    );
     sessions.set(key, session);
   }
   return session;
@@ -177,54 +108,81 @@ export interface ReplayReport {
   diffs: ReplayDiff[];
 }
 
-export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayReport> {
-  const config = loadConfig(io.env);
-  const log = path.resolve(io.cwd, opts.log ?? path.join(config.stateDir, 'recall_log.jsonl'));
-  if (!fs.existsSync(log)) throw new UsageError(`${log}: no recall log to replay`);
+/** The log records to replay: those on or after --since, the last --limit of them (a ring buffer: the log is never held whole). */
+async function pickRecords(log: string, opts: ReplayOptions): Promise<(LoggedRecall | BadRecord)[]> {
   const since = opts.since ? parseLooseDate(opts.since) : null;
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
-  // --limit keeps the last N records: a ring buffer, so the log is never held whole.
   const picked: (LoggedRecall | BadRecord)[] = [];
-  let skipped = 0;
   for await (const r of readRecallLog(log)) {
     if (since && 'query' in r && (parseLooseDate(r.ts)?.getTime() ?? 0) < since.getTime()) continue;
     picked.push(r);
     if (opts.limit !== undefined && picked.length > opts.limit) picked.shift();
   }
+  return picked;
+}
+
+/** A line that could not be replayed (unreadable, or the recall failed): counted as a change. */
+const failedDiff = (line: number, query: string, caller: string, before: string[], error: string): ReplayDiff => ({
+  line,
+  query,
+  caller,
+  before,
+  after: [],
+  added: [],
+  removed: [],
+  moved: [],
+  tokensBefore: null,
+  tokensAfter: 0,
+  msBefore: null,
+  msAfter: 0,
+  changed: true,
+  error,
+});
+
+/** Re-run one logged recall with today's KB and settings, and compare its ids with the logged ones. */
+async function replayOne(r: LoggedRecall, opts: ReplayOptions, sessions: Map<string, RecallSession>, io: RunIo): Promise<ReplayDiff> {
+  try {
+    const cmd = replayCommand(r, opts.overrides);
+    const t0 = performance.now();
+    const res = cmd.kbs
+      ? await (await import('../pipeline/multi-kb.js')).runMultiRecall(cmd, io, { noLog: true })
+      : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
+    const msAfter = performance.now() - t0;
+    const results = res.outcome?.results ?? [];
+    const after = results.map((c) => c.note.key);
+    return {
+      line: r.line,
+      query: r.query,
+      caller: r.caller,
+      before: r.ids,
+      after,
+      ...diffIds(r.ids, after),
+      tokensBefore: r.tokens,
+      tokensAfter: results.reduce((n, c) => n + estimateTokens(c.note.chunkText), 0),
+      msBefore: r.ms,
+      msAfter: Math.round(msAfter),
+    };
+  } catch (err) {
+    return failedDiff(r.line, r.query, r.caller, r.ids, `replay failed: ${(err as Error).message}`);
+  }
+}
+
+export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayReport> {
+  const config = loadConfig(io.env);
+  const log = path.resolve(io.cwd, opts.log ?? path.join(config.stateDir, 'recall_log.jsonl'));
+  if (!fs.existsSync(log)) throw new UsageError(`${log}: no recall log to replay`);
+  const picked = await pickRecords(log, opts);
   const sessions = new Map<string, RecallSession>();
   const diffs: ReplayDiff[] = [];
-  const bad = (line: number, query: string, caller: string, before: string[], error: string): ReplayDiff => ({
-    line, query, caller, before, after: [], added: [], removed: [], moved: [], tokensBefore: null, tokensAfter: 0, msBefore: null, msAfter: 0, changed: true, error,
-  });
+  let skipped = 0;
   try {
     for (const r of picked) {
       if (!('query' in r)) {
         skipped += 1;
-        diffs.push(bad(r.line, '', 'unknown', [], r.error));
+        diffs.push(failedDiff(r.line, '', 'unknown', [], r.error));
         continue;
       }
-      try {
-        const cmd = replayCommand(r, opts.overrides);
-        const t0 = performance.now();
-        const res = cmd.kbs ? await (await import('../pipeline/multi-kb.js')).runMultiRecall(cmd, io, { noLog: true }) : await (await sessionFor(sessions, cmd, r.project, io)).run(cmd, { noLog: true });
-        const msAfter = performance.now() - t0;
-        const results = res.outcome?.results ?? [];
-        const after = results.map((c) => c.note.key);
-        diffs.push({
-          line: r.line,
-          query: r.query,
-          caller: r.caller,
-          before: r.ids,
-          after,
-          ...diffIds(r.ids, after),
-          tokensBefore: r.tokens,
-          tokensAfter: results.reduce((n, c) => n + estimateTokens(c.note.chunkText), 0),
-          msBefore: r.ms,
-          msAfter: Math.round(msAfter),
-        });
-      } catch (err) {
-        diffs.push(bad(r.line, r.query, r.caller, r.ids, `replay failed: ${(err as Error).message}`));
-      }
+      diffs.push(await replayOne(r, opts, sessions, io));
       opts.progress?.(diffs.length, picked.length);
     }
   } finally {
@@ -234,7 +192,9 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
 }
 
 export function formatReplay(report: ReplayReport): string {
-  const out = [`replayed ${report.replayed} recalls from ${report.log}${report.skipped ? ` (${report.skipped} unreadable lines, counted as changes)` : ''}: ${report.changed} would change`];
+  const out = [
+    `replayed ${report.replayed} recalls from ${report.log}${report.skipped ? ` (${report.skipped} unreadable lines, counted as changes)` : ''}: ${report.changed} would change`,
+  ];
   for (const d of report.diffs) {
     if (!d.changed) continue;
     if (d.error) {

@@ -15,14 +15,15 @@ import path from 'node:path';
 import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { resolveScope, type Scope } from '../pipeline/scope.js';
 import { checkKbDir } from '../pipeline/run.js';
-import { targets } from '../hooks/install.js';
-import { HARNESSES, isRecallHookCommand, type Harness } from '../hooks/harness-config.js';
+import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/wiring-status.js';
 import { kbLayout } from '../sources/kb-walk.js';
 import { closeIndex, countNotes, indexFileFor, indexGeneration, openIndex, refreshIndex } from '../sources/index-store.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
 import type { TeamStatus } from './team.js';
+
+export { hookWiring, recallEvents, type HookWiring } from '../hooks/wiring-status.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -65,16 +66,6 @@ const teamSection: StatusSection<TeamStatus & { report: string[] }> = {
 /** The extra sections, in the order they are shown. A feature with state of its own adds one here. */
 export const STATUS_SECTIONS: StatusSection[] = [teamSection as StatusSection];
 
-export interface HookWiring {
-  harness: Harness;
-  scope: 'user' | 'project';
-  file: string;
-  /** Events whose hooks run recall. */
-  events: string[];
-  /** Why the file could not be read, if it could not. */
-  problem?: string;
-}
-
 export interface StatusReport {
   kb: {
     root: string;
@@ -111,55 +102,6 @@ const size = (file: string): number => {
   }
 };
 
-/** Events whose handlers run recall, in a harness's hooks file (Claude/Codex groups or Copilot entries). */
-export function recallEvents(json: unknown): string[] {
-  const hooks = (json as { hooks?: unknown } | null)?.hooks;
-  if (!hooks || typeof hooks !== 'object') return [];
-  const out: string[] = [];
-  for (const [event, list] of Object.entries(hooks as Record<string, unknown>)) {
-    if (!Array.isArray(list)) continue;
-    const commands = list.flatMap((g) => {
-      const x = g as { hooks?: unknown; command?: unknown; bash?: unknown };
-      return Array.isArray(x?.hooks) ? (x.hooks as { command?: unknown }[]).map((h) => h?.command) : [x?.command, x?.bash];
-    });
-    if (commands.some(isRecallHookCommand)) out.push(event);
-  }
-  return out;
-}
-
-/** Recall's hook wiring in each harness's user and project files. */
-export function hookWiring(env: Env, cwd: string): HookWiring[] {
-  const out: HookWiring[] = [];
-  for (const harness of HARNESSES) {
-    for (const scope of ['user', 'project'] as const) {
-      const file = targets({ harness, scope, env, cwd }).hooks;
-      let text: string;
-      try {
-        text = fs.readFileSync(file, 'utf8');
-      } catch {
-        continue; // no such file: nothing wired there
-      }
-      try {
-        out.push({ harness, scope, file, events: recallEvents(JSON.parse(text)) });
-      } catch (err) {
-        out.push({ harness, scope, file, events: [], problem: `not valid JSON (${(err as Error).message.split('\n')[0]})` });
-      }
-    }
-  }
-  return out;
-}
-
-function claudePluginInstalled(env: Env): boolean {
-  const home = env['HOME'] ?? '';
-  const config = env['CLAUDE_CONFIG_DIR'] ? path.resolve(env['CLAUDE_CONFIG_DIR']) : path.join(home, '.claude');
-  try {
-    const plugins = JSON.parse(fs.readFileSync(path.join(config, 'plugins', 'installed_plugins.json'), 'utf8')) as { plugins?: Record<string, unknown> };
-    return Object.keys(plugins.plugins ?? {}).some((k) => /^recall@/.test(k));
-  } catch {
-    return false;
-  }
-}
-
 /** State files worth knowing the size of (logs grow; the index is reported on its own). */
 function stateFiles(stateDir: string): { name: string; bytes: number }[] {
   const names = ['recall_log.jsonl', 'knowledge-gaps.jsonl', 'recent-searches.json', 'last-event.json'];
@@ -186,16 +128,19 @@ export interface StatusOptions {
   allBranches: boolean;
 }
 
-export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: string }): Promise<StatusReport> {
-  const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const exists = fs.existsSync(scope.root);
-  const layout = kbLayout(scope.root);
+/** The KB's note counts and its index, brought up to date the way a recall would (when the KB exists). */
+function indexFacts(root: string, exists: boolean, config: RecallConfig): Pick<StatusReport, 'notes' | 'index'> {
   let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [] };
-  let index: StatusReport['index'] = { file: indexFileFor(scope.root, config.stateDir), driver: sqliteDriver(), bytes: 0, generation: 0, refreshed: { added: 0, updated: 0, removed: 0, ms: 0 }, inMemory: null };
+  let index: StatusReport['index'] = {
+    file: indexFileFor(root, config.stateDir),
+    driver: sqliteDriver(),
+    bytes: 0,
+    generation: 0,
+    refreshed: { added: 0, updated: 0, removed: 0, ms: 0 },
+    inMemory: null,
+  };
   if (exists) {
-    const h = openIndex(scope.root, config.stateDir);
+    const h = openIndex(root, config.stateDir);
     try {
       const r = refreshIndex(h, { problems: true });
       const c = countNotes(h);
@@ -212,10 +157,32 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
       closeIndex(h);
     }
   }
-  const settings = { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens };
+  return { notes, index };
+}
+
+export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: string }): Promise<StatusReport> {
+  const config = loadConfig(io.env);
+  if (opts.kb) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
+  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  const exists = fs.existsSync(scope.root);
+  const layout = kbLayout(scope.root);
+  const { notes, index } = indexFacts(scope.root, exists, config);
+  const settings = {
+    modelsDir: config.modelsDir,
+    ceModel: config.ceModel,
+    embedModel: config.embedModel,
+    ceMaxTokens: config.ceMaxTokens,
+    embedMaxTokens: config.embedMaxTokens,
+  };
   const roles = (['rerank', 'embed'] as ModelRole[]).map((role) => {
     const p = modelPresence(settings, role);
-    return { role, id: p.id, present: p.present, detail: p.present ? `${p.dtype}, ${(p.bytes / 1048576).toFixed(1)} MB` : `missing ${p.missing.join(', ')}`, serves: p.serves };
+    return {
+      role,
+      id: p.id,
+      present: p.present,
+      detail: p.present ? `${p.dtype}, ${(p.bytes / 1048576).toFixed(1)} MB` : `missing ${p.missing.join(', ')}`,
+      serves: p.serves,
+    };
   });
   const socket = daemonSocketPath(config.stateDir, settings);
   const ctx: StatusContext = { env: io.env, cwd: io.cwd, config, scope };
@@ -244,19 +211,36 @@ export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
   const branch = r.kb.branch ? `, branch ${r.kb.branch}` : '';
   out.push(`KB        ${r.kb.root}`);
-  out.push(`          chosen by ${r.kb.reason}${r.kb.project && !r.kb.reason.includes(r.kb.project) ? ` (project ${r.kb.project}${branch})` : ''}`);
-  out.push(`          layout: ${r.kb.layout === 'reflect' ? 'reflect KB (documents/, archived/)' : 'folder of markdown (every *.md is a note)'}${r.kb.exists ? '' : '; the folder does not exist yet (`recall add` creates it)'}`);
-  out.push(`notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`);
+  out.push(
+    `          chosen by ${r.kb.reason}${r.kb.project && !r.kb.reason.includes(r.kb.project) ? ` (project ${r.kb.project}${branch})` : ''}`,
+  );
+  out.push(
+    `          layout: ${r.kb.layout === 'reflect' ? 'reflect KB (documents/, archived/)' : 'folder of markdown (every *.md is a note)'}${r.kb.exists ? '' : '; the folder does not exist yet (`recall add` creates it)'}`,
+  );
+  out.push(
+    `notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`,
+  );
   for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${s.path}: ${s.reason}`);
   if (r.notes.skipped.length > 20) out.push(`          … ${r.notes.skipped.length - 20} more (recall index --verbose lists all)`);
   const ref = r.index.refreshed;
-  const fresh = ref.added + ref.updated + ref.removed === 0 ? 'up to date' : `brought up to date now: ${ref.added} added, ${ref.updated} re-read, ${ref.removed} removed (${ref.ms} ms)`;
-  out.push(`index     ${r.kb.exists ? fresh : 'none yet'}; ${r.index.inMemory ? `in memory (${r.index.inMemory})` : `${r.index.file} (${kib(r.index.bytes)})`}; sqlite ${r.index.driver}`);
+  const fresh =
+    ref.added + ref.updated + ref.removed === 0
+      ? 'up to date'
+      : `brought up to date now: ${ref.added} added, ${ref.updated} re-read, ${ref.removed} removed (${ref.ms} ms)`;
+  out.push(
+    `index     ${r.kb.exists ? fresh : 'none yet'}; ${r.index.inMemory ? `in memory (${r.index.inMemory})` : `${r.index.file} (${kib(r.index.bytes)})`}; sqlite ${r.index.driver}`,
+  );
   out.push(`models    ${r.models.dir}`);
-  for (const m of r.models.roles) out.push(`          ${m.role === 'rerank' ? 'cross-encoder' : 'embedder'} ${m.id}: ${m.present ? `installed (${m.detail})` : `not installed (optional; ${m.serves} off until \`recall models pull\`)`}`);
-  out.push(`daemon    ${r.daemon.running ? `socket present: ${r.daemon.socket} (recall daemon status asks it)` : 'not running (starts on first model use)'}`);
+  for (const m of r.models.roles)
+    out.push(
+      `          ${m.role === 'rerank' ? 'cross-encoder' : 'embedder'} ${m.id}: ${m.present ? `installed (${m.detail})` : `not installed (optional; ${m.serves} off until \`recall models pull\`)`}`,
+    );
+  out.push(
+    `daemon    ${r.daemon.running ? `socket present: ${r.daemon.socket} (recall daemon status asks it)` : 'not running (starts on first model use)'}`,
+  );
   const wired = r.hooks.filter((h) => h.events.length > 0 || h.problem);
-  if (wired.length === 0 && !r.claudePlugin) out.push('hooks     not wired in any harness (recall hooks install --harness claude|codex|copilot)');
+  if (wired.length === 0 && !r.claudePlugin)
+    out.push('hooks     not wired in any harness (recall hooks install --harness claude|codex|copilot)');
   else {
     out.push(`hooks     ${r.claudePlugin ? 'Claude Code plugin recall installed' : 'no Claude Code plugin'}`);
     for (const h of wired) out.push(`          ${h.harness} (${h.scope}) ${h.file}: ${h.problem ?? h.events.join(', ')}`);

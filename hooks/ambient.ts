@@ -1,5 +1,6 @@
 /**
- * SessionStart's opt-in tiers before the recall (seed "SessionStart is tiered"):
+ * SessionStart's opt-in tiers, consulted before the recall (the session-start hook is tiered: cheap
+ * ambient context first, curated skills instead of raw learnings when they match well):
  * - Tier 0 (prepended, never suppresses what follows): memory slots from reflect.db
  *   (REFLECT_SLOTS=1) and a pointer to the project's pre-synthesized conventions
  *   (REFLECT_TIERED_INJECT=1);
@@ -53,7 +54,12 @@ export function slotsBlock(dbPath: string, projectId: string): string {
     [],
   );
   if (rows.length === 0) return '';
-  return cut(['## Memory slots (agent-curated — edit via /reflect:slots)', ...rows.map((r) => `### ${r.name}\n${String(r.content).trim()}`)].join('\n'), 4000);
+  return cut(
+    ['## Memory slots (agent-curated — edit via /reflect:slots)', ...rows.map((r) => `### ${r.name}\n${String(r.content).trim()}`)].join(
+      '\n',
+    ),
+    4000,
+  );
 }
 
 /** Conventions pointer line, or '' (no doc, no observations, stale, or its file is missing). */
@@ -62,7 +68,9 @@ export function conventionsLine(dbPath: string, projectId: string): string {
     dbPath,
     (db) =>
       db
-        .prepare(`SELECT query, doc_path, observation_count, is_stale FROM conventions_docs WHERE query IN (?, 'project') ORDER BY CASE query WHEN ? THEN 0 ELSE 1 END LIMIT 1`)
+        .prepare(
+          `SELECT query, doc_path, observation_count, is_stale FROM conventions_docs WHERE query IN (?, 'project') ORDER BY CASE query WHEN ? THEN 0 ELSE 1 END LIMIT 1`,
+        )
         .get(projectId, projectId) as { query: string; doc_path: string; observation_count: number; is_stale: number } | undefined,
     undefined,
   );
@@ -81,7 +89,12 @@ const tokens = (text: string): string[] => text.toLowerCase().match(/[a-z0-9][a-
 
 function listOf(v: unknown): string[] {
   if (Array.isArray(v)) return v.map(str).filter(Boolean);
-  return typeof v === 'string' ? v.split(/[,\n]/).map((s) => s.trim()).filter(Boolean) : [];
+  return typeof v === 'string'
+    ? v
+        .split(/[,\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** Skills under `dir` (`*\/SKILL.md`, `*\/*\/SKILL.md`); stale or unreadable ones are left out. */
@@ -109,7 +122,12 @@ export function loadSkills(dir: string): Skill[] {
       if (fm['stale'] === true || str(fm['stale']).toLowerCase() === 'true') continue;
       const name = str(fm['name']) || path.basename(path.dirname(f));
       const description = str(fm['description']) || body;
-      const summary = (description.split('\n').map((l) => l.trim()).find(Boolean) ?? '').slice(0, 240);
+      const summary = (
+        description
+          .split('\n')
+          .map((l) => l.trim())
+          .find(Boolean) ?? ''
+      ).slice(0, 240);
       const strong = new Set([...tokens(name), ...listOf(fm['tags']).flatMap(tokens), ...listOf(fm['triggers']).flatMap(tokens)]);
       const weak = new Set(tokens(summary).filter((t) => !strong.has(t)));
       skills.push({ name, summary, strong, weak });
@@ -137,7 +155,10 @@ export function matchSkills(query: string, skills: readonly Skill[], minScore: n
 export function skillsBlock(hits: readonly { skill: Skill }[]): string {
   if (hits.length === 0) return '';
   return cut(
-    ['## Skills for this context (curated — prefer over raw learnings)', ...hits.map((h) => `- **${h.skill.name}** — ${h.skill.summary || '(no summary)'}`)].join('\n'),
+    [
+      '## Skills for this context (curated — prefer over raw learnings)',
+      ...hits.map((h) => `- **${h.skill.name}** — ${h.skill.summary || '(no summary)'}`),
+    ].join('\n'),
     1500,
   );
 }

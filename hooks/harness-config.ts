@@ -14,8 +14,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { HOOK_NAMES, HOOK_TABLE, type HookName } from './hook-table.js';
 
-export type Harness = 'claude' | 'codex' | 'copilot';
+import type { Harness } from '../sinks/hook-envelope.js';
+
+export type { Harness };
 export const HARNESSES: readonly Harness[] = ['claude', 'codex', 'copilot'];
 
 /** The install root: the folder holding bin/recall and scripts/launch.mjs. */
@@ -29,19 +32,15 @@ export function installRoot(moduleUrl: string = import.meta.url): string {
 }
 
 /**
- * The hooks and the harness-side timeouts (seconds) they are registered with. Each hook's own
- * deadline (REFLECT_RECALL_TIMEOUT, REFLECT_SUBAGENT_RECALL_TIMEOUT) stays inside these.
+ * The hooks and the harness-side timeouts (seconds) they are registered with: the hook table. Each
+ * hook's own deadline (REFLECT_RECALL_TIMEOUT, REFLECT_SUBAGENT_RECALL_TIMEOUT) stays inside these.
  */
-export const HOOK_WIRING = [
-  { name: 'session-start', event: 'SessionStart', copilotEvent: 'sessionStart', timeoutSec: 30 },
-  { name: 'user-prompt-submit', event: 'UserPromptSubmit', copilotEvent: 'userPromptTransformed', timeoutSec: 30 },
-  { name: 'subagent-start', event: 'SubagentStart', copilotEvent: 'subagentStart', timeoutSec: 10 },
-] as const;
+export const HOOK_WIRING = HOOK_TABLE;
 
 export const shellQuote = (s: string): string => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** The shell command that runs hook `name` from the install at `root` (a shell-quoted path or `"${VAR}"`). */
-export function hookCommand(name: string, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
+export function hookCommand(name: HookName, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
   const launcher = rootIsVariable ? `"${root}/scripts/launch.mjs"` : shellQuote(path.join(root, 'scripts', 'launch.mjs'));
   const prefix = harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : '';
   return `${prefix}node ${launcher} hook ${name}`;
@@ -51,7 +50,10 @@ export function hookCommand(name: string, root: string, harness: Harness = 'clau
 export function claudeStyleHooks(root: string, harness: 'claude' | 'codex', rootIsVariable = false): { hooks: Record<string, unknown[]> } {
   return {
     hooks: Object.fromEntries(
-      HOOK_WIRING.map((h) => [h.event, [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }]]),
+      HOOK_WIRING.map((h) => [
+        h.event,
+        [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }],
+      ]),
     ),
   };
 }
@@ -61,7 +63,10 @@ export function copilotHooks(root: string): { version: 1; hooks: Record<string, 
   return {
     version: 1,
     hooks: Object.fromEntries(
-      HOOK_WIRING.map((h) => [h.copilotEvent, [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }]]),
+      HOOK_WIRING.map((h) => [
+        h.copilotEvent,
+        [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }],
+      ]),
     ),
   };
 }
@@ -77,15 +82,18 @@ export function mcpCommand(root: string): { command: string; args: string[] } {
   return { command: 'node', args: [path.join(root, 'scripts', 'launch.mjs'), 'recall', 'mcp'] };
 }
 
+const HOOK_ALTERNATIVES = HOOK_NAMES.join('|');
+/** The forms a recall hook command has had: the launcher, the built entry scripts, the `recall hook` command. */
+const RECALL_HOOK_COMMANDS = [
+  new RegExp(`scripts/launch\\.mjs['"]?\\s+hook\\s+(${HOOK_ALTERNATIVES})\\b`),
+  new RegExp(`dist/hooks/(${HOOK_ALTERNATIVES})\\.js\\b`),
+  new RegExp(`\\brecall['"]?\\s+hook\\s+(${HOOK_ALTERNATIVES})\\b`),
+];
+
 /**
  * True for a hook command that runs recall (this install or any other copy, old or new form), so
  * install replaces it and uninstall removes it without touching anyone else's hooks.
  */
 export function isRecallHookCommand(command: unknown): boolean {
-  if (typeof command !== 'string') return false;
-  return (
-    /scripts\/launch\.mjs['"]?\s+hook\s+(session-start|user-prompt-submit|subagent-start)\b/.test(command) ||
-    /dist\/hooks\/(session-start|user-prompt-submit|subagent-start)\.js\b/.test(command) ||
-    /\brecall['"]?\s+hook\s+(session-start|user-prompt-submit|subagent-start)\b/.test(command)
-  );
+  return typeof command === 'string' && RECALL_HOOK_COMMANDS.some((re) => re.test(command));
 }

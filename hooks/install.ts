@@ -23,7 +23,6 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { UsageError } from '../core/errors.js';
 import { claudeStyleHooks, copilotHooks, isRecallHookCommand, mcpCommand, type Harness } from './harness-config.js';
-import { writeFileAtomic } from '../core/atomic-write.js';
 
 export type Scope = 'user' | 'project';
 
@@ -70,18 +69,34 @@ export function targets(o: Pick<InstallOptions, 'harness' | 'scope' | 'env' | 'c
       const config = o.env['CLAUDE_CONFIG_DIR'] ? path.resolve(o.env['CLAUDE_CONFIG_DIR']) : path.join(h, '.claude');
       return user
         ? { hooks: path.join(config, 'settings.json'), skillDir: path.join(config, 'skills', 'recall'), mcp: path.join(h, '.claude.json') }
-        : { hooks: path.join(o.cwd, '.claude', 'settings.local.json'), skillDir: path.join(o.cwd, '.claude', 'skills', 'recall'), mcp: path.join(o.cwd, '.mcp.json') };
+        : {
+            hooks: path.join(o.cwd, '.claude', 'settings.local.json'),
+            skillDir: path.join(o.cwd, '.claude', 'skills', 'recall'),
+            mcp: path.join(o.cwd, '.mcp.json'),
+          };
     }
     case 'codex': {
       const ch = codexHome(o.env);
       return user
         ? { hooks: path.join(ch, 'hooks.json'), skillDir: path.join(ch, 'skills', 'recall'), mcp: path.join(ch, 'config.toml') }
-        : { hooks: path.join(o.cwd, '.codex', 'hooks.json'), skillDir: path.join(o.cwd, '.agents', 'skills', 'recall'), mcp: path.join(o.cwd, '.codex', 'config.toml') };
+        : {
+            hooks: path.join(o.cwd, '.codex', 'hooks.json'),
+            skillDir: path.join(o.cwd, '.agents', 'skills', 'recall'),
+            mcp: path.join(o.cwd, '.codex', 'config.toml'),
+          };
     }
     case 'copilot':
       return user
-        ? { hooks: path.join(h, '.copilot', 'hooks', 'recall.json'), skillDir: path.join(h, '.copilot', 'skills', 'recall'), mcp: path.join(h, '.copilot', 'mcp-config.json') }
-        : { hooks: path.join(o.cwd, '.github', 'hooks', 'recall.json'), skillDir: path.join(o.cwd, '.github', 'skills', 'recall'), mcp: path.join(o.cwd, '.github', 'mcp.json') };
+        ? {
+            hooks: path.join(h, '.copilot', 'hooks', 'recall.json'),
+            skillDir: path.join(h, '.copilot', 'skills', 'recall'),
+            mcp: path.join(h, '.copilot', 'mcp-config.json'),
+          }
+        : {
+            hooks: path.join(o.cwd, '.github', 'hooks', 'recall.json'),
+            skillDir: path.join(o.cwd, '.github', 'skills', 'recall'),
+            mcp: path.join(o.cwd, '.github', 'mcp.json'),
+          };
   }
 }
 
@@ -155,7 +170,10 @@ function hooksChange(o: InstallOptions, file: string, install: boolean): FileCha
     if (next.length) hooks[event] = next;
     else delete hooks[event];
     for (const a of add) {
-      const handler = o.harness === 'copilot' ? (a as { bash: string; timeoutSec: number }) : ((a as { hooks: { command: string; timeout: number }[] }).hooks[0]!);
+      const handler =
+        o.harness === 'copilot'
+          ? (a as { bash: string; timeoutSec: number })
+          : (a as { hooks: { command: string; timeout: number }[] }).hooks[0]!;
       const cmd = 'bash' in handler ? handler.bash : handler.command;
       const t = 'timeoutSec' in handler ? handler.timeoutSec : handler.timeout;
       summary.push(`+ ${event}: ${cmd} (timeout ${t} s)`);
@@ -247,7 +265,8 @@ function jsonMcpChange(o: InstallOptions, file: string, install: boolean): FileC
   const servers: Json = doc['mcpServers'] && typeof doc['mcpServers'] === 'object' ? { ...(doc['mcpServers'] as Json) } : {};
   const had = 'recall' in servers;
   const { command, args } = mcpCommand(o.root);
-  if (install) servers['recall'] = o.harness === 'copilot' ? { type: 'local', command, args, tools: ['*'] } : { type: 'stdio', command, args };
+  if (install)
+    servers['recall'] = o.harness === 'copilot' ? { type: 'local', command, args, tools: ['*'] } : { type: 'stdio', command, args };
   else delete servers['recall'];
   const next: Json = { ...doc, mcpServers: servers };
   if (!Object.keys(servers).length) delete next['mcpServers'];
@@ -270,47 +289,4 @@ export function planInstall(o: InstallOptions, install = true): FileChange[] {
   return changes;
 }
 
-/** Write the changes (backup first); returns the backup files made. */
-export function applyChanges(changes: FileChange[], now = new Date()): string[] {
-  const backups: string[] = [];
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  for (const c of changes) {
-    if (c.after === c.before) continue;
-    if (c.before !== null && c.backup !== false) {
-      const backup = `${c.file}.recall-backup-${stamp}`;
-      fs.copyFileSync(c.file, backup);
-      backups.push(backup);
-    }
-    if (c.after === null) {
-      fs.rmSync(c.file, { force: true });
-      // Remove recall's own skill folder once its file is gone (only when empty).
-      try {
-        fs.rmdirSync(path.dirname(c.file));
-      } catch {
-        /* not empty or not ours */
-      }
-    } else {
-      fs.mkdirSync(path.dirname(c.file), { recursive: true });
-      writeFileAtomic(c.file, c.after);
-    }
-  }
-  return backups;
-}
-
-/** What changed (or would change), for the terminal. */
-export function describeChanges(changes: FileChange[], o: Pick<InstallOptions, 'harness'>, dryRun: boolean, install: boolean, backups: string[] = []): string {
-  const out: string[] = [];
-  const changed = changes.filter((c) => c.after !== c.before);
-  if (changed.length === 0) out.push(`nothing to change: recall is ${install ? 'already installed' : 'not installed'} there`);
-  for (const c of changed) {
-    out.push(`${dryRun ? 'would change' : c.after === null ? 'removed' : c.before === null ? 'created' : 'updated'} ${c.file}`);
-    for (const s of c.summary) out.push(`  ${s}`);
-  }
-  for (const b of backups) out.push(`backup: ${b}`);
-  if (install && !dryRun && changed.length) {
-    if (o.harness === 'codex') out.push('next: start codex and approve the new hooks when it asks (Codex runs user hooks only once trusted)');
-    if (o.harness === 'claude') out.push('note: if the recall plugin is also installed, its hooks run as well; keep one of the two');
-  }
-  if (dryRun) for (const c of changed) out.push(`--- ${c.file} (after)\n${c.after ?? '(deleted)\n'}`);
-  return `${out.join('\n')}\n`;
-}
+export { applyChanges, describeChanges } from './install-apply.js';

@@ -1,13 +1,14 @@
 /**
- * The three hook handlers (seed "Entry points", "SessionStart is tiered", "What is skipped"). Each
- * returns the context text to inject ('' = nothing); hook-runtime wraps them in the never-fail
- * envelope. Recalls run in-process through a recall session (one index refresh per hook).
+ * The three hook handlers. Each returns the context text to inject ('' = nothing: the home
+ * directory, a short prompt, a payload that says nothing about the work); runtime.ts wraps it in the
+ * never-fail envelope. Recalls run in-process through a recall session (one index refresh per hook).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import type { HookContext, HookSpec } from './runtime.js';
+import { HOOK_DEADLINE_SEC, hookRow, type HookName } from './hook-table.js';
 import { hookLog, pick } from './runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
 import { subagentQuery } from './subagent-query.js';
@@ -22,12 +23,7 @@ import type { ScoredCandidate } from '../core/types.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
-/**
- * Default deadline (seconds) of the session-start and prompt hooks, REFLECT_RECALL_TIMEOUT. The
- * harnesses are told 30 s (hooks.json): a hook that answered at its own 30 s deadline was killed
- * before its answer arrived, so the deadline sits well inside, leaving room for process start and exit.
- */
-export const HOOK_DEADLINE_SEC = 20;
+export { HOOK_DEADLINE_SEC };
 
 async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
   const session = await openSession(
@@ -43,7 +39,15 @@ async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['e
 
 function render(session: RecallSession, query: string, results: ScoredCandidate[], maxChars: number): string {
   const config = session.config;
-  return renderMarkdown({ query, results, field: null, maxChars, economics: config.economics, glyphs: session.glyphs(), home: config.home });
+  return renderMarkdown({
+    query,
+    results,
+    field: null,
+    maxChars,
+    economics: config.economics,
+    glyphs: session.glyphs(),
+    home: config.home,
+  });
 }
 
 /** The project a hook works for: $CLAUDE_PROJECT_DIR, else the cwd the harness sent, else the process cwd. */
@@ -51,7 +55,11 @@ function projectCwd(ctx: HookContext, inputCwd: string | null): string {
   return path.resolve(ctx.env['CLAUDE_PROJECT_DIR'] || inputCwd || ctx.cwd);
 }
 
-const join = (...parts: string[]): string => parts.map((p) => p.trim()).filter(Boolean).join('\n\n');
+const join = (...parts: string[]): string =>
+  parts
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .join('\n\n');
 
 /** SessionStart's "memory:" footer over the learnings the rendered block actually shows (a truncated one is not counted). */
 function footer(session: RecallSession, results: ScoredCandidate[], block: string): string {
@@ -59,19 +67,20 @@ function footer(session: RecallSession, results: ScoredCandidate[], block: strin
   const shownIds = new Set([...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]));
   // The block shows ids as safeId() made them.
   const shown = results.filter((r) => shownIds.has(safeId(r.note.displayId)));
-  const b = blockEconomics(shown.map((r) => r.note), session.glyphs(), session.config.home);
+  const b = blockEconomics(
+    shown.map((r) => r.note),
+    session.glyphs(),
+    session.config.home,
+  );
   return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
 }
 
-/** Probe freshness: a HIGH note dated within this many days short-circuits the boot (seed value). */
+/** Probe freshness: a HIGH note dated within this many days short-circuits the session start (the reference's value). */
 export const PROBE_FRESH_DAYS = 30;
 const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
 
 export const sessionStartHook: HookSpec = {
-  name: 'session-start',
-  event: 'SessionStart',
-  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: HOOK_DEADLINE_SEC,
+  ...hookRow('session-start'),
   async run(input, ctx) {
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     const home = ctx.env['HOME'] || os.homedir();
@@ -101,8 +110,17 @@ export const sessionStartHook: HookSpec = {
     const minOverlap = ctx.overrides.num('REFLECT_RECALL_MIN_OVERLAP', 0.2, 0, 1);
     const maxTokens = ctx.overrides.num('REFLECT_RECALL_MAX_TOKENS', 0, 0, 1_000_000, true);
     return withSession(ctx, cwd, env, async (session) => {
-      const common = { ...BASE, query: q.query, tags: q.tags, gapLog: false, followup: false, minOverlap, maxTokens, floor: session.config.floors.sessionStart };
-      // Probe (R11): one HIGH note, fresh, strong enough → inject it alone and stop.
+      const common = {
+        ...BASE,
+        query: q.query,
+        tags: q.tags,
+        gapLog: false,
+        followup: false,
+        minOverlap,
+        maxTokens,
+        floor: session.config.floors.sessionStart,
+      };
+      // The probe: one HIGH note, fresh and strong enough, is injected alone and the boot stops there.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
       const ageDays = top?.note.recencyMs != null ? (ctx.now() - top.note.recencyMs) / DAY_MS : null;
@@ -119,9 +137,9 @@ export const sessionStartHook: HookSpec = {
   },
 };
 
-/** Prompts shorter than this carry too little to search for (seed value). */
+/** Prompts shorter than this carry too little to search for (the reference's value). */
 export const MIN_PROMPT_CHARS = 12;
-/** Fetched, kept and budgeted per prompt (seed values). */
+/** Fetched, kept and budgeted per prompt (the reference's values). */
 const UPS_FETCH = 9;
 const UPS_KEEP = 3;
 const UPS_CHARS = 1500;
@@ -130,7 +148,10 @@ const UPS_CHARS = 1500;
  * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
  * whole learnings whose block fits UPS_CHARS. A learning that does not fit is skipped, not cut.
  */
-export function wholeLearnings(results: readonly ScoredCandidate[], renderList: (list: ScoredCandidate[]) => string): { kept: ScoredCandidate[]; block: string } {
+export function wholeLearnings(
+  results: readonly ScoredCandidate[],
+  renderList: (list: ScoredCandidate[]) => string,
+): { kept: ScoredCandidate[]; block: string } {
   const kept: ScoredCandidate[] = [];
   let block = '';
   for (const c of results) {
@@ -143,14 +164,11 @@ export function wholeLearnings(results: readonly ScoredCandidate[], renderList: 
   return { kept, block };
 }
 
-/** Candidates the prompt hook asks for before dedupe (seed value). */
+/** Candidates the prompt hook asks for before dedupe (the reference's value). */
 export const PROMPT_FETCH = UPS_FETCH;
 
 export const userPromptSubmitHook: HookSpec = {
-  name: 'user-prompt-submit',
-  event: 'UserPromptSubmit',
-  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: HOOK_DEADLINE_SEC,
+  ...hookRow('user-prompt-submit'),
   async run(input, ctx) {
     // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
     // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
@@ -187,13 +205,9 @@ export const userPromptSubmitHook: HookSpec = {
 };
 
 export const subagentStartHook: HookSpec = {
-  name: 'subagent-start',
-  event: 'SubagentStart',
-  fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
-  timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 5,
+  ...hookRow('subagent-start'),
   async run(input, ctx) {
-    const fixed = ctx.env['REFLECT_SUBAGENT_CONTEXT'];
+    const fixed = ctx.env[hookRow('subagent-start').fixedContextEnv];
     if (fixed !== undefined) return fixed.trim();
     const cwd = pick(input, ['cwd']) || ctx.cwd;
     const query = subagentQuery(input);
@@ -201,13 +215,17 @@ export const subagentStartHook: HookSpec = {
     const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
     const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
     return withSession(ctx, projectCwd(ctx, cwd), ctx.env, async (session) => {
-      const res = await session.run({ ...BASE, query, limit, maxChars, gapLog: false, followup: false, floor: session.config.floors.subagent }, { caller: 'subagent-start' });
+      const res = await session.run(
+        { ...BASE, query, limit, maxChars, gapLog: false, followup: false, floor: session.config.floors.subagent },
+        { caller: 'subagent-start' },
+      );
       return res.stdout;
     });
   },
 };
 
-export const HOOKS: Readonly<Record<string, HookSpec>> = {
+/** The handler of each hook in the hook table (the type makes a missing one a compile error). */
+export const HOOKS: Readonly<Record<HookName, HookSpec>> = {
   'session-start': sessionStartHook,
   'user-prompt-submit': userPromptSubmitHook,
   'subagent-start': subagentStartHook,

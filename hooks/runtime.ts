@@ -6,7 +6,8 @@
 import { loadConfig } from '../pipeline/config.js';
 import { withConfigFile } from '../pipeline/config-file.js';
 import { errorMessage } from '../core/errors.js';
-import { harnessOf, toHookEnvelope, type Harness, type HookEvent } from '../sinks/hook-envelope.js';
+import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.js';
+import type { HookEvent, HookName } from './hook-table.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
 
@@ -86,8 +87,8 @@ export interface HookContext {
 }
 
 export interface HookSpec {
-  /** File-system friendly name (logs, breadcrumbs): session-start, user-prompt-submit, subagent-start. */
-  name: string;
+  /** File-system friendly name (logs, breadcrumbs), from the hook table. */
+  name: HookName;
   event: HookEvent;
   /** Env variable whose value, when set, is the user's own fixed context (injected as given, not as recalled notes). */
   fixedContextEnv?: string;
@@ -123,7 +124,11 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
     const file = withConfigFile(io.env);
-    const env: Env = { ...file.env, HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1', TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1' };
+    const env: Env = {
+      ...file.env,
+      HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1',
+      TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1',
+    };
     stateDir = loadConfig(env).stateDir;
     for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     const stdinProblem = hookInputProblem(io.stdinText);
@@ -133,7 +138,10 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now };
     let timer: NodeJS.Timeout | undefined;
     const safety = new Promise<string>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`deadline of ${timeoutSec} s passed`)), Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS);
+      timer = setTimeout(
+        () => reject(new Error(`deadline of ${timeoutSec} s passed`)),
+        Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
+      );
       timer.unref();
     });
     let context: string;

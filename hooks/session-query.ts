@@ -1,6 +1,6 @@
 /**
- * The SessionStart query (seed "How the SessionStart query is built"): a bag of keywords, not a
- * sentence.
+ * The SessionStart query: a bag of keywords, not a sentence (the session has not said what it is
+ * about yet, so the query is what the project, branch and recent commits are about).
  *   1. project name: basename of `git remote get-url origin` minus `.git`, else the cwd basename;
  *   2. the branch, unless main/master/detached, as words (`feat/foo-bar` → `foo bar`: a leading
  *      branch-type segment is dropped, slashes, underscores and hyphens become spaces);
@@ -18,14 +18,20 @@ const GIT_TIMEOUT_MS = 5000;
 
 /** Words of commit subjects that say nothing about the topic. */
 const FILLER = new Set(
-  'fix feat chore docs test refactor build ci perf style the a an of to for on in at and or add remove update change merge pull request pr wip'.split(' '),
+  'fix feat chore docs test refactor build ci perf style the a an of to for on in at and or add remove update change merge pull request pr wip'.split(
+    ' ',
+  ),
 );
 /** Branch-type prefixes dropped from branch names (`feat/x` → `x`). */
 const BRANCH_TYPES = new Set('feat feature fix bugfix hotfix chore docs refactor test ci build perf release'.split(' '));
 
 function git(cwd: string, args: string[]): string {
   try {
-    return execFileSync('git', ['-C', cwd, ...args], { timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
+    return execFileSync('git', ['-C', cwd, ...args], {
+      timeout: GIT_TIMEOUT_MS,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      encoding: 'utf8',
+    }).trim();
   } catch {
     return '';
   }
@@ -46,7 +52,10 @@ export function branchWords(branch: string): string[] {
   if (!b || b === 'main' || b === 'master' || b === 'HEAD') return [];
   const segments = b.split('/');
   if (segments.length > 1 && BRANCH_TYPES.has(segments[0]!.toLowerCase())) segments.shift();
-  return segments.join('/').split(/[/_\-\s]+/).filter(Boolean);
+  return segments
+    .join('/')
+    .split(/[/_\-\s]+/)
+    .filter(Boolean);
 }
 
 /** Most frequent topical tokens of some subjects (ties alphabetical), at most `n`. */
@@ -59,12 +68,18 @@ export function rankTokens(subjects: readonly string[], n: number): string[] {
       counts.set(t, (counts.get(t) ?? 0) + 1);
     }
   }
-  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, n).map(([t]) => t);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n)
+    .map(([t]) => t);
 }
 
 function recentCommitRecords(stateDir: string): string[] {
   try {
-    const lines = fs.readFileSync(path.join(stateDir, 'commits.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+    const lines = fs
+      .readFileSync(path.join(stateDir, 'commits.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     return lines.slice(-5).flatMap((l) => {
       try {
         const m = (JSON.parse(l) as { message?: unknown }).message;

@@ -38,7 +38,18 @@ describe('bin/recall', () => {
     const r = run(['--kb', 'examples/kb', 'stripe webhook charged twice', '--format', 'json', '--limit', '3']);
     expect(r.code).toBe(0);
     const d = JSON.parse(r.stdout) as Record<string, unknown> & { results: Record<string, unknown>[] };
-    expect(Object.keys(d).slice(0, 10)).toEqual(['query', 'mode', 'count', 'ood_gated', 'floor', 'abstained', 'temporal', 'field', 'economics', 'cache_tier']);
+    expect(Object.keys(d).slice(0, 10)).toEqual([
+      'query',
+      'mode',
+      'count',
+      'ood_gated',
+      'floor',
+      'abstained',
+      'temporal',
+      'field',
+      'economics',
+      'cache_tier',
+    ]);
     expect(d.results[0]).toMatchObject({ id: 'lrn-stripe-webhook-idempotency-b3e4f7', arms: ['bm25', 'graph'] });
     expect(typeof d.results[0]!['score']).toBe('number');
     expect(d['degraded']).toEqual(expect.arrayContaining([expect.objectContaining({ stage: 'arm:vector', reason: 'unavailable' })]));

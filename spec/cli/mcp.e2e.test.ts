@@ -18,7 +18,8 @@ let state = '';
 let client: Client;
 
 type ToolText = { content: { type: string; text: string }[]; isError?: boolean };
-const call = async (name: string, args: Record<string, unknown>): Promise<ToolText> => (await client.callTool({ name, arguments: args })) as ToolText;
+const call = async (name: string, args: Record<string, unknown>): Promise<ToolText> =>
+  (await client.callTool({ name, arguments: args })) as ToolText;
 const text = (r: ToolText): string => r.content.map((c) => c.text).join('');
 
 beforeAll(async () => {
@@ -49,7 +50,9 @@ describe('recall mcp', () => {
 
   it('search runs the full pipeline, and abstains on an unrelated query', async () => {
     const hit = text(await call('search', { query: 'postgres connection pool exhausted in pytest', limit: 3 }));
-    expect(hit).toMatch(/^<recall-notes>\nReference material[^\n]*\n\n## Prior learnings relevant to `postgres connection pool exhausted in pytest` — [1-3] learnings/);
+    expect(hit).toMatch(
+      /^<recall-notes>\nReference material[^\n]*\n\n## Prior learnings relevant to `postgres connection pool exhausted in pytest` — [1-3] learnings/,
+    );
     expect(hit.endsWith('</recall-notes>')).toBe(true);
     expect(hit).toContain('[lrn-pytest-pg-pool-fixture-c04e7a]');
     const none = await call('search', { query: 'zzqx vexillology quasar', confidence: 'HIGH' });
@@ -62,12 +65,22 @@ describe('recall mcp', () => {
     expect(idx.step).toBe(1);
     expect(idx.results.length).toBeGreaterThanOrEqual(2);
     const [a, b] = idx.results.map((r) => r.id);
-    const tl = JSON.parse(text(await call('timeline', { anchor: a, depth_before: 1, depth_after: 1 }))) as { step: number; anchor: string; results: { anchor: boolean }[] };
+    const tl = JSON.parse(text(await call('timeline', { anchor: a, depth_before: 1, depth_after: 1 }))) as {
+      step: number;
+      anchor: string;
+      results: { anchor: boolean }[];
+    };
     expect(tl).toMatchObject({ step: 2, anchor: a });
     expect(tl.results.filter((r) => r.anchor)).toHaveLength(1);
-    const hy = JSON.parse(text(await call('hydrate', { ids: [a, b] }))) as { step: number; results: { id: string; found: boolean; body: string }[] };
+    const hy = JSON.parse(text(await call('hydrate', { ids: [a, b] }))) as {
+      step: number;
+      results: { id: string; found: boolean; body: string }[];
+    };
     expect(hy.step).toBe(3);
-    expect(hy.results.map((r) => [r.id, r.found])).toEqual([[a, true], [b, true]]);
+    expect(hy.results.map((r) => [r.id, r.found])).toEqual([
+      [a, true],
+      [b, true],
+    ]);
     expect(hy.results[0]!.body.length).toBeGreaterThan(100);
   });
 
@@ -78,7 +91,9 @@ describe('recall mcp', () => {
   });
 
   it('keeps every answer within its stated budget, and rejects bad arguments as tool errors', async () => {
-    const idx = JSON.parse(text(await call('index', { query: 'postgres docker node cache timeout', limit: 50 }))) as { results: { id: string }[] };
+    const idx = JSON.parse(text(await call('index', { query: 'postgres docker node cache timeout', limit: 50 }))) as {
+      results: { id: string }[];
+    };
     const ids = idx.results.slice(0, 5).map((r) => r.id);
     const hy = text(await call('hydrate', { ids }));
     expect(hy.length).toBeLessThanOrEqual(MCP_BUDGETS.hydrate * 4);

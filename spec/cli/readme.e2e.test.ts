@@ -60,12 +60,18 @@ function concrete(line: string, ids: { example: string }): string {
 }
 
 function sh(line: string): Ran {
-  const r = spawnSync('sh', ['-c', `set -e; ${line}`], { encoding: 'utf8', env: { ...env, PATH: `${path.join(repo, 'bin')}:${process.env['PATH'] ?? ''}` }, cwd: repo, input: '' });
+  const r = spawnSync('sh', ['-c', `set -e; ${line}`], {
+    encoding: 'utf8',
+    env: { ...env, PATH: `${path.join(repo, 'bin')}:${process.env['PATH'] ?? ''}` },
+    cwd: repo,
+    input: '',
+  });
   return { line, code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 const MEMORY: Record<string, string> = {
-  'MEMORY.md': '- [Merges freeze Thursday evening](project_release_train.md) — the weekly release train\n- [Integration tests hit a real database](feedback_db_tests.md) — mocks hid a broken migration\n',
+  'MEMORY.md':
+    '- [Merges freeze Thursday evening](project_release_train.md) — the weekly release train\n- [Integration tests hit a real database](feedback_db_tests.md) — mocks hid a broken migration\n',
   'project_release_train.md':
     '---\nname: release-train-freeze\ndescription: Merges to main freeze Thursday 18:00 UTC for the Friday release train\nmetadata:\n  type: project\n---\nThe release is cut Friday 09:00 UTC from main.\n\n**Why:** the app store review needs the Friday cut.\n**How to apply:** flag merges planned after Thursday 18:00 UTC and suggest Monday.\n',
   'feedback_db_tests.md':
@@ -110,7 +116,9 @@ describe('README commands', () => {
   });
 
   it('exits 0 with no error output, every one of them', () => {
-    const bad = ran.filter((r) => r.code !== 0 || /error|Error:|EPIPE|at .*\.mjs/.test(r.stderr)).map((r) => ({ line: r.line, code: r.code, stderr: r.stderr.slice(0, 300) }));
+    const bad = ran
+      .filter((r) => r.code !== 0 || /error|Error:|EPIPE|at .*\.mjs/.test(r.stderr))
+      .map((r) => ({ line: r.line, code: r.code, stderr: r.stderr.slice(0, 300) }));
     expect(bad).toEqual([]);
   });
 
@@ -122,7 +130,9 @@ describe('README commands', () => {
         expect(r.stderr).toMatch(/^recall: nothing relevant enough to return \(/m);
         continue;
       }
-      expect(head).toMatch(/^## Prior learnings relevant to `[^`]+` — (1 learning|\d+ learnings), ~\d+ tok injected, est ~-?\d+ tok saved$/);
+      expect(head).toMatch(
+        /^## Prior learnings relevant to `[^`]+` — (1 learning|\d+ learnings), ~\d+ tok injected, est ~-?\d+ tok saved$/,
+      );
     }
     const field = find(/--field rule/)[0]!;
     expect(field.stdout.split('\n')[0]).toContain('(field: rule)');
@@ -138,7 +148,10 @@ describe('README commands', () => {
   });
 
   it('prints JSON for --format json and --json, with the KB it read', () => {
-    const one = json(find(/"tmux kill-server" --limit 5 --format json/)[0]!) as { results: unknown[]; kb: { scope: string; reason: string } };
+    const one = json(find(/"tmux kill-server" --limit 5 --format json/)[0]!) as {
+      results: unknown[];
+      kb: { scope: string; reason: string };
+    };
     expect(one.kb).toMatchObject({ scope: 'explicit', reason: '--kb' });
     const several = json(find(/--kb \S+ --kb \S+ .* --json$/)[0]!) as { results: { id: string; path: string }[]; kb: unknown[] };
     expect(several.kb).toHaveLength(2);
@@ -170,12 +183,17 @@ describe('README commands', () => {
     expect(rows.length).toBeLessThanOrEqual(5);
     for (const row of rows) expect(row).toMatch(/^2026-11-(2\d|3\d) {2}\S+ +\S+ {2}.+/);
     const show = find(/^bin\/recall show /)[0]!;
-    expect(show.stdout.split('\n').slice(0, 2)).toEqual(['Stripe webhooks are delivered more than once: dedupe on event.id', expect.stringMatching(/^\[lrn-stripe-webhook-idempotency-b3e4f7\] {2}\S+stripe-webhook-idempotency\.md$/)]);
+    expect(show.stdout.split('\n').slice(0, 2)).toEqual([
+      'Stripe webhooks are delivered more than once: dedupe on event.id',
+      expect.stringMatching(/^\[lrn-stripe-webhook-idempotency-b3e4f7\] {2}\S+stripe-webhook-idempotency\.md$/),
+    ]);
   });
 
   it('add, supersede and forget write the KB, and recall follows', () => {
     const [added, fromStdin] = find(/bin\/recall add /);
-    expect(added!.stdout).toMatch(/^added lrn-pool-per-worker: \S+my-kb\/documents\/size-the-postgres-pool-per-worker\.md \(new KB at \S+my-kb\)\n$/);
+    expect(added!.stdout).toMatch(
+      /^added lrn-pool-per-worker: \S+my-kb\/documents\/size-the-postgres-pool-per-worker\.md \(new KB at \S+my-kb\)\n$/,
+    );
     expect(fromStdin!.stdout).toMatch(/^added lrn-pool-raise: \S+\/pool-sizing-first-try\.md\n$/);
     const before = find(/--kb \S+my-kb "postgres pool size per worker"/)[0]!;
     expect(before.stdout).toContain('[lrn-pool-per-worker]');
@@ -189,7 +207,9 @@ describe('README commands', () => {
   });
 
   it('index, stages, trace (text, JSON lines, into head), explain (text and JSON), replay', () => {
-    expect(find(/^bin\/recall index --kb/)[0]!.stdout).toMatch(/^indexed \S+example-kb: 62 usable of 62 files \(\d+ added, \d+ re-read, 0 removed\)/);
+    expect(find(/^bin\/recall index --kb/)[0]!.stdout).toMatch(
+      /^indexed \S+example-kb: 62 usable of 62 files \(\d+ added, \d+ re-read, 0 removed\)/,
+    );
     expect(find(/stages workflow/)[0]!.stdout).toMatch(/^# Reflect Staged Recall Workflow/);
     expect(json(find(/stages index/)[0]!)).toMatchObject({ step: 1 });
     expect(json(find(/stages timeline/)[0]!)).toMatchObject({ step: 2, anchor: 'lrn-pytest-pg-pool-fixture-c04e7a' });
@@ -200,7 +220,12 @@ describe('README commands', () => {
     expect(head!.stdout.trim().split('\n')).toHaveLength(2);
     const [explainText, explainJson] = find(/bin\/recall explain /);
     expect(explainText!.stdout).toMatch(/^lrn-pytest-pg-pool-fixture-c04e7a: included, rank \d of \d+ \(score [\d.]+\)\n {2}relevance /);
-    expect(json(explainJson!)).toMatchObject({ id: 'lrn-pytest-pg-pool-fixture-c04e7a', verdict: 'included', rank: expect.any(Number), arms: expect.arrayContaining([expect.objectContaining({ arm: 'bm25' })]) });
+    expect(json(explainJson!)).toMatchObject({
+      id: 'lrn-pytest-pg-pool-fixture-c04e7a',
+      verdict: 'included',
+      rank: expect.any(Number),
+      arms: expect.arrayContaining([expect.objectContaining({ arm: 'bm25' })]),
+    });
     for (const r of find(/bin\/recall replay/)) expect(r.stdout).toMatch(/^replayed \d+ recalls from \S+: \d+ would change/);
     // Nothing changed between the recalls and their replay: nothing would change.
     expect(find(/replay --fail-on-change/)[0]!.stdout).toMatch(/: 0 would change/);

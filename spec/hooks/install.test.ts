@@ -35,7 +35,14 @@ const USER_SETTINGS = {
     SessionStart: [{ matcher: 'startup', hooks: [{ type: 'command', command: 'echo mine', timeout: 5 }] }],
     PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: '/usr/local/bin/guard' }] }],
     // An old recall hook pasted by hand from an earlier version, next to a hook of the user's.
-    UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'node /old/recall/dist/hooks/user-prompt-submit.js', timeout: 30 }, { type: 'command', command: 'echo keep' }] }],
+    UserPromptSubmit: [
+      {
+        hooks: [
+          { type: 'command', command: 'node /old/recall/dist/hooks/user-prompt-submit.js', timeout: 30 },
+          { type: 'command', command: 'echo keep' },
+        ],
+      },
+    ],
   },
 };
 
@@ -60,7 +67,9 @@ describe('recall hooks install / uninstall', () => {
     expect(JSON.stringify(s['hooks']['UserPromptSubmit'])).not.toContain('/old/recall/');
     expect(JSON.stringify(s['hooks']['UserPromptSubmit'])).toContain('echo keep');
     for (const h of HOOK_WIRING) {
-      const ours = (s['hooks'][h.event] as { hooks: { command: string; timeout: number }[] }[]).flatMap((g) => g.hooks).filter((x) => isRecallHookCommand(x.command));
+      const ours = (s['hooks'][h.event] as { hooks: { command: string; timeout: number }[] }[])
+        .flatMap((g) => g.hooks)
+        .filter((x) => isRecallHookCommand(x.command));
       expect(ours).toHaveLength(1);
       expect(ours[0]!.timeout).toBe(h.timeoutSec);
     }

@@ -10,12 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Argv, CommandModule } from 'yargs';
-import { JSON_OPTION, SCOPE_OPTIONS, jsonText, oneKb, type CliIo } from './shared.js';
-import { UsageError } from '../core/errors.js';
-import { lastValue, requireNumber } from './options.js';
-import { splitFrontmatter } from '../core/frontmatter.js';
-import { howToApply, parseTags, str } from '../core/note.js';
-import type { ConfidenceTier, NewNote } from '../sinks/note-writer.js';
+import { JSON_OPTION, SCOPE_OPTIONS, jsonText, oneKb, type CliIo } from '../shared.js';
+import { UsageError } from '../../core/errors.js';
+import { lastValue, requireNumber } from '../options.js';
+import { splitFrontmatter } from '../../core/frontmatter.js';
+import { howToApply, parseTags, str } from '../../core/note.js';
+import type { ConfidenceTier, NewNote } from '../../sinks/note-writer.js';
 
 /** Confidence tiers a new note may have (the reflect template's, lower-case). */
 const CONFIDENCE_TIERS = ['high', 'medium', 'low'] as const;
@@ -26,9 +26,10 @@ export function showCommand(io: CliIo): CommandModule {
   return {
     command: 'show <id>',
     describe: 'One note, rendered for a person (live, superseded, archived or forgotten)',
-    builder: (y: Argv) => y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
+    builder: (y: Argv) =>
+      y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { showNote, formatShown } = await import('../pipeline/notes.js');
+      const { showNote, formatShown } = await import('../../pipeline/notes.js');
       const n = showNote(String(a['id']), oneKb(a, 'show'), notesIo(io));
       io.stdout(a['json'] ? jsonText(n) : formatShown(n));
     },
@@ -49,11 +50,20 @@ export function listCommand(io: CliIo): CommandModule {
         ...JSON_OPTION,
       }),
     handler: async (a) => {
-      const { listNotes, formatList } = await import('../pipeline/notes.js');
+      const { listNotes, formatList } = await import('../../pipeline/notes.js');
       const limit = requireNumber('limit', a['limit'], { min: 1, integer: true });
-      const tags = ((a['tag'] as string[] | undefined) ?? []).flatMap((t) => String(t).split(',')).map((t) => t.trim()).filter(Boolean);
+      const tags = ((a['tag'] as string[] | undefined) ?? [])
+        .flatMap((t) => String(t).split(','))
+        .map((t) => t.trim())
+        .filter(Boolean);
       const rows = listNotes(
-        { ...oneKb(a, 'list'), ...(a['since'] ? { since: String(lastValue(a['since'])) } : {}), tags, ...(limit !== undefined ? { limit } : {}), all: a['all'] === true },
+        {
+          ...oneKb(a, 'list'),
+          ...(a['since'] ? { since: String(lastValue(a['since'])) } : {}),
+          tags,
+          ...(limit !== undefined ? { limit } : {}),
+          all: a['all'] === true,
+        },
         notesIo(io),
       );
       io.stdout(a['json'] ? jsonText(rows) : formatList(rows));
@@ -82,7 +92,12 @@ function fromNoteText(text: string): Partial<NewNote> {
       .split(/\n\s*\n/)
       .map((p) => p.trim())
       .find((p) => p && !p.startsWith('#'));
-    return { ...(heading ? { title: heading } : {}), ...(firstPara ? { keyInsight: firstPara.split(/(?<=[.!?])\s/)[0]!.trim() } : {}), body: body.replace(/^#{1,2}[ \t]+.+\n?/, '').trim(), ...(howToApply(body) ? { howToApply: howToApply(body) } : {}) };
+    return {
+      ...(heading ? { title: heading } : {}),
+      ...(firstPara ? { keyInsight: firstPara.split(/(?<=[.!?])\s/)[0]!.trim() } : {}),
+      body: body.replace(/^#{1,2}[ \t]+.+\n?/, '').trim(),
+      ...(howToApply(body) ? { howToApply: howToApply(body) } : {}),
+    };
   }
   const tier = str(fm['confidence']).toLowerCase();
   return {
@@ -146,15 +161,20 @@ export function addCommand(io: CliIo): CommandModule {
       };
       if (a['confidence'] !== undefined) {
         const c = String(lastValue(a['confidence'])).toLowerCase();
-        if (!(CONFIDENCE_TIERS as readonly string[]).includes(c)) throw new UsageError(`--confidence must be one of high, medium, low (got ${JSON.stringify(String(a['confidence']))})`);
+        if (!(CONFIDENCE_TIERS as readonly string[]).includes(c))
+          throw new UsageError(`--confidence must be one of high, medium, low (got ${JSON.stringify(String(a['confidence']))})`);
         fromFlags.confidence = c as ConfidenceTier;
       }
       let base: Partial<NewNote> = {};
       if (a['source'] !== undefined) {
-        if (a['source'] !== '-' && a['source'] !== '') throw new UsageError(`add takes \`-\` (read stdin) or no argument (got ${JSON.stringify(a['source'])})`);
+        if (a['source'] !== '-' && a['source'] !== '')
+          throw new UsageError(`add takes \`-\` (read stdin) or no argument (got ${JSON.stringify(a['source'])})`);
         if (!io.readStdin) throw new UsageError('no stdin to read');
         base = fromNoteText(await io.readStdin());
-      } else if (a['edit'] === true || (fromFlags.title === undefined && fromFlags.keyInsight === undefined && io.stdinIsTty && (io.env['VISUAL'] || io.env['EDITOR']))) {
+      } else if (
+        a['edit'] === true ||
+        (fromFlags.title === undefined && fromFlags.keyInsight === undefined && io.stdinIsTty && (io.env['VISUAL'] || io.env['EDITOR']))
+      ) {
         base = editNote(io);
         if (!base.title && !base.keyInsight) throw new UsageError('title and key_insight left empty: nothing written');
       } else if (fromFlags.title === undefined && fromFlags.keyInsight === undefined) {
@@ -162,7 +182,7 @@ export function addCommand(io: CliIo): CommandModule {
       }
       const note: NewNote = { title: '', keyInsight: '', ...base, ...fromFlags };
       if (a['supersedes'] !== undefined) note.supersedes = [String(lastValue(a['supersedes']))];
-      const { addNote } = await import('../pipeline/notes.js');
+      const { addNote } = await import('../../pipeline/notes.js');
       const r = addNote(note, oneKb(a, 'add'), notesIo(io));
       io.stdout(a['json'] ? jsonText(r) : `added ${r.id}: ${r.path}${r.created ? ` (new KB at ${r.kb})` : ''}\n`);
     },
@@ -179,9 +199,13 @@ export function supersedeCommand(io: CliIo): CommandModule {
         .positional('new', { type: 'string', describe: 'id of the note that replaces it' })
         .options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { supersede } = await import('../pipeline/notes.js');
+      const { supersede } = await import('../../pipeline/notes.js');
       const r = supersede(String(a['old']), String(a['new']), oneKb(a, 'supersede'), notesIo(io));
-      io.stdout(a['json'] ? jsonText(r) : `${r.old.id} is superseded by ${r.new.id} (edited ${r.old.path} and ${r.new.path}); recall no longer returns ${r.old.id}\n`);
+      io.stdout(
+        a['json']
+          ? jsonText(r)
+          : `${r.old.id} is superseded by ${r.new.id} (edited ${r.old.path} and ${r.new.path}); recall no longer returns ${r.old.id}\n`,
+      );
     },
   };
 }
@@ -190,9 +214,10 @@ export function forgetCommand(io: CliIo): CommandModule {
   return {
     command: 'forget <id>',
     describe: 'Move a note to the forgotten folder (documents/.forgotten/): never recalled again, still on disk',
-    builder: (y: Argv) => y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
+    builder: (y: Argv) =>
+      y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { forget } = await import('../pipeline/notes.js');
+      const { forget } = await import('../../pipeline/notes.js');
       const r = forget(String(a['id']), oneKb(a, 'forget'), notesIo(io));
       io.stdout(a['json'] ? jsonText(r) : `forgot ${r.id}: moved ${r.from} → ${r.to} (move it back to restore it)\n`);
     },
