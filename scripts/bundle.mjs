@@ -17,15 +17,16 @@ const rxjsEsmPlugin = {
 
 import fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { hookEvents } from './hook-names.mjs';
 
 /** The entry points, by output name. */
 export const ENTRIES = {
   recall: 'cli/main.ts',
   daemon: 'cli/daemon-main.ts',
   refresher: 'cli/refresher-main.ts',
-  'hook-session-start': 'hooks/session-start.ts',
-  'hook-user-prompt-submit': 'hooks/user-prompt-submit.ts',
-  'hook-subagent-start': 'hooks/subagent-start.ts',
+  ...Object.fromEntries(
+    Object.keys(hookEvents(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))).map((n) => [`hook-${n}`, `hooks/${n}.ts`]),
+  ),
 };
 
 /**
@@ -69,7 +70,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   await bundle(root, path.join(root, 'dist/bundle'));
   // `node dist/hooks/<name>.js` loads the bundled hook: tsc's unbundled output of the same file would
   // import hundreds of modules on every hook call.
-  for (const name of ['session-start', 'user-prompt-submit', 'subagent-start']) {
+  for (const name of Object.keys(hookEvents(root))) {
     fs.mkdirSync(path.join(root, 'dist/hooks'), { recursive: true });
     fs.writeFileSync(
       path.join(root, `dist/hooks/${name}.js`),
