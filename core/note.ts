@@ -213,7 +213,10 @@ export function pathId(relPath: string): string | null {
  */
 export function isMemoryIndex(relPath: string, text: string): boolean {
   if ((relPath.split('/').pop() ?? '') !== 'MEMORY.md') return false;
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#') && !l.startsWith('<!--'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('<!--'));
   return lines.length > 0 && lines.every((l) => /^[-*+]\s*\[[^\]]*\]\([^)]+\)/.test(l));
 }
 
@@ -235,7 +238,8 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const id = str(fm['id']);
   const name = str(fm['name']);
   // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
-  const key = id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
+  const key =
+    id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
@@ -279,8 +283,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     quarantine: standing.quarantine,
     provenance: isFleet ? 'fleet' : 'local',
     learningType: str(fm['learning_type']).toLowerCase(),
-    discoveryTokens:
-      typeof discovery === 'number' && Number.isInteger(discovery) && discovery >= 0 ? discovery : null,
+    discoveryTokens: typeof discovery === 'number' && Number.isInteger(discovery) && discovery >= 0 ? discovery : null,
     archivedAt,
     dateMs,
     recencyMs: headerDate?.getTime() ?? dateMs,
@@ -312,13 +315,18 @@ export const EXTRA_FIELDS = ['symptoms', 'problem', 'root_cause', 'fix', 'rule',
 
 function flattenText(value: unknown): string {
   if (Array.isArray(value)) return value.map(flattenText).join(' ');
-  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flattenText).join(' ');
+  if (value && typeof value === 'object')
+    return Object.values(value as Record<string, unknown>)
+      .map(flattenText)
+      .join(' ');
   return str(value);
 }
 
 /** The structured fields' text, flattened (what the index's `extra` column holds). */
 export function extraFieldsText(note: Pick<Note, 'frontmatter'>): string {
-  return EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f])).join(' ').trim();
+  return EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f]))
+    .join(' ')
+    .trim();
 }
 
 /**

@@ -58,7 +58,9 @@ const ALL_COLS = `data, body, chunk`;
 /** Every note of any location whose id, file name or path matches `id`; the exact id first. */
 function candidates(h: IndexHandle, id: string): Note[] {
   const want = id.replace(/\.md$/i, '');
-  const byKey = (h.db.prepare(`SELECT ${ALL_COLS} FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`).all(want) as NoteRow[]).map(rowToNote);
+  const byKey = (
+    h.db.prepare(`SELECT ${ALL_COLS} FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`).all(want) as NoteRow[]
+  ).map(rowToNote);
   if (byKey.length) return byKey;
   const rows = h.db
     .prepare(`SELECT ${ALL_COLS} FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
@@ -72,7 +74,10 @@ function resolveNote(h: IndexHandle, id: string, root: string, opts: { live?: bo
   const live = found.filter((n) => n.location === 'documents');
   const pool = opts.live ? live : live.length ? live : found;
   if (pool.length === 0) {
-    if (opts.live && found.length) throw new NotFoundError(`${id}: the note is ${found[0]!.location === 'forgotten' ? 'forgotten' : 'archived'} (${found[0]!.path}), not live`);
+    if (opts.live && found.length)
+      throw new NotFoundError(
+        `${id}: the note is ${found[0]!.location === 'forgotten' ? 'forgotten' : 'archived'} (${found[0]!.path}), not live`,
+      );
     throw new NotFoundError(`${id}: no note with this id or file name in ${root}`);
   }
   const ids = new Set(pool.map((n) => n.key));
@@ -128,7 +133,14 @@ export function formatShown(n: ShownNote): string {
     n.date && `dated ${n.date}`,
     n.tags.length ? `tags ${n.tags.join(', ')}` : '',
   ].filter(Boolean);
-  const state = n.location === 'forgotten' ? 'FORGOTTEN (never recalled)' : n.location === 'archived' ? 'ARCHIVED (never recalled)' : n.superseded_by ? `SUPERSEDED by ${n.superseded_by} (never recalled)` : '';
+  const state =
+    n.location === 'forgotten'
+      ? 'FORGOTTEN (never recalled)'
+      : n.location === 'archived'
+        ? 'ARCHIVED (never recalled)'
+        : n.superseded_by
+          ? `SUPERSEDED by ${n.superseded_by} (never recalled)`
+          : '';
   const lines = [`${n.title}`, `[${n.id}]  ${n.path}`, ...(state ? [state] : []), ...(facts.length ? [facts.join(' · ')] : []), ''];
   if (n.key_insight) lines.push(n.key_insight, '');
   if (n.how_to_apply) lines.push(`How to apply: ${n.how_to_apply}`, '');
@@ -162,17 +174,31 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
   const wantTags = (opts.tags ?? []).map((t) => t.toLowerCase());
   return withKb(opts, io, ({ index }) => {
-    const rows = index.db.prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`).all() as NoteRow[];
+    const rows = index.db
+      .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`)
+      .all() as NoteRow[];
     const superseded = new Set((index.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
     const out: ListedNote[] = [];
     for (const r of rows) {
       const n = rowToNote(r);
       const state: ListedNote['state'] =
-        n.location !== 'documents' ? n.location : n.supersededBy || n.status === 'superseded' || n.status === 'archived' || superseded.has(n.key) ? 'superseded' : 'live';
+        n.location !== 'documents'
+          ? n.location
+          : n.supersededBy || n.status === 'superseded' || n.status === 'archived' || superseded.has(n.key)
+            ? 'superseded'
+            : 'live';
       if (state !== 'live' && !opts.all) continue;
       if (since && (n.dateMs === null || n.dateMs < since.getTime())) continue;
       if (wantTags.length && !wantTags.every((t) => n.tags.includes(t))) continue;
-      out.push({ id: n.displayId, date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null, confidence: n.confidence, title: n.title, tags: n.tags, state, path: n.path });
+      out.push({
+        id: n.displayId,
+        date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null,
+        confidence: n.confidence,
+        title: n.title,
+        tags: n.tags,
+        state,
+        path: n.path,
+      });
       if (opts.limit !== undefined && out.length >= opts.limit) break;
     }
     return out;
@@ -180,7 +206,11 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
 }
 
 export function formatList(rows: readonly ListedNote[]): string {
-  return rows.map((r) => `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}\n`).join('');
+  return rows
+    .map(
+      (r) => `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}\n`,
+    )
+    .join('');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -241,7 +271,8 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
     const oldNote = resolveNote(index, oldId, scope.root, { live: true });
     const newNote = resolveNote(index, newId, scope.root, { live: true });
     if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
-    if (newNote.supersededBy) throw new UsageError(`${newId}: is itself superseded by ${newNote.supersededBy}; supersede with that note instead`);
+    if (newNote.supersededBy)
+      throw new UsageError(`${newId}: is itself superseded by ${newNote.supersededBy}; supersede with that note instead`);
     const oldAbs = path.join(scope.root, oldNote.path);
     const newAbs = path.join(scope.root, newNote.path);
     const listed = newNote.frontmatter['supersedes'];

@@ -92,7 +92,10 @@ export function detectProject(config: RecallConfig, cwd: string): string {
 export function sanitiseBranch(raw: string): string {
   let b = raw.trim();
   if (b === '' || b === 'main' || b === 'master') return '';
-  b = b.replace(/[/\\\s:]+/g, '__').replace(/^[._]+|[._]+$/g, '').toLowerCase();
+  b = b
+    .replace(/[/\\\s:]+/g, '__')
+    .replace(/^[._]+|[._]+$/g, '')
+    .toLowerCase();
   return b === 'head' ? '' : b;
 }
 
@@ -114,11 +117,20 @@ export function isPopulated(root: string): boolean {
 export function resolveScope(config: RecallConfig, opts: ScopeOptions = {}): Scope {
   const cwd = opts.cwd ?? process.cwd();
   if (opts.kb) return { root: path.resolve(cwd, opts.kb), kind: 'explicit', project: '', branch: '', reason: '--kb' };
-  if (config.scope.globalLearningsPath) return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '', reason: '$GLOBAL_LEARNINGS_PATH' };
+  if (config.scope.globalLearningsPath)
+    return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '', reason: '$GLOBAL_LEARNINGS_PATH' };
   const pooled = config.scope.learningsRoot;
-  if (opts.global || config.scope.global) return { root: pooled, kind: 'global', project: '', branch: '', reason: opts.global ? '--global' : 'RECALL_GLOBAL' };
+  if (opts.global || config.scope.global)
+    return { root: pooled, kind: 'global', project: '', branch: '', reason: opts.global ? '--global' : 'RECALL_GLOBAL' };
   const project = detectProject(config, cwd);
-  if (!project) return { root: pooled, kind: 'pooled', project: '', branch: '', reason: 'pooled KB: not inside a project (no git work tree, no $CLAUDE_PROJECT_DIR)' };
+  if (!project)
+    return {
+      root: pooled,
+      kind: 'pooled',
+      project: '',
+      branch: '',
+      reason: 'pooled KB: not inside a project (no git work tree, no $CLAUDE_PROJECT_DIR)',
+    };
   const skipBranch = opts.allBranches || config.scope.allBranches;
   const branch = skipBranch ? '' : detectBranch(config, cwd);
   const shard = path.join(pooled, 'shards', project);

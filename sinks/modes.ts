@@ -52,11 +52,7 @@ const isDir = (p: string): boolean => {
  */
 export function bundledModesDir(moduleUrl: string = import.meta.url): string {
   const here = path.dirname(fileURLToPath(moduleUrl));
-  const candidates = [
-    path.join(here, 'modes'),
-    path.join(here, '..', 'sinks', 'modes'),
-    path.join(here, '..', '..', 'sinks', 'modes'),
-  ];
+  const candidates = [path.join(here, 'modes'), path.join(here, '..', 'sinks', 'modes'), path.join(here, '..', '..', 'sinks', 'modes')];
   return candidates.find(isDir) ?? candidates[0]!;
 }
 

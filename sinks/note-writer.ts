@@ -57,7 +57,7 @@ export function slugify(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  return (s.slice(0, SLUG_MAX).replace(/-+$/, '') || 'note');
+  return s.slice(0, SLUG_MAX).replace(/-+$/, '') || 'note';
 }
 
 /** Local calendar date, YYYY-MM-DD. */
@@ -72,7 +72,8 @@ const q = (v: string): string => JSON.stringify(v);
 /** The text of a new note. Pure (the clock is passed in). */
 export function noteText(n: NewNote, now: Date): { id: string; slug: string; text: string } {
   const slug = slugify(n.title);
-  const id = n.id ?? `lrn-${slug}-${createHash('sha1').update(`${n.title}\n${n.keyInsight}\n${now.toISOString()}`).digest('hex').slice(0, 6)}`;
+  const id =
+    n.id ?? `lrn-${slug}-${createHash('sha1').update(`${n.title}\n${n.keyInsight}\n${now.toISOString()}`).digest('hex').slice(0, 6)}`;
   const tier = n.confidence ?? 'medium';
   const date = isoDate(now);
   const tags = [...new Set((n.tags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];

@@ -61,7 +61,9 @@ function sourceOf(fm: Record<string, unknown>): string {
 function itemLines(c: ScoredCandidate): string[] {
   const n = c.note;
   // A team note's source is the store's record of who published it, not what its frontmatter claims.
-  const source = n.origin ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}` : sourceOf(n.frontmatter);
+  const source = n.origin
+    ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}`
+    : sourceOf(n.frontmatter);
   return [
     `- **${oneLine(n.title)}** \u2014 ${oneLine(n.keyInsight || n.title)}`,
     `  source: ${oneLine(source)} \u00b7 score: ${formatFixed3(c.score)}`,

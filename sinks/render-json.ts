@@ -109,7 +109,17 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       arms: ARM_NAMES.filter((a) => c.ranks[a] !== undefined),
       path: n.path,
       ...(n.origin
-        ? { origin: { kind: n.origin.kind, author: n.origin.author, machine: n.origin.machine, kb: n.origin.kb, revision: n.origin.revision, verified: n.origin.verified, quarantined: n.quarantine } }
+        ? {
+            origin: {
+              kind: n.origin.kind,
+              author: n.origin.author,
+              machine: n.origin.machine,
+              kb: n.origin.kb,
+              revision: n.origin.revision,
+              verified: n.origin.verified,
+              quarantined: n.quarantine,
+            },
+          }
         : {}),
     };
   };

@@ -123,7 +123,8 @@ export function graphSearch(h: IndexHandle, query: string, limit: number, nowMs:
   const degree = new Map<number, number>();
   for (const r of h.db
     .prepare(`SELECT entity_id AS id, COUNT(DISTINCT note_path) AS c FROM mentions WHERE entity_id IN (${idList}) GROUP BY entity_id`)
-    .all(...ids) as { id: number; c: number }[]) degree.set(r.id, r.c);
+    .all(...ids) as { id: number; c: number }[])
+    degree.set(r.id, r.c);
   const live = (h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`).get() as { c: number }).c;
   const hubAt = Math.max(HUB_MIN_NOTES, HUB_FRACTION * live);
   const specific = ids.filter((id) => (degree.get(id) ?? 0) <= hubAt);
@@ -146,7 +147,9 @@ export function graphSearch(h: IndexHandle, query: string, limit: number, nowMs:
   if (specific.length) {
     credit(
       h.db
-        .prepare(`SELECT entity_id AS id, note_path AS path, note_key AS key FROM mentions WHERE entity_id IN (${specific.map(() => '?').join(',')})`)
+        .prepare(
+          `SELECT entity_id AS id, note_path AS path, note_key AS key FROM mentions WHERE entity_id IN (${specific.map(() => '?').join(',')})`,
+        )
         .all(...specific) as { id: number; path: string; key: string | null }[],
     );
   }
@@ -170,7 +173,10 @@ export function graphSearch(h: IndexHandle, query: string, limit: number, nowMs:
   // Load a few more than needed: some paths may be retired notes or orphan sidecars.
   for (let i = 0; i < ranked.length && out.length < limit; i += limit * 2) {
     const slice = ranked.slice(i, i + limit * 2);
-    const byPath = notesByPaths(h, slice.map(([p]) => p));
+    const byPath = notesByPaths(
+      h,
+      slice.map(([p]) => p),
+    );
     const missingKeys = slice.filter(([p, e]) => !byPath.has(p) && e.key).map(([, e]) => e.key!);
     const byKey = notesByKeys(h, missingKeys);
     for (const [p, e] of slice) {

@@ -164,7 +164,11 @@ export function indexFileFor(kbRoot: string, stateDir: string): string {
   } catch {
     /* a missing root still gets a stable name */
   }
-  const slug = path.basename(real).replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 40) || 'kb';
+  const slug =
+    path
+      .basename(real)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .slice(0, 40) || 'kb';
   const digest = createHash('sha1').update(real).digest('hex').slice(0, 12);
   return path.join(stateDir, 'index', `${slug}-${digest}${fileTag()}.sqlite`);
 }
@@ -181,9 +185,7 @@ function prepareSchema(db: SqlDatabase): void {
   db.exec(DDL);
   db.exec(GRAPH_DDL);
   db.exec(VECTOR_DDL);
-  db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', '')`).run(
-    SCHEMA_VERSION,
-  );
+  db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', '')`).run(SCHEMA_VERSION);
 }
 
 export type DbFailure = 'corrupt' | 'full' | 'busy' | 'readonly' | 'other';
@@ -220,7 +222,10 @@ export function classifyDbError(err: unknown, file?: string): DbFailure {
 
 export class IndexUnavailableError extends Error {
   readonly code = 'E_INDEX';
-  constructor(message: string, readonly failure: DbFailure) {
+  constructor(
+    message: string,
+    readonly failure: DbFailure,
+  ) {
     super(message);
     this.name = 'IndexUnavailableError';
   }
@@ -306,7 +311,11 @@ function passesQuickCheck(file: string): boolean {
 
 /** What a handle carries from its open options (how its KB is walked and read). */
 function handleOptions(opts: OpenIndexOptions): Pick<IndexHandle, 'followOutside' | 'fleetLedger' | 'attached'> {
-  return { followOutside: opts.followOutside === true, ...(opts.fleetLedger ? { fleetLedger: opts.fleetLedger } : {}), attached: opts.attached ?? [] };
+  return {
+    followOutside: opts.followOutside === true,
+    ...(opts.fleetLedger ? { fleetLedger: opts.fleetLedger } : {}),
+    attached: opts.attached ?? [],
+  };
 }
 
 function memoryIndex(kbRoot: string, reason: string, opts: OpenIndexOptions): IndexHandle {
@@ -328,7 +337,11 @@ export function rebuildIndex(h: IndexHandle, stateDir: string): IndexHandle {
       /* openIndex below reports what is wrong */
     }
   }
-  const fresh = openIndex(h.kbRoot, stateDir, { followOutside: h.followOutside === true, ...(h.fleetLedger ? { fleetLedger: h.fleetLedger } : {}), attached: h.attached });
+  const fresh = openIndex(h.kbRoot, stateDir, {
+    followOutside: h.followOutside === true,
+    ...(h.fleetLedger ? { fleetLedger: h.fleetLedger } : {}),
+    attached: h.attached,
+  });
   return { ...fresh, fallbackReason: fresh.fallbackReason ?? 'the index was corrupt; set aside and rebuilt' };
 }
 
@@ -592,16 +605,29 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   let generation = Number(getMeta(db, 'generation')) || 0;
   if (!opts.force && fp === getMeta(db, 'fingerprint')) {
     return {
-      total: files.length, added: 0, updated: 0, removed: 0, unchanged: files.length,
-      problems: opts.problems === false ? [] : indexProblems(h), newProblems: [], generation,
-      ms: performance.now() - t0, skipped: true, complete: true, pending: 0,
+      total: files.length,
+      added: 0,
+      updated: 0,
+      removed: 0,
+      unchanged: files.length,
+      problems: opts.problems === false ? [] : indexProblems(h),
+      newProblems: [],
+      generation,
+      ms: performance.now() - t0,
+      skipped: true,
+      complete: true,
+      pending: 0,
     };
   }
 
   const known = new Map<string, { mtime_ms: number; size: number; content_hash: string | null }>();
   for (const r of db.prepare(`SELECT path, mtime_ms, size, content_hash FROM files`).all() as {
-    path: string; mtime_ms: number; size: number; content_hash: string | null;
-  }[]) known.set(r.path, r);
+    path: string;
+    mtime_ms: number;
+    size: number;
+    content_hash: string | null;
+  }[])
+    known.set(r.path, r);
 
   const upsertFile = db.prepare(
     `INSERT INTO files(path, kind, mtime_ms, size, content_hash, problem) VALUES (@path, @kind, @mtime_ms, @size, @content_hash, @problem)
@@ -622,9 +648,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
        content_hash=excluded.content_hash, declared_hash=excluded.declared_hash, title=excluded.title, tags=excluded.tags,
        insight=excluded.insight, extra=excluded.extra, body=excluded.body, chunk=excluded.chunk, data=excluded.data`,
   );
-  const upsertSidecar = db.prepare(
-    `INSERT OR REPLACE INTO sidecars(path, note_path, document_id, data) VALUES (?, ?, ?, ?)`,
-  );
+  const upsertSidecar = db.prepare(`INSERT OR REPLACE INTO sidecars(path, note_path, document_id, data) VALUES (?, ?, ?, ?)`);
   const setGeneration = db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('generation', ?)`);
   let fleet: FleetLookup | undefined;
   const fleetLookup = (): FleetLookup | undefined => (h.fleetLedger ? (fleet ??= loadFleetLedger(h.fleetLedger)) : undefined);
@@ -728,9 +752,18 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const pending = todo.length - next;
   if (pending > 0) {
     return {
-      total: files.length, added, updated, removed, unchanged,
-      problems: indexProblems(h), newProblems: [...walkProblems, ...newProblems], generation,
-      ms: performance.now() - t0, skipped: false, complete: false, pending,
+      total: files.length,
+      added,
+      updated,
+      removed,
+      unchanged,
+      problems: indexProblems(h),
+      newProblems: [...walkProblems, ...newProblems],
+      generation,
+      ms: performance.now() - t0,
+      skipped: false,
+      complete: false,
+      pending,
     };
   }
 
@@ -755,9 +788,18 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   finish.immediate();
   if (opts.onProgress && todo.length === 0) opts.onProgress(files.length, files.length);
   return {
-    total: files.length, added, updated, removed, unchanged,
-    problems: indexProblems(h), newProblems: [...walkProblems, ...newProblems], generation,
-    ms: performance.now() - t0, skipped: false, complete: true, pending: 0,
+    total: files.length,
+    added,
+    updated,
+    removed,
+    unchanged,
+    problems: indexProblems(h),
+    newProblems: [...walkProblems, ...newProblems],
+    generation,
+    ms: performance.now() - t0,
+    skipped: false,
+    complete: true,
+    pending: 0,
   };
 }
 
@@ -777,7 +819,9 @@ export const BM25_WEIGHTS = [4, 2, 2, 1.5, 1] as const;
  */
 export function searchFts(h: IndexHandle, match: string, limit: number): ScoredRow[] {
   const top = h.db
-    .prepare(`SELECT rowid AS id, bm25(notes_fts, ${BM25_WEIGHTS.join(', ')}) AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s LIMIT ?`)
+    .prepare(
+      `SELECT rowid AS id, bm25(notes_fts, ${BM25_WEIGHTS.join(', ')}) AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s LIMIT ?`,
+    )
     .all(match, limit) as { id: number; s: number }[];
   if (top.length === 0) return [];
   const rows = h.db
@@ -877,9 +921,10 @@ export function findRetired(h: IndexHandle, keys: string[], hashes: string[]): R
 export function findSupersededBy(h: IndexHandle, keys: string[]): Map<string, string> {
   const out = new Map<string, string>();
   if (keys.length === 0) return out;
-  const rows = h.db
-    .prepare(`SELECT target, by_key FROM supersedes WHERE target IN (${keys.map(() => '?').join(',')})`)
-    .all(...keys) as { target: string; by_key: string }[];
+  const rows = h.db.prepare(`SELECT target, by_key FROM supersedes WHERE target IN (${keys.map(() => '?').join(',')})`).all(...keys) as {
+    target: string;
+    by_key: string;
+  }[];
   for (const r of rows) if (r.target !== r.by_key && !out.has(r.target)) out.set(r.target, r.by_key);
   return out;
 }
@@ -924,12 +969,14 @@ export interface VectorCounts {
 }
 
 export function vectorCounts(h: IndexHandle, model: string): VectorCounts {
-  const current = (h.db
-    .prepare(
-      `SELECT COUNT(*) AS c FROM vectors v JOIN notes n ON n.path = v.path
+  const current = (
+    h.db
+      .prepare(
+        `SELECT COUNT(*) AS c FROM vectors v JOIN notes n ON n.path = v.path
        WHERE n.location = 'documents' AND v.model = ? AND v.content_hash = n.content_hash`,
-    )
-    .get(model) as { c: number }).c;
+      )
+      .get(model) as { c: number }
+  ).c;
   const live = (h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`).get() as { c: number }).c;
   const other = h.db.prepare(`SELECT model, COUNT(*) AS c FROM vectors WHERE model != ? GROUP BY model ORDER BY c DESC`).all(model) as {
     model: string;
@@ -940,12 +987,14 @@ export function vectorCounts(h: IndexHandle, model: string): VectorCounts {
 
 /** How many live notes lack a current vector from `model`. */
 export function countMissingVectors(h: IndexHandle, model: string): number {
-  return (h.db
-    .prepare(
-      `SELECT COUNT(*) AS c FROM notes n LEFT JOIN vectors v ON v.path = n.path AND v.model = ? AND v.content_hash = n.content_hash
+  return (
+    h.db
+      .prepare(
+        `SELECT COUNT(*) AS c FROM notes n LEFT JOIN vectors v ON v.path = n.path AND v.model = ? AND v.content_hash = n.content_hash
        WHERE n.location = 'documents' AND v.path IS NULL`,
-    )
-    .get(model) as { c: number }).c;
+      )
+      .get(model) as { c: number }
+  ).c;
 }
 
 /** Live notes without a current vector from `model` (oldest path first), at most `limit`. */
@@ -1041,7 +1090,8 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
 export function termStats(h: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> } {
   const st = statementsFor(h);
   const df = new Map<string, number>();
-  if (stems.length) for (const r of st.df.all(JSON.stringify([...new Set(stems)])) as { term: string; doc: number }[]) df.set(r.term, r.doc);
+  if (stems.length)
+    for (const r of st.df.all(JSON.stringify([...new Set(stems)])) as { term: string; doc: number }[]) df.set(r.term, r.doc);
   return { live: (st.live.get() as { c: number }).c, df };
 }
 

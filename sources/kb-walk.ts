@@ -167,7 +167,11 @@ export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
     }
     for (const name of names) {
       if (flat && files.length >= MAX_FLAT_FILES) {
-        if (!capped) problems.push({ rel: rel || '.', message: `more than ${MAX_FLAT_FILES} markdown files in a folder without documents/: is this a KB? only the first ${MAX_FLAT_FILES} are read` });
+        if (!capped)
+          problems.push({
+            rel: rel || '.',
+            message: `more than ${MAX_FLAT_FILES} markdown files in a folder without documents/: is this a KB? only the first ${MAX_FLAT_FILES} are read`,
+          });
         capped = true;
         return;
       }
@@ -182,7 +186,10 @@ export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
           if (!opts.followOutside) {
             const target = fs.realpathSync(abs);
             if (!inside(realBase(), target)) {
-              problems.push({ rel: childRel, message: `symlink to ${target}, outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)` });
+              problems.push({
+                rel: childRel,
+                message: `symlink to ${target}, outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)`,
+              });
               continue;
             }
           }

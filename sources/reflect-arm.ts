@@ -82,7 +82,12 @@ export function parseLocalContext(context: string): LocalContext {
 
 function notesFromChunks(chunks: readonly string[], index: IndexHandle | null): Note[] {
   const parsed = chunks.map((c, i) => parseNote(c, `reflect:${i}`, 'documents'));
-  const indexed = index ? notesByKeys(index, parsed.map((n) => n.key)) : new Map<string, Note>();
+  const indexed = index
+    ? notesByKeys(
+        index,
+        parsed.map((n) => n.key),
+      )
+    : new Map<string, Note>();
   return parsed.map((n) => {
     const known = indexed.get(n.key);
     return known && known.location === 'documents' ? known : { ...n, path: `reflect:${n.key}` };

@@ -132,8 +132,16 @@ export function fileTag(): string {
 
 /** Primary SQLite result codes recall tells apart, by number (node:sqlite reports `errcode`). */
 const RESULT_CODES: Readonly<Record<number, string>> = {
-  3: 'SQLITE_PERM', 5: 'SQLITE_BUSY', 6: 'SQLITE_LOCKED', 8: 'SQLITE_READONLY', 10: 'SQLITE_IOERR',
-  11: 'SQLITE_CORRUPT', 13: 'SQLITE_FULL', 14: 'SQLITE_CANTOPEN', 23: 'SQLITE_AUTH', 26: 'SQLITE_NOTADB',
+  3: 'SQLITE_PERM',
+  5: 'SQLITE_BUSY',
+  6: 'SQLITE_LOCKED',
+  8: 'SQLITE_READONLY',
+  10: 'SQLITE_IOERR',
+  11: 'SQLITE_CORRUPT',
+  13: 'SQLITE_FULL',
+  14: 'SQLITE_CANTOPEN',
+  23: 'SQLITE_AUTH',
+  26: 'SQLITE_NOTADB',
 };
 /** SQLite's own message of each of those codes (node-sqlite3-wasm reports only the message). */
 const RESULT_MESSAGES: readonly [RegExp, string][] = [
@@ -208,43 +216,45 @@ function betterSqliteOpener(): Opener {
 function transactionOver(exec: (sql: string) => void, inTransaction: () => boolean, hooks: TxHooks = {}) {
   let depth = 0;
   return <A extends unknown[], T>(fn: (...args: A) => T): SqlTransaction<A, T> => {
-    const run = (begin: string) => (...args: A): T => {
-      if (depth > 0 || inTransaction()) {
-        // Nested call: a savepoint, so an inner failure undoes only the inner work.
-        const name = `recall_sp_${depth}`;
-        exec(`SAVEPOINT ${name}`);
+    const run =
+      (begin: string) =>
+      (...args: A): T => {
+        if (depth > 0 || inTransaction()) {
+          // Nested call: a savepoint, so an inner failure undoes only the inner work.
+          const name = `recall_sp_${depth}`;
+          exec(`SAVEPOINT ${name}`);
+          depth += 1;
+          try {
+            const out = fn(...args);
+            exec(`RELEASE ${name}`);
+            return out;
+          } catch (err) {
+            exec(`ROLLBACK TO ${name}`);
+            exec(`RELEASE ${name}`);
+            throw err;
+          } finally {
+            depth -= 1;
+          }
+        }
+        exec(begin);
         depth += 1;
+        hooks.begin?.();
         try {
           const out = fn(...args);
-          exec(`RELEASE ${name}`);
+          exec('COMMIT');
           return out;
         } catch (err) {
-          exec(`ROLLBACK TO ${name}`);
-          exec(`RELEASE ${name}`);
+          try {
+            exec('ROLLBACK');
+          } catch {
+            /* SQLite already rolled back (a failed COMMIT, an I/O error) */
+          }
           throw err;
         } finally {
           depth -= 1;
+          hooks.end?.();
         }
-      }
-      exec(begin);
-      depth += 1;
-      hooks.begin?.();
-      try {
-        const out = fn(...args);
-        exec('COMMIT');
-        return out;
-      } catch (err) {
-        try {
-          exec('ROLLBACK');
-        } catch {
-          /* SQLite already rolled back (a failed COMMIT, an I/O error) */
-        }
-        throw err;
-      } finally {
-        depth -= 1;
-        hooks.end?.();
-      }
-    };
+      };
     const tx = run('BEGIN') as SqlTransaction<A, T>;
     tx.immediate = run('BEGIN IMMEDIATE');
     return tx;
@@ -278,7 +288,10 @@ interface NodeStatement {
   all(...params: unknown[]): unknown[];
 }
 interface NodeSqliteModule {
-  DatabaseSync: new (file: string, opts?: { readOnly?: boolean }) => {
+  DatabaseSync: new (
+    file: string,
+    opts?: { readOnly?: boolean },
+  ) => {
     exec(sql: string): void;
     prepare(sql: string): NodeStatement;
     close(): void;
@@ -480,7 +493,8 @@ function wasmOpener(): Opener {
       if (!claimed) return;
       claimed = false;
       try {
-        if (fs.readFileSync(lockOwnerFile(file), 'utf8').split(' ')[0] === String(process.pid)) fs.rmSync(lockOwnerFile(file), { force: true });
+        if (fs.readFileSync(lockOwnerFile(file), 'utf8').split(' ')[0] === String(process.pid))
+          fs.rmSync(lockOwnerFile(file), { force: true });
       } catch {
         /* already gone */
       }

@@ -136,7 +136,8 @@ export function projectNote(rows: readonly StoreRow[], trust: TrustList, machine
   const head = rows.find((r) => r.head);
   if (!head) return null;
   if (head.machine === machine) return null;
-  if (head.state !== 'current' && head.retiredBy !== null && (head.retiredBy === head.author || isTrusted(trust, head.retiredBy))) return null;
+  if (head.state !== 'current' && head.retiredBy !== null && (head.retiredBy === head.author || isTrusted(trust, head.retiredBy)))
+    return null;
   let chosen = head;
   if (!isTrusted(trust, head.author)) {
     const trustedRevision = rows.filter((r) => !r.head && isTrusted(trust, r.author)).sort(newestFirst)[0];
@@ -153,7 +154,11 @@ export function projectNote(rows: readonly StoreRow[], trust: TrustList, machine
 
 /** File name of a note in the shard: a readable slug of its id plus a hash (ids may hold any character). */
 export function shardFileName(id: string): string {
-  const slug = id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 80) || 'note';
+  const slug =
+    id
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, 80) || 'note';
   return `${slug}-${createHash('sha1').update(id).digest('hex').slice(0, 10)}.md`;
 }
 
@@ -161,7 +166,11 @@ export function shardFileName(id: string): string {
 const RESERVED_KEYS = ['authority', 'quarantine', 'source_system', 'source_kind', 'source_path', 'team', 'share'];
 
 /** The markdown file of a pulled note and its provenance record. */
-export function renderPulledNote(p: Projection, storeId: string, pulledAt: string): { text: string; provenance: Omit<Provenance, 'file_sha256'> } {
+export function renderPulledNote(
+  p: Projection,
+  storeId: string,
+  pulledAt: string,
+): { text: string; provenance: Omit<Provenance, 'file_sha256'> } {
   const r = p.row;
   const fm: Record<string, unknown> = { id: r.id };
   for (const [k, v] of Object.entries(r.frontmatter)) {
@@ -245,7 +254,14 @@ function ensureDir(dir: string): void {
  * repairs (it compares the file with the sidecar). A torn sidecar reads as missing: quarantined.
  * Updates `summary` by the difference.
  */
-export function applyToShard(shard: string, id: string, projection: Projection | null, storeId: string, summary: ShardSummary, nowIso: string): 'written' | 'removed' | 'unchanged' | 'too-large' {
+export function applyToShard(
+  shard: string,
+  id: string,
+  projection: Projection | null,
+  storeId: string,
+  summary: ShardSummary,
+  nowIso: string,
+): 'written' | 'removed' | 'unchanged' | 'too-large' {
   const docs = documentsOf(shard);
   const file = path.join(docs, shardFileName(id));
   const side = provenancePath(file);
@@ -350,7 +366,10 @@ export function retrustShard(shard: string, trust: TrustList, nowIso: string): {
     fm['quarantine'] = quarantined;
     const out = `---\n${yaml().dump(fm, { noRefs: true, lineWidth: -1, skipInvalid: true })}---\n${body}`;
     // Sidecar first, then the note (see applyToShard).
-    fs.writeFileSync(side, `${JSON.stringify({ ...prov, quarantine: quarantined, authority, file_sha256: createHash('sha256').update(out).digest('hex'), pulled_at: nowIso })}\n`);
+    fs.writeFileSync(
+      side,
+      `${JSON.stringify({ ...prov, quarantine: quarantined, authority, file_sha256: createHash('sha256').update(out).digest('hex'), pulled_at: nowIso })}\n`,
+    );
     writeFileAtomic(file, out);
     changed += 1;
   }

@@ -67,7 +67,10 @@ function sslFromEnv(env: TeamSettings['env']): ClientConfig['ssl'] {
   if (mode === 'verify-full') return { ...base, rejectUnauthorized: true };
   if (mode === 'verify-ca') return { ...base, rejectUnauthorized: true, checkServerIdentity: () => undefined };
   if (mode === 'require' || mode === 'no-verify') return { ...base, rejectUnauthorized: mode === 'require' && ca !== undefined };
-  throw new TeamError('E_TEAM_TLS', `PGSSLMODE=${JSON.stringify(mode)} is not one of disable, allow, prefer, require, verify-ca, verify-full`);
+  throw new TeamError(
+    'E_TEAM_TLS',
+    `PGSSLMODE=${JSON.stringify(mode)} is not one of disable, allow, prefer, require, verify-ca, verify-full`,
+  );
 }
 
 /**
@@ -75,7 +78,8 @@ function sslFromEnv(env: TeamSettings['env']): ClientConfig['ssl'] {
  * given for what the URL leaves out, then pg's own defaults (~/.pgpass for a missing password).
  */
 export async function clientConfig(settings: TeamSettings, connectTimeoutMs: number): Promise<ClientConfig> {
-  if (!settings.url) throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
+  if (!settings.url)
+    throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
   const { parse } = await import('pg-connection-string');
   const e = settings.env;
   let u: ReturnType<typeof parse>;
@@ -238,14 +242,22 @@ export interface StoreInfo {
 export async function storeInfo(conn: TeamConnection): Promise<StoreInfo> {
   const s = ident(conn.schema);
   const exists = await conn.query<{ ok: boolean }>(`SELECT to_regclass($1) IS NOT NULL AS ok`, [`${s}.meta`]);
-  if (!exists[0]?.ok) throw new TeamError('E_TEAM_NO_SCHEMA', `the team store has no schema "${conn.schema}" yet: run \`recall team init\``);
+  if (!exists[0]?.ok)
+    throw new TeamError('E_TEAM_NO_SCHEMA', `the team store has no schema "${conn.schema}" yet: run \`recall team init\``);
   const rows = await conn.query<{ k: string; v: string }>(`SELECT k, v FROM ${s}.meta`);
   const meta = new Map(rows.map((r) => [r.k, r.v]));
   const version = Number(meta.get('schema_version') ?? 0);
   if (version > STORE_SCHEMA_VERSION) {
-    throw new TeamError('E_TEAM_SCHEMA_NEWER', `the team store's schema is version ${version}, newer than this recall understands (${STORE_SCHEMA_VERSION}): upgrade recall`);
+    throw new TeamError(
+      'E_TEAM_SCHEMA_NEWER',
+      `the team store's schema is version ${version}, newer than this recall understands (${STORE_SCHEMA_VERSION}): upgrade recall`,
+    );
   }
-  if (version < STORE_SCHEMA_VERSION) throw new TeamError('E_TEAM_SCHEMA_OLD', `the team store's schema is version ${version}: run \`recall team init\` to migrate it to ${STORE_SCHEMA_VERSION}`);
+  if (version < STORE_SCHEMA_VERSION)
+    throw new TeamError(
+      'E_TEAM_SCHEMA_OLD',
+      `the team store's schema is version ${version}: run \`recall team init\` to migrate it to ${STORE_SCHEMA_VERSION}`,
+    );
   return { version, storeId: meta.get('store_id') ?? '', pgvector: meta.get('pgvector') === 'on' };
 }
 
@@ -259,7 +271,11 @@ export interface MigrateResult extends StoreInfo {
  * Create or migrate the schema (idempotent; concurrent callers serialise on an advisory lock), use
  * pgvector when the server offers it, and grant teammates' roles what push and pull need.
  */
-export async function migrate(conn: TeamConnection, grants: { write: string[]; read: string[] }, upTo = STORE_SCHEMA_VERSION): Promise<MigrateResult> {
+export async function migrate(
+  conn: TeamConnection,
+  grants: { write: string[]; read: string[] },
+  upTo = STORE_SCHEMA_VERSION,
+): Promise<MigrateResult> {
   const s = ident(conn.schema);
   const applied: number[] = [];
   let pgvectorNote: string;
@@ -272,7 +288,10 @@ export async function migrate(conn: TeamConnection, grants: { write: string[]; r
     let version = 0;
     if (hasMeta) version = Number((await conn.query<{ v: string }>(`SELECT v FROM ${s}.meta WHERE k = 'schema_version'`))[0]?.v ?? 0);
     if (version > STORE_SCHEMA_VERSION) {
-      throw new TeamError('E_TEAM_SCHEMA_NEWER', `the team store's schema is version ${version}, newer than this recall understands (${STORE_SCHEMA_VERSION}): upgrade recall`);
+      throw new TeamError(
+        'E_TEAM_SCHEMA_NEWER',
+        `the team store's schema is version ${version}, newer than this recall understands (${STORE_SCHEMA_VERSION}): upgrade recall`,
+      );
     }
     const steps = migrations(s);
     for (let v = version + 1; v <= upTo; v += 1) {
@@ -280,17 +299,24 @@ export async function migrate(conn: TeamConnection, grants: { write: string[]; r
         await conn.query(steps[v]!);
       } catch (err) {
         if ((err as { code?: string }).code === '42501') {
-          throw new TeamError('E_TEAM_PRIVILEGE', `the store's schema is version ${version} and moving it to ${v} needs the role that owns it: run \`recall team init\` as that role (${(err as Error).message})`);
+          throw new TeamError(
+            'E_TEAM_PRIVILEGE',
+            `the store's schema is version ${version} and moving it to ${v} needs the role that owns it: run \`recall team init\` as that role (${(err as Error).message})`,
+          );
         }
         throw err;
       }
-      await conn.query(`INSERT INTO ${s}.meta (k, v) VALUES ('schema_version', $1) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, [String(v)]);
+      await conn.query(`INSERT INTO ${s}.meta (k, v) VALUES ('schema_version', $1) ON CONFLICT (k) DO UPDATE SET v = excluded.v`, [
+        String(v),
+      ]);
       applied.push(v);
     }
     // pgvector: optional. Debian 12 does not package it; managed offerings usually do.
     const meta = await conn.query<{ v: string }>(`SELECT v FROM ${s}.meta WHERE k = 'pgvector'`);
     if (meta[0]?.v !== 'on') {
-      const avail = (await conn.query<{ ok: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`))[0]?.ok;
+      const avail = (
+        await conn.query<{ ok: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`)
+      )[0]?.ok;
       if (avail) {
         await conn.query('SAVEPOINT pgv');
         try {
@@ -380,7 +406,13 @@ function newer(aMs: number, aHash: string, bMs: number, bHash: string): boolean 
  * Publish one batch in one transaction. Writers take a lock that excludes other writers (not
  * readers), so two machines pushing the same id cannot both make it the head.
  */
-export async function pushBatch(conn: TeamConnection, origin: { machine: string; kb: string }, items: PushItem[], retires: RetireItem[], pgvector: boolean): Promise<PushCounts> {
+export async function pushBatch(
+  conn: TeamConnection,
+  origin: { machine: string; kb: string },
+  items: PushItem[],
+  retires: RetireItem[],
+  pgvector: boolean,
+): Promise<PushCounts> {
   const s = ident(conn.schema);
   const counts: PushCounts = { published: 0, unchanged: 0, keptAsRevision: 0, replacedOther: 0, retired: 0 };
   if (items.length === 0 && retires.length === 0) return counts;
@@ -443,7 +475,8 @@ export async function pushBatch(conn: TeamConnection, origin: { machine: string;
       );
     }
     if (ins.length) {
-      const vec = (i: PushItem): string | null => (i.embedding ? `{${i.embedding.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}` : null);
+      const vec = (i: PushItem): string | null =>
+        i.embedding ? `{${i.embedding.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}` : null;
       await conn.query(
         `INSERT INTO ${s}.notes (id, revision, content_hash, title, body, frontmatter, machine, kb, created_at, updated_at,
                                  head, state, superseded_by, embed_model, embedding${pgvector ? ', embedding_v' : ''})
@@ -482,7 +515,10 @@ export async function pushBatch(conn: TeamConnection, origin: { machine: string;
 /** Current head revisions of this origin's notes in the store (what a push compares against to find withdrawn notes). */
 export async function headsFrom(conn: TeamConnection, origin: { machine: string; kb: string }): Promise<Map<string, string>> {
   const s = ident(conn.schema);
-  const rows = await conn.query<{ id: string; state: string }>(`SELECT id, state FROM ${s}.notes WHERE head AND machine = $1 AND kb = $2`, [origin.machine, origin.kb]);
+  const rows = await conn.query<{ id: string; state: string }>(`SELECT id, state FROM ${s}.notes WHERE head AND machine = $1 AND kb = $2`, [
+    origin.machine,
+    origin.kb,
+  ]);
   return new Map(rows.map((r) => [r.id, r.state]));
 }
 
@@ -551,7 +587,12 @@ export interface PullPage {
  * a page locally; the cursor it is handed is safe to save once that page is applied. Resolves with
  * the cursor at the end (the horizon: everything below it has been read).
  */
-export async function pullChanges(conn: TeamConnection, cursor: PullCursor, pageSize: number, onPage: (page: PullPage) => Promise<void> | void): Promise<PullCursor> {
+export async function pullChanges(
+  conn: TeamConnection,
+  cursor: PullCursor,
+  pageSize: number,
+  onPage: (page: PullPage) => Promise<void> | void,
+): Promise<PullCursor> {
   const s = ident(conn.schema);
   await conn.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
@@ -597,7 +638,9 @@ export async function pullChanges(conn: TeamConnection, cursor: PullCursor, page
  * note). Only letters and digits reach the query syntax; stopwords dropped, at most 32 words.
  */
 export function orTsQuery(query: string): string {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].filter((w) => w.length >= 2 && !STOPWORDS.has(w)).slice(0, 32);
+  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])]
+    .filter((w) => w.length >= 2 && !STOPWORDS.has(w))
+    .slice(0, 32);
   return words.map((w) => w.slice(0, 64)).join(' | ');
 }
 
@@ -657,7 +700,9 @@ export async function searchStore(
            SELECT n.id, n.revision FROM ${s}.notes n, q WHERE (SELECT count(*) FROM heading) < $2 AND n.head AND n.tsv @@ q.a AND n.machine <> $3
            ORDER BY ts_rank_cd(n.tsv, q.a, 1) DESC LIMIT $7),
          cand AS (SELECT * FROM heading UNION SELECT * FROM allwords)
-         SELECT ${ROW_COLS.split(', ').map((c) => `n.${c}`).join(', ')}, ts_rank_cd(n.tsv, q.o, 1) AS rank,
+         SELECT ${ROW_COLS.split(', ')
+           .map((c) => `n.${c}`)
+           .join(', ')}, ts_rank_cd(n.tsv, q.o, 1) AS rank,
                 CASE WHEN n.embed_model = $4 THEN n.embedding END AS vec
          FROM ${s}.notes n JOIN cand USING (id, revision), q
          ORDER BY rank DESC, n.id LIMIT $6`,
@@ -721,7 +766,9 @@ export async function storeCounts(conn: TeamConnection): Promise<StoreCounts> {
             count(*) FILTER (WHERE head AND embedding IS NOT NULL) AS vectors
      FROM ${s}.notes`,
   );
-  const authors = await conn.query<{ author: string; n: string }>(`SELECT author, count(*) AS n FROM ${s}.notes WHERE head AND state = 'current' GROUP BY author ORDER BY author`);
+  const authors = await conn.query<{ author: string; n: string }>(
+    `SELECT author, count(*) AS n FROM ${s}.notes WHERE head AND state = 'current' GROUP BY author ORDER BY author`,
+  );
   return {
     notes: Number(c?.['notes'] ?? 0),
     current: Number(c?.['current'] ?? 0),

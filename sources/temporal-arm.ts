@@ -34,12 +34,7 @@ export function rankInWindow(query: string, constraint: TemporalConstraint, hits
   return scored.map((s) => ({ note: s.note, score: s.overlap + s.proximity / 1000 }));
 }
 
-export function temporalArm(
-  query: string,
-  constraint: TemporalConstraint,
-  limit: number,
-  index: IndexHandle,
-): Observable<ArmHit[]> {
+export function temporalArm(query: string, constraint: TemporalConstraint, limit: number, index: IndexHandle): Observable<ArmHit[]> {
   return defer(() => {
     const notes = notesInWindow(index, constraint.start.getTime(), constraint.end.getTime(), TEMPORAL_SCAN_CAP);
     return of(rankInWindow(query, constraint, notes).slice(0, limit));

@@ -16,32 +16,53 @@ import { temporalToJson, type TemporalConstraint } from '../core/temporal-constr
 
 export { mayContainDate, temporalToJson, type TemporalConstraint };
 
-
 // ---------------------------------------------------------------------------
 // Vocabulary
 // ---------------------------------------------------------------------------
 
 /** Month words (0-based month index). `may` is only ever the full word. */
 const MONTHS: Readonly<Record<string, number>> = {
-  january: 0, jan: 0,
-  february: 1, feb: 1,
-  march: 2, mar: 2,
-  april: 3, apr: 3,
+  january: 0,
+  jan: 0,
+  february: 1,
+  feb: 1,
+  march: 2,
+  mar: 2,
+  april: 3,
+  apr: 3,
   may: 4,
-  june: 5, jun: 5,
-  july: 6, jul: 6,
-  august: 7, aug: 7,
-  september: 8, sept: 8, sep: 8,
-  october: 9, oct: 9,
-  november: 10, nov: 10,
-  december: 11, dec: 11,
+  june: 5,
+  jun: 5,
+  july: 6,
+  jul: 6,
+  august: 7,
+  aug: 7,
+  september: 8,
+  sept: 8,
+  sep: 8,
+  october: 9,
+  oct: 9,
+  november: 10,
+  nov: 10,
+  december: 11,
+  dec: 11,
 };
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
 const NUMBER_WORDS: Readonly<Record<string, number>> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6,
-  seven: 7, eight: 8, nine: 9, ten: 10, eleven: 11, twelve: 12,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
 };
 
 /** Days per unit for the "N units ago" / "last N units" rules. */
@@ -82,8 +103,7 @@ const addDays = (d: Date, n: number): Date => dateAt(d.getFullYear(), d.getMonth
 /** Start of `first` … end of `last`. */
 const days = (first: Date, last: Date): Span => ({ start: startOfDay(first), end: endOfDay(last) });
 const oneDay = (d: Date): Span => days(d, d);
-const calendarMonth = (year: number, month: number): Span =>
-  days(dateAt(year, month, 1), dateAt(year, month + 1, 0));
+const calendarMonth = (year: number, month: number): Span => days(dateAt(year, month, 1), dateAt(year, month + 1, 0));
 const calendarYear = (year: number): Span => days(dateAt(year, 0, 1), dateAt(year, 11, 31));
 /** "ref − n days … ref", day-aligned. */
 const lastDays = (ref: Date, n: number): Span => days(addDays(ref, -n), ref);
@@ -390,7 +410,12 @@ function runChrono(text: string, ref: Date): TemporalConstraint | null {
       last = dateAt(last.getFullYear() - 1, last.getMonth(), last.getDate());
     }
     const exact = r.start.isCertain('year') && r.start.isCertain('month') && r.start.isCertain('day');
-    return applyModifier({ ...days(first, last), confidence: exact ? 1.0 : 0.8, ...(r.start.isCertain('year') ? {} : { impliedYear: true }) }, matched, prefix, ref);
+    return applyModifier(
+      { ...days(first, last), confidence: exact ? 1.0 : 0.8, ...(r.start.isCertain('year') ? {} : { impliedYear: true }) },
+      matched,
+      prefix,
+      ref,
+    );
   }
   return null;
 }
@@ -422,4 +447,3 @@ export function extractTemporal(text: string, ref: Date = new Date()): TemporalC
     return null;
   }
 }
-

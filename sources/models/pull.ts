@@ -150,7 +150,11 @@ export async function pullModel(opts: PullOptions): Promise<PullReport> {
       if (bytes !== null) files.push({ name, bytes });
     }
     opts.signal?.throwIfAborted();
-    await installFiles(tmp, dir, files.map((f) => f.name));
+    await installFiles(
+      tmp,
+      dir,
+      files.map((f) => f.name),
+    );
     const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
     return { id, repo, dir, files, totalBytes, ms: now() - started };
   } finally {

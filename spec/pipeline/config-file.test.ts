@@ -65,7 +65,8 @@ describe('recall.toml', () => {
     const walk = (d: string): void => {
       for (const e of fs.readdirSync(d, { withFileTypes: true })) {
         if (e.isDirectory()) walk(path.join(d, e.name));
-        else if (e.name.endsWith('.ts')) for (const m of fs.readFileSync(path.join(d, e.name), 'utf8').matchAll(/'((?:REFLECT|RECALL)_[A-Z0-9_]+)'/g)) names.add(m[1]!);
+        else if (e.name.endsWith('.ts'))
+          for (const m of fs.readFileSync(path.join(d, e.name), 'utf8').matchAll(/'((?:REFLECT|RECALL)_[A-Z0-9_]+)'/g)) names.add(m[1]!);
       }
     };
     for (const d of ['core', 'pipeline', 'sources', 'sinks', 'hooks', 'operators', 'cli']) walk(path.join(root, d));

@@ -3,14 +3,7 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  bundledModesDir,
-  deepMerge,
-  findProjectDir,
-  glyphsFromMode,
-  loadGlyphs,
-  resolveModeId,
-} from '../../sinks/modes.js';
+import { bundledModesDir, deepMerge, findProjectDir, glyphsFromMode, loadGlyphs, resolveModeId } from '../../sinks/modes.js';
 
 const REPO_MODES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'sinks', 'modes');
 

@@ -1,16 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import {
-  confidenceNum,
-  confidenceTier,
-  howToApply,
-  normaliseProject,
-  parseNote,
-  parseTags,
-  proofCount,
-  str,
-} from '../../core/note.js';
+import { confidenceNum, confidenceTier, howToApply, normaliseProject, parseNote, parseTags, proofCount, str } from '../../core/note.js';
 import { FrontmatterError, parseYamlMapping, splitFrontmatter } from '../../core/frontmatter.js';
 import { parseLooseDate, toNaiveIso } from '../../core/dates.js';
 
@@ -20,8 +11,7 @@ const parse = (text: string) => parseNote(text, 'documents/n.md', 'documents');
 /** Text that is not a KB file (an engine's chunk): identity falls back to the reference's hash. */
 const chunk = (text: string) => parseNote(text, 'reflect:0', 'documents');
 const sha1_12 = (s: string): string => createHash('sha1').update(s).digest('hex').slice(0, 12);
-const local = (y: number, m: number, d: number, hh = 0, mi = 0, ss = 0, ms = 0): number =>
-  new Date(y, m - 1, d, hh, mi, ss, ms).getTime();
+const local = (y: number, m: number, d: number, hh = 0, mi = 0, ss = 0, ms = 0): number => new Date(y, m - 1, d, hh, mi, ss, ms).getTime();
 
 function expectFrontmatterError(fn: () => unknown, message: RegExp): void {
   let caught: unknown;
@@ -67,8 +57,15 @@ describe('parseNote identity', () => {
     expect(chunk('# Another memory').key).not.toBe(note.key);
   });
 
-  it("reads a Claude Code memory file (name, description, metadata.type)", () => {
-    const note = parseNote(md('name: db-tests-hit-real-db\ndescription: Integration tests must hit a real database, not mocks\nmetadata:\n  type: feedback', 'Use the docker postgres.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** run `make db` before the suite.\n'), 'feedback_db_tests.md', 'documents');
+  it('reads a Claude Code memory file (name, description, metadata.type)', () => {
+    const note = parseNote(
+      md(
+        'name: db-tests-hit-real-db\ndescription: Integration tests must hit a real database, not mocks\nmetadata:\n  type: feedback',
+        'Use the docker postgres.\n\n**Why:** mocks hid a broken migration.\n**How to apply:** run `make db` before the suite.\n',
+      ),
+      'feedback_db_tests.md',
+      'documents',
+    );
     expect(note.key).toBe('db-tests-hit-real-db');
     expect(note.keyInsight).toBe('Integration tests must hit a real database, not mocks');
     expect(note.title).toBe('Integration tests must hit a real database, not mocks');
@@ -489,17 +486,14 @@ describe('parseLooseDate', () => {
 
   it('round-trips any naive local datetime through toNaiveIso', () => {
     fc.assert(
-      fc.property(
-        fc.date({ min: new Date(1971, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true }),
-        (d) => {
-          // Compared as wall-clock text: in a DST fold the same text names two instants.
-          const iso = toNaiveIso(d);
-          const back = parseLooseDate(iso);
-          expect(back).not.toBeNull();
-          expect(toNaiveIso(back!)).toBe(iso);
-          expect(back!.getMilliseconds()).toBe(d.getMilliseconds());
-        },
-      ),
+      fc.property(fc.date({ min: new Date(1971, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true }), (d) => {
+        // Compared as wall-clock text: in a DST fold the same text names two instants.
+        const iso = toNaiveIso(d);
+        const back = parseLooseDate(iso);
+        expect(back).not.toBeNull();
+        expect(toNaiveIso(back!)).toBe(iso);
+        expect(back!.getMilliseconds()).toBe(d.getMilliseconds());
+      }),
     );
   });
 });

@@ -53,7 +53,15 @@ function machine(name: string, roleUrl: string, extra: Record<string, string> = 
     name,
     kb,
     state,
-    env: { HOME: state, REFLECT_STATE_DIR: state, REFLECT_METRICS_PATH: path.join(state, 'metrics.jsonl'), RECALL_TEAM_URL: roleUrl, RECALL_TEAM_MACHINE: name, PATH: process.env['PATH'] ?? '', ...extra },
+    env: {
+      HOME: state,
+      REFLECT_STATE_DIR: state,
+      REFLECT_METRICS_PATH: path.join(state, 'metrics.jsonl'),
+      RECALL_TEAM_URL: roleUrl,
+      RECALL_TEAM_MACHINE: name,
+      PATH: process.env['PATH'] ?? '',
+      ...extra,
+    },
   };
 }
 
@@ -64,11 +72,15 @@ const write = (m: Machine, rel: string, text: string): void => {
 };
 
 const io = (m: Machine, env: Record<string, string> = {}) => ({ env: { ...m.env, ...env }, cwd: m.kb, warn: () => undefined });
-const push = (m: Machine, opts: { all?: boolean } = {}) => teamPush({ kb: m.kb, global: false, allBranches: false, all: opts.all === true }, io(m));
+const push = (m: Machine, opts: { all?: boolean } = {}) =>
+  teamPush({ kb: m.kb, global: false, allBranches: false, all: opts.all === true }, io(m));
 const pull = (m: Machine, opts: Parameters<typeof teamPull>[0] = {}) => teamPull({ kb: m.kb, ...opts }, io(m));
 
 async function recall(m: Machine, query: string, cmd: Partial<RecallCommand> = {}, env: Record<string, string> = {}) {
-  const r = await runRecall({ ...DEFAULT_COMMAND, format: 'json', cache: false, kb: m.kb, ...cmd, query }, { ...io(m, env), warn: () => undefined });
+  const r = await runRecall(
+    { ...DEFAULT_COMMAND, format: 'json', cache: false, kb: m.kb, ...cmd, query },
+    { ...io(m, env), warn: () => undefined },
+  );
   return { ids: (r.outcome?.results ?? []).map((c) => c.note.displayId), outcome: r.outcome, stdout: r.stdout };
 }
 
@@ -86,7 +98,8 @@ function allText(dir: string): string {
   return out;
 }
 
-const shared = (id: string, title: string, body: string, extra: Record<string, unknown> = {}): string => noteText(id, title, body, { share: 'team', ...extra });
+const shared = (id: string, title: string, body: string, extra: Record<string, unknown> = {}): string =>
+  noteText(id, title, body, { share: 'team', ...extra });
 
 let alice: Machine;
 let bob: Machine;
@@ -100,7 +113,10 @@ suite('team store on PostgreSQL', () => {
     bob = machine('bob-desktop', team.roles['bob']!.url);
     carol = machine('carol-laptop', team.roles['carol']!.url);
     // The store owner creates the schema and lets the three roles push and pull.
-    const init = await teamInit({ url: team.dbUrl, grant: Object.values(team.roles).map((r) => r.name), grantRead: [], shareAll: [] }, { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined });
+    const init = await teamInit(
+      { url: team.dbUrl, grant: Object.values(team.roles).map((r) => r.name), grantRead: [], shareAll: [] },
+      { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined },
+    );
     expect(init.applied).toEqual([1, 2]);
   }, 60_000);
 
@@ -110,7 +126,10 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('init is idempotent, versioned, and saves the store without its password', async () => {
-    const again = await teamInit({ url: team.dbUrl, grant: [], grantRead: [], shareAll: [] }, { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined });
+    const again = await teamInit(
+      { url: team.dbUrl, grant: [], grantRead: [], shareAll: [] },
+      { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined },
+    );
     expect(again.applied).toEqual([]);
     expect(again.info.version).toBe(2);
     const saved = fs.readFileSync(path.join(alice.state, 'team', 'config.json'), 'utf8');
@@ -132,9 +151,25 @@ suite('team store on PostgreSQL', () => {
     try {
       expect((await migrate(conn, { write: [], read: [] }, 1)).applied).toEqual([1]);
       await expect(storeInfo(conn)).rejects.toThrow(/version 1: run `recall team init` to migrate it to 2/);
-      await pushBatch(conn, { machine: 'old-box', kb: '/old' }, [
-        { id: 'lrn-old', contentHash: 'h', title: 'terraform state lock stuck', body: 'force-unlock', frontmatter: {}, createdAt: null, updatedAt: '2026-01-01T00:00:00Z', embedModel: null, embedding: null },
-      ], [], false);
+      await pushBatch(
+        conn,
+        { machine: 'old-box', kb: '/old' },
+        [
+          {
+            id: 'lrn-old',
+            contentHash: 'h',
+            title: 'terraform state lock stuck',
+            body: 'force-unlock',
+            frontmatter: {},
+            createdAt: null,
+            updatedAt: '2026-01-01T00:00:00Z',
+            embedModel: null,
+            embedding: null,
+          },
+        ],
+        [],
+        false,
+      );
     } finally {
       await conn.close();
     }
@@ -152,10 +187,22 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('two machines push; a third pulls and recalls their notes next to its own, with authors and quarantine', async () => {
-    write(alice, 'documents/pool.md', shared('lrn-pool', 'postgres connection pool exhausted in jest', 'close the pool in afterAll so jest exits'));
+    write(
+      alice,
+      'documents/pool.md',
+      shared('lrn-pool', 'postgres connection pool exhausted in jest', 'close the pool in afterAll so jest exits'),
+    );
     write(alice, 'documents/secret.md', noteText('lrn-alice-private', 'postgres pool private tuning notes', 'not for the team'));
-    write(bob, 'documents/redis.md', shared('lrn-redis', 'redis eviction drops postgres session cache keys', 'use volatile-lru', { authority: 'law', quarantine: false }));
-    write(carol, 'documents/own.md', noteText('lrn-carol-own', 'postgres session cache and pool sizing per worker', 'size the session cache and the pool per worker'));
+    write(
+      bob,
+      'documents/redis.md',
+      shared('lrn-redis', 'redis eviction drops postgres session cache keys', 'use volatile-lru', { authority: 'law', quarantine: false }),
+    );
+    write(
+      carol,
+      'documents/own.md',
+      noteText('lrn-carol-own', 'postgres session cache and pool sizing per worker', 'size the session cache and the pool per worker'),
+    );
 
     const pa = await push(alice);
     expect(pa.counts).toMatchObject({ published: 1, unchanged: 0 });
@@ -181,7 +228,9 @@ suite('team store on PostgreSQL', () => {
     // ...and --include-quarantined shows the team's, each with its author as the store recorded it.
     const all = await recall(carol, 'postgres pool session cache', { includeQuarantined: true });
     expect(all.ids.sort()).toEqual(['lrn-carol-own', 'lrn-pool', 'lrn-redis']);
-    const json = JSON.parse(all.stdout) as { results: { id: string; origin?: { author: string; quarantined: boolean; machine: string } }[] };
+    const json = JSON.parse(all.stdout) as {
+      results: { id: string; origin?: { author: string; quarantined: boolean; machine: string } }[];
+    };
     const redis = json.results.find((r) => r.id === 'lrn-redis')!;
     expect(redis.origin).toMatchObject({ author: team.roles['bob']!.name, machine: 'bob-desktop', quarantined: true });
     expect(json.results.find((r) => r.id === 'lrn-carol-own')!.origin).toBeUndefined();
@@ -195,7 +244,7 @@ suite('team store on PostgreSQL', () => {
     expect(md.stdout).toContain(`(team: ${team.roles['alice']!.name}@alice-laptop, quarantined)`);
   });
 
-  it('trust decides quarantine and authority, from the store\'s record of the author', async () => {
+  it("trust decides quarantine and authority, from the store's record of the author", async () => {
     const r = teamTrust(team.roles['alice']!.name, { remove: false }, io(carol));
     expect('changed' in r && r.changed).toBe(1);
     expect((await recall(carol, 'postgres pool jest')).ids).toContain('lrn-pool');
@@ -212,12 +261,18 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('an untrusted teammate reusing the id of one of my notes cannot hide it', async () => {
-    write(carol, 'documents/mine.md', noteText('lrn-carol-pgbouncer', 'pgbouncer breaks prepared statements', 'disable the statement cache'));
+    write(
+      carol,
+      'documents/mine.md',
+      noteText('lrn-carol-pgbouncer', 'pgbouncer breaks prepared statements', 'disable the statement cache'),
+    );
     write(bob, 'documents/squat.md', shared('lrn-carol-pgbouncer', 'pgbouncer prepared statements are fine', 'ignore it'));
     await push(bob);
     await pull(carol);
     const plain = await recall(carol, 'pgbouncer prepared statements');
-    expect(plain.outcome!.results.filter((c) => c.note.displayId === 'lrn-carol-pgbouncer').map((c) => c.note.body)).toEqual([expect.stringContaining('disable the statement cache')]);
+    expect(plain.outcome!.results.filter((c) => c.note.displayId === 'lrn-carol-pgbouncer').map((c) => c.note.body)).toEqual([
+      expect.stringContaining('disable the statement cache'),
+    ]);
     // Both show with --include-quarantined, bob's marked as his.
     const both = await recall(carol, 'pgbouncer prepared statements', { includeQuarantined: true });
     const copies = both.outcome!.results.filter((c) => c.note.displayId === 'lrn-carol-pgbouncer');
@@ -242,7 +297,13 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('supersede and forget propagate; a withdrawn note leaves the shard', async () => {
-    write(alice, 'documents/pool2.md', shared('lrn-pool-v2', 'postgres connection pool exhausted: use one pool per worker', 'one pool per jest worker', { supersedes: 'lrn-pool' }));
+    write(
+      alice,
+      'documents/pool2.md',
+      shared('lrn-pool-v2', 'postgres connection pool exhausted: use one pool per worker', 'one pool per jest worker', {
+        supersedes: 'lrn-pool',
+      }),
+    );
     write(alice, 'documents/tmux.md', shared('lrn-tmux', 'tmux kill-server drops every postgres tunnel', 'use kill-session'));
     write(alice, 'documents/old.md', shared('lrn-old-redis', 'redis keyspace notifications are off by default', 'enable Ex'));
     await push(alice);
@@ -251,7 +312,10 @@ suite('team store on PostgreSQL', () => {
     let ids = (await recall(carol, 'postgres connection pool exhausted')).ids;
     expect(ids).toContain('lrn-pool-v2');
     expect(ids).not.toContain('lrn-pool');
-    expect((await adminQuery(team.dbUrl, `SELECT state, superseded_by FROM recall.notes WHERE id = 'lrn-pool' AND head`)).rows[0]).toEqual({ state: 'superseded', superseded_by: 'lrn-pool-v2' });
+    expect((await adminQuery(team.dbUrl, `SELECT state, superseded_by FROM recall.notes WHERE id = 'lrn-pool' AND head`)).rows[0]).toEqual({
+      state: 'superseded',
+      superseded_by: 'lrn-pool-v2',
+    });
 
     // Forget: the note moves to documents/.forgotten/ on alice's machine.
     fs.mkdirSync(path.join(alice.kb, 'documents', '.forgotten'), { recursive: true });
@@ -277,14 +341,17 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('conflicting edits of one id keep the newer by updated time and the older as a superseded revision, in either push order', async () => {
-    const edit = (m: Machine, updated: string, body: string): void => write(m, 'documents/deploy.md', shared('lrn-deploy', `deploy with blue green ${body}`, body, { updated }));
+    const edit = (m: Machine, updated: string, body: string): void =>
+      write(m, 'documents/deploy.md', shared('lrn-deploy', `deploy with blue green ${body}`, body, { updated }));
     // bob's edit is newer but is pushed first; alice's older edit arrives later and must not win.
     edit(bob, '2026-11-20T10:00:00Z', 'drain connections before switching');
     edit(alice, '2026-11-10T10:00:00Z', 'switch first then drain');
     await push(bob);
     const late = await push(alice);
     expect(late.counts.keptAsRevision).toBe(1);
-    let revs = (await adminQuery(team.dbUrl, `SELECT revision, head, state, author FROM recall.notes WHERE id = 'lrn-deploy' ORDER BY revision`)).rows;
+    let revs = (
+      await adminQuery(team.dbUrl, `SELECT revision, head, state, author FROM recall.notes WHERE id = 'lrn-deploy' ORDER BY revision`)
+    ).rows;
     expect(revs).toEqual([
       { revision: 1, head: true, state: 'current', author: team.roles['bob']!.name },
       { revision: 2, head: false, state: 'superseded', author: team.roles['alice']!.name },
@@ -307,9 +374,13 @@ suite('team store on PostgreSQL', () => {
     expect(note.body).toContain('use the new drain hook');
   });
 
-  it('a newer revision by an untrusted author does not displace a trusted author\'s revision', async () => {
+  it("a newer revision by an untrusted author does not displace a trusted author's revision", async () => {
     // carol trusts alice (above), not bob. bob edits alice's note with a later time.
-    write(bob, 'documents/deploy.md', shared('lrn-deploy', 'deploy with blue green: skip the drain', 'skip the drain entirely', { updated: '2026-11-30T10:00:00Z' }));
+    write(
+      bob,
+      'documents/deploy.md',
+      shared('lrn-deploy', 'deploy with blue green: skip the drain', 'skip the drain entirely', { updated: '2026-11-30T10:00:00Z' }),
+    );
     await push(bob);
     await pull(carol);
     let note = (await recall(carol, 'deploy blue green drain')).outcome!.results.find((c) => c.note.displayId === 'lrn-deploy')!.note;
@@ -356,9 +427,17 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('hooks read the pulled shard without the network', async () => {
-    const env = { ...carol.env, RECALL_TEAM_URL: `postgres://${team.roles['carol']!.name}:${encodeURIComponent(team.roles['carol']!.password)}@127.0.0.1:1/nowhere`, GLOBAL_LEARNINGS_PATH: carol.kb };
+    const env = {
+      ...carol.env,
+      RECALL_TEAM_URL: `postgres://${team.roles['carol']!.name}:${encodeURIComponent(team.roles['carol']!.password)}@127.0.0.1:1/nowhere`,
+      GLOBAL_LEARNINGS_PATH: carol.kb,
+    };
     const out = await runHook(HOOKS['user-prompt-submit']!, {
-      stdinText: JSON.stringify({ session_id: 's1', prompt: 'postgres connection pool exhausted in jest workers', hook_event_name: 'UserPromptSubmit' }),
+      stdinText: JSON.stringify({
+        session_id: 's1',
+        prompt: 'postgres connection pool exhausted in jest workers',
+        hook_event_name: 'UserPromptSubmit',
+      }),
       env,
       cwd: carol.kb,
     });
@@ -384,9 +463,14 @@ suite('team store on PostgreSQL', () => {
     const models = path.join(base, 'models');
     fs.cpSync(path.join(repo, 'spec', 'fixtures', 'models'), models, { recursive: true });
     write(alice, 'documents/vec.md', shared('lrn-vec', 'kafka consumer lag after rebalance', 'pin the partition assignment strategy'));
-    const r = await teamPush({ kb: alice.kb, global: false, allBranches: false, all: false }, io(alice, { REFLECT_MODELS_DIR: models, REFLECT_EMBED_MODEL: 'fixture/tiny-embed', REFLECT_NO_DAEMON: '1' }));
+    const r = await teamPush(
+      { kb: alice.kb, global: false, allBranches: false, all: false },
+      io(alice, { REFLECT_MODELS_DIR: models, REFLECT_EMBED_MODEL: 'fixture/tiny-embed', REFLECT_NO_DAEMON: '1' }),
+    );
     expect(r.vectors).toBe('vectors from fixture/tiny-embed');
-    const row = (await adminQuery(team.dbUrl, `SELECT embed_model, array_length(embedding, 1) AS dim FROM recall.notes WHERE id = 'lrn-vec' AND head`)).rows[0];
+    const row = (
+      await adminQuery(team.dbUrl, `SELECT embed_model, array_length(embedding, 1) AS dim FROM recall.notes WHERE id = 'lrn-vec' AND head`)
+    ).rows[0];
     expect(row.embed_model).toBe('fixture/tiny-embed');
     expect(row.dim).toBeGreaterThan(0);
   });
@@ -398,14 +482,29 @@ suite('team store on PostgreSQL', () => {
     try {
       const info = await storeInfo(conn);
       // Debian 12 has no pgvector package: usually the client scores; a server with the extension scores itself.
-      const available = (await adminQuery(team.dbUrl, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`)).rows[0].ok as boolean;
+      const available = (await adminQuery(team.dbUrl, `SELECT EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok`))
+        .rows[0].ok as boolean;
       expect(info.pgvector).toBe(available);
       const item = (id: string, embedding: number[]) => ({
-        id, contentHash: `hash-${id}`, title: 'flaky selenium grid session', body: 'grid session', frontmatter: { id },
-        createdAt: null, updatedAt: '2026-11-01T00:00:00Z', embedModel: 'm-test', embedding,
+        id,
+        contentHash: `hash-${id}`,
+        title: 'flaky selenium grid session',
+        body: 'grid session',
+        frontmatter: { id },
+        createdAt: null,
+        updatedAt: '2026-11-01T00:00:00Z',
+        embedModel: 'm-test',
+        embedding,
       });
-      await pushBatch(conn, { machine: 'alice-laptop', kb: '/v' }, [item('lrn-v1', [1, 0, 0]), item('lrn-v2', [0, 1, 0])], [], info.pgvector);
-      const ids = async (q: string, v: number[]) => (await searchStore(conn, q, 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: info.pgvector })).map((h) => h.row.id);
+      await pushBatch(
+        conn,
+        { machine: 'alice-laptop', kb: '/v' },
+        [item('lrn-v1', [1, 0, 0]), item('lrn-v2', [0, 1, 0])],
+        [],
+        info.pgvector,
+      );
+      const ids = async (q: string, v: number[]) =>
+        (await searchStore(conn, q, 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: info.pgvector })).map((h) => h.row.id);
       expect((await ids('selenium grid session', [0, 1, 0])).slice(0, 2)).toEqual(['lrn-v2', 'lrn-v1']);
       expect((await ids('selenium grid session', [1, 0.1, 0])).slice(0, 2)).toEqual(['lrn-v1', 'lrn-v2']);
       // Only the server can find by vector a note that shares no word with the query.
@@ -419,7 +518,8 @@ suite('team store on PostgreSQL', () => {
   it('the CLI never prints the password, even when the connection fails', () => {
     const pw = team.roles['carol']!.password;
     const bad = `postgres://${team.roles['carol']!.name}:${encodeURIComponent(pw)}x@${server!.host}:${server!.port}/${team.db}`;
-    const run = (args: string[], env: Record<string, string>) => spawnSync(BIN, args, { env: { ...carol.env, ...env }, cwd: carol.kb, encoding: 'utf8', timeout: 30_000 });
+    const run = (args: string[], env: Record<string, string>) =>
+      spawnSync(BIN, args, { env: { ...carol.env, ...env }, cwd: carol.kb, encoding: 'utf8', timeout: 30_000 });
     const wrongPw = run(['team', 'pull'], { RECALL_TEAM_URL: bad });
     expect(wrongPw.status).toBe(1);
     expect(wrongPw.stderr).toMatch(/password authentication failed/);
@@ -429,7 +529,10 @@ suite('team store on PostgreSQL', () => {
     const status = run(['team', 'status'], { RECALL_TEAM_URL: `postgres://u:${encodeURIComponent(pw)}@127.0.0.1:1/x` });
     expect(status.status).toBe(0);
     expect(status.stdout).toMatch(/server: unreachable/);
-    const live = run(['postgres pool', '--verbose', '--format', 'json'], { RECALL_TEAM_URL: `postgres://u:${encodeURIComponent(pw)}@127.0.0.1:1/x`, RECALL_TEAM_ARM: '1' });
+    const live = run(['postgres pool', '--verbose', '--format', 'json'], {
+      RECALL_TEAM_URL: `postgres://u:${encodeURIComponent(pw)}@127.0.0.1:1/x`,
+      RECALL_TEAM_ARM: '1',
+    });
     expect(live.status).toBe(0);
     expect(JSON.parse(live.stdout).arms.find((a: { arm: string }) => a.arm === 'team').status).toBe('error');
     const everything = [wrongPw, down, status, live].map((r) => r.stdout + r.stderr).join('\n') + allText(carol.state);
@@ -439,7 +542,8 @@ suite('team store on PostgreSQL', () => {
 
 // These tests stop and freeze a server, so they need one of their own (server binaries on this machine).
 const ownServer = findPgBin() !== null ? describe : describe.skip;
-if (findPgBin() === null && server) console.warn('team store stop/freeze tests SKIPPED: no PostgreSQL server binaries here to start a private cluster');
+if (findPgBin() === null && server)
+  console.warn('team store stop/freeze tests SKIPPED: no PostgreSQL server binaries here to start a private cluster');
 
 ownServer('team store when the server goes away', () => {
   let own: Cluster;
@@ -453,8 +557,12 @@ ownServer('team store when the server goes away', () => {
     t = await freshTeam({ adminUrl: own.url, cluster: own, host: '127.0.0.1', port: own.port }, ['w', 'r']);
     writer = machine('writer', t.roles['w']!.url);
     reader = machine('reader', t.roles['r']!.url);
-    await teamInit({ url: t.dbUrl, grant: [t.roles['w']!.name, t.roles['r']!.name], grantRead: [], shareAll: [] }, { env: { ...writer.env, RECALL_TEAM_URL: '' }, cwd: writer.kb, warn: () => undefined });
-    for (let i = 0; i < 50; i += 1) write(writer, `documents/n${i}.md`, noteText(`lrn-n${i}`, `note ${i} about postgres replica lag ${i}`, `body ${i}`));
+    await teamInit(
+      { url: t.dbUrl, grant: [t.roles['w']!.name, t.roles['r']!.name], grantRead: [], shareAll: [] },
+      { env: { ...writer.env, RECALL_TEAM_URL: '' }, cwd: writer.kb, warn: () => undefined },
+    );
+    for (let i = 0; i < 50; i += 1)
+      write(writer, `documents/n${i}.md`, noteText(`lrn-n${i}`, `note ${i} about postgres replica lag ${i}`, `body ${i}`));
     expect((await push(writer, { all: true })).counts.published).toBe(50);
   }, 120_000);
 
@@ -464,11 +572,18 @@ ownServer('team store when the server goes away', () => {
     const st = async (env: Record<string, string>) => (await teamStatus({ ...reader.env, ...env }, { probe: true })).server!;
     const url = new URL(t.roles['r']!.url);
     url.hostname = 'localhost';
-    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'verify-full', PGSSLROOTCERT: own.caFile! })).toMatchObject({ reachable: true });
+    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'verify-full', PGSSLROOTCERT: own.caFile! })).toMatchObject({
+      reachable: true,
+    });
     // Without the CA the self-signed certificate is refused; `require` encrypts without checking it.
-    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'verify-full' })).toMatchObject({ reachable: false, error: expect.stringMatching(/self.signed|certificate/i) });
+    expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'verify-full' })).toMatchObject({
+      reachable: false,
+      error: expect.stringMatching(/self.signed|certificate/i),
+    });
     expect(await st({ RECALL_TEAM_URL: url.toString(), PGSSLMODE: 'require' })).toMatchObject({ reachable: true });
-    expect(await st({ RECALL_TEAM_URL: `${url.toString()}?sslmode=verify-full&sslrootcert=${encodeURIComponent(own.caFile!)}` })).toMatchObject({ reachable: true });
+    expect(
+      await st({ RECALL_TEAM_URL: `${url.toString()}?sslmode=verify-full&sslrootcert=${encodeURIComponent(own.caFile!)}` }),
+    ).toMatchObject({ reachable: true });
     const { openStore } = await import('../../sources/team-store.js');
     const { loadTeamSettings } = await import('../../sources/team-settings.js');
     const encrypted = async (mode: string): Promise<boolean> => {
@@ -501,7 +616,11 @@ ownServer('team store when the server goes away', () => {
     for (const n of notes) {
       const side = JSON.parse(fs.readFileSync(provenancePath(path.join(docs, n)), 'utf8')) as { file_sha256: string };
       const { createHash } = await import('node:crypto');
-      expect(side.file_sha256).toBe(createHash('sha256').update(fs.readFileSync(path.join(docs, n))).digest('hex'));
+      expect(side.file_sha256).toBe(
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(docs, n)))
+          .digest('hex'),
+      );
     }
     // No temp files left behind, and recall works on what is there.
     expect(fs.readdirSync(docs).filter((n) => n.endsWith('.tmp'))).toEqual([]);
@@ -521,7 +640,12 @@ ownServer('team store when the server goes away', () => {
     await pull(reader);
     own.pause();
     let t0 = Date.now();
-    let res = await recall(reader, 'postgres replica lag', { includeQuarantined: true }, { RECALL_TEAM_ARM: '1', RECALL_TEAM_TIMEOUT: '1' });
+    let res = await recall(
+      reader,
+      'postgres replica lag',
+      { includeQuarantined: true },
+      { RECALL_TEAM_ARM: '1', RECALL_TEAM_TIMEOUT: '1' },
+    );
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(res.outcome!.arms.find((a) => a.arm === 'team')!.status).toBe('error');
     expect(res.ids.length).toBeGreaterThan(0); // the pulled shard still answers
