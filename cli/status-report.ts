@@ -15,10 +15,11 @@ import path from 'node:path';
 import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { resolveScope, type Scope } from '../pipeline/scope.js';
 import { checkKbDir } from '../pipeline/run.js';
+import { openKbIndex } from '../pipeline/kb-index.js';
 import { targets } from '../hooks/install.js';
 import { HARNESSES, isRecallHookCommand, type Harness } from '../hooks/harness-config.js';
 import { kbLayout } from '../sources/kb-walk.js';
-import { closeIndex, countNotes, indexFileFor, indexGeneration, openIndex, refreshIndex } from '../sources/index-store.js';
+import { closeIndex, countNotes, indexFileFor, indexGeneration, refreshIndex } from '../sources/index-store.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
@@ -195,7 +196,7 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
   let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [] };
   let index: StatusReport['index'] = { file: indexFileFor(scope.root, config.stateDir), driver: sqliteDriver(), bytes: 0, generation: 0, refreshed: { added: 0, updated: 0, removed: 0, ms: 0 }, inMemory: null };
   if (exists) {
-    const h = openIndex(scope.root, config.stateDir);
+    const h = openKbIndex(config, scope.root, io.env);
     try {
       const r = refreshIndex(h, { problems: true });
       const c = countNotes(h);

@@ -8,82 +8,20 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type RecallConfig } from './config.js';
-import { resolveScope, detectProject, type Scope } from './scope.js';
+import { loadConfig } from './config.js';
+import { resolveScope, detectProject } from './scope.js';
 import { checkKbDir } from './run.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
-import { closeIndex, openIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { UsageError } from '../core/errors.js';
+import { rowToNote, type NoteRow } from '../sources/index-store.js';
+import { TEAM_PREFIX } from '../sources/team-shard.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
-import { parseNote, type Note } from '../core/note.js';
+import { parseNote } from '../core/note.js';
 import { parseLooseDate } from '../core/dates.js';
 import { moveToForgotten, noteText, rewriteNote, withFrontmatter, writeNewNote, type NewNote } from '../sinks/note-writer.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
+import { candidates, OWN, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './notes-kb.js';
 
-export interface NotesIo {
-  env: Env;
-  cwd: string;
-  warn: (line: string) => void;
-}
-
-export interface KbOptions {
-  kb: string | null;
-  global: boolean;
-  allBranches: boolean;
-}
-
-interface OpenKb {
-  config: RecallConfig;
-  scope: Scope;
-  index: IndexHandle;
-}
-
-/** Resolve the KB like recall, bring its index up to date, run `fn`, close the index. */
-function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T {
-  const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir);
-  try {
-    if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
-    refreshIndex(index, { problems: false });
-    return fn({ config, scope, index });
-  } finally {
-    closeIndex(index);
-  }
-}
-
-const ALL_COLS = `data, body, chunk`;
-
-/** Every note of any location whose id, file name or path matches `id`; the exact id first. */
-function candidates(h: IndexHandle, id: string): Note[] {
-  const want = id.replace(/\.md$/i, '');
-  const byKey = (
-    h.db.prepare(`SELECT ${ALL_COLS} FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`).all(want) as NoteRow[]
-  ).map(rowToNote);
-  if (byKey.length) return byKey;
-  const rows = h.db
-    .prepare(`SELECT ${ALL_COLS} FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
-    .all(`${want}.md`, `%/${want.replace(/[\\%_]/g, (c) => `\\${c}`)}.md`) as NoteRow[];
-  return rows.map(rowToNote);
-}
-
-/** The one note an ID names (live notes win over retired copies of the same id). */
-function resolveNote(h: IndexHandle, id: string, root: string, opts: { live?: boolean } = {}): Note {
-  const found = candidates(h, id.trim());
-  const live = found.filter((n) => n.location === 'documents');
-  const pool = opts.live ? live : live.length ? live : found;
-  if (pool.length === 0) {
-    if (opts.live && found.length)
-      throw new NotFoundError(
-        `${id}: the note is ${found[0]!.location === 'forgotten' ? 'forgotten' : 'archived'} (${found[0]!.path}), not live`,
-      );
-    throw new NotFoundError(`${id}: no note with this id or file name in ${root}`);
-  }
-  const ids = new Set(pool.map((n) => n.key));
-  if (ids.size > 1) throw new UsageError(`${id}: names ${ids.size} notes (${[...ids].slice(0, 5).join(', ')}); use the id`);
-  return pool[0]!;
-}
+export type { KbOptions, NotesIo } from './notes-kb.js';
 
 // ---------------------------------------------------------------------------------------------
 // show
@@ -175,9 +113,13 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
   const wantTags = (opts.tags ?? []).map((t) => t.toLowerCase());
   return withKb(opts, io, ({ index }) => {
     const rows = index.db
-      .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`)
+      .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes WHERE ${OWN} ORDER BY date_ms IS NULL, date_ms DESC, path`)
       .all() as NoteRow[];
-    const superseded = new Set((index.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
+    const superseded = new Set(
+      (index.db.prepare(`SELECT target FROM supersedes WHERE by_path NOT LIKE '${TEAM_PREFIX}/%'`).all() as { target: string }[]).map(
+        (r) => r.target,
+      ),
+    );
     const out: ListedNote[] = [];
     for (const r of rows) {
       const n = rowToNote(r);
@@ -243,22 +185,11 @@ export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date
   const parsed = parseNote(text, `documents/${slug}.md`, 'documents');
   if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
   if (n.id) {
-    const clash = withKbIfExists(scope, config, (h) => candidates(h, n.id!).length > 0);
+    const clash = withKbIfExists(scope, config, io.env, (h) => candidates(h, n.id!).length > 0);
     if (clash) throw new UsageError(`--id ${n.id}: a note with this id already exists`);
   }
   const file = writeNewNote(newNotesDir(scope.root), slug, text);
   return { id, path: file, kb: scope.root, created };
-}
-
-function withKbIfExists<T>(scope: Scope, config: RecallConfig, fn: (h: IndexHandle) => T): T | null {
-  if (!fs.existsSync(scope.root)) return null;
-  const h = openIndex(scope.root, config.stateDir);
-  try {
-    refreshIndex(h, { problems: false });
-    return fn(h);
-  } finally {
-    closeIndex(h);
-  }
 }
 
 export interface SupersedeResult {
