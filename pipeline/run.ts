@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { loadConfig, type RecallConfig } from './config.js';
-import { detectProject, isShard, resolveScope, type Scope } from './scope.js';
+import { detectProject, isShard, projectDirOf, resolveScope, type Scope } from './scope.js';
 import { recall$, type RecallDeps, type RecallMode, type RecallRequest } from './recall.js';
 import { createModelClient } from './model-client.js';
 import type { ModelClient } from '../core/ports.js';
@@ -363,7 +363,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
     const currentProject = (): string => (project ??= opts.project ?? (isShard(scope) ? '' : detectProject(config, io.cwd)));
     let glyphs: Map<string, string> | null = null;
     const glyphsOnce = (): Map<string, string> =>
-      (glyphs ??= loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd }));
+      (glyphs ??= loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: projectDirOf(config, io.cwd), cwd: io.cwd }));
 
     const run = async (cmd: RecallCommand, runOpts: RunOptions = {}): Promise<RunResult> => {
       const verboseRun = verbose || cmd.verbose;
