@@ -2,7 +2,8 @@
  * The learning note model: one markdown file of the KB, normalised once at index time so the
  * query path never re-parses YAML.
  *
- * Field semantics follow the reference (upstream-notes §1.4, §1.5); wrong types are coerced or
+ * Field meanings follow the reflect-kb note format (a compatibility contract with the Python
+ * reference, which writes and reads the same files); wrong types are coerced or
  * ignored field by field, so one odd field never loses the note.
  */
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Which KB a recall reads (seed "Scope"), first match wins:
+ * Which KB a recall reads, first match wins:
  *   0. --kb DIR (explicit override);
  *   1. $GLOBAL_LEARNINGS_PATH, untouched;
  *   2. --global / RECALL_GLOBAL=1: the pooled KB (~/.learnings, or RECALL_LEARNINGS_ROOT);

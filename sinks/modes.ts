@@ -1,5 +1,5 @@
 /**
- * Mode files: the active mode names the learning types and their glyphs (reference §2.8).
+ * Mode files: the active mode names the learning types and their glyphs (the reference's mode files, kept compatible).
  *
  * A mode is `<modes dir>/<id>.json` with `learning_types: [{ id, emoji, work_emoji? }]`. A
  * `parent--child` id loads the parent and deep-merges the child file over it (one level of

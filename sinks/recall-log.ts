@@ -1,5 +1,5 @@
 /**
- * Recall bookkeeping files under the state dir (reference §4.2–4.4):
+ * Recall bookkeeping files under the state dir (the reference's formats, kept compatible):
  * - recall_log.jsonl: one line per completed recall;
  * - knowledge-gaps.jsonl: a line when a real query found nothing;
  * - recent-searches.json + a metrics line: the follow-up diagnostic (a second, disjoint search in

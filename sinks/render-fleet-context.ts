@@ -1,5 +1,5 @@
 /**
- * `--format fleet-context` (reference §2.9): shared fleet memory grouped by authority, for
+ * `--format fleet-context` (the reference's format, kept compatible): shared fleet memory grouped by authority, for
  * injection into another agent's context. Versioned by the `fleet-context/v1` marker in the header.
  */
 import type { ScoredCandidate } from '../core/types.js';

@@ -1,5 +1,5 @@
 /**
- * `--format json` (reference §2.6): the machine-readable envelope of a recall, or the one-line
+ * `--format json` (the reference's envelope, a compatibility contract): the machine-readable envelope of a recall, or the one-line
  * persona answer. Key order is part of the contract (consumers and golden files rely on it).
  */
 import { wellFormedJson } from './safe-text.js';

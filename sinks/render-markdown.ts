@@ -1,5 +1,5 @@
 /**
- * `--format markdown` (reference §2.7): the block injected into an agent's context.
+ * `--format markdown` (the reference's block, kept compatible): the block injected into an agent's context.
  *
  * ```
  * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]

@@ -1,7 +1,7 @@
 /**
  * Lists the files of a KB root with their stat data, without reading them.
  *
- * Layout (reference §1.2): `documents/**` (notes, `*.entities.yaml` sidecars, `memories/`, and the
+ * Layout (the reflect-kb folder layout, a compatibility contract): `documents/**` (notes, `*.entities.yaml` sidecars, `memories/`, and the
  * `.forgotten/` folder of expired notes) and `archived/**` (soft-archived notes). Symlinks are
  * followed only while they resolve inside the KB root: a cloned or shared KB must not be able to
  * make recall read `/etc/passwd`, `~/.ssh` or `/proc` (`followOutside` opts in, for KBs assembled

@@ -1,6 +1,6 @@
 /**
  * Vector and graph arms through the reference engine: `reflect search QUERY --mode naive|local|global
- * --format json`, with GLOBAL_LEARNINGS_PATH set to the KB root (upstream-notes §3.1).
+ * --format json`, with GLOBAL_LEARNINGS_PATH set to the KB root (as the reference's own CLI expects).
  *
  * Output shapes: `{"context": "..."}` on success, `{"error": ...}` on an engine failure (exit 0),
  * `{"results": [], "message": "No results found"}` when empty.

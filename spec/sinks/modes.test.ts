@@ -97,7 +97,7 @@ describe('active mode', () => {
     expect(resolveModeId({ mode: null, modesDir: null, projectDir: tmp, cwd: '/' })).toBe('from-config');
   });
 
-  it("reads the mode of the project the caller names (the nearest .git ancestor of cwd, as scope finds it)", () => {
+  it('reads the mode of the project the caller names (the nearest .git ancestor of cwd, as scope finds it)', () => {
     const repo = path.join(tmp, 'repo');
     mkdirSync(path.join(repo, '.git'), { recursive: true });
     mkdirSync(path.join(repo, 'a', 'b'), { recursive: true });

@@ -93,7 +93,7 @@ describe('graph arm', () => {
     expect(keys('task starvation').sort()).toEqual(['a', 'b']);
   });
 
-  it('does not seed on a single shared description word', () => {
+  it('does not start from an entity that shares a single description word', () => {
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'a', 'a'));
     kb.write('documents/a.entities.yaml', sidecar('a', [['launchd', 'macOS service manager']]));

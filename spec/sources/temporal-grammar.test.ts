@@ -199,8 +199,8 @@ describe('mayContainDate', () => {
 
 describe('extractTemporal: property', () => {
   /** mulberry32: small deterministic PRNG. */
-  function rng(seed: number): () => number {
-    let a = seed >>> 0;
+  function rng(start: number): () => number {
+    let a = start >>> 0;
     return () => {
       a = (a + 0x6d2b79f5) >>> 0;
       let t = a;
