@@ -4,8 +4,7 @@
  * Writing them never throws.
  */
 import path from 'node:path';
-import fs from 'node:fs';
-import { appendText, writeFileAtomic } from './atomic-write.js';
+import { appendText, writeFileAtomic } from '../core/atomic-write.js';
 import { scrub } from './scrub.js';
 
 /** Longest detail kept in a breadcrumb. */
@@ -15,9 +14,13 @@ const HOOK_LOG_MAX_BYTES = 1048576;
 
 export function logHookLine(stateDir: string, hook: string, message: string): void {
   try {
-    appendText(path.join(stateDir, 'logs', `${hook}.log`), `[${new Date().toISOString()}] ${scrub(message).replace(/\s+/g, ' ').slice(0, 2000)}\n`, {
-      maxBytes: HOOK_LOG_MAX_BYTES,
-    });
+    appendText(
+      path.join(stateDir, 'logs', `${hook}.log`),
+      `[${new Date().toISOString()}] ${scrub(message).replace(/\s+/g, ' ').slice(0, 2000)}\n`,
+      {
+        maxBytes: HOOK_LOG_MAX_BYTES,
+      },
+    );
   } catch {
     /* best effort */
   }

@@ -4,13 +4,18 @@
  * Names are data from another machine: control characters and newlines are dropped and the length
  * capped, so a label cannot break the line it sits on.
  */
-import type { Note } from '../sources/note.js';
+import type { Note } from '../core/note.js';
 
 /** Longest author or machine name shown. */
 const MAX_NAME = 64;
 
 export function cleanName(s: string): string {
-  return s.replace(/[\p{C}\s]+/gu, ' ').trim().slice(0, MAX_NAME) || '?';
+  return (
+    s
+      .replace(/[\p{C}\s]+/gu, ' ')
+      .trim()
+      .slice(0, MAX_NAME) || '?'
+  );
 }
 
 /** `team: alice@laptop[, quarantined][, unverified]`, or null for the KB's own notes. */

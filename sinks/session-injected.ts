@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { readJson, writeFileAtomic } from './atomic-write.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from './file-lock.js';
 
 export function sessionFile(stateDir: string, sessionId: string): string {
@@ -25,7 +25,12 @@ export function readInjected(stateDir: string, sessionId: string): Set<string> {
  * (given those ids), record the picked ids, and return them. Null when the lock could not be had or
  * the state dir is not writable (the caller decides without the guarantee, and says so).
  */
-export function claimInjected(stateDir: string, sessionId: string, choose: (seen: ReadonlySet<string>) => string[], nowMs = Date.now()): string[] | null {
+export function claimInjected(
+  stateDir: string,
+  sessionId: string,
+  choose: (seen: ReadonlySet<string>) => string[],
+  nowMs = Date.now(),
+): string[] | null {
   const file = sessionFile(stateDir, sessionId);
   try {
     return withFileLock(file, () => {

@@ -13,9 +13,9 @@ import { catchError, defer, from, map, mergeMap, of, toArray, type Observable } 
 import { command$, stderrTail } from './exec.js';
 import type { IndexHandle } from './index-store.js';
 import { notesByPaths } from './index-store.js';
-import { contentTerms } from '../operators/math/terms.js';
-import { reciprocalRankFusion } from '../operators/math/rrf.js';
-import type { ArmHit } from '../pipeline/types.js';
+import { contentTerms } from '../core/terms.js';
+import { reciprocalRankFusion } from '../core/rrf.js';
+import type { ArmHit } from '../core/types.js';
 
 /** Keyword queries per recall: the all-terms query plus up to 4 single terms. */
 export const QMD_MAX_QUERIES = 5;
@@ -74,7 +74,9 @@ export function qmdArm(query: string, opts: QmdArmOptions): Observable<ArmHit[]>
                 ? { i, ok: true, paths: parseQmdOutput(r.stdout, opts.collection) }
                 : { i, ok: false, message: `qmd search exited ${r.exitCode ?? r.signal}${r.stderr ? `: ${stderrTail(r.stderr)}` : ''}` },
             ),
-            catchError((err: unknown) => of<Sub & { i: number }>({ i, ok: false, message: err instanceof Error ? err.message : String(err) })),
+            catchError((err: unknown) =>
+              of<Sub & { i: number }>({ i, ok: false, message: err instanceof Error ? err.message : String(err) }),
+            ),
           ),
         QMD_CONCURRENCY,
       ),
@@ -86,7 +88,10 @@ export function qmdArm(query: string, opts: QmdArmOptions): Observable<ArmHit[]>
           ok.map((s) => ({ arm: String(s.i), items: s.paths })),
           (p) => p,
         );
-        const notes = notesByPaths(opts.index, fused.map((f) => `documents/${f.key}`));
+        const notes = notesByPaths(
+          opts.index,
+          fused.map((f) => `documents/${f.key}`),
+        );
         return fused
           .map((f) => ({ note: notes.get(`documents/${f.key}`), score: f.score }))
           .filter((h): h is ArmHit => h.note !== undefined && h.note.location === 'documents')

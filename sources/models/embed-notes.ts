@@ -4,7 +4,7 @@
  * the model name and the note's content hash, so an edited note or a model change is re-embedded.
  */
 import { lastValueFrom, timeout } from 'rxjs';
-import type { ModelClient } from '../../pipeline/model-client.js';
+import type { ModelClient } from '../../core/ports.js';
 import { countMissingVectors, notesMissingVectors, saveVectors, type IndexHandle } from '../index-store.js';
 
 /** Notes embedded per model call. */
@@ -23,7 +23,11 @@ export interface EmbedReport {
 export async function embedMissing(
   h: IndexHandle,
   client: ModelClient,
-  opts: { max: number; onProgress?: (done: number, total: number) => void; /** Stop (abort the model call) after this many ms. */ budgetMs?: number },
+  opts: {
+    max: number;
+    onProgress?: (done: number, total: number) => void;
+    /** Stop (abort the model call) after this many ms. */ budgetMs?: number;
+  },
 ): Promise<EmbedReport> {
   const model = client.models.embed;
   if (!model) throw new Error('no embedding model installed');
