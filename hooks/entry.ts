@@ -5,17 +5,31 @@
 import { HOOKS } from '../pipeline/hooks.js';
 import { hookDeadlineMs, readStdin, runHook, stdinWaitMs } from '../pipeline/hook-runtime.js';
 
+const EMPTY_ENVELOPE = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":""}}\n';
+
+/**
+ * The envelope of a hook whose stdin was already read (the recall server's thin client reads it
+ * before it knows whether the server or this process answers). Never rejects.
+ */
+export async function hookAnswer(name: string, stdinText: string, startedMs: number): Promise<string> {
+  try {
+    const out = await runHook(HOOKS[name]!, { stdinText, env: process.env, cwd: process.cwd(), startedMs });
+    return out.envelope;
+  } catch {
+    return EMPTY_ENVELOPE;
+  }
+}
+
 export async function hookMain(name: string): Promise<void> {
   // The deadline counts from process start: node's own start-up and the stdin read are part of it.
   const startedMs = Math.round(performance.timeOrigin);
   // Whatever this process creates (index, logs, cache) is readable by the user only.
   process.umask(0o077);
-  let envelope = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":""}}\n';
+  let envelope = EMPTY_ENVELOPE;
   try {
     const spec = HOOKS[name]!;
     const stdinText = await readStdin(process.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, process.env, startedMs)));
-    const out = await runHook(spec, { stdinText, env: process.env, cwd: process.cwd(), startedMs });
-    envelope = out.envelope;
+    envelope = await hookAnswer(name, stdinText, startedMs);
   } catch {
     /* envelope stays empty-context */
   }

@@ -165,15 +165,31 @@ export interface RunResult {
 const REFRESH_BUDGET_MS = 1000;
 const REFRESH_SHARE = 0.5;
 
-function openScopedIndex(
-  config: RecallConfig,
-  scope: Scope,
-  io: RunIo,
-  verbose: boolean,
-  deadlineMs: number | undefined,
-  now: () => number,
-): { index: IndexHandle; refresh: RefreshReport; degraded: Degradation[] } {
-  const index = openKbIndex(config, scope.root, io.env);
+/** An opened, refreshed index for a session; `release` (when given) replaces closing it. */
+export interface ScopedIndex {
+  index: IndexHandle;
+  refresh: RefreshReport;
+  degraded: Degradation[];
+  release?: () => void;
+}
+
+export type IndexOpener = (config: RecallConfig, scope: Scope, io: RunIo, verbose: boolean, deadlineMs: number | undefined, now: () => number) => ScopedIndex;
+
+function openScopedIndex(config: RecallConfig, scope: Scope, io: RunIo, verbose: boolean, deadlineMs: number | undefined, now: () => number): ScopedIndex {
+  return refreshScoped(openKbIndex(config, scope.root, io.env), io, verbose, deadlineMs, now);
+}
+
+/**
+ * How sessions get their index. A one-shot process opens and refreshes it every time; the recall
+ * server swaps in an opener that keeps indexes open and refreshes only what its file watcher saw change.
+ */
+let indexOpener: IndexOpener = openScopedIndex;
+export function setIndexOpener(opener: IndexOpener | null): void {
+  indexOpener = opener ?? openScopedIndex;
+}
+
+/** Refresh an opened index the way every recall does (bounded by the caller's deadline). */
+export function refreshScoped(index: IndexHandle, io: RunIo, verbose: boolean, deadlineMs: number | undefined, now: () => number): ScopedIndex {
   const degraded: Degradation[] = [];
   if (index.fallbackReason) {
     io.warn(`recall: ${index.fallbackReason}`);
@@ -335,7 +351,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
-  const { index, refresh, degraded: indexDegraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
+  const { index, refresh, degraded: indexDegraded, release } = indexOpener(config, scope, io, verbose, opts.deadlineMs, now);
+  const closeOrRelease = release ?? ((): void => closeIndex(index));
   // Reading may wait for another process's lock longer than a refresh's write does (the wasm
   // driver's readers take turns with every other process), but never more than a quarter of what is
   // left before the deadline: a wait blocks the process, and the deadline timer with it.
@@ -477,12 +494,12 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       run,
       glyphs: glyphsOnce,
       close: () => {
-        if (!closed) closeIndex(index);
+        if (!closed) closeOrRelease();
         closed = true;
       },
     };
   } catch (err) {
-    closeIndex(index);
+    closeOrRelease();
     throw err;
   }
 }

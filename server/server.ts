@@ -1,0 +1,203 @@
+/**
+ * The recall server: one long-lived process per user and state dir that answers hooks and plain
+ * `recall QUERY` calls for thin clients, with each KB's index kept open and fresh through a file
+ * watcher (see kb-pool.ts), and word tables, bundles and JIT-compiled code already warm.
+ *
+ * - Listens on a unix socket in the user's 0700 run dir (mode 0600); if another live server already
+ *   owns it, this one exits (a spawn race has one winner); a stale socket file is taken over.
+ * - Each request runs exactly the code a one-shot process runs (runHook, the CLI's main), with the
+ *   client's environment and working directory, so the answer is the same either way.
+ * - Exits after REFLECT_IDLE_TIMEOUT seconds without a request, on `shutdown`, on SIGTERM/SIGINT,
+ *   or when its socket file is removed (its state dir deleted): it never outlives its purpose.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { HOOKS } from '../pipeline/hooks.js';
+import { runHook } from '../pipeline/hook-runtime.js';
+import { withConfigFile } from '../pipeline/config-file.js';
+import { fastParse } from '../pipeline/cli-options.js';
+import { main as cliMain } from '../pipeline/cli.js';
+import { terminalSafe } from '../sinks/safe-text.js';
+import { KbPool } from './kb-pool.js';
+import { EventFence } from './watcher.js';
+import { ACCEPTED_LINE, MAX_REQUEST_BYTES, PROTOCOL_VERSION, checkSocketDir, type CliRequest, type HookRequest, type ServerAnswer, type ServerRequest, type ServerStatus } from './protocol.js';
+
+export interface ServeOptions {
+  socket: string;
+  idleTimeoutSec: number;
+  pool: KbPool;
+}
+
+function canConnect(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(socket);
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+function listen(server: net.Server, socket: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+    // The socket file is created owner-only: no other user may connect.
+    const old = process.umask(0o177);
+    try {
+      server.listen(socket);
+    } finally {
+      process.umask(old);
+    }
+  });
+}
+
+/** Bind the socket; false when another live server owns it. */
+async function bind(server: net.Server, socket: string): Promise<boolean> {
+  try {
+    await listen(server, socket);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    if (await canConnect(socket)) return false;
+    fs.rmSync(socket, { force: true });
+    await listen(server, socket);
+    return true;
+  }
+}
+
+/** A hook, run as its entry script runs it. The client's SQLite driver choice must be this process's. */
+async function answerHook(req: HookRequest): Promise<ServerAnswer> {
+  const spec = HOOKS[req.name];
+  if (!spec) return { ok: false, decline: `unknown hook ${req.name}` };
+  if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
+  const out = await runHook(spec, { stdinText: req.stdinText, env: req.env, cwd: req.cwd, startedMs: req.startedMs });
+  return { ok: true, envelope: out.envelope };
+}
+
+/** A plain `recall QUERY`, run as bin/recall runs it; anything else (subcommands, stdin) is declined. */
+async function answerCli(req: CliRequest): Promise<ServerAnswer> {
+  const fast = fastParse(req.argv);
+  if (!fast || fast.query === '-') return { ok: false, decline: 'not a plain recall' };
+  if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
+  const { env, warnings } = withConfigFile(req.env);
+  let stdout = '';
+  let stderr = '';
+  const code = await cliMain({
+    argv: req.argv,
+    env,
+    cwd: req.cwd,
+    stdout: (s) => void (stdout += terminalSafe(s)),
+    stderr: (s) => void (stderr += terminalSafe(s)),
+    isTty: req.isTty,
+    stdinIsTty: true,
+    configWarnings: warnings,
+  });
+  return { ok: true, stdout, stderr, code };
+}
+
+function sameDriver(env: HookRequest['env']): boolean {
+  const norm = (v: string | undefined): string => (v ?? '').trim().toLowerCase();
+  return norm(env['RECALL_SQLITE_DRIVER']) === norm(process.env['RECALL_SQLITE_DRIVER']);
+}
+
+/** Read one request line from a connection (null when it closes first or sends too much). */
+function readRequest(conn: net.Socket): Promise<string | null> {
+  return new Promise((resolve) => {
+    let buf = '';
+    conn.setEncoding('utf8');
+    conn.on('error', () => resolve(null));
+    conn.on('close', () => resolve(null));
+    conn.on('data', (chunk: string) => {
+      buf += chunk;
+      const nl = buf.indexOf('\n');
+      if (nl >= 0) {
+        conn.removeAllListeners('data');
+        resolve(buf.slice(0, nl));
+      } else if (buf.length > MAX_REQUEST_BYTES) resolve(null);
+    });
+  });
+}
+
+/** Resolves when the server has stopped; 'lost-race' at once when another server owns the socket. */
+export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
+  checkSocketDir(opts.socket);
+  const server = net.createServer();
+  if (!(await bind(server, opts.socket))) return 'lost-race';
+  const inode = fs.statSync(opts.socket).ino;
+  const fence = new EventFence(path.dirname(opts.socket));
+  const started = Date.now();
+  let requests = 0;
+  let idleTimer: NodeJS.Timeout | null = null;
+  let stopping: Promise<'stopped'> | null = null;
+  const stop = (): Promise<'stopped'> =>
+    (stopping ??= new Promise((resolve) => {
+      if (idleTimer) clearTimeout(idleTimer);
+      guard.close();
+      fence.close();
+      opts.pool.close();
+      server.close(() => resolve('stopped'));
+      if (inodeOf(opts.socket) === inode) fs.rmSync(opts.socket, { force: true });
+    }));
+  const armIdle = (): void => {
+    if (idleTimer) clearTimeout(idleTimer);
+    if (opts.idleTimeoutSec > 0) idleTimer = setTimeout(() => void stop(), opts.idleTimeoutSec * 1000);
+  };
+  // The socket file gone or replaced (state dir deleted, another server took over): stop.
+  const guard = fs.watch(path.dirname(opts.socket), { persistent: false }, () => {
+    if (inodeOf(opts.socket) !== inode) void stop();
+  });
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void stop());
+  armIdle();
+  const status = (): ServerStatus => ({
+    pid: process.pid,
+    uptimeSec: Math.round((Date.now() - started) / 1000),
+    idleTimeoutSec: opts.idleTimeoutSec,
+    requests,
+    rssBytes: process.memoryUsage().rss,
+    kbs: opts.pool.status(),
+  });
+  const handle = async (req: ServerRequest): Promise<ServerAnswer> => {
+    if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
+    if (req.op === 'status') return { ok: true, status: status() };
+    if (req.op === 'shutdown') {
+      setImmediate(() => void stop());
+      return { ok: true, bye: true };
+    }
+    // Every file event queued before this request is handled before the request is; without that
+    // guarantee every KB is compared file by file, as in a one-shot recall.
+    await fence.pass().catch(() => opts.pool.distrust());
+    return req.op === 'hook' ? answerHook(req) : req.op === 'cli' ? answerCli(req) : { ok: false, decline: 'unknown request' };
+  };
+  server.on('connection', (conn) => void serveConnection(conn));
+  const serveConnection = async (conn: net.Socket): Promise<void> => {
+    const line = await readRequest(conn);
+    if (line === null || conn.destroyed) return void conn.destroy();
+    requests += 1;
+    armIdle();
+    conn.write(`${ACCEPTED_LINE}\n`);
+    let answer: ServerAnswer;
+    try {
+      answer = await handle(JSON.parse(line) as ServerRequest);
+    } catch (err) {
+      answer = { ok: false, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+    }
+    // The client may have given up (its budget, killed): answering then is a no-op.
+    if (!conn.destroyed) conn.end(`${JSON.stringify(answer)}\n`);
+    armIdle();
+  };
+  return new Promise((resolve) => server.once('close', () => resolve('stopped')));
+}
+
+function inodeOf(file: string): number {
+  try {
+    return fs.statSync(file).ino;
+  } catch {
+    return -1;
+  }
+}
