@@ -10,7 +10,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   ACCEPTED_LINE, PROTOCOL_VERSION, checkSocketDir, checkSocketOwner, serverDisabled, serverSocketPath,
@@ -76,8 +75,11 @@ export function ask(socket: string, req: ServerRequest, acceptWithinMs: number, 
   });
 }
 
-/** Start a server for next time (detached); a spawn lock keeps concurrent first calls from starting several. */
-export function startServer(socket: string, env: Env): void {
+/**
+ * Start a server for next time (detached); a spawn lock keeps concurrent first calls from starting
+ * several. child_process is loaded here only: a call the server answers never needs it.
+ */
+export async function startServer(socket: string, env: Env): Promise<void> {
   const entry = path.join(here, 'server.mjs');
   const lock = `${socket}.spawnlock`;
   try {
@@ -89,6 +91,7 @@ export function startServer(socket: string, env: Env): void {
       if (Date.now() - fs.statSync(lock).mtimeMs < 10_000) return;
       fs.writeFileSync(lock, String(Date.now()), { mode: 0o600 });
     }
+    const { spawn } = await import('node:child_process');
     const child = spawn(process.execPath, [entry, '--socket', socket], { detached: true, stdio: 'ignore', env: env as NodeJS.ProcessEnv });
     child.on('error', () => undefined);
     child.on('spawn', () => setTimeout(() => fs.rmSync(lock, { force: true }), 0).unref());
@@ -133,7 +136,7 @@ async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promis
   const socket = serverSocketPath(env);
   const outcome = await ask(socket, req, acceptMs(env), answerBy);
   if ('failed' in outcome) {
-    if (outcome.failed === 'absent') startServer(socket, env);
+    if (outcome.failed === 'absent') await startServer(socket, env);
     return null;
   }
   return outcome.answer.ok ? outcome.answer : null;
