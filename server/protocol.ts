@@ -45,6 +45,7 @@ export interface ServerStatus {
   pid: number;
   uptimeSec: number;
   idleTimeoutSec: number;
+  /** Hook and recall requests served (status and stop requests are not counted). */
   requests: number;
   rssBytes: number;
   /** Knowledge bases held open, with how each is kept fresh. */

@@ -169,6 +169,7 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
       setImmediate(() => void stop());
       return { ok: true, bye: true };
     }
+    requests += 1;
     // Every file event queued before this request is handled before the request is; without that
     // guarantee every KB is compared file by file, as in a one-shot recall.
     await fence.pass().catch(() => opts.pool.distrust());
@@ -178,7 +179,6 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
   const serveConnection = async (conn: net.Socket): Promise<void> => {
     const line = await readRequest(conn);
     if (line === null || conn.destroyed) return void conn.destroy();
-    requests += 1;
     armIdle();
     conn.write(`${ACCEPTED_LINE}\n`);
     let answer: ServerAnswer;
