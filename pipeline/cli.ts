@@ -313,13 +313,13 @@ async function withYargs(io: CliIo): Promise<void> {
       const { serveMcp } = await import('./mcp.js');
       await serveMcp({ ...oneKb(a, 'mcp'), env: io.env, cwd: io.cwd, warn: sio.warn });
     })
-    .command('daemon [action]', 'The recall server and the model daemon: status (default) | stop', (y) =>
+    .command('daemon [action]', 'The model daemon and the recall server: status (default) | stop', (y) =>
       y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }).options(JSON_OPTION),
       async (a) => {
         const [m, s] = await Promise.all([import('./models-cli.js'), import('../server/admin.js')]);
-        if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop') return io.stdout((await s.serverStop(io.env)) + (await m.daemonStop(io.env)));
+        if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop') return io.stdout((await m.daemonStop(io.env)) + (await s.serverStop(io.env)));
         if (a.json) return io.stdout(jsonText({ ...(await m.daemonStatusData(io.env)), server: await s.serverStatusData(io.env) }));
-        io.stdout((await s.serverStatus(io.env)) + (await m.daemonStatus(io.env)));
+        io.stdout((await m.daemonStatus(io.env)) + (await s.serverStatus(io.env)));
       },
     )
     .command(

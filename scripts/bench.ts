@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --qmd PATH --qmd-max 10000]`, or
+ * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --qmd PATH --qmd-max 10000 --ab DIR]`, or
  * `-- --generate DIR --size N` to only write a KB, or `-- --team [--team-size N]` for the team
- * store's load figures (scripts/bench-team.ts).
+ * store's load figures (scripts/bench-team.ts), or `-- --server` for the recall server's figures
+ * only (scripts/bench-server.ts; `--ab DIR`: another built checkout measured as "before").
  *
  * Wall time of the real `bin/recall` process (start-up included) on generated KBs: cold index build,
  * warm recall (index up to date, cache off), and cache hit. KBs are generated into a temp dir with
@@ -286,6 +287,24 @@ async function main(): Promise<void> {
     return;
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));
+  const serverBench = async (): Promise<void> => {
+    const { benchServer } = await import('./bench-server.js');
+    const abArg = process.argv.indexOf('--ab');
+    const qmdMaxArg = process.argv.indexOf('--qmd-max');
+    await benchServer({
+      repo, tmp, sizes, runs, qmd: qmdPeer(), qmdMax: qmdMaxArg >= 0 ? Number(process.argv[qmdMaxArg + 1]) : 10000,
+      ab: abArg >= 0 ? path.resolve(process.argv[abArg + 1]!) : null, generateKb, print: (...l) => void process.stdout.write(`${l.join('\n')}\n`),
+    });
+  };
+  if (process.argv.includes('--server')) {
+    // `--server [--ab DIR]`: only the recall server figures (thin client, in-process, qmd, node -e 0).
+    try {
+      await serverBench();
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+    return;
+  }
   // Rows are printed as they are measured, so a long run shows progress and keeps what it finished.
   const rows = { push: (...lines: string[]): void => void process.stdout.write(`${lines.join('\n')}\n`) };
   try {
@@ -359,6 +378,8 @@ async function main(): Promise<void> {
     const modelKb = path.join(tmp, 'kb-models-1000');
     generateKb(modelKb, 1000);
     rows.push(...(await benchModels(tmp, modelKb, runs)));
+    rows.push('');
+    await serverBench();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

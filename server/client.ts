@@ -12,7 +12,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-  ACCEPTED_LINE, PROTOCOL_VERSION, checkSocketDir, checkSocketOwner, serverDisabled, serverSocketPath,
+  ACCEPTED_LINE, GO_LINE, PROTOCOL_VERSION, checkSocketDir, checkSocketOwner, serverDisabled, serverSocketPath,
   type Env, type ServerAnswer, type ServerRequest,
 } from './protocol.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
@@ -59,6 +59,7 @@ export function ask(socket: string, req: ServerRequest, acceptWithinMs: number, 
         buf = buf.slice(nl + 1);
         if (!accepted && line === ACCEPTED_LINE) {
           accepted = true;
+          conn.write(`${GO_LINE}\n`);
           clearTimeout(timer);
           timer = setTimeout(() => finish({ failed: 'timeout' }), Math.max(0, answerBy - Date.now()));
         } else if (accepted) {
@@ -92,7 +93,8 @@ export async function startServer(socket: string, env: Env): Promise<void> {
       fs.writeFileSync(lock, String(Date.now()), { mode: 0o600 });
     }
     const { spawn } = await import('node:child_process');
-    const child = spawn(process.execPath, [entry, '--socket', socket], { detached: true, stdio: 'ignore', env: env as NodeJS.ProcessEnv });
+    // Its own run folder as working directory: a long-lived server must not pin the project folder.
+    const child = spawn(process.execPath, [entry, '--socket', socket], { detached: true, stdio: 'ignore', cwd: path.dirname(socket), env: env as NodeJS.ProcessEnv });
     child.on('error', () => undefined);
     child.on('spawn', () => setTimeout(() => fs.rmSync(lock, { force: true }), 0).unref());
     child.unref();

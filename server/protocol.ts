@@ -4,8 +4,8 @@
  * the server must load nothing else.
  *
  * One request per connection, newline-delimited JSON. The client writes one request line; the server
- * answers at once with an `accepted` line (proof that it is alive and not stuck in other work), then
- * with one answer line, and closes.
+ * answers at once with an `accepted` line (proof that it is alive and not stuck in other work); the
+ * client confirms with a `go` line; the server runs the request, writes one answer line and closes.
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -62,6 +62,12 @@ export type ServerAnswer =
   | { ok: false; error: string };
 
 export const ACCEPTED_LINE = '{"accepted":true}';
+/**
+ * The client's reply to ACCEPTED_LINE. A request has effects (recall logs, the ids a session was
+ * given), so the server runs it only once the client confirmed it still waits: a client that gave
+ * up and runs the call itself never has it run twice.
+ */
+export const GO_LINE = '{"go":true}';
 
 /** Largest request line the server reads (a hook's stdin is capped at 4 MiB; env and argv are small). */
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;

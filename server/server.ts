@@ -21,7 +21,7 @@ import { main as cliMain } from '../pipeline/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
 import { KbPool } from './kb-pool.js';
 import { EventFence } from './watcher.js';
-import { ACCEPTED_LINE, MAX_REQUEST_BYTES, PROTOCOL_VERSION, checkSocketDir, type CliRequest, type HookRequest, type ServerAnswer, type ServerRequest, type ServerStatus } from './protocol.js';
+import { ACCEPTED_LINE, GO_LINE, MAX_REQUEST_BYTES, PROTOCOL_VERSION, checkSocketDir, type CliRequest, type HookRequest, type ServerAnswer, type ServerRequest, type ServerStatus } from './protocol.js';
 
 export interface ServeOptions {
   socket: string;
@@ -106,22 +106,42 @@ function sameDriver(env: HookRequest['env']): boolean {
   return norm(env['RECALL_SQLITE_DRIVER']) === norm(process.env['RECALL_SQLITE_DRIVER']);
 }
 
-/** Read one request line from a connection (null when it closes first or sends too much). */
-function readRequest(conn: net.Socket): Promise<string | null> {
-  return new Promise((resolve) => {
-    let buf = '';
-    conn.setEncoding('utf8');
-    conn.on('error', () => resolve(null));
-    conn.on('close', () => resolve(null));
-    conn.on('data', (chunk: string) => {
-      buf += chunk;
-      const nl = buf.indexOf('\n');
-      if (nl >= 0) {
-        conn.removeAllListeners('data');
-        resolve(buf.slice(0, nl));
-      } else if (buf.length > MAX_REQUEST_BYTES) resolve(null);
-    });
+/** Reads the lines a client sends on one connection; null once it closed or sent too much. */
+function lineReader(conn: net.Socket): () => Promise<string | null> {
+  let buf = '';
+  let ended = false;
+  let waiter: ((line: string | null) => void) | null = null;
+  const pump = (): void => {
+    if (!waiter) return;
+    const nl = buf.indexOf('\n');
+    if (nl < 0 && !ended) return;
+    const w = waiter;
+    waiter = null;
+    if (nl < 0) return w(null);
+    const line = buf.slice(0, nl);
+    buf = buf.slice(nl + 1);
+    w(line);
+  };
+  conn.setEncoding('utf8');
+  const end = (): void => {
+    ended = true;
+    pump();
+  };
+  conn.on('error', end);
+  conn.on('close', end);
+  conn.on('data', (chunk: string) => {
+    buf += chunk;
+    if (buf.length > MAX_REQUEST_BYTES) {
+      buf = '';
+      conn.destroy();
+    }
+    pump();
   });
+  return () =>
+    new Promise((resolve) => {
+      waiter = resolve;
+      pump();
+    });
 }
 
 /** Resolves when the server has stopped; 'lost-race' at once when another server owns the socket. */
@@ -177,10 +197,13 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
   };
   server.on('connection', (conn) => void serveConnection(conn));
   const serveConnection = async (conn: net.Socket): Promise<void> => {
-    const line = await readRequest(conn);
+    const next = lineReader(conn);
+    const line = await next();
     if (line === null || conn.destroyed) return void conn.destroy();
     armIdle();
     conn.write(`${ACCEPTED_LINE}\n`);
+    // A client that gave up waiting runs the call itself: then this one must not run it too.
+    if ((await next()) !== GO_LINE) return void conn.destroy();
     let answer: ServerAnswer;
     try {
       answer = await handle(JSON.parse(line) as ServerRequest);
