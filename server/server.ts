@@ -144,36 +144,30 @@ function lineReader(conn: net.Socket): () => Promise<string | null> {
     });
 }
 
-/** Resolves when the server has stopped; 'lost-race' at once when another server owns the socket. */
-export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
-  checkSocketDir(opts.socket);
-  const server = net.createServer();
-  if (!(await bind(server, opts.socket))) return 'lost-race';
-  const inode = fs.statSync(opts.socket).ino;
-  const fence = new EventFence(path.dirname(opts.socket));
+/** One connection: request line, accepted, the client's go, then the answer. */
+async function serveConnection(conn: net.Socket, handle: (req: ServerRequest) => Promise<ServerAnswer>, touch: () => void): Promise<void> {
+  const next = lineReader(conn);
+  const line = await next();
+  if (line === null || conn.destroyed) return void conn.destroy();
+  touch();
+  conn.write(`${ACCEPTED_LINE}\n`);
+  // A client that gave up waiting runs the call itself: then this one must not run it too.
+  if ((await next()) !== GO_LINE) return void conn.destroy();
+  let answer: ServerAnswer;
+  try {
+    answer = await handle(JSON.parse(line) as ServerRequest);
+  } catch (err) {
+    answer = { ok: false, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+  }
+  // The client may have gone away (killed): answering then is a no-op.
+  if (!conn.destroyed) conn.end(`${JSON.stringify(answer)}\n`);
+  touch();
+}
+
+/** What a server answers, given how to stop it. */
+function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void): (req: ServerRequest) => Promise<ServerAnswer> {
   const started = Date.now();
   let requests = 0;
-  let idleTimer: NodeJS.Timeout | null = null;
-  let stopping: Promise<'stopped'> | null = null;
-  const stop = (): Promise<'stopped'> =>
-    (stopping ??= new Promise((resolve) => {
-      if (idleTimer) clearTimeout(idleTimer);
-      guard.close();
-      fence.close();
-      opts.pool.close();
-      server.close(() => resolve('stopped'));
-      if (inodeOf(opts.socket) === inode) fs.rmSync(opts.socket, { force: true });
-    }));
-  const armIdle = (): void => {
-    if (idleTimer) clearTimeout(idleTimer);
-    if (opts.idleTimeoutSec > 0) idleTimer = setTimeout(() => void stop(), opts.idleTimeoutSec * 1000);
-  };
-  // The socket file gone or replaced (state dir deleted, another server took over): stop.
-  const guard = fs.watch(path.dirname(opts.socket), { persistent: false }, () => {
-    if (inodeOf(opts.socket) !== inode) void stop();
-  });
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void stop());
-  armIdle();
   const status = (): ServerStatus => ({
     pid: process.pid,
     uptimeSec: Math.round((Date.now() - started) / 1000),
@@ -182,11 +176,11 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
     rssBytes: process.memoryUsage().rss,
     kbs: opts.pool.status(),
   });
-  const handle = async (req: ServerRequest): Promise<ServerAnswer> => {
+  return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
     if (req.op === 'status') return { ok: true, status: status() };
     if (req.op === 'shutdown') {
-      setImmediate(() => void stop());
+      setImmediate(stop);
       return { ok: true, bye: true };
     }
     requests += 1;
@@ -195,25 +189,39 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
     await fence.pass().catch(() => opts.pool.distrust());
     return req.op === 'hook' ? answerHook(req) : req.op === 'cli' ? answerCli(req) : { ok: false, decline: 'unknown request' };
   };
-  server.on('connection', (conn) => void serveConnection(conn));
-  const serveConnection = async (conn: net.Socket): Promise<void> => {
-    const next = lineReader(conn);
-    const line = await next();
-    if (line === null || conn.destroyed) return void conn.destroy();
-    armIdle();
-    conn.write(`${ACCEPTED_LINE}\n`);
-    // A client that gave up waiting runs the call itself: then this one must not run it too.
-    if ((await next()) !== GO_LINE) return void conn.destroy();
-    let answer: ServerAnswer;
-    try {
-      answer = await handle(JSON.parse(line) as ServerRequest);
-    } catch (err) {
-      answer = { ok: false, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
-    }
-    // The client may have given up (its budget, killed): answering then is a no-op.
-    if (!conn.destroyed) conn.end(`${JSON.stringify(answer)}\n`);
-    armIdle();
+}
+
+/** Resolves when the server has stopped; 'lost-race' at once when another server owns the socket. */
+export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
+  checkSocketDir(opts.socket);
+  const server = net.createServer();
+  if (!(await bind(server, opts.socket))) return 'lost-race';
+  const inode = fs.statSync(opts.socket).ino;
+  const fence = new EventFence(path.dirname(opts.socket));
+  let idleTimer: NodeJS.Timeout | null = null;
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    if (idleTimer) clearTimeout(idleTimer);
+    guard.close();
+    fence.close();
+    opts.pool.close();
+    server.close();
+    if (inodeOf(opts.socket) === inode) fs.rmSync(opts.socket, { force: true });
   };
+  const armIdle = (): void => {
+    if (idleTimer) clearTimeout(idleTimer);
+    if (opts.idleTimeoutSec > 0) idleTimer = setTimeout(stop, opts.idleTimeoutSec * 1000);
+  };
+  // The socket file gone or replaced (state dir deleted, another server took over): stop.
+  const guard = fs.watch(path.dirname(opts.socket), { persistent: false }, () => {
+    if (inodeOf(opts.socket) !== inode) stop();
+  });
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, stop);
+  armIdle();
+  const handle = requestHandler(opts, fence, stop);
+  server.on('connection', (conn) => void serveConnection(conn, handle, armIdle));
   return new Promise((resolve) => server.once('close', () => resolve('stopped')));
 }
 
