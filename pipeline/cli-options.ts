@@ -6,6 +6,7 @@
  */
 import parser from 'yargs-parser';
 import { UsageError } from './errors.js';
+import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
 import type { OutputFormat, RecallCommand } from './run.js';
 import type { RecallMode } from './recall.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
@@ -44,11 +45,7 @@ export const RECALL_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'same as --format json' },
 } as const satisfies Record<string, OptionSpec>;
 
-/** Sub-commands: a first word that names one is never taken as a query (`recall -- WORD` searches it). */
-export const COMMAND_WORDS = [
-  'index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp',
-  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion', 'team',
-] as const;
+export { COMMAND_WORDS };
 
 /**
  * The option table as yargs declares it. Number options are declared without a type (a value is
@@ -166,7 +163,7 @@ const BY_TYPE = (type: OptionSpec['type']): string[] =>
  * yargs's. Value errors throw the same UsageError either path would.
  */
 export function fastParse(argv: readonly string[]): RecallCommand | null {
-  if (argv.length === 0 || (COMMAND_WORDS as readonly string[]).includes(argv[0]!) || argv.some((a) => ['--help', '-h', '--version', '-V', '--get-yargs-completions'].includes(a))) return null;
+  if (argv.length === 0 || (COMMAND_WORDS as readonly string[]).includes(argv[0]!) || argv.some((a) => (NOT_A_QUERY_FLAGS as readonly string[]).includes(a))) return null;
   const parsed = parser(argv as string[], {
     boolean: BY_TYPE('boolean'),
     // Numbers are parsed as text so that a bad value is reported as typed (see yargsOptions).

@@ -19,15 +19,11 @@ import { claimInjected, readInjected } from '../sinks/session-injected.js';
 import { safeId } from '../sinks/safe-text.js';
 import { DAY_MS } from '../sources/dates.js';
 import type { ScoredCandidate } from './types.js';
+import { HOOK_DEADLINE_SEC, HOOK_TIMEOUTS } from '../core/hook-input.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
-/**
- * Default deadline (seconds) of the session-start and prompt hooks, REFLECT_RECALL_TIMEOUT. The
- * harnesses are told 30 s (hooks.json): a hook that answered at its own 30 s deadline was killed
- * before its answer arrived, so the deadline sits well inside, leaving room for process start and exit.
- */
-export const HOOK_DEADLINE_SEC = 20;
+export { HOOK_DEADLINE_SEC };
 
 async function withSession<T>(ctx: HookContext, cwd: string, env: HookContext['env'], fn: (s: RecallSession) => Promise<T>): Promise<T> {
   const session = await openSession(
@@ -70,8 +66,8 @@ const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
 export const sessionStartHook: HookSpec = {
   name: 'session-start',
   event: 'SessionStart',
-  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: HOOK_DEADLINE_SEC,
+  timeoutEnv: HOOK_TIMEOUTS['session-start']!.env,
+  defaultTimeoutSec: HOOK_TIMEOUTS['session-start']!.defaultSec,
   async run(input, ctx) {
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     const home = ctx.env['HOME'] || os.homedir();
@@ -149,8 +145,8 @@ export const PROMPT_FETCH = UPS_FETCH;
 export const userPromptSubmitHook: HookSpec = {
   name: 'user-prompt-submit',
   event: 'UserPromptSubmit',
-  timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
-  defaultTimeoutSec: HOOK_DEADLINE_SEC,
+  timeoutEnv: HOOK_TIMEOUTS['user-prompt-submit']!.env,
+  defaultTimeoutSec: HOOK_TIMEOUTS['user-prompt-submit']!.defaultSec,
   async run(input, ctx) {
     // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
     // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
@@ -175,6 +171,8 @@ export const userPromptSubmitHook: HookSpec = {
         picked = wholeLearnings(fresh, (list) => render(session, prompt, list, 0));
         return picked.kept.map(idOf);
       };
+      // Past the deadline the agent got an empty context: nothing may be recorded as injected.
+      if (ctx.gaveUp) return '';
       // The "already injected" check and the record happen under one lock: concurrent prompts of a
       // session must not both inject the same note.
       if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
@@ -190,8 +188,8 @@ export const subagentStartHook: HookSpec = {
   name: 'subagent-start',
   event: 'SubagentStart',
   fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
-  timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
-  defaultTimeoutSec: 5,
+  timeoutEnv: HOOK_TIMEOUTS['subagent-start']!.env,
+  defaultTimeoutSec: HOOK_TIMEOUTS['subagent-start']!.defaultSec,
   async run(input, ctx) {
     const fixed = ctx.env['REFLECT_SUBAGENT_CONTEXT'];
     if (fixed !== undefined) return fixed.trim();
