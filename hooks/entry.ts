@@ -9,11 +9,12 @@ const EMPTY_ENVELOPE = '{"hookSpecificOutput":{"hookEventName":"SessionStart","a
 
 /**
  * The envelope of a hook whose stdin was already read (the recall server's thin client reads it
- * before it knows whether the server or this process answers). Never rejects.
+ * before it knows whether the server or this process answers). `notice` says why the server did not
+ * answer; it goes to the hook's log. Never rejects.
  */
-export async function hookAnswer(name: string, stdinText: string, startedMs: number): Promise<string> {
+export async function hookAnswer(name: string, stdinText: string, startedMs: number, notice?: string): Promise<string> {
   try {
-    const out = await runHook(HOOKS[name]!, { stdinText, env: process.env, cwd: process.cwd(), startedMs });
+    const out = await runHook(HOOKS[name]!, { stdinText, env: process.env, cwd: process.cwd(), startedMs, ...(notice ? { notice } : {}) });
     return out.envelope;
   } catch {
     return EMPTY_ENVELOPE;

@@ -8,98 +8,69 @@
  * server is started for next time. A hook still prints one envelope and exits 0 whatever happens.
  */
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  ACCEPTED_LINE, GO_LINE, PROTOCOL_VERSION, checkSocketDir, checkSocketOwner, serverDisabled, serverSocketPath,
-  type Env, type ServerAnswer, type ServerRequest,
-} from './protocol.js';
+import { PROTOCOL_VERSION, serverDisabled, serverSocketPath, stateDirOf, type Env, type ServerAnswer, type ServerRequest } from './protocol.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
+import { ask, startServer, type Failure } from './client-socket.js';
+import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
+
+export { ask, type Outcome } from './client-socket.js';
 
 /** How long the server has to accept a request before this process runs it itself (measured: < 5 ms when idle). */
 const DEFAULT_ACCEPT_MS = 200;
 /** Slack after a hook's deadline for the server's own safety net to answer. */
 const ANSWER_GRACE_MS = 1000;
+/** Past the deadline and this slack, a hook prints what it has (the empty envelope) and exits. */
+const LAST_RESORT_MS = 2000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-
-export type Outcome = { answer: ServerAnswer } | { failed: 'absent' | 'foreign' | 'timeout' | 'dropped' };
+const serverEntry = (): string => path.join(here, 'server.mjs');
 
 function acceptMs(env: Env): number {
   const n = Number((env['RECALL_SERVER_WAIT_MS'] ?? '').trim());
   return Number.isFinite(n) && n > 0 ? Math.min(n, 10_000) : DEFAULT_ACCEPT_MS;
 }
 
-/** Send one request; the server must accept it within `acceptWithinMs` and answer before `answerBy` (epoch ms). */
-export function ask(socket: string, req: ServerRequest, acceptWithinMs: number, answerBy: number): Promise<Outcome> {
-  try {
-    // Only a socket of this user, in this user's private folder, ever sees a prompt or a note.
-    checkSocketDir(socket);
-    checkSocketOwner(socket);
-  } catch (err) {
-    return Promise.resolve({ failed: (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : 'foreign' });
-  }
-  return new Promise((resolve) => {
-    const conn = net.connect(socket);
-    let buf = '';
-    let accepted = false;
-    const finish = (o: Outcome): void => {
-      clearTimeout(timer);
-      conn.destroy();
-      resolve(o);
-    };
-    let timer = setTimeout(() => finish({ failed: 'timeout' }), acceptWithinMs);
-    conn.setEncoding('utf8');
-    conn.once('connect', () => conn.write(`${JSON.stringify(req)}\n`));
-    conn.on('data', (chunk: string) => {
-      buf += chunk;
-      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (!accepted && line === ACCEPTED_LINE) {
-          accepted = true;
-          conn.write(`${GO_LINE}\n`);
-          clearTimeout(timer);
-          timer = setTimeout(() => finish({ failed: 'timeout' }), Math.max(0, answerBy - Date.now()));
-        } else if (accepted) {
-          try {
-            return finish({ answer: JSON.parse(line) as ServerAnswer });
-          } catch {
-            return finish({ failed: 'dropped' });
-          }
-        }
-      }
-    });
-    conn.once('error', (err: NodeJS.ErrnoException) => finish({ failed: accepted ? 'dropped' : ['ENOENT', 'ECONNREFUSED'].includes(err.code ?? '') ? 'absent' : 'dropped' }));
-    conn.once('close', () => finish({ failed: 'dropped' }));
-  });
+/** The server's answer, or why this process must run the request itself (null: the server is switched off). */
+type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
+
+async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promise<Via> {
+  if (serverDisabled(env)) return null;
+  const socket = serverSocketPath(env);
+  const outcome = await ask(socket, req, acceptMs(env), answerBy);
+  if ('failed' in outcome) return { fallback: outcome.failed, detail: socket };
+  const a = outcome.answer;
+  if (a.ok) return { answer: a };
+  return 'decline' in a ? { fallback: 'declined', detail: a.decline } : { fallback: 'failed', detail: a.error };
 }
 
-/**
- * Start a server for next time (detached); a spawn lock keeps concurrent first calls from starting
- * several. child_process is loaded here only: a call the server answers never needs it.
- */
-export async function startServer(socket: string, env: Env): Promise<void> {
-  const entry = path.join(here, 'server.mjs');
-  const lock = `${socket}.spawnlock`;
+const WHY: Record<string, string> = {
+  absent: 'no recall server running (one is started for next time)',
+  foreign: 'the recall server socket or its folder is not usable by this user',
+  timeout: 'the recall server did not accept the call in time',
+  refused: 'the recall server connection failed',
+  dropped: 'the recall server closed the connection without an answer',
+  late: 'the recall server accepted the call but did not answer by the deadline',
+  declined: 'the recall server declined the call',
+  failed: 'the recall server failed',
+};
+
+/** One line saying why the server was not used, for the hook's log. */
+function degradation(v: Exclude<Via, null | { answer: unknown }>): string {
+  const what = v.fallback === 'late' ? 'no context given' : 'answered in this process';
+  return `server: ${WHY[v.fallback] ?? v.fallback} (${v.detail}); ${what}`;
+}
+
+/** Append a line to the hook's log in the state dir (the in-process path logs its own); never throws. */
+function logLine(env: Env, hook: string, line: string): void {
   try {
-    if (!fs.existsSync(entry)) return;
-    try {
-      fs.writeFileSync(lock, String(Date.now()), { flag: 'wx', mode: 0o600 });
-    } catch {
-      // Someone is starting one; a lock older than 10 s is a leftover of a crashed start.
-      if (Date.now() - fs.statSync(lock).mtimeMs < 10_000) return;
-      fs.writeFileSync(lock, String(Date.now()), { mode: 0o600 });
-    }
-    const { spawn } = await import('node:child_process');
-    // Its own run folder as working directory: a long-lived server must not pin the project folder.
-    const child = spawn(process.execPath, [entry, '--socket', socket], { detached: true, stdio: 'ignore', cwd: path.dirname(socket), env: env as NodeJS.ProcessEnv });
-    child.on('error', () => undefined);
-    child.on('spawn', () => setTimeout(() => fs.rmSync(lock, { force: true }), 0).unref());
-    child.unref();
+    const dir = path.join(stateDirOf(env), 'logs');
+    // Not recursive: a server answered, so the state dir exists (a recursive mkdir can hang under /proc).
+    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o700 });
+    fs.appendFileSync(path.join(dir, `${hook}.log`), `[${new Date().toISOString()}] ${line}\n`, { mode: 0o600 });
   } catch {
-    /* next time, then */
+    /* best effort */
   }
 }
 
@@ -111,49 +82,65 @@ function emptyEnvelope(name: string, env: Env): string {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENTS[name] ?? 'SessionStart', additionalContext: '' } })}\n`;
 }
 
-/** A hook through the server, else in this process. Always prints one envelope and exits 0. */
+type InProcess = (name: string, stdinText: string, startedMs: number, notice?: string) => Promise<string>;
+
+/** The hook's envelope through the server, else from this process; whether a server should be started. */
+async function hookEnvelope(name: string, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
+  const deadline = hookDeadline(name, env, startedMs);
+  const stdinText = await readHookStdin(process.stdin, deadline);
+  const req: ServerRequest = { op: 'hook', v: PROTOCOL_VERSION, name, stdinText, env, cwd: process.cwd(), startedMs };
+  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS);
+  if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
+  if (via?.fallback === 'late') {
+    // The server owns the call now: running it here too would pass the deadline and double its effects.
+    logLine(env, name, degradation(via));
+    return { envelope: null, start: false };
+  }
+  const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
+  return { envelope: await hookAnswer(name, stdinText, startedMs, via ? degradation(via) : undefined), start: via?.fallback === 'absent' };
+}
+
+/**
+ * A hook through the server, else in this process. Always prints one envelope and exits 0: an
+ * error anywhere, even one thrown later by a timer or a socket, prints what there is.
+ */
 export async function hookClient(name: string): Promise<void> {
   const startedMs = Math.round(performance.timeOrigin);
   process.umask(0o077);
   const env = process.env;
   let envelope = emptyEnvelope(name, env);
+  let printed = false;
+  const print = (then: () => void): void => {
+    if (printed) return;
+    printed = true;
+    process.stdout.on('error', () => process.exit(0));
+    process.stdout.write(envelope, then);
+  };
+  const bail = (): void => print(() => process.exit(0));
+  process.on('uncaughtException', bail);
+  process.on('unhandledRejection', bail);
+  setTimeout(bail, Math.max(0, hookDeadline(name, env, startedMs) + LAST_RESORT_MS - Date.now()));
+  let start = false;
   try {
-    const deadline = hookDeadline(name, env, startedMs);
-    const stdinText = await readHookStdin(process.stdin, deadline);
-    const outcome = await viaServer(env, { op: 'hook', v: PROTOCOL_VERSION, name, stdinText, env, cwd: process.cwd(), startedMs }, deadline + ANSWER_GRACE_MS);
-    if (outcome && 'envelope' in outcome) envelope = outcome.envelope;
-    else {
-      const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: (n: string, s: string, t: number) => Promise<string> };
-      envelope = await hookAnswer(name, stdinText, startedMs);
-    }
+    const out = await hookEnvelope(name, env, startedMs);
+    if (out.envelope !== null) envelope = out.envelope;
+    start = out.start;
   } catch {
     /* the empty envelope stands */
   }
-  process.stdout.write(envelope, () => process.exit(0));
+  // The answer first; a server for next time is started after it, so it never delays this hook.
+  print(() => {
+    if (!start) return process.exit(0);
+    void startServer(serverEntry(), serverSocketPath(env), env).finally(() => process.exit(0));
+  });
 }
 
-/** The server's answer, or null when this process must run the request itself (starting a server when none runs). */
-async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promise<ServerAnswer | null> {
-  if (serverDisabled(env)) return null;
-  const socket = serverSocketPath(env);
-  const outcome = await ask(socket, req, acceptMs(env), answerBy);
-  if ('failed' in outcome) {
-    if (outcome.failed === 'absent') await startServer(socket, env);
-    return null;
-  }
-  return outcome.answer.ok ? outcome.answer : null;
-}
-
-/** Words of `recall <command>`: those never go to the server (they write, wait, or serve themselves). */
-export const COMMAND_WORDS = [
-  'index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp',
-  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion', 'team',
-];
-const NOT_SERVED_FLAGS = ['--help', '-h', '--version', '-V', '--get-yargs-completions', '-'];
+/** Besides these, stdin as the query ('-') is never served: the client's stdin is not sent. */
+const NOT_SERVED_FLAGS: readonly string[] = [...NOT_A_QUERY_FLAGS, '-'];
 
 /** Whether argv is a plain `recall QUERY [options]`, the only command the server runs. */
 export function plainRecall(argv: readonly string[]): boolean {
-  return argv.length > 0 && !COMMAND_WORDS.includes(argv[0]!) && !argv.some((a) => NOT_SERVED_FLAGS.includes(a));
+  return argv.length > 0 && !(COMMAND_WORDS as readonly string[]).includes(argv[0]!) && !argv.some((a) => NOT_SERVED_FLAGS.includes(a));
 }
 
 /** `recall ARGS` through the server when it is a plain recall, else the full CLI in this process. */
@@ -168,13 +155,14 @@ export async function cliClient(argv: string[]): Promise<void> {
   }
   if (plainRecall(argv)) {
     const req: ServerRequest = { op: 'cli', v: PROTOCOL_VERSION, argv, env: process.env, cwd: process.cwd(), isTty: process.stderr.isTTY === true };
-    const answer = await viaServer(process.env, req, Date.now() + 10 * 60_000);
-    if (answer && 'code' in answer) {
-      process.stderr.write(answer.stderr);
-      process.stdout.write(answer.stdout);
-      process.exitCode = answer.code;
+    const via = await viaServer(process.env, req, Date.now() + 10 * 60_000);
+    if (via && 'answer' in via && 'code' in via.answer) {
+      process.stderr.write(via.answer.stderr);
+      process.stdout.write(via.answer.stdout);
+      process.exitCode = via.answer.code;
       return;
     }
+    if (via && 'fallback' in via && via.fallback === 'absent') await startServer(serverEntry(), serverSocketPath(process.env), process.env);
   }
   const entry = path.join(here, 'recall.mjs');
   process.argv = [process.argv[0]!, entry, ...argv];

@@ -195,34 +195,72 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
 export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
   checkSocketDir(opts.socket);
   const server = net.createServer();
-  if (!(await bind(server, opts.socket))) return 'lost-race';
+  const bound = await bind(server, opts.socket);
+  // The client that started this server left a lock so that no other client starts one meanwhile.
+  try {
+    fs.rmSync(`${opts.socket}.spawnlock`, { force: true });
+  } catch {
+    /* it expires by itself */
+  }
+  if (!bound) return 'lost-race';
   const inode = fs.statSync(opts.socket).ino;
   const fence = new EventFence(path.dirname(opts.socket));
+  const conns = new Set<net.Socket>();
   let idleTimer: NodeJS.Timeout | null = null;
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
+  let done: (v: 'stopped') => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => (done = resolve));
+  const stop = once(() => {
     if (idleTimer) clearTimeout(idleTimer);
-    guard.close();
-    fence.close();
-    opts.pool.close();
-    server.close();
-    if (inodeOf(opts.socket) === inode) fs.rmSync(opts.socket, { force: true });
-  };
+    clearInterval(check);
+    for (const close of [() => guard.close(), () => fence.close(), () => opts.pool.close(), () => server.close(() => done('stopped'))]) quietly(close);
+    if (inodeOf(opts.socket) === inode) quietly(() => fs.rmSync(opts.socket, { force: true }));
+    // A request still running (a hook stuck on a full or vanished disk) must not keep the server
+    // alive: its client has its own deadline and fallback.
+    for (const c of conns) c.destroy();
+    setTimeout(() => done('stopped'), 2000);
+  });
   const armIdle = (): void => {
     if (idleTimer) clearTimeout(idleTimer);
     if (opts.idleTimeoutSec > 0) idleTimer = setTimeout(stop, opts.idleTimeoutSec * 1000);
   };
-  // The socket file gone or replaced (state dir deleted, another server took over): stop.
-  const guard = fs.watch(path.dirname(opts.socket), { persistent: false }, () => {
+  // The socket file gone or replaced (state dir deleted, another server took over): stop. The
+  // folder watch sees that at once; a cheap periodic look covers a watch that missed it.
+  const gone = (): void => {
     if (inodeOf(opts.socket) !== inode) stop();
-  });
+  };
+  const guard = fs.watch(path.dirname(opts.socket), { persistent: false }, gone);
+  guard.on('error', gone);
+  const check = setInterval(gone, SOCKET_CHECK_MS);
+  check.unref();
   for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, stop);
   armIdle();
   const handle = requestHandler(opts, fence, stop);
-  server.on('connection', (conn) => void serveConnection(conn, handle, armIdle));
-  return new Promise((resolve) => server.once('close', () => resolve('stopped')));
+  server.on('connection', (conn) => {
+    conns.add(conn);
+    conn.once('close', () => conns.delete(conn));
+    void serveConnection(conn, handle, armIdle);
+  });
+  return stopped;
+}
+
+/** How often the server checks that its socket file is still its own. */
+const SOCKET_CHECK_MS = 10_000;
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
+}
+
+function quietly(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* stopping goes on */
+  }
 }
 
 function inodeOf(file: string): number {
