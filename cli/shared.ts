@@ -2,8 +2,8 @@
  * What the command modules share: the process I/O they are given, scope options, JSON output and
  * the one-KB guard. Commands parse with yargs and call library functions; they never exit.
  */
-import { SCOPE_OPTIONS, kbList } from '../pipeline/cli-options.js';
-import { UsageError } from '../pipeline/errors.js';
+import { SCOPE_OPTIONS, kbList } from './options.js';
+import { UsageError } from '../core/errors.js';
 import { wellFormedJson } from '../sinks/safe-text.js';
 
 export interface CliIo {
@@ -37,14 +37,56 @@ export function oneKb(a: Record<string, unknown>, command: string): { kb: string
   return { kb: kbs[0] ?? null, global: a['global'] === true, allBranches: a['all-branches'] === true };
 }
 
-/** A progress line on a terminal (rewritten in place), nothing otherwise. */
-export function ttyProgress(io: CliIo, label: string): ((done: number, total: number) => void) | undefined {
+/** A progress line on a terminal (rewritten in place, `label done/total unit`), nothing otherwise. */
+export function ttyProgress(io: CliIo, label: string, unit = ''): ((done: number, total: number) => void) | undefined {
   if (!io.isTty) return undefined;
   let last = 0;
   return (done, total) => {
     const t = Date.now();
     if (done !== total && t - last < 100) return;
     last = t;
-    io.stderr(`\r${label} ${done}/${total}${done === total ? '\n' : ''}`);
+    io.stderr(`\r${label} ${done}/${total}${unit ? ` ${unit}` : ''}${done === total ? '\n' : ''}`);
   };
+}
+
+/** The I/O a library function takes: env, cwd and a warning line printer (stderr). */
+export function serviceIo(io: CliIo): { env: CliIo['env']; cwd: string; warn: (line: string) => void } {
+  return { env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) };
+}
+
+/**
+ * The exit status of one command-line run, for a command that succeeded but wants a non-zero status
+ * (replay --fail-on-change, a stage that answered with an error). Each run gets its own.
+ */
+export interface ExitStatus {
+  code: number;
+}
+
+/** The action of `recall hooks|models|daemon`, or a usage error naming the choices when it is missing. */
+export function actionOf(a: Record<string, unknown>, command: string, choices: readonly string[], fallback?: string): string {
+  const v = a['action'] as string | undefined;
+  if (v !== undefined) return v;
+  if (fallback) return fallback;
+  throw new UsageError(`${command} needs an action: ${choices.join(', ')} (recall ${command} --help)`);
+}
+
+/**
+ * yargs's messages in one line, with the valid choices named: "Invalid values:\n  Argument: step,
+ * Given: "bogus", Choices: …" becomes `step must be one of workflow, index, … (got "bogus")`.
+ */
+export function oneLineYargsMessage(msg: string): string {
+  const m = /Invalid values:\s*Argument: ([\w-]+), Given: ("[^"]*"|\S+), Choices: (.+)/s.exec(msg);
+  if (m) {
+    const choices = m[3]!
+      .split(/,\s*/)
+      .map((c) => c.trim().replace(/^"|"$/g, ''))
+      .join(', ');
+    const name = m[1]!.length > 1 && /^[a-z]/.test(m[1]!) && !['step', 'action', 'name'].includes(m[1]!) ? `--${m[1]}` : m[1]!;
+    return `${name} must be one of ${choices} (got ${m[2]})`;
+  }
+  return msg
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(' ');
 }

@@ -1,7 +1,8 @@
 /**
  * How a hook reads its stdin and how long it may take: shared by the in-process hook runtime and
- * the recall server's thin client. It imports node's built-ins only, so the thin client can bundle
- * it without loading the pipeline, and both read a hook's input and deadline exactly alike.
+ * the recall server's thin client. It imports nothing of the project, so the thin client can bundle
+ * it without loading the pipeline, and both read a hook's input and deadline exactly alike. Each
+ * hook's deadline setting and its default live in the hook table (hooks/hook-table.ts).
  */
 
 /** Largest stdin a hook reads (harness payloads are small; a runaway pipe must not exhaust memory). */
@@ -11,26 +12,19 @@ export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 export const STDIN_WAIT_MS = 2000;
 export const STDIN_SHARE = 0.25;
 
-/**
- * Default deadline (seconds) of the session-start and prompt hooks, REFLECT_RECALL_TIMEOUT. The
- * harnesses are told 30 s (hooks.json): a hook that answered at its own 30 s deadline was killed
- * before its answer arrived, so the deadline sits well inside, leaving room for process start and exit.
- */
-export const HOOK_DEADLINE_SEC = 20;
-
-/** A subagent start blocks the agent it starts, so its default deadline is short. */
-export const SUBAGENT_DEADLINE_SEC = 5;
-
 /** The range a deadline setting may take, in seconds; a value outside it means the default. */
 export const DEADLINE_MIN_SEC = 0.05;
 export const DEADLINE_MAX_SEC = 3600;
 
-/** Each hook's deadline setting and its default in seconds. */
-export const HOOK_TIMEOUTS: Readonly<Record<string, { env: string; defaultSec: number }>> = {
-  'session-start': { env: 'REFLECT_RECALL_TIMEOUT', defaultSec: HOOK_DEADLINE_SEC },
-  'user-prompt-submit': { env: 'REFLECT_RECALL_TIMEOUT', defaultSec: HOOK_DEADLINE_SEC },
-  'subagent-start': { env: 'REFLECT_SUBAGENT_RECALL_TIMEOUT', defaultSec: SUBAGENT_DEADLINE_SEC },
-};
+/**
+ * A deadline setting's value in seconds: `defaultSec` when unset, blank, not a number or outside
+ * the allowed range (the hook runtime reads it the same way and also records the bad value).
+ */
+export function deadlineSec(raw: string | undefined, defaultSec: number): number {
+  const text = (raw ?? '').trim();
+  const n = Number(text);
+  return text !== '' && Number.isFinite(n) && n >= DEADLINE_MIN_SEC && n <= DEADLINE_MAX_SEC ? n : defaultSec;
+}
 
 /** How long a hook may spend reading stdin, given its deadline (epoch ms). */
 export function stdinWaitMs(deadlineMs: number, now = Date.now()): number {

@@ -1,39 +1,64 @@
 /**
  * Shared process edge of the hook entry scripts: read stdin, run the hook, print its one envelope,
- * exit 0 — also when anything below failed (runHook never rejects; this guards the guard).
+ * exit 0, also when anything below failed (runHook never rejects; this guards the guard).
  */
-import { HOOKS } from '../pipeline/hooks.js';
-import { hookDeadlineMs, readStdin, runHook, stdinWaitMs } from '../pipeline/hook-runtime.js';
+import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
+import { hookRow, type HookName } from './hook-table.js';
+import { HOOKS } from './registry.js';
+import { hookDeadlineMs, parseHookInput, readStdin, runHook, stdinWaitMs, type Env } from './runtime.js';
 
-const EMPTY_ENVELOPE = '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":""}}\n';
+export interface HookProcess {
+  stdin: NodeJS.ReadStream;
+  env: Env;
+  cwd: string;
+  /** When the process started (epoch ms): the deadline counts from there. */
+  startedMs: number;
+}
 
 /**
- * The envelope of a hook whose stdin was already read (the recall server's thin client reads it
- * before it knows whether the server or this process answers). `notice` says why the server did not
- * answer; it goes to the hook's log. Never rejects.
+ * The empty answer of hook `name` in the shape of the harness running it (known from the env and,
+ * when it was read, the stdin payload): what the harness gets when the hook itself failed.
  */
-export async function hookAnswer(name: string, stdinText: string, startedMs: number, notice?: string): Promise<string> {
+export function fallbackEnvelope(name: HookName, env: Env, stdinText = ''): string {
+  return toHookEnvelope(harnessOf(env, parseHookInput(stdinText)), hookRow(name).event, '');
+}
+
+/** The envelope of hook `name` for a stdin already read; `notice` (why the server did not answer) goes to its log. Never rejects. */
+export async function hookAnswer(name: HookName, stdinText: string, proc: Omit<HookProcess, 'stdin'>, notice?: string): Promise<string> {
   try {
-    const out = await runHook(HOOKS[name]!, { stdinText, env: process.env, cwd: process.cwd(), startedMs, ...(notice ? { notice } : {}) });
-    return out.envelope;
+    const io = { stdinText, env: proc.env, cwd: proc.cwd, startedMs: proc.startedMs, ...(notice ? { notice } : {}) };
+    return (await runHook(HOOKS[name], io)).envelope;
   } catch {
-    return EMPTY_ENVELOPE;
+    return safeFallback(name, proc.env, stdinText);
   }
 }
 
-export async function hookMain(name: string): Promise<void> {
+function safeFallback(name: HookName, env: Env, stdinText: string): string {
+  try {
+    return fallbackEnvelope(name, env, stdinText);
+  } catch {
+    // An empty object is a valid "nothing to add" answer in every harness.
+    return '{}\n';
+  }
+}
+
+/** The one envelope hook `name` answers with; never rejects. */
+export async function hookEnvelope(name: HookName, proc: HookProcess): Promise<string> {
+  let stdinText = '';
+  try {
+    stdinText = await readStdin(proc.stdin, undefined, stdinWaitMs(hookDeadlineMs(HOOKS[name], proc.env, proc.startedMs)));
+    return await hookAnswer(name, stdinText, proc);
+  } catch {
+    return safeFallback(name, proc.env, stdinText);
+  }
+}
+
+export async function hookMain(name: HookName): Promise<void> {
   // The deadline counts from process start: node's own start-up and the stdin read are part of it.
   const startedMs = Math.round(performance.timeOrigin);
   // Whatever this process creates (index, logs, cache) is readable by the user only.
   process.umask(0o077);
-  let envelope = EMPTY_ENVELOPE;
-  try {
-    const spec = HOOKS[name]!;
-    const stdinText = await readStdin(process.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, process.env, startedMs)));
-    envelope = await hookAnswer(name, stdinText, startedMs);
-  } catch {
-    /* envelope stays empty-context */
-  }
+  const envelope = await hookEnvelope(name, { stdin: process.stdin, env: process.env, cwd: process.cwd(), startedMs });
   // Exit once the answer is flushed: a model-daemon socket or timer must not keep the hook alive.
   process.stdout.write(envelope, () => process.exit(0));
 }

@@ -10,8 +10,8 @@
  *   note of the KB contains, or the best candidate's relevance against the floor.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
-import type { ScoredCandidate } from '../pipeline/types.js';
+import type { RecallState } from '../core/state.js';
+import type { ScoredCandidate } from '../core/types.js';
 import { dropping } from './drops.js';
 import { SPECIFIC_INFO } from './estimate-relevance.js';
 
@@ -30,8 +30,17 @@ export function abstentionReason(state: RecallState, floor: number, best: Scored
   if (state.weighed.length === 0) return 'the query has no content words to match';
   const lacking = state.weighed.filter((t) => t.df === 0 && (t.proper || t.info >= SPECIFIC_INFO)).map((t) => t.word);
   const parts: string[] = [];
-  if (lacking.length) parts.push(`no note mentions ${lacking.slice(0, 5).map((w) => `"${w}"`).join(', ')}`);
-  if (best) parts.push(`best match ${best.note.displayId !== '?' ? best.note.displayId : best.note.key} has relevance ${pct(best.relevance)} < floor ${pct(floor)}`);
+  if (lacking.length)
+    parts.push(
+      `no note mentions ${lacking
+        .slice(0, 5)
+        .map((w) => `"${w}"`)
+        .join(', ')}`,
+    );
+  if (best)
+    parts.push(
+      `best match ${best.note.displayId !== '?' ? best.note.displayId : best.note.key} has relevance ${pct(best.relevance)} < floor ${pct(floor)}`,
+    );
   else parts.push(state.scored.length ? 'no candidate passed the filters' : 'nothing was retrieved');
   return parts.join('; ');
 }
@@ -41,7 +50,10 @@ export function abstain(opts: AbstainOptions): OperatorFunction<RecallState, Rec
     if (opts.floor <= 0) return state;
     const strong = state.selected.filter((c) => c.relevance >= opts.floor);
     const weak = state.selected.filter((c) => c.relevance < opts.floor);
-    const best = state.selected.reduce<ScoredCandidate | undefined>((m, c) => (m === undefined || c.relevance > m.relevance ? c : m), undefined);
+    const best = state.selected.reduce<ScoredCandidate | undefined>(
+      (m, c) => (m === undefined || c.relevance > m.relevance ? c : m),
+      undefined,
+    );
     const next = dropping(state, strong, 'relevance-floor', (c) => `relevance ${pct(c.relevance)} < floor ${pct(opts.floor)}`);
     return {
       ...next,

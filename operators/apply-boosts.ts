@@ -1,13 +1,13 @@
 /**
- * Scoring (seed §6 with one deliberate departure):
+ * Scoring:
  *
  *   score = base × relevance × confidence × recency × tags × proof × project × domain × authority × speculative
  *
  * - base = sigmoid(cross-encoder logit) for the rescored window; when no cross-encoder score
  *   exists it is the candidate's fused evidence (each arm's native score over that arm's best,
  *   summed over arms) divided by the window's best, so the boosts stay bounded re-rankers instead
- *   of becoming the whole order (the seed uses a constant there). Normalising the RRF score instead
- *   was measured to let the boosts override BM25 (rank 1 at 17.0 vs rank 2 at 3.2 → RRF 1.0 vs 0.98);
+ *   of becoming the whole order (the reference uses a constant there). Normalising the RRF score
+ *   instead was measured to let the boosts override BM25 (rank 1 at 17.0 vs rank 2 at 3.2 → RRF 1.0 vs 0.98);
  * - candidates past the RERANK_WINDOW get UNSCORED_RELEVANCE (1e-6), below every scored one;
  * - each boost is 1 + α·(norm − 0.5), α from RECALL_*_ALPHA (0..2).
  * - relevance is the candidate's absolute relevance from the relevance stage (1 when that stage did
@@ -15,19 +15,35 @@
  *   arm's score over its best) does not say. Measured on the LoCoMo dev conversations: evidence
  *   recall@10 0.637 → 0.652 with it, golden and abstention sets unchanged.
  * Output is sorted by score, stable (ties keep RRF order). Empty in → empty out.
+ *
+ * A boost that throws (a malformed note field, a failing project lookup) is neutral (factor 1) for
+ * every candidate and recorded as a degradation `boost:<name>`; the other boosts and the recall go on.
  */
-import { map, type OperatorFunction } from 'rxjs';
-import { boostFactors, boostNorms, boostProduct, sigmoid, UNSCORED_RELEVANCE, type BoostContext } from './math/boosts.js';
+import { catchError, concatMap, defer, forkJoin, map, of, type Observable, type OperatorFunction } from 'rxjs';
+import {
+  BOOST_NAMES,
+  BOOST_NORMS,
+  boostFactors,
+  boostProduct,
+  NEUTRAL_NORM,
+  sigmoid,
+  UNSCORED_RELEVANCE,
+  type BoostContext,
+  type BoostNorm,
+  type BoostNorms,
+} from './math/boosts.js';
 import { RERANK_WINDOW } from './rerank-top.js';
-import type { BoostName } from '../pipeline/config.js';
-import type { RecallState, RelevanceEstimate } from '../pipeline/state.js';
-import type { Candidate, ScoredCandidate } from '../pipeline/types.js';
+import { errorMessage } from '../core/errors.js';
+import type { BoostName } from '../core/types.js';
+import type { RecallState, RelevanceEstimate } from '../core/state.js';
+import type { Candidate, Degradation, ScoredCandidate } from '../core/types.js';
 
+/** Scores candidates from their boost norms (one record per candidate, in candidate order) and sorts them. */
 export function scoreCandidates(
   candidates: readonly Candidate[],
   ce: ReadonlyMap<string, number> | null,
   alphas: Readonly<Record<BoostName, number>>,
-  ctx: BoostContext,
+  norms: readonly BoostNorms[],
   relevance: ReadonlyMap<string, RelevanceEstimate> = new Map(),
 ): ScoredCandidate[] {
   const windowBest = candidates.slice(0, RERANK_WINDOW).reduce((m, c) => Math.max(m, c.evidence), 0);
@@ -40,7 +56,7 @@ export function scoreCandidates(
     } else if (inWindow && windowBest > 0) {
       base = c.evidence / windowBest;
     }
-    const boosts = boostFactors(boostNorms(c.note, ctx), alphas);
+    const boosts = boostFactors(norms[i]!, alphas);
     const est = relevance.get(c.note.key);
     return {
       ...c,
@@ -60,13 +76,65 @@ export interface ApplyBoostsOptions {
   alphas: Readonly<Record<BoostName, number>>;
   /** Called once per recall, when there is something to score (project detection may spawn git). */
   context: (candidates: readonly Candidate[]) => BoostContext;
+  /** How each boost reads a note (default BOOST_NORMS). */
+  norms?: Readonly<Record<BoostName, BoostNorm>>;
 }
 
-export function applyBoosts(opts: ApplyBoostsOptions): OperatorFunction<RecallState, RecallState> {
-  return map((state) => {
-    if (state.candidates.length === 0) return { ...state, scored: [], selected: [] };
-    const scored = scoreCandidates(state.candidates, state.ce, opts.alphas, opts.context(state.candidates), state.relevance);
-    return { ...state, scored, selected: scored };
+/** One boost's norms for every candidate, or neutral norms and a degradation when it throws. */
+interface BoostColumn {
+  norms: number[];
+  degraded: Degradation | null;
+}
+
+function boostColumn(name: BoostName, norm: BoostNorm, candidates: readonly Candidate[], ctx: BoostContext): Observable<BoostColumn> {
+  return defer(() => of<BoostColumn>({ norms: candidates.map((c) => norm(c.note, ctx)), degraded: null })).pipe(
+    catchError((err: unknown) => of(neutralColumn(candidates, `boost:${name}`, errorMessage(err)))),
+  );
+}
+
+function neutralColumn(candidates: readonly Candidate[], stage: string, message: string): BoostColumn {
+  return { norms: candidates.map(() => NEUTRAL_NORM), degraded: { stage, reason: 'error', message } };
+}
+
+/** Every boost's column; when the shared context cannot be built, every boost is neutral. */
+function boostColumns(candidates: readonly Candidate[], opts: ApplyBoostsOptions): Observable<Record<BoostName, BoostColumn>> {
+  const norms = opts.norms ?? BOOST_NORMS;
+  return defer(() => of(opts.context(candidates))).pipe(
+    concatMap((ctx) =>
+      forkJoin(
+        Object.fromEntries(BOOST_NAMES.map((n) => [n, boostColumn(n, norms[n], candidates, ctx)])) as Record<
+          BoostName,
+          Observable<BoostColumn>
+        >,
+      ),
+    ),
+    catchError((err: unknown) => {
+      const neutral = neutralColumn(candidates, 'boosts', `boost context failed: ${errorMessage(err)}`);
+      const quiet = { ...neutral, degraded: null };
+      return of(Object.fromEntries(BOOST_NAMES.map((n, i) => [n, i === 0 ? neutral : quiet])) as Record<BoostName, BoostColumn>);
+    }),
+  );
+}
+
+/** Per-candidate norm records from the per-boost columns, in the fixed boost order. */
+function normsByCandidate(columns: Record<BoostName, BoostColumn>, count: number): BoostNorms[] {
+  return Array.from({ length: count }, (_, i) => {
+    const out = {} as BoostNorms;
+    for (const n of BOOST_NAMES) out[n] = columns[n].norms[i]!;
+    return out;
   });
 }
 
+export function applyBoosts(opts: ApplyBoostsOptions): OperatorFunction<RecallState, RecallState> {
+  return concatMap((state) => {
+    if (state.candidates.length === 0) return of({ ...state, scored: [], selected: [] });
+    return boostColumns(state.candidates, opts).pipe(
+      map((columns): RecallState => {
+        const norms = normsByCandidate(columns, state.candidates.length);
+        const scored = scoreCandidates(state.candidates, state.ce, opts.alphas, norms, state.relevance);
+        const degraded = BOOST_NAMES.flatMap((n) => (columns[n].degraded ? [columns[n].degraded] : []));
+        return { ...state, scored, selected: scored, degraded: degraded.length ? [...state.degraded, ...degraded] : state.degraded };
+      }),
+    );
+  });
+}

@@ -1,14 +1,14 @@
 /**
- * Per-arm query-term-coverage floors (R12), applied to each arm's hits before fusion.
+ * Per-arm query-term-coverage floors, applied to each arm's hits before fusion.
  *
  * A hit whose note covers less than the arm's floor of the query's content terms is dropped (and
  * the drop recorded). Floors are 0..1 per arm, default 0 = off (RECALL_ARM_<ARM>_MIN_SCORE).
  * Arms without hits, or a query without content terms, pass unchanged.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import { termCoverage } from './math/terms.js';
-import type { RecallState } from '../pipeline/state.js';
-import type { ArmName, Drop } from '../pipeline/types.js';
+import { termCoverage } from '../core/terms.js';
+import type { RecallState } from '../core/state.js';
+import type { ArmName, Drop } from '../core/types.js';
 
 export function applyArmFloors(floors: Readonly<Record<ArmName, number>>): OperatorFunction<RecallState, RecallState> {
   return map((state) => {

@@ -1,8 +1,8 @@
 /**
- * MMR stage (R3): diversified pick of `limit` notes, or a plain slice when there are no vectors.
+ * MMR stage: diversified pick of `limit` notes, or a plain slice when there are no vectors.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
 import { mmrSelect } from './math/mmr.js';
 

@@ -2,8 +2,8 @@
  * Shared bookkeeping for the filter stages: replace `state.selected` with the kept candidates and
  * record a Drop (stage, reason) for every candidate removed.
  */
-import type { RecallState } from '../pipeline/state.js';
-import type { Drop, ScoredCandidate } from '../pipeline/types.js';
+import type { RecallState } from '../core/state.js';
+import type { Drop, ScoredCandidate } from '../core/types.js';
 
 export function dropping(state: RecallState, keep: ScoredCandidate[], stage: string, reason: (c: ScoredCandidate) => string): RecallState {
   if (keep.length === state.selected.length) return state;

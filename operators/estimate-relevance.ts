@@ -13,13 +13,13 @@
  * Empty candidates → the state unchanged (apart from the weighed terms).
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState, RelevanceEstimate, WeighedTerm } from '../pipeline/state.js';
-import type { Candidate, Degradation } from '../pipeline/types.js';
+import type { RecallState, RelevanceEstimate, WeighedTerm } from '../core/state.js';
+import type { Candidate, Degradation } from '../core/types.js';
 import { sigmoid } from './math/boosts.js';
 import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatures, noteTerms } from './math/relevance.js';
-import { textStems, stemOf, type QueryTerm } from './math/stems.js';
-import { STOPWORDS } from './math/terms.js';
-import { searchableText } from '../sources/note.js';
+import { textStems, stemOf, type QueryTerm } from '../core/stems.js';
+import { STOPWORDS } from '../core/terms.js';
+import { searchableText } from '../core/note.js';
 
 /**
  * Words every conversation with a coding agent uses, whatever it is about. Everyday English rarely
@@ -100,7 +100,10 @@ function titleStems(title: string): Set<string> {
 }
 
 /** Weigh the terms, recording what could not be looked up. */
-export function weighTerms(terms: readonly QueryTerm[], weigh: EstimateRelevanceOptions['weigh']): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
+export function weighTerms(
+  terms: readonly QueryTerm[],
+  weigh: EstimateRelevanceOptions['weigh'],
+): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
   const degraded: Degradation[] = [];
   let live = 1;
   let df: ReadonlyMap<string, number> | null = null;
@@ -108,7 +111,8 @@ export function weighTerms(terms: readonly QueryTerm[], weigh: EstimateRelevance
   try {
     const w = weigh(terms.map((t) => t.stem));
     live = w.live;
-    if (w.df instanceof Error) degraded.push({ stage: 'relevance', reason: 'error', message: `document frequencies unavailable: ${w.df.message}` });
+    if (w.df instanceof Error)
+      degraded.push({ stage: 'relevance', reason: 'error', message: `document frequencies unavailable: ${w.df.message}` });
     else df = w.df;
     if (w.info instanceof Error) degraded.push({ stage: 'relevance', reason: 'unavailable', message: w.info.message });
     else info = w.info;
@@ -159,7 +163,8 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
           const f = relevance.get(c.note.key)?.features;
           if (!f || !f.specificCovered) continue;
           let support = 0;
-          for (const other of links.get(c.note.path) ?? []) support = Math.max(support, (own.get(byPath.get(other) ?? '') ?? 0) * LINK_SHARE);
+          for (const other of links.get(c.note.path) ?? [])
+            support = Math.max(support, (own.get(byPath.get(other) ?? '') ?? 0) * LINK_SHARE);
           const e = relevance.get(c.note.key)!;
           if (support > e.p) relevance.set(c.note.key, { ...e, p: support, source: 'linked' });
         }

@@ -2,7 +2,7 @@
  * Confidence stage (--confidence HIGH|MEDIUM|LOW|ANY). Empty in → empty out.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
 
 export type ConfidenceFloor = 'HIGH' | 'MEDIUM' | 'LOW' | 'ANY';
@@ -13,6 +13,11 @@ export function filterConfidence(floor: ConfidenceFloor): OperatorFunction<Recal
   return map((state) => {
     if (floor === 'ANY') return state;
     const min = TIER_RANK[floor]!;
-    return dropping(state, state.selected.filter((c) => (TIER_RANK[c.note.confidence] ?? 0) >= min), 'confidence', (c) => `confidence ${c.note.confidence} below ${floor}`);
+    return dropping(
+      state,
+      state.selected.filter((c) => (TIER_RANK[c.note.confidence] ?? 0) >= min),
+      'confidence',
+      (c) => `confidence ${c.note.confidence} below ${floor}`,
+    );
   });
 }

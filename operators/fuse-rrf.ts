@@ -5,9 +5,9 @@
  * a choice, not a degradation). No hits anywhere → no candidates.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import { reciprocalRankFusion, RRF_K } from './math/rrf.js';
-import type { RecallState } from '../pipeline/state.js';
-import type { ArmOutcome, Candidate, Degradation } from '../pipeline/types.js';
+import { reciprocalRankFusion, RRF_K } from '../core/rrf.js';
+import type { RecallState } from '../core/state.js';
+import type { ArmOutcome, Candidate, Degradation } from '../core/types.js';
 
 export function armDegradations(arms: readonly ArmOutcome[]): Degradation[] {
   return arms

@@ -1,16 +1,16 @@
 /**
- * OOD gate stage (R7).
+ * Out-of-domain gate stage: a result none of whose top notes covers enough of the query is emptied.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
-import { termCoverage } from './math/terms.js';
+import { termCoverage } from '../core/terms.js';
 
-/** How many of the top notes the OOD gate looks at (seed value). */
+/** How many of the top notes the OOD gate looks at: the ones an agent would be shown. */
 export const OOD_TOP = 5;
 
 /**
- * OOD gate (R7): if the best of the top 5 notes covers less than `minOverlap` of the query's content
+ * OOD gate: if the best of the top 5 notes covers less than `minOverlap` of the query's content
  * terms, the result is emptied and flagged. 0 disables it; a query without content terms never gates.
  */
 export function oodGate(minOverlap: number): OperatorFunction<RecallState, RecallState> {

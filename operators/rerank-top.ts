@@ -20,13 +20,13 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import { type ModelCandidate, type ModelClient } from '../pipeline/model-client.js';
-import { modelText } from '../sources/note.js';
-import { errorMessage } from '../pipeline/errors.js';
-import type { RecallState } from '../pipeline/state.js';
-import type { Degradation, Embeddings } from '../pipeline/types.js';
+import { type ModelCandidate, type ModelClient } from '../core/ports.js';
+import { modelText } from '../core/note.js';
+import { errorMessage } from '../core/errors.js';
+import type { RecallState } from '../core/state.js';
+import type { Degradation, Embeddings } from '../core/types.js';
 
-/** Candidates rescored by the cross-encoder and embedded for MMR (seed value). */
+/** Candidates rescored by the cross-encoder and embedded for MMR: the reference window, wide enough for a limit of 10 with room for filters, small enough for a hook budget. */
 export const RERANK_WINDOW = 20;
 
 export interface RerankTopOptions {
@@ -42,18 +42,31 @@ export interface RerankTopOptions {
 
 type Side<T> = { value: T | null; degraded: Degradation | null };
 
-function guarded<T>(stage: string, source: Observable<T | { error: string }>, timeoutMs: number, scheduler: SchedulerLike): Observable<Side<T>> {
+function guarded<T>(
+  stage: string,
+  source: Observable<T | { error: string }>,
+  timeoutMs: number,
+  scheduler: SchedulerLike,
+): Observable<Side<T>> {
   const none = (reason: Degradation['reason'], message: string): Side<T> => ({ value: null, degraded: { stage, reason, message } });
   return source.pipe(
     timeout({ first: timeoutMs, meta: { stage }, scheduler }),
-    map((r): Side<T> => ('error' in (r as object) ? none('unavailable', (r as { error: string }).error) : { value: r as T, degraded: null })),
-    catchError((err: unknown) => of(err instanceof TimeoutError ? none('timeout', `no answer within ${timeoutMs} ms`) : none('error', errorMessage(err)))),
+    map((r): Side<T> =>
+      'error' in (r as object) ? none('unavailable', (r as { error: string }).error) : { value: r as T, degraded: null },
+    ),
+    catchError((err: unknown) =>
+      of(err instanceof TimeoutError ? none('timeout', `no answer within ${timeoutMs} ms`) : none('error', errorMessage(err))),
+    ),
     defaultIfEmpty(none('error', 'no answer')),
   );
 }
 
 /** Embeddings for the window: stored note vectors are reused, only the query and the rest are embedded. */
-function embedWindow(state: RecallState, items: ModelCandidate[], opts: RerankTopOptions): Observable<{ available: true; query: number[]; docs: Map<string, number[]> } | { error: string }> {
+function embedWindow(
+  state: RecallState,
+  items: ModelCandidate[],
+  opts: RerankTopOptions,
+): Observable<{ available: true; query: number[]; docs: Map<string, number[]> } | { error: string }> {
   const byKey = new Map(state.candidates.map((c) => [c.note.key, c.note.path]));
   const stored = opts.storedVectors?.(items.map((i) => byKey.get(i.id)!)) ?? new Map<string, number[]>();
   const known = new Map<string, number[]>();
@@ -62,9 +75,11 @@ function embedWindow(state: RecallState, items: ModelCandidate[], opts: RerankTo
     if (v) known.set(i.id, v);
   }
   const missing = items.filter((i) => !known.has(i.id));
-  return opts.client.embed(state.query, missing).pipe(
-    map((r) => (r.available ? { available: true as const, query: r.query, docs: new Map([...known, ...r.docs]) } : { error: r.error })),
-  );
+  return opts.client
+    .embed(state.query, missing)
+    .pipe(
+      map((r) => (r.available ? { available: true as const, query: r.query, docs: new Map([...known, ...r.docs]) } : { error: r.error })),
+    );
 }
 
 export function rerankTop(opts: RerankTopOptions): OperatorFunction<RecallState, RecallState> {

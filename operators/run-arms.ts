@@ -18,7 +18,6 @@ import {
   of,
   switchMap,
   take,
-  tap,
   timeout,
   TimeoutError,
   toArray,
@@ -26,8 +25,8 @@ import {
   type OperatorFunction,
   type SchedulerLike,
 } from 'rxjs';
-import { ArmUnavailableError, errorMessage } from '../pipeline/errors.js';
-import type { ArmHit, ArmName, ArmOutcome } from '../pipeline/types.js';
+import { ArmUnavailableError, errorMessage } from '../core/errors.js';
+import type { ArmHit, ArmName, ArmOutcome } from '../core/types.js';
 
 export interface ArmSpec {
   arm: ArmName;
@@ -39,16 +38,14 @@ export interface ArmSpec {
 }
 
 export interface RunArmsOptions {
-  /** Arms in flight at once (the seed's 4-worker pool). */
+  /** Arms in flight at once (default ARM_CONCURRENCY). */
   concurrency?: number;
   scheduler?: SchedulerLike;
   /** Rethrow arm errors instead of degrading (for tests that must see a failure). */
   strict?: boolean;
-  /** Called with each arm's outcome as it completes (tracing). */
-  onOutcome?: (outcome: ArmOutcome) => void;
 }
 
-/** The seed runs its arms in a 4-worker pool. */
+/** Arms in flight at once: the four standard arms all run together; an extra (team) arm waits for a free slot. */
 export const ARM_CONCURRENCY = 4;
 
 export function runArm(spec: ArmSpec, scheduler: SchedulerLike, strict = false): Observable<ArmOutcome> {
@@ -80,7 +77,7 @@ export function runArms(opts: RunArmsOptions = {}): OperatorFunction<ArmSpec[], 
   const concurrency = opts.concurrency ?? ARM_CONCURRENCY;
   return switchMap((specs) =>
     from(specs).pipe(
-      mergeMap((spec) => (opts.onOutcome ? runArm(spec, scheduler, opts.strict).pipe(tap(opts.onOutcome)) : runArm(spec, scheduler, opts.strict)), concurrency),
+      mergeMap((spec) => runArm(spec, scheduler, opts.strict), concurrency),
       toArray(),
       map((outcomes) => specs.map((s) => outcomes.find((o) => o.arm === s.arm)!)),
     ),

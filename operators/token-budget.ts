@@ -1,13 +1,13 @@
 /**
- * Token budget stage (R4).
+ * Token budget stage: caps what a recall injects into the agent's context.
  */
 import { map, type OperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
+import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
-import { estimateTokens } from './math/terms.js';
-import type { ScoredCandidate } from '../pipeline/types.js';
+import { estimateTokens } from '../core/terms.js';
+import type { ScoredCandidate } from '../core/types.js';
 
-/** Token budget (R4): keep notes in order until the estimate would exceed `maxTokens`; the first is always kept. 0 = off. */
+/** Token budget: keep notes in order until the estimate would exceed `maxTokens`; the first is always kept. 0 = off. */
 export function tokenBudget(maxTokens: number): OperatorFunction<RecallState, RecallState> {
   return map((state) => {
     if (maxTokens <= 0 || state.selected.length === 0) return state;

@@ -4,14 +4,22 @@
  * no-op. A throwing sink never breaks the recall.
  */
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
-import type { RecallState } from '../pipeline/state.js';
-import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../pipeline/types.js';
+import type { RecallState } from '../core/state.js';
+import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../core/types.js';
 import type { ModelFeature, RelevanceFeatures } from './math/relevance.js';
 
 export type TraceEvent =
   | { stage: 'start'; query: string; terms: string[]; temporal: { start: string; end: string; matched: string } | null; t: number }
   | { stage: 'cache'; tier: 'exact' | 'fuzzy' | null; t: number }
-  | { stage: 'arm'; arm: ArmName; status: ArmOutcome['status']; ms: number; message?: string; hits: { rank: number; id: string; score: number }[]; t: number }
+  | {
+      stage: 'arm';
+      arm: ArmName;
+      status: ArmOutcome['status'];
+      ms: number;
+      message?: string;
+      hits: { rank: number; id: string; score: number }[];
+      t: number;
+    }
   | { stage: 'floors'; dropped: Drop[]; t: number }
   | { stage: 'fuse'; candidates: { rank: number; id: string; rrf: number; evidence: number; arms: ArmName[] }[]; t: number }
   | { stage: 'superseded'; dropped: Drop[]; t: number }
@@ -34,7 +42,15 @@ export type TraceEvent =
   | { stage: 'abstain'; floor: number; kept: string[]; weak: string[]; dropped: Drop[]; abstained: string | null; t: number }
   | {
       stage: 'score';
-      candidates: { rank: number; id: string; score: number; base: number; relevance: number; ce: number | null; boosts: Record<BoostName, number> }[];
+      candidates: {
+        rank: number;
+        id: string;
+        score: number;
+        base: number;
+        relevance: number;
+        ce: number | null;
+        boosts: Record<BoostName, number>;
+      }[];
       t: number;
     }
   | { stage: 'quarantine' | 'confidence' | 'mmr' | 'budget'; kept: string[]; dropped: Drop[]; t: number }
@@ -46,16 +62,31 @@ export type TraceSink = (event: TraceEvent) => void;
 /** Distributes the Omit over the union, so each stage's own fields stay checked. */
 export type TraceEventBody = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 't'> : never) : never;
 
-export function traceStage(sink: TraceSink | undefined, now: () => number, describe: (s: RecallState) => TraceEventBody | null): MonoTypeOperatorFunction<RecallState> {
+/**
+ * A tap that reports what the stage before it did: `describe` builds the event body (or several, or
+ * none) from the state the stage emitted. Without a sink it is no operator at all.
+ */
+export function traceStage(
+  sink: TraceSink | undefined,
+  now: () => number,
+  describe: (s: RecallState) => TraceEventBody | readonly TraceEventBody[] | null,
+): MonoTypeOperatorFunction<RecallState> {
   if (!sink) return (source) => source;
-  return tap((state) => {
+  // A tracing problem (a describe or sink that throws) must not change the recall.
+  const quietly = (f: () => void): void => {
     try {
-      const ev = describe(state);
-      if (ev) sink({ ...ev, t: now() } as TraceEvent);
+      f();
     } catch {
-      /* a tracing problem must not change the recall */
+      /* ignored on purpose */
     }
-  });
+  };
+  return tap((state) =>
+    quietly(() => {
+      const ev = describe(state);
+      const events = ev === null ? [] : Array.isArray(ev) ? ev : [ev as TraceEventBody];
+      for (const e of events) quietly(() => sink({ ...e, t: now() } as TraceEvent));
+    }),
+  );
 }
 
 /** Drops recorded by one stage (the drops list only grows, so new entries are the stage's). */

@@ -1,5 +1,6 @@
 /**
- * Recall cache (seed "Cache"): `<state dir>/recall_cache/`.
+ * Recall cache: `<state dir>/recall_cache/`, in the reflect-kb reference layout (entry files and
+ * the fuzzy `index.json` keep its names and fields, so both tools can share a state dir).
  *
  * - Exact tier: file `sha1(version|query|mode-token|fetched_limit)[:16].json`; the mode token folds
  *   in the KB root, and fetched_limit = max(2·limit, 10) so limits 1..5 share an entry.
@@ -19,18 +20,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { queryTerms } from '../operators/math/stems.js';
+import { queryTerms } from '../core/stems.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
-import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from '../sinks/file-lock.js';
 import { scrub } from '../sinks/scrub.js';
-import type { ArmName, ArmOutcome, CacheTier, Degradation } from './types.js';
+import type { ArmName, ArmOutcome, CacheTier, Degradation } from '../core/types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
 export const CACHE_VERSION = 'ts-v4';
-/** Entries kept in the fuzzy index (seed value). */
+/** Entries kept in the fuzzy index: the newest 200, as the reference keeps, bounds the comparison cost per miss. */
 export const FUZZY_INDEX_CAP = 200;
-/** Fewer content terms than this never fuzzy-match (seed value). */
+/** Fewer content terms than this never fuzzy-match: one shared word says nothing about two queries. */
 const FUZZY_MIN_TERMS = 2;
 /**
  * A term at least this informative must be in both queries for a fuzzy match: low enough to keep
@@ -49,7 +50,11 @@ function fuzzyTerms(query: string): { stems: string[]; proper: string[] } {
  * Information-weighted Jaccard similarity of two queries' stems, or 0 when a specific term (a name,
  * or information ≥ FUZZY_SPECIFIC_INFO) is in one and not the other.
  */
-export function fuzzySimilarity(a: { stems: readonly string[]; proper: readonly string[] }, b: { stems: readonly string[]; proper: readonly string[] }, info: (stem: string) => number): number {
+export function fuzzySimilarity(
+  a: { stems: readonly string[]; proper: readonly string[] },
+  b: { stems: readonly string[]; proper: readonly string[] },
+  info: (stem: string) => number,
+): number {
   const sa = new Set(a.stems);
   const sb = new Set(b.stems);
   const proper = new Set([...a.proper, ...b.proper]);

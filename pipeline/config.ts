@@ -7,19 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 
-export type ArmName = 'vector' | 'bm25' | 'graph' | 'temporal' | 'team';
-/** `team` is the live team-store arm; it runs only with RECALL_TEAM_ARM=1 and a configured store. */
-export const ARM_NAMES: readonly ArmName[] = ['vector', 'bm25', 'graph', 'temporal', 'team'];
-
-export type BoostName =
-  | 'confidence'
-  | 'recency'
-  | 'tags'
-  | 'proof'
-  | 'project'
-  | 'domain'
-  | 'authority'
-  | 'speculative';
+import { ARM_NAMES, type ArmName, type BoostName } from '../core/types.js';
 
 /** Env name and default alpha of each bounded boost (seed §6). Alphas are clamped to 0..2. */
 export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number }>> = {

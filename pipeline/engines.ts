@@ -1,5 +1,5 @@
 /**
- * Which engine serves each arm (issue: "chosen per arm"):
+ * Which engine serves each arm, chosen per arm:
  * - vector and graph arms (RECALL_ENGINE): `embedded` (the index in the state dir), `reflect` (the
  *   reference engine's `reflect search`), or `auto` = reflect when `reflect` is on PATH and the KB
  *   has a reflect index (`nano_graphrag_cache/`), else embedded;

@@ -12,52 +12,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Observable, of } from 'rxjs';
+import { Observable } from 'rxjs';
 import type { RecallConfig } from './config.js';
+import {
+  NO_MODELS,
+  unavailable,
+  type ModelClient,
+  type RerankResult,
+  type EmbedResult,
+  type KnnResult,
+  type VectorsResult,
+} from '../core/ports.js';
 import { modelPresence, type ModelSettings } from '../sources/models/model-store.js';
 import { daemonRequest, type ClientOptions } from '../sources/models/daemon-client.js';
 import { daemonSocketPath, type DaemonRequest, type DaemonResponse } from '../sources/models/daemon-protocol.js';
-
-export interface ModelCandidate {
-  id: string;
-  /** At most MODEL_TEXT_CHARS characters. */
-  text: string;
-}
-
-export type RerankResult = { available: true; model: string; scores: Map<string, number> } | { available: false; error: string };
-
-export type EmbedResult =
-  | { available: true; model: string; query: number[]; docs: Map<string, number[]> }
-  | { available: false; error: string };
-
-export type KnnResult = { available: true; model: string; hits: { path: string; score: number }[] } | { available: false; error: string };
-
-export type VectorsResult = { available: true; model: string; vectors: number[][] } | { available: false; error: string };
-
-export interface ModelClient {
-  rerank(query: string, candidates: readonly ModelCandidate[]): Observable<RerankResult>;
-  embed(query: string, candidates: readonly ModelCandidate[]): Observable<EmbedResult>;
-  /** Embed texts (indexing). */
-  embedTexts(texts: readonly string[]): Observable<VectorsResult>;
-  /** Nearest stored note vectors of an index file to the query. */
-  knn(indexFile: string, generation: number, query: string, k: number): Observable<KnnResult>;
-  /** Model ids, or null when that model is not installed. */
-  readonly models: { ce: string | null; embed: string | null };
-}
-
-export { MODEL_TEXT_CHARS } from '../sources/note.js';
-
-function unavailable<T>(error: string): Observable<T> {
-  return of({ available: false, error } as T);
-}
-
-export const NO_MODELS: ModelClient = {
-  rerank: () => unavailable('no cross-encoder model installed'),
-  embed: () => unavailable('no embedding model installed'),
-  embedTexts: () => unavailable('no embedding model installed'),
-  knn: () => unavailable('no embedding model installed'),
-  models: { ce: null, embed: null },
-};
 
 /** An async call as a cancellable Observable (unsubscribe aborts it). */
 function fromAbortable<T>(fn: (signal: AbortSignal) => Promise<T>): Observable<T> {
@@ -78,7 +46,13 @@ interface Backend {
   embed(texts: string[], signal: AbortSignal): Promise<number[][]>;
   rerank(query: string, texts: string[], signal: AbortSignal): Promise<number[]>;
   /** Nearest stored vectors, and the query's own vector (reused by the MMR stage). */
-  knn(indexFile: string, generation: number, query: string, k: number, signal: AbortSignal): Promise<{ hits: { path: string; score: number }[]; query: number[] }>;
+  knn(
+    indexFile: string,
+    generation: number,
+    query: string,
+    k: number,
+    signal: AbortSignal,
+  ): Promise<{ hits: { path: string; score: number }[]; query: number[] }>;
 }
 
 function clientOver(backend: Backend, ce: string | null, embedId: string | null, reasons: { ce: string; embed: string }): ModelClient {
@@ -95,7 +69,11 @@ function clientOver(backend: Backend, ce: string | null, embedId: string | null,
       ce === null
         ? unavailable(reasons.ce)
         : fromAbortable(async (signal): Promise<RerankResult> => {
-            const scores = await backend.rerank(query, candidates.map((c) => c.text), signal);
+            const scores = await backend.rerank(
+              query,
+              candidates.map((c) => c.text),
+              signal,
+            );
             return { available: true, model: ce, scores: new Map(candidates.map((c, i) => [c.id, scores[i]!])) };
           }),
     embed: (query, candidates) =>
@@ -116,7 +94,11 @@ function clientOver(backend: Backend, ce: string | null, embedId: string | null,
     embedTexts: (texts) =>
       embedId === null
         ? unavailable(reasons.embed)
-        : fromAbortable(async (signal): Promise<VectorsResult> => ({ available: true, model: embedId, vectors: await backend.embed([...texts], signal) })),
+        : fromAbortable(async (signal): Promise<VectorsResult> => ({
+            available: true,
+            model: embedId,
+            vectors: await backend.embed([...texts], signal),
+          })),
     knn: (indexFile, generation, query, k) =>
       embedId === null
         ? unavailable(reasons.embed)
@@ -163,7 +145,10 @@ function inProcessBackend(settings: ModelSettings): Backend {
     embed: async (texts) => (await rt()).embed(texts),
     rerank: async (query, texts) => (await rt()).rerank(query, texts),
     knn: async (index, _generation, query, k) => {
-      const [{ loadMatrix, knn }, { openDatabase }] = await Promise.all([import('../sources/models/vector-store.js'), import('../sources/sqlite.js')]);
+      const [{ loadMatrix, knn }, { openDatabase }] = await Promise.all([
+        import('../sources/models/vector-store.js'),
+        import('../sources/sqlite.js'),
+      ]);
       const [q] = await (await rt()).embed([query]);
       const db = openDatabase(index, { readonly: true, fileMustExist: true });
       try {
@@ -183,7 +168,13 @@ export interface ModelClientChoice {
 }
 
 export function createModelClient(config: RecallConfig, env: Readonly<Record<string, string | undefined>>): ModelClientChoice {
-  const settings: ModelSettings = { modelsDir: config.modelsDir, ceModel: config.ceModel, embedModel: config.embedModel, ceMaxTokens: config.ceMaxTokens, embedMaxTokens: config.embedMaxTokens };
+  const settings: ModelSettings = {
+    modelsDir: config.modelsDir,
+    ceModel: config.ceModel,
+    embedModel: config.embedModel,
+    ceMaxTokens: config.ceMaxTokens,
+    embedMaxTokens: config.embedMaxTokens,
+  };
   const ce = modelPresence(settings, 'rerank');
   const emb = modelPresence(settings, 'embed');
   const reasons = {
@@ -192,7 +183,13 @@ export function createModelClient(config: RecallConfig, env: Readonly<Record<str
   };
   if (!ce.present && !emb.present) {
     return {
-      client: { ...NO_MODELS, rerank: () => unavailable(reasons.ce), embed: () => unavailable(reasons.embed), embedTexts: () => unavailable(reasons.embed), knn: () => unavailable(reasons.embed) },
+      client: {
+        ...NO_MODELS,
+        rerank: () => unavailable(reasons.ce),
+        embed: () => unavailable(reasons.embed),
+        embedTexts: () => unavailable(reasons.embed),
+        knn: () => unavailable(reasons.embed),
+      },
       via: 'none',
       socket: null,
     };

@@ -9,12 +9,19 @@
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
 import path from 'node:path';
-import { openSession, bookkeeping, degradationLines, scopeJson, type RecallCommand, type RecallSession, type RunIo, type RunResult } from './run.js';
-import type { ArmOutcome, RecallOutcome, ScoredCandidate } from './types.js';
-import { renderMarkdown, renderWeak } from '../sinks/render-markdown.js';
-import { renderJson } from '../sinks/render-json.js';
-import { renderFleetContext } from '../sinks/render-fleet-context.js';
-import { RRF_K } from '../operators/math/rrf.js';
+import {
+  openSession,
+  bookkeeping,
+  degradationLines,
+  scopeJson,
+  type RecallCommand,
+  type RecallSession,
+  type RunIo,
+  type RunResult,
+} from './run.js';
+import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../core/types.js';
+import { renderOutcome } from './render-outcome.js';
+import { RRF_K } from '../core/rrf.js';
 
 /** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
 export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {
@@ -42,10 +49,62 @@ function mergeArms(all: readonly ArmOutcome[][]): ArmOutcome[] {
     for (const a of arms) {
       const prev = out.get(a.arm);
       if (!prev) out.set(a.arm, { ...a, hits: [...a.hits] });
-      else out.set(a.arm, { ...prev, hits: [...prev.hits, ...a.hits], ms: Math.max(prev.ms, a.ms), status: prev.status === 'ok' || a.status === 'ok' ? 'ok' : prev.status });
+      else
+        out.set(a.arm, {
+          ...prev,
+          hits: [...prev.hits, ...a.hits],
+          ms: Math.max(prev.ms, a.ms),
+          status: prev.status === 'ok' || a.status === 'ok' ? 'ok' : prev.status,
+        });
     }
   }
   return [...out.values()];
+}
+
+type KbOutcome = { session: RecallSession; outcome: RecallOutcome };
+
+const kbLabel = (o: { session: RecallSession }): string => path.basename(o.session.scope.root);
+
+/** The KBs' outcomes as one: results and weak matches fused, arms merged, degradations named by KB. */
+function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit: number): RecallOutcome {
+  const results = fuseLists(outcomes.map((o) => o.outcome.results.map((c) => withAbsolutePath(c, o.session.scope.root)))).slice(0, limit);
+  const weak = fuseLists(outcomes.map((o) => o.outcome.weak.map((c) => withAbsolutePath(c, o.session.scope.root))));
+  const base = outcomes[0]?.outcome;
+  return {
+    query: cmd.query,
+    mode: cmd.mode,
+    results,
+    ranked: fuseLists(outcomes.map((o) => o.outcome.ranked)),
+    oodGated: outcomes.length > 0 && outcomes.every((o) => o.outcome.oodGated),
+    coverage: base?.coverage ?? null,
+    temporal: base?.temporal ?? null,
+    cacheTier: null,
+    arms: mergeArms(outcomes.map((o) => o.outcome.arms)),
+    degraded: outcomes.flatMap((o) => o.outcome.degraded.map((d) => ({ ...d, stage: `${d.stage} [${kbLabel(o)}]` }))),
+    drops: outcomes.flatMap((o) => o.outcome.drops),
+    persona: null,
+    floor: base?.floor ?? 0,
+    abstained:
+      results.length === 0 && outcomes.some((o) => o.outcome.abstained)
+        ? outcomes.map((o) => `${kbLabel(o)}: ${o.outcome.abstained ?? 'nothing found'}`).join('; ')
+        : null,
+    weak: results.length > 0 || cmd.showWeak !== false ? weak : [],
+    notice: null,
+    ms: outcomes.reduce((n, o) => n + o.outcome.ms, 0),
+  };
+}
+
+/** Each KB answers for itself, quietly: the fused answer is rendered and logged once by the caller. */
+async function eachKb(cmd: RecallCommand, sessions: readonly RecallSession[]): Promise<KbOutcome[]> {
+  const outcomes: KbOutcome[] = [];
+  for (const session of sessions) {
+    const r = await session.run(
+      { ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false },
+      { noLog: true, caller: 'cli' },
+    );
+    if (r.outcome) outcomes.push({ session, outcome: r.outcome });
+  }
+  return outcomes;
 }
 
 export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLog?: boolean } = {}): Promise<RunResult> {
@@ -53,50 +112,18 @@ export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLo
   const sessions: RecallSession[] = [];
   try {
     for (const kb of kbs) sessions.push(await openSession({ kb, global: false, allBranches: false, verbose: cmd.verbose }, io));
-    const limit = cmd.limit ?? sessions[0]!.config.defaultLimit;
-    const outcomes: { session: RecallSession; outcome: RecallOutcome }[] = [];
-    for (const session of sessions) {
-      // Each KB answers for itself, quietly: the fused answer is rendered and logged once below.
-      const r = await session.run({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, { noLog: true, caller: 'cli' });
-      if (r.outcome) outcomes.push({ session, outcome: r.outcome });
-    }
     const first = sessions[0]!;
-    const results = fuseLists(outcomes.map((o) => o.outcome.results.map((c) => withAbsolutePath(c, o.session.scope.root)))).slice(0, limit);
-    const weak = fuseLists(outcomes.map((o) => o.outcome.weak.map((c) => withAbsolutePath(c, o.session.scope.root))));
-    const base = outcomes[0]?.outcome;
-    const label = (o: { session: RecallSession }): string => path.basename(o.session.scope.root);
-    const outcome: RecallOutcome = {
-      query: cmd.query,
-      mode: cmd.mode,
-      results,
-      ranked: fuseLists(outcomes.map((o) => o.outcome.ranked)),
-      oodGated: outcomes.length > 0 && outcomes.every((o) => o.outcome.oodGated),
-      coverage: base?.coverage ?? null,
-      temporal: base?.temporal ?? null,
-      cacheTier: null,
-      arms: mergeArms(outcomes.map((o) => o.outcome.arms)),
-      degraded: outcomes.flatMap((o) => o.outcome.degraded.map((d) => ({ ...d, stage: `${d.stage} [${label(o)}]` }))),
-      drops: outcomes.flatMap((o) => o.outcome.drops),
-      persona: null,
-      floor: base?.floor ?? 0,
-      abstained: results.length === 0 && outcomes.some((o) => o.outcome.abstained) ? outcomes.map((o) => `${label(o)}: ${o.outcome.abstained ?? 'nothing found'}`).join('; ') : null,
-      weak: results.length > 0 || cmd.showWeak !== false ? weak : [],
-      notice: null,
-      ms: outcomes.reduce((n, o) => n + o.outcome.ms, 0),
-    };
+    const outcome = fuseOutcomes(cmd, await eachKb(cmd, sessions), cmd.limit ?? first.config.defaultLimit);
     if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) io.warn(l);
     const config = first.config;
     const glyphs = first.glyphs();
-    let stdout: string;
-    if (cmd.format === 'json') stdout = renderJson(outcome, { field: cmd.field, economics: config.economics, glyphs, home: config.home, kb: sessions.map((s) => scopeJson(s.scope)) });
-    else if (cmd.format === 'fleet-context') stdout = renderFleetContext(cmd.query, results);
-    else {
-      stdout =
-        renderMarkdown({ query: cmd.query, results, field: cmd.field, maxChars: cmd.maxChars ?? config.defaultMaxChars, economics: config.economics, glyphs, home: config.home }) +
-        renderWeak(outcome.weak, outcome.floor, results.length > 0);
-      if (outcome.abstained) io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+    const kb = sessions.map((s) => scopeJson(s.scope));
+    const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
+    if (cmd.format === 'markdown' && outcome.abstained) io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+    if (!opts.noLog) {
+      const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
+      bookkeeping(logged, config, outcome, glyphs, Date.now(), io.warn, cmd.verbose, 'cli', first.scope.root, '');
     }
-    if (!opts.noLog) bookkeeping({ ...cmd, kbs: sessions.map((s) => s.scope.root) }, config, outcome, glyphs, Date.now(), io.warn, cmd.verbose, 'cli', first.scope.root, '');
     return { stdout, outcome, scope: first.scope, refresh: first.refresh };
   } finally {
     for (const s of sessions) s.close();

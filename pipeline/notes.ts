@@ -11,11 +11,12 @@ import path from 'node:path';
 import { loadConfig, type RecallConfig } from './config.js';
 import { resolveScope, detectProject, type Scope } from './scope.js';
 import { checkKbDir } from './run.js';
-import { NotFoundError, UsageError } from './errors.js';
-import { closeIndex, openIndex, refreshIndex, rowToNote, type IndexHandle, type NoteRow } from '../sources/index-store.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { closeIndex, openIndex, refreshIndex, type IndexHandle } from '../sources/index-store.js';
+import { notesByDate, notesNamed, supersededKeys } from '../sources/index-queries.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
-import { parseNote, type Note } from '../sources/note.js';
-import { parseLooseDate } from '../sources/dates.js';
+import { parseNote, type Note } from '../core/note.js';
+import { parseLooseDate } from '../core/dates.js';
 import { moveToForgotten, noteText, rewriteNote, withFrontmatter, writeNewNote, type NewNote } from '../sinks/note-writer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -53,17 +54,10 @@ function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T {
   }
 }
 
-const ALL_COLS = `data, body, chunk`;
-
 /** Every note of any location whose id, file name or path matches `id`; the exact id first. */
 function candidates(h: IndexHandle, id: string): Note[] {
   const want = id.replace(/\.md$/i, '');
-  const byKey = (h.db.prepare(`SELECT ${ALL_COLS} FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`).all(want) as NoteRow[]).map(rowToNote);
-  if (byKey.length) return byKey;
-  const rows = h.db
-    .prepare(`SELECT ${ALL_COLS} FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
-    .all(`${want}.md`, `%/${want.replace(/[\\%_]/g, (c) => `\\${c}`)}.md`) as NoteRow[];
-  return rows.map(rowToNote);
+  return notesNamed(h, want);
 }
 
 /** The one note an ID names (live notes win over retired copies of the same id). */
@@ -162,11 +156,9 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
   const wantTags = (opts.tags ?? []).map((t) => t.toLowerCase());
   return withKb(opts, io, ({ index }) => {
-    const rows = index.db.prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`).all() as NoteRow[];
-    const superseded = new Set((index.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
+    const superseded = supersededKeys(index);
     const out: ListedNote[] = [];
-    for (const r of rows) {
-      const n = rowToNote(r);
+    for (const n of notesByDate(index)) {
       const state: ListedNote['state'] =
         n.location !== 'documents' ? n.location : n.supersededBy || n.status === 'superseded' || n.status === 'archived' || superseded.has(n.key) ? 'superseded' : 'live';
       if (state !== 'live' && !opts.all) continue;

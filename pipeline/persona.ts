@@ -1,11 +1,11 @@
 /**
- * Persona short-circuit (O3): an aggregate question about the team's ways ("what testing style
+ * Persona short-circuit: an aggregate question about the team's ways ("what testing style
  * does this team prefer") is answered from the project_persona table of reflect.db, when one exists
  * and holds a high-confidence field the question names. Closed-domain queries and misses fall
  * through to the normal pipeline; any database problem is a miss.
  */
 import type { Ledger } from '../sources/ledger.js';
-import type { PersonaHit } from './types.js';
+import type { PersonaHit } from '../core/types.js';
 
 const OPEN_DOMAIN: readonly RegExp[] = [
   /\bconventions?\b/,

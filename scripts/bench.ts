@@ -92,14 +92,16 @@ function generateKb(dir: string, n: number, sidecars = true): string[] {
       '',
     ].join('\n');
     fs.writeFileSync(path.join(docs, `${id}.md`), fm);
-    if (sidecars) fs.writeFileSync(
-      path.join(docs, `${id}.entities.yaml`),
-      // A general technology (a hub shared by many notes) and a specific problem entity (few notes).
-      `document_id: ${id}\nentities:\n  - name: ${a}\n    type: technology\n  - name: ${a}-${verb.replace(/ /g, '-')}-${b}\n    type: error\n` +
-        `    description: "${a} ${verb} with ${b}"\n` +
-        `relationships:\n  - source: ${a}-${verb.replace(/ /g, '-')}-${b}\n    target: ${a}\n    type: caused_by\n    strength: ${1 + Math.floor(r() * 9)}\n`,
-    );
-    if (i % Math.max(1, Math.floor(n / 40)) === 0) queries.push(r() < 0.5 ? `${a} ${verb} ${b}` : `why does ${a} keep failing when ${b} is slow in ${c}`);
+    if (sidecars)
+      fs.writeFileSync(
+        path.join(docs, `${id}.entities.yaml`),
+        // A general technology (a hub shared by many notes) and a specific problem entity (few notes).
+        `document_id: ${id}\nentities:\n  - name: ${a}\n    type: technology\n  - name: ${a}-${verb.replace(/ /g, '-')}-${b}\n    type: error\n` +
+          `    description: "${a} ${verb} with ${b}"\n` +
+          `relationships:\n  - source: ${a}-${verb.replace(/ /g, '-')}-${b}\n    target: ${a}\n    type: caused_by\n    strength: ${1 + Math.floor(r() * 9)}\n`,
+      );
+    if (i % Math.max(1, Math.floor(n / 40)) === 0)
+      queries.push(r() < 0.5 ? `${a} ${verb} ${b}` : `why does ${a} keep failing when ${b} is slow in ${c}`);
   }
   return queries.slice(0, 40);
 }
@@ -138,8 +140,14 @@ function benchHooks(tmp: string, kb: string, runs: number): string[] {
   const lines = [`hooks, spawn to envelope, ${path.basename(kb)}, no models, warm index (${runs} runs each):`];
   const cases: [string, (i: number) => string][] = [
     ['session-start', () => JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: project })],
-    ['user-prompt-submit', (i) => JSON.stringify({ session_id: `bench-${i}`, prompt: `why does postgres keep timing out when the pool is exhausted ${i}` })],
-    ['subagent-start', (i) => JSON.stringify({ agent_type: 'code-reviewer', cwd: project, prompt: `review the redis cache eviction change ${i}` })],
+    [
+      'user-prompt-submit',
+      (i) => JSON.stringify({ session_id: `bench-${i}`, prompt: `why does postgres keep timing out when the pool is exhausted ${i}` }),
+    ],
+    [
+      'subagent-start',
+      (i) => JSON.stringify({ agent_type: 'code-reviewer', cwd: project, prompt: `review the redis cache eviction change ${i}` }),
+    ],
   ];
   for (const [name, input] of cases) {
     const ms = Array.from({ length: runs }, (_, i) => hook(name, input(i)));
@@ -179,7 +187,12 @@ async function benchModels(tmp: string, kb: string, runs: number): Promise<strin
     .readdirSync(path.join(kb, 'documents'))
     .filter((f) => f.endsWith('.md'))
     .slice(0, 20)
-    .map((f) => fs.readFileSync(path.join(kb, 'documents', f), 'utf8').replace(/^---[\s\S]*?\n---\n/, '').slice(0, 2000));
+    .map((f) =>
+      fs
+        .readFileSync(path.join(kb, 'documents', f), 'utf8')
+        .replace(/^---[\s\S]*?\n---\n/, '')
+        .slice(0, 2000),
+    );
   const query = 'why does postgres keep timing out when the connection pool is exhausted';
   const signal = (): AbortSignal => AbortSignal.timeout(120_000);
   try {
@@ -240,7 +253,13 @@ function qmdPeer(): string | null {
   return r.status === 0 ? r.stdout.trim() : null;
 }
 
-function benchQmd(qmd: string, kb: string, tmp: string, queries: string[], runs: number): { buildMs: number; searchMs: number[]; hits: number } {
+function benchQmd(
+  qmd: string,
+  kb: string,
+  tmp: string,
+  queries: string[],
+  runs: number,
+): { buildMs: number; searchMs: number[]; hits: number } {
   const dir = fs.mkdtempSync(path.join(tmp, 'qmd-'));
   const env = { ...process.env, XDG_CACHE_HOME: path.join(dir, 'cache'), XDG_CONFIG_HOME: path.join(dir, 'config') };
   const t0 = performance.now();
@@ -283,7 +302,12 @@ async function main(): Promise<void> {
     // `--team [--team-size N]`: the team store's load figures instead of the KB figures.
     const { benchTeam } = await import('./bench-team.js');
     const sizeArg = process.argv.indexOf('--team-size');
-    await benchTeam({ generateKb, size: sizeArg >= 0 ? Number(process.argv[sizeArg + 1]) : 100_000, runs, print: (...l) => void process.stdout.write(`${l.join('\n')}\n`) });
+    await benchTeam({
+      generateKb,
+      size: sizeArg >= 0 ? Number(process.argv[sizeArg + 1]) : 100_000,
+      runs,
+      print: (...l) => void process.stdout.write(`${l.join('\n')}\n`),
+    });
     return;
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));

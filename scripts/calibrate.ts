@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Matrix, solve } from 'ml-matrix';
-import { DEFAULT_COMMAND, openSession } from '../pipeline/run.js';
+import { DEFAULT_COMMAND, openSession, type RecallSession } from '../pipeline/run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
 import { FEATURE_NAMES, lexicalRelevance, type RelevanceFeatures, type RelevanceModel } from '../operators/math/relevance.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
@@ -53,6 +53,70 @@ const SPARSE_LABEL_WEIGHT = 0.25;
 /** L2 penalty on the weights (not the bias). */
 const L2 = 1e-3;
 
+/** One query's traced relevance features, ranks by arm and base scores. */
+async function traceQuery(
+  session: RecallSession,
+  query: string,
+): Promise<{
+  rel: Extract<TraceEvent, { stage: 'relevance' }> | null;
+  order: string[];
+  armRanks: Map<string, Record<string, number>>;
+  bases: Map<string, number>;
+}> {
+  let rel: Extract<TraceEvent, { stage: 'relevance' }> | null = null;
+  let order: string[] = [];
+  const armRanks = new Map<string, Record<string, number>>();
+  const bases = new Map<string, number>();
+  const command = {
+    ...DEFAULT_COMMAND,
+    query,
+    limit: 10,
+    format: 'json' as const,
+    cache: false,
+    mmr: false,
+    floor: 0,
+    gapLog: false,
+    followup: false,
+  };
+  await session.run(command, {
+    noLog: true,
+    trace: (ev) => {
+      if (ev.stage === 'relevance') rel = ev;
+      if (ev.stage === 'score') {
+        order = ev.candidates.map((c) => c.id);
+        for (const c of ev.candidates) bases.set(c.id, c.base);
+      }
+      if (ev.stage === 'arm') for (const h of ev.hits) armRanks.set(h.id, { ...(armRanks.get(h.id) ?? {}), [ev.arm]: h.rank });
+    },
+  });
+  return { rel, order, armRanks, bases };
+}
+
+/** The labelled examples of one query: every candidate with features, labelled by the query's relevant set. */
+async function queryExamples(session: RecallSession, set: LabelledSet, q: LabelledSet['queries'][number]): Promise<Example[]> {
+  const { rel, order, armRanks, bases } = await traceQuery(session, q.query);
+  const relevant = new Set(q.relevant);
+  return (rel?.candidates ?? []).flatMap((c) =>
+    c.features
+      ? [
+          {
+            family: set.family,
+            set: set.name,
+            queryId: q.id,
+            inDomain: relevant.size > 0,
+            nRelevant: relevant.size,
+            key: c.id,
+            label: relevant.has(c.id) ? 1 : 0,
+            features: c.features,
+            rank: order.indexOf(c.id) + 1 || order.length + 1,
+            armRanks: armRanks.get(c.id) ?? {},
+            base: bases.get(c.id) ?? 0,
+          },
+        ]
+      : [],
+  );
+}
+
 export async function collect(sets: readonly LabelledSet[], warn: (l: string) => void): Promise<Example[]> {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-calibrate-'));
   const env = { ...process.env, REFLECT_STATE_DIR: stateDir, RECALL_GAP_LOG: '0', RECALL_FOLLOWUP: '0' };
@@ -61,44 +125,7 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
     for (const set of sets) {
       const session = await openSession({ kb: set.kb, global: false, allBranches: false, verbose: false }, { env, cwd: repo, warn });
       try {
-        for (const q of set.queries) {
-          let rel: Extract<TraceEvent, { stage: 'relevance' }> | null = null;
-          let order: string[] = [];
-          const armRanks = new Map<string, Record<string, number>>();
-          const bases = new Map<string, number>();
-          await session.run(
-            { ...DEFAULT_COMMAND, query: q.query, limit: 10, format: 'json', cache: false, mmr: false, floor: 0, gapLog: false, followup: false },
-            {
-              noLog: true,
-              trace: (ev) => {
-                if (ev.stage === 'relevance') rel = ev;
-                if (ev.stage === 'score') {
-                  order = ev.candidates.map((c) => c.id);
-                  for (const c of ev.candidates) bases.set(c.id, c.base);
-                }
-                if (ev.stage === 'arm') for (const h of ev.hits) armRanks.set(h.id, { ...(armRanks.get(h.id) ?? {}), [ev.arm]: h.rank });
-              },
-            },
-          );
-          const relevant = new Set(q.relevant);
-          const ev = rel as Extract<TraceEvent, { stage: 'relevance' }> | null;
-          for (const c of ev?.candidates ?? []) {
-            if (!c.features) continue;
-            out.push({
-              family: set.family,
-              set: set.name,
-              queryId: q.id,
-              inDomain: relevant.size > 0,
-              nRelevant: relevant.size,
-              key: c.id,
-              label: relevant.has(c.id) ? 1 : 0,
-              features: c.features,
-              rank: order.indexOf(c.id) + 1 || order.length + 1,
-              armRanks: armRanks.get(c.id) ?? {},
-              base: bases.get(c.id) ?? 0,
-            });
-          }
-        }
+        for (const q of set.queries) out.push(...(await queryExamples(session, set, q)));
       } finally {
         session.close();
       }
@@ -175,8 +202,12 @@ export function figures(examples: readonly Example[], model: RelevanceModel, flo
     for (const list of byQuery.values()) {
       if (list[0]!.family !== family) continue;
       // The same gate as the pipeline: no specific query word in the note → at most GENERIC_ONLY_MAX.
-      const p = (e: Example): number => (e.features.specificCovered ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX));
-      const kept = list.filter((e) => p(e) >= floor).sort((a, b) => a.rank - b.rank).slice(0, kOf(family));
+      const p = (e: Example): number =>
+        e.features.specificCovered ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX);
+      const kept = list
+        .filter((e) => p(e) >= floor)
+        .sort((a, b) => a.rank - b.rank)
+        .slice(0, kOf(family));
       if (!list[0]!.inDomain) {
         ood += 1;
         if (kept.length) noisy += 1;
@@ -205,7 +236,10 @@ const kOf = (family: string): number => K[family] ?? 5;
 const f3 = (x: number | null): string => (x === null ? '    -' : x.toFixed(3).padStart(5));
 
 function table(rows: Figures[]): string[] {
-  return rows.map((r) => `  ${r.family.padEnd(8)} noise ${f3(r.noise)}  false-abstention ${f3(r.falseAbstention)}  recall@K ${f3(r.recallAtK)}  precision ${f3(r.precision)}`);
+  return rows.map(
+    (r) =>
+      `  ${r.family.padEnd(8)} noise ${f3(r.noise)}  false-abstention ${f3(r.falseAbstention)}  recall@K ${f3(r.recallAtK)}  precision ${f3(r.precision)}`,
+  );
 }
 
 async function main(): Promise<void> {
@@ -233,7 +267,16 @@ async function main(): Promise<void> {
     // LoCoMo questions and their cross-conversation use come from the same conversations: hold both out.
     const held = family === 'locomo' || family === 'cross' ? ['locomo', 'cross'] : [family];
     const m = fitLogistic(fitted(examples.filter((e) => !held.includes(e.family))));
-    out.push(...table(figures(examples.filter((e) => e.family === family), m, 0.5, kOf)));
+    out.push(
+      ...table(
+        figures(
+          examples.filter((e) => e.family === family),
+          m,
+          0.5,
+          kOf,
+        ),
+      ),
+    );
   }
   process.stdout.write(`${out.join('\n')}\n`);
   if (args.includes('--write')) {

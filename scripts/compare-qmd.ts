@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   const kb = path.resolve(arg('kb') ?? path.join(repo, '..', 'shared', 'eval', 'golden'));
   const queriesFile = path.resolve(arg('queries') ?? path.join(kb, 'golden_queries.yaml'));
   const cls = arg('class', 'exact')!;
-  const data = yaml.load(fs.readFileSync(queriesFile, 'utf8')) as { queries: { id: string; class: string; query: string; relevant: string[] }[] };
+  const data = yaml.load(fs.readFileSync(queriesFile, 'utf8')) as {
+    queries: { id: string; class: string; query: string; relevant: string[] }[];
+  };
   const queries = data.queries.filter((q) => q.class === cls);
 
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-qmd-'));
@@ -55,7 +57,9 @@ async function main(): Promise<void> {
       const emb = (await lastValueFrom(bm25Arm(q.query, 5, index))).map((h) => h.note.key);
       tEmbedded.push(performance.now() - t0);
       t0 = performance.now();
-      const viaQmd = (await lastValueFrom(qmdArm(q.query, { bin: qmd, collection: 'learnings', env, index, limit: 5 }))).map((h) => h.note.key);
+      const viaQmd = (await lastValueFrom(qmdArm(q.query, { bin: qmd, collection: 'learnings', env, index, limit: 5 }))).map(
+        (h) => h.note.key,
+      );
       tQmd.push(performance.now() - t0);
       const plain = spawnSync(qmd, ['search', q.query, '-c', 'learnings', '--json'], { env, encoding: 'utf8' });
       const plainCount = parseQmdOutput(plain.stdout, 'learnings').length;

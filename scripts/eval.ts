@@ -22,45 +22,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
-import { PROMPT_FETCH, wholeLearnings } from '../pipeline/hooks.js';
+import { PROMPT_FETCH, wholeLearnings } from '../hooks/registry.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { labelledSets, loadQueries, type LabelledQuery, type LabelledSet } from './labelled-sets.js';
 import { plainBm25 } from './plain-bm25.js';
-
-type Profile = 'cli' | 'user-prompt' | 'session-start' | 'bm25';
-const PROFILES: readonly Profile[] = ['cli', 'user-prompt', 'session-start', 'bm25'];
-
-interface QueryScore {
-  id: string;
-  class: string;
-  /** LoCoMo question category (1 multi-hop, 2 temporal, 3 open-domain inference, 4 single-hop). */
-  category?: number;
-  ids: string[];
-  arms: string[][];
-  onTopic: boolean;
-  recall: number | null;
-  mrr: number | null;
-  ndcg: number | null;
-  returned: boolean;
-  precision: number | null;
-  violation: boolean;
-  ms: number;
-}
-
-export interface Summary {
-  set: string;
-  family: string;
-  profile: Profile;
-  k: number;
-  queries: number;
-  recall_at_k: number | null;
-  mrr: number | null;
-  ndcg_at_k: number | null;
-  ood_noise: number | null;
-  false_abstention: number | null;
-  precision: number | null;
-  violations: number;
-}
+import { PROFILES, mean, reportText, summaryRows, type Profile, type QueryScore, type SetResult, type Summary } from './eval-report.js';
 
 function parseArgs(argv: string[]): Record<string, string | boolean> {
   const out: Record<string, string | boolean> = {};
@@ -84,11 +50,6 @@ function ndcgAt(ids: readonly string[], rel: ReadonlySet<string>, k: number): nu
   const dcg = ids.slice(0, k).reduce((sum, id, i) => sum + (rel.has(id) ? gain(i) : 0), 0);
   const ideal = Array.from({ length: Math.min(rel.size, k) }, (_, i) => gain(i)).reduce((a, b) => a + b, 0);
   return ideal > 0 ? dcg / ideal : 0;
-}
-
-function mean(xs: (number | null)[]): number | null {
-  const v = xs.filter((x): x is number => x !== null);
-  return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 }
 
 function score(q: LabelledQuery, ids: string[], returned: string[], arms: string[][], k: number, ms: number): QueryScore {
@@ -117,7 +78,12 @@ function score(q: LabelledQuery, ids: string[], returned: string[], arms: string
 }
 
 /** One query under one caller's settings: the ids shown in order, and those counted as returned. */
-async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm25'>, q: LabelledQuery, k: number): Promise<{ ids: string[]; returned: string[]; arms: string[][] }> {
+async function runProfile(
+  session: RecallSession,
+  profile: Exclude<Profile, 'bm25'>,
+  q: LabelledQuery,
+  k: number,
+): Promise<{ ids: string[]; returned: string[]; arms: string[][] }> {
   const base: RecallCommand = { ...DEFAULT_COMMAND, query: q.query, format: 'json', cache: false, gapLog: false, followup: false };
   const floors = session.config.floors;
   if (profile === 'cli') {
@@ -129,7 +95,15 @@ async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm2
   if (profile === 'user-prompt') {
     const r = await session.run({ ...base, limit: PROMPT_FETCH, maxChars: 0, floor: floors.userPrompt }, { noLog: true });
     const render = (list: Parameters<typeof renderMarkdown>[0]['results']): string =>
-      renderMarkdown({ query: q.query, results: list, field: null, maxChars: 0, economics: session.config.economics, glyphs: session.glyphs(), home: session.config.home });
+      renderMarkdown({
+        query: q.query,
+        results: list,
+        field: null,
+        maxChars: 0,
+        economics: session.config.economics,
+        glyphs: session.glyphs(),
+        home: session.config.home,
+      });
     const { kept } = wholeLearnings(r.outcome?.results ?? [], render);
     const ids = kept.map((c) => c.note.key);
     return { ids, returned: ids, arms: kept.map((c) => Object.keys(c.ranks)) };
@@ -139,8 +113,16 @@ async function runProfile(session: RecallSession, profile: Exclude<Profile, 'bm2
   return { ids, returned: ids, arms: (r.outcome?.results ?? []).map((c) => Object.keys(c.ranks)) };
 }
 
-async function evalSet(set: LabelledSet, env: Record<string, string | undefined>, profiles: readonly Profile[], k: number | null): Promise<{ summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }> {
-  const session = await openSession({ kb: set.kb, global: false, allBranches: false, verbose: false }, { env, cwd: process.cwd(), warn: () => undefined });
+async function evalSet(
+  set: LabelledSet,
+  env: Record<string, string | undefined>,
+  profiles: readonly Profile[],
+  k: number | null,
+): Promise<{ summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }> {
+  const session = await openSession(
+    { kb: set.kb, global: false, allBranches: false, verbose: false },
+    { env, cwd: process.cwd(), warn: () => undefined },
+  );
   const perQuery: Record<string, QueryScore[]> = {};
   const attribution: Record<string, number> = {};
   try {
@@ -150,11 +132,16 @@ async function evalSet(set: LabelledSet, env: Record<string, string | undefined>
       const scores: QueryScore[] = [];
       for (const q of set.queries) {
         const t0 = performance.now();
-        const out = profile === 'bm25' ? { ids: bm25!.search(q.query, kk), returned: [] as string[], arms: [] as string[][] } : await runProfile(session, profile, q, kk);
+        const out =
+          profile === 'bm25'
+            ? { ids: bm25!.search(q.query, kk), returned: [] as string[], arms: [] as string[][] }
+            : await runProfile(session, profile, q, kk);
         // Plain BM25 never abstains: everything it ranks counts as returned.
         const returned = profile === 'bm25' ? out.ids : out.returned;
         scores.push(score(q, out.ids, returned, out.arms, kk, performance.now() - t0));
-        if (profile === 'cli') for (const a of out.arms.slice(0, kk)) attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;
+        if (profile === 'cli')
+          for (const a of out.arms.slice(0, kk))
+            attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;
       }
       perQuery[profile] = scores;
     }
@@ -182,110 +169,45 @@ async function evalSet(set: LabelledSet, env: Record<string, string | undefined>
   return { summaries, perQuery, attribution };
 }
 
-/** Mean of the per-set figures of one family and profile (LoCoMo: the mean over conversations). */
-function familyRow(rows: Summary[]): Summary {
-  const pick = (f: (s: Summary) => number | null): number | null => mean(rows.map(f));
-  return {
-    ...rows[0]!,
-    set: `${rows[0]!.family} (${rows.length} sets)`,
-    queries: rows.reduce((n, r) => n + r.queries, 0),
-    recall_at_k: pick((r) => r.recall_at_k),
-    mrr: pick((r) => r.mrr),
-    ndcg_at_k: pick((r) => r.ndcg_at_k),
-    ood_noise: pick((r) => r.ood_noise),
-    false_abstention: pick((r) => r.false_abstention),
-    precision: pick((r) => r.precision),
-    violations: rows.reduce((n, r) => n + r.violations, 0),
-  };
+/** The labelled sets to score: one KB and query file of the user's, or the named families. */
+function chooseSets(args: Record<string, string | boolean>, repo: string, k: number | null): LabelledSet[] {
+  if (args['kb'] || args['queries']) {
+    const kb = path.resolve(String(args['kb'] ?? path.join(repo, '..', 'shared', 'eval', 'golden')));
+    const file = path.resolve(String(args['queries'] ?? path.join(kb, 'golden_queries.yaml')));
+    return [{ name: path.basename(file).replace(/\.[^.]+$/, ''), family: 'custom', kb, queries: loadQueries(file), k: k ?? 5 }];
+  }
+  const warn = (l: string): void => void process.stderr.write(`eval: ${l}\n`);
+  const families = typeof args['sets'] === 'string' ? args['sets'].split(',') : undefined;
+  return labelledSets({ repo, warn, ...(families ? { families } : {}) });
 }
 
-const fmt = (x: number | null): string => (x === null ? '    - ' : x.toFixed(3).padStart(6));
-
-function formatTable(rows: Summary[]): string[] {
-  const out = [`${'set'.padEnd(22)} ${'caller'.padEnd(13)}  K   queries  recall@K    MRR  nDCG@K  OOD-noise  false-abst  precision  superseded>current`];
-  for (const s of rows) {
-    out.push(
-      `${s.set.padEnd(22)} ${s.profile.padEnd(13)} ${String(s.k).padStart(2)}  ${String(s.queries).padStart(8)}    ${fmt(s.recall_at_k)} ${fmt(s.mrr)}  ${fmt(s.ndcg_at_k)}     ${fmt(s.ood_noise)}      ${fmt(s.false_abstention)}     ${fmt(s.precision)}  ${String(s.violations).padStart(18)}`,
-    );
-  }
-  return out;
+function chooseProfiles(args: Record<string, string | boolean>): readonly Profile[] {
+  const profiles = typeof args['profiles'] === 'string' ? (args['profiles'].split(',') as Profile[]) : PROFILES;
+  for (const p of profiles) if (!PROFILES.includes(p)) throw new Error(`--profiles: unknown caller ${p} (one of ${PROFILES.join(', ')})`);
+  return profiles;
 }
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const warn = (l: string): void => void process.stderr.write(`eval: ${l}\n`);
   const k = args['k'] !== undefined ? Number(args['k']) : args['limit'] !== undefined ? Number(args['limit']) : null;
   if (k !== null && (!Number.isInteger(k) || k < 1)) throw new Error('--k must be an integer of at least 1');
-  let sets: LabelledSet[];
-  if (args['kb'] || args['queries']) {
-    const kb = path.resolve(String(args['kb'] ?? path.join(repo, '..', 'shared', 'eval', 'golden')));
-    const file = path.resolve(String(args['queries'] ?? path.join(kb, 'golden_queries.yaml')));
-    sets = [{ name: path.basename(file).replace(/\.[^.]+$/, ''), family: 'custom', kb, queries: loadQueries(file), k: k ?? 5 }];
-  } else {
-    const families = typeof args['sets'] === 'string' ? args['sets'].split(',') : undefined;
-    sets = labelledSets({ repo, warn, ...(families ? { families } : {}) });
-  }
-  const profiles = typeof args['profiles'] === 'string' ? (args['profiles'].split(',') as Profile[]) : PROFILES;
-  for (const p of profiles) if (!PROFILES.includes(p)) throw new Error(`--profiles: unknown caller ${p} (one of ${PROFILES.join(', ')})`);
+  const sets = chooseSets(args, repo, k);
+  const profiles = chooseProfiles(args);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-eval-'));
   const env = { ...process.env, REFLECT_STATE_DIR: stateDir, RECALL_GAP_LOG: '0', RECALL_FOLLOWUP: '0' };
-  const all: { set: LabelledSet; summaries: Summary[]; perQuery: Record<string, QueryScore[]>; attribution: Record<string, number> }[] = [];
+  const all: SetResult[] = [];
   try {
     for (const set of sets) all.push({ set, ...(await evalSet(set, env, profiles, k)) });
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
-  const rows: Summary[] = [];
-  const families = [...new Set(all.map((a) => a.set.family))];
-  for (const family of families) {
-    const members = all.filter((a) => a.set.family === family);
-    for (const profile of profiles) {
-      const list = members.flatMap((m) => m.summaries.filter((s) => s.profile === profile));
-      if (!list.length) continue;
-      if (members.length > 1) {
-        if (family !== 'cross') rows.push(...list);
-        rows.push(familyRow(list));
-      } else rows.push(list[0]!);
-    }
-  }
   if (args['json']) {
-    process.stdout.write(`${JSON.stringify({ summary: rows, sets: all.map((a) => ({ name: a.set.name, kb: a.set.kb, attribution: a.attribution, queries: a.perQuery })) }, null, 2)}\n`);
+    const sets = all.map((a) => ({ name: a.set.name, kb: a.set.kb, attribution: a.attribution, queries: a.perQuery }));
+    process.stdout.write(`${JSON.stringify({ summary: summaryRows(all, profiles), sets }, null, 2)}\n`);
     return;
   }
-  const out: string[] = [];
-  out.push(`recall eval: ${sets.length} sets, ${sets.reduce((n, s) => n + s.queries.length, 0)} queries, no models; floors cli ${(await floorsOf(env)).join(', ')}`);
-  out.push('');
-  out.push(...formatTable(rows));
-  out.push('');
-  for (const a of all) {
-    if (a.set.family === 'cross') continue;
-    out.push(`${a.set.name}: top-K (cli) by arm: ${Object.entries(a.attribution).map(([arm, n]) => `${arm} ${n}`).join(', ') || 'none'}`);
-  }
-  // LoCoMo per question category: mean over conversations of each conversation's mean recall@K.
-  const locomo = all.filter((a) => a.set.family === 'locomo');
-  if (locomo.length) {
-    const names: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain inference', 4: 'single-hop' };
-    out.push('', 'LoCoMo recall@K by question category (mean over conversations):');
-    for (const cat of [1, 2, 3, 4]) {
-      const cells = profiles.map((p) => {
-        const perSet = locomo.map((a) => mean((a.perQuery[p] ?? []).filter((r) => r.category === cat).map((r) => r.recall)));
-        return `${p} ${fmt(mean(perSet))}`;
-      });
-      out.push(`  ${cat} ${names[cat]!.padEnd(22)} ${cells.join('  ')}`);
-    }
-  }
-  if (args['verbose']) {
-    for (const a of all) {
-      if (a.set.family === 'cross' || a.set.family === 'locomo') continue;
-      out.push('', `${a.set.name} (cli):`);
-      for (const r of a.perQuery['cli'] ?? []) {
-        const flag = !r.onTopic ? (r.returned ? 'NOISE' : 'ok') : !r.returned ? 'ABSTAINED' : (r.recall ?? 0) < 1 ? 'MISS' : r.violation ? 'SUPERSEDED-FIRST' : 'ok';
-        out.push(`  ${r.id.padEnd(10)} ${flag.padEnd(16)} ${r.ids.join(', ') || '(none)'}`);
-      }
-    }
-  }
-  process.stdout.write(`${out.join('\n')}\n`);
+  process.stdout.write(`${reportText(all, profiles, await floorsOf(env), Boolean(args['verbose']))}\n`);
 }
 
 async function floorsOf(env: Record<string, string | undefined>): Promise<string[]> {

@@ -39,13 +39,18 @@ export interface LabelledSet {
 export function loadQueries(file: string): LabelledQuery[] {
   const text = fs.readFileSync(file, 'utf8');
   const data = file.endsWith('.jsonl')
-    ? { queries: text.split('\n').filter((l) => l.trim()).map((l, i) => {
-        try {
-          return JSON.parse(l) as unknown;
-        } catch (err) {
-          throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`);
-        }
-      }) }
+    ? {
+        queries: text
+          .split('\n')
+          .filter((l) => l.trim())
+          .map((l, i) => {
+            try {
+              return JSON.parse(l) as unknown;
+            } catch (err) {
+              throw new Error(`${file}:${i + 1}: not JSON (${(err as Error).message})`, { cause: err });
+            }
+          }),
+      }
     : (yaml.load(text) as { queries?: unknown });
   if (!data || !Array.isArray(data.queries)) throw new Error(`${file}: no "queries" list`);
   return data.queries.map((q, i) => {
@@ -66,7 +71,11 @@ export function loadQueries(file: string): LabelledQuery[] {
 export const LOCOMO_CONVERSATIONS = ['30', '41', '42', '43', '44'] as const;
 
 /** Build (once per process run) the LoCoMo KBs into `dir`; null when python3 or the data is missing. */
-function buildLocomo(sharedEval: string, dir: string, warn: (l: string) => void): Map<string, { kb: string; queries: LabelledQuery[] }> | null {
+function buildLocomo(
+  sharedEval: string,
+  dir: string,
+  warn: (l: string) => void,
+): Map<string, { kb: string; queries: LabelledQuery[] }> | null {
   const script = path.join(sharedEval, 'locomo', 'make_kb.py');
   if (!fs.existsSync(script)) return null;
   const out = new Map<string, { kb: string; queries: LabelledQuery[] }>();
@@ -80,7 +89,9 @@ function buildLocomo(sharedEval: string, dir: string, warn: (l: string) => void)
         return null;
       }
     }
-    const queries = loadQueries(path.join(kb, 'queries.jsonl')).filter((q) => q.category !== undefined && q.category >= 1 && q.category <= 4);
+    const queries = loadQueries(path.join(kb, 'queries.jsonl')).filter(
+      (q) => q.category !== undefined && q.category >= 1 && q.category <= 4,
+    );
     out.set(c, { kb, queries });
   }
   return out;
@@ -101,17 +112,26 @@ export function labelledSets(opts: SetOptions): LabelledSet[] {
   const sets: LabelledSet[] = [];
   const golden = path.join(sharedEval, 'golden');
   if (fs.existsSync(path.join(golden, 'golden_queries.yaml'))) {
-    if (want('golden')) sets.push({ name: 'golden', family: 'golden', kb: golden, queries: loadQueries(path.join(golden, 'golden_queries.yaml')), k: 5 });
+    if (want('golden'))
+      sets.push({ name: 'golden', family: 'golden', kb: golden, queries: loadQueries(path.join(golden, 'golden_queries.yaml')), k: 5 });
     const abstain = path.join(sharedEval, 'abstain', 'golden-prompts.jsonl');
-    if (want('abstain') && fs.existsSync(abstain)) sets.push({ name: 'abstain', family: 'abstain', kb: golden, queries: loadQueries(abstain), k: 3 });
+    if (want('abstain') && fs.existsSync(abstain))
+      sets.push({ name: 'abstain', family: 'abstain', kb: golden, queries: loadQueries(abstain), k: 3 });
   } else opts.warn(`no golden set at ${golden}: skipped`);
   const example = path.join(opts.repo, 'examples', 'eval', 'example-kb-prompts.jsonl');
-  if (want('example') && fs.existsSync(example)) sets.push({ name: 'example', family: 'example', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(example), k: 3 });
+  if (want('example') && fs.existsSync(example))
+    sets.push({ name: 'example', family: 'example', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(example), k: 3 });
   // Everyday prompts to a coding agent ("that still does not work", "fix the failing build"): about
   // no learning in particular, against both developer KBs.
   const everyday = path.join(opts.repo, 'examples', 'eval', 'everyday-prompts.jsonl');
   if (want('everyday') && fs.existsSync(everyday)) {
-    sets.push({ name: 'everyday-example', family: 'everyday', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(everyday), k: 3 });
+    sets.push({
+      name: 'everyday-example',
+      family: 'everyday',
+      kb: path.join(opts.repo, 'examples', 'kb'),
+      queries: loadQueries(everyday),
+      k: 3,
+    });
     if (fs.existsSync(golden)) sets.push({ name: 'everyday-golden', family: 'everyday', kb: golden, queries: loadQueries(everyday), k: 3 });
   }
   if (want('locomo') || want('cross')) {
@@ -119,7 +139,8 @@ export function labelledSets(opts: SetOptions): LabelledSet[] {
     const convs = buildLocomo(sharedEval, dir, opts.warn);
     if (!convs) opts.warn('LoCoMo sets skipped (no ../shared/eval/locomo or no python3)');
     else {
-      for (const [c, { kb, queries }] of convs) if (want('locomo')) sets.push({ name: `locomo-${c}`, family: 'locomo', kb, queries, k: 10 });
+      for (const [c, { kb, queries }] of convs)
+        if (want('locomo')) sets.push({ name: `locomo-${c}`, family: 'locomo', kb, queries, k: 10 });
       if (want('cross'))
         for (const [c, { kb }] of convs)
           for (const [q, other] of convs) {

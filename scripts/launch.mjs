@@ -14,17 +14,33 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { hookEvents } from './hook-names.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [kind, ...rest] = process.argv.slice(2);
 
-const HOOK_EVENTS = { 'session-start': 'SessionStart', 'user-prompt-submit': 'UserPromptSubmit', 'subagent-start': 'SubagentStart' };
+/** Hook name → event; empty when hooks.json cannot be read (the hook then answers the plainest empty envelope). */
+function readHookEvents() {
+  try {
+    return hookEvents(root);
+  } catch {
+    return {};
+  }
+}
+const HOOK_EVENTS = readHookEvents();
 
-/** The envelope of "nothing to add" for this harness: what a hook prints when it cannot run. */
+/**
+ * The envelope of "nothing to add" for this hook and harness: what a hook prints when it cannot run.
+ * The same shapes as sinks/hook-envelope.ts: Copilot reads `additionalContext` at the top level, and
+ * its prompt hook (userPromptTransformed) leaves the prompt unchanged with `{}`; Claude Code and Codex
+ * read `hookSpecificOutput` naming the event.
+ */
 function emptyEnvelope(name) {
   const harness = (process.env.REFLECT_HARNESS ?? '').trim().toLowerCase();
-  if (harness === 'copilot') return '{}\n';
-  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENTS[name] ?? 'SessionStart', additionalContext: '' } })}\n`;
+  const event = HOOK_EVENTS[name];
+  if (harness === 'copilot') return event === 'UserPromptSubmit' || !event ? '{}\n' : '{"additionalContext":""}\n';
+  if (!event) return '{}\n';
+  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: '' } })}\n`;
 }
 
 function breadcrumb(hook, detail) {
@@ -35,7 +51,11 @@ function breadcrumb(hook, detail) {
     fs.mkdirSync(state, { recursive: true, mode: 0o700 });
     const file = path.join(state, 'last-event.json');
     const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ event: 'error', hook, kind: 'launch', detail: String(detail).slice(0, 500), ts: new Date().toISOString() }), { mode: 0o600 });
+    fs.writeFileSync(
+      tmp,
+      JSON.stringify({ event: 'error', hook, kind: 'launch', detail: String(detail).slice(0, 500), ts: new Date().toISOString() }),
+      { mode: 0o600 },
+    );
     fs.renameSync(tmp, file);
   } catch {
     /* best effort: the envelope matters more */
@@ -74,7 +94,9 @@ async function ensureBundle(entryFile) {
   try {
     ({ bundle: esbuildBundle } = await import(pathToFileURL(path.join(root, 'scripts', 'bundle.mjs')).href));
   } catch (err) {
-    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`);
+    throw new Error(`recall is not built and cannot build itself here (${err.message.split('\n')[0]}); run \`npm ci\` in ${root}`, {
+      cause: err,
+    });
   }
   fs.mkdirSync(dist, { recursive: true });
   try {
@@ -83,7 +105,7 @@ async function ensureBundle(entryFile) {
   } catch (err) {
     fs.rmSync(tmp, { recursive: true, force: true });
     // Another first run may have won the race: its bundle is complete (it was renamed into place).
-    if (!fs.existsSync(entryFile)) throw new Error(`first-run build in ${dist} failed: ${err.message.split('\n')[0]}`);
+    if (!fs.existsSync(entryFile)) throw new Error(`first-run build in ${dist} failed: ${err.message.split('\n')[0]}`, { cause: err });
   }
 }
 

@@ -67,18 +67,13 @@ function runAs(user: string | null, cmd: string, args: string[]): void {
   const [file, argv] = user ? ['runuser', ['-u', user, '--', cmd, ...args]] : [cmd, args];
   const r = spawnSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(`${path.basename(cmd)} failed (${r.status}): ${(r.stderr || r.stdout).trim().split('\n').slice(-3).join(' | ')}`);
 }
 
-export async function startCluster(opts: { env?: NodeJS.ProcessEnv; ssl?: boolean } = {}): Promise<Cluster> {
-  const env = opts.env ?? process.env;
-  const bin = findPgBin(env);
-  if (!bin) throw new Error('no PostgreSQL server binaries (initdb, pg_ctl) found: install Debian\'s postgresql package or set RECALL_PG_BIN');
-  const root = process.getuid?.() === 0;
-  const user = root ? 'postgres' : null;
+/** A private cluster directory owned by the server's user (root runs the server as `postgres`). */
+function clusterDir(user: string | null, password: string): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-pg-'));
-  const data = path.join(dir, 'data');
-  const password = randomBytes(12).toString('hex');
   fs.writeFileSync(path.join(dir, 'pw'), `${password}\n`, { mode: 0o600 });
   if (user) {
     const ids = spawnSync('id', ['-u', user], { encoding: 'utf8' });
@@ -88,44 +83,49 @@ export async function startCluster(opts: { env?: NodeJS.ProcessEnv; ssl?: boolea
     fs.chownSync(path.join(dir, 'pw'), Number(ids.stdout.trim()), Number(gid.stdout.trim()));
   }
   fs.chmodSync(dir, 0o700);
-  let caFile: string | null = null;
-  let sslOpts = '';
-  if (opts.ssl) {
-    // A self-signed server certificate valid for 127.0.0.1 and localhost, made with openssl.
-    const cert = path.join(dir, 'server.crt');
-    const key = path.join(dir, 'server.key');
-    runAs(user, 'openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', key, '-out', cert]);
-    const pub = path.join(os.tmpdir(), `recall-pg-ca-${path.basename(dir)}.crt`);
-    fs.copyFileSync(cert, pub);
-    caFile = pub;
-    sslOpts = ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}`;
-  }
+  return dir;
+}
+
+/** A self-signed server certificate valid for 127.0.0.1 and localhost (openssl); the CA copy and server options. */
+function selfSigned(user: string | null, dir: string): { caFile: string; sslOpts: string } {
+  const cert = path.join(dir, 'server.crt');
+  const key = path.join(dir, 'server.key');
+  const subject = ['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'];
+  runAs(user, 'openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', ...subject, '-keyout', key, '-out', cert]);
+  const caFile = path.join(os.tmpdir(), `recall-pg-ca-${path.basename(dir)}.crt`);
+  fs.copyFileSync(cert, caFile);
+  return { caFile, sslOpts: ` -c ssl=on -c ssl_cert_file=${cert} -c ssl_key_file=${key}` };
+}
+
+export async function startCluster(opts: { env?: NodeJS.ProcessEnv; ssl?: boolean } = {}): Promise<Cluster> {
+  const bin = findPgBin(opts.env ?? process.env);
+  if (!bin)
+    throw new Error("no PostgreSQL server binaries (initdb, pg_ctl) found: install Debian's postgresql package or set RECALL_PG_BIN");
+  const user = process.getuid?.() === 0 ? 'postgres' : null;
+  const password = randomBytes(12).toString('hex');
+  const dir = clusterDir(user, password);
+  const data = path.join(dir, 'data');
+  const { caFile, sslOpts } = opts.ssl ? selfSigned(user, dir) : { caFile: null, sslOpts: '' };
   const port = await freePort();
-  runAs(user, path.join(bin, 'initdb'), ['-D', data, '-U', 'recall_admin', '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pw')}`, '-E', 'UTF8', '--locale=C', '--no-sync']);
+  const initdbArgs = ['-D', data, '-U', 'recall_admin', '--auth=scram-sha-256', `--pwfile=${path.join(dir, 'pw')}`];
+  runAs(user, path.join(bin, 'initdb'), [...initdbArgs, '-E', 'UTF8', '--locale=C', '--no-sync']);
   const serverOpts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off${sslOpts}`;
-  const start = (): void => runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-o', serverOpts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start']);
+  const pgCtl = (...args: string[]): void => runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, ...args]);
+  const start = (): void => pgCtl('-o', serverOpts, '-l', path.join(dir, 'server.log'), '-w', '-t', '60', 'start');
   const pause = (): void => {
     try {
-      runAs(user, path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+      pgCtl('-m', 'fast', '-w', '-t', '60', 'stop');
     } catch {
       /* already stopped */
     }
   };
   start();
-  return {
-    url: `postgres://recall_admin:${password}@127.0.0.1:${port}/postgres`,
-    caFile,
-    dir,
-    port,
-    bin,
-    pause,
-    resume: start,
-    stop: () => {
-      pause();
-      fs.rmSync(dir, { recursive: true, force: true });
-      if (caFile) fs.rmSync(caFile, { force: true });
-    },
+  const stop = (): void => {
+    pause();
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (caFile) fs.rmSync(caFile, { force: true });
   };
+  return { url: `postgres://recall_admin:${password}@127.0.0.1:${port}/postgres`, caFile, dir, port, bin, pause, resume: start, stop };
 }
 
 /** Stop a cluster started by `start` from another process (its data dir is `<dir>/data`). */
@@ -133,7 +133,16 @@ export function stopClusterDir(dir: string): void {
   const bin = findPgBin();
   if (bin && fs.existsSync(path.join(dir, 'data'))) {
     try {
-      runAs(process.getuid?.() === 0 ? 'postgres' : null, path.join(bin, 'pg_ctl'), ['-D', path.join(dir, 'data'), '-m', 'fast', '-w', '-t', '60', 'stop']);
+      runAs(process.getuid?.() === 0 ? 'postgres' : null, path.join(bin, 'pg_ctl'), [
+        '-D',
+        path.join(dir, 'data'),
+        '-m',
+        'fast',
+        '-w',
+        '-t',
+        '60',
+        'stop',
+      ]);
     } catch {
       /* not running */
     }

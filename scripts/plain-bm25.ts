@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseNote } from '../sources/note.js';
-import { STOPWORDS } from '../operators/math/terms.js';
+import { parseNote } from '../core/note.js';
+import { STOPWORDS } from '../core/terms.js';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -54,7 +54,10 @@ export function plainBm25(kbRoot: string): PlainBm25 {
         }
         if (s > 0) scored.push({ key: d.key, s });
       }
-      return scored.sort((a, b) => b.s - a.s).slice(0, k).map((x) => x.key);
+      return scored
+        .sort((a, b) => b.s - a.s)
+        .slice(0, k)
+        .map((x) => x.key);
     },
   };
 }

@@ -10,12 +10,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PROTOCOL_VERSION, serverDisabled, serverSocketPath, stateDirOf, type Env, type ServerAnswer, type ServerRequest } from './protocol.js';
-import { hookDeadline, readHookStdin } from './client-stdin.js';
-import { ask, startServer, type Failure } from './client-socket.js';
+import {
+  PROTOCOL_VERSION,
+  serverDisabled,
+  serverSocketPath,
+  stateDirOf,
+  type Env,
+  type ServerAnswer,
+  type ServerRequest,
+} from '../sources/recall-server/protocol.js';
+import { ask, type Failure } from '../sources/recall-server/ask.js';
+import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
 import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
-
-export { ask, type Outcome } from './client-socket.js';
+import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
+import { hookDeadline, readHookStdin } from './client-stdin.js';
+import { startServer } from './start-server.js';
 
 /** How long the server has to accept a request before this process runs it itself (measured: < 5 ms when idle). */
 const DEFAULT_ACCEPT_MS = 200;
@@ -74,18 +83,18 @@ function logLine(env: Env, hook: string, line: string): void {
   }
 }
 
-const HOOK_EVENTS: Record<string, string> = { 'session-start': 'SessionStart', 'user-prompt-submit': 'UserPromptSubmit', 'subagent-start': 'SubagentStart' };
-
-/** What a hook prints when even the in-process path cannot be loaded. */
+/**
+ * What a hook prints when even the in-process path cannot be loaded: "nothing to add" in the shape
+ * of the harness running it (an empty object, valid in every harness, for a name that is no hook).
+ */
 function emptyEnvelope(name: string, env: Env): string {
-  if ((env['REFLECT_HARNESS'] ?? '').trim().toLowerCase() === 'copilot') return '{}\n';
-  return `${JSON.stringify({ hookSpecificOutput: { hookEventName: HOOK_EVENTS[name] ?? 'SessionStart', additionalContext: '' } })}\n`;
+  return isHookName(name) ? toHookEnvelope(harnessOf(env), hookRow(name).event, '') : '{}\n';
 }
 
-type InProcess = (name: string, stdinText: string, startedMs: number, notice?: string) => Promise<string>;
+type InProcess = (name: HookName, stdinText: string, proc: { env: Env; cwd: string; startedMs: number }, notice?: string) => Promise<string>;
 
 /** The hook's envelope through the server, else from this process; whether a server should be started. */
-async function hookEnvelope(name: string, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
+async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
   const deadline = hookDeadline(name, env, startedMs);
   const stdinText = await readHookStdin(process.stdin, deadline);
   const req: ServerRequest = { op: 'hook', v: PROTOCOL_VERSION, name, stdinText, env, cwd: process.cwd(), startedMs };
@@ -97,7 +106,7 @@ async function hookEnvelope(name: string, env: Env, startedMs: number): Promise<
     return { envelope: null, start: false };
   }
   const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
-  return { envelope: await hookAnswer(name, stdinText, startedMs, via ? degradation(via) : undefined), start: via?.fallback === 'absent' };
+  return { envelope: await hookAnswer(name, stdinText, { env, cwd: process.cwd(), startedMs }, via ? degradation(via) : undefined), start: via?.fallback === 'absent' };
 }
 
 /**
@@ -117,6 +126,7 @@ export async function hookClient(name: string): Promise<void> {
     process.stdout.write(envelope, then);
   };
   const bail = (): void => print(() => process.exit(0));
+  if (!isHookName(name)) return bail();
   process.on('uncaughtException', bail);
   process.on('unhandledRejection', bail);
   setTimeout(bail, Math.max(0, hookDeadline(name, env, startedMs) + LAST_RESORT_MS - Date.now()));
@@ -146,7 +156,7 @@ export function plainRecall(argv: readonly string[]): boolean {
 /** `recall ARGS` through the server when it is a plain recall, else the full CLI in this process. */
 export async function cliClient(argv: string[]): Promise<void> {
   process.umask(0o077);
-  if (argv[0] === 'hook' && argv.length === 2 && argv[1]! in HOOK_EVENTS) return hookClient(argv[1]!);
+  if (argv[0] === 'hook' && argv.length === 2 && isHookName(argv[1])) return hookClient(argv[1]);
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(0);

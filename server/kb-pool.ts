@@ -11,7 +11,8 @@
 import fs from 'node:fs';
 import type { RecallConfig } from '../pipeline/config.js';
 import type { Scope } from '../pipeline/scope.js';
-import { refreshScoped, type IndexOpener, type RunIo, type ScopedIndex } from '../pipeline/run.js';
+import type { RunIo } from '../pipeline/command.js';
+import { refreshScoped, type IndexOpener, type ScopedIndex } from '../pipeline/session-index.js';
 import { kbIndexOptions, openKbIndex } from '../pipeline/kb-index.js';
 import { closeIndex, indexFileFor, indexGeneration, indexProblems, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
 import { KbWatcher } from './watcher.js';

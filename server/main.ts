@@ -3,10 +3,10 @@
  *   node dist/bundle/server.mjs --socket PATH
  * The idle timeout comes from REFLECT_IDLE_TIMEOUT; everything else comes with each request.
  */
-import { setIndexOpener } from '../pipeline/run.js';
+import { setIndexOpener } from '../pipeline/session-index.js';
 import { KbPool } from './kb-pool.js';
 import { serveRecall } from './server.js';
-import { idleTimeoutSec } from './protocol.js';
+import { idleTimeoutSec } from '../sources/recall-server/protocol.js';
 
 // Whatever the server creates (index, logs, cache) is readable by the user only.
 process.umask(0o077);

@@ -13,15 +13,16 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { HOOKS } from '../pipeline/hooks.js';
-import { runHook } from '../pipeline/hook-runtime.js';
+import { HOOKS } from '../hooks/registry.js';
+import { runHook } from '../hooks/runtime.js';
+import { isHookName } from '../hooks/hook-table.js';
 import { withConfigFile } from '../pipeline/config-file.js';
-import { fastParse } from '../pipeline/cli-options.js';
-import { main as cliMain } from '../pipeline/cli.js';
+import { fastParse } from '../cli/options.js';
+import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
 import { KbPool } from './kb-pool.js';
 import { EventFence } from './watcher.js';
-import { ACCEPTED_LINE, GO_LINE, MAX_REQUEST_BYTES, PROTOCOL_VERSION, checkSocketDir, type CliRequest, type HookRequest, type ServerAnswer, type ServerRequest, type ServerStatus } from './protocol.js';
+import { ACCEPTED_LINE, GO_LINE, MAX_REQUEST_BYTES, PROTOCOL_VERSION, checkSocketDir, type CliRequest, type HookRequest, type ServerAnswer, type ServerRequest, type ServerStatus } from '../sources/recall-server/protocol.js';
 
 export interface ServeOptions {
   socket: string;
@@ -73,10 +74,9 @@ async function bind(server: net.Server, socket: string): Promise<boolean> {
 
 /** A hook, run as its entry script runs it. The client's SQLite driver choice must be this process's. */
 async function answerHook(req: HookRequest): Promise<ServerAnswer> {
-  const spec = HOOKS[req.name];
-  if (!spec) return { ok: false, decline: `unknown hook ${req.name}` };
+  if (!isHookName(req.name)) return { ok: false, decline: `unknown hook ${req.name}` };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const out = await runHook(spec, { stdinText: req.stdinText, env: req.env, cwd: req.cwd, startedMs: req.startedMs });
+  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: req.env, cwd: req.cwd, startedMs: req.startedMs });
   return { ok: true, envelope: out.envelope };
 }
 

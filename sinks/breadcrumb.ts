@@ -4,8 +4,7 @@
  * Writing them never throws.
  */
 import path from 'node:path';
-import fs from 'node:fs';
-import { appendText, writeFileAtomic } from './atomic-write.js';
+import { appendText, writeFileAtomic } from '../core/atomic-write.js';
 import { scrub } from './scrub.js';
 
 /** Longest detail kept in a breadcrumb. */

@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Note } from '../sources/note.js';
+import type { Note } from '../core/note.js';
 
 /** Characters per token in the reference's estimate (`len(text) // 4`). */
 export const CHARS_PER_TOKEN = 4;
@@ -123,7 +123,7 @@ export function discoveryTokens(
   if (note.discoveryTokens !== null) return note.discoveryTokens;
   const src = provenanceSourcePath(note.frontmatter, home);
   if (src !== null) {
-    let size: number | null = null;
+    let size: number | null;
     try {
       size = statSize(src);
     } catch {

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { mkdirPrivate } from './atomic-write.js';
+import { mkdirPrivate } from '../core/atomic-write.js';
 
 /** A lock older than this was left by a crashed or killed process (updates take milliseconds). */
 const STALE_LOCK_MS = 10_000;

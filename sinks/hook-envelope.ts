@@ -7,7 +7,6 @@
  */
 import { REFERENCE_CLOSE, wellFormed } from './safe-text.js';
 
-export type HookEvent = 'SessionStart' | 'UserPromptSubmit' | 'SubagentStart';
 export type Harness = 'claude' | 'codex' | 'copilot';
 
 /**
@@ -47,15 +46,23 @@ export function fitContext(text: string, cap: number): string {
   return `${head.slice(0, at).trimEnd()}${note}${closing}`;
 }
 
-export function toHookEnvelope(harness: Harness, event: HookEvent, context: string, input: Record<string, unknown> = {}): string {
+/**
+ * The envelope of a hook answer. `event` is the Claude Code / Codex event name of the hook (the hook
+ * table in hooks/ owns the names); Copilot runs the UserPromptSubmit hook as userPromptTransformed,
+ * whose answer rewrites the prompt instead of adding context.
+ */
+export function toHookEnvelope(harness: Harness, event: string, context: string, input: Record<string, unknown> = {}): string {
   // Lone surrogates (a note's own, or half a pair the cut left) become U+FFFD: Codex and other
   // strict parsers reject a `\ud800` escape.
   const text = wellFormed(fitContext(context, HARNESS_CONTEXT_CAP[harness]));
   if (harness === 'copilot' && event === 'UserPromptSubmit') {
     // userPromptTransformed: the learnings go after the model-facing prompt Copilot handed us.
     const base = input['transformedPrompt'];
-    return typeof base === 'string' && text.trim() ? `${JSON.stringify({ modifiedTransformedPrompt: wellFormed(`${base}\n\n${text}`) })}\n` : '{}\n';
+    return typeof base === 'string' && text.trim()
+      ? `${JSON.stringify({ modifiedTransformedPrompt: wellFormed(`${base}\n\n${text}`) })}\n`
+      : '{}\n';
   }
-  const body = harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+  const body =
+    harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
   return `${JSON.stringify(body)}\n`;
 }

@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { isMap, parseDocument } from 'yaml';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 
 export const CONFIDENCE_TIERS = ['high', 'medium', 'low'] as const;
 export type ConfidenceTier = (typeof CONFIDENCE_TIERS)[number];
@@ -154,7 +154,7 @@ export function withFrontmatter(text: string, set: Record<string, unknown>): str
   const bom = text.startsWith('\uFEFF') ? '\uFEFF' : '';
   const src = bom ? text.slice(1) : text;
   let header = '';
-  let rest = src;
+  let rest: string;
   if (src.startsWith('---')) {
     const end = src.indexOf('\n---', 3);
     if (end < 0) throw new NoteEditError('frontmatter starts with --- but has no closing ---');

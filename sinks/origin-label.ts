@@ -4,7 +4,7 @@
  * Names are data from another machine: control characters and newlines are dropped and the length
  * capped, so a label cannot break the line it sits on.
  */
-import type { Note } from '../sources/note.js';
+import type { Note } from '../core/note.js';
 
 /** Longest author or machine name shown. */
 const MAX_NAME = 64;

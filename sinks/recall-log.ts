@@ -10,12 +10,12 @@
  * before it is written anywhere here. Each log is rotated to `<name>.1` at `maxBytes`.
  */
 import path from 'node:path';
-import { contentTerms } from '../operators/math/terms.js';
-import { toNaiveIso } from '../sources/dates.js';
-import { appendLine, readJson, writeFileAtomic } from './atomic-write.js';
+import { contentTerms } from '../core/terms.js';
+import { toNaiveIso } from '../core/dates.js';
+import { appendLine, readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import { scrub } from './scrub.js';
-import { errorMessage } from '../pipeline/errors.js';
+import { errorMessage } from '../core/errors.js';
 
 function localIsoSeconds(nowMs: number): string {
   return toNaiveIso(new Date(Math.floor(nowMs / 1000) * 1000));

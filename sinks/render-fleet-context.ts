@@ -2,8 +2,8 @@
  * `--format fleet-context` (reference §2.9): shared fleet memory grouped by authority, for
  * injection into another agent's context. Versioned by the `fleet-context/v1` marker in the header.
  */
-import type { ScoredCandidate } from '../pipeline/types.js';
-import { estimateTokens } from '../operators/math/terms.js';
+import type { ScoredCandidate } from '../core/types.js';
+import { estimateTokens } from '../core/terms.js';
 import { pyHead } from './economics.js';
 import { oneLine } from './safe-text.js';
 import { cleanName } from './origin-label.js';

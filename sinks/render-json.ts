@@ -3,9 +3,9 @@
  * persona answer. Key order is part of the contract (consumers and golden files rely on it).
  */
 import { wellFormedJson } from './safe-text.js';
-import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome, ScoredCandidate } from '../pipeline/types.js';
-import { ARM_NAMES } from '../pipeline/config.js';
-import { temporalToJson } from '../sources/temporal-constraint.js';
+import type { ArmName, ArmOutcome, CacheTier, Degradation, RecallOutcome, ScoredCandidate } from '../core/types.js';
+import { ARM_NAMES } from '../core/types.js';
+import { temporalToJson } from '../core/temporal-constraint.js';
 import { economicsBlock, economicsRow, type EconomicsBlock, type EconomicsRow, type StatSize } from './economics.js';
 import { fieldValue } from './render-markdown.js';
 

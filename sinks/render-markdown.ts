@@ -10,8 +10,8 @@
  * ```
  * Pure: the only effect is the economics stat of a note's source file, which is injectable.
  */
-import type { Note } from '../sources/note.js';
-import type { ScoredCandidate } from '../pipeline/types.js';
+import type { Note } from '../core/note.js';
+import type { ScoredCandidate } from '../core/types.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
 import { oneLine, safeId } from './safe-text.js';
 import { originLabel } from './origin-label.js';
@@ -79,7 +79,7 @@ export function bodySection(body: string, heading: string): string | null {
  */
 export function fieldValue(note: Note, name: string): string | null {
   const v = note.frontmatter[name];
-  let text = '';
+  let text: string;
   if (Array.isArray(v)) text = v.map(scalarText).filter((s) => s !== '').join('; ');
   else if (isObject(v)) text = Object.keys(v).length === 0 ? '' : JSON.stringify(v);
   else text = scalarText(v);

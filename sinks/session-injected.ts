@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { readJson, writeFileAtomic } from './atomic-write.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from './file-lock.js';
 
 export function sessionFile(stateDir: string, sessionId: string): string {

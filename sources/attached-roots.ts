@@ -5,7 +5,7 @@
  * root may adjust each of its notes as it is indexed (the team shard sets authority, quarantine and
  * author from its provenance records).
  */
-import type { Note } from './note.js';
+import type { Note } from '../core/note.js';
 import { walkKb, type WalkOptions, type WalkResult } from './kb-walk.js';
 
 export interface AttachedRoot {

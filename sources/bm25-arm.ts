@@ -12,8 +12,8 @@
 import { defer, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
 import { searchFts } from './index-store.js';
-import { STOPWORDS } from '../operators/math/terms.js';
-import type { ArmHit } from '../pipeline/types.js';
+import { STOPWORDS } from '../core/terms.js';
+import type { ArmHit } from '../core/types.js';
 
 /** Longest query the arm turns into terms (a pasted log should not build a 10k-term MATCH). */
 const MAX_TERMS = 64;

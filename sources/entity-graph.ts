@@ -12,8 +12,8 @@
  * its own mentions and edges.
  */
 import type { SqlDatabase } from './sqlite.js';
-import { str } from './note.js';
-import { parseLooseDate } from './dates.js';
+import { str } from '../core/note.js';
+import { parseLooseDate } from '../core/dates.js';
 
 export const GRAPH_DDL = `
 CREATE TABLE IF NOT EXISTS entities (

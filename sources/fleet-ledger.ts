@@ -4,8 +4,8 @@
  * provenance recall trusts for imported notes, because a note's own frontmatter can say anything.
  * Content seen in FLEET_VOUCH_COUNT or more imports is vouched for (the reference's promotion bar).
  */
-import { readJson } from './private-fs.js';
-import type { FleetLookup } from './note.js';
+import { readJson } from '../core/private-fs.js';
+import type { FleetLookup } from '../core/note.js';
 
 /** Imports of the same content after which the ledger vouches for it (the reference's promotion candidate bar). */
 export const FLEET_VOUCH_COUNT = 3;

@@ -17,7 +17,7 @@ import { defer, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
 import { notesByPaths, notesByKeys } from './index-store.js';
 import { ftsQuery } from './bm25-arm.js';
-import type { ArmHit } from '../pipeline/types.js';
+import type { ArmHit } from '../core/types.js';
 
 /** How much a hop along each relationship type carries (causal links lead to root causes and fixes). */
 export const EDGE_TYPE_WEIGHT: Readonly<Record<string, number>> = {

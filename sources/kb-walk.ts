@@ -20,7 +20,7 @@
  * objects, no path normalisation.
  */
 import fs from 'node:fs';
-import type { NoteLocation } from './note.js';
+import type { NoteLocation } from '../core/note.js';
 
 export type KbFileKind = 'note' | 'sidecar';
 

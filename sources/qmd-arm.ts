@@ -13,9 +13,9 @@ import { catchError, defer, from, map, mergeMap, of, toArray, type Observable } 
 import { command$, stderrTail } from './exec.js';
 import type { IndexHandle } from './index-store.js';
 import { notesByPaths } from './index-store.js';
-import { contentTerms } from '../operators/math/terms.js';
-import { reciprocalRankFusion } from '../operators/math/rrf.js';
-import type { ArmHit } from '../pipeline/types.js';
+import { contentTerms } from '../core/terms.js';
+import { reciprocalRankFusion } from '../core/rrf.js';
+import type { ArmHit } from '../core/types.js';
 
 /** Keyword queries per recall: the all-terms query plus up to 4 single terms. */
 export const QMD_MAX_QUERIES = 5;

@@ -16,12 +16,12 @@
  */
 import { defer, map, type Observable } from 'rxjs';
 import { command$, stderrTail } from './exec.js';
-import { splitFrontmatter } from './frontmatter.js';
-import { parseNote, type Note } from './note.js';
+import { splitFrontmatter } from '../core/frontmatter.js';
+import { parseNote, type Note } from '../core/note.js';
 import type { IndexHandle } from './index-store.js';
 import { notesByKeys, notesMentioning } from './index-store.js';
 import { normaliseEntity } from './entity-graph.js';
-import type { ArmHit } from '../pipeline/types.js';
+import type { ArmHit } from '../core/types.js';
 
 export type ReflectMode = 'naive' | 'local' | 'global';
 

@@ -13,9 +13,9 @@
  * when this arm runs.
  */
 import { Observable, firstValueFrom, timeout } from 'rxjs';
-import type { ModelClient } from '../pipeline/model-client.js';
-import { parseNote } from './note.js';
-import type { ArmHit } from '../pipeline/types.js';
+import type { ModelClient } from '../core/ports.js';
+import { parseNote } from '../core/note.js';
+import type { ArmHit } from '../core/types.js';
 import { loadTrust, projectNote, renderPulledNote, shardFileName, teamKey } from './team-shard.js';
 import type { TeamSettings } from './team-settings.js';
 import type { TeamConnection } from './team-store.js';

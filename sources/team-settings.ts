@@ -15,7 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

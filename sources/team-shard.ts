@@ -24,10 +24,10 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as JsYaml from 'js-yaml';
-import type { Note, NoteOrigin } from './note.js';
+import type { Note, NoteOrigin } from '../core/note.js';
 import type { AttachedRoot } from './attached-roots.js';
-import { splitFrontmatter } from './frontmatter.js';
-import { readJson, writeFileAtomic } from '../sinks/atomic-write.js';
+import { splitFrontmatter } from '../core/frontmatter.js';
+import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import type { TeamPaths } from './team-settings.js';
 import { MAX_NOTE_BYTES } from './index-store.js';
 
@@ -292,7 +292,7 @@ export function applyToShard(shard: string, id: string, projection: Projection |
 /** Count the shard from its sidecars (after an interrupted pull, or when no summary was saved). */
 export function recountShard(shard: string): ShardSummary {
   const summary = emptySummary();
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(documentsOf(shard));
   } catch {
@@ -319,7 +319,7 @@ export function clearShard(shard: string): void {
 export function retrustShard(shard: string, trust: TrustList, nowIso: string): { changed: number; summary: ShardSummary } {
   const docs = documentsOf(shard);
   let changed = 0;
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(docs);
   } catch {

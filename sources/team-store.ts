@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import { TeamError, redact, secretsOf, type TeamSettings } from './team-settings.js';
 import type { StoreRow } from './team-shard.js';
-import { STOPWORDS } from '../operators/math/terms.js';
+import { STOPWORDS } from '../core/terms.js';
 
 /** Version of the schema this code writes and reads; `recall team init` migrates older stores. */
 export const STORE_SCHEMA_VERSION = 2;
@@ -262,7 +262,7 @@ export interface MigrateResult extends StoreInfo {
 export async function migrate(conn: TeamConnection, grants: { write: string[]; read: string[] }, upTo = STORE_SCHEMA_VERSION): Promise<MigrateResult> {
   const s = ident(conn.schema);
   const applied: number[] = [];
-  let pgvectorNote = '';
+  let pgvectorNote: string;
   await conn.query('BEGIN');
   try {
     await conn.query(`SELECT pg_advisory_xact_lock(hashtext('recall-team-migrate:' || $1))`, [conn.schema]);

@@ -8,9 +8,9 @@
 import { defer, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
 import { notesInWindow } from './index-store.js';
-import type { TemporalConstraint } from './temporal-constraint.js';
-import { contentTerms, termCoverage } from '../operators/math/terms.js';
-import type { ArmHit } from '../pipeline/types.js';
+import type { TemporalConstraint } from '../core/temporal-constraint.js';
+import { contentTerms, termCoverage } from '../core/terms.js';
+import type { ArmHit } from '../core/types.js';
 
 /** Upper bound on notes examined per query (the seed's scan cap). */
 export const TEMPORAL_SCAN_CAP = 5000;

@@ -12,7 +12,7 @@
  */
 import * as chrono from 'chrono-node/en';
 import { mayContainDate } from './date-precheck.js';
-import { temporalToJson, type TemporalConstraint } from './temporal-constraint.js';
+import { temporalToJson, type TemporalConstraint } from '../core/temporal-constraint.js';
 
 export { mayContainDate, temporalToJson, type TemporalConstraint };
 

@@ -3,8 +3,8 @@
  * ArmUnavailableError on subscribe, which the arm runner records as status "unavailable".
  */
 import { defer, throwError, type Observable } from 'rxjs';
-import { ArmUnavailableError } from '../pipeline/errors.js';
-import type { ArmHit, ArmName } from '../pipeline/types.js';
+import { ArmUnavailableError } from '../core/errors.js';
+import type { ArmHit, ArmName } from '../core/types.js';
 
 export function unavailableArm(arm: ArmName, reason: string): Observable<ArmHit[]> {
   return defer(() => throwError(() => new ArmUnavailableError(arm, reason)));

@@ -7,9 +7,9 @@
  * needed"), or when the index lives in memory (the daemon cannot read it).
  */
 import { defer, map, type Observable } from 'rxjs';
-import { ArmUnavailableError } from '../pipeline/errors.js';
-import type { ModelClient } from '../pipeline/model-client.js';
-import type { ArmHit } from '../pipeline/types.js';
+import { ArmUnavailableError } from '../core/errors.js';
+import type { ModelClient } from '../core/ports.js';
+import type { ArmHit } from '../core/types.js';
 import { notesByPaths, vectorCounts, type IndexHandle } from './index-store.js';
 
 export function vectorArm(query: string, limit: number, index: IndexHandle, client: ModelClient, generation: number): Observable<ArmHit[]> {

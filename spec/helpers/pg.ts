@@ -40,7 +40,10 @@ export async function adminQuery(url: string, sql: string, params: unknown[] = [
 }
 
 /** A fresh database and login roles with random suffixes (several suites can share one server). */
-export async function freshTeam(p: TestPg, names: string[]): Promise<{ db: string; dbUrl: string; roles: Record<string, { name: string; password: string; url: string }> }> {
+export async function freshTeam(
+  p: TestPg,
+  names: string[],
+): Promise<{ db: string; dbUrl: string; roles: Record<string, { name: string; password: string; url: string }> }> {
   const tag = randomBytes(4).toString('hex');
   const db = `team_${tag}`;
   await adminQuery(p.adminUrl, `CREATE DATABASE ${db}`);

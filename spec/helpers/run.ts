@@ -1,6 +1,6 @@
 /** Run the real recall pipeline in-process against a temp KB. */
 import { DEFAULT_COMMAND, runRecall, type RecallCommand, type RunResult } from '../../pipeline/run.js';
-import type { ModelClient } from '../../pipeline/model-client.js';
+import type { ModelClient } from '../../core/ports.js';
 import type { TempKb } from './kb.js';
 
 // floor 0: these specs test retrieval and filtering; the relevance floor has specs of its own.

@@ -99,18 +99,34 @@ export function hostileCase(): Case {
   const kb = path.join(base, 'kb');
   const state = path.join(base, 'state');
   fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
-  fs.writeFileSync(path.join(kb, 'documents', 'pool.md'), note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'));
-  fs.writeFileSync(path.join(kb, 'documents', 'idle.md'), note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'));
-  const env: NodeJS.ProcessEnv = { PATH: process.env['PATH'] ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_NO_DAEMON: '1', ...driverEnv() };
+  fs.writeFileSync(
+    path.join(kb, 'documents', 'pool.md'),
+    note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'),
+  );
+  fs.writeFileSync(
+    path.join(kb, 'documents', 'idle.md'),
+    note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'),
+  );
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env['PATH'] ?? '',
+    HOME: state,
+    REFLECT_STATE_DIR: state,
+    GLOBAL_LEARNINGS_PATH: kb,
+    REFLECT_NO_DAEMON: '1',
+    ...driverEnv(),
+  };
   return { base, kb, state, env, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
 }
 
-export const prompt = (text = 'postgres connection pool exhausted in tests', session = 's1'): string => JSON.stringify({ session_id: session, prompt: text, cwd: os.tmpdir() });
+export const prompt = (text = 'postgres connection pool exhausted in tests', session = 's1'): string =>
+  JSON.stringify({ session_id: session, prompt: text, cwd: os.tmpdir() });
 
 /** A generated KB of `n` notes with sidecars (the bench generator), in a temp dir. */
 export function generatedKb(n: number): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hostile-big-'));
-  const r = spawnSync(process.execPath, [path.join(repo, 'dist', 'scripts', 'bench.js'), '--generate', dir, '--size', String(n)], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(repo, 'dist', 'scripts', 'bench.js'), '--generate', dir, '--size', String(n)], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`KB generation failed: ${r.stderr}`);
   return dir;
 }

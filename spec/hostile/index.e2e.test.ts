@@ -4,7 +4,6 @@
  */
 import { describe, it, expect, beforeAll, afterAll, afterEach } from '@jest/globals';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { expectEnvelope, generatedKb, hostileCase, indexedNotes, note, prompt, repo, runCli, runHook, sleep, type Case } from './helpers.js';
@@ -52,7 +51,10 @@ describe('a big cold KB', () => {
     await refresherDone(c.state);
     expect(await indexedNotes(c.state)).toBe(BIG);
     // Once complete, a hook answers from the full index well inside its deadline.
-    const warm = await runHook('user-prompt-submit', { env: { ...env, REFLECT_RECALL_TIMEOUT: '5' }, stdin: prompt('postgres pool timeout', 'warm') });
+    const warm = await runHook('user-prompt-submit', {
+      env: { ...env, REFLECT_RECALL_TIMEOUT: '5' },
+      stdin: prompt('postgres pool timeout', 'warm'),
+    });
     expect(expectEnvelope(warm, 5000)).toMatch(/\*\*\[/);
   }, 180_000);
 
@@ -108,27 +110,36 @@ describe('a big cold KB', () => {
   it.each([
     ['50 KB', 10_000],
     ['500 KB', 100_000],
-  ])('a %s hyphen-joined prompt is cut to a short phrase (deadline 5 s)', async (_label, words) => {
-    c = hostileCase();
-    const env = { ...c.env, GLOBAL_LEARNINGS_PATH: big, REFLECT_RECALL_TIMEOUT: '5' };
-    // Indexed first (without a deadline): what is timed is the query.
-    expect((await runCli(['--kb', big, 'warm up'], { env })).code).toBe(0);
-    const text = Array.from({ length: words }, () => 'pool').join('-');
-    const r = await runHook('user-prompt-submit', { env, stdin: JSON.stringify({ session_id: 'h', prompt: text }) });
-    expectEnvelope(r, 5000);
-    // Far under the deadline: the query itself is cheap now.
-    expect(r.ms).toBeLessThan(3000);
-  }, 120_000);
+  ])(
+    'a %s hyphen-joined prompt is cut to a short phrase (deadline 5 s)',
+    async (_label, words) => {
+      c = hostileCase();
+      const env = { ...c.env, GLOBAL_LEARNINGS_PATH: big, REFLECT_RECALL_TIMEOUT: '5' };
+      // Indexed first (without a deadline): what is timed is the query.
+      expect((await runCli(['--kb', big, 'warm up'], { env })).code).toBe(0);
+      const text = Array.from({ length: words }, () => 'pool').join('-');
+      const r = await runHook('user-prompt-submit', { env, stdin: JSON.stringify({ session_id: 'h', prompt: text }) });
+      expectEnvelope(r, 5000);
+      // Far under the deadline: the query itself is cheap now.
+      expect(r.ms).toBeLessThan(3000);
+    },
+    120_000,
+  );
 });
 
 describe('damaged index', () => {
   function indexFile(state: string): string {
-    return path.join(state, 'index', files(path.join(state, 'index')).find((f) => f.endsWith('.sqlite'))!);
+    return path.join(
+      state,
+      'index',
+      files(path.join(state, 'index')).find((f) => f.endsWith('.sqlite'))!,
+    );
   }
 
   it('random bytes over data pages: every call answers; the next call heals by rebuilding; one copy set aside', async () => {
     c = hostileCase();
-    for (let i = 0; i < 300; i += 1) fs.writeFileSync(path.join(c.kb, 'documents', `n${i}.md`), note(`lrn-n${i}`, `postgres pool note ${i}`, `body ${i} `.repeat(40)));
+    for (let i = 0; i < 300; i += 1)
+      fs.writeFileSync(path.join(c.kb, 'documents', `n${i}.md`), note(`lrn-n${i}`, `postgres pool note ${i}`, `body ${i} `.repeat(40)));
     const env = { ...c.env, REFLECT_RECALL_TIMEOUT: '5' };
     expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt('postgres pool note', 'c0') }), 5000);
     const file = indexFile(c.state);
@@ -137,7 +148,8 @@ describe('damaged index', () => {
     for (let off = Math.floor(size / 2 / 4096) * 4096; off < size; off += 8192) fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, off);
     fs.closeSync(fd);
     const contexts: string[] = [];
-    for (let i = 1; i <= 3; i += 1) contexts.push(expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt('postgres pool note', `c${i}`) }), 5000));
+    for (let i = 1; i <= 3; i += 1)
+      contexts.push(expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt('postgres pool note', `c${i}`) }), 5000));
     expect(contexts[2]).toContain('postgres pool note');
     expect(files(path.join(c.state, 'index')).filter((f) => f.includes('.corrupt-'))).toHaveLength(1);
     // `recall index` on a corrupt file heals it at once (and exits 0).

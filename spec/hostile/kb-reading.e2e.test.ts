@@ -6,7 +6,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, mkfifo, note, prompt, runCli, runHook, type Case } from './helpers.js';
-import { parseYamlMapping, splitFrontmatter } from '../../sources/frontmatter.js';
+import { parseYamlMapping, splitFrontmatter } from '../../core/frontmatter.js';
 
 let c: Case;
 afterEach(() => c?.cleanup());

@@ -4,10 +4,11 @@ import { TestScheduler } from 'rxjs/testing';
 import { estimateRelevance, LINK_SHARE, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { abstain } from '../../operators/abstain.js';
 import { applyBoosts } from '../../operators/apply-boosts.js';
-import { queryTerms } from '../../operators/math/stems.js';
+import { queryTerms } from '../../core/stems.js';
 import { sigmoid } from '../../operators/math/boosts.js';
-import { initialState, type RecallState } from '../../pipeline/state.js';
-import { BOOST_ALPHAS, type BoostName } from '../../pipeline/config.js';
+import { initialState, type RecallState } from '../../core/state.js';
+import { BOOST_ALPHAS } from '../../pipeline/config.js';
+import type { BoostName } from '../../core/types.js';
 import { note } from '../helpers/notes.js';
 
 const ALPHAS = Object.fromEntries(Object.keys(BOOST_ALPHAS).map((k) => [k, 0])) as Record<BoostName, number>;
@@ -37,7 +38,12 @@ const NOTES = [
   { id: 'other', title: 'Terraform state lock stuck', body: 'force-unlock after a cancelled run.' },
 ];
 
-async function run(query: string, opts: Partial<EstimateRelevanceOptions> = {}, notes = NOTES, ce: Map<string, number> | null = null): Promise<RecallState> {
+async function run(
+  query: string,
+  opts: Partial<EstimateRelevanceOptions> = {},
+  notes = NOTES,
+  ce: Map<string, number> | null = null,
+): Promise<RecallState> {
   const terms = queryTerms(query);
   const out$ = of({ ...stateOf(query, notes), ce }).pipe(
     estimateRelevance({ terms, weigh: weigh({ redi: 2, pool: 3, exhaust: 1, burst: 1 }), dateWindow: false, window: 20, ...opts }),
@@ -64,7 +70,11 @@ describe('estimateRelevance', () => {
   });
 
   it('gives a note the KB links to a clearly relevant one a share of that relevance', async () => {
-    const links = (): Map<string, Set<string>> => new Map([['documents/pool.md', new Set(['documents/gateway.md'])], ['documents/gateway.md', new Set(['documents/pool.md'])]]);
+    const links = (): Map<string, Set<string>> =>
+      new Map([
+        ['documents/pool.md', new Set(['documents/gateway.md'])],
+        ['documents/gateway.md', new Set(['documents/pool.md'])],
+      ]);
     const s = await run('redis pool exhausted under burst load', { links });
     const pool = s.relevance.get('pool')!.p;
     expect(s.relevance.get('gateway')).toMatchObject({ source: 'linked' });
@@ -74,7 +84,11 @@ describe('estimateRelevance', () => {
   it('makes the date window the topic when every other query word is generic', async () => {
     const notes = [{ id: 'recent', title: 'Cache mount speeds up builds', body: 'x', temporal: true }];
     const terms = queryTerms('what changed');
-    const s = await lastValueFrom(of(stateOf('what changed last week', notes)).pipe(estimateRelevance({ terms, weigh: weigh({}, { chang: 0.3 }), dateWindow: true, window: 20 })));
+    const s = await lastValueFrom(
+      of(stateOf('what changed last week', notes)).pipe(
+        estimateRelevance({ terms, weigh: weigh({}, { chang: 0.3 }), dateWindow: true, window: 20 }),
+      ),
+    );
     expect(s.relevance.get('recent')).toMatchObject({ source: 'date-window', p: 0.75 });
   });
 
@@ -90,14 +104,18 @@ describe('estimateRelevance', () => {
         throw new Error('database is locked');
       },
     });
-    expect(s.degraded).toEqual([expect.objectContaining({ stage: 'relevance', reason: 'error', message: expect.stringContaining('database is locked') })]);
+    expect(s.degraded).toEqual([
+      expect.objectContaining({ stage: 'relevance', reason: 'error', message: expect.stringContaining('database is locked') }),
+    ]);
     expect(s.relevance.size).toBe(3);
   });
 
   it('is synchronous: one state in, one state out at the same frame (marble)', () => {
     new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold, expectObservable }) => {
       const src = cold('a|', { a: stateOf('redis pool', NOTES) });
-      const out = src.pipe(estimateRelevance({ terms: queryTerms('redis pool'), weigh: weigh({ redi: 2, pool: 3 }), dateWindow: false, window: 20 }));
+      const out = src.pipe(
+        estimateRelevance({ terms: queryTerms('redis pool'), weigh: weigh({ redi: 2, pool: 3 }), dateWindow: false, window: 20 }),
+      );
       expectObservable(out.pipe()).toBe('a|', { a: expect.objectContaining({ weighed: expect.any(Array) }) });
     });
   });
@@ -112,14 +130,21 @@ describe('abstain', () => {
   it('keeps only what clears the floor and records the rest as drops', async () => {
     const s = await floored('redis pool exhausted under burst load', 0.5);
     expect(s.selected.map((c) => c.note.key)).toEqual(['pool']);
-    expect(s.drops.filter((d) => d.stage === 'relevance-floor').map((d) => d.key).sort()).toEqual(['gateway', 'other']);
+    expect(
+      s.drops
+        .filter((d) => d.stage === 'relevance-floor')
+        .map((d) => d.key)
+        .sort(),
+    ).toEqual(['gateway', 'other']);
     expect(s.abstained).toBeNull();
   });
 
   it('returns nothing, with a reason naming the specific words the KB lacks, when nothing clears it', async () => {
     const s = await floored('kafka consumer rebalancing', 0.5);
     expect(s.selected).toEqual([]);
-    expect(s.abstained).toMatch(/^no note mentions "kafka", "consumer", "rebalancing"; best match \S+ has relevance 0\.\d\d < floor 0\.50$/);
+    expect(s.abstained).toMatch(
+      /^no note mentions "kafka", "consumer", "rebalancing"; best match \S+ has relevance 0\.\d\d < floor 0\.50$/,
+    );
   });
 
   it('keeps weak matches aside for the CLI when asked', async () => {

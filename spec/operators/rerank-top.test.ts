@@ -2,13 +2,21 @@ import { describe, it, expect } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import { EMPTY, NEVER, lastValueFrom, map, of, throwError } from 'rxjs';
 import { rerankTop, RERANK_WINDOW } from '../../operators/rerank-top.js';
-import { initialState, type RecallState } from '../../pipeline/state.js';
-import { NO_MODELS, type ModelClient, type RerankResult, type EmbedResult } from '../../pipeline/model-client.js';
+import { initialState, type RecallState } from '../../core/state.js';
+import { NO_MODELS, type ModelClient, type RerankResult, type EmbedResult } from '../../core/ports.js';
 import { note } from '../helpers/notes.js';
 
 function stateWith(n: number): RecallState {
   const s = initialState('query words', ['query', 'words']);
-  return { ...s, candidates: Array.from({ length: n }, (_, i) => ({ note: note({ id: `c${i}` }, i === 0 ? 'x'.repeat(5000) : 'short body'), rrf: 1 / (61 + i), evidence: 1, ranks: { bm25: i + 1 } })) };
+  return {
+    ...s,
+    candidates: Array.from({ length: n }, (_, i) => ({
+      note: note({ id: `c${i}` }, i === 0 ? 'x'.repeat(5000) : 'short body'),
+      rrf: 1 / (61 + i),
+      evidence: 1,
+      ranks: { bm25: i + 1 },
+    })),
+  };
 }
 
 function client(rerank: ModelClient['rerank'], embed: ModelClient['embed']): ModelClient {
@@ -16,13 +24,30 @@ function client(rerank: ModelClient['rerank'], embed: ModelClient['embed']): Mod
 }
 
 const okRerank = (): ReturnType<ModelClient['rerank']> =>
-  of<RerankResult>({ available: true, model: 'fake-ce', scores: new Map([['c0', 2.5], ['c1', -1]]) });
+  of<RerankResult>({
+    available: true,
+    model: 'fake-ce',
+    scores: new Map([
+      ['c0', 2.5],
+      ['c1', -1],
+    ]),
+  });
 const okEmbed = (): ReturnType<ModelClient['embed']> =>
-  of<EmbedResult>({ available: true, model: 'fake-emb', query: [1, 0], docs: new Map([['c0', [1, 0]], ['c1', [0, 1]]]) });
+  of<EmbedResult>({
+    available: true,
+    model: 'fake-emb',
+    query: [1, 0],
+    docs: new Map([
+      ['c0', [1, 0]],
+      ['c1', [0, 1]],
+    ]),
+  });
 
 describe('rerankTop', () => {
   it('fills cross-encoder scores and embeddings when both models answer', async () => {
-    const out = await lastValueFrom(of(stateWith(3)).pipe(rerankTop({ client: client(okRerank, okEmbed), crossEncoder: true, embeddings: true, timeoutMs: 1000 })));
+    const out = await lastValueFrom(
+      of(stateWith(3)).pipe(rerankTop({ client: client(okRerank, okEmbed), crossEncoder: true, embeddings: true, timeoutMs: 1000 })),
+    );
     expect(out.ce?.get('c0')).toBe(2.5);
     expect(out.embeddings?.docs.get('c1')).toEqual([0, 1]);
     expect(out.degraded).toEqual([]);
@@ -79,15 +104,22 @@ describe('rerankTop', () => {
 
   it('calls nothing when switched off or when there are no candidates', async () => {
     let calls = 0;
-    const counting = client(() => {
-      calls += 1;
-      return NEVER;
-    }, () => {
-      calls += 1;
-      return NEVER;
-    });
-    const off = await lastValueFrom(of(stateWith(3)).pipe(rerankTop({ client: counting, crossEncoder: false, embeddings: false, timeoutMs: 10 })));
-    const empty = await lastValueFrom(of(stateWith(0)).pipe(rerankTop({ client: counting, crossEncoder: true, embeddings: true, timeoutMs: 10 })));
+    const counting = client(
+      () => {
+        calls += 1;
+        return NEVER;
+      },
+      () => {
+        calls += 1;
+        return NEVER;
+      },
+    );
+    const off = await lastValueFrom(
+      of(stateWith(3)).pipe(rerankTop({ client: counting, crossEncoder: false, embeddings: false, timeoutMs: 10 })),
+    );
+    const empty = await lastValueFrom(
+      of(stateWith(0)).pipe(rerankTop({ client: counting, crossEncoder: true, embeddings: true, timeoutMs: 10 })),
+    );
     expect(calls).toBe(0);
     expect(off.degraded).toEqual([]);
     expect(empty.ce).toBeNull();

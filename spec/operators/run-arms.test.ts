@@ -2,8 +2,8 @@ import { describe, it, expect } from '@jest/globals';
 import { TestScheduler } from 'rxjs/testing';
 import { map, of, throwError } from 'rxjs';
 import { runArm, runArms, type ArmSpec } from '../../operators/run-arms.js';
-import { ArmUnavailableError } from '../../pipeline/errors.js';
-import type { ArmHit, ArmOutcome } from '../../pipeline/types.js';
+import { ArmUnavailableError } from '../../core/errors.js';
+import type { ArmHit, ArmOutcome } from '../../core/types.js';
 import { note } from '../helpers/notes.js';
 
 const hitsA: ArmHit[] = [{ note: note({ id: 'a' }), score: 2 }];

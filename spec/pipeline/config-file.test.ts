@@ -68,7 +68,7 @@ describe('recall.toml', () => {
         else if (e.name.endsWith('.ts')) for (const m of fs.readFileSync(path.join(d, e.name), 'utf8').matchAll(/'((?:REFLECT|RECALL)_[A-Z0-9_]+)'/g)) names.add(m[1]!);
       }
     };
-    for (const d of ['pipeline', 'sources', 'sinks', 'hooks', 'operators', 'cli']) walk(path.join(root, d));
+    for (const d of ['core', 'pipeline', 'sources', 'sinks', 'hooks', 'operators', 'cli']) walk(path.join(root, d));
     const known = new Set([...KNOBS.map((k) => k.env), 'RECALL_CONFIG']);
     expect([...names].filter((n) => !known.has(n)).sort()).toEqual([]);
   });

@@ -32,9 +32,21 @@ describe('eval script', () => {
         .map((q) => JSON.stringify(q))
         .join('\n'),
     );
-    const r = spawnSync(process.execPath, [path.join(repo, 'dist', 'scripts', 'eval.js'), '--kb', kb.root, '--queries', queries, '--json'], { encoding: 'utf8' });
+    const r = spawnSync(
+      process.execPath,
+      [path.join(repo, 'dist', 'scripts', 'eval.js'), '--kb', kb.root, '--queries', queries, '--json'],
+      { encoding: 'utf8' },
+    );
     expect(r.status).toBe(0);
-    type Row = { profile: string; recall_at_k: number | null; mrr: number | null; ndcg_at_k: number | null; ood_noise: number | null; false_abstention: number | null; precision: number | null };
+    type Row = {
+      profile: string;
+      recall_at_k: number | null;
+      mrr: number | null;
+      ndcg_at_k: number | null;
+      ood_noise: number | null;
+      false_abstention: number | null;
+      precision: number | null;
+    };
     const out = JSON.parse(r.stdout) as { summary: Row[] };
     const cli = out.summary.find((s) => s.profile === 'cli')!;
     // q1: 1 of 1 found at rank 1; q2: 1 of 2 found at rank 1 → nDCG = 1 / (1 + 1/log2(3)).

@@ -10,9 +10,10 @@ import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { plainRecall } from '../../server/client.js';
 import { hookDeadline, readHookStdin } from '../../server/client-stdin.js';
-import { fastParse } from '../../pipeline/cli-options.js';
-import { HOOKS } from '../../pipeline/hooks.js';
-import { hookDeadlineMs, readStdin } from '../../pipeline/hook-runtime.js';
+import { fastParse } from '../../cli/options.js';
+import { HOOKS } from '../../hooks/registry.js';
+import { HOOK_NAMES } from '../../hooks/hook-table.js';
+import { hookDeadlineMs, readStdin } from '../../hooks/runtime.js';
 import { COMMAND_WORDS } from '../../core/command-words.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,10 +32,10 @@ describe('thin client and in-process path agree', () => {
 
   it('reads every hook deadline setting as the hook does, malformed values included', () => {
     const started = 1_000_000;
-    for (const name of Object.keys(HOOKS)) {
+    for (const name of HOOK_NAMES) {
       for (const value of [undefined, '', '7', '0.5', '0.01', '4000', 'soon', ' 3 ', '-1']) {
         const env = { REFLECT_RECALL_TIMEOUT: value, REFLECT_SUBAGENT_RECALL_TIMEOUT: value, HOME: '/nonexistent', REFLECT_STATE_DIR: '/nonexistent/state', XDG_CONFIG_HOME: '/nonexistent' };
-        expect([name, value, hookDeadline(name, env, started)]).toEqual([name, value, hookDeadlineMs(HOOKS[name]!, env, started)]);
+        expect([name, value, hookDeadline(name, env, started)]).toEqual([name, value, hookDeadlineMs(HOOKS[name], env, started)]);
       }
     }
   });
@@ -60,6 +61,19 @@ describe('thin client and in-process path agree', () => {
         todo.push(path.relative(repo, path.resolve(repo, path.dirname(rel), spec)).replace(/\.js$/, '.ts'));
       }
     }
-    expect([...seen].sort()).toEqual(['core/command-words.ts', 'core/hook-input.ts', 'server/client-socket.ts', 'server/client-stdin.ts', 'server/client.ts', 'server/protocol.ts', 'sources/models/daemon-protocol.ts', 'sources/private-fs.ts']);
+    expect([...seen].sort()).toEqual([
+      'core/command-words.ts',
+      'core/hook-input.ts',
+      'core/private-fs.ts',
+      'hooks/hook-table.ts',
+      'server/client-stdin.ts',
+      'server/client.ts',
+      'server/start-server.ts',
+      'sinks/hook-envelope.ts',
+      'sinks/safe-text.ts',
+      'sources/models/daemon-protocol.ts',
+      'sources/recall-server/ask.ts',
+      'sources/recall-server/protocol.ts',
+    ]);
   });
 });

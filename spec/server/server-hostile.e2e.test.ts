@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
-import { ACCEPTED_LINE, GO_LINE, serverSocketPath } from '../../server/protocol.js';
+import { ACCEPTED_LINE, GO_LINE, serverSocketPath } from '../../sources/recall-server/protocol.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const hookPath = path.join(repo, 'dist', 'hooks', 'user-prompt-submit.js');

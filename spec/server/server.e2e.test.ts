@@ -12,8 +12,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
-import { ask } from '../../server/client.js';
-import { PROTOCOL_VERSION, serverSocketPath, type ServerAnswer } from '../../server/protocol.js';
+import { ask } from '../../sources/recall-server/ask.js';
+import { PROTOCOL_VERSION, serverSocketPath, type ServerAnswer } from '../../sources/recall-server/protocol.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUNDLE = path.join(repo, 'dist', 'bundle');

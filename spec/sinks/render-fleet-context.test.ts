@@ -1,8 +1,8 @@
 import { describe, it, expect } from '@jest/globals';
 import { FLEET_HEADER, formatFixed3, renderFleetContext } from '../../sinks/render-fleet-context.js';
-import { estimateTokens } from '../../operators/math/terms.js';
+import { estimateTokens } from '../../core/terms.js';
 import { expectGolden, makeCandidate } from './helpers.js';
-import type { ScoredCandidate } from '../../pipeline/types.js';
+import type { ScoredCandidate } from '../../core/types.js';
 
 function item(title: string, authority: string, over: { keyInsight?: string; fm?: Record<string, unknown>; score?: number } = {}): ScoredCandidate {
   return makeCandidate(

@@ -2,7 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { renderJson, toJsonEnvelope, type RenderJsonOptions } from '../../sinks/render-json.js';
 import { temporalToJson, type TemporalConstraint } from '../../sources/temporal-grammar.js';
 import { expectGolden, makeCandidate, makeNote, makeOutcome } from './helpers.js';
-import type { RecallOutcome } from '../../pipeline/types.js';
+import type { RecallOutcome } from '../../core/types.js';
 
 const GLYPHS = new Map([['bug-fix', '\u2692']]);
 const OPTS: RenderJsonOptions = { field: null, economics: true, glyphs: GLYPHS, home: '/home/u' };

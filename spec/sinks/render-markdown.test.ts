@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { bodySection, fieldValue, renderMarkdown, type RenderMarkdownInput } from '../../sinks/render-markdown.js';
 import { expectGolden, makeCandidate, makeNote } from './helpers.js';
-import type { ScoredCandidate } from '../../pipeline/types.js';
+import type { ScoredCandidate } from '../../core/types.js';
 
 const GLYPHS = new Map([
   ['bug-fix', '\u2692'],

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { splitFrontmatter } from '../../sources/frontmatter.js';
+import { splitFrontmatter } from '../../core/frontmatter.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const skillFile = path.join(repo, 'skills', 'recall', 'SKILL.md');
@@ -27,7 +27,12 @@ function commands(md: string): string[] {
 
 function sh(cmd: string): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync('bash', ['-c', cmd], {
-    env: { PATH: `${path.join(repo, 'bin')}:${process.env['PATH']}`, HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: path.join(repo, 'examples', 'kb') },
+    env: {
+      PATH: `${path.join(repo, 'bin')}:${process.env['PATH']}`,
+      HOME: state,
+      REFLECT_STATE_DIR: state,
+      GLOBAL_LEARNINGS_PATH: path.join(repo, 'examples', 'kb'),
+    },
     cwd: os.tmpdir(),
     encoding: 'utf8',
     timeout: 30_000,
@@ -56,7 +61,8 @@ describe('skills/recall/SKILL.md', () => {
     for (const flag of ['--limit', '--confidence', '--mode local', '--mode global', '--format json', '--no-cache', '--field', '--tags']) {
       expect(cmds.some((c) => c.includes(flag))).toBe(true);
     }
-    for (const step of ['stages index', 'stages timeline', 'stages hydrate']) expect(cmds.some((c) => c.startsWith(`recall ${step}`))).toBe(true);
+    for (const step of ['stages index', 'stages timeline', 'stages hydrate'])
+      expect(cmds.some((c) => c.startsWith(`recall ${step}`))).toBe(true);
     expect(cmds.every((c) => c.startsWith('recall '))).toBe(true);
   });
 
@@ -76,7 +82,9 @@ describe('skills/recall/SKILL.md', () => {
       }
       const out = sh(cmd);
       // --mode global needs the reflect engine, absent here: recall says so (one line) and answers from the other arms.
-      const expectedStderr = / --mode global/.test(cmd) ? 'recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms\n' : '';
+      const expectedStderr = / --mode global/.test(cmd)
+        ? 'recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms\n'
+        : '';
       expect({ cmd, code: out.code, stderr: out.stderr }).toEqual({ cmd, code: 0, stderr: expectedStderr });
       if (/ --format json/.test(cmd)) {
         const j = JSON.parse(out.stdout) as { count: number; results: { id: string; key_insight: string; how_to_apply: string }[] };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { hasMarkdown, kbLayout, walkKb } from '../../sources/kb-walk.js';
-import { isMemoryIndex } from '../../sources/note.js';
+import { isMemoryIndex } from '../../core/note.js';
 
 let dir = '';
 afterEach(() => {

@@ -6,7 +6,7 @@ import { datePhraseWords, inKbYears } from '../../pipeline/recall.js';
 import { extractTemporal } from '../../sources/temporal-grammar.js';
 import { expandQuery, morphy, relatedToPair, relatedWords } from '../../sources/word-expansion.js';
 import { sortedTable } from '../../sources/sorted-table.js';
-import { queryTerms } from '../../operators/math/stems.js';
+import { queryTerms } from '../../core/stems.js';
 import { openIndex, refreshIndex, closeIndex } from '../../sources/index-store.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';

@@ -10,9 +10,9 @@ import {
   parseTags,
   proofCount,
   str,
-} from '../../sources/note.js';
-import { FrontmatterError, parseYamlMapping, splitFrontmatter } from '../../sources/frontmatter.js';
-import { parseLooseDate, toNaiveIso } from '../../sources/dates.js';
+} from '../../core/note.js';
+import { FrontmatterError, parseYamlMapping, splitFrontmatter } from '../../core/frontmatter.js';
+import { parseLooseDate, toNaiveIso } from '../../core/dates.js';
 
 /** A note file with the given frontmatter lines and body. */
 const md = (fm: string, body = 'Body text.\n'): string => `---\n${fm}\n---\n${body}`;

@@ -1,0 +1,60 @@
+/**
+ * The `recall` command line. A plain `recall QUERY [options]` is parsed by the fast path (the shared
+ * option table through yargs-parser); help, subcommands and anything the fast path does not
+ * recognise go to yargs (cli/parser.ts), loaded on demand. Library functions do the work; one handler
+ * maps errors to exit codes (2 = usage; 1 = a named failure; 0 = everything else, as in the reference:
+ * a runtime problem never fails the caller). stdout carries only the requested output.
+ */
+import { NotFoundError, UsageError, errorMessage } from '../core/errors.js';
+import { isHookName } from '../hooks/hook-table.js';
+import { fastParse } from './options.js';
+import { runRecallCommand } from './commands/recall.js';
+import { oneLineYargsMessage, type CliIo } from './shared.js';
+
+export type { CliIo };
+
+/** Failures that are the command's answer (exit 1), by error name, with the prefix their message gets. */
+const FAILURES: Readonly<Record<string, string | undefined>> = {
+  IndexFailed: '',
+  NoteEditError: '',
+  TeamError: 'team: ',
+  PullError: 'models pull failed: ',
+};
+
+/** The exit status of a failed run, after saying on stderr what went wrong. */
+function exitCodeOf(err: unknown, io: CliIo): number {
+  const name = (err as { name?: string } | null)?.name ?? '';
+  if (err instanceof NotFoundError || Object.hasOwn(FAILURES, name)) {
+    io.stderr(`recall: ${FAILURES[name] ?? ''}${errorMessage(err)}\n`);
+    return 1;
+  }
+  if (err instanceof UsageError || (err instanceof Error && name === 'YError')) {
+    io.stderr(`recall: error: ${err instanceof UsageError ? errorMessage(err) : oneLineYargsMessage(err.message)}\n`);
+    return 2;
+  }
+  // Runtime problems never fail the caller (reference contract); say what happened on stderr.
+  io.stderr(`recall: internal error: ${errorMessage(err)}\n`);
+  return 0;
+}
+
+export async function main(io: CliIo): Promise<number> {
+  for (const w of io.configWarnings ?? []) io.stderr(`recall: ${w}\n`);
+  try {
+    if (io.argv[0] === 'hook' && io.argv.length === 2 && isHookName(io.argv[1])) {
+      // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
+      const startedMs = Math.round(performance.timeOrigin);
+      const { hookEnvelope } = await import('../hooks/entry.js');
+      io.stdout(await hookEnvelope(io.argv[1], { stdin: process.stdin, env: io.env, cwd: io.cwd, startedMs }));
+      return 0;
+    }
+    // `recall help [command]` and `recall version` are the flags' words, as in git and npm.
+    if (io.argv[0] === 'help') io = { ...io, argv: [...io.argv.slice(1), '--help'] };
+    else if (io.argv[0] === 'version' && io.argv.length === 1) io = { ...io, argv: ['--version'] };
+    const fast = fastParse(io.argv);
+    if (!fast) return await (await import('./parser.js')).runYargs(io);
+    await runRecallCommand(fast, io);
+    return 0;
+  } catch (err) {
+    return exitCodeOf(err, io);
+  }
+}

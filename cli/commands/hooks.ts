@@ -1,0 +1,57 @@
+/**
+ * `recall hook <name>` (a hook entry point; main answers it before yargs loads, this module gives it
+ * help and a usage error for a wrong name) and `recall hooks [config|install|uninstall]`.
+ */
+import type { Argv, CommandModule } from 'yargs';
+import { HOOK_NAMES } from '../../hooks/hook-table.js';
+import { HARNESSES } from '../../hooks/harness-config.js';
+import { actionOf, type CliIo } from '../shared.js';
+
+export function hookCommand(): CommandModule {
+  return {
+    command: 'hook <name>',
+    describe: `Run a hook entry point: ${HOOK_NAMES.join(' | ')} (hook JSON on stdin)`,
+    builder: (y: Argv) => y.positional('name', { choices: HOOK_NAMES }),
+    handler: () => undefined,
+  };
+}
+
+export function hooksCommand(io: CliIo): CommandModule {
+  return {
+    command: 'hooks [action]',
+    describe: 'Hook wiring for a harness: `config` prints it; `install` / `uninstall` merge it into the harness settings (backup first)',
+    builder: (y: Argv) =>
+      y
+        .positional('action', { choices: ['config', 'install', 'uninstall'] as const })
+        .option('harness', { choices: HARNESSES, default: 'claude' as const })
+        .option('scope', {
+          choices: ['user', 'project'] as const,
+          default: 'user' as const,
+          describe: 'user settings, or the project in the current folder',
+        })
+        .option('dry-run', { type: 'boolean', default: false, describe: 'print what would change, write nothing' })
+        .option('mcp', { type: 'boolean', default: false, describe: 'also register `recall mcp` as an MCP server' })
+        .option('skill', { type: 'boolean', default: true, describe: 'also install the recall skill (--no-skill to skip)' }),
+    handler: async (a) => {
+      const action = actionOf(a, 'hooks', ['config', 'install', 'uninstall']);
+      const harness = a['harness'] as (typeof HARNESSES)[number];
+      const { hooksConfig, installRoot } = await import('../../hooks/harness-config.js');
+      if (action === 'config') return io.stdout(hooksConfig(harness));
+      const m = await import('../../hooks/install.js');
+      const install = action === 'install';
+      const dryRun = a['dry-run'] === true;
+      const o = {
+        harness,
+        scope: a['scope'] as 'user' | 'project',
+        mcp: a['mcp'] === true,
+        skill: a['skill'] !== false,
+        env: io.env,
+        cwd: io.cwd,
+        root: installRoot(),
+      };
+      const changes = m.planInstall(o, install);
+      const backups = dryRun ? [] : m.applyChanges(changes);
+      io.stdout(m.describeChanges(changes, o, dryRun, install, backups));
+    },
+  };
+}

@@ -1,0 +1,140 @@
+/** The five tools of `recall mcp`: search, and the staged index, timeline, hydrate, plus explain. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { CHARS_PER_TOKEN } from '../sinks/economics.js';
+import { DEFAULT_COMMAND, runRecall, type RecallCommand, type RunIo } from '../pipeline/run.js';
+import { stageHydrate, stageIndex, stageTimeline, type StagesScope } from './stages.js';
+import { runExplain } from './explain.js';
+import { errorMessage } from '../core/errors.js';
+import { asReferenceBlock } from '../sinks/safe-text.js';
+import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './mcp-budget.js';
+
+export interface ToolContext {
+  scope: StagesScope;
+  io: RunIo;
+}
+
+type ToolResult = { content: { type: 'text'; text: string }[]; isError?: true };
+
+const result = (text: string): ToolResult => ({ content: [{ type: 'text', text }] });
+
+/** A tool's answer, or its error as a tool error the agent can read (never a protocol failure). */
+async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
+  try {
+    return result(await fn());
+  } catch (err) {
+    return { content: [{ type: 'text', text: `recall: ${errorMessage(err)}` }], isError: true };
+  }
+}
+
+const SEARCH_DESCRIPTION =
+  'Search the knowledge base of prior learnings (past fixes, decisions, pitfalls) for the task at hand. Ranked, with abstention: an empty answer means nothing relevant enough. Short specific queries work best: tool names, error snippets, project.';
+
+async function search(
+  a: { query: string; limit?: number; confidence?: RecallCommand['confidence']; mode?: RecallCommand['mode']; tags?: string[] },
+  ctx: ToolContext,
+): Promise<string> {
+  const cmd: RecallCommand = {
+    ...DEFAULT_COMMAND,
+    ...ctx.scope,
+    query: a.query,
+    limit: a.limit ?? 10,
+    confidence: a.confidence ?? 'ANY',
+    mode: a.mode ?? 'naive',
+    tags: a.tags ?? [],
+    maxChars: chars(MCP_BUDGETS.search),
+    followup: false,
+  };
+  const found = (await runRecall(cmd, ctx.io)).stdout.trim();
+  if (!found) return `No learning in the KB is relevant enough to "${a.query}" (recall abstained).`;
+  // Learnings reach the agent as one delimited block of reference material, as from a hook;
+  // the budget is applied inside the block so that it stays closed.
+  const wrapper = asReferenceBlock('x').length - 1;
+  return asReferenceBlock(fitText(found, MCP_BUDGETS.search - Math.ceil(wrapper / CHARS_PER_TOKEN)));
+}
+
+function registerSearch(server: McpServer, ctx: ToolContext): void {
+  const inputSchema = {
+    query: z.string().min(1).describe('what you are about to do, or an error snippet'),
+    limit: z.number().int().min(1).max(20).optional().describe('results (default 10)'),
+    confidence: z.enum(['HIGH', 'MEDIUM', 'LOW', 'ANY']).optional().describe('minimum confidence tier (default ANY)'),
+    mode: z.enum(['naive', 'local', 'global']).optional().describe('naive (default), local: graph neighbourhood, global: broad patterns'),
+    tags: z.array(z.string()).optional().describe('tags that boost matching notes'),
+  };
+  server.registerTool('search', { title: 'Recall prior learnings', description: SEARCH_DESCRIPTION, inputSchema }, (a) =>
+    guarded(() => search(a, ctx)),
+  );
+}
+
+function registerStages(server: McpServer, { scope, io }: ToolContext): void {
+  server.registerTool(
+    'index',
+    {
+      title: 'Staged recall, step 1: index',
+      description:
+        'ID-only rows (id, title, score, project, date) for a query, best first: triage many hits cheaply, then use timeline or hydrate on the few that matter.',
+      inputSchema: { query: z.string().min(1), limit: z.number().int().min(1).max(50).optional().describe('rows (default 20)') },
+    },
+    (a) =>
+      guarded(async () => fitStep(await stageIndex(a.query, { ...scope, ...(a.limit ? { limit: a.limit } : {}) }, io), MCP_BUDGETS.index)),
+  );
+  server.registerTool(
+    'timeline',
+    {
+      title: 'Staged recall, step 2: timeline',
+      description:
+        'Chronological neighbours (ID-only rows) around an anchor note, to see how a problem evolved. Give an anchor id from index, or a query to pick one.',
+      inputSchema: {
+        anchor: z.string().optional().describe('note id from index'),
+        query: z.string().optional().describe('used to find the anchor when none is given'),
+        depth_before: z.number().int().min(0).max(20).optional(),
+        depth_after: z.number().int().min(0).max(20).optional(),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const step = await stageTimeline(
+          {
+            ...scope,
+            ...(a.anchor ? { anchor: a.anchor } : {}),
+            ...(a.query ? { query: a.query } : {}),
+            ...(a.depth_before !== undefined ? { depthBefore: a.depth_before } : {}),
+            ...(a.depth_after !== undefined ? { depthAfter: a.depth_after } : {}),
+          },
+          io,
+        );
+        return fitStep(step, MCP_BUDGETS.timeline);
+      }),
+  );
+  server.registerTool(
+    'hydrate',
+    {
+      title: 'Staged recall, step 3: hydrate',
+      description: `Full notes (frontmatter, body, entities) for ids chosen through index and timeline; at most ${HYDRATE_MAX_IDS} at once. Never hydrate without filtering first.`,
+      inputSchema: { ids: z.array(z.string().min(1)).min(1).max(HYDRATE_MAX_IDS) },
+    },
+    (a) => guarded(async () => fitStep(await stageHydrate(a.ids, scope, io), MCP_BUDGETS.hydrate)),
+  );
+}
+
+function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
+  server.registerTool(
+    'explain',
+    {
+      title: 'Explain a recall result',
+      description: 'Say where one note dropped out of (or ranked in) the result of a query, and why: arms, fusion, filters, boosts, gates.',
+      inputSchema: { query: z.string().min(1), id: z.string().min(1).describe('note id (or file name without .md)') },
+    },
+    (a) =>
+      guarded(async () => {
+        const cmd = { ...DEFAULT_COMMAND, ...scope, query: a.query, format: 'json' as const, gapLog: false, followup: false };
+        return fitText(`${(await runExplain(cmd, a.id, io)).message}\n`, MCP_BUDGETS.explain);
+      }),
+  );
+}
+
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  registerSearch(server, ctx);
+  registerStages(server, ctx);
+  registerExplain(server, ctx);
+}

@@ -1,0 +1,154 @@
+/**
+ * `recall models pull|status` and `recall daemon status|stop`: library functions returning text,
+ * called by the CLI. `models pull` is the only command that touches the network.
+ */
+import fs from 'node:fs';
+import { loadConfig } from '../pipeline/config.js';
+import { UsageError, errorMessage } from '../core/errors.js';
+import { daemonEntry } from '../pipeline/model-client.js';
+import { modelPresence, type ModelRole, type ModelSettings } from '../sources/models/model-store.js';
+import { daemonRequest } from '../sources/models/daemon-client.js';
+import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function settingsOf(env: Env): { settings: ModelSettings; stateDir: string } {
+  const c = loadConfig(env);
+  return {
+    settings: {
+      modelsDir: c.modelsDir,
+      ceModel: c.ceModel,
+      embedModel: c.embedModel,
+      ceMaxTokens: c.ceMaxTokens,
+      embedMaxTokens: c.embedMaxTokens,
+    },
+    stateDir: c.stateDir,
+  };
+}
+
+const mb = (n: number): string => (n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
+
+/** `recall models status --json`: the models dir and, per role, the model id, whether it is installed and what it serves. */
+export function modelsStatusData(env: Env): {
+  dir: string;
+  models: { role: ModelRole; id: string; present: boolean; dtype: string | null; bytes: number; missing: string[]; serves: string }[];
+} {
+  const { settings } = settingsOf(env);
+  return {
+    dir: settings.modelsDir,
+    models: (['rerank', 'embed'] as ModelRole[]).map((role) => {
+      const p = modelPresence(settings, role);
+      return { role, id: p.id, present: p.present, dtype: p.dtype, bytes: p.bytes, missing: p.missing, serves: p.serves };
+    }),
+  };
+}
+
+/** `recall daemon status --json`. */
+export async function daemonStatusData(
+  env: Env,
+): Promise<{ socket: string; running: boolean; answering: boolean; status: unknown; error: string | null }> {
+  const opts = clientOptions(env);
+  if (!fs.existsSync(opts.socket)) return { socket: opts.socket, running: false, answering: false, status: null, error: null };
+  try {
+    const res = await daemonRequest({ op: 'status' }, opts, AbortSignal.timeout(3000));
+    return {
+      socket: opts.socket,
+      running: true,
+      answering: res.ok,
+      status: res.ok ? (res.status ?? null) : null,
+      error: res.ok ? null : String(res.error),
+    };
+  } catch (err) {
+    return { socket: opts.socket, running: true, answering: false, status: null, error: errorMessage(err) };
+  }
+}
+
+export function modelsStatus(env: Env): string {
+  const { settings } = settingsOf(env);
+  const lines = [`models dir: ${settings.modelsDir}`];
+  for (const role of ['rerank', 'embed'] as ModelRole[]) {
+    const p = modelPresence(settings, role);
+    lines.push(
+      `${role === 'rerank' ? 'cross-encoder' : 'embedder     '}  ${p.id}  ${p.present ? `present (${p.dtype}, ${mb(p.bytes)})` : `missing: ${p.missing.join(', ')}`}  — serves: ${p.serves}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export interface PullCommand {
+  ce?: string;
+  embed?: string;
+  quantized: boolean;
+  only?: ModelRole;
+}
+
+export async function modelsPull(cmd: PullCommand, env: Env, progress: (line: string) => void): Promise<string> {
+  const { pullModel, sourceRepoFor } = await import('../sources/models/pull.js');
+  const { settings } = settingsOf(env);
+  const jobs: { role: ModelRole; id: string }[] = [];
+  if (cmd.only !== 'embed') jobs.push({ role: 'rerank', id: cmd.ce ?? settings.ceModel });
+  if (cmd.only !== 'rerank') jobs.push({ role: 'embed', id: cmd.embed ?? settings.embedModel });
+  const out: string[] = [];
+  for (const job of jobs) {
+    let last = 0;
+    const report = await pullModel({
+      id: job.id,
+      repo: sourceRepoFor(job.id),
+      modelsDir: settings.modelsDir,
+      quantized: cmd.quantized,
+      ...(env['HF_ENDPOINT'] ? { endpoint: env['HF_ENDPOINT'] } : {}),
+      onProgress: (file, received, total) => {
+        const now = Date.now();
+        if (now - last < 200 && received !== total) return;
+        last = now;
+        progress(`${job.id}: ${file} ${mb(received)}${total ? ` / ${mb(total)}` : ''}`);
+      },
+    });
+    out.push(
+      `pulled ${job.id} from ${report.repo}: ${report.files.length} files, ${mb(report.totalBytes)} in ${(report.ms / 1000).toFixed(1)} s → ${report.dir}`,
+    );
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function clientOptions(env: Env): { socket: string; spawnCommand: string[]; env: Env; noSpawn: true } {
+  const { settings, stateDir } = settingsOf(env);
+  return { socket: daemonSocketPath(stateDir, settings), spawnCommand: [process.execPath, daemonEntry() ?? ''], env, noSpawn: true };
+}
+
+export async function daemonStatus(env: Env): Promise<string> {
+  const opts = clientOptions(env);
+  if (!fs.existsSync(opts.socket)) return `model daemon: not running (socket ${opts.socket})\n`;
+  try {
+    const res = await daemonRequest({ op: 'status' }, opts, AbortSignal.timeout(3000));
+    if (!res.ok || !res.status) return `model daemon: answered with an error: ${res.ok ? 'no status' : res.error}\n`;
+    const s = res.status;
+    return (
+      `model daemon: running, pid ${s.pid}, up ${s.uptimeSec} s, ${s.requests} requests, RSS ${mb(s.rssBytes)}, ` +
+      `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n` +
+      `  cross-encoder ${s.models.ce} (${s.models.loaded.rerank ? 'loaded' : 'not loaded yet'}), embedder ${s.models.embed} (${s.models.loaded.embed ? 'loaded' : 'not loaded yet'})\n` +
+      `  socket ${opts.socket}\n`
+    );
+  } catch (err) {
+    return `model daemon: not answering (${errorMessage(err)}); socket ${opts.socket}\n`;
+  }
+}
+
+export async function daemonStop(env: Env): Promise<string> {
+  const opts = clientOptions(env);
+  if (!fs.existsSync(opts.socket)) return 'model daemon: not running\n';
+  try {
+    await daemonRequest({ op: 'shutdown' }, opts, AbortSignal.timeout(3000));
+    return 'model daemon: stopped\n';
+  } catch (err) {
+    fs.rmSync(opts.socket, { force: true });
+    return `model daemon: was not answering (${errorMessage(err)}); removed its stale socket\n`;
+  }
+}
+
+export function parseRole(v: unknown): ModelRole | undefined {
+  if (v === undefined) return undefined;
+  if (v === 'rerank' || v === 'ce') return 'rerank';
+  if (v === 'embed') return 'embed';
+  throw new UsageError(`--only must be rerank or embed (got ${JSON.stringify(v)})`);
+}

@@ -1,0 +1,81 @@
+/**
+ * The yargs side of the command line: help, sub-commands and anything the fast path of main does
+ * not recognise. One command module per command (cli/commands/); this file only assembles them, in
+ * the order the help lists them. Loaded on demand: a plain `recall QUERY` never loads yargs.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../core/errors.js';
+import { installRoot } from '../hooks/harness-config.js';
+import { oneLineYargsMessage, type CliIo, type ExitStatus } from './shared.js';
+import { statusCommand } from './commands/status.js';
+import { addCommand, forgetCommand, listCommand, showCommand, supersedeCommand } from './commands/notes.js';
+import { indexCommand } from './commands/index-command.js';
+import { daemonCommand, modelsCommand } from './commands/models.js';
+import { hookCommand, hooksCommand } from './commands/hooks.js';
+import { stagesCommand } from './commands/stages.js';
+import { explainCommand, traceCommand } from './commands/trace.js';
+import { replayCommand } from './commands/replay.js';
+import { teamCommand } from './commands/team.js';
+import { mcpCommand } from './commands/mcp.js';
+import { recallCommand } from './commands/recall.js';
+
+const USAGE =
+  '$0 [query..] [options]\n\nRetrieve the prior learnings most relevant to a query from a markdown KB (`recall -` reads the query from stdin; `recall -- WORD` searches a word that is also a command; `recall help COMMAND` = `recall COMMAND --help`).';
+
+/** This install's version (package.json next to the sources or the bundle). */
+export function recallVersion(): string {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(installRoot(), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Every command of the CLI, in the order the help lists them. */
+export function commandModules(io: CliIo, exit: ExitStatus): CommandModule[] {
+  return [
+    statusCommand(io),
+    showCommand(io),
+    listCommand(io),
+    addCommand(io),
+    supersedeCommand(io),
+    forgetCommand(io),
+    indexCommand(io),
+    modelsCommand(io),
+    hookCommand(),
+    hooksCommand(io),
+    stagesCommand(io, exit),
+    traceCommand(io),
+    explainCommand(io),
+    replayCommand(io, exit),
+    teamCommand(io),
+    mcpCommand(io),
+    daemonCommand(io),
+    recallCommand(io),
+  ];
+}
+
+/** Parse and run `io.argv` with yargs; resolves to the exit status a command asked for (0 unless one did). */
+export async function runYargs(io: CliIo): Promise<number> {
+  const { default: yargs } = await import('yargs');
+  const exit: ExitStatus = { code: 0 };
+  await yargs(io.argv)
+    .scriptName('recall')
+    .usage(USAGE)
+    .parserConfiguration({ 'camel-case-expansion': false, 'boolean-negation': true, 'parse-positional-numbers': false })
+    .strict()
+    .help()
+    .alias('help', 'h')
+    .version(recallVersion())
+    .alias('version', 'V')
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err) => {
+      throw err ?? new UsageError(oneLineYargsMessage(msg));
+    })
+    .completion('completion', 'Print a bash/zsh completion script (add `source <(recall completion)` to your shell profile)')
+    .command(commandModules(io, exit))
+    .parseAsync();
+  return exit.code;
+}

@@ -1,0 +1,97 @@
+/** The text the team commands print for their reports. */
+import type { InitReport } from '../pipeline/team-init.js';
+import type { PushReport } from '../pipeline/team-push.js';
+import type { PullReport } from '../pipeline/team-pull.js';
+import type { TeamStatus, teamTrust } from '../pipeline/team-status.js';
+
+export function formatInit(r: InitReport): string {
+  return (
+    `team store ready: ${r.store} schema ${r.schema} (version ${r.info.version}${r.applied.length ? `, migrated: ${r.applied.join(', ')}` : ', up to date'}; store id ${r.info.storeId})\n` +
+    `${r.pgvector}\n` +
+    `settings saved in ${r.config}${r.passwordNotSaved ? ' (the password was not saved: give it with PGPASSWORD or ~/.pgpass)' : ''}\n`
+  );
+}
+
+export function formatPush(r: PushReport): string {
+  const c = r.counts;
+  const lines = [
+    `pushed ${r.kb} to ${r.store}: ${r.shared} shared notes: ${c.published} published, ${c.unchanged} unchanged, ${c.retired} retired in the store` +
+      ` (${(r.ms / 1000).toFixed(2)} s)`,
+  ];
+  if (c.keptAsRevision)
+    lines.push(
+      `conflicts: ${c.keptAsRevision} of your edits are older than the store's latest revision and were kept as superseded revisions (see \`recall team history ID\`)`,
+    );
+  if (c.replacedOther)
+    lines.push(
+      `conflicts: ${c.replacedOther} notes last published from another machine were replaced by your newer edit (their revision is kept as superseded)`,
+    );
+  lines.push(r.vectors);
+  for (const s of r.skipped) lines.push(`skipped ${s.path}: ${s.reason}`);
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatPull(r: PullReport): string {
+  const s = r.summary;
+  return (
+    `pulled from ${r.store}${r.full ? ' (full)' : ''}: ${r.rows} changes, ${r.written} notes written, ${r.removed} removed, ${r.unchanged} unchanged` +
+    `${r.tooLarge ? `, ${r.tooLarge} skipped (larger than 1 MiB)` : ''} (${(r.ms / 1000).toFixed(2)} s)\n` +
+    `team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)\n` +
+    (r.indexed ? `indexed with ${r.indexed}\n` : '')
+  );
+}
+
+export function formatTrust(r: ReturnType<typeof teamTrust>): string {
+  if ('list' in r)
+    return r.list.length
+      ? r.list.map((t) => `${t.author}\t${t.authority}\tsince ${t.since}`).join('\n') + '\n'
+      : 'no trusted authors: every pulled note is quarantined\n';
+  return (
+    `${r.trusted ? `trusted ${r.author} (authority ${r.authority})` : `no longer trusting ${r.author}`}: ${r.changed} pulled notes updated; ` +
+    `team shard: ${r.summary.notes} notes, ${r.summary.quarantined} quarantined (the next pull re-reads the store for older revisions)\n`
+  );
+}
+
+export function formatStatus(s: TeamStatus): string {
+  const lines = [
+    `team store: ${s.configured ? `${s.store} (schema ${s.schema}, from ${s.source === 'env' ? 'RECALL_TEAM_URL' : 'the config file'})` : 'not configured (recall team init --url URL)'}`,
+  ];
+  lines.push(`this machine: ${s.machine}; live arm ${s.liveArm ? 'on (RECALL_TEAM_ARM=1)' : 'off'}`);
+  const authors = Object.entries(s.shard.authors)
+    .map(([a, n]) => `${a} ${n}`)
+    .join(', ');
+  lines.push(
+    `pulled shard: ${s.shard.notes} notes, ${s.shard.quarantined} quarantined${authors ? ` (${authors})` : ''} in ${s.shard.root}`,
+  );
+  lines.push(
+    `trusted: ${s.trusted.length ? s.trusted.map((t) => `${t.author} (${t.authority})`).join(', ') : 'nobody (every pulled note is quarantined)'}`,
+  );
+  lines.push(
+    s.lastPull
+      ? `last pull: ${s.lastPull.at}: ${s.lastPull.rows} changes, ${s.lastPull.written} written, ${s.lastPull.removed} removed`
+      : 'last pull: never',
+  );
+  if (s.lastPullError) lines.push(`last pull error: ${s.lastPullError.at}: ${s.lastPullError.message}`);
+  if (s.lastPush.length === 0) lines.push('last push: never');
+  for (const p of s.lastPush)
+    lines.push(
+      `last push: ${p.at} from ${p.kb}: ${p.shared} shared, ${p.published} published, ${p.unchanged} unchanged, ${p.retired} retired, ${p.conflicts} conflicts`,
+    );
+  if (s.server) {
+    if (s.server.reachable) {
+      const c = s.server.counts;
+      lines.push(
+        `server: store ${s.server.storeId}, schema v${s.server.schemaVersion}, pgvector ${s.server.pgvector ? 'on' : 'off'}: ${c.current} current notes ` +
+          `(${c.superseded} superseded, ${c.forgotten} forgotten, ${c.olderRevisions} older revisions kept, ${c.withVectors} with vectors); ` +
+          `authors: ${
+            Object.entries(c.authors)
+              .map(([a, n]) => `${a} ${n}`)
+              .join(', ') || 'none'
+          }`,
+      );
+    } else {
+      lines.push(`server: unreachable: ${s.server.error}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The record that flows through the stage operators of one recall. Each operator returns a new
+ * record (no mutation), adding its output and any drops or degradations it recorded.
+ */
+import type {
+  RelevanceFeatures,
+  ArmOutcome,
+  Candidate,
+  CacheTier,
+  Degradation,
+  Drop,
+  Embeddings,
+  RelevanceSource,
+  ScoredCandidate,
+} from './types.js';
+import type { QueryTerm } from './stems.js';
+
+/** A query term with the weights the relevance estimate used. */
+export interface WeighedTerm extends QueryTerm {
+  /** Weight in everyday English (0..1; 1 for a name). */
+  info: number;
+  /** Live notes of the KB containing it. */
+  df: number;
+  /** It pins a topic down: a name, or a word rare in everyday English that is not an everyday coding word. */
+  specific: boolean;
+  /** A word every coding conversation uses (its information is capped). */
+  everyday: boolean;
+}
+
+export interface RelevanceEstimate {
+  p: number;
+  source: RelevanceSource;
+  /** The lexical features (also computed when a cross-encoder decided, for explain). */
+  features: RelevanceFeatures | null;
+}
+
+export interface RecallState {
+  query: string;
+  /** Content terms of the query (OOD gate, floors, fuzzy cache). */
+  terms: string[];
+  /** The query's terms (date phrase removed) as the relevance estimate weighed them; [] before it ran. */
+  weighed: WeighedTerm[];
+  /** Absolute relevance by note key. */
+  relevance: Map<string, RelevanceEstimate>;
+  arms: ArmOutcome[];
+  /** Fused candidates in RRF order (after floors and the superseded filter). */
+  candidates: Candidate[];
+  /** Cross-encoder logits by note key, or null when no cross-encoder ran. */
+  ce: Map<string, number> | null;
+  embeddings: Embeddings | null;
+  /** All candidates scored and sorted, before the filters. */
+  scored: ScoredCandidate[];
+  /** What survives the filters, gate, MMR and budget: the result. */
+  selected: ScoredCandidate[];
+  /** Candidates below the relevance floor, kept for display as weak matches. */
+  weak: ScoredCandidate[];
+  oodGated: boolean;
+  coverage: number | null;
+  /** Reason nothing cleared the relevance floor, else null. */
+  abstained: string | null;
+  cacheTier: CacheTier;
+  degraded: Degradation[];
+  drops: Drop[];
+}
+
+export function initialState(query: string, terms: string[]): RecallState {
+  return {
+    query,
+    terms,
+    weighed: [],
+    relevance: new Map(),
+    arms: [],
+    candidates: [],
+    ce: null,
+    embeddings: null,
+    scored: [],
+    selected: [],
+    weak: [],
+    oodGated: false,
+    coverage: null,
+    abstained: null,
+    cacheTier: null,
+    degraded: [],
+    drops: [],
+  };
+}

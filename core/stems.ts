@@ -1,0 +1,106 @@
+/**
+ * Words and stems the way the full-text index sees them, for the relevance estimate. Pure.
+ *
+ * The index tokenizes with SQLite FTS5's `porter unicode61`: runs of letters and digits, lower-cased,
+ * diacritics removed, then the Porter stemmer. The same steps here (the `stemmer` package implements
+ * the same Porter algorithm; checked on the 20,000 most frequent English words, every stem it makes
+ * is a term of an FTS5 porter index of those words) let a query term be matched against a note's text
+ * and looked up in the index's vocabulary.
+ */
+import { stemmer } from 'stemmer';
+import { STOPWORDS } from './terms.js';
+
+const WORD_RE = /[\p{L}\p{N}]+/gu;
+const ASCII_WORD = /^[a-z]+$/;
+
+/**
+ * Lower-case, strip the diacritics of Latin letters ("café" → "cafe"), as the index's unicode61
+ * tokenizer does; other scripts keep their marks (й stays й, デ stays デ), as they do in the index.
+ */
+function fold(word: string): string {
+  const lower = word.toLowerCase();
+  // Only non-ASCII words need the (slower) normalisation.
+  return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(/(\p{Script=Latin})\p{M}+/gu, '$1').normalize('NFC');
+}
+
+/** Stems already computed in this process: notes repeat their vocabulary, and Porter is the cost. */
+const STEM_CACHE = new Map<string, string>();
+/** Bound on the cache (a long-lived process reading many KBs must not grow without limit). */
+const STEM_CACHE_MAX = 100_000;
+
+/** Porter stem of a folded word; digits and non-Latin words stay as they are (Porter is for English). */
+export function stemOf(folded: string): string {
+  const hit = STEM_CACHE.get(folded);
+  if (hit !== undefined) return hit;
+  const stem = ASCII_WORD.test(folded) ? stemmer(folded) : folded;
+  if (STEM_CACHE.size >= STEM_CACHE_MAX) STEM_CACHE.clear();
+  STEM_CACHE.set(folded, stem);
+  return stem;
+}
+
+/**
+ * Distinct stems of a text, reading at most `maxChars` characters (a 1 MiB note should not cost a
+ * recall a second of tokenizing; titles, key insights and the start of the body come first).
+ */
+export function textStems(text: string, maxChars = Infinity): Set<string> {
+  const out = new Set<string>();
+  const src = (text.length > maxChars ? text.slice(0, maxChars) : text).toLowerCase();
+  // Most notes are plain ASCII: splitting on non-alphanumerics is several times faster than the
+  // Unicode word pattern (this runs in every hook process, before the JIT has warmed up).
+  if (/^[\x00-\x7f]*$/.test(src)) {
+    for (const w of src.split(/[^a-z0-9]+/)) if (w) out.add(stemOf(w));
+    return out;
+  }
+  for (const m of src.matchAll(WORD_RE)) out.add(stemOf(fold(m[0])));
+  return out;
+}
+
+export interface QueryTerm {
+  /** The word as folded (lower case, no diacritics). */
+  word: string;
+  stem: string;
+  /**
+   * Capitalised inside a sentence ("did Melanie go", "on Postgres"): a name. Names are specific
+   * whatever their frequency in everyday English ("Maria", "Tim" are common words there).
+   */
+  proper: boolean;
+}
+
+/** Shortest query word that counts: 2 characters keeps "s3", "ci", "db", "ui". */
+export const MIN_TERM_CHARS = 2;
+/** A prompt carries at most this many distinct terms into the estimate (a pasted log is not a topic). */
+export const MAX_QUERY_TERMS = 64;
+
+/**
+ * The query's content terms: distinct stems of its words of 2+ characters that are not function
+ * words, in order, each flagged when it is a capitalised name.
+ */
+export function queryTerms(query: string): QueryTerm[] {
+  const byStem = new Map<string, QueryTerm>();
+  // In a prompt written in Title Case or all capitals, capitals say nothing about names.
+  const words = query.match(/[\p{L}][\p{L}\p{N}]*/gu) ?? [];
+  const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
+  const namesMeanSomething = words.length < 4 || capitalised / words.length < 0.5;
+  let sentenceStart = true;
+  for (const m of query.matchAll(/[\p{L}\p{N}]+|[.!?]/gu)) {
+    const raw = m[0];
+    if (raw === '.' || raw === '!' || raw === '?') {
+      sentenceStart = true;
+      continue;
+    }
+    const first = sentenceStart;
+    sentenceStart = false;
+    const word = fold(raw);
+    if (word.length < MIN_TERM_CHARS || STOPWORDS.has(word)) continue;
+    const stem = stemOf(word);
+    const proper = namesMeanSomething && !first && /^\p{Lu}\p{Ll}/u.test(raw);
+    const prev = byStem.get(stem);
+    if (prev) {
+      prev.proper ||= proper;
+      continue;
+    }
+    if (byStem.size >= MAX_QUERY_TERMS) break;
+    byStem.set(stem, { word, stem, proper });
+  }
+  return [...byStem.values()];
+}

@@ -1,0 +1,69 @@
+/**
+ * The one list of recall's hooks. Everything that names a hook derives from this table: the
+ * handlers (registry.ts), the harness wiring and hooks/hooks.json (harness-config.ts), the entry
+ * scripts, the fallback envelope, `recall hook <name>` and the commands that recognise a recall hook
+ * in someone's settings. It imports nothing, so the hook entries and the CLI's fast path load it cheaply.
+ *
+ * Columns:
+ * - name: file-system friendly name (entry script, logs, breadcrumbs, `recall hook <name>`);
+ * - event: the Claude Code and Codex event (PascalCase), also the hookEventName of their envelope;
+ * - copilotEvent: the Copilot CLI event (camelCase). The prompt hook runs on userPromptTransformed
+ *   because Copilot ignores what userPromptSubmitted returns;
+ * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
+ * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
+ * - fixedContextEnv: a variable whose value, when set, is the user's own context, injected as given;
+ * - entry: the source of the hook's entry script (`node dist/hooks/<name>.js`).
+ */
+
+/**
+ * Own deadline (seconds) of the session-start and prompt hooks. The harnesses are told 30 s: a hook
+ * that answered at its own 30 s deadline was killed before its answer arrived, so the deadline sits
+ * well inside, leaving room for process start and exit.
+ */
+export const HOOK_DEADLINE_SEC = 20;
+
+export const HOOK_TABLE = [
+  {
+    name: 'session-start',
+    event: 'SessionStart',
+    copilotEvent: 'sessionStart',
+    timeoutSec: 30,
+    timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
+    defaultTimeoutSec: HOOK_DEADLINE_SEC,
+    entry: 'hooks/session-start.ts',
+  },
+  {
+    name: 'user-prompt-submit',
+    event: 'UserPromptSubmit',
+    copilotEvent: 'userPromptTransformed',
+    timeoutSec: 30,
+    timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
+    defaultTimeoutSec: HOOK_DEADLINE_SEC,
+    entry: 'hooks/user-prompt-submit.ts',
+  },
+  {
+    name: 'subagent-start',
+    event: 'SubagentStart',
+    copilotEvent: 'subagentStart',
+    timeoutSec: 10,
+    timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
+    defaultTimeoutSec: 5,
+    fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
+    entry: 'hooks/subagent-start.ts',
+  },
+] as const;
+
+export type HookRow = (typeof HOOK_TABLE)[number];
+export type HookName = HookRow['name'];
+export type HookEvent = HookRow['event'];
+
+export const HOOK_NAMES: readonly HookName[] = HOOK_TABLE.map((h) => h.name);
+
+export function isHookName(name: unknown): name is HookName {
+  return typeof name === 'string' && (HOOK_NAMES as readonly string[]).includes(name);
+}
+
+/** The table row of hook `name`. */
+export function hookRow<N extends HookName>(name: N): Extract<HookRow, { name: N }> {
+  return HOOK_TABLE.find((h) => h.name === name) as Extract<HookRow, { name: N }>;
+}

@@ -1,0 +1,194 @@
+/**
+ * What every hook shares: tolerant stdin parsing, presence-first field lookup, env overrides that
+ * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
+ * whatever happens the hook prints exactly one valid envelope and exits 0.
+ */
+import { loadConfig } from '../pipeline/config.js';
+import { withConfigFile } from '../pipeline/config-file.js';
+import { errorMessage } from '../core/errors.js';
+import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.js';
+import type { HookEvent, HookName } from './hook-table.js';
+import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
+import { asReferenceBlock } from '../sinks/safe-text.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../core/hook-input.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export { MAX_STDIN_BYTES, readStdin, stdinWaitMs };
+
+/** Hook input as an object: empty, non-JSON, non-object or oversized stdin → {}. */
+export function parseHookInput(text: string): Record<string, unknown> {
+  if (!text || text.length > MAX_STDIN_BYTES) return {};
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Why a hook's stdin is not the JSON object a harness sends (the hook goes on with {}), or null. */
+export function hookInputProblem(text: string): string | null {
+  if (!text.trim()) return 'empty stdin (expected the harness hook JSON)';
+  if (text.length > MAX_STDIN_BYTES) return `stdin larger than ${MAX_STDIN_BYTES} bytes; ignored`;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? null : 'stdin is JSON but not an object';
+  } catch (err) {
+    return `stdin is not JSON (${(err as Error).message.split('\n')[0]})`;
+  }
+}
+
+/**
+ * First of `keys` present in the input (a present falsy value wins, as in the reference), as a
+ * trimmed string; numbers are stringified; other types count as absent. Absent → null.
+ */
+export function pick(input: Record<string, unknown>, keys: readonly string[]): string | null {
+  for (const k of keys) {
+    if (!(k in input)) continue;
+    const v = input[k];
+    if (typeof v === 'string') return v.trim();
+    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    return null;
+  }
+  return null;
+}
+
+/** Reads caller env overrides; a malformed value falls back to the default and is remembered. */
+export class OverrideReader {
+  readonly problems: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  has(name: string): boolean {
+    return this.env[name] !== undefined;
+  }
+
+  num(name: string, def: number, min: number, max: number, integer = false): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw.trim() === '') return def;
+    const n = Number(raw.trim());
+    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
+      this.problems.push(`${name}=${JSON.stringify(raw)} is not ${integer ? 'an integer' : 'a number'} in ${min}..${max}; using ${def}`);
+      return def;
+    }
+    return n;
+  }
+}
+
+export interface HookContext {
+  env: Env;
+  cwd: string;
+  harness: Harness;
+  stateDir: string;
+  /** Absolute deadline (epoch ms) for the whole hook. */
+  deadlineMs: number;
+  overrides: OverrideReader;
+  now: () => number;
+  /**
+   * Set when the deadline's safety net answered with an empty context. The run itself may go on in
+   * a long-lived process (the recall server): it must then record nothing as given to the agent.
+   */
+  gaveUp: boolean;
+}
+
+export interface HookSpec {
+  /** File-system friendly name (logs, breadcrumbs), from the hook table. */
+  name: HookName;
+  event: HookEvent;
+  /** Env variable whose value, when set, is the user's own fixed context (injected as given, not as recalled notes). */
+  fixedContextEnv?: string;
+  /** Env variable and default (seconds) of the hook's deadline. */
+  timeoutEnv: string;
+  defaultTimeoutSec: number;
+  run(input: Record<string, unknown>, ctx: HookContext): Promise<string>;
+}
+
+export interface HookIo {
+  stdinText: string;
+  env: Env;
+  cwd: string;
+  now?: () => number;
+  /** When the hook process started (epoch ms): the deadline counts from there, stdin read included. */
+  startedMs?: number;
+  /** A degradation met before this run (the recall server could not answer), for the hook's log. */
+  notice?: string;
+}
+
+/** Slack after the deadline before the safety net answers with an empty context. */
+const SAFETY_GRACE_MS = 250;
+
+/**
+ * Run a hook to its envelope. Never rejects: an error, a malformed env value or a blown deadline
+ * gives an empty context (and a breadcrumb), never a crash or a missing answer.
+ */
+export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: string; context: string; error: string | null }> {
+  const now = io.now ?? Date.now;
+  const started = io.startedMs ?? now();
+  let harness: Harness = 'claude';
+  let stateDir = '';
+  const input = parseHookInput(io.stdinText);
+  try {
+    harness = harnessOf(io.env, input);
+    // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
+    const file = withConfigFile(io.env);
+    const env: Env = {
+      ...file.env,
+      HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1',
+      TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1',
+    };
+    stateDir = loadConfig(env).stateDir;
+    for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
+    const stdinProblem = hookInputProblem(io.stdinText);
+    if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
+    if (io.notice) logHookLine(stateDir, spec.name, io.notice);
+    const overrides = new OverrideReader(env);
+    const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
+    const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now, gaveUp: false };
+    let timer: NodeJS.Timeout | undefined;
+    const safety = new Promise<string>((_, reject) => {
+      timer = setTimeout(
+        () => {
+          ctx.gaveUp = true;
+          reject(new Error(`deadline of ${timeoutSec} s passed`));
+        },
+        Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
+      );
+      timer.unref();
+    });
+    let context: string;
+    try {
+      context = await Promise.race([spec.run(input, ctx), safety]);
+    } finally {
+      clearTimeout(timer);
+    }
+    for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
+    // Recalled notes go in as one delimited block of reference material; a context the user fixed
+    // in their own settings is theirs and goes in as given.
+    const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
+    return { envelope: toHookEnvelope(harness, spec.event, block, input), context: block, error: null };
+  } catch (err) {
+    const message = errorMessage(err);
+    if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
+    return { envelope: toHookEnvelope(harness, spec.event, ''), context: '', error: message };
+  }
+}
+
+/** Append a line to the hook's log (degradations, decisions); never throws. */
+export function hookLog(ctx: HookContext, hook: string, line: string): void {
+  logHookLine(ctx.stateDir, hook, line);
+}
+
+/**
+ * The hook's deadline from its spec, env and config file (for sizing the stdin wait before runHook
+ * parses it): a deadline set in recall.toml bounds the stdin read too.
+ */
+export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number): number {
+  let merged: Env = env;
+  try {
+    merged = withConfigFile(env).env;
+  } catch {
+    /* runHook reports the file's problem */
+  }
+  const sec = new OverrideReader(merged).num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
+  return startedMs + sec * 1000;
+}

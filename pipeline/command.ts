@@ -1,0 +1,124 @@
+/**
+ * The vocabulary of the library entry points: a recall command as the CLI, hooks and tools give it,
+ * what a run may do to the outside world (RunIo), and what an opened KB (RecallSession) offers.
+ */
+import type { ModelClient } from '../core/ports.js';
+import type { RecallOutcome } from '../core/types.js';
+import type { ConfidenceFloor } from '../operators/filter-confidence.js';
+import type { TraceSink } from '../operators/trace-stage.js';
+import type { RefreshReport } from '../sources/index-store.js';
+import type { RecallConfig } from './config.js';
+import type { RecallMode } from './recall-request.js';
+import type { Scope } from './scope.js';
+
+export type OutputFormat = 'markdown' | 'json' | 'fleet-context';
+
+export interface RecallCommand {
+  query: string;
+  limit?: number;
+  mode: RecallMode;
+  confidence: ConfidenceFloor;
+  format: OutputFormat;
+  field: string | null;
+  tags: string[];
+  domainHint: string;
+  minOverlap?: number;
+  /** Relevance floor (0..1, 0 = off); default: the CLI's (RECALL_FLOOR). */
+  floor?: number;
+  /** Show candidates under the floor as weak matches (the CLI's default); hooks never do. */
+  showWeak?: boolean;
+  maxTokens: number;
+  maxChars?: number;
+  cache: boolean;
+  cacheTtl?: number;
+  includeQuarantined?: boolean;
+  mmr: boolean;
+  mmrLambda?: number;
+  global: boolean;
+  allBranches: boolean;
+  kb: string | null;
+  /** Every `--kb` when several are searched together (the first is `kb`); absent for one KB. */
+  kbs?: string[];
+  sessionId: string | null;
+  gapLog: boolean;
+  followup: boolean;
+  verbose: boolean;
+}
+
+/**
+ * A recall request with every option at its default (markdown, any confidence, cache on, logs on):
+ * callers spread it and set what differs.
+ */
+export const DEFAULT_COMMAND: Readonly<RecallCommand> = {
+  query: '',
+  mode: 'naive',
+  confidence: 'ANY',
+  format: 'markdown',
+  field: null,
+  tags: [],
+  domainHint: '',
+  maxTokens: 0,
+  cache: true,
+  mmr: true,
+  global: false,
+  allBranches: false,
+  kb: null,
+  sessionId: null,
+  gapLog: true,
+  followup: true,
+  verbose: false,
+};
+
+export interface RunIo {
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  now?: () => number;
+  models?: ModelClient;
+  /** Diagnostics sink (stderr in the CLI). */
+  warn: (line: string) => void;
+}
+
+export interface RunResult {
+  /** What goes to stdout ('' = nothing). */
+  stdout: string;
+  outcome: RecallOutcome | null;
+  scope: Scope;
+  refresh: RefreshReport | null;
+}
+
+/**
+ * An opened KB: scope resolved, index refreshed, engines and models chosen, new notes embedded —
+ * once — so that several recalls (a hook's probe and main recall) share that work.
+ */
+export interface RecallSession {
+  readonly config: RecallConfig;
+  readonly scope: Scope;
+  readonly refresh: RefreshReport;
+  /** Live notes in the KB (0 = nothing to recall). */
+  readonly liveNotes: number;
+  run(cmd: RecallCommand, opts?: RunOptions): Promise<RunResult>;
+  /** Glyphs of the active mode (loaded once). */
+  glyphs(): Map<string, string>;
+  close(): void;
+}
+
+export interface RunOptions {
+  deadlineMs?: number;
+  /** Stage events as the recall runs (`recall trace`, `recall explain`). */
+  trace?: TraceSink;
+  /** Write no recall log, gap log or follow-up line (`recall replay`). */
+  noLog?: boolean;
+  /** Who asked (recorded in the recall log for replay): cli, a hook name, … */
+  caller?: string;
+}
+
+export interface SessionOptions {
+  kb: string | null;
+  global: boolean;
+  allBranches: boolean;
+  verbose: boolean;
+  /** Absolute time (epoch ms) by which everything must be done; work is budgeted against it. */
+  deadlineMs?: number;
+  /** The project for the affinity boost, when it is not the one of `cwd` (replay of a logged recall). */
+  project?: string;
+}

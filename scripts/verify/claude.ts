@@ -1,0 +1,152 @@
+/**
+ * Claude Code, as a user installs recall: validate the plugin directory, add the clone as a marketplace,
+ * install the plugin, then run every hook command as the installed hooks.json declares it, the skill's
+ * commands, and the MCP server as plugin.json declares it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  base,
+  bin,
+  check,
+  env,
+  home,
+  mcpCheck,
+  readJson,
+  run,
+  runHookCommand,
+  runSkillCommands,
+  section,
+  type SpawnSyncReturns,
+} from './common.js';
+
+type HookGroups = Record<string, { hooks: { command: string }[] }[]>;
+
+/** Validate, add the marketplace, install; the installed copy's root, or null when it is missing. */
+function installPlugin(clone: string): string | null {
+  section('Claude Code: plugin from the marketplace');
+  const claude = (...a: string[]): SpawnSyncReturns<string> & { ms: number } => run(bin('claude'), a, { env: env(), cwd: base });
+  const validate = claude('plugin', 'validate', '--profile', 'directory', clone);
+  check(
+    'claude plugin validate --profile directory <clone>',
+    validate.status === 0,
+    (validate.stdout.match(/✔[^\n]*|✘[^\n]*/g) ?? []).join(' | '),
+  );
+  const provides = (validate.stdout.match(/❯ (hooks|skills|mcpServers|bin):[^\n]*/g) ?? []).map((l) => l.replace('❯ ', ''));
+  check(
+    'validate lists the hooks, the skill, the MCP server and bin',
+    ['hooks:', 'skills: recall:recall', 'mcpServers: recall', 'bin: recall'].every((p) => provides.some((l) => l.startsWith(p))),
+    provides.length ? `${provides.length} parts` : validate.stdout.slice(0, 500),
+  );
+  const mAdd = claude('plugin', 'marketplace', 'add', clone);
+  check('claude plugin marketplace add <clone>', mAdd.status === 0, mAdd.stdout.trim().split('\n').pop() ?? '');
+  const install = claude('plugin', 'install', 'recall@recall');
+  check(
+    'claude plugin install recall@recall',
+    install.status === 0,
+    `${(install.ms / 1000).toFixed(1)} s (copy + npm ci --ignore-scripts by Claude Code)`,
+  );
+  const installed = readJson(path.join(home, '.claude', 'plugins', 'installed_plugins.json'))['plugins']['recall@recall']?.[0]?.[
+    'installPath'
+  ] as string | undefined;
+  if (!check('installed copy found', !!installed && fs.existsSync(installed), installed ?? 'no installPath')) return null;
+  return installed!;
+}
+
+/** The skill's token cost as `claude plugin details` projects it, and nothing built at install. */
+function installedCopyChecks(root: string): void {
+  check(
+    'installed copy has no dist/ and no built native addon (nothing was built at install)',
+    !fs.existsSync(path.join(root, 'dist')) && !fs.existsSync(path.join(root, 'node_modules', 'better-sqlite3', 'build')),
+  );
+  const details = run(bin('claude'), ['plugin', 'details', 'recall@recall'], { env: env(), cwd: base });
+  const cost = details.stdout
+    .split('\n')
+    .filter((l) => /Always-on:|^\s*recall\s+~/.test(l))
+    .map((l) => l.trim().replace(/\s+/g, ' '));
+  check(
+    'claude plugin details recall@recall (skill token cost: always-on, on-invoke)',
+    details.status === 0 && cost.length > 0,
+    cost.join(' | '),
+  );
+}
+
+/** The hook JSON Claude Code sends for each event. */
+function claudeStdin(project: string, transcript: string): Record<string, Record<string, unknown>> {
+  return {
+    SessionStart: { session_id: 'v-1', transcript_path: transcript, cwd: project, hook_event_name: 'SessionStart', source: 'startup' },
+    UserPromptSubmit: {
+      session_id: 'v-1',
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: 'UserPromptSubmit',
+      permission_mode: 'default',
+      prompt: 'the postgres connection pool is exhausted in pytest again',
+    },
+    SubagentStart: {
+      session_id: 'v-1',
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: 'SubagentStart',
+      agent_id: 'a1b2c3',
+      agent_type: 'code-reviewer',
+    },
+  };
+}
+
+/** Every hook command of the installed hooks.json, first run (builds the bundle) and warm. */
+function runClaudeHooks(root: string, project: string, transcript: string): void {
+  const hooksFile = readJson(path.join(root, 'hooks', 'hooks.json'))['hooks'] as HookGroups;
+  const claudeEnv = env({ CLAUDE_PLUGIN_ROOT: root, CLAUDE_PROJECT_DIR: project });
+  const stdinFor = claudeStdin(project, transcript);
+  const timings: string[] = [];
+  for (const [event, groups] of Object.entries(hooksFile)) {
+    const command = groups[0]!.hooks[0]!.command;
+    const ms = runHookCommand({
+      label: `Claude ${event} (${timings.length === 0 ? 'first run: builds the bundle' : 'bundle built'})`,
+      command,
+      stdin: stdinFor[event]!,
+      env: claudeEnv,
+      event,
+      context: (o) => o['hookSpecificOutput']?.['additionalContext'],
+    });
+    timings.push(`${event} ${Math.round(ms)} ms`);
+  }
+  const again = Object.entries(hooksFile).map(([event, groups]) =>
+    runHookCommand({
+      label: `Claude ${event} (warm)`,
+      command: groups[0]!.hooks[0]!.command,
+      stdin: { ...stdinFor[event]!, session_id: 'v-2' },
+      env: claudeEnv,
+      event,
+      context: (o) => o['hookSpecificOutput']?.['additionalContext'],
+    }),
+  );
+  process.stdout.write(
+    `     start-up, spawn to envelope: first ${timings.join(', ')}; warm ${again.map((m) => `${Math.round(m)} ms`).join(', ')}\n`,
+  );
+}
+
+export async function verifyClaude(clone: string, project: string, transcript: string): Promise<void> {
+  const root = installPlugin(clone);
+  if (!root) process.exit(1);
+  installedCopyChecks(root);
+  runClaudeHooks(root, project, transcript);
+  const driver = run('node', [path.join(root, 'scripts', 'launch.mjs'), 'recall', 'index'], { env: env(), cwd: project });
+  check('installed copy indexes the KB', driver.status === 0, driver.stdout.split('\n')[0] ?? '');
+  runSkillCommands(
+    'Claude skill (bin/ on PATH, as the plugin provides)',
+    path.join(root, 'skills', 'recall', 'SKILL.md'),
+    path.join(root, 'bin'),
+    project,
+  );
+  const manifest = readJson(path.join(root, '.claude-plugin', 'plugin.json'));
+  const server = manifest['mcpServers']['recall'] as { command: string; args: string[] };
+  await mcpCheck(
+    'Claude plugin',
+    server.command,
+    server.args.map((a) => a.replace('${CLAUDE_PLUGIN_ROOT}', root)),
+    { CLAUDE_PLUGIN_ROOT: root },
+    project,
+  );
+}

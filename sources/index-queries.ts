@@ -1,0 +1,98 @@
+/**
+ * Read-only questions the commands and tools ask of a KB's index (stages, explain, team push). The
+ * SQL lives here, next to the schema it reads, so nothing above the sources layer touches the index
+ * database directly.
+ */
+import type { Note } from '../core/note.js';
+import { rowToNote, type IndexHandle, type NoteRow } from './index-store.js';
+
+/** Live notes (documents/) in index order; `withText` false leaves body and chunk empty (metadata only). */
+export function liveNotes(h: IndexHandle, withText: boolean): Note[] {
+  const cols = withText ? 'body, chunk' : `'' AS body, '' AS chunk`;
+  const rows = h.db.prepare(`SELECT data, ${cols} FROM notes WHERE location = 'documents' ORDER BY rowid`).all() as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** The stored entity sidecar of a note (the first by path when several), as its raw JSON text, or null. */
+export function sidecarText(h: IndexHandle, notePath: string): string | null {
+  const row = h.db.prepare(`SELECT data FROM sidecars WHERE note_path = ? ORDER BY path LIMIT 1`).get(notePath) as
+    { data: string } | undefined;
+  return row?.data ?? null;
+}
+
+/** `s` with SQL LIKE's wildcards escaped (the queries say ESCAPE '\'). */
+const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The note whose file is `<stem>.md` (at the KB root or in any folder), or undefined. */
+export function noteByFileStem(h: IndexHandle, stem: string): { key: string; location: string; path: string } | undefined {
+  return h.db
+    .prepare(`SELECT key, location, path FROM notes WHERE path LIKE ? ESCAPE '\\' OR path = ? LIMIT 1`)
+    .get(`%/${likeEscape(stem)}.md`, `${stem}.md`) as { key: string; location: string; path: string } | undefined;
+}
+
+/** A file whose path contains `fragment` and that could not be indexed, with the reason, or undefined. */
+export function problemFileLike(h: IndexHandle, fragment: string): { path: string; problem: string } | undefined {
+  return h.db
+    .prepare(`SELECT path, problem FROM files WHERE path LIKE ? ESCAPE '\\' AND problem IS NOT NULL LIMIT 1`)
+    .get(`%${likeEscape(fragment)}%`) as { path: string; problem: string } | undefined;
+}
+
+/**
+ * The stored notes whose path is not under `excludedPrefix` (an attached folder), in pages by rowid
+ * so a large KB never sits in memory as rows and parsed notes at once.
+ */
+export function* notesOutside(h: IndexHandle, excludedPrefix: string, pageSize = 2000): Generator<Note> {
+  const page = h.db.prepare(`SELECT rowid AS id, data FROM notes WHERE path NOT LIKE ? AND rowid > ? ORDER BY rowid LIMIT ?`);
+  for (let after = 0; ;) {
+    const got = page.all(`${excludedPrefix}/%`, after, pageSize) as { id: number; data: string }[];
+    if (got.length === 0) return;
+    after = got[got.length - 1]!.id;
+    for (const r of got) yield JSON.parse(r.data) as Note;
+  }
+}
+
+/** Modification times (ms) of the indexed files whose path is not under `excludedPrefix`. */
+export function fileMtimesOutside(h: IndexHandle, excludedPrefix: string): Map<string, number> {
+  const rows = h.db.prepare(`SELECT path, mtime_ms FROM files WHERE path NOT LIKE ?`).all(`${excludedPrefix}/%`) as {
+    path: string;
+    mtime_ms: number;
+  }[];
+  return new Map(rows.map((r) => [r.path, r.mtime_ms]));
+}
+
+/** Supersede links (target key → superseding key) declared by notes not under `excludedPrefix`, in index order. */
+export function supersedeLinksOutside(h: IndexHandle, excludedPrefix: string): { target: string; byKey: string }[] {
+  const rows = h.db.prepare(`SELECT target, by_key FROM supersedes WHERE by_path NOT LIKE ?`).all(`${excludedPrefix}/%`) as {
+    target: string;
+    by_key: string;
+  }[];
+  return rows.map((r) => ({ target: r.target, byKey: r.by_key }));
+}
+
+/**
+ * Every note of any location named by `id`: by key first; else by file name (`<id>.md` at the root
+ * or in any folder). Live notes come before retired copies, then by path.
+ */
+export function notesNamed(h: IndexHandle, id: string): Note[] {
+  const byKey = h.db
+    .prepare(`SELECT data, body, chunk FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`)
+    .all(id) as NoteRow[];
+  if (byKey.length) return byKey.map(rowToNote);
+  const rows = h.db
+    .prepare(`SELECT data, body, chunk FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
+    .all(`${id}.md`, `%/${likeEscape(id)}.md`) as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** Every note's metadata (no text), newest first by date (undated last), then by path. */
+export function notesByDate(h: IndexHandle): Note[] {
+  const rows = h.db
+    .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`)
+    .all() as NoteRow[];
+  return rows.map(rowToNote);
+}
+
+/** Keys some note declares it supersedes. */
+export function supersededKeys(h: IndexHandle): Set<string> {
+  return new Set((h.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
+}

@@ -1,0 +1,68 @@
+/** Hooks never break the agent: bad env, unreadable KB, unwritable state, secrets in breadcrumbs (see helpers.ts). */
+import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { type TempKb } from '../helpers/kb.js';
+import { env, runHook, context, kbWithNotes } from './helpers.js';
+
+let kb: TempKb;
+afterEach(() => kb?.cleanup());
+
+describe('hooks never break the agent', () => {
+  const cases: [string, string][] = [
+    ['empty stdin', ''],
+    ['not JSON', '{"prompt": "unterminated'],
+    ['a JSON array', '[1, 2, 3]'],
+    ['wrong types', JSON.stringify({ session_id: { a: 1 }, prompt: 12345678901234, cwd: ['x'], agent_type: null })],
+    ['huge stdin', JSON.stringify({ session_id: 's', prompt: 'x'.repeat(5 * 1024 * 1024) })],
+  ];
+  const hooks = ['session-start', 'user-prompt-submit', 'subagent-start'];
+
+  it.each(cases)('exit 0 with one valid envelope on %s', (_name, stdin) => {
+    kb = kbWithNotes();
+    for (const h of hooks) expect(typeof context(runHook(h, stdin, env(kb)))).toBe('string');
+  });
+
+  it('falls back on malformed env values, an unreadable KB and an unwritable state dir', () => {
+    kb = kbWithNotes();
+    let n = 0;
+    // A new session each time, so earlier calls do not dedupe the note away.
+    const stdinOf = (): string =>
+      JSON.stringify({ session_id: `s${(n += 1)}`, prompt: 'postgres connection pool exhausted in tests', cwd: kb.root });
+    const stdin = stdinOf();
+    const bad = {
+      REFLECT_RECALL_TIMEOUT: 'soon',
+      REFLECT_SUBAGENT_RECALL_TIMEOUT: '-1',
+      RECALL_TAG_ALPHA: 'lots',
+      REFLECT_RECALL_MIN_OVERLAP: '7',
+      REFLECT_SUBAGENT_RECALL_LIMIT: 'x',
+    };
+    for (const h of hooks) expect(typeof context(runHook(h, stdin, env(kb, bad)))).toBe('string');
+    expect(context(runHook('user-prompt-submit', stdinOf(), env(kb, bad)))).toContain('[lrn-pool]');
+    const crumb = JSON.parse(fs.readFileSync(path.join(kb.state, 'last-event.json'), 'utf8')) as {
+      hook: string;
+      kind: string;
+      detail: string;
+    };
+    expect(crumb.kind).toBe('config');
+    const notAKb = path.join(kb.state, 'file-not-kb');
+    fs.writeFileSync(notAKb, 'x');
+    for (const h of hooks) expect(context(runHook(h, stdin, env(kb, { GLOBAL_LEARNINGS_PATH: notAKb })))).toBe('');
+    // A state dir that cannot be created (its parent is a file): the index lives in memory.
+    const unwritable = path.join(notAKb, 'state');
+    for (const h of hooks) expect(typeof context(runHook(h, stdin, env(kb, { REFLECT_STATE_DIR: unwritable })))).toBe('string');
+    expect(context(runHook('user-prompt-submit', stdinOf(), env(kb, { REFLECT_STATE_DIR: unwritable })))).toContain('[lrn-pool]');
+  });
+
+  it('scrubs secrets from breadcrumbs', () => {
+    kb = kbWithNotes();
+    runHook(
+      'user-prompt-submit',
+      JSON.stringify({ prompt: 'postgres pool exhausted again' }),
+      env(kb, { REFLECT_RECALL_TIMEOUT: 'token=sk-abcdefghijklmnopqrstuvwx' }),
+    );
+    const crumb = fs.readFileSync(path.join(kb.state, 'last-event.json'), 'utf8');
+    expect(crumb).not.toContain('sk-abcdefghijklmnopqrstuvwx');
+    expect(crumb).toContain('REDACTED');
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * The launcher (scripts/launch.mjs) runs before anything is built. When the bundle cannot be built
+ * (here: an install folder with no sources and no esbuild), each hook must still answer the empty
+ * envelope of its own event in its harness's shape, exactly the golden empty envelope the built hooks
+ * answer, and exit 0.
+ */
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { HOOK_NAMES } from '../../hooks/hook-table.js';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const golden = path.join(repo, 'spec', 'golden', 'hooks');
+
+let root: string;
+let state: string;
+
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-launch-'));
+  state = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-launch-state-'));
+  for (const f of ['scripts/launch.mjs', 'scripts/hook-names.mjs', 'hooks/hooks.json']) {
+    fs.mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    fs.copyFileSync(path.join(repo, f), path.join(root, f));
+  }
+});
+
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(state, { recursive: true, force: true });
+});
+
+function launch(name: string, harness: string): { status: number | null; stdout: string } {
+  const env = { PATH: process.env['PATH'], HOME: state, REFLECT_STATE_DIR: state, REFLECT_HARNESS: harness };
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'launch.mjs'), 'hook', name], {
+    env,
+    input: '{"session_id":"s","prompt":"postgres pool"}',
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  return { status: r.status, stdout: r.stdout };
+}
+
+describe('launcher fallback envelope', () => {
+  for (const name of HOOK_NAMES) {
+    for (const harness of ['claude', 'codex', 'copilot']) {
+      it(`${name} on ${harness}: the golden empty envelope, exit 0, when the bundle cannot be built`, () => {
+        const r = launch(name, harness);
+        expect(r.status).toBe(0);
+        expect(r.stdout).toBe(fs.readFileSync(path.join(golden, `${name}.${harness}.empty.json`), 'utf8').trim() + '\n');
+      });
+    }
+  }
+
+  it('an unknown hook name answers an empty object and exits 0', () => {
+    const r = launch('bogus', 'claude');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('{}\n');
+  });
+});
