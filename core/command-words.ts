@@ -4,8 +4,27 @@
  * only a plain `recall QUERY` to the server; node-free and import-free so the client can bundle it.
  */
 export const COMMAND_WORDS = [
-  'index', 'models', 'daemon', 'hook', 'hooks', 'stages', 'trace', 'explain', 'replay', 'mcp',
-  'status', 'doctor', 'add', 'supersede', 'forget', 'show', 'list', 'help', 'version', 'completion', 'team',
+  'index',
+  'models',
+  'daemon',
+  'hook',
+  'hooks',
+  'stages',
+  'trace',
+  'explain',
+  'replay',
+  'mcp',
+  'status',
+  'doctor',
+  'add',
+  'supersede',
+  'forget',
+  'show',
+  'list',
+  'help',
+  'version',
+  'completion',
+  'team',
 ] as const;
 
 /** Flags that make any command line something other than a plain recall (help, version, completion). */

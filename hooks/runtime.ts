@@ -143,7 +143,16 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     if (io.notice) logHookLine(stateDir, spec.name, io.notice);
     const overrides = new OverrideReader(env);
     const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
-    const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now, gaveUp: false };
+    const ctx: HookContext = {
+      env,
+      cwd: io.cwd,
+      harness,
+      stateDir,
+      deadlineMs: started + timeoutSec * 1000,
+      overrides,
+      now,
+      gaveUp: false,
+    };
     let timer: NodeJS.Timeout | undefined;
     const safety = new Promise<string>((_, reject) => {
       timer = setTimeout(

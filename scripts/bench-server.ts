@@ -34,7 +34,8 @@ function must(r: ReturnType<typeof spawnSync>, what: string): void {
 }
 
 function spawned(cmd: string, args: string[], env: NodeJS.ProcessEnv, input?: string, cwd?: string): () => void {
-  return () => must(spawnSync(cmd, args, { env, input: input ?? '', encoding: 'utf8', ...(cwd ? { cwd } : {}) }), `${cmd} ${args[0] ?? ''}`);
+  return () =>
+    must(spawnSync(cmd, args, { env, input: input ?? '', encoding: 'utf8', ...(cwd ? { cwd } : {}) }), `${cmd} ${args[0] ?? ''}`);
 }
 
 /** Run every case once per round, `runs` rounds; p50 per case. */
@@ -53,8 +54,18 @@ function alternate(cases: Case[], runs: number): Map<string, number> {
 function hookInputs(project: string): [string, (i: number) => string][] {
   return [
     ['session-start', () => JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: project })],
-    ['user-prompt-submit', (i) => JSON.stringify({ session_id: `bench-${i}-${Math.random()}`, prompt: `why does postgres keep timing out when the pool is exhausted ${i}` })],
-    ['subagent-start', (i) => JSON.stringify({ agent_type: 'code-reviewer', cwd: project, prompt: `review the redis cache eviction change ${i}` })],
+    [
+      'user-prompt-submit',
+      (i) =>
+        JSON.stringify({
+          session_id: `bench-${i}-${Math.random()}`,
+          prompt: `why does postgres keep timing out when the pool is exhausted ${i}`,
+        }),
+    ],
+    [
+      'subagent-start',
+      (i) => JSON.stringify({ agent_type: 'code-reviewer', cwd: project, prompt: `review the redis cache eviction change ${i}` }),
+    ],
   ];
 }
 
@@ -94,11 +105,19 @@ function casesFor(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv, que
   ];
   if (o.ab) cases.push({ label: 'recall QUERY, before', run: cli(path.join(o.ab, 'bin', 'recall'), env) });
   if (o.qmd && queries.length) {
-    const qenv = { ...env, XDG_CACHE_HOME: path.join(path.dirname(kb), 'qmd-cache'), XDG_CONFIG_HOME: path.join(path.dirname(kb), 'qmd-config') };
-    cases.push({ label: 'qmd search', run: (i) => void spawnSync(o.qmd!, ['search', q(i), '-c', 'learnings', '--json'], { env: qenv, encoding: 'utf8' }) });
+    const qenv = {
+      ...env,
+      XDG_CACHE_HOME: path.join(path.dirname(kb), 'qmd-cache'),
+      XDG_CONFIG_HOME: path.join(path.dirname(kb), 'qmd-config'),
+    };
+    cases.push({
+      label: 'qmd search',
+      run: (i) => void spawnSync(o.qmd!, ['search', q(i), '-c', 'learnings', '--json'], { env: qenv, encoding: 'utf8' }),
+    });
   }
   for (const [name, input] of hookInputs(project)) {
-    const hook = (root: string, e: NodeJS.ProcessEnv) => (i: number) => spawned(process.execPath, [path.join(root, 'dist', 'hooks', `${name}.js`)], e, input(i))();
+    const hook = (root: string, e: NodeJS.ProcessEnv) => (i: number) =>
+      spawned(process.execPath, [path.join(root, 'dist', 'hooks', `${name}.js`)], e, input(i))();
     cases.push({ label: `${name}, server`, run: hook(o.repo, env) }, { label: `${name}, in-process`, run: hook(o.repo, alone) });
     if (o.ab) cases.push({ label: `${name}, before`, run: hook(o.ab, env) });
   }
@@ -107,7 +126,11 @@ function casesFor(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv, que
 
 function qmdIndex(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv): number | null {
   if (!o.qmd) return null;
-  const qenv = { ...env, XDG_CACHE_HOME: path.join(path.dirname(kb), 'qmd-cache'), XDG_CONFIG_HOME: path.join(path.dirname(kb), 'qmd-config') };
+  const qenv = {
+    ...env,
+    XDG_CACHE_HOME: path.join(path.dirname(kb), 'qmd-cache'),
+    XDG_CONFIG_HOME: path.join(path.dirname(kb), 'qmd-config'),
+  };
   const t0 = performance.now();
   const r = spawnSync(o.qmd, ['collection', 'add', path.join(kb, 'documents'), '--name', 'learnings'], { env: qenv, encoding: 'utf8' });
   return r.status === 0 ? performance.now() - t0 : null;
@@ -121,12 +144,21 @@ async function benchSize(o: ServerBenchOptions, n: number): Promise<void> {
   const project = path.join(dir, 'project');
   fs.mkdirSync(project, { recursive: true });
   spawnSync('git', ['-C', project, 'init', '-q']);
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_IDLE_TIMEOUT: '600' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: state,
+    REFLECT_STATE_DIR: state,
+    GLOBAL_LEARNINGS_PATH: kb,
+    REFLECT_IDLE_TIMEOUT: '600',
+  };
   delete env['RECALL_NO_SERVER'];
   must(spawnSync(path.join(o.repo, 'bin', 'recall'), ['index', '--kb', kb], { env, encoding: 'utf8' }), 'recall index');
   const qmdMs = n <= o.qmdMax ? qmdIndex(o, kb, env) : null;
   const socket = path.join(state, 'run', 'recall.sock');
-  const server: ChildProcess = spawn(process.execPath, [path.join(o.repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
+  const server: ChildProcess = spawn(process.execPath, [path.join(o.repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], {
+    env,
+    stdio: 'ignore',
+  });
   try {
     await waitForServer(socket);
     const cases = casesFor({ ...o, qmd: qmdMs === null ? null : o.qmd }, kb, env, queries, project);
@@ -145,7 +177,10 @@ async function benchSize(o: ServerBenchOptions, n: number): Promise<void> {
 function report(o: ServerBenchOptions, n: number, t: Map<string, number>, qmdMs: number | null): void {
   const node = t.get('node -e 0')!;
   const qmd = t.get('qmd search');
-  o.print('', `${n} notes (p50 of ${o.runs} alternating runs, whole process; node -e 0 ${node.toFixed(0)} ms${qmdMs !== null ? `; qmd index ${(qmdMs / 1000).toFixed(1)} s` : ''}):`);
+  o.print(
+    '',
+    `${n} notes (p50 of ${o.runs} alternating runs, whole process; node -e 0 ${node.toFixed(0)} ms${qmdMs !== null ? `; qmd index ${(qmdMs / 1000).toFixed(1)} s` : ''}):`,
+  );
   for (const [label, ms] of t) {
     if (label === 'node -e 0') continue;
     const vsQmd = qmd && label.startsWith('recall QUERY') ? `, ${(ms / qmd).toFixed(2)}x qmd` : '';
@@ -175,14 +210,19 @@ async function hungServer(o: ServerBenchOptions): Promise<void> {
       ],
       Math.max(5, Math.floor(o.runs / 2)),
     );
-    o.print('', `hung server (accepts connections, never answers), 1000 notes: user-prompt-submit ${t.get('hung')!.toFixed(0)} ms vs ${t.get('alone')!.toFixed(0)} ms in-process without a server`);
+    o.print(
+      '',
+      `hung server (accepts connections, never answers), 1000 notes: user-prompt-submit ${t.get('hung')!.toFixed(0)} ms vs ${t.get('alone')!.toFixed(0)} ms in-process without a server`,
+    );
   } finally {
     hung.close();
   }
 }
 
 export async function benchServer(o: ServerBenchOptions): Promise<void> {
-  o.print(`recall server vs in-process${o.ab ? ` vs before (${o.ab})` : ''}${o.qmd ? ` vs qmd (${o.qmd}, up to ${o.qmdMax} notes)` : ' (qmd not found: pass --qmd PATH)'}:`);
+  o.print(
+    `recall server vs in-process${o.ab ? ` vs before (${o.ab})` : ''}${o.qmd ? ` vs qmd (${o.qmd}, up to ${o.qmdMax} notes)` : ' (qmd not found: pass --qmd PATH)'}:`,
+  );
   for (const n of o.sizes) await benchSize(o, n);
   await hungServer(o);
 }

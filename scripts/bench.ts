@@ -316,8 +316,15 @@ async function main(): Promise<void> {
     const abArg = process.argv.indexOf('--ab');
     const qmdMaxArg = process.argv.indexOf('--qmd-max');
     await benchServer({
-      repo, tmp, sizes, runs, qmd: qmdPeer(), qmdMax: qmdMaxArg >= 0 ? Number(process.argv[qmdMaxArg + 1]) : 10000,
-      ab: abArg >= 0 ? path.resolve(process.argv[abArg + 1]!) : null, generateKb, print: (...l) => void process.stdout.write(`${l.join('\n')}\n`),
+      repo,
+      tmp,
+      sizes,
+      runs,
+      qmd: qmdPeer(),
+      qmdMax: qmdMaxArg >= 0 ? Number(process.argv[qmdMaxArg + 1]) : 10000,
+      ab: abArg >= 0 ? path.resolve(process.argv[abArg + 1]!) : null,
+      generateKb,
+      print: (...l) => void process.stdout.write(`${l.join('\n')}\n`),
     });
   };
   if (process.argv.includes('--server')) {

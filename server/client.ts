@@ -91,7 +91,12 @@ function emptyEnvelope(name: string, env: Env): string {
   return isHookName(name) ? toHookEnvelope(harnessOf(env), hookRow(name).event, '') : '{}\n';
 }
 
-type InProcess = (name: HookName, stdinText: string, proc: { env: Env; cwd: string; startedMs: number }, notice?: string) => Promise<string>;
+type InProcess = (
+  name: HookName,
+  stdinText: string,
+  proc: { env: Env; cwd: string; startedMs: number },
+  notice?: string,
+) => Promise<string>;
 
 /** The hook's envelope through the server, else from this process; whether a server should be started. */
 async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
@@ -106,7 +111,10 @@ async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promis
     return { envelope: null, start: false };
   }
   const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
-  return { envelope: await hookAnswer(name, stdinText, { env, cwd: process.cwd(), startedMs }, via ? degradation(via) : undefined), start: via?.fallback === 'absent' };
+  return {
+    envelope: await hookAnswer(name, stdinText, { env, cwd: process.cwd(), startedMs }, via ? degradation(via) : undefined),
+    start: via?.fallback === 'absent',
+  };
 }
 
 /**
@@ -164,7 +172,14 @@ export async function cliClient(argv: string[]): Promise<void> {
     });
   }
   if (plainRecall(argv)) {
-    const req: ServerRequest = { op: 'cli', v: PROTOCOL_VERSION, argv, env: process.env, cwd: process.cwd(), isTty: process.stderr.isTTY === true };
+    const req: ServerRequest = {
+      op: 'cli',
+      v: PROTOCOL_VERSION,
+      argv,
+      env: process.env,
+      cwd: process.cwd(),
+      isTty: process.stderr.isTTY === true,
+    };
     const via = await viaServer(process.env, req, Date.now() + 10 * 60_000);
     if (via && 'answer' in via && 'code' in via.answer) {
       process.stderr.write(via.answer.stderr);

@@ -53,7 +53,13 @@ export class KbPool {
   readonly opener: IndexOpener = (config, scope, io, verbose, deadlineMs, now) => this.open(config, scope, io, verbose, deadlineMs, now);
 
   status(): { root: string; index: string; watching: boolean; why: string | null; dirs: number }[] {
-    return [...this.held.values()].map((h) => ({ root: h.root, index: h.file, watching: h.watcher.vouches, why: h.watcher.why, dirs: h.watcher.dirs }));
+    return [...this.held.values()].map((h) => ({
+      root: h.root,
+      index: h.file,
+      watching: h.watcher.vouches,
+      why: h.watcher.why,
+      dirs: h.watcher.dirs,
+    }));
   }
 
   /** Compare every KB with its index on its next request (file events may have been missed). */
@@ -72,7 +78,14 @@ export class KbPool {
     if (h.users === 0) this.closeHandle(h);
   }
 
-  private open(config: RecallConfig, scope: Scope, io: RunIo, verbose: boolean, deadlineMs: number | undefined, now: () => number): ScopedIndex {
+  private open(
+    config: RecallConfig,
+    scope: Scope,
+    io: RunIo,
+    verbose: boolean,
+    deadlineMs: number | undefined,
+    now: () => number,
+  ): ScopedIndex {
     const options = kbIndexOptions(config, scope.root, io.env);
     const file = indexFileFor(scope.root, config.stateDir);
     const key = `${file}\0${JSON.stringify([options.followOutside, options.fleetLedger, (options.attached ?? []).map((a) => [a.prefix, a.root])])}`;
@@ -89,7 +102,17 @@ export class KbPool {
     // An index that could not be opened on disk (in memory for this call) is not kept.
     if (index.fallbackReason || index.file === ':memory:') return refreshScoped(index, io, verbose, deadlineMs, now);
     if (!h) {
-      h = { file, root: scope.root, index, ino: inode(file), watcher: new KbWatcher([scope.root, ...(options.attached ?? []).map((a) => a.root)]), total: -1, checkedAt: 0, users: 0, dropped: false };
+      h = {
+        file,
+        root: scope.root,
+        index,
+        ino: inode(file),
+        watcher: new KbWatcher([scope.root, ...(options.attached ?? []).map((a) => a.root)]),
+        total: -1,
+        checkedAt: 0,
+        users: 0,
+        dropped: false,
+      };
       this.held.set(key, h);
     }
     h.index = index;

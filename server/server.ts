@@ -22,7 +22,18 @@ import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
 import { KbPool } from './kb-pool.js';
 import { EventFence } from './watcher.js';
-import { ACCEPTED_LINE, GO_LINE, MAX_REQUEST_BYTES, PROTOCOL_VERSION, checkSocketDir, type CliRequest, type HookRequest, type ServerAnswer, type ServerRequest, type ServerStatus } from '../sources/recall-server/protocol.js';
+import {
+  ACCEPTED_LINE,
+  GO_LINE,
+  MAX_REQUEST_BYTES,
+  PROTOCOL_VERSION,
+  checkSocketDir,
+  type CliRequest,
+  type HookRequest,
+  type ServerAnswer,
+  type ServerRequest,
+  type ServerStatus,
+} from '../sources/recall-server/protocol.js';
 
 export interface ServeOptions {
   socket: string;
@@ -212,7 +223,8 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
   const stop = once(() => {
     if (idleTimer) clearTimeout(idleTimer);
     clearInterval(check);
-    for (const close of [() => guard.close(), () => fence.close(), () => opts.pool.close(), () => server.close(() => done('stopped'))]) quietly(close);
+    for (const close of [() => guard.close(), () => fence.close(), () => opts.pool.close(), () => server.close(() => done('stopped'))])
+      quietly(close);
     if (inodeOf(opts.socket) === inode) quietly(() => fs.rmSync(opts.socket, { force: true }));
     // A request still running (a hook stuck on a full or vanished disk) must not keep the server
     // alive: its client has its own deadline and fallback.

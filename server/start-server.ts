@@ -22,7 +22,12 @@ export async function startServer(entry: string, socket: string, env: Env): Prom
     }
     const { spawn } = await import('node:child_process');
     // The root folder as working directory: a long-lived server must pin no project folder or mount.
-    const child = spawn(process.execPath, [entry, '--socket', socket], { detached: true, stdio: 'ignore', cwd: '/', env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [entry, '--socket', socket], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: '/',
+      env: env as NodeJS.ProcessEnv,
+    });
     child.on('error', () => undefined);
     child.unref();
     // The lock stays until the server listens or 10 s passed: removing it at spawn let a call

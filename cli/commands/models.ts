@@ -42,7 +42,8 @@ export function daemonCommand(io: CliIo): CommandModule {
     builder: (y: Argv) => y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }).options(JSON_OPTION),
     handler: async (a) => {
       const [m, s] = await Promise.all([import('../models.js'), import('../../sources/recall-server/admin.js')]);
-      if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop') return io.stdout((await m.daemonStop(io.env)) + (await s.serverStop(io.env)));
+      if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop')
+        return io.stdout((await m.daemonStop(io.env)) + (await s.serverStop(io.env)));
       if (a['json']) return io.stdout(jsonText({ ...(await m.daemonStatusData(io.env)), server: await s.serverStatusData(io.env) }));
       io.stdout((await m.daemonStatus(io.env)) + (await s.serverStatus(io.env)));
     },

@@ -35,7 +35,10 @@ export async function serverStatus(env: Env): Promise<string> {
   if (!d.running) return `recall server: not running${off} (socket ${d.socket})\n`;
   if (!d.status) return `recall server: not answering (${d.error ?? 'unknown'}); socket ${d.socket}\n`;
   const s = d.status;
-  const kbs = s.kbs.map((k) => `  KB ${k.root}: ${k.watching ? `watched (${k.dirs} folders)` : `every file compared on each call (${k.why ?? 'not watched'})`}\n`);
+  const kbs = s.kbs.map(
+    (k) =>
+      `  KB ${k.root}: ${k.watching ? `watched (${k.dirs} folders)` : `every file compared on each call (${k.why ?? 'not watched'})`}\n`,
+  );
   return (
     `recall server: running${off}, pid ${s.pid}, up ${s.uptimeSec} s, ${s.requests} requests, RSS ${mb(s.rssBytes)}, ` +
     `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}  socket ${d.socket}\n`

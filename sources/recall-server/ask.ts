@@ -69,7 +69,9 @@ export function ask(socket: string, req: ServerRequest, acceptWithinMs: number, 
       }
     });
     // Every error is handled (`on`, not `once`): a second error event must never crash the hook.
-    conn.on('error', (err: NodeJS.ErrnoException) => finish({ failed: accepted ? 'dropped' : ['ENOENT', 'ECONNREFUSED'].includes(err.code ?? '') ? 'absent' : 'refused' }));
+    conn.on('error', (err: NodeJS.ErrnoException) =>
+      finish({ failed: accepted ? 'dropped' : ['ENOENT', 'ECONNREFUSED'].includes(err.code ?? '') ? 'absent' : 'refused' }),
+    );
     conn.on('close', () => finish({ failed: accepted ? 'dropped' : 'refused' }));
   });
 }

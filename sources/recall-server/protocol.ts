@@ -108,7 +108,10 @@ export function serverSocketPath(env: Env): string {
   if (preferred.length <= MAX_SOCKET_PATH) return preferred;
   const dirHash = createHash('sha1').update(stateDir).digest('hex').slice(0, 10);
   const runtime = env['XDG_RUNTIME_DIR'];
-  const base = runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime) ? path.join(runtime, `recall-${dirHash}`) : path.join(os.tmpdir(), `recall-${myUid()}-${dirHash}`);
+  const base =
+    runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime)
+      ? path.join(runtime, `recall-${dirHash}`)
+      : path.join(os.tmpdir(), `recall-${myUid()}-${dirHash}`);
   return path.join(base, 'recall.sock');
 }
 

@@ -6,7 +6,19 @@ import { describe, it, expect, beforeAll, afterAll, afterEach } from '@jest/glob
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
-import { expectEnvelope, generatedKb, hostileCase, indexedNotes, note, prompt, repo, runCli, runHook, sleep, type Case } from './helpers.js';
+import {
+  expectEnvelope,
+  generatedKb,
+  hostileCase,
+  indexedNotes,
+  note,
+  prompt,
+  repo,
+  runCli,
+  runHook,
+  sleep,
+  type Case,
+} from './helpers.js';
 
 const BIG = 20_000;
 let big: string;
@@ -78,7 +90,10 @@ describe('a big cold KB', () => {
       for (let i = 1; i < counts.length; i += 1) expect(counts[i]).toBeGreaterThanOrEqual(counts[i - 1]!);
       await refresherDone(c.state);
       expect(await indexedNotes(c.state)).toBe(BIG);
-      const warm = await runHook('user-prompt-submit', { env: { ...env, REFLECT_RECALL_TIMEOUT: '5' }, stdin: prompt('postgres pool timeout', 'warm') });
+      const warm = await runHook('user-prompt-submit', {
+        env: { ...env, REFLECT_RECALL_TIMEOUT: '5' },
+        stdin: prompt('postgres pool timeout', 'warm'),
+      });
       expect(expectEnvelope(warm, 5000)).toMatch(/\*\*\[/);
     } finally {
       server.kill();

@@ -26,7 +26,15 @@ function importsOf(rel: string): string[] {
 
 describe('thin client and in-process path agree', () => {
   it('sends a command line to the server exactly when the CLI would parse it as a plain recall', () => {
-    const lines = [...COMMAND_WORDS.map((w) => [w]), ...COMMAND_WORDS.map((w) => [w, 'pool']), ['postgres', 'pool'], ['--', 'index'], ['pool', '--help'], ['pool', '-V'], ['pool', '--limit', '3']];
+    const lines = [
+      ...COMMAND_WORDS.map((w) => [w]),
+      ...COMMAND_WORDS.map((w) => [w, 'pool']),
+      ['postgres', 'pool'],
+      ['--', 'index'],
+      ['pool', '--help'],
+      ['pool', '-V'],
+      ['pool', '--limit', '3'],
+    ];
     for (const argv of lines) expect([argv, plainRecall(argv)]).toEqual([argv, fastParse(argv) !== null]);
   });
 
@@ -34,7 +42,13 @@ describe('thin client and in-process path agree', () => {
     const started = 1_000_000;
     for (const name of HOOK_NAMES) {
       for (const value of [undefined, '', '7', '0.5', '0.01', '4000', 'soon', ' 3 ', '-1']) {
-        const env = { REFLECT_RECALL_TIMEOUT: value, REFLECT_SUBAGENT_RECALL_TIMEOUT: value, HOME: '/nonexistent', REFLECT_STATE_DIR: '/nonexistent/state', XDG_CONFIG_HOME: '/nonexistent' };
+        const env = {
+          REFLECT_RECALL_TIMEOUT: value,
+          REFLECT_SUBAGENT_RECALL_TIMEOUT: value,
+          HOME: '/nonexistent',
+          REFLECT_STATE_DIR: '/nonexistent/state',
+          XDG_CONFIG_HOME: '/nonexistent',
+        };
         expect([name, value, hookDeadline(name, env, started)]).toEqual([name, value, hookDeadlineMs(HOOKS[name], env, started)]);
       }
     }

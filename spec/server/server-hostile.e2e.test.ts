@@ -22,7 +22,15 @@ let kb: TempKb;
 let fake: net.Server | null = null;
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '', HOME: kb.state, REFLECT_STATE_DIR: kb.state, GLOBAL_LEARNINGS_PATH: kb.root, REFLECT_NO_DAEMON: '1', ...driverEnv(), ...extra };
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: kb.state,
+    REFLECT_STATE_DIR: kb.state,
+    GLOBAL_LEARNINGS_PATH: kb.root,
+    REFLECT_NO_DAEMON: '1',
+    ...driverEnv(),
+    ...extra,
+  };
 }
 
 /** The hook run as a harness runs it, asynchronously (the fake server lives in this process). */

@@ -23,7 +23,14 @@ let kb: TempKb;
 let server: ChildProcess | null = null;
 
 function env(k: TempKb, extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, GLOBAL_LEARNINGS_PATH: k.root, ...driverEnv(), ...extra };
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: k.state,
+    REFLECT_STATE_DIR: k.state,
+    GLOBAL_LEARNINGS_PATH: k.root,
+    ...driverEnv(),
+    ...extra,
+  };
 }
 
 async function startServer(e: Record<string, string>): Promise<string> {
@@ -59,8 +66,15 @@ function hook(name: string, stdin: string, e: Record<string, string>): { stdout:
 
 beforeEach(() => {
   kb = tempKb();
-  for (let i = 0; i < 30; i += 1) kb.write(`documents/n${i}.md`, noteText(`n${i}`, `postgres pool note ${i}`, `connection pool exhausted in tests, case ${i}; pgbouncer timeout`));
-  kb.write('documents/redis.md', noteText('redis-evict', 'redis cache eviction under memory pressure', 'maxmemory policy allkeys-lru drops hot keys'));
+  for (let i = 0; i < 30; i += 1)
+    kb.write(
+      `documents/n${i}.md`,
+      noteText(`n${i}`, `postgres pool note ${i}`, `connection pool exhausted in tests, case ${i}; pgbouncer timeout`),
+    );
+  kb.write(
+    'documents/redis.md',
+    noteText('redis-evict', 'redis cache eviction under memory pressure', 'maxmemory policy allkeys-lru drops hot keys'),
+  );
 });
 
 afterEach(() => {
@@ -101,7 +115,12 @@ describe('recall server', () => {
 
   it('answers the CLI and every hook exactly as the in-process path does', async () => {
     // Floors off: every hook has something to inject, so equal answers are not just equally empty.
-    const floors = { RECALL_FLOOR_SESSION_START: '0', RECALL_FLOOR_USER_PROMPT: '0', RECALL_FLOOR_SUBAGENT: '0', REFLECT_RECALL_MIN_OVERLAP: '0' };
+    const floors = {
+      RECALL_FLOOR_SESSION_START: '0',
+      RECALL_FLOOR_USER_PROMPT: '0',
+      RECALL_FLOOR_SUBAGENT: '0',
+      REFLECT_RECALL_MIN_OVERLAP: '0',
+    };
     const e = env(kb, floors);
     const socket = await startServer(e);
     const project = path.join(kb.state, 'proj-postgres-pool');
@@ -148,7 +167,10 @@ describe('recall server', () => {
       await new Promise((r) => hung.close(r));
     }
     // A socket file nobody listens on: answered in-process at once, and a server started for next time.
-    spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(socket)}, () => process.kill(process.pid, 'SIGKILL'))`]);
+    spawnSync(process.execPath, [
+      '-e',
+      `require('net').createServer().listen(${JSON.stringify(socket)}, () => process.kill(process.pid, 'SIGKILL'))`,
+    ]);
     expect(fs.statSync(socket).isSocket()).toBe(true);
     const dead = hook('user-prompt-submit', input, e);
     expect(JSON.parse(dead.stdout)).toEqual(JSON.parse(alone.stdout));
@@ -158,7 +180,9 @@ describe('recall server', () => {
       if (!up) await new Promise((r) => setTimeout(r, 100));
     }
     expect(up).toBe(true);
-    expect(spawnSync(process.execPath, [path.join(BUNDLE, 'recall.mjs'), 'daemon', 'stop'], { env: e, encoding: 'utf8' }).stdout).toContain('recall server: stopped');
+    expect(spawnSync(process.execPath, [path.join(BUNDLE, 'recall.mjs'), 'daemon', 'stop'], { env: e, encoding: 'utf8' }).stdout).toContain(
+      'recall server: stopped',
+    );
   }, 60_000);
 
   it('never talks to a socket of another user', async () => {
