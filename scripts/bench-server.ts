@@ -219,6 +219,13 @@ async function hungServer(o: ServerBenchOptions): Promise<void> {
   }
 }
 
+/** The options of `--server` runs: `--qmd-max N` (largest KB qmd is run on) and `--ab DIR` (a "before" checkout). */
+export function serverBenchArgs(argv: readonly string[]): { qmdMax: number; ab: string | null } {
+  const value = (flag: string): string | undefined => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+  const ab = value('--ab');
+  return { qmdMax: Number(value('--qmd-max') ?? 10000), ab: ab ? path.resolve(ab) : null };
+}
+
 export async function benchServer(o: ServerBenchOptions): Promise<void> {
   o.print(
     `recall server vs in-process${o.ab ? ` vs before (${o.ab})` : ''}${o.qmd ? ` vs qmd (${o.qmd}, up to ${o.qmdMax} notes)` : ' (qmd not found: pass --qmd PATH)'}:`,

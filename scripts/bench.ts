@@ -286,6 +286,21 @@ function args(): { sizes: number[]; runs: number } {
   return { sizes: (get('sizes') ?? '1000,10000,100000').split(',').map(Number), runs: Number(get('runs') ?? 20) };
 }
 
+/** The recall server's figures (scripts/bench-server.ts): CLI and hooks, thin client and in-process. */
+async function serverBench(tmp: string, sizes: number[], runs: number): Promise<void> {
+  const { benchServer, serverBenchArgs } = await import('./bench-server.js');
+  const print = (...l: string[]): void => void process.stdout.write(`${l.join('\n')}\n`);
+  await benchServer({ repo, tmp, sizes, runs, qmd: qmdPeer(), ...serverBenchArgs(process.argv), generateKb, print });
+}
+
+async function withTmp(tmp: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const gen = process.argv.indexOf('--generate');
   if (gen >= 0) {
@@ -311,31 +326,8 @@ async function main(): Promise<void> {
     return;
   }
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));
-  const serverBench = async (): Promise<void> => {
-    const { benchServer } = await import('./bench-server.js');
-    const abArg = process.argv.indexOf('--ab');
-    const qmdMaxArg = process.argv.indexOf('--qmd-max');
-    await benchServer({
-      repo,
-      tmp,
-      sizes,
-      runs,
-      qmd: qmdPeer(),
-      qmdMax: qmdMaxArg >= 0 ? Number(process.argv[qmdMaxArg + 1]) : 10000,
-      ab: abArg >= 0 ? path.resolve(process.argv[abArg + 1]!) : null,
-      generateKb,
-      print: (...l) => void process.stdout.write(`${l.join('\n')}\n`),
-    });
-  };
-  if (process.argv.includes('--server')) {
-    // `--server [--ab DIR]`: only the recall server figures (thin client, in-process, qmd, node -e 0).
-    try {
-      await serverBench();
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
-    }
-    return;
-  }
+  // `--server [--ab DIR]`: only the recall server figures (thin client, in-process, qmd, node -e 0).
+  if (process.argv.includes('--server')) return withTmp(tmp, () => serverBench(tmp, sizes, runs));
   // Rows are printed as they are measured, so a long run shows progress and keeps what it finished.
   const rows = { push: (...lines: string[]): void => void process.stdout.write(`${lines.join('\n')}\n`) };
   try {
@@ -410,7 +402,7 @@ async function main(): Promise<void> {
     generateKb(modelKb, 1000);
     rows.push(...(await benchModels(tmp, modelKb, runs)));
     rows.push('');
-    await serverBench();
+    await serverBench(tmp, sizes, runs);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

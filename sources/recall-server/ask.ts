@@ -4,7 +4,7 @@
  * answers must load nothing else).
  */
 import net from 'node:net';
-import { ACCEPTED_LINE, GO_LINE, checkSocketDir, checkSocketOwner, type Env, type ServerAnswer, type ServerRequest } from './protocol.js';
+import { ACCEPTED_LINE, GO_LINE, checkSocketDir, checkSocketOwner, type ServerAnswer, type ServerRequest } from './protocol.js';
 
 /**
  * Why the server gave no answer. Before it accepted the request: 'absent' (no server), 'foreign'
