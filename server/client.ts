@@ -13,6 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   PROTOCOL_VERSION,
   serverDisabled,
+  serverWaitMs,
   serverSocketPath,
   stateDirOf,
   type Env,
@@ -26,8 +27,6 @@ import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
 import { startServer } from './start-server.js';
 
-/** How long the server has to accept a request before this process runs it itself (measured: < 5 ms when idle). */
-const DEFAULT_ACCEPT_MS = 200;
 /** Slack after a hook's deadline for the server's own safety net to answer. */
 const ANSWER_GRACE_MS = 1000;
 /** Past the deadline and this slack, a hook prints what it has (the empty envelope) and exits. */
@@ -36,18 +35,13 @@ const LAST_RESORT_MS = 2000;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = (): string => path.join(here, 'server.mjs');
 
-function acceptMs(env: Env): number {
-  const n = Number((env['RECALL_SERVER_WAIT_MS'] ?? '').trim());
-  return Number.isFinite(n) && n > 0 ? Math.min(n, 10_000) : DEFAULT_ACCEPT_MS;
-}
-
 /** The server's answer, or why this process must run the request itself (null: the server is switched off). */
 type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
 
 async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promise<Via> {
   if (serverDisabled(env)) return null;
   const socket = serverSocketPath(env);
-  const outcome = await ask(socket, req, acceptMs(env), answerBy);
+  const outcome = await ask(socket, req, serverWaitMs(env), answerBy);
   if ('failed' in outcome) return { fallback: outcome.failed, detail: socket };
   const a = outcome.answer;
   if (a.ok) return { answer: a };

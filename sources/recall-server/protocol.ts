@@ -123,6 +123,22 @@ export function idleTimeoutSec(env: Env): number {
   return Math.min(7 * 86400, Math.max(0, n));
 }
 
+/**
+ * Settings of the recall server read from the environment only, never from recall.toml: the thin
+ * client decides whether to use the server before it loads anything, and reading that file would
+ * cost every hook the time the server saves. The README documents them with the server.
+ */
+export const ENV_ONLY_SETTINGS = ['RECALL_NO_SERVER', 'RECALL_SERVER_WAIT_MS'] as const;
+
+/** How long the server has to accept a request before the client runs it itself (measured: < 5 ms when idle). */
+const DEFAULT_WAIT_MS = 200;
+
+/** RECALL_SERVER_WAIT_MS: a positive number of milliseconds up to 10 s, else the default. */
+export function serverWaitMs(env: Env): number {
+  const n = Number((env['RECALL_SERVER_WAIT_MS'] ?? '').trim());
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 10_000) : DEFAULT_WAIT_MS;
+}
+
 /** Whether the user switched the server off (RECALL_NO_SERVER=1): every call runs in its own process. */
 export function serverDisabled(env: Env): boolean {
   return ['1', 'true', 'yes', 'on'].includes((env['RECALL_NO_SERVER'] ?? '').trim().toLowerCase());

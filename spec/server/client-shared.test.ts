@@ -15,6 +15,7 @@ import { HOOKS } from '../../hooks/registry.js';
 import { HOOK_NAMES } from '../../hooks/hook-table.js';
 import { hookDeadlineMs, readStdin } from '../../hooks/runtime.js';
 import { COMMAND_WORDS } from '../../core/command-words.js';
+import { ENV_ONLY_SETTINGS } from '../../sources/recall-server/protocol.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -60,6 +61,11 @@ describe('thin client and in-process path agree', () => {
     const pending = [readHookStdin(a as unknown as NodeJS.ReadStream, Date.now() + 20_000), readStdin(b as unknown as NodeJS.ReadStream)];
     for (const s of [a, b]) s.write('{"prompt": "pool"}\n');
     expect(await Promise.all(pending)).toEqual(['{"prompt": "pool"}\n', '{"prompt": "pool"}\n']);
+  });
+
+  it('documents the settings it reads from the environment only (recall.toml cannot set them)', () => {
+    const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+    for (const name of ENV_ONLY_SETTINGS) expect([name, readme.includes(`\`${name}`)]).toEqual([name, true]);
   });
 
   it('imports only node built-ins and small shared modules, never the pipeline', () => {
