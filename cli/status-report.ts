@@ -16,8 +16,9 @@ import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { resolveScope, type Scope } from '../pipeline/scope.js';
 import { checkKbDir } from '../pipeline/run.js';
 import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/wiring-status.js';
+import { openKbIndex } from '../pipeline/kb-index.js';
 import { kbLayout } from '../sources/kb-walk.js';
-import { closeIndex, countNotes, indexFileFor, indexGeneration, openIndex, refreshIndex } from '../sources/index-store.js';
+import { closeIndex, countNotes, indexFileFor, indexGeneration, refreshIndex } from '../sources/index-store.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
@@ -129,7 +130,7 @@ export interface StatusOptions {
 }
 
 /** The KB's note counts and its index, brought up to date the way a recall would (when the KB exists). */
-function indexFacts(root: string, exists: boolean, config: RecallConfig): Pick<StatusReport, 'notes' | 'index'> {
+function indexFacts(root: string, exists: boolean, config: RecallConfig, env: Env): Pick<StatusReport, 'notes' | 'index'> {
   let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [] };
   let index: StatusReport['index'] = {
     file: indexFileFor(root, config.stateDir),
@@ -140,7 +141,7 @@ function indexFacts(root: string, exists: boolean, config: RecallConfig): Pick<S
     inMemory: null,
   };
   if (exists) {
-    const h = openIndex(root, config.stateDir);
+    const h = openKbIndex(config, root, env);
     try {
       const r = refreshIndex(h, { problems: true });
       const c = countNotes(h);
@@ -166,7 +167,7 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   const exists = fs.existsSync(scope.root);
   const layout = kbLayout(scope.root);
-  const { notes, index } = indexFacts(scope.root, exists, config);
+  const { notes, index } = indexFacts(scope.root, exists, config, io.env);
   const settings = {
     modelsDir: config.modelsDir,
     ceModel: config.ceModel,

@@ -5,8 +5,7 @@
  * and YAML-style `YYYY-M-D`. Values without an offset are local (naive) times, as in the reference;
  * values with an offset are converted to the instant they name. Anything else yields null.
  */
-const ISO_RE =
-  /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?)?\s*$/;
+const ISO_RE = /^\s*(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ]+(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(Z|z|[+-]\d{2}(?::?\d{2})?)?)?\s*$/;
 
 export function parseLooseDate(value: unknown): Date | null {
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value;

@@ -2,12 +2,27 @@
  * The learning note model: one markdown file of the KB, normalised once at index time so the
  * query path never re-parses YAML.
  *
- * Field semantics follow the reference (upstream-notes §1.4, §1.5); wrong types are coerced or
+ * Field meanings follow the reflect-kb note format (a compatibility contract with the Python
+ * reference, which writes and reads the same files); wrong types are coerced or
  * ignored field by field, so one odd field never loses the note.
  */
 import { createHash } from 'node:crypto';
 import { splitFrontmatter } from './frontmatter.js';
 import { parseLooseDate } from './dates.js';
+import {
+  confidenceNum,
+  confidenceTier,
+  howToApply,
+  jsonSafe,
+  normaliseProject,
+  parseTags,
+  proofCount,
+  str,
+  stripQuotes,
+  truthy,
+} from './note-fields.js';
+export { str, confidenceTier, confidenceNum, parseTags, proofCount, normaliseProject, howToApply } from './note-fields.js';
+export { MODEL_TEXT_CHARS, modelText, EXTRA_FIELDS, extraFieldsText, searchableText } from './note-text.js';
 
 export type NoteLocation = 'documents' | 'archived' | 'forgotten';
 
@@ -77,100 +92,6 @@ export interface Note {
 }
 
 const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;
-const HOW_TO_APPLY_RE = /\*\*How to apply:\*\*[ \t]*\n?([\s\S]*?)(?=\n\s*\n|\n\*\*|$)/;
-
-/** A scalar frontmatter value as a trimmed string ('' for absent, lists, maps). */
-export function str(value: unknown): string {
-  if (typeof value === 'string') return value.trim();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  return '';
-}
-
-function stripQuotes(s: string): string {
-  return s.replace(/^["']+|["']+$/g, '').trim();
-}
-
-/** Tier string as the reference derives it: upper-cased; numbers map to HIGH ≥0.8, MEDIUM ≥0.5, else LOW; absent → MEDIUM. */
-export function confidenceTier(value: unknown): string {
-  if (value === undefined || value === null || value === '') return 'MEDIUM';
-  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
-  if (typeof value === 'number') return value >= 0.8 ? 'HIGH' : value >= 0.5 ? 'MEDIUM' : 'LOW';
-  const s = str(value).toUpperCase();
-  return s === '' ? 'MEDIUM' : s;
-}
-
-const TIER_MIDPOINT: Record<string, number> = { HIGH: 0.9, MEDIUM: 0.6, MED: 0.6, LOW: 0.3 };
-
-/** Ranking confidence in 0..1: `confidence_num`, else numeric `confidence`, else the tier midpoint (unknown 0.6). */
-export function confidenceNum(fm: Record<string, unknown>, tier: string): number {
-  for (const v of [fm['confidence_num'], fm['confidence']]) {
-    const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-    if (Number.isFinite(n) && typeof v !== 'boolean') return Math.min(1, Math.max(0, n));
-  }
-  return TIER_MIDPOINT[tier] ?? 0.6;
-}
-
-/** Tags from a list or a `[a, b]`/`a, b` string; lower-cased, trimmed, blanks dropped, order kept, deduped. */
-export function parseTags(value: unknown): string[] {
-  let raw: unknown[] = [];
-  if (Array.isArray(value)) raw = value;
-  else if (typeof value === 'string') raw = value.split(/[[\],]/);
-  const out: string[] = [];
-  for (const t of raw) {
-    const s = str(t).toLowerCase();
-    if (s && !out.includes(s)) out.push(s);
-  }
-  return out;
-}
-
-/** `proof_count` (or `provenance.proof_count`) as a non-negative integer; bools and junk → null. */
-export function proofCount(fm: Record<string, unknown>): number | null {
-  const prov = fm['provenance'];
-  const candidates = [fm['proof_count'], prov && typeof prov === 'object' ? (prov as Record<string, unknown>)['proof_count'] : undefined];
-  for (const v of candidates) {
-    if (typeof v === 'boolean') continue;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-    if (Number.isInteger(n) && n >= 0) return n;
-  }
-  return null;
-}
-
-/** Project identity: lower-cased last path component, trailing slashes stripped ('' when blank). */
-export function normaliseProject(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  const trimmed = value.trim().replace(/[/\\]+$/, '');
-  const last = trimmed.split(/[/\\]/).pop() ?? '';
-  return last.trim().toLowerCase();
-}
-
-function truthy(value: unknown): boolean {
-  if (value === true) return true;
-  if (typeof value === 'number') return value === 1;
-  return typeof value === 'string' && ['true', 'yes', '1', 'on'].includes(value.trim().toLowerCase());
-}
-
-/** JSON-safe copy of YAML data (the core schema already yields plain JSON types; this guards depth and size). */
-function jsonSafe(value: unknown, depth = 0): unknown {
-  if (depth > 8) return null;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (Array.isArray(value)) return value.slice(0, 500).map((v) => jsonSafe(v, depth + 1));
-  if (typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = jsonSafe(v, depth + 1);
-    return out;
-  }
-  return null;
-}
-
-/** First line of the `**How to apply:**` paragraph, capped at 280 characters. */
-export function howToApply(body: string): string {
-  const m = HOW_TO_APPLY_RE.exec(body);
-  if (!m || m[1] === undefined) return '';
-  const first = m[1].trim().split('\n')[0]?.trim() ?? '';
-  return first.slice(0, 280);
-}
 
 const DATE_FIELDS = ['archived', 'updated_at', 'updated', 'created', 'date'] as const;
 
@@ -213,7 +134,10 @@ export function pathId(relPath: string): string | null {
  */
 export function isMemoryIndex(relPath: string, text: string): boolean {
   if ((relPath.split('/').pop() ?? '') !== 'MEMORY.md') return false;
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#') && !l.startsWith('<!--'));
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#') && !l.startsWith('<!--'));
   return lines.length > 0 && lines.every((l) => /^[-*+]\s*\[[^\]]*\]\([^)]+\)/.test(l));
 }
 
@@ -221,6 +145,36 @@ export function isMemoryIndex(relPath: string, text: string): boolean {
 function firstHeading(body: string): string {
   const m = /^#{1,2}[ \t]+(.+?)[ \t#]*$/m.exec(body);
   return m ? m[1]!.trim() : '';
+}
+
+/** The archive header's time, the note's date (first date field, else the archive time) and its recency time. */
+function noteDates(
+  fm: Record<string, unknown>,
+  body: string,
+): { archivedAt: string | null; dateMs: number | null; recencyMs: number | null } {
+  const header = ARCHIVED_RE.exec(body);
+  const archivedAt = header?.[1] ?? null;
+  const headerDate = archivedAt ? parseLooseDate(archivedAt) : null;
+  let fmDate: Date | null = null;
+  for (const f of DATE_FIELDS) {
+    fmDate = parseLooseDate(fm[f]);
+    if (fmDate) break;
+  }
+  const dateMs = (fmDate ?? headerDate)?.getTime() ?? null;
+  return { archivedAt, dateMs, recencyMs: headerDate?.getTime() ?? dateMs };
+}
+
+/** Whether a note came from the fleet (by the import ledger or its own marker), and the authority and quarantine it stands with. */
+function noteStanding(fm: Record<string, unknown>, contentHash: string, docId: string, fleet: FleetLookup | undefined) {
+  const prov = fm['provenance'] && typeof fm['provenance'] === 'object' ? (fm['provenance'] as Record<string, unknown>) : {};
+  const declaredHash = str(prov['content_hash']) || str(fm['content_hash']) || null;
+  const ledger = fleet?.(contentHash, declaredHash, docId) ?? { imported: false, vouched: false };
+  const isFleet = ledger.imported || str(fm['source_system']).toLowerCase() === 'fleet';
+  const claimedAuthority = str(fm['authority']).toLowerCase();
+  const standing = isFleet
+    ? fleetStanding(claimedAuthority, truthy(fm['quarantine']), ledger.vouched)
+    : { authority: claimedAuthority, quarantine: truthy(fm['quarantine']) };
+  return { declaredHash, isFleet, standing };
 }
 
 /**
@@ -235,31 +189,17 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const id = str(fm['id']);
   const name = str(fm['name']);
   // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
-  const key = id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
+  const key =
+    id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
   const tier = confidenceTier(fm['confidence']);
-  const header = ARCHIVED_RE.exec(body);
-  const archivedAt = header?.[1] ?? null;
-  const headerDate = archivedAt ? parseLooseDate(archivedAt) : null;
-  let fmDate: Date | null = null;
-  for (const f of DATE_FIELDS) {
-    fmDate = parseLooseDate(fm[f]);
-    if (fmDate) break;
-  }
-  const dateMs = (fmDate ?? headerDate)?.getTime() ?? null;
-  const prov = fm['provenance'] && typeof fm['provenance'] === 'object' ? (fm['provenance'] as Record<string, unknown>) : {};
+  const { archivedAt, dateMs, recencyMs } = noteDates(fm, body);
   const discovery = fm['discovery_tokens'];
   const supersededBy = str(fm['superseded_by']);
   const contentHash = createHash('sha256').update(text).digest('hex');
-  const declaredHash = str(prov['content_hash']) || str(fm['content_hash']) || null;
-  const ledger = fleet?.(contentHash, declaredHash, id || name) ?? { imported: false, vouched: false };
-  const isFleet = ledger.imported || str(fm['source_system']).toLowerCase() === 'fleet';
-  const claimedAuthority = str(fm['authority']).toLowerCase();
-  const standing = isFleet
-    ? fleetStanding(claimedAuthority, truthy(fm['quarantine']), ledger.vouched)
-    : { authority: claimedAuthority, quarantine: truthy(fm['quarantine']) };
+  const { declaredHash, isFleet, standing } = noteStanding(fm, contentHash, id || name, fleet);
   return {
     key,
     displayId: key,
@@ -279,11 +219,10 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     quarantine: standing.quarantine,
     provenance: isFleet ? 'fleet' : 'local',
     learningType: str(fm['learning_type']).toLowerCase(),
-    discoveryTokens:
-      typeof discovery === 'number' && Number.isInteger(discovery) && discovery >= 0 ? discovery : null,
+    discoveryTokens: typeof discovery === 'number' && Number.isInteger(discovery) && discovery >= 0 ? discovery : null,
     archivedAt,
     dateMs,
-    recencyMs: headerDate?.getTime() ?? dateMs,
+    recencyMs,
     supersededBy: supersededBy && supersededBy.toLowerCase() !== 'null' ? supersededBy : null,
     status: str(fm['status']).toLowerCase(),
     contentHash,
@@ -292,39 +231,4 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     body,
     chunkText,
   };
-}
-
-/** Characters of a note shown to a model (seed: first 2000). */
-export const MODEL_TEXT_CHARS = 2000;
-
-/**
- * What the cross-encoder and the embedder read for a note: title, key insight, tags and body —
- * not the raw YAML header, whose keys (id, confidence, provenance, …) are the same in every note and
- * would spend the model's token budget on boilerplate and make all notes look alike.
- */
-export function modelText(note: Pick<Note, 'title' | 'keyInsight' | 'tags' | 'body'>): string {
-  const head = [note.title, note.keyInsight, note.tags.length ? note.tags.join(', ') : ''].filter(Boolean).join('\n');
-  return `${head}\n\n${note.body}`.trim().slice(0, MODEL_TEXT_CHARS);
-}
-
-/** Structured frontmatter fields that are searched along with the text (symptoms, fixes, …). */
-export const EXTRA_FIELDS = ['symptoms', 'problem', 'root_cause', 'fix', 'rule', 'category', 'entities'] as const;
-
-function flattenText(value: unknown): string {
-  if (Array.isArray(value)) return value.map(flattenText).join(' ');
-  if (value && typeof value === 'object') return Object.values(value as Record<string, unknown>).map(flattenText).join(' ');
-  return str(value);
-}
-
-/** The structured fields' text, flattened (what the index's `extra` column holds). */
-export function extraFieldsText(note: Pick<Note, 'frontmatter'>): string {
-  return EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f])).join(' ').trim();
-}
-
-/**
- * The text a note is searched by: title, key insight, tags, structured fields and body — the
- * columns of the full-text index, without the YAML header's keys.
- */
-export function searchableText(note: Pick<Note, 'title' | 'keyInsight' | 'tags' | 'body' | 'frontmatter'>): string {
-  return [note.title, note.keyInsight, note.tags.join(' '), extraFieldsText(note), note.body].join('\n');
 }

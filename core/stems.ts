@@ -20,7 +20,12 @@ const ASCII_WORD = /^[a-z]+$/;
 function fold(word: string): string {
   const lower = word.toLowerCase();
   // Only non-ASCII words need the (slower) normalisation.
-  return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFD').replace(/(\p{Script=Latin})\p{M}+/gu, '$1').normalize('NFC');
+  return /^[\x00-\x7f]*$/.test(lower)
+    ? lower
+    : lower
+        .normalize('NFD')
+        .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+        .normalize('NFC');
 }
 
 /** Stems already computed in this process: notes repeat their vocabulary, and Porter is the cost. */

@@ -15,9 +15,9 @@ import { openDatabase, type SqlDatabase } from '../sources/sqlite.js';
 import { splitFrontmatter } from '../core/frontmatter.js';
 import { str } from '../core/note.js';
 import type { Env } from './runtime.js';
+import { envFlag } from '../core/truthy.js';
 
-const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
-export const flagOn = (env: Env, name: string): boolean => TRUTHY.has((env[name] ?? '').trim().toLowerCase());
+export const flagOn = (env: Env, name: string): boolean => envFlag(env, name);
 
 /** Cut a block to `max` characters at a line boundary when possible. */
 function cut(block: string, max: number): string {

@@ -12,9 +12,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { currentBranch, recentCommitSubjects } from '../sources/git.js';
+import { projectId } from '../pipeline/scope.js';
 
-const GIT_TIMEOUT_MS = 5000;
+export { currentBranch } from '../sources/git.js';
 
 /** Words of commit subjects that say nothing about the topic. */
 const FILLER = new Set(
@@ -24,28 +25,6 @@ const FILLER = new Set(
 );
 /** Branch-type prefixes dropped from branch names (`feat/x` → `x`). */
 const BRANCH_TYPES = new Set('feat feature fix bugfix hotfix chore docs refactor test ci build perf release'.split(' '));
-
-function git(cwd: string, args: string[]): string {
-  try {
-    return execFileSync('git', ['-C', cwd, ...args], {
-      timeout: GIT_TIMEOUT_MS,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      encoding: 'utf8',
-    }).trim();
-  } catch {
-    return '';
-  }
-}
-
-export function projectName(cwd: string): string {
-  const remote = git(cwd, ['remote', 'get-url', 'origin']);
-  const fromRemote = remote ? path.basename(remote.replace(/\/+$/, '')).replace(/\.git$/, '') : '';
-  return fromRemote || path.basename(path.resolve(cwd));
-}
-
-export function currentBranch(cwd: string): string {
-  return git(cwd, ['branch', '--show-current']);
-}
 
 export function branchWords(branch: string): string[] {
   const b = branch.trim();
@@ -101,9 +80,9 @@ export interface SessionQuery {
 }
 
 export function buildSessionQuery(cwd: string, stateDir: string): SessionQuery {
-  const project = projectName(cwd);
+  const project = projectId(cwd);
   const branch = currentBranch(cwd);
-  const gitTags = rankTokens(git(cwd, ['log', '-5', '--format=%s']).split('\n').filter(Boolean), 3);
+  const gitTags = rankTokens(recentCommitSubjects(cwd, 5), 3);
   const recordTags = rankTokens(recentCommitRecords(stateDir), 3).filter((t) => !gitTags.includes(t));
   const tags = [...gitTags, ...recordTags];
   const words: string[] = [];

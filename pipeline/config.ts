@@ -8,24 +8,32 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { ARM_NAMES, type ArmName, type BoostName } from '../core/types.js';
+import { numberDefault } from '../core/settings.js';
+import { EnvReader, type Env } from './config-reader.js';
 
-/** Env name and default alpha of each bounded boost (seed §6). Alphas are clamped to 0..2. */
-export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number }>> = {
-  confidence: { env: 'RECALL_CONFIDENCE_ALPHA', def: 0.2 },
-  recency: { env: 'RECALL_RECENCY_ALPHA', def: 0.2 },
-  tags: { env: 'RECALL_TAG_ALPHA', def: 0.2 },
-  proof: { env: 'RECALL_PROOF_ALPHA', def: 0.1 },
-  project: { env: 'RECALL_PROJECT_ALPHA', def: 0.2 },
-  domain: { env: 'RECALL_DOMAIN_ALPHA', def: 0.2 },
-  authority: { env: 'RECALL_AUTHORITY_ALPHA', def: 0.1 },
-  speculative: { env: 'RECALL_SPECULATIVE_ALPHA', def: 0.2 },
+export type { Env } from './config-reader.js';
+
+/** Env name of each bounded boost's alpha (clamped to 0..2); defaults are in the settings list. */
+const BOOST_ENVS: Readonly<Record<BoostName, string>> = {
+  confidence: 'RECALL_CONFIDENCE_ALPHA',
+  recency: 'RECALL_RECENCY_ALPHA',
+  tags: 'RECALL_TAG_ALPHA',
+  proof: 'RECALL_PROOF_ALPHA',
+  project: 'RECALL_PROJECT_ALPHA',
+  domain: 'RECALL_DOMAIN_ALPHA',
+  authority: 'RECALL_AUTHORITY_ALPHA',
+  speculative: 'RECALL_SPECULATIVE_ALPHA',
 };
 
-/**
- * Per-arm timeouts in seconds (seed's arm table; temporal is a local index query; the team arm is a
- * network round trip that must not hold up a hook).
- */
-const ARM_TIMEOUT_DEFAULTS: Readonly<Record<ArmName, number>> = { vector: 60, bm25: 10, graph: 60, temporal: 10, team: 2 };
+/** Env name and default alpha of each bounded boost. */
+export const BOOST_ALPHAS: Readonly<Record<BoostName, { env: string; def: number }>> = mapValues(BOOST_ENVS, (env) => ({
+  env,
+  def: numberDefault(env),
+}));
+
+function mapValues<K extends string, A, B>(o: Readonly<Record<K, A>>, f: (a: A) => B): Record<K, B> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v as A)])) as Record<K, B>;
+}
 
 export type VectorGraphEngine = 'auto' | 'embedded' | 'reflect';
 export type Bm25Engine = 'auto' | 'embedded' | 'qmd';
@@ -105,8 +113,6 @@ export interface RecallConfig {
   warnings: string[];
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 export type FloorCaller = 'cli' | 'sessionStart' | 'userPrompt' | 'subagent';
 export type RelevanceFloors = Record<FloorCaller, number>;
 
@@ -117,140 +123,124 @@ export type RelevanceFloors = Record<FloorCaller, number>;
  * bag of project, branch and commit words, most of which a relevant note does not repeat, so its
  * floor sits lower; it also keeps the minimum term overlap gate.
  */
-export const FLOOR_SETTINGS: Readonly<Record<FloorCaller, { env: string; def: number }>> = {
-  cli: { env: 'RECALL_FLOOR', def: 0.5 },
-  sessionStart: { env: 'RECALL_FLOOR_SESSION_START', def: 0.4 },
-  userPrompt: { env: 'RECALL_FLOOR_USER_PROMPT', def: 0.5 },
-  subagent: { env: 'RECALL_FLOOR_SUBAGENT', def: 0.5 },
-};
+export const FLOOR_SETTINGS: Readonly<Record<FloorCaller, { env: string; def: number }>> = mapValues(
+  {
+    cli: 'RECALL_FLOOR',
+    sessionStart: 'RECALL_FLOOR_SESSION_START',
+    userPrompt: 'RECALL_FLOOR_USER_PROMPT',
+    subagent: 'RECALL_FLOOR_SUBAGENT',
+  },
+  (env) => ({ env, def: numberDefault(env) }),
+);
 
-const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
+/** Paths in settings may start with `~/` (home) or `$REFLECT_STATE_DIR/`; the result is absolute. */
+function pathResolver(home: string, stateDir: string | null) {
+  return (p: string): string => {
+    if (p.startsWith('~/')) return path.resolve(path.join(home, p.slice(2)));
+    if (stateDir !== null && p.startsWith('$REFLECT_STATE_DIR/'))
+      return path.resolve(path.join(stateDir, p.slice('$REFLECT_STATE_DIR/'.length)));
+    return path.resolve(p);
+  };
+}
 
-class EnvReader {
-  readonly warnings: string[] = [];
-  constructor(private readonly env: Env) {}
+function readBoostsAndFloors(r: EnvReader): Pick<RecallConfig, 'alphas' | 'floors'> {
+  // Floors out of range are malformed, not clamped (strict in the settings list): -1 would switch
+  // abstention off, 2 would silence recall.
+  return { alphas: mapValues(BOOST_ENVS, (env) => r.number(env)), floors: mapValues(FLOOR_SETTINGS, ({ env }) => r.number(env)) };
+}
 
-  raw(name: string): string | undefined {
-    const v = this.env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
+function readArms(r: EnvReader): Pick<RecallConfig, 'armFloors' | 'armTimeoutsMs'> {
+  const armFloors = {} as Record<ArmName, number>;
+  const armTimeoutsMs = {} as Record<ArmName, number>;
+  for (const arm of ARM_NAMES) {
+    armFloors[arm] = r.number(`RECALL_ARM_${arm.toUpperCase()}_MIN_SCORE`);
+    armTimeoutsMs[arm] = Math.round(r.number(`RECALL_${arm.toUpperCase()}_TIMEOUT`) * 1000);
   }
+  return { armFloors, armTimeoutsMs };
+}
 
-  /** A number in [min, max]; out-of-range values are clamped, junk falls back with a warning. */
-  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean; strict?: boolean } = {}): number {
-    const v = this.raw(name);
-    if (v === undefined) return def;
-    const n = Number(v);
-    if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
-      this.warnings.push(`${name}=${JSON.stringify(v)} is not a valid ${opts.integer ? 'integer' : 'number'}; using ${def}`);
-      return def;
-    }
-    if (opts.strict && (n < min || n > max)) {
-      this.warnings.push(`${name}=${JSON.stringify(v)} is outside ${min}..${max}; using ${def}`);
-      return def;
-    }
-    return Math.min(max, Math.max(min, n));
-  }
+/** The switches and numbers of the ranking stages, the cache and the diagnostics. */
+function readStages(r: EnvReader) {
+  return {
+    temporalEnabled: r.bool('RECALL_TEMPORAL'),
+    temporalArm: r.bool('RECALL_TEMPORAL_ARM'),
+    graphArm: r.bool('RECALL_GRAPH_ARM'),
+    crossEncoder: r.bool('RECALL_CROSS_ENCODER'),
+    mmr: r.bool('RECALL_MMR'),
+    mmrLambda: r.number('RECALL_MMR_LAMBDA'),
+    fuzzyCache: r.bool('RECALL_FUZZY_CACHE'),
+    fuzzyThreshold: r.number('RECALL_FUZZY_THRESHOLD'),
+    cacheTtlSec: r.number('RECALL_CACHE_TTL'),
+    gapLog: r.bool('RECALL_GAP_LOG'),
+    followup: r.bool('RECALL_FOLLOWUP'),
+    followupWindowSec: r.number('RECALL_FOLLOWUP_WINDOW_SECONDS'),
+    economics: r.bool('RECALL_ECONOMICS'),
+    includeSuperseded: r.bool('REFLECT_RECALL_INCLUDE_SUPERSEDED'),
+  };
+}
 
-  /** One of a fixed set of words (case-insensitive); anything else falls back with a warning. */
-  oneOf<T extends string>(name: string, values: readonly T[], def: T): T {
-    const v = this.raw(name)?.toLowerCase();
-    if (v === undefined) return def;
-    if ((values as readonly string[]).includes(v)) return v as T;
-    this.warnings.push(`${name}=${JSON.stringify(v)} is not one of ${values.join(', ')}; using ${def}`);
-    return def;
-  }
+function readModels(r: EnvReader, resolve: (p: string) => string) {
+  return {
+    modelsDir: resolve(r.text('REFLECT_MODELS_DIR')!),
+    ceModel: r.text('REFLECT_CE_MODEL')!,
+    embedModel: r.text('REFLECT_EMBED_MODEL')!,
+    noDaemon: r.bool('REFLECT_NO_DAEMON'),
+    idleTimeoutSec: r.number('REFLECT_IDLE_TIMEOUT'),
+    ceTimeoutMs: Math.round(r.number('RECALL_CE_TIMEOUT') * 1000),
+    embedTimeoutMs: Math.round(r.number('RECALL_EMBED_TIMEOUT') * 1000),
+    // 96 tokens keep a 20-pair rerank near 300 ms on 2 CPU cores with a MiniLM-L6 cross-encoder
+    // (measured: 128 → 430 ms, 256 → 1.0 s); title and key insight come first in what models read.
+    ceMaxTokens: r.number('RECALL_CE_MAX_TOKENS'),
+    embedMaxTokens: r.number('RECALL_EMBED_MAX_TOKENS'),
+  };
+}
 
-  /** Switch that is on unless set to exactly "0" (the reference's convention for RECALL_* toggles). */
-  onUnlessZero(name: string): boolean {
-    return this.raw(name) !== '0';
-  }
-
-  flag(name: string): boolean {
-    const v = this.raw(name);
-    return v !== undefined && TRUTHY.has(v.toLowerCase());
-  }
+function readScope(r: EnvReader, env: Env, resolve: (p: string) => string): RecallConfig['scope'] {
+  const branchRaw = env['RECALL_BRANCH'];
+  const kb = r.text('GLOBAL_LEARNINGS_PATH');
+  return {
+    globalLearningsPath: kb !== null ? resolve(kb) : null,
+    learningsRoot: resolve(r.text('RECALL_LEARNINGS_ROOT')!),
+    global: r.bool('RECALL_GLOBAL'),
+    allBranches: r.bool('RECALL_ALL_BRANCHES'),
+    // RECALL_BRANCH is honoured even when set to empty (= trunk), as in the reference.
+    branch: branchRaw === undefined ? null : branchRaw,
+    projectDir: r.raw('CLAUDE_PROJECT_DIR') ?? null,
+  };
 }
 
 export function loadConfig(env: Env = process.env): RecallConfig {
   const r = new EnvReader(env);
   const home = r.raw('HOME') ?? os.homedir();
-  const expand = (p: string): string => (p.startsWith('~/') ? path.join(home, p.slice(2)) : p);
-  const stateDir = path.resolve(expand(r.raw('REFLECT_STATE_DIR') ?? path.join(home, '.reflect')));
-
-  const alphas = {} as Record<BoostName, number>;
-  for (const [name, { env: key, def }] of Object.entries(BOOST_ALPHAS) as [BoostName, { env: string; def: number }][]) {
-    alphas[name] = r.num(key, def, 0, 2);
-  }
-  const floors = {} as RelevanceFloors;
-  for (const [caller, { env: key, def }] of Object.entries(FLOOR_SETTINGS) as [FloorCaller, { env: string; def: number }][]) {
-    // Out of range is malformed, not clamped: -1 would switch abstention off, 2 would silence recall.
-    floors[caller] = r.num(key, def, 0, 1, { strict: true });
-  }
-  const armFloors = {} as Record<ArmName, number>;
-  const armTimeoutsMs = {} as Record<ArmName, number>;
-  for (const arm of ARM_NAMES) {
-    armFloors[arm] = r.num(`RECALL_ARM_${arm.toUpperCase()}_MIN_SCORE`, 0, 0, 1);
-    armTimeoutsMs[arm] = Math.round(r.num(`RECALL_${arm.toUpperCase()}_TIMEOUT`, ARM_TIMEOUT_DEFAULTS[arm], 0.01, 3600) * 1000);
-  }
-  const branchRaw = env['RECALL_BRANCH'];
+  const stateDir = pathResolver(home, null)(r.text('REFLECT_STATE_DIR')!);
+  const resolve = pathResolver(home, stateDir);
+  const modesDir = r.text('REFLECT_MODES_DIR');
   return {
     home,
-    engine: r.oneOf('RECALL_ENGINE', ['auto', 'embedded', 'reflect'] as const, 'auto'),
-    bm25Engine: r.oneOf('RECALL_BM25_ENGINE', ['auto', 'embedded', 'qmd'] as const, 'auto'),
-    qmdCollection: r.raw('RECALL_QMD_COLLECTION') ?? 'learnings',
+    engine: r.choice<VectorGraphEngine>('RECALL_ENGINE'),
+    bm25Engine: r.choice<Bm25Engine>('RECALL_BM25_ENGINE'),
+    qmdCollection: r.text('RECALL_QMD_COLLECTION')!,
     path: env['PATH'] ?? '',
     stateDir,
+    // Any value but 0 switches debugging on (as --verbose does).
     debug: r.raw('REFLECT_RECALL_DEBUG') !== undefined && r.raw('REFLECT_RECALL_DEBUG') !== '0',
-    defaultLimit: r.num('REFLECT_RECALL_LIMIT', 10, 1, 1000, { integer: true }),
-    defaultMaxChars: r.num('REFLECT_RECALL_MAX_CHARS', 2000, 0, 10_000_000, { integer: true }),
-    // REFLECT_RECALL_MIN_OVERLAP is the SessionStart hook's knob (seed); recall's own default stays 0.
+    defaultLimit: r.number('REFLECT_RECALL_LIMIT'),
+    defaultMaxChars: r.number('REFLECT_RECALL_MAX_CHARS'),
+    // REFLECT_RECALL_MIN_OVERLAP is the session-start hook's knob; recall's own default stays 0.
     defaultMinOverlap: 0,
-    floors,
-    alphas,
-    armFloors,
-    armTimeoutsMs,
-    temporalEnabled: r.onUnlessZero('RECALL_TEMPORAL'),
-    temporalArm: r.onUnlessZero('RECALL_TEMPORAL_ARM'),
-    graphArm: r.onUnlessZero('RECALL_GRAPH_ARM'),
-    crossEncoder: r.onUnlessZero('RECALL_CROSS_ENCODER'),
-    mmr: r.onUnlessZero('RECALL_MMR'),
-    mmrLambda: r.num('RECALL_MMR_LAMBDA', 0.7, 0, 1),
-    fuzzyCache: r.onUnlessZero('RECALL_FUZZY_CACHE'),
-    fuzzyThreshold: r.num('RECALL_FUZZY_THRESHOLD', 0.85, 0, 1),
-    cacheTtlSec: r.num('RECALL_CACHE_TTL', 3600, 0, 365 * 86400),
-    gapLog: r.onUnlessZero('RECALL_GAP_LOG'),
-    followup: r.onUnlessZero('RECALL_FOLLOWUP'),
-    followupWindowSec: r.num('RECALL_FOLLOWUP_WINDOW_SECONDS', 30, 1, 86400),
-    economics: r.onUnlessZero('RECALL_ECONOMICS'),
-    includeSuperseded: r.flag('REFLECT_RECALL_INCLUDE_SUPERSEDED'),
-    scope: {
-      globalLearningsPath: r.raw('GLOBAL_LEARNINGS_PATH') ? path.resolve(expand(r.raw('GLOBAL_LEARNINGS_PATH')!)) : null,
-      learningsRoot: path.resolve(expand(r.raw('RECALL_LEARNINGS_ROOT') ?? path.join(home, '.learnings'))),
-      global: r.flag('RECALL_GLOBAL'),
-      allBranches: r.flag('RECALL_ALL_BRANCHES'),
-      // RECALL_BRANCH is honoured even when set to empty (= trunk), as in the reference.
-      branch: branchRaw === undefined ? null : branchRaw,
-      projectDir: r.raw('CLAUDE_PROJECT_DIR') ?? null,
-    },
-    dbPath: path.resolve(expand(r.raw('REFLECT_DB_PATH') ?? path.join(stateDir, 'reflect.db'))),
-    modelsDir: path.resolve(expand(r.raw('REFLECT_MODELS_DIR') ?? path.join(stateDir, 'models'))),
-    ceModel: r.raw('REFLECT_CE_MODEL') ?? 'cross-encoder/ms-marco-MiniLM-L-6-v2',
-    embedModel: r.raw('REFLECT_EMBED_MODEL') ?? 'sentence-transformers/all-mpnet-base-v2',
-    noDaemon: r.flag('REFLECT_NO_DAEMON'),
-    idleTimeoutSec: r.num('REFLECT_IDLE_TIMEOUT', 1800, 0, 7 * 86400),
-    ceTimeoutMs: Math.round(r.num('RECALL_CE_TIMEOUT', 60, 0.01, 3600) * 1000),
-    embedTimeoutMs: Math.round(r.num('RECALL_EMBED_TIMEOUT', 60, 0.01, 3600) * 1000),
-    // 96 tokens keep a 20-pair rerank near 300 ms on 2 CPU cores with a MiniLM-L6 cross-encoder
-    // (measured: 128 → 430 ms, 256 → 1.0 s); title and key insight come first in what models read.
-    ceMaxTokens: r.num('RECALL_CE_MAX_TOKENS', 96, 16, 512, { integer: true }),
-    embedMaxTokens: r.num('RECALL_EMBED_MAX_TOKENS', 256, 16, 512, { integer: true }),
-    mode: r.raw('REFLECT_MODE') ?? null,
-    modesDir: r.raw('REFLECT_MODES_DIR') ? path.resolve(expand(r.raw('REFLECT_MODES_DIR')!)) : null,
+    ...readBoostsAndFloors(r),
+    ...readArms(r),
+    ...readStages(r),
+    scope: readScope(r, env, resolve),
+    dbPath: resolve(r.text('REFLECT_DB_PATH')!),
+    ...readModels(r, resolve),
+    mode: r.text('REFLECT_MODE'),
+    modesDir: modesDir !== null ? resolve(modesDir) : null,
     // Under the state dir (owner-only, scrubbed, rotated like every other log), not in a shared KB folder.
-    metricsPath: path.resolve(expand(r.raw('REFLECT_METRICS_PATH') ?? path.join(stateDir, 'metrics.jsonl'))),
-    followOutsideLinks: r.flag('RECALL_FOLLOW_OUTSIDE_LINKS'),
-    logMaxBytes: Math.round(r.num('RECALL_LOG_MAX_MB', 20, 0.01, 100_000) * 1048576),
-    fleetLedger: path.resolve(expand(r.raw('RECALL_FLEET_LEDGER') ?? path.join(stateDir, 'fleet-ledger.json'))),
+    metricsPath: resolve(r.text('REFLECT_METRICS_PATH')!),
+    followOutsideLinks: r.bool('RECALL_FOLLOW_OUTSIDE_LINKS'),
+    logMaxBytes: Math.round(r.number('RECALL_LOG_MAX_MB') * 1048576),
+    fleetLedger: resolve(r.text('RECALL_FLEET_LEDGER')!),
     sessionId: r.raw('CLAUDE_SESSION_ID') ?? null,
     warnings: r.warnings,
   };

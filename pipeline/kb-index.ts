@@ -8,7 +8,11 @@ import { openIndex, type IndexHandle, type OpenIndexOptions } from '../sources/i
 import { teamAttachments } from '../sources/team-shard.js';
 
 export function kbIndexOptions(config: RecallConfig, root: string, env: Readonly<Record<string, string | undefined>>): OpenIndexOptions {
-  return { followOutside: config.followOutsideLinks, fleetLedger: config.fleetLedger, attached: teamAttachments(config.stateDir, root, env) };
+  return {
+    followOutside: config.followOutsideLinks,
+    fleetLedger: config.fleetLedger,
+    attached: teamAttachments(config.stateDir, root, env),
+  };
 }
 
 /** The index of a KB root, with the pulled team shard attached when there is one. */

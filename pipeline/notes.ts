@@ -8,71 +8,18 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig, type RecallConfig } from './config.js';
-import { resolveScope, detectProject, type Scope } from './scope.js';
+import { loadConfig } from './config.js';
+import { resolveScope, detectProject } from './scope.js';
 import { checkKbDir } from './run.js';
-import { NotFoundError, UsageError } from '../core/errors.js';
-import { closeIndex, openIndex, refreshIndex, type IndexHandle } from '../sources/index-store.js';
-import { notesByDate, notesNamed, supersededKeys } from '../sources/index-queries.js';
+import { UsageError } from '../core/errors.js';
+import { notesByDate, supersededKeys } from '../sources/index-queries.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
-import { parseNote, type Note } from '../core/note.js';
+import { parseNote } from '../core/note.js';
 import { parseLooseDate } from '../core/dates.js';
 import { moveToForgotten, noteText, rewriteNote, withFrontmatter, writeNewNote, type NewNote } from '../sinks/note-writer.js';
+import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './notes-kb.js';
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-export interface NotesIo {
-  env: Env;
-  cwd: string;
-  warn: (line: string) => void;
-}
-
-export interface KbOptions {
-  kb: string | null;
-  global: boolean;
-  allBranches: boolean;
-}
-
-interface OpenKb {
-  config: RecallConfig;
-  scope: Scope;
-  index: IndexHandle;
-}
-
-/** Resolve the KB like recall, bring its index up to date, run `fn`, close the index. */
-function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T {
-  const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const index = openIndex(scope.root, config.stateDir);
-  try {
-    if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
-    refreshIndex(index, { problems: false });
-    return fn({ config, scope, index });
-  } finally {
-    closeIndex(index);
-  }
-}
-
-/** Every note of any location whose id, file name or path matches `id`; the exact id first. */
-function candidates(h: IndexHandle, id: string): Note[] {
-  const want = id.replace(/\.md$/i, '');
-  return notesNamed(h, want);
-}
-
-/** The one note an ID names (live notes win over retired copies of the same id). */
-function resolveNote(h: IndexHandle, id: string, root: string, opts: { live?: boolean } = {}): Note {
-  const found = candidates(h, id.trim());
-  const live = found.filter((n) => n.location === 'documents');
-  const pool = opts.live ? live : live.length ? live : found;
-  if (pool.length === 0) {
-    if (opts.live && found.length) throw new NotFoundError(`${id}: the note is ${found[0]!.location === 'forgotten' ? 'forgotten' : 'archived'} (${found[0]!.path}), not live`);
-    throw new NotFoundError(`${id}: no note with this id or file name in ${root}`);
-  }
-  const ids = new Set(pool.map((n) => n.key));
-  if (ids.size > 1) throw new UsageError(`${id}: names ${ids.size} notes (${[...ids].slice(0, 5).join(', ')}); use the id`);
-  return pool[0]!;
-}
+export type { KbOptions, NotesIo } from './notes-kb.js';
 
 // ---------------------------------------------------------------------------------------------
 // show
@@ -122,7 +69,14 @@ export function formatShown(n: ShownNote): string {
     n.date && `dated ${n.date}`,
     n.tags.length ? `tags ${n.tags.join(', ')}` : '',
   ].filter(Boolean);
-  const state = n.location === 'forgotten' ? 'FORGOTTEN (never recalled)' : n.location === 'archived' ? 'ARCHIVED (never recalled)' : n.superseded_by ? `SUPERSEDED by ${n.superseded_by} (never recalled)` : '';
+  const state =
+    n.location === 'forgotten'
+      ? 'FORGOTTEN (never recalled)'
+      : n.location === 'archived'
+        ? 'ARCHIVED (never recalled)'
+        : n.superseded_by
+          ? `SUPERSEDED by ${n.superseded_by} (never recalled)`
+          : '';
   const lines = [`${n.title}`, `[${n.id}]  ${n.path}`, ...(state ? [state] : []), ...(facts.length ? [facts.join(' · ')] : []), ''];
   if (n.key_insight) lines.push(n.key_insight, '');
   if (n.how_to_apply) lines.push(`How to apply: ${n.how_to_apply}`, '');
@@ -160,11 +114,23 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
     const out: ListedNote[] = [];
     for (const n of notesByDate(index)) {
       const state: ListedNote['state'] =
-        n.location !== 'documents' ? n.location : n.supersededBy || n.status === 'superseded' || n.status === 'archived' || superseded.has(n.key) ? 'superseded' : 'live';
+        n.location !== 'documents'
+          ? n.location
+          : n.supersededBy || n.status === 'superseded' || n.status === 'archived' || superseded.has(n.key)
+            ? 'superseded'
+            : 'live';
       if (state !== 'live' && !opts.all) continue;
       if (since && (n.dateMs === null || n.dateMs < since.getTime())) continue;
       if (wantTags.length && !wantTags.every((t) => n.tags.includes(t))) continue;
-      out.push({ id: n.displayId, date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null, confidence: n.confidence, title: n.title, tags: n.tags, state, path: n.path });
+      out.push({
+        id: n.displayId,
+        date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null,
+        confidence: n.confidence,
+        title: n.title,
+        tags: n.tags,
+        state,
+        path: n.path,
+      });
       if (opts.limit !== undefined && out.length >= opts.limit) break;
     }
     return out;
@@ -172,7 +138,11 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
 }
 
 export function formatList(rows: readonly ListedNote[]): string {
-  return rows.map((r) => `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}\n`).join('');
+  return rows
+    .map(
+      (r) => `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}\n`,
+    )
+    .join('');
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -205,22 +175,11 @@ export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date
   const parsed = parseNote(text, `documents/${slug}.md`, 'documents');
   if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
   if (n.id) {
-    const clash = withKbIfExists(scope, config, (h) => candidates(h, n.id!).length > 0);
+    const clash = withKbIfExists(scope, config, io.env, (h) => candidates(h, n.id!).length > 0);
     if (clash) throw new UsageError(`--id ${n.id}: a note with this id already exists`);
   }
   const file = writeNewNote(newNotesDir(scope.root), slug, text);
   return { id, path: file, kb: scope.root, created };
-}
-
-function withKbIfExists<T>(scope: Scope, config: RecallConfig, fn: (h: IndexHandle) => T): T | null {
-  if (!fs.existsSync(scope.root)) return null;
-  const h = openIndex(scope.root, config.stateDir);
-  try {
-    refreshIndex(h, { problems: false });
-    return fn(h);
-  } finally {
-    closeIndex(h);
-  }
 }
 
 export interface SupersedeResult {
@@ -233,7 +192,8 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
     const oldNote = resolveNote(index, oldId, scope.root, { live: true });
     const newNote = resolveNote(index, newId, scope.root, { live: true });
     if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
-    if (newNote.supersededBy) throw new UsageError(`${newId}: is itself superseded by ${newNote.supersededBy}; supersede with that note instead`);
+    if (newNote.supersededBy)
+      throw new UsageError(`${newId}: is itself superseded by ${newNote.supersededBy}; supersede with that note instead`);
     const oldAbs = path.join(scope.root, oldNote.path);
     const newAbs = path.join(scope.root, newNote.path);
     const listed = newNote.frontmatter['supersedes'];

@@ -1,5 +1,5 @@
 /**
- * Which KB a recall reads (seed "Scope"), first match wins:
+ * Which KB a recall reads, first match wins:
  *   0. --kb DIR (explicit override);
  *   1. $GLOBAL_LEARNINGS_PATH, untouched;
  *   2. --global / RECALL_GLOBAL=1: the pooled KB (~/.learnings, or RECALL_LEARNINGS_ROOT);
@@ -14,8 +14,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import type { RecallConfig } from './config.js';
+import { currentBranch, findRepo, originName } from '../sources/git.js';
+
+export { findRepo } from '../sources/git.js';
 
 export type ScopeKind = 'explicit' | 'env' | 'global' | 'branch-shard' | 'project-shard' | 'pooled';
 
@@ -36,70 +38,48 @@ export interface ScopeOptions {
   cwd?: string;
 }
 
-/** Timeout for the git calls of project/branch detection (reference value). */
-const GIT_TIMEOUT_MS = 5000;
+/*
+ * What a project is, for all of recall: the folder $CLAUDE_PROJECT_DIR names, else the git work
+ * tree holding the current directory (none outside both). Its folder holds its settings
+ * (`.reflect/config.json`); its folder name, lower-cased, names its shard of the pooled KB. The
+ * session-start query and the reflect.db tables know a project by its id instead: the name of its
+ * origin remote, which is the folder name for an ordinary clone (see projectId).
+ */
 
-function git(args: string[], cwd: string): string {
-  try {
-    return execFileSync('git', args, { cwd, timeout: GIT_TIMEOUT_MS, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
+/** The project's folder: $CLAUDE_PROJECT_DIR, else the git work tree root of `cwd`; null outside both. */
+export function projectDirOf(config: RecallConfig, cwd: string): string | null {
+  return config.scope.projectDir ?? findRepo(cwd)?.top ?? null;
+}
+
+/** Project name for shard resolution: the project folder's name, lower-cased; '' outside a project. */
+export function detectProject(config: RecallConfig, cwd: string): string {
+  const dir = projectDirOf(config, cwd) ?? '';
+  if (!dir) return '';
+  return path.basename(dir.replace(/[/\\]+$/, '')).toLowerCase();
 }
 
 /**
- * The work tree root holding `cwd` and its git dir, found by walking up to the nearest `.git`
- * (a folder, or a file `gitdir: …` in linked worktrees) — what `git rev-parse --show-toplevel`
- * answers, without spawning git on every recall. null outside a repository.
+ * Project id as the reference's session-start query and reflect.db tables use it: the origin
+ * remote's repository name, else the name of the current directory.
  */
-export function findRepo(cwd: string): { top: string; gitDir: string } | null {
-  let dir = path.resolve(cwd);
-  for (;;) {
-    const dotGit = path.join(dir, '.git');
-    try {
-      const st = fs.statSync(dotGit);
-      if (st.isDirectory()) return { top: dir, gitDir: dotGit };
-      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-      if (m) return { top: dir, gitDir: path.resolve(dir, m[1]!.trim()) };
-    } catch {
-      /* not here */
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
-
-/** Current branch from the repository's HEAD file ('' when detached or unreadable). */
-function headBranch(gitDir: string): string | null {
-  try {
-    const head = fs.readFileSync(path.join(gitDir, 'HEAD'), 'utf8').trim();
-    const m = /^ref:\s*refs\/heads\/(.+)$/.exec(head);
-    return m ? m[1]! : 'HEAD';
-  } catch {
-    return null;
-  }
-}
-
-/** Project identity: basename of $CLAUDE_PROJECT_DIR, else of the git work tree root; lower-cased; '' if neither. */
-export function detectProject(config: RecallConfig, cwd: string): string {
-  const dir = config.scope.projectDir ?? findRepo(cwd)?.top ?? '';
-  if (!dir) return '';
-  return path.basename(dir.replace(/[/\\]+$/, '')).toLowerCase();
+export function projectId(cwd: string): string {
+  return originName(cwd) || path.basename(path.resolve(cwd));
 }
 
 /** Branch as a shard folder name: trunk (main/master/HEAD/'') → ''; `/ \ : whitespace` runs → `__`. */
 export function sanitiseBranch(raw: string): string {
   let b = raw.trim();
   if (b === '' || b === 'main' || b === 'master') return '';
-  b = b.replace(/[/\\\s:]+/g, '__').replace(/^[._]+|[._]+$/g, '').toLowerCase();
+  b = b
+    .replace(/[/\\\s:]+/g, '__')
+    .replace(/^[._]+|[._]+$/g, '')
+    .toLowerCase();
   return b === 'head' ? '' : b;
 }
 
+/** Branch for shard resolution: RECALL_BRANCH when set (even empty), else git's current branch; sanitised. */
 export function detectBranch(config: RecallConfig, cwd: string): string {
-  const repo = config.scope.branch === null ? findRepo(cwd) : null;
-  const raw = config.scope.branch ?? (repo ? (headBranch(repo.gitDir) ?? git(['rev-parse', '--abbrev-ref', 'HEAD'], cwd)) : '');
-  return sanitiseBranch(raw);
+  return sanitiseBranch(config.scope.branch ?? currentBranch(cwd));
 }
 
 /** A shard counts only when it has at least one documents/*.md (flat). */
@@ -114,11 +94,20 @@ export function isPopulated(root: string): boolean {
 export function resolveScope(config: RecallConfig, opts: ScopeOptions = {}): Scope {
   const cwd = opts.cwd ?? process.cwd();
   if (opts.kb) return { root: path.resolve(cwd, opts.kb), kind: 'explicit', project: '', branch: '', reason: '--kb' };
-  if (config.scope.globalLearningsPath) return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '', reason: '$GLOBAL_LEARNINGS_PATH' };
+  if (config.scope.globalLearningsPath)
+    return { root: config.scope.globalLearningsPath, kind: 'env', project: '', branch: '', reason: '$GLOBAL_LEARNINGS_PATH' };
   const pooled = config.scope.learningsRoot;
-  if (opts.global || config.scope.global) return { root: pooled, kind: 'global', project: '', branch: '', reason: opts.global ? '--global' : 'RECALL_GLOBAL' };
+  if (opts.global || config.scope.global)
+    return { root: pooled, kind: 'global', project: '', branch: '', reason: opts.global ? '--global' : 'RECALL_GLOBAL' };
   const project = detectProject(config, cwd);
-  if (!project) return { root: pooled, kind: 'pooled', project: '', branch: '', reason: 'pooled KB: not inside a project (no git work tree, no $CLAUDE_PROJECT_DIR)' };
+  if (!project)
+    return {
+      root: pooled,
+      kind: 'pooled',
+      project: '',
+      branch: '',
+      reason: 'pooled KB: not inside a project (no git work tree, no $CLAUDE_PROJECT_DIR)',
+    };
   const skipBranch = opts.allBranches || config.scope.allBranches;
   const branch = skipBranch ? '' : detectBranch(config, cwd);
   const shard = path.join(pooled, 'shards', project);

@@ -24,7 +24,7 @@ import { loadConfig, type RecallConfig } from './config.js';
 import { resolveEngines, type Engines } from './engines.js';
 import { checkKbDir } from './kb-dir.js';
 import { createModelClient } from './model-client.js';
-import { detectProject, isShard, resolveScope, type Scope } from './scope.js';
+import { detectProject, isShard, projectDirOf, resolveScope, type Scope } from './scope.js';
 import { runInSession } from './session-run.js';
 import { embedNewNotes, openScopedIndex } from './session-index.js';
 
@@ -96,7 +96,7 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
     early: [...indexDegraded, ...(embedded ? [embedded] : [])],
     ...(teamArm ? { teamArm } : {}),
     currentProject: once(() => opts.project ?? (isShard(scope) ? '' : detectProject(config, io.cwd))),
-    glyphs: once(() => loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: config.scope.projectDir, cwd: io.cwd })),
+    glyphs: once(() => loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: projectDirOf(config, io.cwd), cwd: io.cwd })),
   };
 }
 

@@ -7,8 +7,8 @@
 import { setIndexOpener } from '../pipeline/session-index.js';
 import { KbPool } from './kb-pool.js';
 import { serveRecall } from './server.js';
-import { idleTimeoutSec } from '../sources/recall-server/protocol.js';
 import { withConfigFile } from '../pipeline/config-file.js';
+import { loadConfig } from '../pipeline/config.js';
 
 /** The environment with recall.toml's settings (its idle timeout may be set there); the bare environment if the file is broken. */
 function settings(): Record<string, string | undefined> {
@@ -29,7 +29,7 @@ if (!socket) {
 } else {
   const pool = new KbPool();
   setIndexOpener(pool.opener);
-  await serveRecall({ socket, idleTimeoutSec: idleTimeoutSec(settings()), pool });
+  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
   // or a timer of an unfinished request must not keep it alive.
   process.exit(0);

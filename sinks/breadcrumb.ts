@@ -14,9 +14,13 @@ const HOOK_LOG_MAX_BYTES = 1048576;
 
 export function logHookLine(stateDir: string, hook: string, message: string): void {
   try {
-    appendText(path.join(stateDir, 'logs', `${hook}.log`), `[${new Date().toISOString()}] ${scrub(message).replace(/\s+/g, ' ').slice(0, 2000)}\n`, {
-      maxBytes: HOOK_LOG_MAX_BYTES,
-    });
+    appendText(
+      path.join(stateDir, 'logs', `${hook}.log`),
+      `[${new Date().toISOString()}] ${scrub(message).replace(/\s+/g, ' ').slice(0, 2000)}\n`,
+      {
+        maxBytes: HOOK_LOG_MAX_BYTES,
+      },
+    );
   } catch {
     /* best effort */
   }

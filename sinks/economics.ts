@@ -1,5 +1,5 @@
 /**
- * Token economics of a recall (reference §2.8, M8): what reading a learning costs (R, read tokens)
+ * Token economics of a recall (the reference's economics block, kept compatible): what reading a learning costs (R, read tokens)
  * against what rediscovering it would have cost (D, discovery tokens), per note and rolled up.
  *
  * Pure arithmetic, except the discovery fallback that stats (never reads) the note's source file;

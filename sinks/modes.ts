@@ -1,5 +1,5 @@
 /**
- * Mode files: the active mode names the learning types and their glyphs (reference §2.8).
+ * Mode files: the active mode names the learning types and their glyphs (the reference's mode files, kept compatible).
  *
  * A mode is `<modes dir>/<id>.json` with `learning_types: [{ id, emoji, work_emoji? }]`. A
  * `parent--child` id loads the parent and deep-merges the child file over it (one level of
@@ -27,7 +27,7 @@ export interface LoadGlyphsOptions {
   mode: string | null;
   /** REFLECT_MODES_DIR, or null for the bundled modes. */
   modesDir: string | null;
-  /** CLAUDE_PROJECT_DIR, or null to find the project from cwd. */
+  /** The project's folder (the caller decides what the project is: pipeline/scope.ts), or null for cwd. */
   projectDir: string | null;
   cwd: string;
 }
@@ -52,33 +52,18 @@ const isDir = (p: string): boolean => {
  */
 export function bundledModesDir(moduleUrl: string = import.meta.url): string {
   const here = path.dirname(fileURLToPath(moduleUrl));
-  const candidates = [
-    path.join(here, 'modes'),
-    path.join(here, '..', 'sinks', 'modes'),
-    path.join(here, '..', '..', 'sinks', 'modes'),
-  ];
+  const candidates = [path.join(here, 'modes'), path.join(here, '..', 'sinks', 'modes'), path.join(here, '..', '..', 'sinks', 'modes')];
   return candidates.find(isDir) ?? candidates[0]!;
-}
-
-/** Nearest ancestor of `cwd` (itself included) that contains `.git`, else `cwd`. */
-export function findProjectDir(cwd: string): string {
-  let dir = path.resolve(cwd);
-  for (;;) {
-    if (existsSync(path.join(dir, '.git'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return path.resolve(cwd);
-    dir = parent;
-  }
 }
 
 /**
  * The active mode id: `opts.mode`, else the `"mode"` string of `<project>/.reflect/config.json`
- * (project = projectDir, else the nearest `.git` ancestor of cwd, else cwd), else DEFAULT_MODE.
+ * (project = projectDir, else cwd), else DEFAULT_MODE.
  * A missing or unreadable config file falls through to the default; blank values count as unset.
  */
 export function resolveModeId(opts: LoadGlyphsOptions): string {
   if (opts.mode !== null && opts.mode.trim() !== '') return opts.mode.trim();
-  const project = opts.projectDir !== null && opts.projectDir.trim() !== '' ? opts.projectDir : findProjectDir(opts.cwd);
+  const project = opts.projectDir !== null && opts.projectDir.trim() !== '' ? opts.projectDir : path.resolve(opts.cwd);
   try {
     const cfg: unknown = JSON.parse(readFileSync(path.join(project, '.reflect', 'config.json'), 'utf8'));
     if (isObject(cfg) && typeof cfg['mode'] === 'string' && cfg['mode'].trim() !== '') return cfg['mode'].trim();

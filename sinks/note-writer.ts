@@ -23,13 +23,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { isMap, parseDocument } from 'yaml';
 import { writeFileAtomic } from '../core/atomic-write.js';
 
-export const CONFIDENCE_TIERS = ['high', 'medium', 'low'] as const;
-export type ConfidenceTier = (typeof CONFIDENCE_TIERS)[number];
+import { TIER_CONFIDENCE, type ConfidenceTier } from '../core/confidence.js';
+
+export { CONFIDENCE_TIERS, type ConfidenceTier } from '../core/confidence.js';
 /** The learning types of the default mode (each has a glyph); others are accepted and shown with `·`. */
 export const LEARNING_TYPES = ['pattern', 'bug-fix', 'decision', 'correction', 'anti-pattern'] as const;
-
-/** Ranking confidence written next to each tier (the tier midpoints recall uses when none is written). */
-const CONFIDENCE_NUM: Record<ConfidenceTier, number> = { high: 0.9, medium: 0.6, low: 0.3 };
 
 /** Longest slug part of a file name and id (long titles make unwieldy paths). */
 const SLUG_MAX = 60;
@@ -57,7 +55,7 @@ export function slugify(title: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
-  return (s.slice(0, SLUG_MAX).replace(/-+$/, '') || 'note');
+  return s.slice(0, SLUG_MAX).replace(/-+$/, '') || 'note';
 }
 
 /** Local calendar date, YYYY-MM-DD. */
@@ -72,7 +70,8 @@ const q = (v: string): string => JSON.stringify(v);
 /** The text of a new note. Pure (the clock is passed in). */
 export function noteText(n: NewNote, now: Date): { id: string; slug: string; text: string } {
   const slug = slugify(n.title);
-  const id = n.id ?? `lrn-${slug}-${createHash('sha1').update(`${n.title}\n${n.keyInsight}\n${now.toISOString()}`).digest('hex').slice(0, 6)}`;
+  const id =
+    n.id ?? `lrn-${slug}-${createHash('sha1').update(`${n.title}\n${n.keyInsight}\n${now.toISOString()}`).digest('hex').slice(0, 6)}`;
   const tier = n.confidence ?? 'medium';
   const date = isoDate(now);
   const tags = [...new Set((n.tags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];
@@ -85,7 +84,7 @@ export function noteText(n: NewNote, now: Date): { id: string; slug: string; tex
     `created: ${date}`,
     `updated: ${date}`,
     `confidence: ${tier}`,
-    `confidence_num: ${CONFIDENCE_NUM[tier]}`,
+    `confidence_num: ${TIER_CONFIDENCE[tier]}`,
     `learning_type: ${q(n.learningType ?? 'pattern')}`,
     ...(n.project ? [`project_id: ${q(n.project)}`] : []),
     `tags: [${tags.map(q).join(', ')}]`,

@@ -10,7 +10,12 @@ import type { Note } from '../core/note.js';
 const MAX_NAME = 64;
 
 export function cleanName(s: string): string {
-  return s.replace(/[\p{C}\s]+/gu, ' ').trim().slice(0, MAX_NAME) || '?';
+  return (
+    s
+      .replace(/[\p{C}\s]+/gu, ' ')
+      .trim()
+      .slice(0, MAX_NAME) || '?'
+  );
 }
 
 /** `team: alice@laptop[, quarantined][, unverified]`, or null for the KB's own notes. */

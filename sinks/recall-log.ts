@@ -1,5 +1,5 @@
 /**
- * Recall bookkeeping files under the state dir (reference §4.2–4.4):
+ * Recall bookkeeping files under the state dir (the reference's formats, kept compatible):
  * - recall_log.jsonl: one line per completed recall;
  * - knowledge-gaps.jsonl: a line when a real query found nothing;
  * - recent-searches.json + a metrics line: the follow-up diagnostic (a second, disjoint search in
@@ -68,18 +68,28 @@ export function gapKey(query: string): string {
   return [...new Set(contentTerms(query))].sort().join(' ');
 }
 
-export function logGap(stateDir: string, rawQuery: string, sessionId: string | null, nowMs: number, maxBytes = LOG_MAX_BYTES): string | null {
+export function logGap(
+  stateDir: string,
+  rawQuery: string,
+  sessionId: string | null,
+  nowMs: number,
+  maxBytes = LOG_MAX_BYTES,
+): string | null {
   const query = scrub(rawQuery);
   const normalized = gapKey(query);
   if (!normalized) return null;
   const day = localIsoSeconds(nowMs).slice(0, 10);
   try {
-    appendLine(path.join(stateDir, 'knowledge-gaps.jsonl'), {
-      ts: localIsoSeconds(nowMs),
-      query: query.slice(0, 200),
-      normalized,
-      session_id: sessionId ?? `unknown-${day}`,
-    }, { maxBytes });
+    appendLine(
+      path.join(stateDir, 'knowledge-gaps.jsonl'),
+      {
+        ts: localIsoSeconds(nowMs),
+        query: query.slice(0, 200),
+        normalized,
+        session_id: sessionId ?? `unknown-${day}`,
+      },
+      { maxBytes },
+    );
     return null;
   } catch (err) {
     return `gap log not written: ${errorMessage(err)}`;
@@ -105,22 +115,31 @@ export interface FollowupOptions {
  * looks like a follow-up (prior search in the window, different query, disjoint non-empty results).
  * Returns the verdict, or an error message.
  */
-export function recordFollowup(opts: FollowupOptions, rawQuery: string, ids: string[], nowMs: number): { followup: boolean } | { error: string } {
+export function recordFollowup(
+  opts: FollowupOptions,
+  rawQuery: string,
+  ids: string[],
+  nowMs: number,
+): { followup: boolean } | { error: string } {
   const file = path.join(opts.stateDir, 'recent-searches.json');
   const now = nowMs / 1000;
   const query = scrub(rawQuery);
   try {
     // Read-modify-write of a file every hook of every session updates: under its lock.
     const followup = withFileLock(file, () => updateRecent(file, opts, query, ids, now));
-    appendLine(opts.metricsPath, {
-      ts: new Date(nowMs).toISOString(),
-      op: 'recall_search',
-      session_id: opts.sessionId,
-      followup,
-      window_seconds: opts.windowSec,
-      result_count: ids.length,
-      query: query.slice(0, 200),
-    }, { maxBytes: opts.maxBytes ?? LOG_MAX_BYTES });
+    appendLine(
+      opts.metricsPath,
+      {
+        ts: new Date(nowMs).toISOString(),
+        op: 'recall_search',
+        session_id: opts.sessionId,
+        followup,
+        window_seconds: opts.windowSec,
+        result_count: ids.length,
+        query: query.slice(0, 200),
+      },
+      { maxBytes: opts.maxBytes ?? LOG_MAX_BYTES },
+    );
     return { followup };
   } catch (err) {
     return { error: `follow-up diagnostic not written: ${errorMessage(err)}` };

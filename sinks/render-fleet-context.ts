@@ -1,5 +1,5 @@
 /**
- * `--format fleet-context` (reference §2.9): shared fleet memory grouped by authority, for
+ * `--format fleet-context` (the reference's format, kept compatible): shared fleet memory grouped by authority, for
  * injection into another agent's context. Versioned by the `fleet-context/v1` marker in the header.
  */
 import type { ScoredCandidate } from '../core/types.js';
@@ -61,7 +61,9 @@ function sourceOf(fm: Record<string, unknown>): string {
 function itemLines(c: ScoredCandidate): string[] {
   const n = c.note;
   // A team note's source is the store's record of who published it, not what its frontmatter claims.
-  const source = n.origin ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}` : sourceOf(n.frontmatter);
+  const source = n.origin
+    ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}`
+    : sourceOf(n.frontmatter);
   return [
     `- **${oneLine(n.title)}** \u2014 ${oneLine(n.keyInsight || n.title)}`,
     `  source: ${oneLine(source)} \u00b7 score: ${formatFixed3(c.score)}`,

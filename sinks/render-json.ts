@@ -1,5 +1,5 @@
 /**
- * `--format json` (reference §2.6): the machine-readable envelope of a recall, or the one-line
+ * `--format json` (the reference's envelope, a compatibility contract): the machine-readable envelope of a recall, or the one-line
  * persona answer. Key order is part of the contract (consumers and golden files rely on it).
  */
 import { wellFormedJson } from './safe-text.js';
@@ -84,6 +84,19 @@ export interface JsonEnvelope {
   kb?: JsonKb | JsonKb[];
 }
 
+/** Where a team note came from, and whether it is quarantined. */
+function originOf(n: ScoredCandidate['note'], o: NonNullable<ScoredCandidate['note']['origin']>) {
+  return {
+    kind: o.kind,
+    author: o.author,
+    machine: o.machine,
+    kb: o.kb,
+    revision: o.revision,
+    verified: o.verified,
+    quarantined: n.quarantine,
+  };
+}
+
 /** The envelope as an object with keys in contract order (empty results → count 0, results []). */
 export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOptions): JsonEnvelope {
   const opts = { ...options, field: options.field || null }; // '' is no projection
@@ -108,9 +121,7 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       relevance: c.relevance,
       arms: ARM_NAMES.filter((a) => c.ranks[a] !== undefined),
       path: n.path,
-      ...(n.origin
-        ? { origin: { kind: n.origin.kind, author: n.origin.author, machine: n.origin.machine, kb: n.origin.kb, revision: n.origin.revision, verified: n.origin.verified, quarantined: n.quarantine } }
-        : {}),
+      ...(n.origin ? { origin: originOf(n, n.origin) } : {}),
     };
   };
   const results = outcome.results.map((c) => toRow(c, true));

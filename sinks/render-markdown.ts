@@ -1,5 +1,5 @@
 /**
- * `--format markdown` (reference §2.7): the block injected into an agent's context.
+ * `--format markdown` (the reference's block, kept compatible): the block injected into an agent's context.
  *
  * ```
  * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
@@ -80,7 +80,11 @@ export function bodySection(body: string, heading: string): string | null {
 export function fieldValue(note: Note, name: string): string | null {
   const v = note.frontmatter[name];
   let text: string;
-  if (Array.isArray(v)) text = v.map(scalarText).filter((s) => s !== '').join('; ');
+  if (Array.isArray(v))
+    text = v
+      .map(scalarText)
+      .filter((s) => s !== '')
+      .join('; ');
   else if (isObject(v)) text = Object.keys(v).length === 0 ? '' : JSON.stringify(v);
   else text = scalarText(v);
   if (text !== '') return text;

@@ -48,8 +48,13 @@ const LINE_START_MARKDOWN = /^(#|>|[-*+](?=\s|$)|\d+[.)](?=\s|$)|-{3,}|={3,}|`{3
  * broken so a note cannot forge another note's entry.
  */
 export function oneLine(s: string): string {
-  const flat = stripControls(s).replace(/[\s\u0085\u2028\u2029]+/g, ' ').trim();
-  return flat.replace(LINE_START_MARKDOWN, '\\$1').replace(/\*\*\[/g, '*\\*[').replace(/<(\/?)(recall-notes)/gi, '&lt;$1$2');
+  const flat = stripControls(s)
+    .replace(/[\s\u0085\u2028\u2029]+/g, ' ')
+    .trim();
+  return flat
+    .replace(LINE_START_MARKDOWN, '\\$1')
+    .replace(/\*\*\[/g, '*\\*[')
+    .replace(/<(\/?)(recall-notes)/gi, '&lt;$1$2');
 }
 
 /** What a note id may look like when shown: letters, digits and `._:@/-`, at most 128 characters. */

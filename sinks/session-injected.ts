@@ -25,7 +25,12 @@ export function readInjected(stateDir: string, sessionId: string): Set<string> {
  * (given those ids), record the picked ids, and return them. Null when the lock could not be had or
  * the state dir is not writable (the caller decides without the guarantee, and says so).
  */
-export function claimInjected(stateDir: string, sessionId: string, choose: (seen: ReadonlySet<string>) => string[], nowMs = Date.now()): string[] | null {
+export function claimInjected(
+  stateDir: string,
+  sessionId: string,
+  choose: (seen: ReadonlySet<string>) => string[],
+  nowMs = Date.now(),
+): string[] | null {
   const file = sessionFile(stateDir, sessionId);
   try {
     return withFileLock(file, () => {

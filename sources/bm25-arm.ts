@@ -81,4 +81,3 @@ export function bm25Arm(query: string, limit: number, index: IndexHandle, opts: 
     return of([...byKey.values()].sort((a, b) => b.score - a.score).slice(0, limit));
   });
 }
-

@@ -152,15 +152,19 @@ export class GraphWriter {
     this.entityId = db.prepare(`SELECT id, type, aliases, description FROM entities WHERE norm = ?`);
     this.enrich = db.prepare(`UPDATE entities SET type = ?, aliases = ?, description = ? WHERE id = ?`);
     this.insertMention = db.prepare(`INSERT INTO mentions(entity_id, note_path, note_key, source) VALUES (?, ?, ?, ?)`);
-    this.insertEdge = db.prepare(
-      `INSERT INTO edges(src, dst, type, strength, valid_end_ms, retired, source) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertEdge = db.prepare(`INSERT INTO edges(src, dst, type, strength, valid_end_ms, retired, source) VALUES (?, ?, ?, ?, ?, ?, ?)`);
     this.dropMentions = db.prepare(`DELETE FROM mentions WHERE source = ?`);
     this.dropEdges = db.prepare(`DELETE FROM edges WHERE source = ?`);
   }
 
   private id(e: EntityDecl): number {
-    this.upsertEntity.run({ norm: e.norm, words: e.norm.replace(/-/g, ' '), type: e.type, aliases: e.aliases.join(' '), description: e.description });
+    this.upsertEntity.run({
+      norm: e.norm,
+      words: e.norm.replace(/-/g, ' '),
+      type: e.type,
+      aliases: e.aliases.join(' '),
+      description: e.description,
+    });
     const row = this.entityId.get(e.norm) as { id: number; type: string; aliases: string; description: string };
     // The first file to name an entity may know less about it than a later one: fill blanks.
     if ((!row.description && e.description) || (!row.type && e.type) || (e.aliases.length && !row.aliases)) {
@@ -181,7 +185,8 @@ export class GraphWriter {
     for (const e of rows.edges) {
       const src = ids.get(e.src);
       const dst = ids.get(e.dst);
-      if (src !== undefined && dst !== undefined) this.insertEdge.run(src, dst, e.type, e.strength, e.validEndMs, e.retired ? 1 : 0, source);
+      if (src !== undefined && dst !== undefined)
+        this.insertEdge.run(src, dst, e.type, e.strength, e.validEndMs, e.retired ? 1 : 0, source);
     }
   }
 

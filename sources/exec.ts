@@ -117,7 +117,10 @@ export function findOnPath(name: string, envPath: string | undefined = process.e
 
 /** Last non-empty stderr line, trimmed to a readable length (for degradation messages). */
 export function stderrTail(stderr: string, max = 300): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const last = lines[lines.length - 1] ?? '';
   return last.length > max ? `${last.slice(0, max)}…` : last;
 }

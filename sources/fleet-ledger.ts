@@ -18,7 +18,10 @@ export function loadFleetLedger(file: string): FleetLookup {
     for (const [hash, v] of Object.entries(data)) {
       const rec = v && typeof v === 'object' ? (v as Record<string, unknown>) : {};
       const count = Number(rec['count']);
-      entries.set(hash.toLowerCase(), { count: Number.isFinite(count) ? count : 1, docId: typeof rec['doc_id'] === 'string' ? rec['doc_id'] : '' });
+      entries.set(hash.toLowerCase(), {
+        count: Number.isFinite(count) ? count : 1,
+        docId: typeof rec['doc_id'] === 'string' ? rec['doc_id'] : '',
+      });
     }
   }
   // Vouching needs the ledger's own facts to match: the file's hash, or the declared hash together
@@ -27,7 +30,9 @@ export function loadFleetLedger(file: string): FleetLookup {
   return (contentHash, declaredHash, docId) => {
     const byFile = entries.get(contentHash.toLowerCase());
     const byDecl = declaredHash ? entries.get(declaredHash.toLowerCase()) : undefined;
-    const vouched = (byFile?.count ?? 0) >= FLEET_VOUCH_COUNT || (!!byDecl && byDecl.docId !== '' && byDecl.docId === docId && byDecl.count >= FLEET_VOUCH_COUNT);
+    const vouched =
+      (byFile?.count ?? 0) >= FLEET_VOUCH_COUNT ||
+      (!!byDecl && byDecl.docId !== '' && byDecl.docId === docId && byDecl.count >= FLEET_VOUCH_COUNT);
     return { imported: byFile !== undefined || byDecl !== undefined, vouched };
   };
 }

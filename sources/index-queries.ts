@@ -5,6 +5,13 @@
  */
 import type { Note } from '../core/note.js';
 import { rowToNote, type IndexHandle, type NoteRow } from './index-store.js';
+import { TEAM_PREFIX } from './team-projection.js';
+
+/**
+ * The KB's own notes: the index also holds the pulled team notes (under their own path prefix),
+ * which the note commands (show, list, supersede, forget) neither show nor change.
+ */
+const OWN = `path NOT LIKE '${TEAM_PREFIX}/%'`;
 
 /** Live notes (documents/) in index order; `withText` false leaves body and chunk empty (metadata only). */
 export function liveNotes(h: IndexHandle, withText: boolean): Note[] {
@@ -70,29 +77,35 @@ export function supersedeLinksOutside(h: IndexHandle, excludedPrefix: string): {
 }
 
 /**
- * Every note of any location named by `id`: by key first; else by file name (`<id>.md` at the root
- * or in any folder). Live notes come before retired copies, then by path.
+ * Every note of the KB's own, of any location, named by `id`: by key first; else by file name
+ * (`<id>.md` at the root or in any folder). Live notes come before retired copies, then by path.
  */
 export function notesNamed(h: IndexHandle, id: string): Note[] {
   const byKey = h.db
-    .prepare(`SELECT data, body, chunk FROM notes WHERE key = ? ORDER BY location = 'documents' DESC, path`)
+    .prepare(`SELECT data, body, chunk FROM notes WHERE key = ? AND ${OWN} ORDER BY location = 'documents' DESC, path`)
     .all(id) as NoteRow[];
   if (byKey.length) return byKey.map(rowToNote);
   const rows = h.db
-    .prepare(`SELECT data, body, chunk FROM notes WHERE path = ? OR path LIKE ? ESCAPE '\\' ORDER BY location = 'documents' DESC, path`)
+    .prepare(
+      `SELECT data, body, chunk FROM notes WHERE (path = ? OR path LIKE ? ESCAPE '\\') AND ${OWN} ORDER BY location = 'documents' DESC, path`,
+    )
     .all(`${id}.md`, `%/${likeEscape(id)}.md`) as NoteRow[];
   return rows.map(rowToNote);
 }
 
-/** Every note's metadata (no text), newest first by date (undated last), then by path. */
+/** Metadata (no text) of the KB's own notes, newest first by date (undated last), then by path. */
 export function notesByDate(h: IndexHandle): Note[] {
   const rows = h.db
-    .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes ORDER BY date_ms IS NULL, date_ms DESC, path`)
+    .prepare(`SELECT data, '' AS body, '' AS chunk FROM notes WHERE ${OWN} ORDER BY date_ms IS NULL, date_ms DESC, path`)
     .all() as NoteRow[];
   return rows.map(rowToNote);
 }
 
-/** Keys some note declares it supersedes. */
+/** Keys some note of the KB's own declares it supersedes. */
 export function supersededKeys(h: IndexHandle): Set<string> {
-  return new Set((h.db.prepare(`SELECT target FROM supersedes`).all() as { target: string }[]).map((r) => r.target));
+  return new Set(
+    (h.db.prepare(`SELECT target FROM supersedes WHERE by_path NOT LIKE '${TEAM_PREFIX}/%'`).all() as { target: string }[]).map(
+      (r) => r.target,
+    ),
+  );
 }

@@ -138,8 +138,18 @@ export interface RefreshOutcome {
 
 function notRefreshed(): RefreshReport {
   return {
-    total: 0, added: 0, updated: 0, removed: 0, unchanged: 0, problems: [], newProblems: [], generation: 0,
-    ms: 0, skipped: true, complete: false, pending: 0,
+    total: 0,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: 0,
+    problems: [],
+    newProblems: [],
+    generation: 0,
+    ms: 0,
+    skipped: true,
+    complete: false,
+    pending: 0,
   };
 }
 
@@ -171,7 +181,13 @@ export function refreshWithin(h: IndexHandle, opts: RefreshWithinOptions = {}): 
   } catch (err) {
     const kind = classifyDbError(err, h.file);
     if (kind === 'corrupt') markSuspect(h);
-    const what = { corrupt: 'the index is corrupt (rebuilt on the next call)', full: 'the disk is full', busy: 'another writer holds the index', readonly: 'the index cannot be written', other: 'it failed' }[kind];
+    const what = {
+      corrupt: 'the index is corrupt (rebuilt on the next call)',
+      full: 'the disk is full',
+      busy: 'another writer holds the index',
+      readonly: 'the index cannot be written',
+      other: 'it failed',
+    }[kind];
     notices.push(`index not refreshed: ${what} (${(err as Error).message.split('\n')[0]}); reading the last committed index`);
     return { report: notRefreshed(), notices, background: false };
   } finally {

@@ -1,7 +1,7 @@
 /**
  * Lists the files of a KB root with their stat data, without reading them.
  *
- * Layout (reference §1.2): `documents/**` (notes, `*.entities.yaml` sidecars, `memories/`, and the
+ * Layout (the reflect-kb folder layout, a compatibility contract): `documents/**` (notes, `*.entities.yaml` sidecars, `memories/`, and the
  * `.forgotten/` folder of expired notes) and `archived/**` (soft-archived notes). Symlinks are
  * followed only while they resolve inside the KB root: a cloned or shared KB must not be able to
  * make recall read `/etc/passwd`, `~/.ssh` or `/proc` (`followOutside` opts in, for KBs assembled
@@ -129,103 +129,136 @@ function inside(root: string, target: string): boolean {
   return target === root || target.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
-export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
-  const flat = kbLayout(root) === 'flat';
-  let capped = false;
-  const files: KbFile[] = [];
-  const problems: WalkProblem[] = [];
+/** One walk over a KB: the files found, the problems met, and the guards against loops and floods. */
+class KbWalker {
+  readonly files: KbFile[] = [];
+  readonly problems: WalkProblem[] = [];
+  private capped = false;
   /** Folders already listed, by device and inode (loop and alias guard). */
-  const seen = new Set<string>();
-  const base = root.endsWith('/') ? root.slice(0, -1) : root;
-  let realRoot: string | null = null;
-  const realBase = (): string => {
-    if (realRoot === null) {
+  private readonly seen = new Set<string>();
+  private realRoot: string | null = null;
+
+  constructor(
+    readonly base: string,
+    private readonly flat: boolean,
+    private readonly followOutside: boolean,
+  ) {}
+
+  /** The KB root with its symlinks resolved (resolved once, when a link needs checking). */
+  realBase(): string {
+    if (this.realRoot === null) {
       try {
-        realRoot = fs.realpathSync(base);
+        this.realRoot = fs.realpathSync(this.base);
       } catch {
-        realRoot = base;
+        this.realRoot = this.base;
       }
     }
-    return realRoot;
-  };
+    return this.realRoot;
+  }
 
-  const visit = (rel: string, st: fs.Stats, location: NoteLocation, depth: number): void => {
+  visit(rel: string, st: fs.Stats, location: NoteLocation, depth: number): void {
     const id = `${st.dev}:${st.ino}`;
-    if (seen.has(id)) return;
-    seen.add(id);
+    if (this.seen.has(id)) return;
+    this.seen.add(id);
     if (depth > MAX_DEPTH) {
-      problems.push({ rel, message: `folder nesting deeper than ${MAX_DEPTH}; not read` });
+      this.problems.push({ rel, message: `folder nesting deeper than ${MAX_DEPTH}; not read` });
       return;
     }
-    const absDir = rel ? `${base}/${rel}` : base;
+    const absDir = rel ? `${this.base}/${rel}` : this.base;
     let names: string[];
     try {
       names = fs.readdirSync(absDir);
     } catch (err) {
-      problems.push({ rel, message: `cannot read folder: ${errCode(err)}` });
+      this.problems.push({ rel, message: `cannot read folder: ${errCode(err)}` });
       return;
     }
     for (const name of names) {
-      if (flat && files.length >= MAX_FLAT_FILES) {
-        if (!capped) problems.push({ rel: rel || '.', message: `more than ${MAX_FLAT_FILES} markdown files in a folder without documents/: is this a KB? only the first ${MAX_FLAT_FILES} are read` });
-        capped = true;
+      if (this.flat && this.files.length >= MAX_FLAT_FILES) {
+        this.capFlat(rel);
         return;
       }
-      if (flat && (depth === 0 ? skippedInFlat(name) : name.startsWith('.') || name === 'node_modules')) continue;
-      const childRel = rel ? `${rel}/${name}` : name;
-      const abs = `${absDir}/${name}`;
-      const kind = kindOf(name);
-      let cst: fs.Stats | undefined;
-      try {
-        cst = fs.lstatSync(abs);
-        if (cst.isSymbolicLink()) {
-          if (!opts.followOutside) {
-            const target = fs.realpathSync(abs);
-            if (!inside(realBase(), target)) {
-              problems.push({ rel: childRel, message: `symlink to ${target}, outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)` });
-              continue;
-            }
-          }
-          cst = fs.statSync(abs);
-        }
-      } catch (err) {
-        const code = errCode(err);
-        // A name we would have read that no longer resolves: a dangling symlink (or a race).
-        if (kind) problems.push({ rel: childRel, message: code === 'ENOENT' ? 'broken symlink' : `cannot stat: ${code}` });
-        continue;
-      }
-      if (cst.isDirectory()) {
-        const childLoc: NoteLocation = location === 'documents' && name === '.forgotten' && (!flat || depth === 0) ? 'forgotten' : location;
-        visit(childRel, cst, childLoc, depth + 1);
-      } else if (kind && cst.isFile()) {
-        files.push({ rel: childRel, abs, kind, location, mtimeMs: cst.mtimeMs, size: cst.size });
-      } else if (kind) {
-        problems.push({ rel: childRel, message: 'not a regular file (FIFO, device or socket); not read' });
-      }
+      if (this.flat && (depth === 0 ? skippedInFlat(name) : name.startsWith('.') || name === 'node_modules')) continue;
+      this.entry(rel, absDir, name, location, depth);
     }
-  };
+  }
 
+  private capFlat(rel: string): void {
+    if (!this.capped)
+      this.problems.push({
+        rel: rel || '.',
+        message: `more than ${MAX_FLAT_FILES} markdown files in a folder without documents/: is this a KB? only the first ${MAX_FLAT_FILES} are read`,
+      });
+    this.capped = true;
+  }
+
+  /** One name in a folder: a folder to descend into, a file to keep, or a problem to report. */
+  private entry(rel: string, absDir: string, name: string, location: NoteLocation, depth: number): void {
+    const childRel = rel ? `${rel}/${name}` : name;
+    const abs = `${absDir}/${name}`;
+    const kind = kindOf(name);
+    const cst = this.statEntry(abs, childRel, kind);
+    if (!cst) return;
+    if (cst.isDirectory()) {
+      const childLoc: NoteLocation =
+        location === 'documents' && name === '.forgotten' && (!this.flat || depth === 0) ? 'forgotten' : location;
+      this.visit(childRel, cst, childLoc, depth + 1);
+    } else if (kind && cst.isFile()) {
+      this.files.push({ rel: childRel, abs, kind, location, mtimeMs: cst.mtimeMs, size: cst.size });
+    } else if (kind) {
+      this.problems.push({ rel: childRel, message: 'not a regular file (FIFO, device or socket); not read' });
+    }
+  }
+
+  /** Stat data of an entry, following a symlink that stays inside the KB (or any, when allowed). */
+  private statEntry(abs: string, childRel: string, kind: KbFile['kind'] | null): fs.Stats | undefined {
+    try {
+      const lst = fs.lstatSync(abs);
+      if (!lst.isSymbolicLink()) return lst;
+      if (!this.followOutside) {
+        const target = fs.realpathSync(abs);
+        if (!inside(this.realBase(), target)) {
+          this.problems.push({
+            rel: childRel,
+            message: `symlink to ${target}, outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)`,
+          });
+          return undefined;
+        }
+      }
+      return fs.statSync(abs);
+    } catch (err) {
+      const code = errCode(err);
+      // A name we would have read that no longer resolves: a dangling symlink (or a race).
+      if (kind) this.problems.push({ rel: childRel, message: code === 'ENOENT' ? 'broken symlink' : `cannot stat: ${code}` });
+      return undefined;
+    }
+  }
+}
+
+export function walkKb(root: string, opts: WalkOptions = {}): WalkResult {
+  const flat = kbLayout(root) === 'flat';
+  const base = root.endsWith('/') ? root.slice(0, -1) : root;
+  const w = new KbWalker(base, flat, opts.followOutside === true);
   if (flat) {
     try {
       const st = fs.statSync(base);
-      if (st.isDirectory()) visit('', st, 'documents', 0);
+      if (st.isDirectory()) w.visit('', st, 'documents', 0);
     } catch {
       /* no KB here */
     }
-    return { files, problems };
+    return { files: w.files, problems: w.problems };
   }
   for (const top of ['documents', 'archived'] as const) {
     let st: fs.Stats;
     try {
       st = fs.statSync(`${base}/${top}`);
-      if (!opts.followOutside && !inside(realBase(), fs.realpathSync(`${base}/${top}`))) {
-        problems.push({ rel: top, message: 'symlink outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)' });
+      if (!opts.followOutside && !inside(w.realBase(), fs.realpathSync(`${base}/${top}`))) {
+        w.problems.push({ rel: top, message: 'symlink outside the KB; not followed (set RECALL_FOLLOW_OUTSIDE_LINKS=1 to allow)' });
         continue;
       }
     } catch {
       continue;
     }
-    if (st.isDirectory()) visit(top, st, top, 0);
+    if (st.isDirectory()) w.visit(top, st, top, 0);
   }
-  return { files, problems };
+  return { files: w.files, problems: w.problems };
 }

@@ -74,7 +74,9 @@ export function qmdArm(query: string, opts: QmdArmOptions): Observable<ArmHit[]>
                 ? { i, ok: true, paths: parseQmdOutput(r.stdout, opts.collection) }
                 : { i, ok: false, message: `qmd search exited ${r.exitCode ?? r.signal}${r.stderr ? `: ${stderrTail(r.stderr)}` : ''}` },
             ),
-            catchError((err: unknown) => of<Sub & { i: number }>({ i, ok: false, message: err instanceof Error ? err.message : String(err) })),
+            catchError((err: unknown) =>
+              of<Sub & { i: number }>({ i, ok: false, message: err instanceof Error ? err.message : String(err) }),
+            ),
           ),
         QMD_CONCURRENCY,
       ),
@@ -86,7 +88,10 @@ export function qmdArm(query: string, opts: QmdArmOptions): Observable<ArmHit[]>
           ok.map((s) => ({ arm: String(s.i), items: s.paths })),
           (p) => p,
         );
-        const notes = notesByPaths(opts.index, fused.map((f) => `documents/${f.key}`));
+        const notes = notesByPaths(
+          opts.index,
+          fused.map((f) => `documents/${f.key}`),
+        );
         return fused
           .map((f) => ({ note: notes.get(`documents/${f.key}`), score: f.score }))
           .filter((h): h is ArmHit => h.note !== undefined && h.note.location === 'documents')

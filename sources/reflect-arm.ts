@@ -1,6 +1,6 @@
 /**
  * Vector and graph arms through the reference engine: `reflect search QUERY --mode naive|local|global
- * --format json`, with GLOBAL_LEARNINGS_PATH set to the KB root (upstream-notes §3.1).
+ * --format json`, with GLOBAL_LEARNINGS_PATH set to the KB root (as the reference's own CLI expects).
  *
  * Output shapes: `{"context": "..."}` on success, `{"error": ...}` on an engine failure (exit 0),
  * `{"results": [], "message": "No results found"}` when empty.
@@ -82,7 +82,12 @@ export function parseLocalContext(context: string): LocalContext {
 
 function notesFromChunks(chunks: readonly string[], index: IndexHandle | null): Note[] {
   const parsed = chunks.map((c, i) => parseNote(c, `reflect:${i}`, 'documents'));
-  const indexed = index ? notesByKeys(index, parsed.map((n) => n.key)) : new Map<string, Note>();
+  const indexed = index
+    ? notesByKeys(
+        index,
+        parsed.map((n) => n.key),
+      )
+    : new Map<string, Note>();
   return parsed.map((n) => {
     const known = indexed.get(n.key);
     return known && known.location === 'documents' ? known : { ...n, path: `reflect:${n.key}` };

@@ -26,7 +26,11 @@ export const TEAM_LIVE_PREFIX = '@team-live';
 /** Share of the arm's budget the query embedding may use (the rest is for the store). */
 const EMBED_SHARE = 0.5;
 
-async function queryVector(models: ModelClient | null, query: string, budgetMs: number): Promise<{ model: string; query: number[] } | null> {
+async function queryVector(
+  models: ModelClient | null,
+  query: string,
+  budgetMs: number,
+): Promise<{ model: string; query: number[] } | null> {
   if (!models?.models.embed) return null;
   try {
     const r = await firstValueFrom(models.embed(query, []).pipe(timeout(Math.max(1, budgetMs))));
@@ -36,7 +40,13 @@ async function queryVector(models: ModelClient | null, query: string, budgetMs: 
   }
 }
 
-export function teamLiveArm(query: string, limit: number, settings: TeamSettings, timeoutMs: number, models: ModelClient | null = null): Observable<ArmHit[]> {
+export function teamLiveArm(
+  query: string,
+  limit: number,
+  settings: TeamSettings,
+  timeoutMs: number,
+  models: ModelClient | null = null,
+): Observable<ArmHit[]> {
   return new Observable<ArmHit[]>((subscriber) => {
     let conn: TeamConnection | null = null;
     let closed = false;
@@ -64,7 +74,15 @@ export function teamLiveArm(query: string, limit: number, settings: TeamSettings
             key: teamKey(note.key, provenance.quarantine),
             authority: provenance.authority,
             quarantine: provenance.quarantine,
-            origin: { kind: 'team', author: row.author, machine: row.machine, kb: row.kb, store: info.storeId, revision: row.revision, verified: true },
+            origin: {
+              kind: 'team',
+              author: row.author,
+              machine: row.machine,
+              kb: row.kb,
+              store: info.storeId,
+              revision: row.revision,
+              verified: true,
+            },
           },
           score,
         });

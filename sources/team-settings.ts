@@ -114,7 +114,8 @@ export function loadTeamSettings(env: Env, stateDir: string): TeamSettings {
   const timeout = Number(val('RECALL_TEAM_CONNECT_TIMEOUT') ?? '10');
   if (!Number.isFinite(timeout) || timeout <= 0) warnings.push(`RECALL_TEAM_CONNECT_TIMEOUT is not a positive number; using 10`);
   const share = val('RECALL_TEAM_SHARE')?.toLowerCase();
-  if (share !== undefined && share !== 'all' && share !== 'marked') warnings.push(`RECALL_TEAM_SHARE=${JSON.stringify(share)} is not all or marked; using marked`);
+  if (share !== undefined && share !== 'all' && share !== 'marked')
+    warnings.push(`RECALL_TEAM_SHARE=${JSON.stringify(share)} is not all or marked; using marked`);
   return {
     url,
     source: envUrl ? 'env' : url ? 'config' : null,

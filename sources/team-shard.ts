@@ -28,174 +28,41 @@ import type { Note, NoteOrigin } from '../core/note.js';
 import type { AttachedRoot } from './attached-roots.js';
 import { splitFrontmatter } from '../core/frontmatter.js';
 import { readJson, writeFileAtomic } from '../core/atomic-write.js';
-import type { TeamPaths } from './team-settings.js';
 import { MAX_NOTE_BYTES } from './index-store.js';
+
+import {
+  isTrusted,
+  PROVENANCE_VERSION,
+  TEAM_PREFIX,
+  provenancePath,
+  renderPulledNote,
+  shardFileName,
+  type Authority,
+  type Projection,
+  type Provenance,
+  type TrustList,
+} from './team-projection.js';
+
+export {
+  AUTHORITIES,
+  loadTrust,
+  PROVENANCE_SUFFIX,
+  PROVENANCE_VERSION,
+  projectNote,
+  provenancePath,
+  renderPulledNote,
+  saveTrust,
+  shardFileName,
+  TEAM_PREFIX,
+  type Authority,
+  type Projection,
+  type Provenance,
+  type StoreRow,
+  type TrustList,
+} from './team-projection.js';
 
 const loadCjs = createRequire(import.meta.url);
 const yaml = (): typeof JsYaml => loadCjs('js-yaml') as typeof JsYaml;
-
-/** Path prefix of the shard's notes inside a KB's index (never a KB folder name). */
-export const TEAM_PREFIX = '@team';
-/**
- * Suffix of a pulled note's provenance sidecar. Sidecars live in `<shard>/provenance/`, beside
- * `documents/` rather than in it, so the walk every recall makes over the notes does not stat them.
- */
-export const PROVENANCE_SUFFIX = '.team.json';
-
-/** The provenance sidecar of the note file `<shard>/documents/<name>.md`. */
-export function provenancePath(noteFile: string): string {
-  const shard = path.dirname(path.dirname(noteFile));
-  return path.join(shard, 'provenance', path.basename(noteFile).replace(/\.md$/i, PROVENANCE_SUFFIX));
-}
-export const PROVENANCE_VERSION = 1;
-
-export type Authority = 'advisory' | 'promoted' | 'law';
-export const AUTHORITIES: readonly Authority[] = ['advisory', 'promoted', 'law'];
-
-/** One revision of a note as the store holds it. */
-export interface StoreRow {
-  id: string;
-  revision: number;
-  contentHash: string;
-  title: string;
-  body: string;
-  frontmatter: Record<string, unknown>;
-  author: string;
-  machine: string;
-  kb: string;
-  updatedAt: string;
-  publishedAt: string;
-  /** The revision the store keeps as the note's latest (one per id). */
-  head: boolean;
-  state: 'current' | 'superseded' | 'forgotten';
-  supersededBy: string | null;
-  /** Role that retired this revision (superseded or forgotten it), or null. */
-  retiredBy: string | null;
-}
-
-export interface TrustList {
-  authors: Record<string, { authority: Authority; since: string }>;
-}
-
-/** The provenance sidecar of a pulled note. */
-export interface Provenance {
-  v: number;
-  store: string;
-  id: string;
-  revision: number;
-  author: string;
-  machine: string;
-  kb: string;
-  published_at: string;
-  content_hash: string;
-  /** SHA-256 of the note file as written by the pull. */
-  file_sha256: string;
-  authority: Authority;
-  quarantine: boolean;
-  /** A newer revision by an untrusted author that this one was preferred to. */
-  held_back: { revision: number; author: string } | null;
-  pulled_at: string;
-}
-
-/** What a pull shows locally for one note id. */
-export interface Projection {
-  row: StoreRow;
-  quarantined: boolean;
-  authority: Authority;
-  heldBack: { revision: number; author: string } | null;
-}
-
-export function loadTrust(paths: TeamPaths): TrustList {
-  const raw = readJson<Partial<TrustList>>(paths.trust, {});
-  const authors: TrustList['authors'] = {};
-  if (raw.authors && typeof raw.authors === 'object') {
-    for (const [name, v] of Object.entries(raw.authors)) {
-      const authority = AUTHORITIES.includes(v?.authority as Authority) ? (v.authority as Authority) : 'advisory';
-      authors[name] = { authority, since: typeof v?.since === 'string' ? v.since : '' };
-    }
-  }
-  return { authors };
-}
-
-export function saveTrust(paths: TeamPaths, trust: TrustList): void {
-  fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(paths.trust, `${JSON.stringify(trust, null, 2)}\n`);
-}
-
-const isTrusted = (trust: TrustList, author: string): boolean => Object.prototype.hasOwnProperty.call(trust.authors, author);
-
-const newestFirst = (a: StoreRow, b: StoreRow): number =>
-  a.updatedAt === b.updatedAt ? b.revision - a.revision : a.updatedAt < b.updatedAt ? 1 : -1;
-
-/**
- * Which revision of a note this machine shows, from all its revisions in the store, or null for
- * none: retired (by its author or a trusted teammate), or published from this very machine (its own
- * KB already holds it).
- */
-export function projectNote(rows: readonly StoreRow[], trust: TrustList, machine: string): Projection | null {
-  const head = rows.find((r) => r.head);
-  if (!head) return null;
-  if (head.machine === machine) return null;
-  if (head.state !== 'current' && head.retiredBy !== null && (head.retiredBy === head.author || isTrusted(trust, head.retiredBy))) return null;
-  let chosen = head;
-  if (!isTrusted(trust, head.author)) {
-    const trustedRevision = rows.filter((r) => !r.head && isTrusted(trust, r.author)).sort(newestFirst)[0];
-    if (trustedRevision) chosen = trustedRevision;
-  }
-  const quarantined = !isTrusted(trust, chosen.author);
-  return {
-    row: chosen,
-    quarantined,
-    authority: quarantined ? 'advisory' : trust.authors[chosen.author]!.authority,
-    heldBack: chosen === head ? null : { revision: head.revision, author: head.author },
-  };
-}
-
-/** File name of a note in the shard: a readable slug of its id plus a hash (ids may hold any character). */
-export function shardFileName(id: string): string {
-  const slug = id.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '').slice(0, 80) || 'note';
-  return `${slug}-${createHash('sha1').update(id).digest('hex').slice(0, 10)}.md`;
-}
-
-/** Frontmatter keys recall writes itself on a pulled note; the author's values for them are dropped. */
-const RESERVED_KEYS = ['authority', 'quarantine', 'source_system', 'source_kind', 'source_path', 'team', 'share'];
-
-/** The markdown file of a pulled note and its provenance record. */
-export function renderPulledNote(p: Projection, storeId: string, pulledAt: string): { text: string; provenance: Omit<Provenance, 'file_sha256'> } {
-  const r = p.row;
-  const fm: Record<string, unknown> = { id: r.id };
-  for (const [k, v] of Object.entries(r.frontmatter)) {
-    if (k === 'id' || RESERVED_KEYS.includes(k)) continue;
-    // A quarantined note must not retire other notes through the shared index.
-    fm[k === 'supersedes' && p.quarantined ? 'held_supersedes' : k] = v;
-  }
-  if (fm['title'] === undefined) fm['title'] = r.title;
-  fm['source_system'] = 'fleet';
-  fm['source_kind'] = 'team';
-  fm['source_path'] = `team:${r.author}@${r.machine}:${r.kb}`;
-  fm['authority'] = p.authority;
-  fm['quarantine'] = p.quarantined;
-  const header = yaml().dump(fm, { noRefs: true, lineWidth: -1, skipInvalid: true });
-  const text = `---\n${header}---\n${r.body.replace(/^\n+/, '')}`;
-  return {
-    text,
-    provenance: {
-      v: PROVENANCE_VERSION,
-      store: storeId,
-      id: r.id,
-      revision: r.revision,
-      author: r.author,
-      machine: r.machine,
-      kb: r.kb,
-      published_at: r.publishedAt,
-      content_hash: r.contentHash,
-      authority: p.authority,
-      quarantine: p.quarantined,
-      held_back: p.heldBack,
-      pulled_at: pulledAt,
-    },
-  };
-}
 
 export interface ShardSummary {
   notes: number;
@@ -245,7 +112,14 @@ function ensureDir(dir: string): void {
  * repairs (it compares the file with the sidecar). A torn sidecar reads as missing: quarantined.
  * Updates `summary` by the difference.
  */
-export function applyToShard(shard: string, id: string, projection: Projection | null, storeId: string, summary: ShardSummary, nowIso: string): 'written' | 'removed' | 'unchanged' | 'too-large' {
+export function applyToShard(
+  shard: string,
+  id: string,
+  projection: Projection | null,
+  storeId: string,
+  summary: ShardSummary,
+  nowIso: string,
+): 'written' | 'removed' | 'unchanged' | 'too-large' {
   const docs = documentsOf(shard);
   const file = path.join(docs, shardFileName(id));
   const side = provenancePath(file);
@@ -350,7 +224,10 @@ export function retrustShard(shard: string, trust: TrustList, nowIso: string): {
     fm['quarantine'] = quarantined;
     const out = `---\n${yaml().dump(fm, { noRefs: true, lineWidth: -1, skipInvalid: true })}---\n${body}`;
     // Sidecar first, then the note (see applyToShard).
-    fs.writeFileSync(side, `${JSON.stringify({ ...prov, quarantine: quarantined, authority, file_sha256: createHash('sha256').update(out).digest('hex'), pulled_at: nowIso })}\n`);
+    fs.writeFileSync(
+      side,
+      `${JSON.stringify({ ...prov, quarantine: quarantined, authority, file_sha256: createHash('sha256').update(out).digest('hex'), pulled_at: nowIso })}\n`,
+    );
     writeFileAtomic(file, out);
     changed += 1;
   }

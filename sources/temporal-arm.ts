@@ -12,7 +12,7 @@ import type { TemporalConstraint } from '../core/temporal-constraint.js';
 import { contentTerms, termCoverage } from '../core/terms.js';
 import type { ArmHit } from '../core/types.js';
 
-/** Upper bound on notes examined per query (the seed's scan cap). */
+/** Upper bound on notes examined per query (keeps a wide window such as "this year" cheap on a large KB). */
 export const TEMPORAL_SCAN_CAP = 5000;
 
 export function rankInWindow(query: string, constraint: TemporalConstraint, hits: ArmHit['note'][]): ArmHit[] {
@@ -34,12 +34,7 @@ export function rankInWindow(query: string, constraint: TemporalConstraint, hits
   return scored.map((s) => ({ note: s.note, score: s.overlap + s.proximity / 1000 }));
 }
 
-export function temporalArm(
-  query: string,
-  constraint: TemporalConstraint,
-  limit: number,
-  index: IndexHandle,
-): Observable<ArmHit[]> {
+export function temporalArm(query: string, constraint: TemporalConstraint, limit: number, index: IndexHandle): Observable<ArmHit[]> {
   return defer(() => {
     const notes = notesInWindow(index, constraint.start.getTime(), constraint.end.getTime(), TEMPORAL_SCAN_CAP);
     return of(rankInWindow(query, constraint, notes).slice(0, limit));

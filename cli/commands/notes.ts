@@ -15,10 +15,8 @@ import { UsageError } from '../../core/errors.js';
 import { lastValue, requireNumber } from '../options.js';
 import { splitFrontmatter } from '../../core/frontmatter.js';
 import { howToApply, parseTags, str } from '../../core/note.js';
-import type { ConfidenceTier, NewNote } from '../../sinks/note-writer.js';
-
-/** Confidence tiers a new note may have (the reflect template's, lower-case). */
-const CONFIDENCE_TIERS = ['high', 'medium', 'low'] as const;
+import type { NewNote } from '../../sinks/note-writer.js';
+import { isConfidenceTier, type ConfidenceTier } from '../../core/confidence.js';
 
 const notesIo = (io: CliIo) => ({ env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) });
 
@@ -105,7 +103,7 @@ function fromNoteText(text: string): Partial<NewNote> {
     ...(str(fm['key_insight']) || str(fm['description']) ? { keyInsight: str(fm['key_insight']) || str(fm['description']) } : {}),
     ...(str(fm['how_to_apply']) || howToApply(body) ? { howToApply: str(fm['how_to_apply']) || howToApply(body) } : {}),
     ...(parseTags(fm['tags']).length ? { tags: parseTags(fm['tags']) } : {}),
-    ...((CONFIDENCE_TIERS as readonly string[]).includes(tier) ? { confidence: tier as ConfidenceTier } : {}),
+    ...(isConfidenceTier(tier) ? { confidence: tier as ConfidenceTier } : {}),
     ...(str(fm['learning_type']) ? { learningType: str(fm['learning_type']) } : {}),
     ...(str(fm['id']) ? { id: str(fm['id']) } : {}),
     body: body.replace(/^\*\*How to apply:\*\*.*$/m, '').trim(),
@@ -161,7 +159,7 @@ export function addCommand(io: CliIo): CommandModule {
       };
       if (a['confidence'] !== undefined) {
         const c = String(lastValue(a['confidence'])).toLowerCase();
-        if (!(CONFIDENCE_TIERS as readonly string[]).includes(c))
+        if (!isConfidenceTier(c))
           throw new UsageError(`--confidence must be one of high, medium, low (got ${JSON.stringify(String(a['confidence']))})`);
         fromFlags.confidence = c as ConfidenceTier;
       }

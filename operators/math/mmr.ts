@@ -1,10 +1,11 @@
 /**
- * Maximal marginal relevance selection. Pure.
+ * Maximal marginal relevance selection (seed §7.4). Pure.
  *
  * Keep the top item, then repeatedly pick argmax(λ·rel − (1−λ)·max cosine to the picked ones).
  * rel is the rank score divided by the head's best (cosine to the query when scores are all zero).
  * Items without a vector only fill slots left over, in order. No vectors at all → plain slice.
  */
+import { numberDefault } from '../../core/settings.js';
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;
@@ -27,8 +28,8 @@ export interface MmrItem {
   score: number;
 }
 
-/** Default trade-off: mostly relevance, some diversity (the reference default, kept for comparable rankings). */
-export const MMR_LAMBDA = 0.7;
+/** Default trade-off: mostly relevance, some diversity (RECALL_MMR_LAMBDA's default in the settings list). */
+export const MMR_LAMBDA = numberDefault('RECALL_MMR_LAMBDA');
 
 /**
  * @param items ranked best first

@@ -83,7 +83,8 @@ function exchange(socket: string, req: DaemonRequest, signal: AbortSignal, conne
     conn.once('close', () => {
       done();
       const line = buf.split('\n')[0] ?? '';
-      if (!line) return reject(Object.assign(new Error('the model daemon closed the connection without answering'), { code: 'ECONNRESET' }));
+      if (!line)
+        return reject(Object.assign(new Error('the model daemon closed the connection without answering'), { code: 'ECONNRESET' }));
       try {
         resolve(JSON.parse(line) as DaemonResponse);
       } catch {
@@ -173,7 +174,8 @@ export async function daemonRequest(req: DaemonRequest, opts: ClientOptions, sig
         return await exchange(opts.socket, req, signal, connectTimeout);
       } catch (err) {
         if (!unreachable(err)) throw err;
-        if (Date.now() > deadline) throw new DaemonUnavailable(`the model daemon did not start within ${opts.spawnWaitMs ?? SPAWN_WAIT_MS} ms`);
+        if (Date.now() > deadline)
+          throw new DaemonUnavailable(`the model daemon did not start within ${opts.spawnWaitMs ?? SPAWN_WAIT_MS} ms`);
       }
     }
   } finally {

@@ -30,7 +30,17 @@ export interface DaemonStatus {
 }
 
 export type DaemonResponse =
-  | { ok: true; pong?: true; status?: DaemonStatus; vectors?: number[][]; scores?: number[]; hits?: { path: string; score: number }[]; query?: number[]; bye?: true; model?: string }
+  | {
+      ok: true;
+      pong?: true;
+      status?: DaemonStatus;
+      vectors?: number[][];
+      scores?: number[];
+      hits?: { path: string; score: number }[];
+      query?: number[];
+      bye?: true;
+      model?: string;
+    }
   | { ok: false; error: string };
 
 /** Longest unix socket path we use (sun_path is 104–108 bytes depending on the OS). */
@@ -45,14 +55,26 @@ const myUid = (): number => (typeof process.getuid === 'function' ? process.getu
  * else `<tmp>/recall-<uid>-<hash>/`; either folder must be the user's own, mode 0700
  * (checkSocketDir), or no daemon is used.
  */
-export function daemonSocketPath(stateDir: string, settings: ModelSettings, env: Readonly<Record<string, string | undefined>> = process.env): string {
+export function daemonSocketPath(
+  stateDir: string,
+  settings: ModelSettings,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): string {
   const uid = myUid();
-  const key = createHash('sha1').update(`${uid}|${settings.modelsDir}|${settings.ceModel}|${settings.embedModel}|${settings.ceMaxTokens ?? ''}|${settings.embedMaxTokens ?? ''}`).digest('hex').slice(0, 12);
+  const key = createHash('sha1')
+    .update(
+      `${uid}|${settings.modelsDir}|${settings.ceModel}|${settings.embedModel}|${settings.ceMaxTokens ?? ''}|${settings.embedMaxTokens ?? ''}`,
+    )
+    .digest('hex')
+    .slice(0, 12);
   const preferred = path.join(stateDir, 'run', `models-${key}.sock`);
   if (preferred.length <= MAX_SOCKET_PATH) return preferred;
   const dirHash = createHash('sha1').update(path.resolve(stateDir)).digest('hex').slice(0, 10);
   const runtime = env['XDG_RUNTIME_DIR'];
-  const base = runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime) ? path.join(runtime, `recall-${dirHash}`) : path.join(os.tmpdir(), `recall-${uid}-${dirHash}`);
+  const base =
+    runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime)
+      ? path.join(runtime, `recall-${dirHash}`)
+      : path.join(os.tmpdir(), `recall-${uid}-${dirHash}`);
   return path.join(base, `models-${key}.sock`);
 }
 
@@ -97,7 +119,8 @@ export function checkSocketDir(socket: string): void {
 export function checkSocketOwner(socket: string): void {
   const st = fs.lstatSync(socket);
   if (!st.isSocket()) throw new ForeignSocketError(`${socket} is not a socket; the model daemon is not used`);
-  if (st.uid !== myUid()) throw new ForeignSocketError(`${socket} belongs to uid ${st.uid}, not to this user; the model daemon is not used`);
+  if (st.uid !== myUid())
+    throw new ForeignSocketError(`${socket} belongs to uid ${st.uid}, not to this user; the model daemon is not used`);
 }
 
 /** Largest request line the daemon accepts (20 texts × 2000 chars is ~40 KB; this is generous). */

@@ -58,100 +58,125 @@ function listen(server: net.Server, socket: string): Promise<void> {
   });
 }
 
-/** Resolves when the daemon has stopped; resolves at once with 'lost-race' when another daemon owns the socket. */
-export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
-  const log = opts.log ?? (() => undefined);
-  checkSocketDir(opts.socket);
-  const runtime = new ModelRuntime(opts.settings);
-  const started = Date.now();
-  let requests = 0;
-  let queue: Promise<unknown> = Promise.resolve();
-  let idleTimer: NodeJS.Timeout | null = null;
-  const matrices = new Map<string, { generation: number; matrix: VectorMatrix }>();
-
-  const server = net.createServer();
+/** Bind the socket; false when another live daemon owns it (a stale socket file is taken over). */
+async function bind(server: net.Server, socket: string): Promise<boolean> {
   try {
-    await listen(server, opts.socket);
+    await listen(server, socket);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    if (await canConnect(opts.socket)) return 'lost-race';
-    fs.rmSync(opts.socket, { force: true });
-    await listen(server, opts.socket);
+    if (await canConnect(socket)) return false;
+    fs.rmSync(socket, { force: true });
+    await listen(server, socket);
   }
-  const inode = fs.statSync(opts.socket).ino;
-  log(`listening on ${opts.socket} (pid ${process.pid})`);
+  return true;
+}
 
-  let stopping: Promise<'stopped'> | null = null;
-  const stop = (): Promise<'stopped'> => {
-    stopping ??= new Promise((resolve) => {
-      if (idleTimer) clearTimeout(idleTimer);
-      server.close(() => resolve('stopped'));
+/** A bound daemon: its models, its request queue (one at a time), its idle timer and its way out. */
+class Daemon {
+  private readonly runtime: ModelRuntime;
+  private readonly started = Date.now();
+  private requests = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private idleTimer: NodeJS.Timeout | null = null;
+  private readonly matrices = new Map<string, { generation: number; matrix: VectorMatrix }>();
+  private stopping: Promise<'stopped'> | null = null;
+  private readonly inode: number;
+  private readonly log: (line: string) => void;
+
+  constructor(
+    private readonly server: net.Server,
+    private readonly opts: ServeOptions,
+  ) {
+    this.runtime = new ModelRuntime(opts.settings);
+    this.inode = fs.statSync(opts.socket).ino;
+    this.log = opts.log ?? (() => undefined);
+  }
+
+  run(): Promise<'stopped'> {
+    this.log(`listening on ${this.opts.socket} (pid ${process.pid})`);
+    this.armIdle();
+    for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void this.stop());
+    this.server.on('connection', (conn) => this.serveConnection(conn));
+    return new Promise((resolve) => {
+      this.server.once('close', () => resolve('stopped'));
+    });
+  }
+
+  /** Close the server and remove the socket, if the file is still the one this daemon created. */
+  private stop(): Promise<'stopped'> {
+    this.stopping ??= new Promise((resolve) => {
+      if (this.idleTimer) clearTimeout(this.idleTimer);
+      this.server.close(() => resolve('stopped'));
       try {
-        if (fs.statSync(opts.socket).ino === inode) fs.rmSync(opts.socket, { force: true });
+        if (fs.statSync(this.opts.socket).ino === this.inode) fs.rmSync(this.opts.socket, { force: true });
       } catch {
         /* already gone */
       }
     });
-    return stopping;
-  };
-  const armIdle = (): void => {
-    if (idleTimer) clearTimeout(idleTimer);
-    if (opts.idleTimeoutSec > 0) {
-      idleTimer = setTimeout(() => {
-        log(`idle for ${opts.idleTimeoutSec} s; exiting`);
-        void stop();
-      }, opts.idleTimeoutSec * 1000);
-      idleTimer.unref();
-    }
-  };
-  armIdle();
-  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, () => void stop());
+    return this.stopping;
+  }
 
-  const status = (): DaemonStatus => ({
-    pid: process.pid,
-    uptimeSec: Math.round((Date.now() - started) / 1000),
-    idleTimeoutSec: opts.idleTimeoutSec,
-    requests,
-    rssBytes: process.memoryUsage().rss,
-    models: { ...runtime.ids, loaded: runtime.loaded() },
-  });
+  private armIdle(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    const sec = this.opts.idleTimeoutSec;
+    if (sec <= 0) return;
+    this.idleTimer = setTimeout(() => {
+      this.log(`idle for ${sec} s; exiting`);
+      void this.stop();
+    }, sec * 1000);
+    this.idleTimer.unref();
+  }
 
-  const matrixFor = (index: string, generation: number): VectorMatrix => {
-    const cached = matrices.get(index);
+  private status(): DaemonStatus {
+    return {
+      pid: process.pid,
+      uptimeSec: Math.round((Date.now() - this.started) / 1000),
+      idleTimeoutSec: this.opts.idleTimeoutSec,
+      requests: this.requests,
+      rssBytes: process.memoryUsage().rss,
+      models: { ...this.runtime.ids, loaded: this.runtime.loaded() },
+    };
+  }
+
+  /** The note vectors of an index, loaded once per index generation. */
+  private matrixFor(index: string, generation: number): VectorMatrix {
+    const cached = this.matrices.get(index);
     if (cached && cached.generation === generation) return cached.matrix;
     const db = openDatabase(index, { readonly: true, fileMustExist: true });
     try {
-      const matrix = loadMatrix(db, opts.settings.embedModel);
-      matrices.set(index, { generation, matrix });
+      const matrix = loadMatrix(db, this.opts.settings.embedModel);
+      this.matrices.set(index, { generation, matrix });
       return matrix;
     } finally {
       db.close();
     }
-  };
+  }
 
-  const handle = async (req: DaemonRequest): Promise<DaemonResponse> => {
+  private async handle(req: DaemonRequest): Promise<DaemonResponse> {
+    const { embedModel, ceModel } = this.opts.settings;
     switch (req.op) {
       case 'ping':
         return { ok: true, pong: true };
       case 'status':
-        return { ok: true, status: status() };
+        return { ok: true, status: this.status() };
       case 'shutdown':
-        setImmediate(() => void stop());
+        setImmediate(() => void this.stop());
         return { ok: true, bye: true };
       case 'embed':
-        return { ok: true, model: opts.settings.embedModel, vectors: await runtime.embed(req.texts) };
+        return { ok: true, model: embedModel, vectors: await this.runtime.embed(req.texts) };
       case 'rerank':
-        return { ok: true, model: opts.settings.ceModel, scores: await runtime.rerank(req.query, req.texts) };
+        return { ok: true, model: ceModel, scores: await this.runtime.rerank(req.query, req.texts) };
       case 'knn': {
-        const [q] = await runtime.embed([req.query]);
-        return { ok: true, model: opts.settings.embedModel, query: q!, hits: knn(matrixFor(req.index, req.generation), q!, req.k) };
+        const [q] = await this.runtime.embed([req.query]);
+        return { ok: true, model: embedModel, query: q!, hits: knn(this.matrixFor(req.index, req.generation), q!, req.k) };
       }
       default:
         return { ok: false, error: `unknown op: ${(req as { op?: unknown }).op}` };
     }
-  };
+  }
 
-  server.on('connection', (conn) => {
+  /** One request line per connection, answered in turn with the other connections' requests. */
+  private serveConnection(conn: net.Socket): void {
     let buf = '';
     conn.setEncoding('utf8');
     conn.on('error', () => undefined);
@@ -165,23 +190,29 @@ export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'
       if (nl < 0) return;
       const line = buf.slice(0, nl);
       conn.pause();
-      requests += 1;
-      armIdle();
-      queue = queue.then(async () => {
-        let res: DaemonResponse;
-        try {
-          res = await handle(JSON.parse(line) as DaemonRequest);
-        } catch (err) {
-          res = { ok: false, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
-        }
-        // The client may have gone away (timeout, killed): answering then is a no-op.
-        if (!conn.destroyed) conn.end(`${JSON.stringify(res)}\n`);
-        armIdle();
-      });
+      this.requests += 1;
+      this.armIdle();
+      this.queue = this.queue.then(() => this.answer(conn, line));
     });
-  });
+  }
 
-  return new Promise((resolve) => {
-    server.once('close', () => resolve('stopped'));
-  });
+  private async answer(conn: net.Socket, line: string): Promise<void> {
+    let res: DaemonResponse;
+    try {
+      res = await this.handle(JSON.parse(line) as DaemonRequest);
+    } catch (err) {
+      res = { ok: false, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+    }
+    // The client may have gone away (timeout, killed): answering then is a no-op.
+    if (!conn.destroyed) conn.end(`${JSON.stringify(res)}\n`);
+    this.armIdle();
+  }
+}
+
+/** Resolves when the daemon has stopped; resolves at once with 'lost-race' when another daemon owns the socket. */
+export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
+  checkSocketDir(opts.socket);
+  const server = net.createServer();
+  if (!(await bind(server, opts.socket))) return 'lost-race';
+  return new Daemon(server, opts).run();
 }

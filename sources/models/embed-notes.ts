@@ -23,7 +23,11 @@ export interface EmbedReport {
 export async function embedMissing(
   h: IndexHandle,
   client: ModelClient,
-  opts: { max: number; onProgress?: (done: number, total: number) => void; /** Stop (abort the model call) after this many ms. */ budgetMs?: number },
+  opts: {
+    max: number;
+    onProgress?: (done: number, total: number) => void;
+    /** Stop (abort the model call) after this many ms. */ budgetMs?: number;
+  },
 ): Promise<EmbedReport> {
   const model = client.models.embed;
   if (!model) throw new Error('no embedding model installed');

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { setting } from '../../core/settings.js';
 
 export type ModelRole = 'rerank' | 'embed';
 
@@ -17,9 +18,9 @@ export interface ModelSettings {
   embedMaxTokens?: number;
 }
 
-/** Defaults of the seed (REFLECT_CE_MODEL, REFLECT_EMBED_MODEL). */
-export const DEFAULT_CE_MODEL = 'cross-encoder/ms-marco-MiniLM-L-6-v2';
-export const DEFAULT_EMBED_MODEL = 'sentence-transformers/all-mpnet-base-v2';
+/** Default models (REFLECT_CE_MODEL, REFLECT_EMBED_MODEL), from the settings list. */
+export const DEFAULT_CE_MODEL = String(setting('REFLECT_CE_MODEL').def);
+export const DEFAULT_EMBED_MODEL = String(setting('REFLECT_EMBED_MODEL').def);
 
 const REQUIRED = ['config.json', 'tokenizer.json', 'tokenizer_config.json'] as const;
 

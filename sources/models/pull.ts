@@ -24,6 +24,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
+import { describeCause, io, PullError } from './pull-errors.js';
+import { downloadFile, type FetchContext } from './pull-download.js';
+
+export { PullError, type PullErrorCode } from './pull-errors.js';
 
 export interface PullOptions {
   /** Local model id = folder under modelsDir, e.g. 'cross-encoder/ms-marco-MiniLM-L-6-v2'. */
@@ -64,31 +68,14 @@ export interface PullReport {
   ms: number;
 }
 
-export type PullErrorCode = 'E_NETWORK' | 'E_HTTP' | 'E_SIZE' | 'E_IO';
-
-export class PullError extends Error {
-  constructor(
-    readonly code: PullErrorCode,
-    message: string,
-  ) {
-    super(oneLine(message));
-    this.name = 'PullError';
-  }
-}
-
 /** Default hub. */
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
 /** Default connect / stall timeout: generous for a slow link, short enough to fail fast offline. */
 export const DEFAULT_TIMEOUT_MS = 15_000;
-/** Minimum spacing of progress callbacks per file: smooth for a terminal, cheap for the caller. */
-const PROGRESS_INTERVAL_MS = 100;
 /** Temp folders older than this are leftovers of a killed pull (no live pull goes a day without a new file). */
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 /** Prefix of the per-pull temp folder inside modelsDir; the leading dot keeps it out of model listings. */
 const TEMP_PREFIX = '.pull-';
-
-/** Files a model may lack (a 404 is fine). */
-const OPTIONAL = new Set(['special_tokens_map.json']);
 
 /** Known ONNX mirrors of the models recall suggests. */
 const ONNX_MIRRORS: Readonly<Record<string, string>> = {
@@ -150,117 +137,16 @@ export async function pullModel(opts: PullOptions): Promise<PullReport> {
       if (bytes !== null) files.push({ name, bytes });
     }
     opts.signal?.throwIfAborted();
-    await installFiles(tmp, dir, files.map((f) => f.name));
+    await installFiles(
+      tmp,
+      dir,
+      files.map((f) => f.name),
+    );
     const totalBytes = files.reduce((sum, f) => sum + f.bytes, 0);
     return { id, repo, dir, files, totalBytes, ms: now() - started };
   } finally {
     await fs.rm(tmp, { recursive: true, force: true }).catch(() => undefined);
   }
-}
-
-interface FetchContext {
-  endpoint: string;
-  fetchImpl: typeof fetch;
-  timeoutMs: number;
-  signal: AbortSignal | undefined;
-  onProgress: PullOptions['onProgress'];
-  now: () => number;
-  offlineHint: string;
-}
-
-/**
- * Streams one file to `dest`. Returns the byte count, or null for an optional file the hub does not have.
- * One timer covers both the wait for the response and every gap between chunks.
- */
-async function downloadFile(ctx: FetchContext, url: string, name: string, dest: string): Promise<number | null> {
-  const controller = new AbortController();
-  const signal = ctx.signal ? AbortSignal.any([controller.signal, ctx.signal]) : controller.signal;
-  let timedOut = false;
-  let timer: NodeJS.Timeout | undefined;
-  const arm = (): void => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, ctx.timeoutMs);
-  };
-  const disarm = (): void => clearTimeout(timer);
-  const cancelled = (): boolean => ctx.signal?.aborted === true;
-
-  arm();
-  let res: Response;
-  try {
-    res = await ctx.fetchImpl(url, { signal, redirect: 'follow', headers: { 'accept-encoding': 'identity' } });
-  } catch (err) {
-    disarm();
-    if (cancelled()) throw ctx.signal?.reason;
-    const cause = timedOut ? `no response within ${ctx.timeoutMs} ms` : describeCause(err);
-    throw new PullError('E_NETWORK', `cannot reach ${ctx.endpoint} (${cause}): ${ctx.offlineHint}`);
-  }
-
-  if (res.ok && res.body === null) {
-    disarm();
-    throw new PullError('E_SIZE', `${name} is empty`);
-  }
-  if (!res.ok || res.body === null) {
-    disarm();
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status === 404 && OPTIONAL.has(name)) return null;
-    const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
-    const hint = res.status === 401 || res.status === 403 ? ' (gated or private repository?)' : '';
-    throw new PullError('E_HTTP', `cannot download ${name} from ${url}: ${status}${hint}`);
-  }
-
-  const total = declaredLength(res);
-  let received = 0;
-  let lastProgress = -Infinity;
-  await io('create', path.dirname(dest), () => fs.mkdir(path.dirname(dest), { recursive: true }));
-  const file = await io('create', dest, () => fs.open(dest, 'w'));
-  const reader = res.body.getReader();
-  let complete = false;
-  try {
-    for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
-      try {
-        chunk = await reader.read();
-      } catch (err) {
-        if (cancelled()) throw ctx.signal?.reason;
-        const got = `${received} of ${total ?? '?'} bytes`;
-        if (timedOut) {
-          throw new PullError('E_NETWORK', `download of ${name} stalled: no data for ${ctx.timeoutMs} ms (got ${got})`);
-        }
-        throw new PullError('E_NETWORK', `connection lost while downloading ${name} after ${got} (${describeCause(err)})`);
-      }
-      if (chunk.done) {
-        complete = true;
-        break;
-      }
-      disarm(); // a slow disk is not a stalled network
-      await io('write', dest, () => file.write(chunk.value));
-      received += chunk.value.byteLength;
-      const t = ctx.now();
-      if (ctx.onProgress && t - lastProgress >= PROGRESS_INTERVAL_MS) {
-        lastProgress = t;
-        ctx.onProgress(name, received, total);
-      }
-      arm();
-    }
-  } finally {
-    disarm();
-    if (!complete) {
-      controller.abort(); // frees the connection after a failed write
-      await reader.cancel().catch(() => undefined);
-    }
-    reader.releaseLock();
-    await file.close().catch(() => undefined);
-  }
-
-  if (total !== null && received !== total) {
-    throw new PullError('E_SIZE', `${name}: received ${received} bytes but the hub announced ${total}`);
-  }
-  if (received === 0) throw new PullError('E_SIZE', `${name} is empty`);
-  ctx.onProgress?.(name, received, total);
-  return received;
 }
 
 /**
@@ -339,46 +225,9 @@ function fileUrl(endpoint: string, repo: string, revision: string, file: string)
   return `${endpoint}/${segs(repo)}/resolve/${encodeURIComponent(revision)}/${segs(file)}`;
 }
 
-/** Content-Length when it describes the bytes we will read (not a compressed transfer). */
-function declaredLength(res: Response): number | null {
-  const encoding = res.headers.get('content-encoding');
-  if (encoding && encoding.toLowerCase() !== 'identity') return null;
-  const raw = res.headers.get('content-length');
-  if (raw === null || !/^\d+$/.test(raw.trim())) return null;
-  return Number(raw.trim());
-}
-
-/**
- * The innermost useful message of a fetch error ('fetch failed' → 'getaddrinfo ENOTFOUND host').
- * Duck-typed: errors from another realm (undici inside a test VM) fail `instanceof Error`.
- */
-function describeCause(err: unknown): string {
-  let e: unknown = err;
-  let best = '';
-  for (let depth = 0; typeof e === 'object' && e !== null && depth < 5; depth += 1) {
-    const { message, code, cause } = e as { message?: unknown; code?: unknown; cause?: unknown };
-    const text = typeof message === 'string' && message ? message : typeof code === 'string' ? code : '';
-    if (text && text !== 'fetch failed') best = text;
-    e = cause;
-  }
-  return oneLine(best || String(err));
-}
-
-async function io<T>(verb: string, target: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw new PullError('E_IO', `cannot ${verb} ${target} (${describeCause(err)})`);
-  }
-}
-
 async function exists(p: string): Promise<boolean> {
   return fs.access(p).then(
     () => true,
     () => false,
   );
-}
-
-function oneLine(s: string): string {
-  return s.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }

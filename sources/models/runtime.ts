@@ -46,7 +46,10 @@ function maxTokens(tok: Tokenizer): number {
   return Number.isFinite(m) && m! > 0 ? Math.min(m!, 512) : 512;
 }
 
-type Encoder = { encode(text: string, opts?: { text_pair?: string | null; add_special_tokens?: boolean }): number[]; decode(ids: number[], opts?: { skip_special_tokens?: boolean }): string };
+type Encoder = {
+  encode(text: string, opts?: { text_pair?: string | null; add_special_tokens?: boolean }): number[];
+  decode(ids: number[], opts?: { skip_special_tokens?: boolean }): string;
+};
 
 /**
  * Shorten texts so that, with the special tokens, they fit the model — as the Python tokenizers do
@@ -60,7 +63,13 @@ export function fitToModel(tok: Tokenizer, texts: string[], pairWith?: string, l
   const cut = (ids: number[], n: number): string => enc.decode(ids.slice(0, Math.max(0, n)), { skip_special_tokens: true });
   if (pairWith === undefined) {
     const specials = enc.encode('a').length - count('a').length;
-    return { a: texts.map((t) => { const ids = count(t); return ids.length > max - specials ? cut(ids, max - specials) : t; }), b: null };
+    return {
+      a: texts.map((t) => {
+        const ids = count(t);
+        return ids.length > max - specials ? cut(ids, max - specials) : t;
+      }),
+      b: null,
+    };
   }
   const specials = enc.encode('a', { text_pair: 'b' }).length - 2;
   const q = count(pairWith);
@@ -108,11 +117,19 @@ export class ModelRuntime {
 
   private load(role: 'embed' | 'rerank'): Promise<{ tok: Tokenizer; model: Model }> {
     const p = modelPresence(this.settings, role);
-    if (!p.present) return Promise.reject(new Error(`${role === 'embed' ? 'embedding' : 'cross-encoder'} model ${p.id} is not installed in ${this.settings.modelsDir} (missing ${p.missing.join(', ')}; run \`recall models pull\`)`));
+    if (!p.present)
+      return Promise.reject(
+        new Error(
+          `${role === 'embed' ? 'embedding' : 'cross-encoder'} model ${p.id} is not installed in ${this.settings.modelsDir} (missing ${p.missing.join(', ')}; run \`recall models pull\`)`,
+        ),
+      );
     return transformers(this.settings.modelsDir).then(async (t) => {
       const opts = { dtype: p.dtype! } as const;
       const tok = await t.AutoTokenizer.from_pretrained(p.id);
-      const model = role === 'embed' ? await t.AutoModel.from_pretrained(p.id, opts) : await t.AutoModelForSequenceClassification.from_pretrained(p.id, opts);
+      const model =
+        role === 'embed'
+          ? await t.AutoModel.from_pretrained(p.id, opts)
+          : await t.AutoModelForSequenceClassification.from_pretrained(p.id, opts);
       return { tok, model };
     });
   }
@@ -149,7 +166,10 @@ export class ModelRuntime {
     const out: number[][] = new Array(texts.length);
     const fitted = fitToModel(tok, capped, undefined, this.limits.embedMaxTokens ?? this.settings.embedMaxTokens).a;
     for (const batch of lengthBatches(capped, this.limits.batchSize)) {
-      const enc = tok(batch.map((i) => fitted[i]!), { padding: true, truncation: true });
+      const enc = tok(
+        batch.map((i) => fitted[i]!),
+        { padding: true, truncation: true },
+      );
       const { last_hidden_state: h } = (await model(enc)) as { last_hidden_state: { dims: number[]; data: Float32Array } };
       const [b, seq, dim] = h.dims as [number, number, number];
       const mask = enc.attention_mask.data as BigInt64Array;

@@ -1,6 +1,6 @@
 /**
  * The recall server's wire protocol and where its socket lives. Shared by the server and the thin
- * client, so it imports node built-ins and the socket ownership checks only: a hook that talks to
+ * client, so it imports node built-ins, the socket ownership checks and the truthy words only: a hook that talks to
  * the server must load nothing else.
  *
  * One request per connection, newline-delimited JSON. The client writes one request line; the server
@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import { envFlag } from '../../core/truthy.js';
 
 export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../models/daemon-protocol.js';
 
@@ -115,14 +116,6 @@ export function serverSocketPath(env: Env): string {
   return path.join(base, 'recall.sock');
 }
 
-/** REFLECT_IDLE_TIMEOUT in seconds (default 1800, 0 = never), as the configuration reads it. */
-export function idleTimeoutSec(env: Env): number {
-  const raw = (env['REFLECT_IDLE_TIMEOUT'] ?? '').trim();
-  const n = Number(raw);
-  if (raw === '' || !Number.isFinite(n)) return 1800;
-  return Math.min(7 * 86400, Math.max(0, n));
-}
-
 /**
  * Settings of the recall server read from the environment only, never from recall.toml: the thin
  * client decides whether to use the server before it loads anything, and reading that file would
@@ -141,5 +134,5 @@ export function serverWaitMs(env: Env): number {
 
 /** Whether the user switched the server off (RECALL_NO_SERVER=1): every call runs in its own process. */
 export function serverDisabled(env: Env): boolean {
-  return ['1', 'true', 'yes', 'on'].includes((env['RECALL_NO_SERVER'] ?? '').trim().toLowerCase());
+  return envFlag(env, 'RECALL_NO_SERVER');
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { KNOBS, configFilePath, parseConfigText, withConfigFile } from '../../pipeline/config-file.js';
 import { ENV_ONLY_SETTINGS } from '../../sources/recall-server/protocol.js';
+import { SETTINGS_TABLE_END, SETTINGS_TABLE_START, settingsTableMarkdown, withSettingsTable } from '../../core/settings.js';
 import { loadConfig } from '../../pipeline/config.js';
 
 let dir = '';
@@ -75,11 +76,21 @@ describe('recall.toml', () => {
     expect([...names].filter((n) => !known.has(n)).sort()).toEqual([]);
   });
 
-  it("the README's settings table lists every setting, and only those", () => {
+  it("the README's settings table is the one generated from the settings list (npm run docs:settings)", () => {
     const readme = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'), 'utf8');
-    const table = readme.slice(readme.indexOf('| recall.toml key | environment |'));
-    const rows = table.slice(0, table.indexOf('\n\n')).split('\n').slice(2);
+    const start = readme.indexOf(SETTINGS_TABLE_START);
+    const end = readme.indexOf(SETTINGS_TABLE_END);
+    expect(start).toBeGreaterThanOrEqual(0);
+    expect(end).toBeGreaterThan(start);
+    expect(readme.slice(start + SETTINGS_TABLE_START.length, end).trim()).toBe(settingsTableMarkdown());
+    expect(withSettingsTable(readme)).toBe(readme);
+  });
+
+  it('the generated table lists every setting once, with its key and variable', () => {
+    const rows = settingsTableMarkdown().split('\n').slice(2);
     const documented = rows.map((r) => /^\| `([a-z0-9_]+)` \| `([A-Z0-9_]+)` \|/.exec(r)?.slice(1, 3).join(' '));
     expect(documented).toEqual(KNOBS.map((k) => `${k.key} ${k.env}`));
+    expect(new Set(KNOBS.map((k) => k.key)).size).toBe(KNOBS.length);
+    expect(new Set(KNOBS.map((k) => k.env)).size).toBe(KNOBS.length);
   });
 });

@@ -57,7 +57,12 @@ describe('reflect engine', () => {
     const naive = printJson(kb, 'naive', {
       query: 'q',
       mode: 'naive',
-      context: [chunk('vec', 'semantic match'), 'a continuation chunk without frontmatter', chunk('remote-only', 'a note the engine has but our index does not'), "Sorry, I'm not able to provide an answer to that question."].join('\n--New Chunk--\n'),
+      context: [
+        chunk('vec', 'semantic match'),
+        'a continuation chunk without frontmatter',
+        chunk('remote-only', 'a note the engine has but our index does not'),
+        "Sorry, I'm not able to provide an answer to that question.",
+      ].join('\n--New Chunk--\n'),
     });
     const local = printJson(kb, 'local', {
       query: 'q',
@@ -83,10 +88,20 @@ describe('reflect engine', () => {
     const pidFile = path.join(path.dirname(kb.root), 'pids');
     const bin = fakeBin(kb, 'reflect', `sleep 300 & echo $! >> '${pidFile}'\necho $$ >> '${pidFile}'\nwait`);
     const t0 = Date.now();
-    const r = await recallIn(kb, 'connection pool sizing', {}, { env: envWith(bin, { RECALL_VECTOR_TIMEOUT: '1', RECALL_GRAPH_TIMEOUT: '1' }) });
+    const r = await recallIn(
+      kb,
+      'connection pool sizing',
+      {},
+      { env: envWith(bin, { RECALL_VECTOR_TIMEOUT: '1', RECALL_GRAPH_TIMEOUT: '1' }) },
+    );
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(ids(r)).toContain('lex');
-    expect(r.outcome!.arms.filter((a) => a.status === 'timeout').map((a) => a.arm).sort()).toEqual(['graph', 'vector']);
+    expect(
+      r
+        .outcome!.arms.filter((a) => a.status === 'timeout')
+        .map((a) => a.arm)
+        .sort(),
+    ).toEqual(['graph', 'vector']);
     const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
     expect(pids).toHaveLength(4);
     await new Promise((res) => setTimeout(res, 200));
@@ -116,7 +131,9 @@ describe('reflect engine', () => {
     const forced = await recallIn(kb, 'connection pool sizing', {}, { env: envWith(bin, { RECALL_ENGINE: 'reflect' }) });
     expect(forced.outcome!.arms.find((a) => a.arm === 'vector')!.message).toMatch(/exit 9/);
     const missing = await recallIn(kb, 'connection pool sizing', {}, { env: { RECALL_ENGINE: 'reflect', PATH: '/nonexistent' } });
-    expect(missing.outcome!.degraded).toContainEqual(expect.objectContaining({ stage: 'engine', message: expect.stringMatching(/not on PATH/) as unknown as string }));
+    expect(missing.outcome!.degraded).toContainEqual(
+      expect.objectContaining({ stage: 'engine', message: expect.stringMatching(/not on PATH/) as unknown as string }),
+    );
   });
 });
 
@@ -126,7 +143,12 @@ describe('qmd engine', () => {
     const argLog = path.join(path.dirname(kb.root), 'qmd-args');
     const json = printJson(kb, 'qmd', [{ docid: '#1', score: 0.9, file: 'qmd://learnings/lex.md', line: 3, title: 'x', snippet: '' }]);
     const bin = fakeBin(kb, 'qmd', `echo "$2" >> '${argLog}'\n${json}`);
-    const r = await recallIn(kb, 'how do we size the connection pool for bursts?', {}, { env: envWith(bin, { RECALL_BM25_ENGINE: 'qmd' }) });
+    const r = await recallIn(
+      kb,
+      'how do we size the connection pool for bursts?',
+      {},
+      { env: envWith(bin, { RECALL_BM25_ENGINE: 'qmd' }) },
+    );
     expect(r.outcome!.results.find((c) => c.note.key === 'lex')!.ranks.bm25).toBe(1);
     // All content terms together (AND in qmd), then each term alone (OR across the fused lists).
     const sent = fs.readFileSync(argLog, 'utf8').trim().split('\n').sort();
@@ -137,7 +159,11 @@ describe('qmd engine', () => {
     kb = baseKb();
     const bin = fakeBin(kb, 'qmd', 'echo "Collection not found: learnings" >&2; exit 1');
     const r = await recallIn(kb, 'connection pool sizing', {}, { env: envWith(bin, { RECALL_BM25_ENGINE: 'qmd' }) });
-    expect(r.outcome!.degraded).toContainEqual({ stage: 'arm:bm25', reason: 'error', message: 'qmd search exited 1: Collection not found: learnings' });
+    expect(r.outcome!.degraded).toContainEqual({
+      stage: 'arm:bm25',
+      reason: 'error',
+      message: 'qmd search exited 1: Collection not found: learnings',
+    });
   });
 });
 

@@ -72,7 +72,13 @@ describe('sanitiseBranch', () => {
 
 describe('loadConfig', () => {
   it('clamps alphas to 0..2 and falls back on junk with a warning', () => {
-    const c = loadConfig({ HOME: '/h', RECALL_CONFIDENCE_ALPHA: '99', RECALL_RECENCY_ALPHA: '-3', RECALL_TAG_ALPHA: 'junk', RECALL_PROOF_ALPHA: '0.5' });
+    const c = loadConfig({
+      HOME: '/h',
+      RECALL_CONFIDENCE_ALPHA: '99',
+      RECALL_RECENCY_ALPHA: '-3',
+      RECALL_TAG_ALPHA: 'junk',
+      RECALL_PROOF_ALPHA: '0.5',
+    });
     expect(c.alphas).toMatchObject({ confidence: 2, recency: 0, tags: 0.2, proof: 0.5, project: 0.2, authority: 0.1 });
     expect(c.warnings).toEqual(['RECALL_TAG_ALPHA="junk" is not a valid number; using 0.2']);
   });

@@ -85,6 +85,7 @@ describe('thin client and in-process path agree', () => {
       'core/command-words.ts',
       'core/hook-input.ts',
       'core/private-fs.ts',
+      'core/truthy.ts',
       'hooks/hook-table.ts',
       'server/client-stdin.ts',
       'server/client.ts',

@@ -98,8 +98,16 @@ describe('discoveryTokens', () => {
   });
 
   it('ignores an empty, missing or unstat-able source file and uses the learning type', () => {
-    const empty = makeNote({ discoveryTokens: null, learningType: 'decision', frontmatter: { provenance: { source_path: path.join(tmp, 'empty.jsonl') } } });
-    const missing = makeNote({ discoveryTokens: null, learningType: 'decision', frontmatter: { provenance: { source_path: path.join(tmp, 'nope') } } });
+    const empty = makeNote({
+      discoveryTokens: null,
+      learningType: 'decision',
+      frontmatter: { provenance: { source_path: path.join(tmp, 'empty.jsonl') } },
+    });
+    const missing = makeNote({
+      discoveryTokens: null,
+      learningType: 'decision',
+      frontmatter: { provenance: { source_path: path.join(tmp, 'nope') } },
+    });
     expect(discoveryTokens(empty, tmp)).toBe(1200);
     expect(discoveryTokens(missing, tmp)).toBe(1200);
     const throwing = () => {

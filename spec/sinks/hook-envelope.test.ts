@@ -7,7 +7,10 @@ import { HARNESS_CONTEXT_CAP, fitContext, toHookEnvelope } from '../../sinks/hoo
 import { REFERENCE_CLOSE, REFERENCE_OPEN, asReferenceBlock } from '../../sinks/safe-text.js';
 
 const learnings = (n: number): string =>
-  ['## Prior learnings relevant to `x`', ...Array.from({ length: n }, (_, i) => `- **[lrn-${i}]** note ${i} ${'detail '.repeat(40)}\n  How to apply: step ${i}`)].join('\n');
+  [
+    '## Prior learnings relevant to `x`',
+    ...Array.from({ length: n }, (_, i) => `- **[lrn-${i}]** note ${i} ${'detail '.repeat(40)}\n  How to apply: step ${i}`),
+  ].join('\n');
 
 describe('fitContext', () => {
   it('cuts inside the block of recalled notes at a learning boundary and keeps the block closed', () => {
@@ -48,7 +51,9 @@ describe('toHookEnvelope', () => {
 
   it("Copilot's userPromptTransformed gets the block after its prompt, closed", () => {
     const block = asReferenceBlock(learnings(60));
-    const out = JSON.parse(toHookEnvelope('copilot', 'UserPromptSubmit', block, { transformedPrompt: 'fix the pool' })) as { modifiedTransformedPrompt: string };
+    const out = JSON.parse(toHookEnvelope('copilot', 'UserPromptSubmit', block, { transformedPrompt: 'fix the pool' })) as {
+      modifiedTransformedPrompt: string;
+    };
     expect(out.modifiedTransformedPrompt.startsWith(`fix the pool\n\n${REFERENCE_OPEN}`)).toBe(true);
     expect(out.modifiedTransformedPrompt.endsWith(REFERENCE_CLOSE)).toBe(true);
     expect(toHookEnvelope('copilot', 'UserPromptSubmit', '', { transformedPrompt: 'fix the pool' })).toBe('{}\n');

@@ -3,14 +3,8 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import {
-  bundledModesDir,
-  deepMerge,
-  findProjectDir,
-  glyphsFromMode,
-  loadGlyphs,
-  resolveModeId,
-} from '../../sinks/modes.js';
+import { bundledModesDir, deepMerge, glyphsFromMode, loadGlyphs, resolveModeId } from '../../sinks/modes.js';
+import { findRepo } from '../../sources/git.js';
 
 const REPO_MODES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'sinks', 'modes');
 
@@ -103,14 +97,15 @@ describe('active mode', () => {
     expect(resolveModeId({ mode: null, modesDir: null, projectDir: tmp, cwd: '/' })).toBe('from-config');
   });
 
-  it('finds the project from the nearest .git ancestor of cwd', () => {
+  it('reads the mode of the project the caller names (the nearest .git ancestor of cwd, as scope finds it)', () => {
     const repo = path.join(tmp, 'repo');
     mkdirSync(path.join(repo, '.git'), { recursive: true });
     mkdirSync(path.join(repo, 'a', 'b'), { recursive: true });
     writeJson(path.join(repo, '.reflect', 'config.json'), { mode: 'base' });
-    expect(findProjectDir(path.join(repo, 'a', 'b'))).toBe(repo);
+    const projectDir = findRepo(path.join(repo, 'a', 'b'))?.top ?? null;
+    expect(projectDir).toBe(repo);
     const dir = modesDir({ base: BASE });
-    const glyphs = loadGlyphs({ mode: null, modesDir: dir, projectDir: null, cwd: path.join(repo, 'a', 'b') });
+    const glyphs = loadGlyphs({ mode: null, modesDir: dir, projectDir, cwd: path.join(repo, 'a', 'b') });
     expect([...glyphs.entries()]).toEqual([
       ['pattern', 'P'],
       ['bug-fix', 'B'],

@@ -16,13 +16,31 @@ const tmp = (): string => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-w
 describe('noteText', () => {
   it('writes a note recall reads back field for field', () => {
     const { id, slug, text } = noteText(
-      { title: 'Size the pool: per worker', keyInsight: 'pool_size × workers < max_connections', howToApply: 'Divide max_connections\nby the worker count', tags: ['Postgres', 'pool', 'postgres'], confidence: 'high', learningType: 'bug-fix', body: '## Problem\nToo many connections.' },
+      {
+        title: 'Size the pool: per worker',
+        keyInsight: 'pool_size × workers < max_connections',
+        howToApply: 'Divide max_connections\nby the worker count',
+        tags: ['Postgres', 'pool', 'postgres'],
+        confidence: 'high',
+        learningType: 'bug-fix',
+        body: '## Problem\nToo many connections.',
+      },
       new Date(2026, 10, 30, 12, 0, 0),
     );
     expect(slug).toBe('size-the-pool-per-worker');
     expect(id).toMatch(/^lrn-size-the-pool-per-worker-[0-9a-f]{6}$/);
     const n = parseNote(text, `documents/${slug}.md`, 'documents');
-    expect(n).toMatchObject({ key: id, title: 'Size the pool: per worker', keyInsight: 'pool_size × workers < max_connections', howToApply: 'Divide max_connections by the worker count', tags: ['postgres', 'pool'], confidence: 'HIGH', confidenceNum: 0.9, learningType: 'bug-fix', supersededBy: null });
+    expect(n).toMatchObject({
+      key: id,
+      title: 'Size the pool: per worker',
+      keyInsight: 'pool_size × workers < max_connections',
+      howToApply: 'Divide max_connections by the worker count',
+      tags: ['postgres', 'pool'],
+      confidence: 'HIGH',
+      confidenceNum: 0.9,
+      learningType: 'bug-fix',
+      supersededBy: null,
+    });
     expect(n.frontmatter).toMatchObject({ type: 'learning', created: '2026-11-30', updated: '2026-11-30' });
     expect(n.body).toContain('## Problem');
   });
@@ -56,12 +74,16 @@ describe('withFrontmatter', () => {
   it('sets keys and keeps comments, order and quoting of the others', () => {
     const text = '---\n# owner: payments\nid: lrn-x   # stable\ntitle: "Quoted: title"\ntags: [a, b]\n---\nBody\n';
     const out = withFrontmatter(text, { superseded_by: 'lrn-y' });
-    expect(out).toBe('---\n# owner: payments\nid: lrn-x # stable\ntitle: "Quoted: title"\ntags: [ a, b ]\nsuperseded_by: lrn-y\n---\nBody\n');
+    expect(out).toBe(
+      '---\n# owner: payments\nid: lrn-x # stable\ntitle: "Quoted: title"\ntags: [ a, b ]\nsuperseded_by: lrn-y\n---\nBody\n',
+    );
     expect(parseNote(out, 'documents/x.md', 'documents').supersededBy).toBe('lrn-y');
   });
 
   it('replaces an existing value and gives a plain note a header', () => {
-    expect(withFrontmatter('---\nid: a\nsuperseded_by: null\n---\nB\n', { superseded_by: 'b' })).toBe('---\nid: a\nsuperseded_by: b\n---\nB\n');
+    expect(withFrontmatter('---\nid: a\nsuperseded_by: null\n---\nB\n', { superseded_by: 'b' })).toBe(
+      '---\nid: a\nsuperseded_by: b\n---\nB\n',
+    );
     const plain = withFrontmatter('# Title\n\ntext\n', { superseded_by: 'b' });
     expect(splitFrontmatter(plain)).toMatchObject({ frontmatter: { superseded_by: 'b' }, body: '# Title\n\ntext\n' });
   });
@@ -84,7 +106,9 @@ describe('moveToForgotten', () => {
     expect(fs.existsSync(path.join(docs, '.forgotten/deploy/x.entities.yaml'))).toBe(true);
     expect(fs.existsSync(path.join(docs, 'deploy/x.md'))).toBe(false);
     fs.writeFileSync(path.join(docs, 'deploy/x.md'), 'two');
-    expect(moveToForgotten(path.join(docs, 'deploy/x.md'), docs, path.join(docs, '.forgotten'))).toBe(path.join(docs, '.forgotten/deploy/x.1.md'));
+    expect(moveToForgotten(path.join(docs, 'deploy/x.md'), docs, path.join(docs, '.forgotten'))).toBe(
+      path.join(docs, '.forgotten/deploy/x.1.md'),
+    );
     // Both forgotten copies keep the note's path id.
     expect(parseNote('two', 'documents/.forgotten/deploy/x.1.md', 'forgotten').key).toBe('deploy/x');
   });

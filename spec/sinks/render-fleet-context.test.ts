@@ -4,7 +4,11 @@ import { estimateTokens } from '../../core/terms.js';
 import { expectGolden, makeCandidate } from './helpers.js';
 import type { ScoredCandidate } from '../../core/types.js';
 
-function item(title: string, authority: string, over: { keyInsight?: string; fm?: Record<string, unknown>; score?: number } = {}): ScoredCandidate {
+function item(
+  title: string,
+  authority: string,
+  over: { keyInsight?: string; fm?: Record<string, unknown>; score?: number } = {},
+): ScoredCandidate {
   return makeCandidate(
     { displayId: title, title, authority, keyInsight: over.keyInsight ?? `${title} insight`, frontmatter: over.fm ?? {} },
     { score: over.score ?? 0.5 },

@@ -113,7 +113,12 @@ describe('renderJson', () => {
     expect(env.count).toBe(2);
     expect(env.ood_gated).toBe(false);
     expect(env.temporal).toEqual(temporalToJson(TEMPORAL));
-    expect(env.temporal).toEqual({ start: '2026-06-01T00:00:00', end: '2026-06-07T23:59:59.999999', confidence: 0.9, matched_text: 'last week' });
+    expect(env.temporal).toEqual({
+      start: '2026-06-01T00:00:00',
+      end: '2026-06-07T23:59:59.999999',
+      confidence: 0.9,
+      matched_text: 'last week',
+    });
     expect(env.field).toBe('fix');
     expect(env.cache_tier).toBe('fuzzy');
     expect(env.economics).toEqual({ count: 2, read_tokens: 200, discovery_tokens: 4500, saved_tokens: 4300, savings_pct: 96 });
@@ -162,7 +167,10 @@ describe('renderJson', () => {
 
   it('prints a persona hit as one compact line', () => {
     const out = renderJson(
-      outcome({ persona: { project_id: 'acme', field_name: 'deploy_target', value: 'fly.io', confidence: 0.92 }, query: 'where do we deploy' }),
+      outcome({
+        persona: { project_id: 'acme', field_name: 'deploy_target', value: 'fly.io', confidence: 0.92 },
+        query: 'where do we deploy',
+      }),
       OPTS,
     );
     expect(out).toBe(

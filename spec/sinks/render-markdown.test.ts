@@ -16,7 +16,13 @@ function input(results: ScoredCandidate[], over: Partial<RenderMarkdownInput> = 
 /** Three notes, R = 100 each; D = 3000, 1500, 1200 (learning-type fallback for the last two). */
 function three(): ScoredCandidate[] {
   return [
-    makeCandidate({ displayId: 'lrn-a', keyInsight: 'Cap the pool size', howToApply: 'Set max_connections to 20', learningType: 'bug-fix', discoveryTokens: 3000 }),
+    makeCandidate({
+      displayId: 'lrn-a',
+      keyInsight: 'Cap the pool size',
+      howToApply: 'Set max_connections to 20',
+      learningType: 'bug-fix',
+      discoveryTokens: 3000,
+    }),
     makeCandidate({ displayId: 'lrn-b', keyInsight: '', title: 'Title only', learningType: 'pattern', discoveryTokens: null }),
     makeCandidate({ displayId: 'lrn-c', keyInsight: 'Prefer one client', learningType: 'decision', discoveryTokens: null }),
   ];
@@ -57,9 +63,17 @@ describe('renderMarkdown', () => {
   it('matches the golden file', () => {
     const results = [
       ...three(),
-      makeCandidate({ displayId: 'plain/note', keyInsight: 'Reading costs more than it saves', learningType: 'mystery', discoveryTokens: 60 }),
+      makeCandidate({
+        displayId: 'plain/note',
+        keyInsight: 'Reading costs more than it saves',
+        learningType: 'mystery',
+        discoveryTokens: 60,
+      }),
     ];
-    expectGolden('render-markdown.md', renderMarkdown(input(results, { query: 'why does the redis pool run dry under load', maxChars: 2000 })));
+    expectGolden(
+      'render-markdown.md',
+      renderMarkdown(input(results, { query: 'why does the redis pool run dry under load', maxChars: 2000 })),
+    );
   });
 
   it('counts only the learnings the budget lets through (1 learning, not 3; their tokens and savings)', () => {

@@ -4,7 +4,8 @@ import { parseQmdOutput, qmdKeywordQueries } from '../../sources/qmd-arm.js';
 
 describe('reflect output parsing', () => {
   it('keeps only frontmatter chunks of a naive context', () => {
-    const ctx = '---\nid: a\n---\nbody a\n--New Chunk--\ncontinuation\n--New Chunk--\n---\nbroken: [\n---\nx\n--New Chunk--\n---\nname: b\n---\nbody b';
+    const ctx =
+      '---\nid: a\n---\nbody a\n--New Chunk--\ncontinuation\n--New Chunk--\n---\nbroken: [\n---\nx\n--New Chunk--\n---\nname: b\n---\nbody b';
     expect(parseNaiveContext(ctx).map((c) => c.split('\n')[1])).toEqual(['id: a', 'name: b']);
   });
 
@@ -28,8 +29,11 @@ describe('reflect output parsing', () => {
 
 describe('qmd output and queries', () => {
   it('reads JSON results and falls back to the text form', () => {
-    expect(parseQmdOutput('[{"file":"qmd://learnings/a.md"},{"file":"qmd://other/b.md"},{"file":"qmd://learnings/sub/c.md"}]', 'learnings')).toEqual(['a.md', 'sub/c.md']);
-    const text = 'qmd://learnings/learnings/x.md:11 #ed7d1c\nTitle: X\nqmd://learnings/learnings/x.md:40 #ed7d1c\nqmd://learnings/y.md:2 #aa';
+    expect(
+      parseQmdOutput('[{"file":"qmd://learnings/a.md"},{"file":"qmd://other/b.md"},{"file":"qmd://learnings/sub/c.md"}]', 'learnings'),
+    ).toEqual(['a.md', 'sub/c.md']);
+    const text =
+      'qmd://learnings/learnings/x.md:11 #ed7d1c\nTitle: X\nqmd://learnings/learnings/x.md:40 #ed7d1c\nqmd://learnings/y.md:2 #aa';
     expect(parseQmdOutput(text, 'learnings')).toEqual(['learnings/x.md', 'y.md']);
     expect(parseQmdOutput('No results found.', 'learnings')).toEqual([]);
   });

@@ -32,7 +32,17 @@ describe('graph arm', () => {
   it('reaches the note one relationship hop from the entity the query names', () => {
     kb = tempKb();
     kb.write('documents/gw.md', noteText('gw', 'gateway 504s', 'edge proxy returns 504'));
-    kb.write('documents/gw.entities.yaml', sidecar('gw', [['gateway-timeout', '504 from edge proxy'], ['redis-connection-pool', 'client pool']], [rel('gateway-timeout', 'redis-connection-pool', 'caused_by', 9)]));
+    kb.write(
+      'documents/gw.entities.yaml',
+      sidecar(
+        'gw',
+        [
+          ['gateway-timeout', '504 from edge proxy'],
+          ['redis-connection-pool', 'client pool'],
+        ],
+        [rel('gateway-timeout', 'redis-connection-pool', 'caused_by', 9)],
+      ),
+    );
     kb.write('documents/pool.md', noteText('pool', 'pool exhaustion', 'size the pool'));
     kb.write('documents/pool.entities.yaml', sidecar('pool', [['redis-connection-pool', 'client pool']]));
     kb.write('documents/other.md', noteText('other', 'unrelated', 'nothing'));
@@ -48,10 +58,18 @@ describe('graph arm', () => {
     kb.write('documents/a.md', noteText('a', 'a', 'a'));
     kb.write(
       'documents/a.entities.yaml',
-      sidecar('a', [['legacy-cache', 'old cache layer'], ['memcached', 'cache'], ['varnish', 'http cache']], [
-        rel('legacy-cache', 'memcached', 'uses', 8, "\n    tvalid_end: '2020-01-01T00:00:00'"),
-        rel('legacy-cache', 'varnish', 'uses', 8, '\n    superseded_by: r2'),
-      ]),
+      sidecar(
+        'a',
+        [
+          ['legacy-cache', 'old cache layer'],
+          ['memcached', 'cache'],
+          ['varnish', 'http cache'],
+        ],
+        [
+          rel('legacy-cache', 'memcached', 'uses', 8, "\n    tvalid_end: '2020-01-01T00:00:00'"),
+          rel('legacy-cache', 'varnish', 'uses', 8, '\n    superseded_by: r2'),
+        ],
+      ),
     );
     kb.write('documents/b.md', noteText('b', 'b', 'b'));
     kb.write('documents/b.entities.yaml', sidecar('b', [['memcached', 'cache']]));
@@ -63,13 +81,19 @@ describe('graph arm', () => {
 
   it('reads entities and causal_relations from frontmatter', () => {
     kb = tempKb();
-    kb.write('documents/a.md', noteText('a', 'a', 'a', { entities: ['Celery Prefetch', { name: 'task_starvation' }], causal_relations: [{ source: 'task starvation', target: 'celery prefetch', type: 'caused_by' }] }));
+    kb.write(
+      'documents/a.md',
+      noteText('a', 'a', 'a', {
+        entities: ['Celery Prefetch', { name: 'task_starvation' }],
+        causal_relations: [{ source: 'task starvation', target: 'celery prefetch', type: 'caused_by' }],
+      }),
+    );
     kb.write('documents/b.md', noteText('b', 'b', 'b', { entities: ['celery-prefetch'] }));
     h = index(kb);
     expect(keys('task starvation').sort()).toEqual(['a', 'b']);
   });
 
-  it('does not seed on a single shared description word', () => {
+  it('does not start from an entity that shares a single description word', () => {
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'a', 'a'));
     kb.write('documents/a.entities.yaml', sidecar('a', [['launchd', 'macOS service manager']]));

@@ -83,7 +83,8 @@ function damagePages(file: string, byte: number): void {
 
 function poolKb(n: number): TempKb {
   const k = tempKb();
-  for (let i = 0; i < n; i += 1) k.write(`documents/n${i}.md`, noteText(`lrn-n${i}`, `postgres pool note ${i}`, `pgbouncer sizing detail ${i} `.repeat(30)));
+  for (let i = 0; i < n; i += 1)
+    k.write(`documents/n${i}.md`, noteText(`lrn-n${i}`, `postgres pool note ${i}`, `pgbouncer sizing detail ${i} `.repeat(30)));
   return k;
 }
 
@@ -108,9 +109,11 @@ describe.each(DRIVERS)('%s driver', (driver) => {
     const small = openDatabase(path.join(d, 'small.sqlite'));
     small.exec('CREATE TABLE t(v TEXT)');
     small.pragma('max_page_count = 8');
-    const full = thrown(() => small.transaction(() => {
-      for (let i = 0; i < 200; i += 1) small.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(2000));
-    })());
+    const full = thrown(() =>
+      small.transaction(() => {
+        for (let i = 0; i < 200; i += 1) small.prepare('INSERT INTO t VALUES (?)').run('x'.repeat(2000));
+      })(),
+    );
     small.close();
     expect(sqliteErrorCode(full)).toMatch(/^SQLITE_FULL/);
     expect(classifyDbError(full)).toBe('full');
@@ -172,7 +175,9 @@ describe.each(DRIVERS)('%s driver', (driver) => {
     kb.write('documents/n2.entities.yaml', 'document_id: lrn-n2\nentities:\n  - name: "orders-db"\n    type: technology\n');
     let h = open(kb);
     refreshIndex(h);
-    const pairs = (x: IndexHandle): string[] => [...(linkedNotes(x, ['documents/n1.md', 'documents/n2.md', 'documents/n3.md'], 5, Date.now()).get('documents/n1.md') ?? [])];
+    const pairs = (x: IndexHandle): string[] => [
+      ...(linkedNotes(x, ['documents/n1.md', 'documents/n2.md', 'documents/n3.md'], 5, Date.now()).get('documents/n1.md') ?? []),
+    ];
     expect(pairs(h)).toEqual(['documents/n2.md']);
     closeIndex(h);
 
@@ -210,11 +215,21 @@ describe('wasm driver: a long refresh and its readers', () => {
   it('a reader opened during `recall index` reads the committed index at once instead of falling back to memory', async () => {
     if (!DRIVERS.includes('wasm')) return;
     kb = tempKb();
-    for (let i = 0; i < 4000; i += 1) kb.write(`documents/n${i}.md`, noteText(`lrn-n${i}`, `kafka consumer lag note ${i}`, `partition rebalance detail ${i} `.repeat(20)));
+    for (let i = 0; i < 4000; i += 1)
+      kb.write(`documents/n${i}.md`, noteText(`lrn-n${i}`, `kafka consumer lag note ${i}`, `partition rebalance detail ${i} `.repeat(20)));
     useSqliteDriver('wasm');
     const file = indexFileFor(kb.root, kb.state);
-    const env = { PATH: process.env['PATH'] ?? '', HOME: kb.state, REFLECT_STATE_DIR: kb.state, REFLECT_NO_DAEMON: '1', RECALL_SQLITE_DRIVER: 'wasm' };
-    const child = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'recall.mjs'), 'index', '--kb', kb.root], { env, stdio: 'ignore' });
+    const env = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: kb.state,
+      REFLECT_STATE_DIR: kb.state,
+      REFLECT_NO_DAEMON: '1',
+      RECALL_SQLITE_DRIVER: 'wasm',
+    };
+    const child = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'recall.mjs'), 'index', '--kb', kb.root], {
+      env,
+      stdio: 'ignore',
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
     let running = true;
     void exited.then(() => (running = false));
@@ -262,7 +277,13 @@ describe('the background refresher', () => {
     fs.writeFileSync(path.join(shardDocs, 't1.md'), noteText('lrn-team-1', 'kafka lag from the team', 'shared by a teammate'));
     // The processes and this one read the same index file: the same driver for all.
     useSqliteDriver((process.env['RECALL_SQLITE_DRIVER'] as SqliteDriver | undefined) ?? 'auto');
-    const env = { PATH: process.env['PATH'] ?? '', HOME: kb.state, REFLECT_STATE_DIR: kb.state, REFLECT_NO_DAEMON: '1', RECALL_SQLITE_DRIVER: sqliteDriver() };
+    const env = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: kb.state,
+      REFLECT_STATE_DIR: kb.state,
+      REFLECT_NO_DAEMON: '1',
+      RECALL_SQLITE_DRIVER: sqliteDriver(),
+    };
     const bundle = (name: string): string => path.join(repo, 'dist', 'bundle', name);
     expect(spawnSync(process.execPath, [bundle('recall.mjs'), 'index', '--kb', kb.root], { env }).status).toBe(0);
     kb.write('documents/k9.md', noteText('lrn-k9', 'kafka lag 9', 'added later'));

@@ -100,7 +100,10 @@ describe('malformed notes', () => {
     kb.write('documents/unterminated.md', '---\nid: x\ntitle: never closed\nfindme\n');
     kb.write('documents/binary.md', Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0x00, 0x01, 0x02, 0x66]));
     kb.write('documents/huge.md', `---\nid: huge\n---\n${'findme '.repeat(200_000)}`);
-    kb.write('documents/wrong-types.md', '---\nid: 42\ntitle: 7\ntags: 5\nconfidence: [1, 2]\nproof_count: yes\ncreated: not-a-date\n---\nfindme typed\n');
+    kb.write(
+      'documents/wrong-types.md',
+      '---\nid: 42\ntitle: 7\ntags: 5\nconfidence: [1, 2]\nproof_count: yes\ncreated: not-a-date\n---\nfindme typed\n',
+    );
     fs.symlinkSync(path.join(kb.root, 'documents', 'missing-target.md'), path.join(kb.root, 'documents', 'dangling.md'));
     fs.mkdirSync(path.join(kb.root, 'documents', 'loop'));
     fs.symlinkSync(path.join(kb.root, 'documents'), path.join(kb.root, 'documents', 'loop', 'back'));

@@ -33,8 +33,15 @@ describe('a flat folder of markdown as a KB', () => {
       'notes.txt': 'x',
     });
     expect(kbLayout(root)).toBe('flat');
-    const files = walkKb(root).files.map((f) => `${f.location}:${f.kind}:${f.rel}`).sort();
-    expect(files).toEqual(['documents:note:a.md', 'documents:note:deploy/rollback.md', 'documents:sidecar:deploy/rollback.entities.yaml', 'forgotten:note:.forgotten/old.md']);
+    const files = walkKb(root)
+      .files.map((f) => `${f.location}:${f.kind}:${f.rel}`)
+      .sort();
+    expect(files).toEqual([
+      'documents:note:a.md',
+      'documents:note:deploy/rollback.md',
+      'documents:sidecar:deploy/rollback.entities.yaml',
+      'forgotten:note:.forgotten/old.md',
+    ]);
   });
 
   it('a folder with documents/ or archived/ is a reflect KB, read as before', () => {

@@ -25,7 +25,7 @@ describe('ftsQuery', () => {
 });
 
 describe('bm25Arm with expansions', () => {
-  it('adds related words at EXPANSION_WEIGHT of their score; a note found only by them ranks below the user\'s own words', async () => {
+  it("adds related words at EXPANSION_WEIGHT of their score; a note found only by them ranks below the user's own words", async () => {
     kb = tempKb();
     kb.write('documents/a.md', noteText('own', 'martial arts class', 'we talked about martial arts'));
     kb.write('documents/b.md', noteText('kind', 'off to taekwondo', 'taekwondo practice tonight'));
@@ -103,7 +103,7 @@ describe('WordNet expansion', () => {
     expect(relatedToPair('martial', 'arts')).toEqual(expect.arrayContaining(['judo', 'karate', 'taekwondo']));
   });
 
-  it('expands specific words and word pairs, never names, very common words or the query\'s own words', () => {
+  it("expands specific words and word pairs, never names, very common words or the query's own words", () => {
     const info = (stem: string): number => (stem === 'do' ? 0.2 : 0.7);
     const q = 'What martial arts has John done';
     const raw = ['martial', 'arts', 'john', 'done'];

@@ -74,10 +74,12 @@ describe.each(DRIVERS)('%s driver', (driver) => {
     const ins = db.prepare(`INSERT INTO t(v) VALUES (?)`);
     const count = (): number => (db.prepare(`SELECT COUNT(*) AS c FROM t`).get() as { c: number }).c;
     expect(() =>
-      db.transaction(() => {
-        ins.run(1);
-        throw new Error('boom');
-      }).immediate(),
+      db
+        .transaction(() => {
+          ins.run(1);
+          throw new Error('boom');
+        })
+        .immediate(),
     ).toThrow('boom');
     expect(count()).toBe(0);
     const inner = db.transaction(() => {

@@ -44,7 +44,9 @@ const row = (over: Partial<StoreRow> = {}): StoreRow => ({
   ...over,
 });
 
-const trust = (...names: string[]): TrustList => ({ authors: Object.fromEntries(names.map((n) => [n, { authority: 'advisory' as const, since: '' }])) });
+const trust = (...names: string[]): TrustList => ({
+  authors: Object.fromEntries(names.map((n) => [n, { authority: 'advisory' as const, since: '' }])),
+});
 
 let dirs: string[] = [];
 afterEach(() => {
@@ -60,10 +62,13 @@ const tmp = (): string => {
 describe('projectNote (which revision this machine shows)', () => {
   it('shows the head, quarantined unless its author is trusted', () => {
     expect(projectNote([row()], trust(), 'm-c')).toMatchObject({ quarantined: true, authority: 'advisory', heldBack: null });
-    expect(projectNote([row()], { authors: { alice: { authority: 'promoted', since: '' } } }, 'm-c')).toMatchObject({ quarantined: false, authority: 'promoted' });
+    expect(projectNote([row()], { authors: { alice: { authority: 'promoted', since: '' } } }, 'm-c')).toMatchObject({
+      quarantined: false,
+      authority: 'promoted',
+    });
   });
 
-  it('shows nothing for this machine\'s own notes (its KB has them)', () => {
+  it("shows nothing for this machine's own notes (its KB has them)", () => {
     expect(projectNote([row()], trust('alice'), 'm-a')).toBeNull();
   });
 
@@ -87,8 +92,16 @@ describe('projectNote (which revision this machine shows)', () => {
 });
 
 describe('pulled note files', () => {
-  it('replace the author\'s authority, quarantine and source claims, and keep a quarantined note\'s supersedes inert', () => {
-    const p = projectNote([row({ frontmatter: { authority: 'law', quarantine: false, source_path: '/etc', supersedes: ['lrn-a'], share: 'team', title: 't' } })], trust(), 'm-c')!;
+  it("replace the author's authority, quarantine and source claims, and keep a quarantined note's supersedes inert", () => {
+    const p = projectNote(
+      [
+        row({
+          frontmatter: { authority: 'law', quarantine: false, source_path: '/etc', supersedes: ['lrn-a'], share: 'team', title: 't' },
+        }),
+      ],
+      trust(),
+      'm-c',
+    )!;
     const { text, provenance } = renderPulledNote(p, 'store-1', '2026-12-01T00:00:00Z');
     const note = parseNote(text, 'documents/x.md', 'documents');
     expect(note.authority).toBe('advisory');
@@ -151,7 +164,7 @@ describe('pulled note files', () => {
     expect(after.notes).toBe(0);
   });
 
-  it('the shard is attached to a KB\'s index only when it exists, is not the KB itself, and RECALL_TEAM_NOTES is not 0', () => {
+  it("the shard is attached to a KB's index only when it exists, is not the KB itself, and RECALL_TEAM_NOTES is not 0", () => {
     const state = tmp();
     expect(teamAttachments(state, '/kb', {})).toEqual([]);
     fs.mkdirSync(path.join(state, 'team', 'shard', 'documents'), { recursive: true });
@@ -180,10 +193,16 @@ describe('team settings', () => {
   it('come from the environment first, then the config file; bad values fall back with a warning', () => {
     const state = tmp();
     fs.mkdirSync(path.join(state, 'team'), { recursive: true });
-    fs.writeFileSync(path.join(state, 'team', 'config.json'), JSON.stringify({ url: 'postgres://file@h/db', schema: 'teamx', machine: 'box' }));
+    fs.writeFileSync(
+      path.join(state, 'team', 'config.json'),
+      JSON.stringify({ url: 'postgres://file@h/db', schema: 'teamx', machine: 'box' }),
+    );
     const fromFile = loadTeamSettings({}, state);
     expect(fromFile).toMatchObject({ url: 'postgres://file@h/db', source: 'config', schema: 'teamx', machine: 'box', liveArm: false });
-    const fromEnv = loadTeamSettings({ RECALL_TEAM_URL: 'postgres://env@h/db', RECALL_TEAM_SCHEMA: 'Bad-Name', RECALL_TEAM_ARM: '1' }, state);
+    const fromEnv = loadTeamSettings(
+      { RECALL_TEAM_URL: 'postgres://env@h/db', RECALL_TEAM_SCHEMA: 'Bad-Name', RECALL_TEAM_ARM: '1' },
+      state,
+    );
     expect(fromEnv).toMatchObject({ url: 'postgres://env@h/db', source: 'env', schema: 'recall', liveArm: true });
     expect(fromEnv.warnings.join('\n')).toMatch(/RECALL_TEAM_SCHEMA/);
   });

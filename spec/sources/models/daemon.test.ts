@@ -36,7 +36,13 @@ function opts(socket: string, env: Record<string, string> = {}): ClientOptions {
   return {
     socket,
     spawnCommand: [process.execPath, ENTRY, '--socket', socket],
-    env: { PATH: process.env['PATH'] ?? '', REFLECT_MODELS_DIR: MODELS, REFLECT_CE_MODEL: 'fixture/tiny-ce', REFLECT_EMBED_MODEL: 'fixture/tiny-embed', ...env },
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      REFLECT_MODELS_DIR: MODELS,
+      REFLECT_CE_MODEL: 'fixture/tiny-ce',
+      REFLECT_EMBED_MODEL: 'fixture/tiny-embed',
+      ...env,
+    },
   };
 }
 
@@ -90,7 +96,10 @@ describe('model daemon', () => {
     const s = freshSocket();
     const texts = Array.from({ length: 10 }, (_, i) => (i % 2 ? 'redis cache timeout' : 'postgres connection pool'));
     const answers = await Promise.all(texts.map((t) => daemonRequest({ op: 'embed', texts: [t] }, opts(s), signal())));
-    const [a, b] = await new ModelRuntime({ modelsDir: MODELS, ceModel: 'fixture/tiny-ce', embedModel: 'fixture/tiny-embed' }).embed([texts[0]!, texts[1]!]);
+    const [a, b] = await new ModelRuntime({ modelsDir: MODELS, ceModel: 'fixture/tiny-ce', embedModel: 'fixture/tiny-embed' }).embed([
+      texts[0]!,
+      texts[1]!,
+    ]);
     answers.forEach((r, i) => expect(r.ok && r.vectors![0]).toEqual(i % 2 ? b : a));
   });
 
@@ -104,10 +113,16 @@ describe('model daemon', () => {
   it('replaces a stale socket file nobody listens on', async () => {
     const s = freshSocket();
     // A socket left behind by a crashed daemon: a process bound it and was killed without cleanup.
-    const crashed = spawn(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(s)}, () => process.kill(process.pid, 'SIGKILL'))`], { stdio: 'ignore' });
+    const crashed = spawn(
+      process.execPath,
+      ['-e', `require('net').createServer().listen(${JSON.stringify(s)}, () => process.kill(process.pid, 'SIGKILL'))`],
+      { stdio: 'ignore' },
+    );
     await new Promise((r) => crashed.once('exit', r));
     expect(fs.existsSync(s)).toBe(true);
-    await expect(new Promise((resolve, reject) => net.connect(s).once('connect', resolve).once('error', reject))).rejects.toThrow(/ECONNREFUSED/);
+    await expect(new Promise((resolve, reject) => net.connect(s).once('connect', resolve).once('error', reject))).rejects.toThrow(
+      /ECONNREFUSED/,
+    );
     const r = await daemonRequest({ op: 'ping' }, opts(s), signal());
     expect(r).toEqual({ ok: true, pong: true });
   });

@@ -33,7 +33,11 @@ function env(withModels: boolean, extra: Record<string, string> = {}): NodeJS.Pr
   };
 }
 
-type Json = { results: { id: string; score: number; ce: number | null; relevance: number; arms: string[] }[]; degraded: { stage: string; reason: string; message: string }[]; arms: { arm: string; status: string }[] };
+type Json = {
+  results: { id: string; score: number; ce: number | null; relevance: number; arms: string[] }[];
+  degraded: { stage: string; reason: string; message: string }[];
+  arms: { arm: string; status: string }[];
+};
 
 function recall(args: string[], e: NodeJS.ProcessEnv): Json {
   const r = spawnSync(bin, ['--kb', 'examples/kb', ...args, '--format', 'json', '--no-cache'], { cwd: repo, env: e, encoding: 'utf8' });
@@ -65,15 +69,20 @@ describe('recall with models', () => {
       fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
       fs.writeFileSync(path.join(kb, 'documents', `${id}.md`), `---\nid: ${id}\ntitle: "${title}"\n---\n${body}\n`);
     };
-    for (const id of ['dup-1', 'dup-2', 'dup-3']) note(id, 'postgres connection pool sizing', 'postgres connection pool sizing for pytest tests');
+    for (const id of ['dup-1', 'dup-2', 'dup-3'])
+      note(id, 'postgres connection pool sizing', 'postgres connection pool sizing for pytest tests');
     // About the query too (every query word in its body), ranked below the copies, and different from them.
     note('other', 'kafka worker queue', 'postgres connection pool sizing for kafka worker queue');
     const run = (extra: string[]): string[] => {
-      const r = spawnSync(bin, ['--kb', kb, 'postgres connection pool sizing', '--limit', '2', '--format', 'json', '--no-cache', ...extra], {
-        cwd: repo,
-        env: env(true, { RECALL_CROSS_ENCODER: '0' }),
-        encoding: 'utf8',
-      });
+      const r = spawnSync(
+        bin,
+        ['--kb', kb, 'postgres connection pool sizing', '--limit', '2', '--format', 'json', '--no-cache', ...extra],
+        {
+          cwd: repo,
+          env: env(true, { RECALL_CROSS_ENCODER: '0' }),
+          encoding: 'utf8',
+        },
+      );
       return (JSON.parse(r.stdout) as Json).results.map((x) => x.id);
     };
     expect(run(['--no-mmr']).filter((id) => id.startsWith('dup'))).toHaveLength(2);
@@ -94,7 +103,10 @@ describe('recall with models', () => {
       ]),
     );
     expect(none.results.every((r) => r.ce === null)).toBe(true);
-    const off = recall([Q, '--limit', '5'], env(true, { RECALL_CROSS_ENCODER: '0', RECALL_MMR: '0', REFLECT_MODELS_DIR: path.join(base, 'no-models') }));
+    const off = recall(
+      [Q, '--limit', '5'],
+      env(true, { RECALL_CROSS_ENCODER: '0', RECALL_MMR: '0', REFLECT_MODELS_DIR: path.join(base, 'no-models') }),
+    );
     expect(none.results.map((r) => r.id)).toEqual(off.results.map((r) => r.id));
     expect(none.results[0]!.id).toBe('lrn-pytest-pg-pool-fixture-c04e7a');
   });

@@ -1,0 +1,82 @@
+/**
+ * The KB the note commands work on: resolved like a recall's, its index opened the one way every
+ * process opens it (pipeline/kb-index.ts) and brought up to date, and notes looked up by ID.
+ */
+import fs from 'node:fs';
+import { loadConfig, type RecallConfig } from './config.js';
+import { resolveScope, type Scope } from './scope.js';
+import { checkKbDir } from './run.js';
+import { NotFoundError, UsageError } from '../core/errors.js';
+import { closeIndex, refreshIndex, type IndexHandle } from '../sources/index-store.js';
+import { notesNamed } from '../sources/index-queries.js';
+import { openKbIndex } from './kb-index.js';
+import type { Note } from '../core/note.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface NotesIo {
+  env: Env;
+  cwd: string;
+  warn: (line: string) => void;
+}
+
+export interface KbOptions {
+  kb: string | null;
+  global: boolean;
+  allBranches: boolean;
+}
+
+interface OpenKb {
+  config: RecallConfig;
+  scope: Scope;
+  index: IndexHandle;
+}
+
+/** Resolve the KB like recall, bring its index up to date, run `fn`, close the index. */
+export function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T {
+  const config = loadConfig(io.env);
+  if (opts.kb) checkKbDir(opts.kb, io.cwd);
+  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  const index = openKbIndex(config, scope.root, io.env);
+  try {
+    if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
+    refreshIndex(index, { problems: false });
+    return fn({ config, scope, index });
+  } finally {
+    closeIndex(index);
+  }
+}
+
+/** Every note of the KB's own, of any location, whose id, file name or path matches `id`; the exact id first. */
+export function candidates(h: IndexHandle, id: string): Note[] {
+  return notesNamed(h, id.replace(/\.md$/i, ''));
+}
+
+/** The one note an ID names (live notes win over retired copies of the same id). */
+export function resolveNote(h: IndexHandle, id: string, root: string, opts: { live?: boolean } = {}): Note {
+  const found = candidates(h, id.trim());
+  const live = found.filter((n) => n.location === 'documents');
+  const pool = opts.live ? live : live.length ? live : found;
+  if (pool.length === 0) {
+    if (opts.live && found.length)
+      throw new NotFoundError(
+        `${id}: the note is ${found[0]!.location === 'forgotten' ? 'forgotten' : 'archived'} (${found[0]!.path}), not live`,
+      );
+    throw new NotFoundError(`${id}: no note with this id or file name in ${root}`);
+  }
+  const ids = new Set(pool.map((n) => n.key));
+  if (ids.size > 1) throw new UsageError(`${id}: names ${ids.size} notes (${[...ids].slice(0, 5).join(', ')}); use the id`);
+  return pool[0]!;
+}
+
+/** Like withKb for a KB that may not exist yet (null then). */
+export function withKbIfExists<T>(scope: Scope, config: RecallConfig, env: Env, fn: (h: IndexHandle) => T): T | null {
+  if (!fs.existsSync(scope.root)) return null;
+  const h = openKbIndex(config, scope.root, env);
+  try {
+    refreshIndex(h, { problems: false });
+    return fn(h);
+  } finally {
+    closeIndex(h);
+  }
+}
