@@ -1,5 +1,5 @@
 /**
- * Maximal marginal relevance selection (seed §7.4). Pure.
+ * Maximal marginal relevance selection: the result list trades relevance against repeating what it already holds. Pure.
  *
  * Keep the top item, then repeatedly pick argmax(λ·rel − (1−λ)·max cosine to the picked ones).
  * rel is the rank score divided by the head's best (cosine to the query when scores are all zero).
