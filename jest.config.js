@@ -8,4 +8,6 @@ export default {
   },
   testMatch: ['<rootDir>/spec/**/*.test.ts'],
   testTimeout: 30000,
+  // Stops the recall servers the hook and CLI tests started in their temp state dirs.
+  globalTeardown: '<rootDir>/spec/helpers/stop-servers.mjs',
 };

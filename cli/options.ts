@@ -9,6 +9,7 @@ import { UsageError } from '../core/errors.js';
 import type { OutputFormat, RecallCommand } from '../pipeline/run.js';
 import type { RecallMode } from '../pipeline/recall.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
+import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
 
 type OptionSpec = { type: 'string' | 'number' | 'boolean'; default?: string | number | boolean; describe: string };
 
@@ -47,30 +48,7 @@ export const RECALL_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'same as --format json' },
 } as const satisfies Record<string, OptionSpec>;
 
-/** Sub-commands: a first word that names one is never taken as a query (`recall -- WORD` searches it). */
-export const COMMAND_WORDS = [
-  'index',
-  'models',
-  'daemon',
-  'hook',
-  'hooks',
-  'stages',
-  'trace',
-  'explain',
-  'replay',
-  'mcp',
-  'status',
-  'doctor',
-  'add',
-  'supersede',
-  'forget',
-  'show',
-  'list',
-  'help',
-  'version',
-  'completion',
-  'team',
-] as const;
+export { COMMAND_WORDS };
 
 /**
  * The option table as yargs declares it. Number options are declared without a type (a value is
@@ -206,7 +184,7 @@ export function fastParse(argv: readonly string[]): RecallCommand | null {
   if (
     argv.length === 0 ||
     (COMMAND_WORDS as readonly string[]).includes(argv[0]!) ||
-    argv.some((a) => ['--help', '-h', '--version', '-V', '--get-yargs-completions'].includes(a))
+    argv.some((a) => (NOT_A_QUERY_FLAGS as readonly string[]).includes(a))
   )
     return null;
   const parsed = parser(argv as string[], {

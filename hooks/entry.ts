@@ -23,20 +23,33 @@ export function fallbackEnvelope(name: HookName, env: Env, stdinText = ''): stri
   return toHookEnvelope(harnessOf(env, parseHookInput(stdinText)), hookRow(name).event, '');
 }
 
+/** The envelope of hook `name` for a stdin already read; `notice` (why the server did not answer) goes to its log. Never rejects. */
+export async function hookAnswer(name: HookName, stdinText: string, proc: Omit<HookProcess, 'stdin'>, notice?: string): Promise<string> {
+  try {
+    const io = { stdinText, env: proc.env, cwd: proc.cwd, startedMs: proc.startedMs, ...(notice ? { notice } : {}) };
+    return (await runHook(HOOKS[name], io)).envelope;
+  } catch {
+    return safeFallback(name, proc.env, stdinText);
+  }
+}
+
+function safeFallback(name: HookName, env: Env, stdinText: string): string {
+  try {
+    return fallbackEnvelope(name, env, stdinText);
+  } catch {
+    // An empty object is a valid "nothing to add" answer in every harness.
+    return '{}\n';
+  }
+}
+
 /** The one envelope hook `name` answers with; never rejects. */
 export async function hookEnvelope(name: HookName, proc: HookProcess): Promise<string> {
   let stdinText = '';
   try {
-    const spec = HOOKS[name];
-    stdinText = await readStdin(proc.stdin, undefined, stdinWaitMs(hookDeadlineMs(spec, proc.env, proc.startedMs)));
-    return (await runHook(spec, { stdinText, env: proc.env, cwd: proc.cwd, startedMs: proc.startedMs })).envelope;
+    stdinText = await readStdin(proc.stdin, undefined, stdinWaitMs(hookDeadlineMs(HOOKS[name], proc.env, proc.startedMs)));
+    return await hookAnswer(name, stdinText, proc);
   } catch {
-    try {
-      return fallbackEnvelope(name, proc.env, stdinText);
-    } catch {
-      // An empty object is a valid "nothing to add" answer in every harness.
-      return '{}\n';
-    }
+    return safeFallback(name, proc.env, stdinText);
   }
 }
 

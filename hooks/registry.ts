@@ -193,6 +193,8 @@ export const userPromptSubmitHook: HookSpec = {
         picked = wholeLearnings(fresh, (list) => render(session, prompt, list, 0));
         return picked.kept.map(idOf);
       };
+      // Past the deadline the agent got an empty context: nothing may be recorded as injected.
+      if (ctx.gaveUp) return '';
       // The "already injected" check and the record happen under one lock: concurrent prompts of a
       // session must not both inject the same note.
       if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {

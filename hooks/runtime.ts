@@ -10,11 +10,11 @@ import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.
 import type { HookEvent, HookName } from './hook-table.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../core/hook-input.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Largest stdin a hook reads (harness payloads are small; a runaway pipe must not exhaust memory). */
-export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+export { MAX_STDIN_BYTES, readStdin, stdinWaitMs };
 
 /** Hook input as an object: empty, non-JSON, non-object or oversized stdin → {}. */
 export function parseHookInput(text: string): Record<string, unknown> {
@@ -84,6 +84,11 @@ export interface HookContext {
   deadlineMs: number;
   overrides: OverrideReader;
   now: () => number;
+  /**
+   * Set when the deadline's safety net answered with an empty context. The run itself may go on in
+   * a long-lived process (the recall server): it must then record nothing as given to the agent.
+   */
+  gaveUp: boolean;
 }
 
 export interface HookSpec {
@@ -105,6 +110,8 @@ export interface HookIo {
   now?: () => number;
   /** When the hook process started (epoch ms): the deadline counts from there, stdin read included. */
   startedMs?: number;
+  /** A degradation met before this run (the recall server could not answer), for the hook's log. */
+  notice?: string;
 }
 
 /** Slack after the deadline before the safety net answers with an empty context. */
@@ -133,13 +140,26 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     const stdinProblem = hookInputProblem(io.stdinText);
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
+    if (io.notice) logHookLine(stateDir, spec.name, io.notice);
     const overrides = new OverrideReader(env);
-    const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
-    const ctx: HookContext = { env, cwd: io.cwd, harness, stateDir, deadlineMs: started + timeoutSec * 1000, overrides, now };
+    const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
+    const ctx: HookContext = {
+      env,
+      cwd: io.cwd,
+      harness,
+      stateDir,
+      deadlineMs: started + timeoutSec * 1000,
+      overrides,
+      now,
+      gaveUp: false,
+    };
     let timer: NodeJS.Timeout | undefined;
     const safety = new Promise<string>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`deadline of ${timeoutSec} s passed`)),
+        () => {
+          ctx.gaveUp = true;
+          reject(new Error(`deadline of ${timeoutSec} s passed`));
+        },
         Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
       );
       timer.unref();
@@ -167,67 +187,6 @@ export function hookLog(ctx: HookContext, hook: string, line: string): void {
   logHookLine(ctx.stateDir, hook, line);
 }
 
-/** Longest a hook waits for its stdin JSON, and its share of the deadline at most. */
-const STDIN_WAIT_MS = 2000;
-const STDIN_SHARE = 0.25;
-
-/**
- * Read the hook's stdin (capped at `max` bytes): resolves at end of input, as soon as what arrived
- * is one complete JSON value (a harness may keep the pipe open after writing it), or when `waitMs`
- * passed (with what arrived: a partial payload parses to {} later). '' for a TTY or a closed stdin.
- */
-export function readStdin(stream: NodeJS.ReadStream = process.stdin, max = MAX_STDIN_BYTES, waitMs = STDIN_WAIT_MS): Promise<string> {
-  if (stream.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (text: string): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      stream.removeAllListeners('data');
-      stream.pause();
-      // Let go of the pipe: an open stdin must not keep the process alive after the answer.
-      if (typeof (stream as { unref?: () => void }).unref === 'function') (stream as { unref: () => void }).unref();
-      resolve(text);
-    };
-    const timer = setTimeout(() => finish(size > max ? '' : Buffer.concat(chunks).toString('utf8')), Math.max(0, waitMs));
-    timer.unref();
-    stream.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) return finish('');
-      chunks.push(c);
-      // Cheap test first: a JSON object or array ends with } or ] (trailing whitespace aside).
-      const last = lastNonSpace(c);
-      if (last === 0x7d || last === 0x5d) {
-        const text = Buffer.concat(chunks).toString('utf8');
-        try {
-          JSON.parse(text);
-          finish(text);
-        } catch {
-          /* not complete yet */
-        }
-      }
-    });
-    stream.on('end', () => finish(size > max ? '' : Buffer.concat(chunks).toString('utf8')));
-    stream.on('error', () => finish(''));
-  });
-}
-
-function lastNonSpace(b: Buffer): number {
-  for (let i = b.length - 1; i >= 0; i -= 1) {
-    const c = b[i]!;
-    if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return c;
-  }
-  return -1;
-}
-
-/** How long a hook may spend reading stdin, given its deadline (epoch ms). */
-export function stdinWaitMs(deadlineMs: number, now = Date.now()): number {
-  return Math.min(STDIN_WAIT_MS, Math.max(0, (deadlineMs - now) * STDIN_SHARE));
-}
-
 /**
  * The hook's deadline from its spec, env and config file (for sizing the stdin wait before runHook
  * parses it): a deadline set in recall.toml bounds the stdin read too.
@@ -239,6 +198,6 @@ export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number): num
   } catch {
     /* runHook reports the file's problem */
   }
-  const sec = new OverrideReader(merged).num(spec.timeoutEnv, spec.defaultTimeoutSec, 0.05, 3600);
+  const sec = new OverrideReader(merged).num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
   return startedMs + sec * 1000;
 }

@@ -22,15 +22,55 @@ import type { Scope } from './scope.js';
 const REFRESH_BUDGET_MS = 1000;
 const REFRESH_SHARE = 0.5;
 
-export function openScopedIndex(
+/** An opened, refreshed index for a session; `release` (when given) replaces closing it. */
+export interface ScopedIndex {
+  index: IndexHandle;
+  refresh: RefreshReport;
+  degraded: Degradation[];
+  release?: () => void;
+}
+
+export type IndexOpener = (
   config: RecallConfig,
   scope: Scope,
   io: RunIo,
   verbose: boolean,
   deadlineMs: number | undefined,
   now: () => number,
-): { index: IndexHandle; refresh: RefreshReport; degraded: Degradation[] } {
-  const index = openKbIndex(config, scope.root, io.env);
+) => ScopedIndex;
+
+function openAndRefresh(
+  config: RecallConfig,
+  scope: Scope,
+  io: RunIo,
+  verbose: boolean,
+  deadlineMs: number | undefined,
+  now: () => number,
+): ScopedIndex {
+  return refreshScoped(openKbIndex(config, scope.root, io.env), io, verbose, deadlineMs, now);
+}
+
+/**
+ * How sessions get their index. A one-shot process opens and refreshes it every time; the recall
+ * server swaps in an opener that keeps indexes open and refreshes only what its file watcher saw change.
+ */
+let indexOpener: IndexOpener = openAndRefresh;
+
+export function setIndexOpener(opener: IndexOpener | null): void {
+  indexOpener = opener ?? openAndRefresh;
+}
+
+/** The session's index through the opener in force (open and refresh, unless the server swapped it). */
+export const openScopedIndex: IndexOpener = (...args) => indexOpener(...args);
+
+/** Refresh an opened index the way every recall does (bounded by the caller's deadline). */
+export function refreshScoped(
+  index: IndexHandle,
+  io: RunIo,
+  verbose: boolean,
+  deadlineMs: number | undefined,
+  now: () => number,
+): ScopedIndex {
   const degraded: Degradation[] = [];
   if (index.fallbackReason) {
     io.warn(`recall: ${index.fallbackReason}`);

@@ -109,7 +109,8 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
-  const { index, refresh, degraded } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
+  const { index, refresh, degraded, release } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
+  const closeOrRelease = release ?? ((): void => closeIndex(index));
   // Reading may wait for another process's lock longer than a refresh's write does (the wasm
   // driver's readers take turns with every other process), but never more than a quarter of what is
   // left before the deadline: a wait blocks the process, and the deadline timer with it.
@@ -128,12 +129,12 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       run: (cmd, runOpts = {}) => runInSession(kb, cmd, runOpts),
       glyphs: kb.glyphs,
       close: () => {
-        if (!closed) closeIndex(index);
+        if (!closed) closeOrRelease();
         closed = true;
       },
     };
   } catch (err) {
-    closeIndex(index);
+    closeOrRelease();
     throw err;
   }
 }

@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --qmd PATH --qmd-max 10000]`, or
+ * `npm run bench [-- --sizes 1000,10000,100000 --runs 20 --qmd PATH --qmd-max 10000 --ab DIR]`, or
  * `-- --generate DIR --size N` to only write a KB, or `-- --team [--team-size N]` for the team
- * store's load figures (scripts/bench-team.ts).
+ * store's load figures (scripts/bench-team.ts), or `-- --server` for the recall server's figures
+ * only (scripts/bench/server.ts; `--ab DIR`: another built checkout measured as "before").
  *
  * Wall time of the real `bin/recall` process (start-up included) on generated KBs: cold index build,
  * warm recall (index up to date, cache off), and cache hit. KBs are generated into a temp dir with
@@ -152,6 +153,13 @@ async function benchAll(sizes: number[], runs: number, tmp: string): Promise<voi
   push(...(await benchModels(tmp, modelKb, runs)));
 }
 
+/** The recall server's figures (scripts/bench/server.ts): CLI and hooks, thin client and in-process. */
+async function serverBench(tmp: string, sizes: number[], runs: number): Promise<void> {
+  const { benchServer, serverBenchArgs } = await import('./bench/server.js');
+  const print = (...l: string[]): void => void process.stdout.write(`${l.join('\n')}\n`);
+  await benchServer({ repo, tmp, sizes, runs, qmd: qmdPeer(), ...serverBenchArgs(process.argv), generateKb, print });
+}
+
 async function main(): Promise<void> {
   const gen = process.argv.indexOf('--generate');
   if (gen >= 0) return generateOnly(gen);
@@ -160,7 +168,14 @@ async function main(): Promise<void> {
   if (process.argv.includes('--team')) return teamOnly(runs);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bench-'));
   try {
+    // `--server [--ab DIR]`: only the recall server figures (thin client, in-process, qmd, node -e 0).
+    if (process.argv.includes('--server')) return await serverBench(tmp, sizes, runs);
+    // The table above the server's figures measures each recall and hook in its own process, as
+    // every call ran before the server; the server's section measures both ways.
+    process.env['RECALL_NO_SERVER'] = '1';
     await benchAll(sizes, runs, tmp);
+    process.stdout.write('\n');
+    await serverBench(tmp, sizes, runs);
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

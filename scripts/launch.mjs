@@ -113,25 +113,27 @@ if (kind === 'hook') {
   const name = rest[0] ?? '';
   try {
     if (!(name in HOOK_EVENTS)) throw new Error(`unknown hook ${JSON.stringify(name)} (expected ${Object.keys(HOOK_EVENTS).join(', ')})`);
-    const entry = path.join(root, 'dist', 'bundle', `hook-${name}.mjs`);
+    // The thin client: the recall server answers when it runs, else the hook runs in this process.
+    const entry = path.join(root, 'dist', 'bundle', 'client.mjs');
     await ensureBundle(entry);
-    await import(pathToFileURL(entry).href);
+    const { hookClient } = await import(pathToFileURL(entry).href);
+    await hookClient(name);
   } catch (err) {
     breadcrumb(name || 'hook', err.message);
     process.stderr.write(`recall: ${err.message}\n`);
     process.stdout.write(emptyEnvelope(name), () => process.exit(0));
   }
 } else if (kind === 'recall') {
-  const entry = path.join(root, 'dist', 'bundle', 'recall.mjs');
+  const entry = path.join(root, 'dist', 'bundle', 'client.mjs');
   try {
     await ensureBundle(entry);
   } catch (err) {
     process.stderr.write(`recall: ${err.message}\n`);
     process.exit(2);
   }
-  // The CLI reads its arguments from process.argv.slice(2).
-  process.argv = [process.argv[0], entry, ...rest];
-  await import(pathToFileURL(entry).href);
+  // A plain `recall QUERY` goes to the recall server; anything else loads the CLI in this process.
+  const { cliClient } = await import(pathToFileURL(entry).href);
+  await cliClient(rest);
 } else {
   process.stderr.write('usage: node scripts/launch.mjs hook <name> | recall [args...]\n');
   process.exit(2);

@@ -6,6 +6,7 @@
  *   pipeline/                  the composition; imports the parts and core/
  *   hooks/                     hook logic and entries; imports the pipeline and below
  *   cli/                       commands and tools; imports anything below
+ *   server/                    the recall server and its thin client; runs hooks and the CLI
  *   scripts/                   build, eval and bench scripts; import anything
  *
  * An import that points up (a part importing the pipeline) or sideways (an operator importing a
@@ -27,7 +28,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   pipeline: 2,
   hooks: 3,
   cli: 4,
-  scripts: 5,
+  server: 5,
+  scripts: 6,
 };
 
 function tsFiles(dir: string): string[] {

@@ -1,4 +1,4 @@
-/** `recall models [pull|status]` and `recall daemon [status|stop]`: model files and the model daemon. */
+/** `recall models [pull|status]` and `recall daemon [status|stop]`: model files, the model daemon and the recall server. */
 import type { Argv, CommandModule } from 'yargs';
 import { JSON_OPTION, actionOf, jsonText, type CliIo } from '../shared.js';
 
@@ -38,12 +38,14 @@ export function modelsCommand(io: CliIo): CommandModule {
 export function daemonCommand(io: CliIo): CommandModule {
   return {
     command: 'daemon [action]',
-    describe: 'The model daemon that keeps models warm: status (default) | stop',
+    describe: 'The model daemon and the recall server: status (default) | stop',
     builder: (y: Argv) => y.positional('action', { choices: ['status', 'stop'] as const, describe: 'status | stop' }).options(JSON_OPTION),
     handler: async (a) => {
-      const m = await import('../models.js');
-      if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop') return io.stdout(await m.daemonStop(io.env));
-      io.stdout(a['json'] ? jsonText(await m.daemonStatusData(io.env)) : await m.daemonStatus(io.env));
+      const [m, s] = await Promise.all([import('../models.js'), import('../../sources/recall-server/admin.js')]);
+      if (actionOf(a, 'daemon', ['status', 'stop'], 'status') === 'stop')
+        return io.stdout((await m.daemonStop(io.env)) + (await s.serverStop(io.env)));
+      if (a['json']) return io.stdout(jsonText({ ...(await m.daemonStatusData(io.env)), server: await s.serverStatusData(io.env) }));
+      io.stdout((await m.daemonStatus(io.env)) + (await s.serverStatus(io.env)));
     },
   };
 }

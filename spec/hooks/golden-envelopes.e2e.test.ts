@@ -2,15 +2,19 @@
  * Golden envelopes: the exact stdout of each built hook entry (`node dist/hooks/<name>.js`) for each
  * harness, on a fixed small KB and fixed stdin, compared byte for byte and field by field with the
  * files in spec/golden/hooks/. One golden per (hook, harness) where notes are injected, and one where
- * the hook has nothing to say. `RECALL_UPDATE_GOLDEN=1` rewrites the files (review the diff).
+ * the hook has nothing to say. Each case runs twice, in the hook's own process and through a running
+ * recall server: both paths must print the same bytes. `RECALL_UPDATE_GOLDEN=1` rewrites the files
+ * (review the diff).
  */
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
+import { ask } from '../../sources/recall-server/ask.js';
+import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
@@ -19,6 +23,8 @@ const update = process.env['RECALL_UPDATE_GOLDEN'] === '1';
 
 type HarnessName = 'claude' | 'codex' | 'copilot';
 type Case = 'inject' | 'empty';
+/** In the hook's own process (the server switched off), or answered by a recall server already running. */
+type Via = 'in-process' | 'server';
 
 const HARNESS_NAMES: readonly HarnessName[] = ['claude', 'codex', 'copilot'];
 const HOOK_NAMES = ['session-start', 'user-prompt-submit', 'subagent-start'] as const;
@@ -60,36 +66,71 @@ function stdinFor(hook: HookName, harness: HarnessName, c: Case): string {
   return JSON.stringify({ ...base, hook_event_name: 'SubagentStart', agent_id: 'a1', agent_type: 'code-reviewer', prompt });
 }
 
-function runEntry(hook: HookName, harness: HarnessName, c: Case): { code: number | null; stdout: string } {
+/** Hook and recall requests a running server has answered. */
+async function served(socket: string): Promise<number> {
+  const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 1000, Date.now() + 2000);
+  if ('failed' in out || !out.answer.ok || !('status' in out.answer)) throw new Error(`recall server gave no status`);
+  return out.answer.status.requests;
+}
+
+/** Start a recall server for the state dir of `env` and wait until it answers. */
+async function startServer(env: Record<string, string>): Promise<{ socket: string; stop: () => Promise<void> }> {
+  const socket = serverSocketPath(env);
+  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+  const child = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Stopped and gone, so that the temp folders it wrote in can be removed.
+  const stop = (): Promise<void> => {
+    child.kill();
+    return exited;
+  };
+  for (let i = 0; i < 200; i += 1) {
+    if (fs.existsSync(socket) && (await served(socket).catch(() => -1)) === 0) return { socket, stop };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await stop();
+  throw new Error('recall server did not start');
+}
+
+async function runEntry(hook: HookName, harness: HarnessName, c: Case, via: Via): Promise<{ code: number | null; stdout: string }> {
   const state = fs.mkdtempSync(path.join(path.dirname(kb.root), `state-${hook}-${harness}-${c}-`));
-  const env = {
+  const env: Record<string, string> = {
     PATH: process.env['PATH'] ?? '',
     HOME: state,
     REFLECT_STATE_DIR: state,
     GLOBAL_LEARNINGS_PATH: kb.root,
     REFLECT_HARNESS: harness,
     ...driverEnv(),
+    ...(via === 'in-process' ? { RECALL_NO_SERVER: '1' } : {}),
   };
-  const cwd = c === 'inject' ? project : otherProject;
-  const r = spawnSync(process.execPath, [path.join(repo, 'dist', 'hooks', `${hook}.js`)], {
-    input: stdinFor(hook, harness, c),
-    env,
-    cwd,
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  return { code: r.status, stdout: r.stdout };
+  const server = via === 'server' ? await startServer(env) : null;
+  try {
+    const r = spawnSync(process.execPath, [path.join(repo, 'dist', 'hooks', `${hook}.js`)], {
+      input: stdinFor(hook, harness, c),
+      env,
+      cwd: c === 'inject' ? project : otherProject,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    // Through the server means answered by it, not by a fallback in the hook's own process.
+    if (server) expect(await served(server.socket)).toBe(1);
+    return { code: r.status, stdout: r.stdout };
+  } finally {
+    await server?.stop();
+  }
 }
 
 describe('golden hook envelopes', () => {
   for (const hook of HOOK_NAMES) {
     for (const harness of HARNESS_NAMES) {
-      for (const c of ['inject', 'empty'] as const) {
-        it(`${hook} on ${harness} (${c})`, () => {
-          const out = runEntry(hook, harness, c);
+      for (const [c, via] of [...(['inject', 'empty'] as const)].flatMap((k) =>
+        (['in-process', 'server'] as const).map((v) => [k, v] as const),
+      )) {
+        it(`${hook} on ${harness} (${c}, ${via})`, async () => {
+          const out = await runEntry(hook, harness, c, via);
           expect(out.code).toBe(0);
           const file = path.join(goldenDir, `${hook}.${harness}.${c}.json`);
-          if (update) {
+          if (update && via === 'in-process') {
             fs.mkdirSync(goldenDir, { recursive: true });
             fs.writeFileSync(file, out.stdout);
           }

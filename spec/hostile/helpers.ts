@@ -70,7 +70,8 @@ export const runCli = (args: string[], o: RunOptions): Promise<Run> => runProces
 /** The hook answered in time with exactly one strict-JSON envelope and exit 0; returns its context. */
 export function expectEnvelope(r: Run, deadlineMs: number): string {
   expect(r.killed).toBe(false);
-  expect(r.code).toBe(0);
+  // The exit status with what the process said on stderr, so a failure shows why.
+  expect({ code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ code: 0, stderr: '' });
   expect(r.ms).toBeLessThan(deadlineMs + HARNESS_MARGIN_MS);
   const lines = r.stdout.trim().split('\n');
   expect(lines).toHaveLength(1);

@@ -5,8 +5,20 @@
 import { describe, it, expect, beforeAll, afterAll, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { expectEnvelope, generatedKb, hostileCase, indexedNotes, note, prompt, runCli, runHook, sleep, type Case } from './helpers.js';
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  expectEnvelope,
+  generatedKb,
+  hostileCase,
+  indexedNotes,
+  note,
+  prompt,
+  repo,
+  runCli,
+  runHook,
+  sleep,
+  type Case,
+} from './helpers.js';
 
 const BIG = 20_000;
 let big: string;
@@ -56,6 +68,36 @@ describe('a big cold KB', () => {
       stdin: prompt('postgres pool timeout', 'warm'),
     });
     expect(expectEnvelope(warm, 5000)).toMatch(/\*\*\[/);
+  }, 180_000);
+
+  it('with a recall server running, hook clients killed mid-refresh lose no progress either', async () => {
+    c = hostileCase();
+    const env = { ...c.env, GLOBAL_LEARNINGS_PATH: big };
+    const socket = path.join(c.state, 'run', 'recall.sock');
+    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    const server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
+    try {
+      for (let i = 0; i < 100 && !fs.existsSync(socket); i += 1) await sleep(100);
+      const counts: number[] = [];
+      for (let i = 0; i < 3; i += 1) {
+        // The client is killed; the server goes on with the call it accepted and commits its batches.
+        const r = await runHook('user-prompt-submit', { env, stdin: prompt('postgres pool timeout', `k${i}`), killAfterMs: 1500 });
+        expect(r.code === 0 || r.killed).toBe(true);
+        await sleep(1500);
+        counts.push(await indexedNotes(c.state));
+      }
+      expect(counts[0]).toBeGreaterThan(0);
+      for (let i = 1; i < counts.length; i += 1) expect(counts[i]).toBeGreaterThanOrEqual(counts[i - 1]!);
+      await refresherDone(c.state);
+      expect(await indexedNotes(c.state)).toBe(BIG);
+      const warm = await runHook('user-prompt-submit', {
+        env: { ...env, REFLECT_RECALL_TIMEOUT: '5' },
+        stdin: prompt('postgres pool timeout', 'warm'),
+      });
+      expect(expectEnvelope(warm, 5000)).toMatch(/\*\*\[/);
+    } finally {
+      server.kill();
+    }
   }, 180_000);
 
   it('a recall during `recall index` reads the last committed index instead of failing', async () => {
@@ -164,7 +206,9 @@ describe('damaged index', () => {
       }
       expect(files(path.join(mnt, 'index')).filter((f) => f.includes('.corrupt-'))).toHaveLength(0);
     } finally {
-      spawnSync('umount', [mnt]);
+      // The recall server these hooks started holds files on the small disk: stop it to unmount.
+      await runCli(['daemon', 'stop'], { env: { ...c.env, REFLECT_STATE_DIR: mnt, HOME: mnt } });
+      for (let i = 0; i < 50 && spawnSync('umount', [mnt]).status !== 0; i += 1) await sleep(100);
     }
   }, 60_000);
 });

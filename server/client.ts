@@ -1,0 +1,199 @@
+/**
+ * The thin client of the recall server: what a hook or a plain `recall QUERY` runs. It loads node's
+ * built-ins and the protocol only, hands the request to the server and prints the answer.
+ *
+ * Whenever the server cannot answer (none running, switched off with RECALL_NO_SERVER=1, a socket of
+ * another user, no acceptance within RECALL_SERVER_WAIT_MS, a declined request, a dropped
+ * connection) the call runs in this process exactly as it would without a server, and a missing
+ * server is started for next time. A hook still prints one envelope and exits 0 whatever happens.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  PROTOCOL_VERSION,
+  serverDisabled,
+  serverWaitMs,
+  serverSocketPath,
+  stateDirOf,
+  type Env,
+  type ServerAnswer,
+  type ServerRequest,
+} from '../sources/recall-server/protocol.js';
+import { ask, type Failure } from '../sources/recall-server/ask.js';
+import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
+import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
+import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
+import { hookDeadline, readHookStdin } from './client-stdin.js';
+import { startServer } from './start-server.js';
+
+/** Slack after a hook's deadline for the server's own safety net to answer. */
+const ANSWER_GRACE_MS = 1000;
+/** Past the deadline and this slack, a hook prints what it has (the empty envelope) and exits. */
+const LAST_RESORT_MS = 2000;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serverEntry = (): string => path.join(here, 'server.mjs');
+
+/** The server's answer, or why this process must run the request itself (null: the server is switched off). */
+type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
+
+async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promise<Via> {
+  if (serverDisabled(env)) return null;
+  const socket = serverSocketPath(env);
+  const outcome = await ask(socket, req, serverWaitMs(env), answerBy);
+  if ('failed' in outcome) return { fallback: outcome.failed, detail: socket };
+  const a = outcome.answer;
+  if (a.ok) return { answer: a };
+  return 'decline' in a ? { fallback: 'declined', detail: a.decline } : { fallback: 'failed', detail: a.error };
+}
+
+const WHY: Record<string, string> = {
+  absent: 'no recall server running (one is started for next time)',
+  foreign: 'the recall server socket or its folder is not usable by this user',
+  timeout: 'the recall server did not accept the call in time',
+  refused: 'the recall server connection failed',
+  dropped: 'the recall server closed the connection without an answer',
+  late: 'the recall server accepted the call but did not answer by the deadline',
+  declined: 'the recall server declined the call',
+  failed: 'the recall server failed',
+};
+
+/** One line saying why the server was not used, for the hook's log. */
+function degradation(v: Exclude<Via, null | { answer: unknown }>): string {
+  const what = v.fallback === 'late' ? 'no context given' : 'answered in this process';
+  return `server: ${WHY[v.fallback] ?? v.fallback} (${v.detail}); ${what}`;
+}
+
+/** Append a line to the hook's log in the state dir (the in-process path logs its own); never throws. */
+function logLine(env: Env, hook: string, line: string): void {
+  try {
+    const dir = path.join(stateDirOf(env), 'logs');
+    // Not recursive: a server answered, so the state dir exists (a recursive mkdir can hang under /proc).
+    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o700 });
+    fs.appendFileSync(path.join(dir, `${hook}.log`), `[${new Date().toISOString()}] ${line}\n`, { mode: 0o600 });
+  } catch {
+    /* best effort */
+  }
+}
+
+/**
+ * What a hook prints when even the in-process path cannot be loaded: "nothing to add" in the shape
+ * of the harness running it (an empty object, valid in every harness, for a name that is no hook).
+ */
+function emptyEnvelope(name: string, env: Env): string {
+  return isHookName(name) ? toHookEnvelope(harnessOf(env), hookRow(name).event, '') : '{}\n';
+}
+
+type InProcess = (
+  name: HookName,
+  stdinText: string,
+  proc: { env: Env; cwd: string; startedMs: number },
+  notice?: string,
+) => Promise<string>;
+
+/** The hook's envelope through the server, else from this process; whether a server should be started. */
+async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
+  const deadline = hookDeadline(name, env, startedMs);
+  const stdinText = await readHookStdin(process.stdin, deadline);
+  const req: ServerRequest = { op: 'hook', v: PROTOCOL_VERSION, name, stdinText, env, cwd: process.cwd(), startedMs };
+  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS);
+  if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
+  if (via?.fallback === 'late') {
+    // The server owns the call now: running it here too would pass the deadline and double its effects.
+    logLine(env, name, degradation(via));
+    return { envelope: null, start: false };
+  }
+  const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
+  return {
+    envelope: await hookAnswer(name, stdinText, { env, cwd: process.cwd(), startedMs }, via ? degradation(via) : undefined),
+    start: via?.fallback === 'absent',
+  };
+}
+
+/**
+ * A hook through the server, else in this process. Always prints one envelope and exits 0: an
+ * error anywhere, even one thrown later by a timer or a socket, prints what there is.
+ */
+export async function hookClient(name: string): Promise<void> {
+  const startedMs = Math.round(performance.timeOrigin);
+  process.umask(0o077);
+  const env = process.env;
+  let envelope = emptyEnvelope(name, env);
+  let printed = false;
+  const print = (then: () => void): void => {
+    if (printed) return;
+    printed = true;
+    process.stdout.on('error', () => process.exit(0));
+    process.stdout.write(envelope, then);
+  };
+  const bail = (): void => print(() => process.exit(0));
+  if (!isHookName(name)) return bail();
+  process.on('uncaughtException', bail);
+  process.on('unhandledRejection', bail);
+  setTimeout(bail, Math.max(0, hookDeadline(name, env, startedMs) + LAST_RESORT_MS - Date.now()));
+  let start = false;
+  try {
+    const out = await hookEnvelope(name, env, startedMs);
+    if (out.envelope !== null) envelope = out.envelope;
+    start = out.start;
+  } catch {
+    /* the empty envelope stands */
+  }
+  // The answer first; a server for next time is started after it, so it never delays this hook.
+  print(() => {
+    if (!start) return process.exit(0);
+    void startServer(serverEntry(), serverSocketPath(env), env).finally(() => process.exit(0));
+  });
+}
+
+/** Besides these, stdin as the query ('-') is never served: the client's stdin is not sent. */
+const NOT_SERVED_FLAGS: readonly string[] = [...NOT_A_QUERY_FLAGS, '-'];
+
+/** Whether argv is a plain `recall QUERY [options]`, the only command the server runs. */
+export function plainRecall(argv: readonly string[]): boolean {
+  return argv.length > 0 && !(COMMAND_WORDS as readonly string[]).includes(argv[0]!) && !argv.some((a) => NOT_SERVED_FLAGS.includes(a));
+}
+
+/** `recall ARGS` through the server when it is a plain recall, else the full CLI in this process. */
+export async function cliClient(argv: string[]): Promise<void> {
+  process.umask(0o077);
+  if (argv[0] === 'hook' && argv.length === 2 && isHookName(argv[1])) return hookClient(argv[1]);
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+  if (plainRecall(argv)) {
+    const req: ServerRequest = {
+      op: 'cli',
+      v: PROTOCOL_VERSION,
+      argv,
+      env: process.env,
+      cwd: process.cwd(),
+      isTty: process.stderr.isTTY === true,
+    };
+    const via = await viaServer(process.env, req, Date.now() + 10 * 60_000);
+    if (via && 'answer' in via && 'code' in via.answer) {
+      process.stderr.write(via.answer.stderr);
+      process.stdout.write(via.answer.stdout);
+      process.exitCode = via.answer.code;
+      return;
+    }
+    if (via && 'fallback' in via && via.fallback === 'absent') await startServer(serverEntry(), serverSocketPath(process.env), process.env);
+  }
+  const entry = path.join(here, 'recall.mjs');
+  process.argv = [process.argv[0]!, entry, ...argv];
+  await import(pathToFileURL(entry).href);
+}
+
+/** `node client.mjs hook <name>` or `node client.mjs recall [args...]`. */
+export async function clientMain(kind: string, rest: string[]): Promise<void> {
+  if (kind === 'hook') return hookClient(rest[0] ?? '');
+  return cliClient(rest);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await clientMain(process.argv[2] ?? '', process.argv.slice(3));
+}

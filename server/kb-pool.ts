@@ -1,0 +1,163 @@
+/**
+ * The KB indexes a recall server keeps open, each with a file watcher, and the index opener the
+ * server's recall sessions use instead of open-and-refresh.
+ *
+ * A one-shot recall compares every file of the KB with its index (a stat per file: ~1 s at 100k
+ * files) so that an edit shows in the very next recall. Here that comparison runs only when the
+ * watcher saw an event since the last one (or cannot vouch for the KB); the server passes its event
+ * fence before every request, so a write that finished before the request was sent is always seen.
+ * The comparison itself is the one-shot path's, so both paths index exactly the same files.
+ */
+import fs from 'node:fs';
+import type { RecallConfig } from '../pipeline/config.js';
+import type { Scope } from '../pipeline/scope.js';
+import type { RunIo } from '../pipeline/command.js';
+import { refreshScoped, type IndexOpener, type ScopedIndex } from '../pipeline/session-index.js';
+import { kbIndexOptions, openKbIndex } from '../pipeline/kb-index.js';
+import { closeIndex, indexFileFor, indexGeneration, indexProblems, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import { KbWatcher } from './watcher.js';
+
+/** Even with a quiet watcher, a KB is compared with its index again after this long (a safety net). */
+export const SAFETY_CHECK_MS = 10 * 60_000;
+
+interface Held {
+  file: string;
+  root: string;
+  /** Open handle; the WebAssembly driver's is closed between requests (see release). */
+  index: IndexHandle | null;
+  ino: number;
+  watcher: KbWatcher;
+  /** Files in the KB at the last complete comparison, or -1 before one. */
+  total: number;
+  checkedAt: number;
+  /** Sessions using the handle now (they interleave while awaiting). */
+  users: number;
+  /** No longer in the pool: the last session using it closes the handle. */
+  dropped: boolean;
+}
+
+function inode(file: string): number {
+  try {
+    return fs.statSync(file).ino;
+  } catch {
+    return -1;
+  }
+}
+
+export class KbPool {
+  private readonly held = new Map<string, Held>();
+
+  constructor(private readonly clock: () => number = Date.now) {}
+
+  /** The opener to install with setIndexOpener. */
+  readonly opener: IndexOpener = (config, scope, io, verbose, deadlineMs, now) => this.open(config, scope, io, verbose, deadlineMs, now);
+
+  status(): { root: string; index: string; watching: boolean; why: string | null; dirs: number }[] {
+    return [...this.held.values()].map((h) => ({
+      root: h.root,
+      index: h.file,
+      watching: h.watcher.vouches,
+      why: h.watcher.why,
+      dirs: h.watcher.dirs,
+    }));
+  }
+
+  /** Compare every KB with its index on its next request (file events may have been missed). */
+  distrust(): void {
+    for (const h of this.held.values()) h.watcher.dirty = true;
+  }
+
+  close(): void {
+    for (const h of this.held.values()) this.drop(h);
+    this.held.clear();
+  }
+
+  private drop(h: Held): void {
+    h.watcher.close();
+    h.dropped = true;
+    if (h.users === 0) this.closeHandle(h);
+  }
+
+  private open(
+    config: RecallConfig,
+    scope: Scope,
+    io: RunIo,
+    verbose: boolean,
+    deadlineMs: number | undefined,
+    now: () => number,
+  ): ScopedIndex {
+    const options = kbIndexOptions(config, scope.root, io.env);
+    const file = indexFileFor(scope.root, config.stateDir);
+    const key = `${file}\0${JSON.stringify([options.followOutside, options.fleetLedger, (options.attached ?? []).map((a) => [a.prefix, a.root])])}`;
+    let h = this.held.get(key);
+    // The index file was replaced (set aside as corrupt, deleted) or marked for a check: reopen it,
+    // so that opening heals it as in a one-shot recall.
+    if (h && (inode(file) !== h.ino || fs.existsSync(`${file}.suspect`))) {
+      this.drop(h);
+      this.held.delete(key);
+      h = undefined;
+    }
+    const index = h?.index ?? openKbIndex(config, scope.root, io.env);
+    if (h && !h.index) h.ino = inode(file);
+    // An index that could not be opened on disk (in memory for this call) is not kept.
+    if (index.fallbackReason || index.file === ':memory:') return refreshScoped(index, io, verbose, deadlineMs, now);
+    if (!h) {
+      h = {
+        file,
+        root: scope.root,
+        index,
+        ino: inode(file),
+        watcher: new KbWatcher([scope.root, ...(options.attached ?? []).map((a) => a.root)]),
+        total: -1,
+        checkedAt: 0,
+        users: 0,
+        dropped: false,
+      };
+      this.held.set(key, h);
+    }
+    h.index = index;
+    h.users += 1;
+    const held = h;
+    // The WebAssembly driver has no WAL: while a process keeps its index open, other writers pause
+    // after each batch for it. Close it after each request; it reopens in milliseconds.
+    const release = (): void => {
+      held.users -= 1;
+      if (held.users === 0 && (held.dropped || index.db.driver === 'wasm')) this.closeHandle(held);
+    };
+    const fresh = held.watcher.vouches && !held.watcher.dirty && held.total >= 0 && this.clock() - held.checkedAt < SAFETY_CHECK_MS;
+    if (fresh) return { index, refresh: unchangedReport(index, held.total, verbose), degraded: [], release };
+    held.watcher.markClean();
+    const out = refreshScoped(index, io, verbose, deadlineMs, now);
+    if (out.refresh.complete) {
+      held.total = out.refresh.total;
+      held.checkedAt = this.clock();
+    } else {
+      // Refreshed only in part (deadline, another writer): compare again next time.
+      held.watcher.dirty = true;
+    }
+    return { ...out, release };
+  }
+
+  private closeHandle(h: Held): void {
+    if (h.index) closeIndex(h.index);
+    h.index = null;
+  }
+}
+
+/** What a one-shot refresh reports when no file changed (problems are listed only when verbose). */
+function unchangedReport(index: IndexHandle, total: number, verbose: boolean): RefreshReport {
+  return {
+    total,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    unchanged: total,
+    problems: verbose ? indexProblems(index) : [],
+    newProblems: [],
+    generation: indexGeneration(index),
+    ms: 0,
+    skipped: true,
+    complete: true,
+    pending: 0,
+  };
+}

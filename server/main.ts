@@ -1,0 +1,36 @@
+/**
+ * Process entry of the recall server (spawned detached by the first thin client that found none):
+ *   node dist/bundle/server.mjs --socket PATH
+ * The idle timeout comes from REFLECT_IDLE_TIMEOUT (environment or recall.toml); everything else
+ * comes with each request.
+ */
+import { setIndexOpener } from '../pipeline/session-index.js';
+import { KbPool } from './kb-pool.js';
+import { serveRecall } from './server.js';
+import { withConfigFile } from '../pipeline/config-file.js';
+import { loadConfig } from '../pipeline/config.js';
+
+/** The environment with recall.toml's settings (its idle timeout may be set there); the bare environment if the file is broken. */
+function settings(): Record<string, string | undefined> {
+  try {
+    return withConfigFile(process.env).env;
+  } catch {
+    return process.env;
+  }
+}
+
+// Whatever the server creates (index, logs, cache) is readable by the user only.
+process.umask(0o077);
+const i = process.argv.indexOf('--socket');
+const socket = i >= 0 ? process.argv[i + 1] : undefined;
+if (!socket) {
+  process.stderr.write('recall server: --socket PATH is required\n');
+  process.exitCode = 2;
+} else {
+  const pool = new KbPool();
+  setIndexOpener(pool.opener);
+  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });
+  // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
+  // or a timer of an unfinished request must not keep it alive.
+  process.exit(0);
+}

@@ -1,0 +1,284 @@
+/**
+ * The recall server: one long-lived process per user and state dir that answers hooks and plain
+ * `recall QUERY` calls for thin clients, with each KB's index kept open and fresh through a file
+ * watcher (see kb-pool.ts), and word tables, bundles and JIT-compiled code already warm.
+ *
+ * - Listens on a unix socket in the user's 0700 run dir (mode 0600); if another live server already
+ *   owns it, this one exits (a spawn race has one winner); a stale socket file is taken over.
+ * - Each request runs exactly the code a one-shot process runs (runHook, the CLI's main), with the
+ *   client's environment and working directory, so the answer is the same either way.
+ * - Exits after REFLECT_IDLE_TIMEOUT seconds without a request, on `shutdown`, on SIGTERM/SIGINT,
+ *   or when its socket file is removed (its state dir deleted): it never outlives its purpose.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { HOOKS } from '../hooks/registry.js';
+import { runHook } from '../hooks/runtime.js';
+import { isHookName } from '../hooks/hook-table.js';
+import { withConfigFile } from '../pipeline/config-file.js';
+import { fastParse } from '../cli/options.js';
+import { main as cliMain } from '../cli/cli.js';
+import { terminalSafe } from '../sinks/safe-text.js';
+import { KbPool } from './kb-pool.js';
+import { EventFence } from './watcher.js';
+import {
+  ACCEPTED_LINE,
+  GO_LINE,
+  MAX_REQUEST_BYTES,
+  PROTOCOL_VERSION,
+  checkSocketDir,
+  type CliRequest,
+  type HookRequest,
+  type ServerAnswer,
+  type ServerRequest,
+  type ServerStatus,
+} from '../sources/recall-server/protocol.js';
+
+export interface ServeOptions {
+  socket: string;
+  idleTimeoutSec: number;
+  pool: KbPool;
+}
+
+function canConnect(socket: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const c = net.connect(socket);
+    c.once('connect', () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+}
+
+function listen(server: net.Server, socket: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.once('listening', () => {
+      server.off('error', reject);
+      resolve();
+    });
+    // The socket file is created owner-only: no other user may connect.
+    const old = process.umask(0o177);
+    try {
+      server.listen(socket);
+    } finally {
+      process.umask(old);
+    }
+  });
+}
+
+/** Bind the socket; false when another live server owns it. */
+async function bind(server: net.Server, socket: string): Promise<boolean> {
+  try {
+    await listen(server, socket);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    if (await canConnect(socket)) return false;
+    fs.rmSync(socket, { force: true });
+    await listen(server, socket);
+    return true;
+  }
+}
+
+/** A hook, run as its entry script runs it. The client's SQLite driver choice must be this process's. */
+async function answerHook(req: HookRequest): Promise<ServerAnswer> {
+  if (!isHookName(req.name)) return { ok: false, decline: `unknown hook ${req.name}` };
+  if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
+  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: req.env, cwd: req.cwd, startedMs: req.startedMs });
+  return { ok: true, envelope: out.envelope };
+}
+
+/** A plain `recall QUERY`, run as bin/recall runs it; anything else (subcommands, stdin) is declined. */
+async function answerCli(req: CliRequest): Promise<ServerAnswer> {
+  const fast = fastParse(req.argv);
+  if (!fast || fast.query === '-') return { ok: false, decline: 'not a plain recall' };
+  if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
+  const { env, warnings } = withConfigFile(req.env);
+  let stdout = '';
+  let stderr = '';
+  const code = await cliMain({
+    argv: req.argv,
+    env,
+    cwd: req.cwd,
+    stdout: (s) => void (stdout += terminalSafe(s)),
+    stderr: (s) => void (stderr += terminalSafe(s)),
+    isTty: req.isTty,
+    stdinIsTty: true,
+    configWarnings: warnings,
+  });
+  return { ok: true, stdout, stderr, code };
+}
+
+function sameDriver(env: HookRequest['env']): boolean {
+  const norm = (v: string | undefined): string => (v ?? '').trim().toLowerCase();
+  return norm(env['RECALL_SQLITE_DRIVER']) === norm(process.env['RECALL_SQLITE_DRIVER']);
+}
+
+/** Reads the lines a client sends on one connection; null once it closed or sent too much. */
+function lineReader(conn: net.Socket): () => Promise<string | null> {
+  let buf = '';
+  let ended = false;
+  let waiter: ((line: string | null) => void) | null = null;
+  const pump = (): void => {
+    if (!waiter) return;
+    const nl = buf.indexOf('\n');
+    if (nl < 0 && !ended) return;
+    const w = waiter;
+    waiter = null;
+    if (nl < 0) return w(null);
+    const line = buf.slice(0, nl);
+    buf = buf.slice(nl + 1);
+    w(line);
+  };
+  conn.setEncoding('utf8');
+  const end = (): void => {
+    ended = true;
+    pump();
+  };
+  conn.on('error', end);
+  conn.on('close', end);
+  conn.on('data', (chunk: string) => {
+    buf += chunk;
+    if (buf.length > MAX_REQUEST_BYTES) {
+      buf = '';
+      conn.destroy();
+    }
+    pump();
+  });
+  return () =>
+    new Promise((resolve) => {
+      waiter = resolve;
+      pump();
+    });
+}
+
+/** One connection: request line, accepted, the client's go, then the answer. */
+async function serveConnection(conn: net.Socket, handle: (req: ServerRequest) => Promise<ServerAnswer>, touch: () => void): Promise<void> {
+  const next = lineReader(conn);
+  const line = await next();
+  if (line === null || conn.destroyed) return void conn.destroy();
+  touch();
+  conn.write(`${ACCEPTED_LINE}\n`);
+  // A client that gave up waiting runs the call itself: then this one must not run it too.
+  if ((await next()) !== GO_LINE) return void conn.destroy();
+  let answer: ServerAnswer;
+  try {
+    answer = await handle(JSON.parse(line) as ServerRequest);
+  } catch (err) {
+    answer = { ok: false, error: err instanceof Error ? err.message.split('\n')[0]! : String(err) };
+  }
+  // The client may have gone away (killed): answering then is a no-op.
+  if (!conn.destroyed) conn.end(`${JSON.stringify(answer)}\n`);
+  touch();
+}
+
+/** What a server answers, given how to stop it. */
+function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void): (req: ServerRequest) => Promise<ServerAnswer> {
+  const started = Date.now();
+  let requests = 0;
+  const status = (): ServerStatus => ({
+    pid: process.pid,
+    uptimeSec: Math.round((Date.now() - started) / 1000),
+    idleTimeoutSec: opts.idleTimeoutSec,
+    requests,
+    rssBytes: process.memoryUsage().rss,
+    kbs: opts.pool.status(),
+  });
+  return async (req) => {
+    if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
+    if (req.op === 'status') return { ok: true, status: status() };
+    if (req.op === 'shutdown') {
+      setImmediate(stop);
+      return { ok: true, bye: true };
+    }
+    requests += 1;
+    // Every file event queued before this request is handled before the request is; without that
+    // guarantee every KB is compared file by file, as in a one-shot recall.
+    await fence.pass().catch(() => opts.pool.distrust());
+    return req.op === 'hook' ? answerHook(req) : req.op === 'cli' ? answerCli(req) : { ok: false, decline: 'unknown request' };
+  };
+}
+
+/** Resolves when the server has stopped; 'lost-race' at once when another server owns the socket. */
+export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
+  checkSocketDir(opts.socket);
+  const server = net.createServer();
+  const bound = await bind(server, opts.socket);
+  // The client that started this server left a lock so that no other client starts one meanwhile.
+  try {
+    fs.rmSync(`${opts.socket}.spawnlock`, { force: true });
+  } catch {
+    /* it expires by itself */
+  }
+  if (!bound) return 'lost-race';
+  const inode = fs.statSync(opts.socket).ino;
+  const fence = new EventFence(path.dirname(opts.socket));
+  const conns = new Set<net.Socket>();
+  let idleTimer: NodeJS.Timeout | null = null;
+  let done: (v: 'stopped') => void = () => undefined;
+  const stopped = new Promise<'stopped'>((resolve) => (done = resolve));
+  const stop = once(() => {
+    if (idleTimer) clearTimeout(idleTimer);
+    clearInterval(check);
+    for (const close of [() => guard.close(), () => fence.close(), () => opts.pool.close(), () => server.close(() => done('stopped'))])
+      quietly(close);
+    if (inodeOf(opts.socket) === inode) quietly(() => fs.rmSync(opts.socket, { force: true }));
+    // A request still running (a hook stuck on a full or vanished disk) must not keep the server
+    // alive: its client has its own deadline and fallback.
+    for (const c of conns) c.destroy();
+    setTimeout(() => done('stopped'), 2000);
+  });
+  const armIdle = (): void => {
+    if (idleTimer) clearTimeout(idleTimer);
+    if (opts.idleTimeoutSec > 0) idleTimer = setTimeout(stop, opts.idleTimeoutSec * 1000);
+  };
+  // The socket file gone or replaced (state dir deleted, another server took over): stop. The
+  // folder watch sees that at once; a cheap periodic look covers a watch that missed it.
+  const gone = (): void => {
+    if (inodeOf(opts.socket) !== inode) stop();
+  };
+  const guard = fs.watch(path.dirname(opts.socket), { persistent: false }, gone);
+  guard.on('error', gone);
+  const check = setInterval(gone, SOCKET_CHECK_MS);
+  check.unref();
+  for (const sig of ['SIGTERM', 'SIGINT'] as const) process.once(sig, stop);
+  armIdle();
+  const handle = requestHandler(opts, fence, stop);
+  server.on('connection', (conn) => {
+    conns.add(conn);
+    conn.once('close', () => conns.delete(conn));
+    void serveConnection(conn, handle, armIdle);
+  });
+  return stopped;
+}
+
+/** How often the server checks that its socket file is still its own. */
+const SOCKET_CHECK_MS = 10_000;
+
+function once(fn: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn();
+  };
+}
+
+function quietly(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    /* stopping goes on */
+  }
+}
+
+function inodeOf(file: string): number {
+  try {
+    return fs.statSync(file).ino;
+  } catch {
+    return -1;
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Start a recall server for next time: what the thin client does after it answered a call itself
+ * because none was running.
+ */
+import fs from 'node:fs';
+import type { Env } from '../sources/recall-server/protocol.js';
+
+/**
+ * Start a server for next time (detached); a spawn lock keeps concurrent first calls from starting
+ * several. child_process is loaded here only: a call the server answers never needs it.
+ */
+export async function startServer(entry: string, socket: string, env: Env): Promise<void> {
+  const lock = `${socket}.spawnlock`;
+  try {
+    if (!fs.existsSync(entry)) return;
+    try {
+      fs.writeFileSync(lock, String(Date.now()), { flag: 'wx', mode: 0o600 });
+    } catch {
+      // Someone is starting one; a lock older than 10 s is a leftover of a crashed start.
+      if (Date.now() - fs.statSync(lock).mtimeMs < 10_000) return;
+      fs.writeFileSync(lock, String(Date.now()), { mode: 0o600 });
+    }
+    const { spawn } = await import('node:child_process');
+    // The root folder as working directory: a long-lived server must pin no project folder or mount.
+    const child = spawn(process.execPath, [entry, '--socket', socket], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: '/',
+      env: env as NodeJS.ProcessEnv,
+    });
+    child.on('error', () => undefined);
+    child.unref();
+    // The lock stays until the server listens or 10 s passed: removing it at spawn let a call
+    // arriving before the bind start a second server.
+  } catch {
+    /* next time, then */
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The recall server's wire protocol and where its socket lives. Shared by the server and the thin
+ * client, so it imports node built-ins, the socket ownership checks and the truthy words only: a hook that talks to
+ * the server must load nothing else.
+ *
+ * One request per connection, newline-delimited JSON. The client writes one request line; the server
+ * answers at once with an `accepted` line (proof that it is alive and not stuck in other work); the
+ * client confirms with a `go` line; the server runs the request, writes one answer line and closes.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { envFlag } from '../../core/truthy.js';
+
+export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../models/daemon-protocol.js';
+
+/** Bumped when a request or answer changes shape; a server of another version declines. */
+export const PROTOCOL_VERSION = 1;
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface HookRequest {
+  op: 'hook';
+  v: number;
+  name: string;
+  stdinText: string;
+  env: Env;
+  cwd: string;
+  /** When the client process started (epoch ms): a hook's deadline counts from there. */
+  startedMs: number;
+}
+
+export interface CliRequest {
+  op: 'cli';
+  v: number;
+  argv: string[];
+  env: Env;
+  cwd: string;
+  isTty: boolean;
+}
+
+export type ServerRequest = HookRequest | CliRequest | { op: 'status'; v: number } | { op: 'shutdown'; v: number };
+
+export interface ServerStatus {
+  pid: number;
+  uptimeSec: number;
+  idleTimeoutSec: number;
+  /** Hook and recall requests served (status and stop requests are not counted). */
+  requests: number;
+  rssBytes: number;
+  /** Knowledge bases held open, with how each is kept fresh. */
+  kbs: { root: string; index: string; watching: boolean; why: string | null; dirs: number }[];
+}
+
+export type ServerAnswer =
+  | { ok: true; envelope: string }
+  | { ok: true; stdout: string; stderr: string; code: number }
+  | { ok: true; status: ServerStatus }
+  | { ok: true; bye: true }
+  /** Not something the server runs (another command, another version): the client runs it itself. */
+  | { ok: false; decline: string }
+  | { ok: false; error: string };
+
+export const ACCEPTED_LINE = '{"accepted":true}';
+/**
+ * The client's reply to ACCEPTED_LINE. A request has effects (recall logs, the ids a session was
+ * given), so the server runs it only once the client confirmed it still waits: a client that gave
+ * up and runs the call itself never has it run twice.
+ */
+export const GO_LINE = '{"go":true}';
+
+/** Largest request line the server reads (a hook's stdin is capped at 4 MiB; env and argv are small). */
+export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+
+/** Longest unix socket path used (sun_path is 104–108 bytes depending on the OS). */
+const MAX_SOCKET_PATH = 100;
+
+const myUid = (): number => (typeof process.getuid === 'function' ? process.getuid() : 0);
+
+/** recall's state dir as the configuration resolves it ($REFLECT_STATE_DIR, else ~/.reflect). */
+export function stateDirOf(env: Env): string {
+  const raw = (k: string): string | undefined => {
+    const v = env[k];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const home = raw('HOME') ?? os.homedir();
+  const dir = raw('REFLECT_STATE_DIR') ?? path.join(home, '.reflect');
+  return path.resolve(dir.startsWith('~/') ? path.join(home, dir.slice(2)) : dir);
+}
+
+function ownPrivateDir(dir: string): boolean {
+  try {
+    const st = fs.lstatSync(dir);
+    return st.isDirectory() && st.uid === myUid() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The server's socket for this state dir: `<state dir>/run/recall.sock`, in the same 0700 folder as
+ * the model daemon's. When that path is too long for a unix socket, a folder named by a hash of the
+ * state dir in the user's own runtime dir, else in the temp dir (checked like the daemon's).
+ */
+export function serverSocketPath(env: Env): string {
+  const stateDir = stateDirOf(env);
+  const preferred = path.join(stateDir, 'run', 'recall.sock');
+  if (preferred.length <= MAX_SOCKET_PATH) return preferred;
+  const dirHash = createHash('sha1').update(stateDir).digest('hex').slice(0, 10);
+  const runtime = env['XDG_RUNTIME_DIR'];
+  const base =
+    runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime)
+      ? path.join(runtime, `recall-${dirHash}`)
+      : path.join(os.tmpdir(), `recall-${myUid()}-${dirHash}`);
+  return path.join(base, 'recall.sock');
+}
+
+/**
+ * Settings of the recall server read from the environment only, never from recall.toml: the thin
+ * client decides whether to use the server before it loads anything, and reading that file would
+ * cost every hook the time the server saves. The README documents them with the server.
+ */
+export const ENV_ONLY_SETTINGS = ['RECALL_NO_SERVER', 'RECALL_SERVER_WAIT_MS'] as const;
+
+/** How long the server has to accept a request before the client runs it itself (measured: < 5 ms when idle). */
+const DEFAULT_WAIT_MS = 200;
+
+/** RECALL_SERVER_WAIT_MS: a positive number of milliseconds up to 10 s, else the default. */
+export function serverWaitMs(env: Env): number {
+  const n = Number((env['RECALL_SERVER_WAIT_MS'] ?? '').trim());
+  return Number.isFinite(n) && n > 0 ? Math.min(n, 10_000) : DEFAULT_WAIT_MS;
+}
+
+/** Whether the user switched the server off (RECALL_NO_SERVER=1): every call runs in its own process. */
+export function serverDisabled(env: Env): boolean {
+  return envFlag(env, 'RECALL_NO_SERVER');
+}
