@@ -27,7 +27,9 @@ function readHookEvents() {
     return {};
   }
 }
-const HOOK_EVENTS = readHookEvents();
+// Read only on the hook path (a plain `recall` call never needs it), once.
+let hookEventsRead = null;
+const hookEventsOf = () => (hookEventsRead ??= readHookEvents());
 
 /**
  * The envelope of "nothing to add" for this hook and harness: what a hook prints when it cannot run.
@@ -37,7 +39,7 @@ const HOOK_EVENTS = readHookEvents();
  */
 function emptyEnvelope(name) {
   const harness = (process.env.REFLECT_HARNESS ?? '').trim().toLowerCase();
-  const event = HOOK_EVENTS[name];
+  const event = hookEventsOf()[name];
   if (harness === 'copilot') return event === 'UserPromptSubmit' || !event ? '{}\n' : '{"additionalContext":""}\n';
   if (!event) return '{}\n';
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: '' } })}\n`;
@@ -112,7 +114,8 @@ async function ensureBundle(entryFile) {
 if (kind === 'hook') {
   const name = rest[0] ?? '';
   try {
-    if (!(name in HOOK_EVENTS)) throw new Error(`unknown hook ${JSON.stringify(name)} (expected ${Object.keys(HOOK_EVENTS).join(', ')})`);
+    if (!(name in hookEventsOf()))
+      throw new Error(`unknown hook ${JSON.stringify(name)} (expected ${Object.keys(hookEventsOf()).join(', ')})`);
     // The thin client: the recall server answers when it runs, else the hook runs in this process.
     const entry = path.join(root, 'dist', 'bundle', 'client.mjs');
     await ensureBundle(entry);

@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import { bindSocket } from '../sources/unix-socket.js';
 import path from 'node:path';
 import { HOOKS } from '../hooks/registry.js';
 import { runHook } from '../hooks/runtime.js';
@@ -39,48 +40,6 @@ export interface ServeOptions {
   socket: string;
   idleTimeoutSec: number;
   pool: KbPool;
-}
-
-function canConnect(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(socket);
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
-}
-
-function listen(server: net.Server, socket: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.once('listening', () => {
-      server.off('error', reject);
-      resolve();
-    });
-    // The socket file is created owner-only: no other user may connect.
-    const old = process.umask(0o177);
-    try {
-      server.listen(socket);
-    } finally {
-      process.umask(old);
-    }
-  });
-}
-
-/** Bind the socket; false when another live server owns it. */
-async function bind(server: net.Server, socket: string): Promise<boolean> {
-  try {
-    await listen(server, socket);
-    return true;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    if (await canConnect(socket)) return false;
-    fs.rmSync(socket, { force: true });
-    await listen(server, socket);
-    return true;
-  }
 }
 
 /** A hook, run as its entry script runs it. The client's SQLite driver choice must be this process's. */
@@ -206,7 +165,7 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
 export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
   checkSocketDir(opts.socket);
   const server = net.createServer();
-  const bound = await bind(server, opts.socket);
+  const bound = await bindSocket(server, opts.socket);
   // The client that started this server left a lock so that no other client starts one meanwhile.
   try {
     fs.rmSync(`${opts.socket}.spawnlock`, { force: true });

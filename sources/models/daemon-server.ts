@@ -13,6 +13,7 @@
 import { checkSocketDir } from './daemon-protocol.js';
 import fs from 'node:fs';
 import net from 'node:net';
+import { bindSocket } from '../unix-socket.js';
 import { openDatabase } from '../sqlite.js';
 import { ModelRuntime } from './runtime.js';
 import type { ModelSettings } from './model-store.js';
@@ -24,51 +25,6 @@ export interface ServeOptions {
   settings: ModelSettings;
   idleTimeoutSec: number;
   log?: (line: string) => void;
-}
-
-function canConnect(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const c = net.connect(socket);
-    c.once('connect', () => {
-      c.destroy();
-      resolve(true);
-    });
-    c.once('error', () => resolve(false));
-  });
-}
-
-function listen(server: net.Server, socket: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const onError = (err: NodeJS.ErrnoException): void => {
-      server.off('listening', onListening);
-      reject(err);
-    };
-    const onListening = (): void => {
-      server.off('error', onError);
-      resolve();
-    };
-    server.once('error', onError);
-    server.once('listening', onListening);
-    const old = process.umask(0o177);
-    try {
-      server.listen(socket);
-    } finally {
-      process.umask(old);
-    }
-  });
-}
-
-/** Bind the socket; false when another live daemon owns it (a stale socket file is taken over). */
-async function bind(server: net.Server, socket: string): Promise<boolean> {
-  try {
-    await listen(server, socket);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
-    if (await canConnect(socket)) return false;
-    fs.rmSync(socket, { force: true });
-    await listen(server, socket);
-  }
-  return true;
 }
 
 /** A bound daemon: its models, its request queue (one at a time), its idle timer and its way out. */
@@ -213,6 +169,6 @@ class Daemon {
 export async function serve(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
   checkSocketDir(opts.socket);
   const server = net.createServer();
-  if (!(await bind(server, opts.socket))) return 'lost-race';
+  if (!(await bindSocket(server, opts.socket))) return 'lost-race';
   return new Daemon(server, opts).run();
 }
