@@ -161,8 +161,13 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
   };
 }
 
-/** Resolves when the server has stopped; 'lost-race' at once when another server owns the socket. */
-export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race'> {
+/**
+ * Resolves when the server has stopped; 'lost-race' at once when another server owns the socket;
+ * 'gone' at once when the folder holding its run folder (the state dir) was removed after the client
+ * started it: a server must not bring back a state dir its user (or a test's cleanup) just deleted.
+ */
+export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost-race' | 'gone'> {
+  if (!fs.existsSync(path.dirname(path.dirname(opts.socket)))) return 'gone';
   checkSocketDir(opts.socket);
   const server = net.createServer();
   const bound = await bindSocket(server, opts.socket);

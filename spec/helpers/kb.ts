@@ -29,7 +29,9 @@ export function tempKb(): TempKb {
       fs.rmSync(path.join(root, rel), { force: true });
     },
     cleanup() {
-      fs.rmSync(base, { recursive: true, force: true });
+      // A recall server a hook started may still be writing in the state dir's run/ folder while it
+      // notices the folder going away and exits: retry instead of failing on a directory that refilled.
+      fs.rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
     },
   };
 }
