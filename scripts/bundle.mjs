@@ -28,6 +28,8 @@ export const ENTRIES = {
     Object.keys(hookEvents(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))).map((n) => [`hook-${n}`, `hooks/${n}.ts`]),
   ),
   server: 'server/main.ts',
+  // The recall server's index lookup threads (sources/index-offload.ts), loaded by path.
+  'index-worker': 'sources/index-offload-worker.ts',
   'in-process': 'server/in-process.ts',
 };
 

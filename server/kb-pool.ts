@@ -15,6 +15,7 @@ import type { RunIo } from '../pipeline/command.js';
 import { refreshScoped, type IndexOpener, type ScopedIndex } from '../pipeline/session-index.js';
 import { kbIndexOptions, openKbIndex } from '../pipeline/kb-index.js';
 import { closeIndex, indexFileFor, indexGeneration, indexProblems, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
+import type { IndexWorkers, OffloadStats } from '../sources/index-offload.js';
 import { KbWatcher } from './watcher.js';
 
 /** Even with a quiet watcher, a KB is compared with its index again after this long (a safety net). */
@@ -47,7 +48,11 @@ function inode(file: string): number {
 export class KbPool {
   private readonly held = new Map<string, Held>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  /** `workers`: threads that run each held index's lookups in parallel (absent = in the server's thread). */
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly workers: IndexWorkers | null = null,
+  ) {}
 
   /** The opener to install with setIndexOpener. */
   readonly opener: IndexOpener = (config, scope, io, verbose, deadlineMs, now) => this.open(config, scope, io, verbose, deadlineMs, now);
@@ -62,6 +67,11 @@ export class KbPool {
     }));
   }
 
+  /** What the index lookup threads did (null: the server runs lookups in its own thread). */
+  lookups(): OffloadStats | null {
+    return this.workers?.stats() ?? null;
+  }
+
   /** Compare every KB with its index on its next request (file events may have been missed). */
   distrust(): void {
     for (const h of this.held.values()) h.watcher.dirty = true;
@@ -70,6 +80,7 @@ export class KbPool {
   close(): void {
     for (const h of this.held.values()) this.drop(h);
     this.held.clear();
+    this.workers?.close();
   }
 
   private drop(h: Held): void {
@@ -116,6 +127,7 @@ export class KbPool {
       this.held.set(key, h);
     }
     h.index = index;
+    this.attachThreads(index);
     h.users += 1;
     const held = h;
     // The WebAssembly driver has no WAL: while a process keeps its index open, other writers pause
@@ -136,6 +148,14 @@ export class KbPool {
       held.watcher.dirty = true;
     }
     return { ...out, release };
+  }
+
+  /**
+   * Let the worker threads run this index's lookups. They read the file through their own
+   * connections: WAL only (the WebAssembly driver has none, and its readers would wait for every write).
+   */
+  private attachThreads(index: IndexHandle): void {
+    if (this.workers && !index.offload && index.db.driver !== 'wasm') index.offload = this.workers.forIndex(index);
   }
 
   private closeHandle(h: Held): void {

@@ -4,7 +4,10 @@
  * The idle timeout comes from REFLECT_IDLE_TIMEOUT (environment or recall.toml); everything else
  * comes with each request.
  */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { setIndexOpener } from '../pipeline/session-index.js';
+import { IndexWorkers } from '../sources/index-offload.js';
 import { KbPool } from './kb-pool.js';
 import { serveRecall } from './server.js';
 import { withConfigFile } from '../pipeline/config-file.js';
@@ -27,7 +30,9 @@ if (!socket) {
   process.stderr.write('recall server: --socket PATH is required\n');
   process.exitCode = 2;
 } else {
-  const pool = new KbPool();
+  // The worker entry is bundled next to this file (scripts/bundle.mjs).
+  const workers = new IndexWorkers(path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-worker.mjs'));
+  const pool = new KbPool(Date.now, workers);
   setIndexOpener(pool.opener);
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection

@@ -145,6 +145,7 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     requests,
     rssBytes: process.memoryUsage().rss,
     kbs: opts.pool.status(),
+    lookups: opts.pool.lookups(),
   });
   return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };

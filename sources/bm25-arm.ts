@@ -9,8 +9,8 @@
  * 50 KB hyphen-joined "word" would otherwise become one phrase whose matching costs seconds per
  * call. Empty query terms → no hits. Lazy: nothing runs before subscribe.
  */
-import { defer, of, type Observable } from 'rxjs';
-import type { IndexHandle } from './index-store.js';
+import { catchError, defer, forkJoin, from, map, of, type Observable } from 'rxjs';
+import type { IndexHandle, ScoredRow } from './index-store.js';
 import { searchFts } from './index-store.js';
 import { STOPWORDS } from '../core/terms.js';
 import type { ArmHit } from '../core/types.js';
@@ -64,20 +64,32 @@ export interface Bm25Options {
   expansions?: readonly string[];
 }
 
+/** One FTS query: on the index's worker threads when it has them (in this thread if they fail), else here. */
+function search(index: IndexHandle, match: string | null, limit: number): Observable<ScoredRow[]> {
+  if (!match) return of([]);
+  const here = defer(() => of(searchFts(index, match, limit)));
+  const offload = index.offload;
+  return offload ? defer(() => from(offload.fts(match, limit))).pipe(catchError(() => here)) : here;
+}
+
+/** The user's words' hits, with the related words' hits added at EXPANSION_WEIGHT. */
+function combine(own: readonly ScoredRow[], related: readonly ScoredRow[], limit: number): ArmHit[] {
+  if (related.length === 0) return own.map((r) => ({ note: r.note, score: r.score }));
+  const byKey = new Map<string, ArmHit>();
+  for (const r of own) byKey.set(r.note.key, { note: r.note, score: r.score });
+  for (const r of related) {
+    const hit = byKey.get(r.note.key);
+    if (hit) hit.score += EXPANSION_WEIGHT * r.score;
+    else byKey.set(r.note.key, { note: r.note, score: EXPANSION_WEIGHT * r.score });
+  }
+  return [...byKey.values()].sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
 export function bm25Arm(query: string, limit: number, index: IndexHandle, opts: Bm25Options = {}): Observable<ArmHit[]> {
   return defer(() => {
-    const match = ftsQuery(query);
-    const own = match ? searchFts(index, match, limit) : [];
     const expansion = opts.expansions?.length ? ftsQuery(opts.expansions.join(' ')) : null;
-    const related = expansion ? searchFts(index, expansion, limit) : [];
-    if (related.length === 0) return of(own.map((r) => ({ note: r.note, score: r.score })));
-    const byKey = new Map<string, ArmHit>();
-    for (const r of own) byKey.set(r.note.key, { note: r.note, score: r.score });
-    for (const r of related) {
-      const hit = byKey.get(r.note.key);
-      if (hit) hit.score += EXPANSION_WEIGHT * r.score;
-      else byKey.set(r.note.key, { note: r.note, score: EXPANSION_WEIGHT * r.score });
-    }
-    return of([...byKey.values()].sort((a, b) => b.score - a.score).slice(0, limit));
+    return forkJoin([search(index, ftsQuery(query), limit), search(index, expansion, limit)]).pipe(
+      map(([own, related]) => combine(own, related, limit)),
+    );
   });
 }

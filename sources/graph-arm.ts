@@ -13,9 +13,9 @@
  *    one. Paths are scored first and only the winners are loaded.
  * No entity matched → no hits. Only live notes are returned.
  */
-import { defer, of, type Observable } from 'rxjs';
+import { catchError, defer, from, of, type Observable } from 'rxjs';
 import type { IndexHandle } from './index-store.js';
-import { notesByPaths, notesByKeys } from './index-store.js';
+import { countNotes, notesByPaths, notesByKeys } from './index-store.js';
 import { ftsQuery } from './bm25-arm.js';
 import type { SqlStatement } from './sqlite.js';
 import type { ArmHit } from '../core/types.js';
@@ -147,7 +147,7 @@ function entityDegrees(h: IndexHandle, ids: number[]): { degree: Map<number, num
     .prepare(`SELECT entity_id AS id, COUNT(DISTINCT note_path) AS c FROM mentions WHERE entity_id IN (${idList}) GROUP BY entity_id`)
     .all(...ids) as { id: number; c: number }[])
     degree.set(r.id, r.c);
-  const live = (h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`).get() as { c: number }).c;
+  const live = countNotes(h).live;
   const hubAt = Math.max(HUB_MIN_NOTES, HUB_FRACTION * live);
   return {
     degree,
@@ -223,6 +223,9 @@ export function graphSearch(h: IndexHandle, query: string, limit: number, nowMs:
   return loadWinners(h, scorePaths(h, start, [...start.act.keys()]), limit);
 }
 
+/** On the index's worker threads when it has them (in this thread if they fail), else here. */
 export function graphArm(query: string, limit: number, index: IndexHandle, nowMs: number): Observable<ArmHit[]> {
-  return defer(() => of(graphSearch(index, query, limit, nowMs)));
+  const here = defer(() => of(graphSearch(index, query, limit, nowMs)));
+  const offload = index.offload;
+  return offload ? defer(() => from(offload.graph(query, limit, nowMs))).pipe(catchError(() => here)) : here;
 }

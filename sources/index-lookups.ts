@@ -3,13 +3,17 @@
  * entity, retired and superseded notes, and counts.
  */
 import type { Note, NoteLocation } from '../core/note.js';
-import { NOTE_COLS, rowToNote, type NoteRow } from './index-schema.js';
+import { indexGeneration, NOTE_COLS, rowToNote, type NoteRow } from './index-schema.js';
+import type { SqlDatabase } from './sqlite.js';
 import type { IndexHandle } from './index-store.js';
 
 export interface ScoredRow {
   note: Note;
   score: number;
 }
+
+/** Note counts per connection, with the index generation they were read at. */
+const noteCounts = new WeakMap<SqlDatabase, { generation: number; counts: { live: number; archived: number; forgotten: number } }>();
 
 /** BM25 column weights: title, tags, key insight, structured fields, body. */
 export const BM25_WEIGHTS = [4, 2, 2, 1.5, 1] as const;
@@ -131,11 +135,17 @@ export function findSupersededBy(h: IndexHandle, keys: string[]): Map<string, st
 }
 
 export function countNotes(h: IndexHandle): { live: number; archived: number; forgotten: number } {
+  // Counting 100k rows takes ~7 ms and every recall asks (the session, the relevance estimate, the
+  // graph arm); the counts change only with the generation, which every committed change bumps.
+  const generation = indexGeneration(h);
+  const cached = noteCounts.get(h.db);
+  if (cached?.generation === generation) return { ...cached.counts };
   const rows = h.db.prepare(`SELECT location, COUNT(*) AS c FROM notes GROUP BY location`).all() as {
     location: NoteLocation;
     c: number;
   }[];
   const out = { live: 0, archived: 0, forgotten: 0 };
   for (const r of rows) out[r.location === 'documents' ? 'live' : r.location] = r.c;
+  noteCounts.set(h.db, { generation, counts: { ...out } });
   return out;
 }

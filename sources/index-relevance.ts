@@ -4,6 +4,7 @@
  */
 import type { SqlDatabase, SqlStatement } from './sqlite.js';
 import type { IndexHandle } from './index-store.js';
+import { countNotes } from './index-lookups.js';
 
 /**
  * Statements the relevance estimate runs on every recall, prepared once per connection. Lists are
@@ -11,7 +12,6 @@ import type { IndexHandle } from './index-store.js';
  */
 interface RelevanceStatements {
   df: SqlStatement;
-  live: SqlStatement;
   shared: SqlStatement;
   edges: SqlStatement;
 }
@@ -29,7 +29,6 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
       WHERE source IN (SELECT value FROM json_each(@sources)) AND note_path IN (SELECT value FROM json_each(@notes)))`;
   st = {
     df: h.db.prepare(`SELECT term, doc FROM temp.notes_vocab WHERE term IN (SELECT value FROM json_each(?))`),
-    live: h.db.prepare(`SELECT COUNT(*) AS c FROM notes WHERE location = 'documents'`),
     shared: h.db.prepare(
       `WITH ${candidateMentions},
             specific AS (SELECT DISTINCT entity_id FROM cm
@@ -63,7 +62,7 @@ export function termStats(h: IndexHandle, stems: readonly string[]): { live: num
   const df = new Map<string, number>();
   if (stems.length)
     for (const r of st.df.all(JSON.stringify([...new Set(stems)])) as { term: string; doc: number }[]) df.set(r.term, r.doc);
-  return { live: (st.live.get() as { c: number }).c, df };
+  return { live: countNotes(h).live, df };
 }
 
 /**

@@ -24,6 +24,7 @@
 import type { SqlDatabase } from './sqlite.js';
 import type { WalkProblem } from './kb-walk.js';
 import type { AttachedRoot } from './attached-roots.js';
+import type { IndexOffload } from './index-offload.js';
 
 export { MAX_NOTE_BYTES } from './note-file-read.js';
 export { indexFileFor, indexGeneration, indexProblems, rowToNote, type NoteRow } from './index-schema.js';
@@ -58,6 +59,8 @@ export interface IndexHandle {
   fleetLedger?: string;
   /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
   attached: readonly AttachedRoot[];
+  /** Worker threads that run this index's lookups in parallel (the recall server only); absent = in this thread. */
+  offload?: IndexOffload;
 }
 
 export interface RefreshReport {

@@ -39,9 +39,13 @@ export async function serverStatus(env: Env): Promise<string> {
     (k) =>
       `  KB ${k.root}: ${k.watching ? `watched (${k.dirs} folders)` : `every file compared on each call (${k.why ?? 'not watched'})`}\n`,
   );
+  const l = s.lookups;
+  const lookups = l
+    ? `  index lookups: ${l.answered} on ${l.threads} threads, ${l.refused} run in the server's thread${l.lastRefusal ? ` (last: ${l.lastRefusal})` : ''}\n`
+    : '';
   return (
     `recall server: running${off}, pid ${s.pid}, up ${s.uptimeSec} s, ${s.requests} requests, RSS ${mb(s.rssBytes)}, ` +
-    `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}  socket ${d.socket}\n`
+    `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}${lookups}  socket ${d.socket}\n`
   );
 }
 

@@ -51,6 +51,24 @@ async function requests(socket: string): Promise<number> {
   return out.answer.status.requests;
 }
 
+/**
+ * Index lookups the server ran on its worker threads and in its own thread. On a WAL index (not the
+ * WebAssembly driver) every lookup goes to a thread and none falls back, so equal answers below are
+ * the threads' answers.
+ */
+async function expectThreadedLookups(socket: string): Promise<void> {
+  const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 1000, Date.now() + 2000);
+  if ('failed' in out || !out.answer.ok || !('status' in out.answer)) throw new Error('no status');
+  const l = out.answer.status.lookups;
+  if (driverEnv()['RECALL_SQLITE_DRIVER'] === 'wasm') expect(l?.answered).toBe(0);
+  else
+    expect({ answered: (l?.answered ?? 0) > 0, refused: l?.refused, last: l?.lastRefusal }).toEqual({
+      answered: true,
+      refused: 0,
+      last: null,
+    });
+}
+
 function cliViaServer(socket: string, e: Record<string, string>, argv: string[]): Promise<ServerAnswer> {
   return ask(socket, { op: 'cli', v: PROTOCOL_VERSION, argv, env: e, cwd: kb.root, isTty: false }, 2000, Date.now() + 20_000).then((o) => {
     if ('failed' in o) throw new Error(`server failed: ${o.failed}`);
@@ -111,6 +129,7 @@ describe('recall server', () => {
     expect(await found('zzdeepword')).toContain('deep');
     kb.write('documents/sub/deeper.md', noteText('deeper', 'zzdeeperword later', 'deeper body'));
     expect(await found('zzdeeperword')).toContain('deeper');
+    await expectThreadedLookups(socket);
   }, 120_000);
 
   it('answers the CLI and every hook exactly as the in-process path does', async () => {
@@ -146,6 +165,7 @@ describe('recall server', () => {
       expect(JSON.parse(served.stdout)).toEqual(JSON.parse(alone.stdout));
       expect(served.stdout).toContain('recall-notes');
     }
+    await expectThreadedLookups(socket);
   }, 120_000);
 
   it('falls back in-process within its budget when the server accepts nothing, and when its socket is dead', async () => {

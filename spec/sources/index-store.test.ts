@@ -22,10 +22,13 @@ describe('index refresh', () => {
     h = openIndex(kb.root, kb.state);
     const first = refreshIndex(h);
     expect(first).toMatchObject({ added: 5, updated: 0, removed: 0 });
+    // Counts are kept per connection for one generation: read them before each change.
+    expect(countNotes(h).live).toBe(5);
 
     kb.write('documents/new.md', noteText('new', 'zebra crossing', 'a zebra appears'));
     const added = refreshIndex(h);
     expect(added).toMatchObject({ added: 1, updated: 0, removed: 0, unchanged: 5 });
+    expect(countNotes(h).live).toBe(6);
     expect(search(h, 'zebra')).toEqual(['new']);
 
     const abs = kb.write('documents/n2.md', noteText('n2', 'note 2', 'now about giraffes'));
@@ -40,6 +43,11 @@ describe('index refresh', () => {
     expect(removed).toMatchObject({ removed: 1 });
     expect(search(h, 'ordinary')).not.toContain('n3');
     expect(countNotes(h).live).toBe(5);
+    // A note moved to archived/ leaves the live count and joins the archived one.
+    fs.mkdirSync(path.join(kb.root, 'archived'), { recursive: true });
+    fs.renameSync(path.join(kb.root, 'documents', 'n4.md'), path.join(kb.root, 'archived', 'n4.md'));
+    refreshIndex(h);
+    expect(countNotes(h)).toEqual({ live: 4, archived: 1, forgotten: 0 });
     expect(removed.generation).toBeGreaterThan(edited.generation);
   });
 

@@ -1,0 +1,157 @@
+/**
+ * Index lookups on worker threads (the recall server's): the same answers as the calling thread's
+ * connection, fresh after every commit and after the file is replaced, refused when a worker cannot
+ * see the caller's generation, and the arms run a refused lookup themselves. Uses the built worker
+ * bundle (`npm test` builds first).
+ */
+import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { firstValueFrom } from 'rxjs';
+import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
+import { graphArm, graphSearch } from '../../sources/graph-arm.js';
+import { bm25Arm } from '../../sources/bm25-arm.js';
+import { IndexWorkers, MAX_FAILED_STARTS, MAX_QUEUED, type IndexOffload } from '../../sources/index-offload.js';
+import { openDatabase } from '../../sources/sqlite.js';
+import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
+
+const WORKER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'index-worker.mjs');
+
+let kb: TempKb | null = null;
+let h: IndexHandle | null = null;
+let workers: IndexWorkers | null = null;
+afterEach(() => {
+  workers?.close();
+  if (h) closeIndex(h);
+  kb?.cleanup();
+  workers = null;
+  h = null;
+  kb = null;
+});
+
+const sidecar = (id: string, entity: string): string =>
+  `document_id: ${id}\nentities:\n  - name: "${entity}"\n    type: concept\n    description: "${entity} issue"\n`;
+
+function kbWithNotes(): { k: TempKb; idx: IndexHandle } {
+  const k = tempKb();
+  k.write('documents/pool.md', noteText('pool', 'redis pool exhausted', 'size the redis connection pool to the worker count'));
+  k.write('documents/pool.entities.yaml', sidecar('pool', 'redis-connection-pool'));
+  k.write('documents/lag.md', noteText('lag', 'kafka consumer lag', 'rebalancing stalls the consumer group'));
+  k.write('documents/lag.entities.yaml', sidecar('lag', 'kafka-lag'));
+  k.write('documents/tls.md', noteText('tls', 'tls handshake fails', 'the redis proxy needs the full certificate chain'));
+  const idx = openIndex(k.root, k.state);
+  refreshIndex(idx);
+  return { k, idx };
+}
+
+/** Plain data, as it crosses a thread boundary (Note objects are plain data either way). */
+const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
+
+describe('index lookups on worker threads', () => {
+  it('answers full-text and graph lookups exactly as the calling thread does', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    workers = new IndexWorkers(WORKER);
+    const off = workers.forIndex(h);
+    const match = '"redis" OR "pool"';
+    const fts = await off.fts(match, 10);
+    expect(fts.map((r) => r.note.key)).toEqual(['pool', 'tls']);
+    expect(plain(fts)).toEqual(plain(searchFts(h, match, 10)));
+    const now = Date.now();
+    const graph = await off.graph('redis connection pool', 10, now);
+    expect(graph.map((r) => r.note.key)).toEqual(['pool']);
+    expect(plain(graph)).toEqual(plain(graphSearch(h, 'redis connection pool', 10, now)));
+  });
+
+  it('sees a note committed after its connection opened, and an index file replaced under the same name', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    workers = new IndexWorkers(WORKER, 1);
+    const off = workers.forIndex(h);
+    expect((await off.fts('"zookeeper"', 10)).length).toBe(0);
+    kb.write('documents/zk.md', noteText('zk', 'zookeeper session expiry', 'raise the zookeeper session timeout'));
+    refreshIndex(h);
+    expect((await off.fts('"zookeeper"', 10)).map((r) => r.note.key)).toEqual(['zk']);
+    // Replace the file: a new index (new inode) at the same path, without the zookeeper note.
+    const file = h.file;
+    closeIndex(h);
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+    kb.remove('documents/zk.md');
+    h = openIndex(kb.root, kb.state);
+    refreshIndex(h);
+    const again = workers.forIndex(h);
+    expect((await again.fts('"zookeeper"', 10)).length).toBe(0);
+    expect((await again.fts('"kafka"', 10)).map((r) => r.note.key)).toEqual(['lag']);
+  });
+
+  it('refuses when its connection cannot see the generation the caller reads', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    const copy = path.join(path.dirname(h.file), 'copy.sqlite');
+    fs.copyFileSync(h.file, copy);
+    for (const ext of ['-wal', '-shm']) if (fs.existsSync(h.file + ext)) fs.copyFileSync(h.file + ext, copy + ext);
+    const db = openDatabase(copy);
+    db.prepare(`UPDATE meta SET v = '999' WHERE k = 'generation'`).run();
+    db.close();
+    workers = new IndexWorkers(WORKER, 1);
+    await expect(workers.forIndex({ ...h, file: copy }).fts('"redis"', 10)).rejects.toThrow(/not at generation/);
+    // The thread survives a refusal and answers the next lookup.
+    expect((await workers.forIndex(h).fts('"redis"', 10)).length).toBe(2);
+  });
+
+  it('stops starting threads after MAX_FAILED_STARTS that died unanswered, and rejects everything after close', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    workers = new IndexWorkers(path.join(kb.state, 'no-such-worker.mjs'), 1);
+    const off = workers.forIndex(h);
+    for (let i = 0; i < MAX_FAILED_STARTS; i += 1) await expect(off.fts('"redis"', 10)).rejects.toThrow(/no-such-worker/);
+    await expect(off.fts('"redis"', 10)).rejects.toThrow(/index workers disabled: .*no-such-worker/);
+    expect(workers.stats()).toEqual(expect.objectContaining({ answered: 0, refused: MAX_FAILED_STARTS + 1 }));
+    workers.close();
+    await expect(off.fts('"redis"', 10)).rejects.toThrow(/closed/);
+  });
+
+  it('refuses at once when every thread already has MAX_QUEUED lookups (a stuck query holds up no recall)', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    // A thread that takes requests and never answers, as one stuck on a pathological query would.
+    const stuck = path.join(kb.state, 'stuck-worker.mjs');
+    fs.writeFileSync(stuck, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n");
+    workers = new IndexWorkers(stuck, 1);
+    const off = workers.forIndex(h);
+    const queued = Array.from({ length: MAX_QUEUED }, () => off.fts('"redis"', 10));
+    await expect(off.fts('"redis"', 10)).rejects.toThrow(/busy/);
+    workers.close();
+    for (const q of queued) await expect(q).rejects.toThrow(/closed/);
+  });
+});
+
+describe('arms with an offload', () => {
+  const failing: IndexOffload = {
+    fts: () => Promise.reject(new Error('worker gone')),
+    graph: () => Promise.reject(new Error('worker gone')),
+  };
+
+  it('use what the offload answers', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    const note = searchFts(h, '"kafka"', 1)[0]!.note;
+    const canned: IndexOffload = {
+      fts: () => Promise.resolve([{ note, score: 7 }]),
+      graph: () => Promise.resolve([{ note, score: 3, via: ['kafka-lag'] }]),
+    };
+    const bm25 = await firstValueFrom(bm25Arm('redis pool', 10, { ...h, offload: canned }));
+    expect(bm25.map((x) => [x.note.key, x.score])).toEqual([['lag', 7]]);
+    const graph = await firstValueFrom(graphArm('redis pool', 10, { ...h, offload: canned }, Date.now()));
+    expect(graph.map((x) => x.note.key)).toEqual(['lag']);
+  });
+
+  it('run the lookups in the calling thread when the offload fails, with the same result', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    const opts = { expansions: ['certificate'] };
+    const here = await firstValueFrom(bm25Arm('redis pool', 10, h, opts));
+    const fallback = await firstValueFrom(bm25Arm('redis pool', 10, { ...h, offload: failing }, opts));
+    expect(here.map((x) => x.note.key)).toEqual(['pool', 'tls']);
+    expect(plain(fallback)).toEqual(plain(here));
+    const now = Date.now();
+    const graphHere = await firstValueFrom(graphArm('redis connection pool', 10, h, now));
+    const graphFallback = await firstValueFrom(graphArm('redis connection pool', 10, { ...h, offload: failing }, now));
+    expect(graphHere.map((x) => x.note.key)).toEqual(['pool']);
+    expect(plain(graphFallback)).toEqual(plain(graphHere));
+  });
+});
