@@ -5,8 +5,9 @@
  *
  * Per KB size: `recall QUERY` (whole process, through the thin client and the server, and in its
  * own process with RECALL_NO_SERVER=1), each hook (spawn to envelope, both ways), and with `--ab DIR`
- * (another built checkout, e.g. main) that checkout's in-process figures as "before". Then the
- * server's RSS and idle CPU, and the cost of a hung server (the client's accept budget).
+ * (another built checkout, e.g. main) that checkout's figures as "before", with its own index, state
+ * dir and recall server (when it has one). Then the servers' RSS and idle CPU, and the cost of a
+ * hung server (the client's accept budget).
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -93,7 +94,14 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-function casesFor(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv, queries: string[], project: string): Case[] {
+function casesFor(
+  o: ServerBenchOptions,
+  kb: string,
+  env: NodeJS.ProcessEnv,
+  abEnv: NodeJS.ProcessEnv,
+  queries: string[],
+  project: string,
+): Case[] {
   const bin = path.join(o.repo, 'bin', 'recall');
   const alone = { ...env, RECALL_NO_SERVER: '1' };
   const q = (i: number): string => queries[i % queries.length]!;
@@ -103,7 +111,7 @@ function casesFor(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv, que
     { label: 'recall QUERY, server', run: cli(bin, env) },
     { label: 'recall QUERY, in-process', run: cli(bin, alone) },
   ];
-  if (o.ab) cases.push({ label: 'recall QUERY, before', run: cli(path.join(o.ab, 'bin', 'recall'), env) });
+  if (o.ab) cases.push({ label: 'recall QUERY, before', run: cli(path.join(o.ab, 'bin', 'recall'), abEnv) });
   if (o.qmd && queries.length) {
     const qenv = {
       ...env,
@@ -119,7 +127,7 @@ function casesFor(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv, que
     const hook = (root: string, e: NodeJS.ProcessEnv) => (i: number) =>
       spawned(process.execPath, [path.join(root, 'dist', 'hooks', `${name}.js`)], e, input(i))();
     cases.push({ label: `${name}, server`, run: hook(o.repo, env) }, { label: `${name}, in-process`, run: hook(o.repo, alone) });
-    if (o.ab) cases.push({ label: `${name}, before`, run: hook(o.ab, env) });
+    if (o.ab) cases.push({ label: `${name}, before`, run: hook(o.ab, abEnv) });
   }
   return cases;
 }
@@ -136,14 +144,8 @@ function qmdIndex(o: ServerBenchOptions, kb: string, env: NodeJS.ProcessEnv): nu
   return r.status === 0 ? performance.now() - t0 : null;
 }
 
-async function benchSize(o: ServerBenchOptions, n: number): Promise<void> {
-  const dir = path.join(o.tmp, `server-${n}`);
-  const kb = path.join(dir, 'kb');
-  const state = path.join(dir, 'state');
-  const queries = o.generateKb(kb, n);
-  const project = path.join(dir, 'project');
-  fs.mkdirSync(project, { recursive: true });
-  spawnSync('git', ['-C', project, 'init', '-q']);
+/** The bench environment of one checkout: its own state dir (index, run folder, server). */
+function benchEnv(state: string, kb: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     HOME: state,
@@ -152,25 +154,48 @@ async function benchSize(o: ServerBenchOptions, n: number): Promise<void> {
     REFLECT_IDLE_TIMEOUT: '600',
   };
   delete env['RECALL_NO_SERVER'];
-  must(spawnSync(path.join(o.repo, 'bin', 'recall'), ['index', '--kb', kb], { env, encoding: 'utf8' }), 'recall index');
+  return env;
+}
+
+/** Index the KB with `root`'s build and start its recall server, if that build has one. */
+async function startServer(root: string, kb: string, env: NodeJS.ProcessEnv): Promise<ChildProcess | null> {
+  must(spawnSync(path.join(root, 'bin', 'recall'), ['index', '--kb', kb], { env, encoding: 'utf8' }), 'recall index');
+  const entry = path.join(root, 'dist', 'bundle', 'server.mjs');
+  if (!fs.existsSync(entry)) return null;
+  const socket = path.join(env['REFLECT_STATE_DIR']!, 'run', 'recall.sock');
+  const server = spawn(process.execPath, [entry, '--socket', socket], { env, stdio: 'ignore' });
+  await waitForServer(socket);
+  return server;
+}
+
+async function benchSize(o: ServerBenchOptions, n: number): Promise<void> {
+  const dir = path.join(o.tmp, `server-${n}`);
+  const kb = path.join(dir, 'kb');
+  const queries = o.generateKb(kb, n);
+  const project = path.join(dir, 'project');
+  fs.mkdirSync(project, { recursive: true });
+  spawnSync('git', ['-C', project, 'init', '-q']);
+  const env = benchEnv(path.join(dir, 'state'), kb);
+  // "Before" gets a state dir of its own: its client would otherwise hand its calls to this build's server.
+  const abEnv = benchEnv(path.join(dir, 'state-before'), kb);
   const qmdMs = n <= o.qmdMax ? qmdIndex(o, kb, env) : null;
-  const socket = path.join(state, 'run', 'recall.sock');
-  const server: ChildProcess = spawn(process.execPath, [path.join(o.repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], {
-    env,
-    stdio: 'ignore',
-  });
+  const servers: ChildProcess[] = [];
   try {
-    await waitForServer(socket);
-    const cases = casesFor({ ...o, qmd: qmdMs === null ? null : o.qmd }, kb, env, queries, project);
+    const server = (await startServer(o.repo, kb, env))!;
+    servers.push(server);
+    const before = o.ab ? await startServer(o.ab, kb, abEnv) : null;
+    if (before) servers.push(before);
+    const cases = casesFor({ ...o, qmd: qmdMs === null ? null : o.qmd }, kb, env, abEnv, queries, project);
     for (const c of cases) c.run(0); // warm: index, server state, caches of the OS
     const t = alternate(cases, o.runs);
     report(o, n, t, qmdMs);
     const cpu0 = cpuSeconds(server.pid!);
     await new Promise((r) => setTimeout(r, 10_000));
     const idle = ((cpuSeconds(server.pid!) - cpu0) / 10) * 100;
-    o.print(`  server RSS ${rssMb(server.pid!).toFixed(0)} MB after the run; idle CPU over 10 s ${idle.toFixed(2)} %`);
+    const beforeRss = before ? `; before's server ${rssMb(before.pid!).toFixed(0)} MB` : '';
+    o.print(`  server RSS ${rssMb(server.pid!).toFixed(0)} MB after the run${beforeRss}; idle CPU over 10 s ${idle.toFixed(2)} %`);
   } finally {
-    server.kill();
+    for (const s of servers) s.kill();
   }
 }
 
