@@ -11,13 +11,14 @@ import { parentPort } from 'node:worker_threads';
 import { openDatabase } from './sqlite.js';
 import { graphSearch } from './graph-arm.js';
 import { indexGeneration, searchFts, type IndexHandle } from './index-store.js';
-import type { OffloadReply, OffloadRequest } from './index-offload.js';
+import { MAX_OPEN_FILES, type OffloadReply, type OffloadRequest } from './index-offload.js';
 
 interface Open {
   handle: IndexHandle;
   ino: number;
 }
 
+/** Connections by index file, least recently used first. */
 const open = new Map<string, Open>();
 
 function inode(file: string): number {
@@ -49,7 +50,9 @@ function handleFor(file: string, generation: number): IndexHandle {
   if (held && held.ino !== inode(file)) close(file);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     held = open.get(file) ?? connect(file);
+    open.delete(file);
     open.set(file, held);
+    if (open.size > MAX_OPEN_FILES) close(open.keys().next().value!);
     if (indexGeneration(held.handle) === generation) return held.handle;
     close(file);
   }

@@ -38,6 +38,8 @@ export const OFFLOAD_THREADS = 3;
  * threads stuck on slow queries (the arm timed out, the query goes on) must not hold up later recalls.
  */
 export const MAX_QUEUED = 2;
+/** Index files a thread keeps open at most (a server that served many KBs closes the least recently used). */
+export const MAX_OPEN_FILES = 8;
 /** Threads that die before answering anything, in a row, before the pool stops trying (a missing or broken worker script). */
 export const MAX_FAILED_STARTS = 3;
 

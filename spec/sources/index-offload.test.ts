@@ -9,10 +9,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstValueFrom } from 'rxjs';
-import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
+import { closeIndex, indexGeneration, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
 import { graphArm, graphSearch } from '../../sources/graph-arm.js';
 import { bm25Arm } from '../../sources/bm25-arm.js';
-import { IndexWorkers, MAX_FAILED_STARTS, MAX_QUEUED, type IndexOffload } from '../../sources/index-offload.js';
+import { IndexWorkers, MAX_FAILED_STARTS, MAX_OPEN_FILES, MAX_QUEUED, type IndexOffload } from '../../sources/index-offload.js';
 import { openDatabase } from '../../sources/sqlite.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
@@ -96,6 +96,45 @@ describe('index lookups on worker threads', () => {
     // The thread survives a refusal and answers the next lookup.
     expect((await workers.forIndex(h).fts('"redis"', 10)).length).toBe(2);
   });
+
+  // Open files are read from /proc (Linux, as in CI).
+  (fs.existsSync('/proc/self/fd') ? it : it.skip)(
+    'keeps at most MAX_OPEN_FILES index files open per thread, closing the least recently used',
+    async () => {
+      const kbs = Array.from({ length: MAX_OPEN_FILES + 3 }, () => tempKb());
+      try {
+        const files = kbs.map((k) => {
+          k.write('documents/one.md', noteText('one', 'redis pool', 'size the pool'));
+          const idx = openIndex(k.root, k.state);
+          refreshIndex(idx);
+          closeIndex(idx);
+          return idx.file;
+        });
+        ({ k: kb, idx: h } = kbWithNotes());
+        const generation = indexGeneration(h);
+        // Every one-note index is at the same generation, so one caller handle can ask for any of them.
+        for (const f of files) {
+          const db = openDatabase(f, { readonly: true });
+          expect(indexGeneration({ ...h, db })).toBe(generation);
+          db.close();
+        }
+        workers = new IndexWorkers(WORKER, 1);
+        for (const file of files) expect((await workers.forIndex({ ...h, file }).fts('"redis"', 10)).length).toBe(1);
+        const openFiles = new Set(
+          fs.readdirSync('/proc/self/fd').flatMap((fd) => {
+            try {
+              return [fs.readlinkSync(`/proc/self/fd/${fd}`)];
+            } catch {
+              return [];
+            }
+          }),
+        );
+        expect(files.filter((f) => openFiles.has(f))).toEqual(files.slice(-MAX_OPEN_FILES));
+      } finally {
+        for (const k of kbs) k.cleanup();
+      }
+    },
+  );
 
   it('stops starting threads after MAX_FAILED_STARTS that died unanswered, and rejects everything after close', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
