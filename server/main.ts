@@ -32,6 +32,8 @@ if (!socket) {
 } else {
   // The worker entry is bundled next to this file (scripts/bundle.mjs).
   const workers = new IndexWorkers(path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-worker.mjs'));
+  // Loaded now, in the background, so that the first recall finds them ready (until then lookups run here).
+  workers.start();
   const pool = new KbPool(Date.now, workers);
   setIndexOpener(pool.opener);
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });

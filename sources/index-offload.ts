@@ -9,21 +9,28 @@
  * overlap saves.
  *
  * Results are the ones the caller's own connection would give: every request carries the index
- * generation the caller reads, and a worker that cannot see that generation refuses (see
- * index-offload-worker.ts). A refused, failed or crashed lookup rejects its promise; the arms then run
- * it in the calling thread, so the worst case is the one-shot speed, never a different answer.
+ * file's instance id and the generation the caller reads, and a worker answers only from a
+ * connection to that same file at that same generation, checked in the read transaction that runs
+ * the lookup (see index-offload-worker.ts). A lookup is given only to a thread that is started and
+ * idle; one that is refused, fails, crashes or runs past LOOKUP_TIMEOUT_MS (the thread is then
+ * replaced) rejects its promise, and the arms run it in the calling thread: the worst case is the
+ * one-shot speed, never a different answer.
  */
 import { Worker } from 'node:worker_threads';
 import type { GraphHit } from './graph-arm.js';
 import type { ScoredRow } from './index-lookups.js';
-import { indexGeneration, type IndexHandle } from './index-store.js';
+import { indexGeneration, indexInstance, type IndexHandle } from './index-store.js';
 
 /** What a worker is asked to look up. */
 export type OffloadTask = { task: 'fts'; match: string; limit: number } | { task: 'graph'; query: string; limit: number; nowMs: number };
 
-export type OffloadRequest = { id: number; file: string; generation: number } & OffloadTask;
+/** Which index file (path and instance id) at which generation the caller reads. */
+export type OffloadTarget = { file: string; instance: string; generation: number };
 
-export type OffloadReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string };
+export type OffloadRequest = { id: number } & OffloadTarget & OffloadTask;
+
+/** A thread's answer to a request, or its first message once its code is loaded (`ready`). */
+export type OffloadReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: string } | { ready: true };
 
 /** Lookups of one index that may run off the calling thread (see IndexHandle.offload). */
 export interface IndexOffload {
@@ -34,28 +41,37 @@ export interface IndexOffload {
 /** Threads in the pool: a recall has three lookups to overlap (lexical, related words, graph). */
 export const OFFLOAD_THREADS = 3;
 /**
- * Lookups queued on the least busy thread before the next one runs in the caller's thread instead:
- * threads stuck on slow queries (the arm timed out, the query goes on) must not hold up later recalls.
+ * A lookup still running after this long has its thread replaced (and runs in the caller's thread
+ * if its arm still waits): a query stuck on a slow disk must not keep a thread forever.
  */
-export const MAX_QUEUED = 2;
+export const LOOKUP_TIMEOUT_MS = 10_000;
 /** Index files a thread keeps open at most (a server that served many KBs closes the least recently used). */
 export const MAX_OPEN_FILES = 8;
-/** Threads that die before answering anything, in a row, before the pool stops trying (a missing or broken worker script). */
+/** Threads that die before they are ready, in a row, before the pool stops starting them (a missing or broken worker script). */
 export const MAX_FAILED_STARTS = 3;
 
 /** What the threads did so far (the server's status shows it: a refusal is a lookup run in the server's own thread). */
 export interface OffloadStats {
   threads: number;
+  /** Threads started and loaded (able to take a lookup now). */
+  ready: number;
   answered: number;
   refused: number;
   lastRefusal: string | null;
 }
 
+interface Waiter {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
 interface Slot {
   worker: Worker | null;
-  /** The current thread has answered at least once. */
-  answeredOnce: boolean;
-  pending: Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>;
+  /** The thread's code is loaded: it can take a lookup. */
+  ready: boolean;
+  /** The lookup in flight (a thread is given one at a time). */
+  pending: Map<number, Waiter>;
 }
 
 export class IndexWorkers {
@@ -67,17 +83,29 @@ export class IndexWorkers {
   private refused = 0;
   private lastRefusal: string | null = null;
 
-  /** `script`: the built worker entry (index-offload-worker's bundle). Threads start on first use. */
+  /**
+   * `script`: the built worker entry (index-offload-worker's bundle). Call start() to load the
+   * threads ahead of the first recall; a lookup never waits for a thread to start.
+   */
   constructor(
     private readonly script: string,
     size = OFFLOAD_THREADS,
+    private readonly lookupTimeoutMs = LOOKUP_TIMEOUT_MS,
   ) {
-    this.slots = Array.from({ length: size }, () => ({ worker: null, answeredOnce: false, pending: new Map() }));
+    this.slots = Array.from({ length: size }, () => ({ worker: null, ready: false, pending: new Map() }));
+  }
+
+  /** Start every thread that is not running (they load in the background). */
+  start(): void {
+    for (const slot of this.slots) if (!slot.worker) this.spawn(slot);
   }
 
   /** The offload for one open index; each call reads the handle's current generation. */
   forIndex(h: IndexHandle): IndexOffload {
-    const ask = <T>(task: OffloadTask): Promise<T> => this.run({ ...task, file: h.file, generation: indexGeneration(h) }) as Promise<T>;
+    // The file a connection has open never changes, nor does its instance id.
+    const instance = indexInstance(h);
+    const ask = <T>(task: OffloadTask): Promise<T> =>
+      this.run({ ...task, file: h.file, instance, generation: indexGeneration(h) }) as Promise<T>;
     return {
       fts: (match, limit) => ask<ScoredRow[]>({ task: 'fts', match, limit }),
       graph: (query, limit, nowMs) => ask<GraphHit[]>({ task: 'graph', query, limit, nowMs }),
@@ -85,7 +113,13 @@ export class IndexWorkers {
   }
 
   stats(): OffloadStats {
-    return { threads: this.slots.length, answered: this.answered, refused: this.refused, lastRefusal: this.lastRefusal };
+    return {
+      threads: this.slots.length,
+      ready: this.slots.filter((s) => s.worker && s.ready).length,
+      answered: this.answered,
+      refused: this.refused,
+      lastRefusal: this.lastRefusal,
+    };
   }
 
   /** Stop every thread; lookups in flight reject (their callers run them in-thread). */
@@ -94,21 +128,21 @@ export class IndexWorkers {
     for (const slot of this.slots) this.stop(slot, new Error('index workers closed'));
   }
 
-  private run(req: OffloadTask & { file: string; generation: number }): Promise<unknown> {
+  private run(req: OffloadTarget & OffloadTask): Promise<unknown> {
     if (this.closed) return this.refuse(new Error('index workers closed'));
     if (this.failedStarts >= MAX_FAILED_STARTS)
       return this.refuse(new Error(`index workers disabled: ${this.lastRefusal ?? 'no thread started'}`));
-    // The least busy thread: a lookup stuck on a slow disk does not hold up the ones behind it.
-    const slot = this.slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-    if (slot.pending.size >= MAX_QUEUED) return this.refuse(new Error('every index thread is busy'));
-    let worker: Worker;
-    try {
-      worker = slot.worker ?? this.start(slot);
-    } catch (err) {
-      return this.refuse(err instanceof Error ? err : new Error(String(err)));
+    // Only a started, idle thread: a lookup queued behind a slow one would wait longer than running it here.
+    const slot = this.slots.find((s) => s.worker && s.ready && s.pending.size === 0);
+    if (!slot) {
+      this.start();
+      return this.refuse(new Error(this.slots.some((s) => s.ready) ? 'every index thread is busy' : 'index threads are starting'));
     }
+    const worker = slot.worker!;
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => this.stop(slot, new Error(`index lookup ran past ${this.lookupTimeoutMs} ms`)), this.lookupTimeoutMs);
+      timer.unref();
       slot.pending.set(id, {
         resolve: (v) => {
           this.answered += 1;
@@ -118,6 +152,7 @@ export class IndexWorkers {
           this.noteRefusal(e);
           reject(e);
         },
+        timer,
       });
       worker.postMessage({ ...req, id });
     });
@@ -133,33 +168,53 @@ export class IndexWorkers {
     return Promise.reject(err);
   }
 
-  private start(slot: Slot): Worker {
-    const worker = new Worker(this.script);
+  private spawn(slot: Slot): void {
+    if (this.closed || this.failedStarts >= MAX_FAILED_STARTS) return;
+    let worker: Worker;
+    try {
+      worker = new Worker(this.script);
+    } catch (err) {
+      this.failedStarts += 1;
+      this.lastRefusal = err instanceof Error ? err.message : String(err);
+      return;
+    }
     // Idle threads never keep the process alive (the server exits on its idle timeout).
     worker.unref();
+    slot.worker = worker;
+    slot.ready = false;
     worker.on('message', (reply: OffloadReply) => {
-      slot.answeredOnce = true;
-      this.failedStarts = 0;
+      if ('ready' in reply) {
+        slot.ready = true;
+        this.failedStarts = 0;
+        return;
+      }
       const waiter = slot.pending.get(reply.id);
       slot.pending.delete(reply.id);
-      if (reply.ok) waiter?.resolve(reply.value);
-      else waiter?.reject(new Error(reply.error));
+      if (!waiter) return;
+      clearTimeout(waiter.timer);
+      if (reply.ok) waiter.resolve(reply.value);
+      else waiter.reject(new Error(reply.error));
     });
     // Only the slot's current thread may clear it: a stopped thread's late exit must not stop its successor.
     worker.on('error', (err) => slot.worker === worker && this.stop(slot, err));
     worker.on('exit', (code) => slot.worker === worker && this.stop(slot, new Error(`index worker exited with code ${code}`)));
-    slot.worker = worker;
-    return worker;
   }
 
-  /** Reject what the thread had in flight and forget it (the next lookup starts a new one). */
+  /** Reject what the thread had in flight, end it and start a successor (unless closed or failing to start). */
   private stop(slot: Slot, err: Error): void {
     const worker = slot.worker;
-    if (worker && !slot.answeredOnce && !this.closed) this.failedStarts += 1;
+    if (worker && !slot.ready && !this.closed) {
+      this.failedStarts += 1;
+      this.lastRefusal = err.message;
+    }
     slot.worker = null;
-    slot.answeredOnce = false;
-    for (const waiter of slot.pending.values()) waiter.reject(err);
+    slot.ready = false;
+    for (const waiter of slot.pending.values()) {
+      clearTimeout(waiter.timer);
+      waiter.reject(err);
+    }
     slot.pending.clear();
     if (worker) void worker.terminate();
+    this.spawn(slot);
   }
 }

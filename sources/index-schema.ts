@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { fileTag, type SqlDatabase } from './sqlite.js';
 import { extraFieldsText, type Note } from '../core/note.js';
 import type { WalkProblem } from './kb-walk.js';
@@ -78,14 +78,29 @@ export function prepareSchema(db: SqlDatabase): void {
   const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
   if (hasMeta) {
     const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
-    if (row?.v === SCHEMA_VERSION) return;
+    if (row?.v === SCHEMA_VERSION) {
+      // Indexes made before the instance id existed get one (a write only that once).
+      if (!getMeta(db, 'instance')) db.prepare(`INSERT OR IGNORE INTO meta(k, v) VALUES ('instance', ?)`).run(randomUUID());
+      return;
+    }
     const tables = ['notes_fts', 'notes', 'files', 'sidecars', 'supersedes', 'vectors', ...GRAPH_TABLES, 'meta'];
     db.exec(tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join('\n'));
   }
   db.exec(DDL);
   db.exec(GRAPH_DDL);
   db.exec(VECTOR_DDL);
-  db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', '')`).run(SCHEMA_VERSION);
+  db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('schema', ?), ('generation', '0'), ('fingerprint', ''), ('instance', ?)`).run(
+    SCHEMA_VERSION,
+    randomUUID(),
+  );
+}
+
+/**
+ * A random id given to an index file when it is made: tells a rebuilt file at the same path (a
+ * fresh index starts again at generation 1) from the one a connection has open.
+ */
+export function indexInstance(h: IndexHandle): string {
+  return getMeta(h.db, 'instance');
 }
 
 /** Metadata stored as JSON: the Note without its two large text fields. */

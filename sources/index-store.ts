@@ -27,7 +27,7 @@ import type { AttachedRoot } from './attached-roots.js';
 import type { IndexOffload } from './index-offload.js';
 
 export { MAX_NOTE_BYTES } from './note-file-read.js';
-export { indexFileFor, indexGeneration, indexProblems, rowToNote, type NoteRow } from './index-schema.js';
+export { indexFileFor, indexGeneration, indexInstance, indexProblems, rowToNote, type NoteRow } from './index-schema.js';
 export { classifyDbError, closeIndex, IndexUnavailableError, markSuspect, openIndex, rebuildIndex, setBusyTimeout } from './index-open.js';
 export type { DbFailure, OpenIndexOptions } from './index-open.js';
 export { REFRESH_BATCH_MS, refreshIndex } from './index-sync.js';

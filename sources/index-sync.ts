@@ -146,8 +146,8 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
     .transaction(() => {
       writer.removeGone(gone);
       h.db
-        .prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('fingerprint', ?), ('generation', ?), ('walk_problems', ?)`)
-        .run(fp, String(counts.generation), JSON.stringify(walkProblems));
+        .prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('fingerprint', ?), ('walk_problems', ?)`)
+        .run(fp, JSON.stringify(walkProblems));
     })
     .immediate();
   if (opts.onProgress && todo.length === 0) opts.onProgress(files.length, files.length);

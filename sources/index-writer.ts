@@ -60,7 +60,11 @@ function prepareStatements(h: IndexHandle) {
        insight=excluded.insight, extra=excluded.extra, body=excluded.body, chunk=excluded.chunk, data=excluded.data`,
     ),
     upsertSidecar: db.prepare(`INSERT OR REPLACE INTO sidecars(path, note_path, document_id, data) VALUES (?, ?, ?, ?)`),
-    setGeneration: db.prepare(`INSERT OR REPLACE INTO meta(k, v) VALUES ('generation', ?)`),
+    // Incremented in SQL, inside the writer's transaction: another writer of the same file (a vector
+    // save, another process's refresh) may have bumped it since this refresh read it, and a
+    // generation must never be handed out twice (caches and the server's lookup threads key on it).
+    bumpGeneration: db.prepare(`UPDATE meta SET v = CAST(v AS INTEGER) + 1 WHERE k = 'generation'`),
+    generation: db.prepare(`SELECT CAST(v AS INTEGER) AS g FROM meta WHERE k = 'generation'`),
   } satisfies Record<string, SqlStatement>;
 }
 
@@ -111,7 +115,8 @@ export class IndexWriter {
 
   /** Count one more committed change of the index content. */
   bumpGeneration(): void {
-    this.st.setGeneration.run(String((this.counts.generation += 1)));
+    this.st.bumpGeneration.run();
+    this.counts.generation = (this.st.generation.get() as { g: number }).g;
   }
 
   /** Drop the files that left the KB, and prune what only they referred to. */
@@ -124,7 +129,7 @@ export class IndexWriter {
     }
     const c = this.counts;
     if (c.updated + c.removed > 0 || this.force) this.graph.pruneOrphans();
-    if (c.removed > 0 || (this.force && c.added + c.updated === 0)) c.generation += 1;
+    if (c.removed > 0 || (this.force && c.added + c.updated === 0)) this.bumpGeneration();
   }
 
   /** Store a note or an entity sidecar; returns the file's problem when it cannot be parsed. */

@@ -52,7 +52,7 @@ export interface ServerStatus {
   /** Knowledge bases held open, with how each is kept fresh. */
   kbs: { root: string; index: string; watching: boolean; why: string | null; dirs: number }[];
   /** Index lookups run on worker threads, and those that fell back to the server's own thread (absent: no threads). */
-  lookups?: { threads: number; answered: number; refused: number; lastRefusal: string | null } | null;
+  lookups?: { threads: number; ready: number; answered: number; refused: number; lastRefusal: string | null } | null;
 }
 
 export type ServerAnswer =

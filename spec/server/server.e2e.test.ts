@@ -39,7 +39,9 @@ async function startServer(e: Record<string, string>): Promise<string> {
   server = spawn(process.execPath, [path.join(BUNDLE, 'server.mjs'), '--socket', socket], { env: e, stdio: 'ignore' });
   for (let i = 0; i < 200; i += 1) {
     const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 500, Date.now() + 1000);
-    if (!('failed' in out)) return socket;
+    // Up, and its lookup threads loaded (until then lookups run in the server's thread, by design).
+    const l = !('failed' in out) && out.answer.ok && 'status' in out.answer ? out.answer.status.lookups : undefined;
+    if (!('failed' in out) && (!l || l.ready === l.threads || driverEnv()['RECALL_SQLITE_DRIVER'] === 'wasm')) return socket;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error('server did not start');

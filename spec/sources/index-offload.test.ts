@@ -12,7 +12,7 @@ import { firstValueFrom } from 'rxjs';
 import { closeIndex, indexGeneration, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
 import { graphArm, graphSearch } from '../../sources/graph-arm.js';
 import { bm25Arm } from '../../sources/bm25-arm.js';
-import { IndexWorkers, MAX_FAILED_STARTS, MAX_OPEN_FILES, MAX_QUEUED, type IndexOffload } from '../../sources/index-offload.js';
+import { IndexWorkers, MAX_OPEN_FILES, OFFLOAD_THREADS, type IndexOffload } from '../../sources/index-offload.js';
 import { openDatabase } from '../../sources/sqlite.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
@@ -45,13 +45,21 @@ function kbWithNotes(): { k: TempKb; idx: IndexHandle } {
   return { k, idx };
 }
 
+/** Threads started and loaded: a lookup is never queued for a thread that is still starting. */
+async function started(w: IndexWorkers, n: number): Promise<IndexWorkers> {
+  w.start();
+  for (let i = 0; i < 200 && w.stats().ready < n; i += 1) await new Promise((r) => setTimeout(r, 20));
+  expect(w.stats().ready).toBe(n);
+  return w;
+}
+
 /** Plain data, as it crosses a thread boundary (Note objects are plain data either way). */
 const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
 
 describe('index lookups on worker threads', () => {
   it('answers full-text and graph lookups exactly as the calling thread does', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
-    workers = new IndexWorkers(WORKER);
+    workers = await started(new IndexWorkers(WORKER), OFFLOAD_THREADS);
     const off = workers.forIndex(h);
     const match = '"redis" OR "pool"';
     const fts = await off.fts(match, 10);
@@ -65,7 +73,7 @@ describe('index lookups on worker threads', () => {
 
   it('sees a note committed after its connection opened, and an index file replaced under the same name', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
-    workers = new IndexWorkers(WORKER, 1);
+    workers = await started(new IndexWorkers(WORKER, 1), 1);
     const off = workers.forIndex(h);
     expect((await off.fts('"zookeeper"', 10)).length).toBe(0);
     kb.write('documents/zk.md', noteText('zk', 'zookeeper session expiry', 'raise the zookeeper session timeout'));
@@ -83,7 +91,7 @@ describe('index lookups on worker threads', () => {
     expect((await again.fts('"kafka"', 10)).map((r) => r.note.key)).toEqual(['lag']);
   });
 
-  it('refuses when its connection cannot see the generation the caller reads', async () => {
+  it('refuses a file at a later generation than the caller reads', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
     const copy = path.join(path.dirname(h.file), 'copy.sqlite');
     fs.copyFileSync(h.file, copy);
@@ -91,10 +99,36 @@ describe('index lookups on worker threads', () => {
     const db = openDatabase(copy);
     db.prepare(`UPDATE meta SET v = '999' WHERE k = 'generation'`).run();
     db.close();
-    workers = new IndexWorkers(WORKER, 1);
-    await expect(workers.forIndex({ ...h, file: copy }).fts('"redis"', 10)).rejects.toThrow(/not at generation/);
+    workers = await started(new IndexWorkers(WORKER, 1), 1);
+    await expect(workers.forIndex({ ...h, file: copy }).fts('"redis"', 10)).rejects.toThrow(/at generation 999, past the caller's/);
     // The thread survives a refusal and answers the next lookup.
     expect((await workers.forIndex(h).fts('"redis"', 10)).length).toBe(2);
+  });
+
+  it('never answers from a rebuilt index at the same path and generation while the caller still reads the old file', async () => {
+    ({ k: kb, idx: h } = kbWithNotes());
+    // Another process replaces the index file: a fresh index, at the generation the old one was.
+    const old = openIndex(kb.root, kb.state);
+    for (const f of [h.file, `${h.file}-wal`, `${h.file}-shm`]) fs.rmSync(f, { force: true });
+    kb.remove('documents/lag.md');
+    const fresh = openIndex(kb.root, kb.state);
+    refreshIndex(fresh);
+    for (let i = indexGeneration(fresh); i < indexGeneration(old); i += 1) {
+      kb.write(`documents/pad-${i}.md`, noteText(`pad-${i}`, 'padding', 'raises the generation'));
+      refreshIndex(fresh);
+    }
+    workers = await started(new IndexWorkers(WORKER, 1), 1);
+    try {
+      expect(indexGeneration(fresh)).toBe(indexGeneration(old));
+      // The caller's connection still reads the removed file: the thread must not answer from the new one.
+      const own = searchFts(old, '"kafka"', 10).map((r) => r.note.key);
+      expect(own).toEqual(['lag']);
+      await expect(workers.forIndex(old).fts('"kafka"', 10)).rejects.toThrow(/not the caller's file/);
+      expect((await workers.forIndex(fresh).fts('"kafka"', 10)).length).toBe(0);
+    } finally {
+      closeIndex(old);
+      closeIndex(fresh);
+    }
   });
 
   // Open files are read from /proc (Linux, as in CI).
@@ -111,15 +145,14 @@ describe('index lookups on worker threads', () => {
           return idx.file;
         });
         ({ k: kb, idx: h } = kbWithNotes());
-        const generation = indexGeneration(h);
-        // Every one-note index is at the same generation, so one caller handle can ask for any of them.
-        for (const f of files) {
-          const db = openDatabase(f, { readonly: true });
-          expect(indexGeneration({ ...h, db })).toBe(generation);
+        workers = await started(new IndexWorkers(WORKER, 1), 1);
+        for (const file of files) {
+          // The caller's connection is closed once the lookup is sent: only the thread's stay open.
+          const db = openDatabase(file, { readonly: true });
+          const found = workers.forIndex({ ...h, db, file }).fts('"redis"', 10);
           db.close();
+          expect((await found).length).toBe(1);
         }
-        workers = new IndexWorkers(WORKER, 1);
-        for (const file of files) expect((await workers.forIndex({ ...h, file }).fts('"redis"', 10)).length).toBe(1);
         const openFiles = new Set(
           fs.readdirSync('/proc/self/fd').flatMap((fd) => {
             try {
@@ -136,28 +169,38 @@ describe('index lookups on worker threads', () => {
     },
   );
 
-  it('stops starting threads after MAX_FAILED_STARTS that died unanswered, and rejects everything after close', async () => {
+  it('stops starting threads after MAX_FAILED_STARTS that died before they were ready, and rejects everything after close', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
     workers = new IndexWorkers(path.join(kb.state, 'no-such-worker.mjs'), 1);
     const off = workers.forIndex(h);
-    for (let i = 0; i < MAX_FAILED_STARTS; i += 1) await expect(off.fts('"redis"', 10)).rejects.toThrow(/no-such-worker/);
+    // Never queued on a thread that is still starting: refused at once, run by the caller.
+    await expect(off.fts('"redis"', 10)).rejects.toThrow(/starting/);
+    for (let i = 0; i < 200 && !/disabled/.test(workers.stats().lastRefusal ?? ''); i += 1) {
+      await off.fts('"redis"', 10).catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await expect(off.fts('"redis"', 10)).rejects.toThrow(/index workers disabled: .*no-such-worker/);
-    expect(workers.stats()).toEqual(expect.objectContaining({ answered: 0, refused: MAX_FAILED_STARTS + 1 }));
+    expect(workers.stats()).toEqual(expect.objectContaining({ ready: 0, answered: 0 }));
     workers.close();
     await expect(off.fts('"redis"', 10)).rejects.toThrow(/closed/);
   });
 
-  it('refuses at once when every thread already has MAX_QUEUED lookups (a stuck query holds up no recall)', async () => {
+  it('gives a lookup only to an idle thread, and replaces a thread whose lookup runs past the timeout', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
-    // A thread that takes requests and never answers, as one stuck on a pathological query would.
+    // A thread that loads, takes requests and never answers, as one stuck on a pathological query would.
     const stuck = path.join(kb.state, 'stuck-worker.mjs');
-    fs.writeFileSync(stuck, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n");
-    workers = new IndexWorkers(stuck, 1);
+    fs.writeFileSync(
+      stuck,
+      "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\nparentPort.postMessage({ ready: true });\n",
+    );
+    workers = await started(new IndexWorkers(stuck, 1, 300), 1);
     const off = workers.forIndex(h);
-    const queued = Array.from({ length: MAX_QUEUED }, () => off.fts('"redis"', 10));
+    const first = off.fts('"redis"', 10);
     await expect(off.fts('"redis"', 10)).rejects.toThrow(/busy/);
-    workers.close();
-    for (const q of queued) await expect(q).rejects.toThrow(/closed/);
+    await expect(first).rejects.toThrow(/ran past 300 ms/);
+    // A new thread takes the slot: the next lookup is accepted again (and times out in turn).
+    await started(workers, 1);
+    await expect(off.fts('"redis"', 10)).rejects.toThrow(/ran past 300 ms/);
   });
 });
 

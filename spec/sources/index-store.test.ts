@@ -1,7 +1,17 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { countNotes, findRetired, openIndex, refreshIndex, searchFts, closeIndex, type IndexHandle } from '../../sources/index-store.js';
+import {
+  countNotes,
+  findRetired,
+  indexGeneration,
+  openIndex,
+  refreshIndex,
+  saveVectors,
+  searchFts,
+  closeIndex,
+  type IndexHandle,
+} from '../../sources/index-store.js';
 import { ftsQuery } from '../../sources/bm25-arm.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 
@@ -49,6 +59,39 @@ describe('index refresh', () => {
     refreshIndex(h);
     expect(countNotes(h)).toEqual({ live: 4, archived: 1, forgotten: 0 });
     expect(removed.generation).toBeGreaterThan(edited.generation);
+  });
+
+  it('never hands out a generation twice when another writer bumps it between batches (counts stay exact)', () => {
+    kb = tempKb();
+    kb.write('documents/a.md', noteText('a', 'alpha', 'alpha body'));
+    h = openIndex(kb.root, kb.state);
+    refreshIndex(h);
+    kb.write('documents/b.md', noteText('b', 'beta', 'beta body'));
+    kb.write('documents/c.md', noteText('c', 'gamma', 'gamma body'));
+    // Another process's refresh, and vectors saved by a recall while it runs.
+    const refresher = openIndex(kb.root, kb.state);
+    const embedder = openIndex(kb.root, kb.state);
+    const seen: number[] = [indexGeneration(h)];
+    let batches = 0;
+    try {
+      refreshIndex(refresher, {
+        batchFiles: 1,
+        onBatch: () => {
+          batches += 1;
+          if (batches === 1) saveVectors(embedder, 'm', [{ path: 'documents/a.md', contentHash: 'x', vector: [1, 2] }]);
+          seen.push(indexGeneration(h!));
+          // Read (and cache) the counts at every generation this connection sees.
+          countNotes(h!);
+        },
+      });
+    } finally {
+      closeIndex(refresher);
+      closeIndex(embedder);
+    }
+    // Strictly increasing: every committed batch (and the vector save) got a generation of its own.
+    expect(seen.every((g, i) => i === 0 || g > seen[i - 1]!)).toBe(true);
+    expect(indexGeneration(h)).toBe(seen[seen.length - 1]);
+    expect(countNotes(h).live).toBe(3);
   });
 
   it('skips all comparison when nothing changed (fingerprint) and keeps the generation', () => {
