@@ -155,7 +155,13 @@ export class KbPool {
    * connections: WAL only (the WebAssembly driver has none, and its readers would wait for every write).
    */
   private attachThreads(index: IndexHandle): void {
-    if (this.workers && !index.offload && index.db.driver !== 'wasm') index.offload = this.workers.forIndex(index);
+    if (!this.workers || index.offload || index.db.driver === 'wasm') return;
+    try {
+      index.offload = this.workers.forIndex(index);
+    } catch {
+      // The index's id could not be read (a damaged file): its lookups stay in this thread, where
+      // the recall reports what is wrong with it.
+    }
   }
 
   private closeHandle(h: Held): void {

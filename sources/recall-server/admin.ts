@@ -41,7 +41,7 @@ export async function serverStatus(env: Env): Promise<string> {
   );
   const l = s.lookups;
   const lookups = l
-    ? `  index lookups: ${l.answered} on ${l.threads} threads, ${l.refused} run in the server's thread${l.lastRefusal ? ` (last: ${l.lastRefusal})` : ''}\n`
+    ? `  index lookups: ${l.answered} on ${l.threads} threads (${l.ready ?? 0} ready), ${l.refused} run in the server's thread${l.lastRefusal ? ` (last: ${l.lastRefusal})` : ''}\n`
     : '';
   return (
     `recall server: running${off}, pid ${s.pid}, up ${s.uptimeSec} s, ${s.requests} requests, RSS ${mb(s.rssBytes)}, ` +
