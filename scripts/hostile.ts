@@ -11,7 +11,7 @@
 import { IO_CASES } from './hostile/io-cases.js';
 import { KB_CASES } from './hostile/kb-cases.js';
 import { LOAD_CASES } from './hostile/load-cases.js';
-import { only, removeBigKb, repo } from './hostile/harness.js';
+import { only, removeCaseDirs, repo } from './hostile/harness.js';
 
 const cases: Record<string, () => Promise<void>> = { ...KB_CASES, ...LOAD_CASES, ...IO_CASES };
 
@@ -24,4 +24,4 @@ for (const [name, fn] of Object.entries(cases)) {
     process.stdout.write(`| ${name} | error: ${(err as Error).message.split('\n')[0]} | | | |\n`);
   }
 }
-removeBigKb();
+removeCaseDirs();

@@ -92,8 +92,12 @@ export interface Case {
   env: NodeJS.ProcessEnv;
 }
 
+/** Every case folder made so far (removed at the end of the run). */
+const caseDirs: string[] = [];
+
 export function freshCase(): Case {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hostile-'));
+  caseDirs.push(base);
   const kb = path.join(base, 'kb');
   const state = path.join(base, 'state');
   fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
@@ -154,9 +158,18 @@ export function indexedNotes(state: string): number {
 }
 
 let bigKb: string | null = null;
-/** Remove the generated big KB, if a case made one. */
-export function removeBigKb(): void {
-  if (bigKb) fs.rmSync(bigKb, { recursive: true, force: true });
+/**
+ * Remove the case folders and the generated big KB. A recall server that a hook started for a case
+ * sees its state dir go and exits, so a run leaves no process behind either.
+ */
+export function removeCaseDirs(): void {
+  for (const dir of [...caseDirs, ...(bigKb ? [bigKb] : [])]) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+    } catch (err) {
+      process.stderr.write(`hostile: could not remove ${dir}: ${(err as Error).message.split('\n')[0]}\n`);
+    }
+  }
 }
 
 export function bigKbDir(): string {

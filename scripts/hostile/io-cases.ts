@@ -24,8 +24,8 @@ export const IO_CASES: Record<string, () => Promise<void>> = {
       process.stdout.write('| full disk | skipped: cannot mount a tmpfs here | | | |\n');
       return;
     }
+    const env = { ...c.env, REFLECT_STATE_DIR: mnt, HOME: mnt };
     try {
-      const env = { ...c.env, REFLECT_STATE_DIR: mnt, HOME: mnt };
       await run(hook('user-prompt-submit'), { env, stdin: PROMPT });
       spawnSync('dd', ['if=/dev/zero', `of=${path.join(mnt, 'filler')}`, 'bs=64k'], { stdio: 'ignore' });
       fs.writeFileSync(path.join(c.kb, 'documents', 'new.md'), note('lrn-new', 'postgres pool new note', 'added while the disk is full'));
@@ -45,6 +45,8 @@ export const IO_CASES: Record<string, () => Promise<void>> = {
         `ms per call ${times.join('/')}, context ${contextOf(r!.stdout).length} chars, ${aside} index copies set aside`,
       );
     } finally {
+      // The recall server a hook started keeps files open on the tmpfs: stop it, or the unmount fails.
+      spawnSync(path.join(repo, 'bin', 'recall'), ['daemon', 'stop'], { env, stdio: 'ignore' });
       spawnSync('umount', [mnt]);
     }
   },
