@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setIndexOpener } from '../pipeline/session-index.js';
 import { IndexWorkers } from '../sources/index-offload.js';
+import { sqliteDriver } from '../sources/sqlite.js';
 import { KbPool } from './kb-pool.js';
 import { serveRecall } from './server.js';
 import { withConfigFile } from '../pipeline/config-file.js';
@@ -22,6 +23,23 @@ function settings(): Record<string, string | undefined> {
   }
 }
 
+/**
+ * The index lookup threads, loaded now in the background so that the first recall finds them ready
+ * (until then lookups run in this thread). None with the WebAssembly SQLite driver: its indexes have
+ * no WAL, so the threads would never be used.
+ */
+function lookupThreads(): IndexWorkers | null {
+  try {
+    if (sqliteDriver() === 'wasm') return null;
+  } catch {
+    return null;
+  }
+  // The worker entry is bundled next to this file (scripts/bundle.mjs).
+  const workers = new IndexWorkers(path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-worker.mjs'));
+  workers.start();
+  return workers;
+}
+
 // Whatever the server creates (index, logs, cache) is readable by the user only.
 process.umask(0o077);
 const i = process.argv.indexOf('--socket');
@@ -30,11 +48,7 @@ if (!socket) {
   process.stderr.write('recall server: --socket PATH is required\n');
   process.exitCode = 2;
 } else {
-  // The worker entry is bundled next to this file (scripts/bundle.mjs).
-  const workers = new IndexWorkers(path.join(path.dirname(fileURLToPath(import.meta.url)), 'index-worker.mjs'));
-  // Loaded now, in the background, so that the first recall finds them ready (until then lookups run here).
-  workers.start();
-  const pool = new KbPool(Date.now, workers);
+  const pool = new KbPool(Date.now, lookupThreads());
   setIndexOpener(pool.opener);
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
