@@ -5,6 +5,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** This process's user id (0 where the platform has none, as on Windows). */
+export const myUid = (): number => (typeof process.getuid === 'function' ? process.getuid() : 0);
+
+/** A real folder (not a link) owned by this user that no one else may enter: where sockets may live. */
+export function ownPrivateDir(dir: string): boolean {
+  try {
+    const st = fs.lstatSync(dir);
+    return st.isDirectory() && st.uid === myUid() && (st.mode & 0o077) === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** Largest state file read back (recent searches, cache entries, ledgers: all far smaller). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 

@@ -35,7 +35,8 @@ export function withdrawReader(file: string): void {
   }
 }
 
-function pidAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, under another user). */
+export function pidAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { classifyDbError, markSuspect, refreshIndex, type IndexHandle, type RefreshReport } from './index-store.js';
+import { pidAlive } from './index-readers.js';
 
 /** A lock whose holder stopped refreshing it for this long is abandoned (a killed refresher). */
 export const LOCK_STALE_MS = 60_000;
@@ -27,15 +28,6 @@ export interface RefreshLock {
 }
 
 export const refreshLockFile = (indexFile: string): string => `${indexFile}.refresh.lock`;
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Who holds the refresh lock of an index, or null when nobody (live) does. */
 export function refreshLockHolder(indexFile: string, nowMs = Date.now()): number | null {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelSettings } from './model-store.js';
-import { mkdirPrivate } from '../../core/private-fs.js';
+import { mkdirPrivate, myUid, ownPrivateDir } from '../../core/private-fs.js';
 
 export type DaemonRequest =
   | { op: 'ping' }
@@ -46,8 +46,6 @@ export type DaemonResponse =
 /** Longest unix socket path we use (sun_path is 104–108 bytes depending on the OS). */
 const MAX_SOCKET_PATH = 100;
 
-const myUid = (): number => (typeof process.getuid === 'function' ? process.getuid() : 0);
-
 /**
  * Socket of the daemon serving these models for this user: `<state dir>/run/models-<hash>.sock`.
  * When that path is too long for a unix socket, the folder is shortened by hashing the state dir,
@@ -76,15 +74,6 @@ export function daemonSocketPath(
       ? path.join(runtime, `recall-${dirHash}`)
       : path.join(os.tmpdir(), `recall-${uid}-${dirHash}`);
   return path.join(base, `models-${key}.sock`);
-}
-
-function ownPrivateDir(dir: string): boolean {
-  try {
-    const st = fs.lstatSync(dir);
-    return st.isDirectory() && st.uid === myUid() && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 export class ForeignSocketError extends Error {

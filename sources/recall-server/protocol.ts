@@ -10,8 +10,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { envFlag } from '../../core/truthy.js';
+import { myUid, ownPrivateDir } from '../../core/private-fs.js';
 
 export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../models/daemon-protocol.js';
 
@@ -78,8 +78,6 @@ export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 /** Longest unix socket path used (sun_path is 104–108 bytes depending on the OS). */
 const MAX_SOCKET_PATH = 100;
 
-const myUid = (): number => (typeof process.getuid === 'function' ? process.getuid() : 0);
-
 /** recall's state dir as the configuration resolves it ($REFLECT_STATE_DIR, else ~/.reflect). */
 export function stateDirOf(env: Env): string {
   const raw = (k: string): string | undefined => {
@@ -89,15 +87,6 @@ export function stateDirOf(env: Env): string {
   const home = raw('HOME') ?? os.homedir();
   const dir = raw('REFLECT_STATE_DIR') ?? path.join(home, '.reflect');
   return path.resolve(dir.startsWith('~/') ? path.join(home, dir.slice(2)) : dir);
-}
-
-function ownPrivateDir(dir: string): boolean {
-  try {
-    const st = fs.lstatSync(dir);
-    return st.isDirectory() && st.uid === myUid() && (st.mode & 0o077) === 0;
-  } catch {
-    return false;
-  }
 }
 
 /**
