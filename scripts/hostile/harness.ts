@@ -5,8 +5,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { hostileKb, runProcess, type HostileKb, type Run, type RunOptions } from './processes.js';
 
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const args = process.argv.slice(2);
@@ -19,43 +20,12 @@ export const CAP_MS = Number(opt('cap', '45')) * 1000;
 export const only = opt('only', '').split(',').filter(Boolean);
 export const BIG = Number(opt('size', '20000'));
 
-export interface Run {
-  ms: number;
-  code: number | null;
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
+export type { Run } from './processes.js';
+export { note } from './processes.js';
 
-export function run(
-  argv: string[],
-  o: { env: NodeJS.ProcessEnv; stdin?: string; keepStdinOpen?: boolean; killAfterMs?: number; cwd?: string },
-): Promise<Run> {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { env: o.env, cwd: o.cwd ?? os.tmpdir(), detached: true });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString().slice(0, 2000)));
-    child.stdin.on('error', () => undefined);
-    if (o.stdin !== undefined) child.stdin.write(o.stdin);
-    if (!o.keepStdinOpen) child.stdin.end();
-    const timer = setTimeout(() => {
-      killed = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }, o.killAfterMs ?? CAP_MS);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve({ ms: performance.now() - t0, code, killed, stdout, stderr });
-    });
-  });
+/** A process run with the harness's cap (`--cap`, default 45 s) unless the case sets its own. */
+export function run(argv: string[], o: RunOptions): Promise<Run> {
+  return runProcess(argv, { ...o, killAfterMs: o.killAfterMs ?? CAP_MS });
 }
 
 export const hook = (name: string): string[] => [process.execPath, path.join(repo, 'dist', 'hooks', `${name}.js`)];
@@ -81,45 +51,15 @@ export function contextOf(out: string): string {
   }
 }
 
-export function note(id: string, title: string, body: string, extra = ''): string {
-  return `---\nid: ${id}\ntitle: ${JSON.stringify(title)}\nconfidence: medium\ntags: [test]\nkey_insight: ${JSON.stringify(title)}\n${extra}---\n## Learning\n\n${body}\n\n**How to apply:** ${title}\n`;
-}
-
-export interface Case {
-  kb: string;
-  state: string;
-  base: string;
-  env: NodeJS.ProcessEnv;
-}
+export type Case = HostileKb;
 
 /** Every case folder made so far (removed at the end of the run). */
 const caseDirs: string[] = [];
 
 export function freshCase(): Case {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hostile-'));
-  caseDirs.push(base);
-  const kb = path.join(base, 'kb');
-  const state = path.join(base, 'state');
-  fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
-  fs.mkdirSync(state, { recursive: true });
-  fs.writeFileSync(
-    path.join(kb, 'documents', 'pool.md'),
-    note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'),
-  );
-  fs.writeFileSync(
-    path.join(kb, 'documents', 'idle.md'),
-    note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'),
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'] ?? '',
-    HOME: state,
-    REFLECT_STATE_DIR: state,
-    GLOBAL_LEARNINGS_PATH: kb,
-    REFLECT_NO_DAEMON: '1',
-  };
-  // RECALL_SQLITE_DRIVER=wasm node dist/scripts/hostile.js times the cases on that driver.
-  if (process.env['RECALL_SQLITE_DRIVER']) env['RECALL_SQLITE_DRIVER'] = process.env['RECALL_SQLITE_DRIVER'];
-  return { kb, state, base, env };
+  const c = hostileKb();
+  caseDirs.push(c.base);
+  return c;
 }
 
 export const PROMPT = JSON.stringify({ session_id: 's1', prompt: 'postgres connection pool exhausted in tests', cwd: os.tmpdir() });

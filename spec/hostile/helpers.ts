@@ -6,9 +6,9 @@ import { expect } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { driverEnv } from '../helpers/driver.js';
+import { hostileKb, runProcess, type HostileKb, type Run, type RunOptions } from '../../scripts/hostile/processes.js';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const hookEntry = (name: string): string => path.join(repo, 'dist', 'hooks', `${name}.js`);
@@ -20,49 +20,7 @@ export const cliEntry = path.join(repo, 'dist', 'bundle', 'recall.mjs');
  */
 export const HARNESS_MARGIN_MS = 2500;
 
-export interface Run {
-  ms: number;
-  code: number | null;
-  killed: boolean;
-  stdout: string;
-  stderr: string;
-}
-
-export interface RunOptions {
-  env: NodeJS.ProcessEnv;
-  stdin?: string;
-  keepStdinOpen?: boolean;
-  killAfterMs?: number;
-  cwd?: string;
-}
-
-export function runProcess(argv: string[], o: RunOptions): Promise<Run> {
-  return new Promise((resolve) => {
-    const t0 = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { env: o.env, cwd: o.cwd ?? os.tmpdir(), detached: true });
-    let stdout = '';
-    let stderr = '';
-    let killed = false;
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.stdin.on('error', () => undefined);
-    if (o.stdin !== undefined) child.stdin.write(o.stdin);
-    if (!o.keepStdinOpen) child.stdin.end();
-    const timer = setTimeout(() => {
-      killed = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }, o.killAfterMs ?? 60_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      child.stdin.destroy();
-      resolve({ ms: performance.now() - t0, code, killed, stdout, stderr });
-    });
-  });
-}
+export { runProcess, type Run, type RunOptions } from '../../scripts/hostile/processes.js';
 
 export const runHook = (name: string, o: RunOptions): Promise<Run> => runProcess([process.execPath, hookEntry(name)], o);
 export const runCli = (args: string[], o: RunOptions): Promise<Run> => runProcess([process.execPath, cliEntry, ...args], o);
@@ -81,41 +39,16 @@ export function expectEnvelope(r: Run, deadlineMs: number): string {
   return v.hookSpecificOutput?.additionalContext ?? v.additionalContext ?? '';
 }
 
-export function note(id: string, title: string, body: string, extra = ''): string {
-  return `---\nid: ${id}\ntitle: ${JSON.stringify(title)}\nconfidence: medium\ntags: [test]\nkey_insight: ${JSON.stringify(title)}\n${extra}---\n## Learning\n\n${body}\n\n**How to apply:** ${title}\n`;
-}
+export { note } from '../../scripts/hostile/processes.js';
 
-export interface Case {
-  base: string;
-  kb: string;
-  state: string;
-  env: NodeJS.ProcessEnv;
+export interface Case extends HostileKb {
   cleanup(): void;
 }
 
-/** A temp KB with two postgres notes and its own state dir; hooks read it through GLOBAL_LEARNINGS_PATH. */
+/** A temp KB with two postgres notes and its own state dir (see hostileKb), removed by cleanup(). */
 export function hostileCase(): Case {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hostile-'));
-  const kb = path.join(base, 'kb');
-  const state = path.join(base, 'state');
-  fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
-  fs.writeFileSync(
-    path.join(kb, 'documents', 'pool.md'),
-    note('lrn-pool', 'postgres connection pool exhausted in tests', 'use one engine per test session'),
-  );
-  fs.writeFileSync(
-    path.join(kb, 'documents', 'idle.md'),
-    note('lrn-idle', 'postgres idle in transaction blocks vacuum', 'close transactions before slow work'),
-  );
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env['PATH'] ?? '',
-    HOME: state,
-    REFLECT_STATE_DIR: state,
-    GLOBAL_LEARNINGS_PATH: kb,
-    REFLECT_NO_DAEMON: '1',
-    ...driverEnv(),
-  };
-  return { base, kb, state, env, cleanup: () => fs.rmSync(base, { recursive: true, force: true }) };
+  const c = hostileKb();
+  return { ...c, cleanup: () => fs.rmSync(c.base, { recursive: true, force: true }) };
 }
 
 export const prompt = (text = 'postgres connection pool exhausted in tests', session = 's1'): string =>
