@@ -1,40 +1,15 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { UsageError } from '../../../core/errors.js';
-import { PullError, pullModel, type PullOptions } from '../../../sources/models/pull.js';
-import { sendBytes, startFakeHub, type FakeHub } from './fake-hub.js';
+import { PullError } from '../../../sources/models/pull.js';
+import { sendBytes } from './fake-hub.js';
+import { ID, fixture, pullSuite, resolvePath } from './pull-suite.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, '..', '..', 'fixtures', 'models', 'fixture', 'tiny-embed');
-const REPO = 'fixture/tiny-embed';
-const ID = 'acme/tiny-embed';
-const fixture = (file: string): Buffer => fs.readFileSync(path.join(FIXTURE, ...file.split('/')));
-const resolvePath = (file: string, repo = REPO): string => `/${repo}/resolve/main/${file}`;
-
-let hub: FakeHub;
-let modelsDir: string;
-
-beforeAll(async () => {
-  hub = await startFakeHub({ [REPO]: FIXTURE, 'Xenova/tiny-embed': FIXTURE });
-});
-afterAll(async () => {
-  await hub.close();
-});
-beforeEach(() => {
-  modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-pull-'));
-});
-afterEach(() => {
-  hub.reset();
-  fs.rmSync(modelsDir, { recursive: true, force: true });
-});
-
-const pull = (extra: Partial<PullOptions> = {}) =>
-  pullModel({ id: ID, repo: REPO, modelsDir, endpoint: hub.endpoint, timeoutMs: 2000, ...extra });
+const t = pullSuite();
+const { pull, entries, modelDir } = t;
 
 async function pullError(p: Promise<unknown>): Promise<PullError> {
   const err = await p.then(
@@ -45,9 +20,6 @@ async function pullError(p: Promise<unknown>): Promise<PullError> {
   return err as PullError;
 }
 
-/** Entries of modelsDir (the temp folders are the ones named `.pull-*`). */
-const entries = (): string[] => fs.readdirSync(modelsDir).sort();
-const modelDir = (id = ID): string => path.join(modelsDir, ...id.split('/'));
 const read = (file: string, id = ID): Buffer => fs.readFileSync(path.join(modelDir(id), ...file.split('/')));
 
 function expectNothingLeft(): void {
@@ -57,7 +29,7 @@ function expectNothingLeft(): void {
 
 describe('pullModel: failures leave nothing behind', () => {
   it('a required file answering 404 fails with E_HTTP naming the file and status', async () => {
-    hub.route(resolvePath('tokenizer.json'), (_req, res) => {
+    t.hub.route(resolvePath('tokenizer.json'), (_req, res) => {
       res.writeHead(404);
       res.end('Entry not found');
     });
@@ -70,7 +42,7 @@ describe('pullModel: failures leave nothing behind', () => {
   });
 
   it.each([401, 403])('HTTP %i for a required file is E_HTTP with a gated-repo hint', async (status) => {
-    hub.route(resolvePath('config.json'), (_req, res) => {
+    t.hub.route(resolvePath('config.json'), (_req, res) => {
       res.writeHead(status);
       res.end();
     });
@@ -81,7 +53,7 @@ describe('pullModel: failures leave nothing behind', () => {
   });
 
   it('a body cut short of its Content-Length fails with E_SIZE or E_NETWORK', async () => {
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       const body = fixture('onnx/model.onnx');
       res.writeHead(200, { 'content-length': body.length });
       res.write(body.subarray(0, 1000), () => setTimeout(() => res.socket?.destroy(), 20));
@@ -101,7 +73,7 @@ describe('pullModel: failures leave nothing behind', () => {
   });
 
   it('an empty required file is E_SIZE', async () => {
-    hub.route(resolvePath('config.json'), (_req, res) => sendBytes(res, Buffer.alloc(0)));
+    t.hub.route(resolvePath('config.json'), (_req, res) => sendBytes(res, Buffer.alloc(0)));
     const err = await pullError(pull());
     expect(err.code).toBe('E_SIZE');
     expect(err.message).toBe('config.json is empty');
@@ -113,14 +85,14 @@ describe('pullModel: failures leave nothing behind', () => {
     fs.writeFileSync(path.join(modelDir(), 'config.json'), 'OLD CONFIG');
     fs.writeFileSync(path.join(modelDir(), 'onnx', 'model.onnx'), 'OLD MODEL');
     fs.writeFileSync(path.join(modelDir(), 'README.md'), 'notes');
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       res.writeHead(404);
       res.end();
     });
     const err = await pullError(pull());
     expect(err.code).toBe('E_HTTP');
     // config.json was downloaded before the failure, yet the old one is still in place.
-    expect(hub.requests).toContain(resolvePath('config.json'));
+    expect(t.hub.requests).toContain(resolvePath('config.json'));
     expect(read('config.json').toString()).toBe('OLD CONFIG');
     expect(read('onnx/model.onnx').toString()).toBe('OLD MODEL');
     expect(read('README.md').toString()).toBe('notes');
@@ -141,7 +113,7 @@ describe('pullModel: failures leave nothing behind', () => {
   });
 
   it('a server that accepts the connection but never answers fails within the stall timeout', async () => {
-    hub.route(resolvePath('config.json'), () => undefined);
+    t.hub.route(resolvePath('config.json'), () => undefined);
     const started = Date.now();
     const err = await pullError(pull({ timeoutMs: 300 }));
     expect(Date.now() - started).toBeLessThan(2000);
@@ -152,7 +124,7 @@ describe('pullModel: failures leave nothing behind', () => {
   });
 
   it('a body that stops arriving mid-file fails with E_NETWORK after the stall timeout', async () => {
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       res.writeHead(200, { 'content-length': 27078 });
       res.write(Buffer.alloc(1000, 1));
     });
@@ -166,7 +138,7 @@ describe('pullModel: failures leave nothing behind', () => {
 
   it('a slow file keeps going while bytes arrive more often than the stall timeout', async () => {
     const chunk = Buffer.alloc(500, 3);
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       res.writeHead(200, { 'content-length': chunk.length * 8 });
       let sent = 0;
       const tick = setInterval(() => {
@@ -204,7 +176,7 @@ describe('pullModel: failures leave nothing behind', () => {
   });
 
   it('cancelling through signal rejects with its reason and leaves nothing behind', async () => {
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       res.writeHead(200, { 'content-length': 27078 });
       res.write(Buffer.alloc(1000, 1));
     });
@@ -224,6 +196,6 @@ describe('pullModel: failures leave nothing behind', () => {
     for (const id of ['../evil', 'a/../../b', '/abs/path', '.hidden', 'a//b']) {
       await expect(pull({ id })).rejects.toBeInstanceOf(UsageError);
     }
-    expect(hub.requests).toEqual([]);
+    expect(t.hub.requests).toEqual([]);
   });
 });

@@ -1,42 +1,14 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { pullModel, sourceRepoFor, type PullOptions } from '../../../sources/models/pull.js';
-import { sendBytes, startFakeHub, type FakeHub } from './fake-hub.js';
+import { pullModel, sourceRepoFor } from '../../../sources/models/pull.js';
+import { sendBytes } from './fake-hub.js';
+import { ID, REPO, fixture, pullSuite, resolvePath } from './pull-suite.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(here, '..', '..', 'fixtures', 'models', 'fixture', 'tiny-embed');
-const REPO = 'fixture/tiny-embed';
-const ID = 'acme/tiny-embed';
+const t = pullSuite();
+const { pull, entries, modelDir } = t;
 const JSON_FILES = ['config.json', 'tokenizer_config.json', 'tokenizer.json'];
-const fixture = (file: string): Buffer => fs.readFileSync(path.join(FIXTURE, ...file.split('/')));
-const resolvePath = (file: string, repo = REPO): string => `/${repo}/resolve/main/${file}`;
 
-let hub: FakeHub;
-let modelsDir: string;
-
-beforeAll(async () => {
-  hub = await startFakeHub({ [REPO]: FIXTURE, 'Xenova/tiny-embed': FIXTURE });
-});
-afterAll(async () => {
-  await hub.close();
-});
-beforeEach(() => {
-  modelsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-pull-'));
-});
-afterEach(() => {
-  hub.reset();
-  fs.rmSync(modelsDir, { recursive: true, force: true });
-});
-
-const pull = (extra: Partial<PullOptions> = {}) =>
-  pullModel({ id: ID, repo: REPO, modelsDir, endpoint: hub.endpoint, timeoutMs: 2000, ...extra });
-
-/** Entries of modelsDir (the temp folders are the ones named `.pull-*`). */
-const entries = (): string[] => fs.readdirSync(modelsDir).sort();
-const modelDir = (id = ID): string => path.join(modelsDir, ...id.split('/'));
 const read = (file: string, id = ID): Buffer => fs.readFileSync(path.join(modelDir(id), ...file.split('/')));
 
 describe('pullModel: success', () => {
@@ -51,7 +23,7 @@ describe('pullModel: success', () => {
     for (const f of report.files) expect(f.bytes).toBe(fixture(f.name).length);
     expect(report.totalBytes).toBe(expected.reduce((n, f) => n + fixture(f).length, 0));
     expect(report.ms).toBeGreaterThanOrEqual(0);
-    expect(hub.requests).toContain(resolvePath('onnx/model.onnx'));
+    expect(t.hub.requests).toContain(resolvePath('onnx/model.onnx'));
     expect(entries()).toEqual(['acme']);
   });
 
@@ -59,30 +31,30 @@ describe('pullModel: success', () => {
     const report = await pull({ quantized: true });
     expect(read('onnx/model_quantized.onnx').equals(fixture('onnx/model_quantized.onnx'))).toBe(true);
     expect(fs.existsSync(path.join(modelDir(), 'onnx', 'model.onnx'))).toBe(false);
-    expect(hub.requests).toContain(resolvePath('onnx/model_quantized.onnx'));
-    expect(hub.requests).not.toContain(resolvePath('onnx/model.onnx'));
+    expect(t.hub.requests).toContain(resolvePath('onnx/model_quantized.onnx'));
+    expect(t.hub.requests).not.toContain(resolvePath('onnx/model.onnx'));
     expect(report.files.map((f) => f.name)).toContain('onnx/model_quantized.onnx');
   });
 
   it('follows a 302 redirect to another path (the hub sends large files to a CDN)', async () => {
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       res.writeHead(302, { location: '/cdn-lfs/abc123/model.onnx' });
       res.end();
     });
-    hub.route('/cdn-lfs/abc123/model.onnx', (_req, res) => sendBytes(res, fixture('onnx/model.onnx')));
+    t.hub.route('/cdn-lfs/abc123/model.onnx', (_req, res) => sendBytes(res, fixture('onnx/model.onnx')));
     await pull();
-    expect(hub.requests).toContain('/cdn-lfs/abc123/model.onnx');
+    expect(t.hub.requests).toContain('/cdn-lfs/abc123/model.onnx');
     expect(read('onnx/model.onnx').equals(fixture('onnx/model.onnx'))).toBe(true);
   });
 
   it('treats a 404 for the optional special_tokens_map.json as absent, and installs it when present', async () => {
     const report = await pull();
-    expect(hub.requests).toContain(resolvePath('special_tokens_map.json'));
+    expect(t.hub.requests).toContain(resolvePath('special_tokens_map.json'));
     expect(report.files.map((f) => f.name)).not.toContain('special_tokens_map.json');
     expect(fs.existsSync(path.join(modelDir(), 'special_tokens_map.json'))).toBe(false);
 
     const map = Buffer.from('{"unk_token":"[UNK]"}');
-    hub.route(resolvePath('special_tokens_map.json'), (_req, res) => sendBytes(res, map));
+    t.hub.route(resolvePath('special_tokens_map.json'), (_req, res) => sendBytes(res, map));
     const again = await pull();
     expect(again.files).toContainEqual({ name: 'special_tokens_map.json', bytes: map.length });
     expect(read('special_tokens_map.json').equals(map)).toBe(true);
@@ -102,11 +74,11 @@ describe('pullModel: success', () => {
 
   it('defaults the repo to sourceRepoFor(id) and the endpoint to HF_ENDPOINT', async () => {
     const saved = process.env['HF_ENDPOINT'];
-    process.env['HF_ENDPOINT'] = `${hub.endpoint}/`;
+    process.env['HF_ENDPOINT'] = `${t.hub.endpoint}/`;
     try {
-      const report = await pullModel({ id: 'Xenova/tiny-embed', modelsDir });
+      const report = await pullModel({ id: 'Xenova/tiny-embed', modelsDir: t.modelsDir });
       expect(report.repo).toBe('Xenova/tiny-embed');
-      expect(hub.requests).toContain(resolvePath('config.json', 'Xenova/tiny-embed'));
+      expect(t.hub.requests).toContain(resolvePath('config.json', 'Xenova/tiny-embed'));
       expect(read('config.json', 'Xenova/tiny-embed').equals(fixture('config.json'))).toBe(true);
     } finally {
       if (saved === undefined) delete process.env['HF_ENDPOINT'];
@@ -115,8 +87,8 @@ describe('pullModel: success', () => {
   });
 
   it('sweeps .pull-* folders left by a killed pull more than a day ago, not recent ones', async () => {
-    const stale = path.join(modelsDir, '.pull-stale1');
-    const fresh = path.join(modelsDir, '.pull-fresh1');
+    const stale = path.join(t.modelsDir, '.pull-stale1');
+    const fresh = path.join(t.modelsDir, '.pull-fresh1');
     fs.mkdirSync(stale);
     fs.writeFileSync(path.join(stale, 'config.json'), 'x');
     fs.mkdirSync(fresh);
@@ -141,7 +113,7 @@ describe('pullModel: progress', () => {
 
   it('calls back at most every 100 ms per file while bytes trickle in', async () => {
     const chunk = Buffer.alloc(4000, 7);
-    hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
+    t.hub.route(resolvePath('onnx/model.onnx'), (_req, res) => {
       res.writeHead(200, { 'content-length': chunk.length * 10 });
       let sent = 0;
       const tick = setInterval(() => {
