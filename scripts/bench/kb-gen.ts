@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** Deterministic PRNG (mulberry32) so every run benches the same KB. */
-function rng(seed: number): () => number {
+/** Deterministic PRNG (mulberry32) so every run benches the same KB (and property specs see the same inputs). */
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

@@ -25,25 +25,12 @@ import {
   type IndexHandle,
 } from '../../sources/index-store.js';
 import { ftsQuery } from '../../sources/bm25-arm.js';
+import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-function loadable(): SqliteDriver[] {
-  const out: SqliteDriver[] = [];
-  for (const d of ['better-sqlite3', 'node', 'wasm'] as const) {
-    useSqliteDriver(d);
-    try {
-      sqliteDriver();
-      out.push(d);
-    } catch {
-      /* not on this machine */
-    }
-  }
-  useSqliteDriver('auto');
-  return out;
-}
-const DRIVERS = loadable();
+const DRIVERS = loadableDrivers();
 
 let dir = '';
 let kb: TempKb | null = null;

@@ -4,27 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, sqliteDriver, useSqliteDriver, STALE_WASM_LOCK_MS, type SqliteDriver } from '../../sources/sqlite.js';
+import { openDatabase, useSqliteDriver, STALE_WASM_LOCK_MS } from '../../sources/sqlite.js';
 import { closeIndex, openIndex, refreshIndex, searchFts } from '../../sources/index-store.js';
 import { ftsQuery } from '../../sources/bm25-arm.js';
+import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 
-/** Drivers this Node can load (node:sqlite needs Node ≥ 22.13; better-sqlite3 needs its built addon). */
-function loadable(): SqliteDriver[] {
-  const out: SqliteDriver[] = [];
-  for (const d of ['better-sqlite3', 'node', 'wasm'] as const) {
-    useSqliteDriver(d);
-    try {
-      sqliteDriver();
-      out.push(d);
-    } catch {
-      /* not on this machine */
-    }
-  }
-  useSqliteDriver('auto');
-  return out;
-}
-const DRIVERS = loadable();
+const DRIVERS = loadableDrivers();
 
 let dir = '';
 let kb: TempKb | null = null;

@@ -1,20 +1,9 @@
 /** Properties of the temporal grammar over generated text: it never throws, and a window it finds is well formed. */
 import { describe, it, expect } from '@jest/globals';
 import { extractTemporal, mayContainDate, type TemporalConstraint } from '../../sources/temporal-grammar.js';
+import { rng } from '../../scripts/bench/kb-gen.js';
 
 describe('extractTemporal: property', () => {
-  /** mulberry32: small deterministic PRNG. */
-  function rng(start: number): () => number {
-    let a = start >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
-
   const VOCAB = [
     'yesterday',
     'today',
