@@ -8,7 +8,8 @@
  *   summed over arms) divided by the window's best, so the boosts stay bounded re-rankers instead
  *   of becoming the whole order (the reference uses a constant there). Normalising the RRF score
  *   instead was measured to let the boosts override BM25 (rank 1 at 17.0 vs rank 2 at 3.2 → RRF 1.0 vs 0.98);
- * - candidates past the RERANK_WINDOW get UNSCORED_RELEVANCE (1e-6), below every scored one;
+ * - candidates past the window (RERANK_WINDOW with cross-encoder scores, else LEXICAL_WINDOW) get
+ *   UNSCORED_RELEVANCE (1e-6), below every scored one;
  * - each boost is 1 + α·(norm − 0.5), α from RECALL_*_ALPHA (0..2).
  * - relevance is the candidate's absolute relevance from the relevance stage (1 when that stage did
  *   not run): how much of the query's specific information the note carries, which the base (an
@@ -32,7 +33,7 @@ import {
   type BoostNorm,
   type BoostNorms,
 } from './math/boosts.js';
-import { RERANK_WINDOW } from './rerank-top.js';
+import { LEXICAL_WINDOW, RERANK_WINDOW } from './rerank-top.js';
 import { errorMessage } from '../core/errors.js';
 import type { BoostName } from '../core/types.js';
 import type { RecallState, RelevanceEstimate } from '../core/state.js';
@@ -46,10 +47,11 @@ export function scoreCandidates(
   norms: readonly BoostNorms[],
   relevance: ReadonlyMap<string, RelevanceEstimate> = new Map(),
 ): ScoredCandidate[] {
-  const windowBest = candidates.slice(0, RERANK_WINDOW).reduce((m, c) => Math.max(m, c.evidence), 0);
+  const window = ce ? RERANK_WINDOW : LEXICAL_WINDOW;
+  const windowBest = candidates.slice(0, window).reduce((m, c) => Math.max(m, c.evidence), 0);
   const scored = candidates.map((c, i): ScoredCandidate => {
     const logit = ce?.get(c.note.key);
-    const inWindow = i < RERANK_WINDOW;
+    const inWindow = i < window;
     let base = UNSCORED_RELEVANCE;
     if (ce) {
       if (inWindow && logit !== undefined) base = sigmoid(logit);

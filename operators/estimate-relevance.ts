@@ -73,8 +73,8 @@ export interface EstimateRelevanceOptions {
   dateWindow: boolean;
   /**
    * Candidates estimated, in fusion order; the rest get relevance 0 (below any floor). Only the
-   * rerank window can rank above anything (later candidates score 1e-6), so callers pass
-   * max(RERANK_WINDOW, limit).
+   * scoring window can rank above anything (later candidates score 1e-6), so callers pass
+   * max(LEXICAL_WINDOW, limit).
    */
   window: number;
   /** Notes (by path) the KB's entity graph links to each given note; may throw (no links then). */

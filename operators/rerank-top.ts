@@ -28,6 +28,14 @@ import type { Degradation, Embeddings } from '../core/types.js';
 
 /** Candidates rescored by the cross-encoder and embedded for MMR: the reference window, wide enough for a limit of 10 with room for filters, small enough for a hook budget. */
 export const RERANK_WINDOW = 20;
+/**
+ * Without a cross-encoder, the fused candidates scored on their own evidence and lexical relevance
+ * (the rest sort below them): wider than the model window because lexical scoring costs little and
+ * the lexical arm's episode context brings in more half-matching candidates worth weighing.
+ * LoCoMo dev, evidence recall@10 with episode context: window 20 / 30 = 0.698 / 0.689 on the mean,
+ * multi-hop 0.350 / 0.367, inference 0.269 / 0.275.
+ */
+export const LEXICAL_WINDOW = 30;
 
 export interface RerankTopOptions {
   client: ModelClient;

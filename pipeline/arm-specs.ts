@@ -35,7 +35,7 @@ export interface ArmPlan {
 
 /** Everything the arms read from: the KB's index and engines, models, environment. */
 export interface ArmWiring {
-  config: Pick<RecallConfig, 'armTimeoutsMs' | 'graphArm' | 'temporalArm' | 'temporalEnabled' | 'qmdCollection'>;
+  config: Pick<RecallConfig, 'armTimeoutsMs' | 'graphArm' | 'episodeWeight' | 'temporalArm' | 'temporalEnabled' | 'qmdCollection'>;
   engines: Engines;
   kbRoot: string;
   index: IndexHandle;
@@ -94,6 +94,7 @@ function lexicalSource(plan: ArmPlan, w: ArmWiring): Observable<ArmHit[]> {
     });
   }
   return bm25Arm(query, plan.fetchedLimit, w.index, {
+    episodeWeight: w.config.episodeWeight,
     expansions: [
       // The date phrase left the lexical query (the temporal arm handles the window), but a
       // note that names the month in its text ("in July") is still evidence: at a lower weight.

@@ -20,6 +20,7 @@ export function settingsInForce(config: RecallConfig): Record<string, unknown> {
     engine: config.engine,
     bm25Engine: config.bm25Engine,
     graphArm: config.graphArm,
+    episodeWeight: config.episodeWeight,
     temporalArm: config.temporalArm,
     crossEncoder: config.crossEncoder,
     mmr: config.mmr,

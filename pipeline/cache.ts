@@ -28,7 +28,7 @@ import { scrub } from '../sinks/scrub.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from '../core/types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
-export const CACHE_VERSION = 'ts-v4';
+export const CACHE_VERSION = 'ts-v5';
 /** Entries kept in the fuzzy index: the newest 200, as the reference keeps, bounds the comparison cost per miss. */
 export const FUZZY_INDEX_CAP = 200;
 /** Fewer content terms than this never fuzzy-match: one shared word says nothing about two queries. */
@@ -123,7 +123,7 @@ export interface CacheOptions {
 }
 
 export function fetchedLimitFor(limit: number): number {
-  return Math.max(limit * 2, 10);
+  return Math.max(limit * 3, 10);
 }
 
 export function modeTokenFor(mode: string, kbRoot: string): string {

@@ -65,6 +65,8 @@ export interface RecallConfig {
   temporalEnabled: boolean;
   temporalArm: boolean;
   graphArm: boolean;
+  /** Weight of a lexical match's episode context (RECALL_EPISODE_WEIGHT; sources/index-lookups.ts). */
+  episodeWeight: number;
   crossEncoder: boolean;
   mmr: boolean;
   mmrLambda: number;
@@ -165,6 +167,7 @@ function readStages(r: EnvReader) {
     temporalEnabled: r.bool('RECALL_TEMPORAL'),
     temporalArm: r.bool('RECALL_TEMPORAL_ARM'),
     graphArm: r.bool('RECALL_GRAPH_ARM'),
+    episodeWeight: r.number('RECALL_EPISODE_WEIGHT'),
     crossEncoder: r.bool('RECALL_CROSS_ENCODER'),
     mmr: r.bool('RECALL_MMR'),
     mmrLambda: r.number('RECALL_MMR_LAMBDA'),

@@ -12,6 +12,7 @@
 import { catchError, defer, forkJoin, from, map, of, type Observable } from 'rxjs';
 import type { IndexHandle, ScoredRow } from './index-store.js';
 import { searchFts } from './index-store.js';
+import type { FtsOptions } from './index-lookups.js';
 import { STOPWORDS } from '../core/terms.js';
 import type { ArmHit } from '../core/types.js';
 
@@ -57,6 +58,8 @@ export function ftsQuery(query: string): string | null {
 export const EXPANSION_WEIGHT = 0.35;
 
 export interface Bm25Options {
+  /** Weight of each match's episode context (see searchFts); 0 or absent = own score only. */
+  episodeWeight?: number;
   /**
    * Related words (WordNet) and the query's date-phrase words, searched in a second query whose
    * scores count EXPANSION_WEIGHT.
@@ -65,11 +68,11 @@ export interface Bm25Options {
 }
 
 /** One FTS query: on the index's worker threads when it has them (in this thread if they fail), else here. */
-function search(index: IndexHandle, match: string | null, limit: number): Observable<ScoredRow[]> {
+function search(index: IndexHandle, match: string | null, limit: number, opts: FtsOptions = {}): Observable<ScoredRow[]> {
   if (!match) return of([]);
-  const here = defer(() => of(searchFts(index, match, limit)));
+  const here = defer(() => of(searchFts(index, match, limit, opts)));
   const offload = index.offload;
-  return offload ? defer(() => from(offload.fts(match, limit))).pipe(catchError(() => here)) : here;
+  return offload ? defer(() => from(offload.fts(match, limit, opts))).pipe(catchError(() => here)) : here;
 }
 
 /** The user's words' hits, with the related words' hits added at EXPANSION_WEIGHT. */
@@ -88,8 +91,8 @@ function combine(own: readonly ScoredRow[], related: readonly ScoredRow[], limit
 export function bm25Arm(query: string, limit: number, index: IndexHandle, opts: Bm25Options = {}): Observable<ArmHit[]> {
   return defer(() => {
     const expansion = opts.expansions?.length ? ftsQuery(opts.expansions.join(' ')) : null;
-    return forkJoin([search(index, ftsQuery(query), limit), search(index, expansion, limit)]).pipe(
-      map(([own, related]) => combine(own, related, limit)),
-    );
+    // Episode context comes from the user's own words: related words are weaker evidence of which session is meant.
+    const own = search(index, ftsQuery(query), limit, { episodeWeight: opts.episodeWeight ?? 0 });
+    return forkJoin([own, search(index, expansion, limit)]).pipe(map(([own, related]) => combine(own, related, limit)));
   });
 }

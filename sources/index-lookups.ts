@@ -18,16 +18,31 @@ const noteCounts = new WeakMap<SqlDatabase, { generation: number; counts: { live
 /** BM25 column weights: title, tags, key insight, structured fields, body. */
 export const BM25_WEIGHTS = [4, 2, 2, 1.5, 1] as const;
 
+/** How a full-text search ranks its matches beyond their own BM25 score. */
+export interface FtsOptions {
+  /**
+   * Weight of a match's episode, the notes archived at the same moment (see episodeRanked): its
+   * score becomes (own BM25 + weight × the best BM25 among its episode's matches) / (1 + weight).
+   * 0 or absent = own score only.
+   */
+  episodeWeight?: number;
+}
+
+/** Matches looked at for episode context: an episode is judged by its best match among these. */
+export const EPISODE_POOL = 200;
+/**
+ * Notes sharing an archived moment beyond this many are a bulk import, not one session's notes:
+ * they lend no context to each other.
+ */
+export const MAX_EPISODE_NOTES = 100;
+
 /**
  * FTS5 BM25 search over live notes (only documents/ notes are in the FTS index). `match` is an FTS5
  * query string. Scores are returned positive (higher is better).
  */
-export function searchFts(h: IndexHandle, match: string, limit: number): ScoredRow[] {
-  const top = h.db
-    .prepare(
-      `SELECT rowid AS id, bm25(notes_fts, ${BM25_WEIGHTS.join(', ')}) AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s LIMIT ?`,
-    )
-    .all(match, limit) as { id: number; s: number }[];
+export function searchFts(h: IndexHandle, match: string, limit: number, opts: FtsOptions = {}): ScoredRow[] {
+  const weight = opts.episodeWeight ?? 0;
+  const top = weight > 0 ? episodeRanked(h, match, limit, weight) : ownRanked(h, match, limit);
   if (top.length === 0) return [];
   const rows = h.db
     .prepare(`SELECT n.rowid AS id, ${NOTE_COLS} FROM notes n WHERE n.rowid IN (${top.map(() => '?').join(',')})`)
@@ -35,8 +50,37 @@ export function searchFts(h: IndexHandle, match: string, limit: number): ScoredR
   const byId = new Map(rows.map((r) => [r.id, r]));
   return top.flatMap((t) => {
     const r = byId.get(t.id);
-    return r ? [{ note: rowToNote(r), score: -t.s }] : [];
+    return r ? [{ note: rowToNote(r), score: t.s }] : [];
   });
+}
+
+const BM25_EXPR = `-bm25(notes_fts, ${BM25_WEIGHTS.join(', ')})`;
+
+function ownRanked(h: IndexHandle, match: string, limit: number): { id: number; s: number }[] {
+  return h.db
+    .prepare(`SELECT rowid AS id, ${BM25_EXPR} AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s DESC LIMIT ?`)
+    .all(match, limit) as { id: number; s: number }[];
+}
+
+/**
+ * The best EPISODE_POOL matches, each scored (own + weight × its episode's best match) / (1 + weight),
+ * best first: notes written
+ * down from one conversation or session (the same `<!-- archived -->` moment) answer a question
+ * together, so a turn that only half matches ("Definitely Star Wars!") ranks higher when the
+ * session it belongs to matches the question well. A note with no episode, or alone in the pool,
+ * is its own episode and keeps its own score: on a KB without shared moments nothing changes.
+ */
+function episodeRanked(h: IndexHandle, match: string, limit: number, weight: number): { id: number; s: number }[] {
+  return h.db
+    .prepare(
+      `WITH m AS (SELECT rowid AS id, ${BM25_EXPR} AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s DESC LIMIT ?),
+       me AS (SELECT m.id, m.s, n.episode AS ep FROM m JOIN notes n ON n.rowid = m.id),
+       eb AS (SELECT ep, max(s) AS best FROM me WHERE ep IS NOT NULL GROUP BY ep
+              HAVING (SELECT count(*) FROM notes x WHERE x.episode = me.ep) <= ?)
+       SELECT me.id, (me.s + ? * coalesce(eb.best, me.s)) / ? AS s
+       FROM me LEFT JOIN eb ON eb.ep = me.ep ORDER BY s DESC LIMIT ?`,
+    )
+    .all(match, Math.max(EPISODE_POOL, limit), MAX_EPISODE_NOTES, weight, 1 + weight, limit) as { id: number; s: number }[];
 }
 
 /** Live notes dated inside [startMs, endMs], at most `cap`, oldest path order (deterministic). */

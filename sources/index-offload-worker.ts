@@ -57,7 +57,7 @@ function attempt(h: IndexHandle, req: OffloadRequest): Attempt {
       .get() as { instance: string | null; generation: number | null };
     const seen = { instance: at.instance ?? '', generation: at.generation ?? 0 };
     if (seen.instance !== req.instance || seen.generation !== req.generation) return seen;
-    return { value: req.task === 'fts' ? searchFts(h, req.match, req.limit) : graphSearch(h, req.query, req.limit, req.nowMs) };
+    return { value: req.task === 'fts' ? searchFts(h, req.match, req.limit, req.opts) : graphSearch(h, req.query, req.limit, req.nowMs) };
   })();
 }
 

@@ -18,11 +18,12 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { GraphHit } from './graph-arm.js';
-import type { ScoredRow } from './index-lookups.js';
+import type { FtsOptions, ScoredRow } from './index-lookups.js';
 import { indexGeneration, indexInstance, type IndexHandle } from './index-store.js';
 
 /** What a worker is asked to look up. */
-export type OffloadTask = { task: 'fts'; match: string; limit: number } | { task: 'graph'; query: string; limit: number; nowMs: number };
+export type OffloadTask =
+  { task: 'fts'; match: string; limit: number; opts: FtsOptions } | { task: 'graph'; query: string; limit: number; nowMs: number };
 
 /** Which index file (path and instance id) at which generation the caller reads. */
 export type OffloadTarget = { file: string; instance: string; generation: number };
@@ -34,7 +35,7 @@ export type OffloadReply = { id: number; ok: true; value: unknown } | { id: numb
 
 /** Lookups of one index that may run off the calling thread (see IndexHandle.offload). */
 export interface IndexOffload {
-  fts(match: string, limit: number): Promise<ScoredRow[]>;
+  fts(match: string, limit: number, opts?: FtsOptions): Promise<ScoredRow[]>;
   graph(query: string, limit: number, nowMs: number): Promise<GraphHit[]>;
 }
 
@@ -107,7 +108,7 @@ export class IndexWorkers {
     const ask = <T>(task: OffloadTask): Promise<T> =>
       this.run({ ...task, file: h.file, instance, generation: indexGeneration(h) }) as Promise<T>;
     return {
-      fts: (match, limit) => ask<ScoredRow[]>({ task: 'fts', match, limit }),
+      fts: (match, limit, opts = {}) => ask<ScoredRow[]>({ task: 'fts', match, limit, opts }),
       graph: (query, limit, nowMs) => ask<GraphHit[]>({ task: 'graph', query, limit, nowMs }),
     };
   }

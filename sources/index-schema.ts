@@ -13,7 +13,7 @@ import { VECTOR_DDL } from './models/vector-store.js';
 import type { IndexHandle } from './index-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '13';
+const SCHEMA_VERSION = '14';
 /** How long a write waits for another writer before giving up (SQLite busy timeout). */
 export const BUSY_TIMEOUT_MS = 1000;
 
@@ -26,8 +26,9 @@ CREATE TABLE IF NOT EXISTS notes (
   rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, key TEXT NOT NULL, location TEXT NOT NULL,
   date_ms INTEGER, content_hash TEXT NOT NULL, declared_hash TEXT,
   title TEXT NOT NULL, tags TEXT NOT NULL, insight TEXT NOT NULL, extra TEXT NOT NULL, body TEXT NOT NULL,
-  chunk TEXT NOT NULL, data TEXT NOT NULL);
+  chunk TEXT NOT NULL, data TEXT NOT NULL, episode TEXT);
 CREATE INDEX IF NOT EXISTS notes_key ON notes(key);
+CREATE INDEX IF NOT EXISTS notes_episode ON notes(episode) WHERE episode IS NOT NULL;
 CREATE INDEX IF NOT EXISTS notes_hash ON notes(content_hash);
 CREATE INDEX IF NOT EXISTS notes_declared ON notes(declared_hash);
 CREATE INDEX IF NOT EXISTS notes_date ON notes(location, date_ms);
@@ -103,6 +104,19 @@ export function indexInstance(h: IndexHandle): string {
   return getMeta(h.db, 'instance');
 }
 
+/**
+ * The episode a note belongs to: its `<!-- archived -->` moment, when that names a time of day. A
+ * date alone, or midnight (what a date becomes when a tool turns it into a time), says which day a
+ * note was filed, not which session it came from: such notes form no episode.
+ */
+export function episodeOf(archivedAt: string | null): string | null {
+  if (archivedAt === null) return null;
+  const time = /T(\d\d)(?::?(\d\d))?(?::?(\d\d))?/.exec(archivedAt);
+  if (!time) return null;
+  const [, h, m = '00', s = '00'] = time;
+  return h === '00' && m === '00' && s === '00' ? null : archivedAt;
+}
+
 /** Metadata stored as JSON: the Note without its two large text fields. */
 type StoredMeta = Omit<Note, 'body' | 'chunkText'>;
 
@@ -122,6 +136,7 @@ export function noteRow(note: Note): Record<string, unknown> {
     body,
     chunk: chunkText,
     data: JSON.stringify(meta satisfies StoredMeta),
+    episode: episodeOf(note.archivedAt),
   };
 }
 

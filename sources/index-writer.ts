@@ -53,11 +53,11 @@ function prepareStatements(h: IndexHandle) {
     insertSupersedes: db.prepare(`INSERT INTO supersedes(target, by_path, by_key) VALUES (?, ?, ?)`),
     deleteVector: db.prepare(`DELETE FROM vectors WHERE path = ?`),
     upsertNote: db.prepare(
-      `INSERT INTO notes(path, key, location, date_ms, content_hash, declared_hash, title, tags, insight, extra, body, chunk, data)
-     VALUES (@path, @key, @location, @date_ms, @content_hash, @declared_hash, @title, @tags, @insight, @extra, @body, @chunk, @data)
+      `INSERT INTO notes(path, key, location, date_ms, content_hash, declared_hash, title, tags, insight, extra, body, chunk, data, episode)
+     VALUES (@path, @key, @location, @date_ms, @content_hash, @declared_hash, @title, @tags, @insight, @extra, @body, @chunk, @data, @episode)
      ON CONFLICT(path) DO UPDATE SET key=excluded.key, location=excluded.location, date_ms=excluded.date_ms,
        content_hash=excluded.content_hash, declared_hash=excluded.declared_hash, title=excluded.title, tags=excluded.tags,
-       insight=excluded.insight, extra=excluded.extra, body=excluded.body, chunk=excluded.chunk, data=excluded.data`,
+       insight=excluded.insight, extra=excluded.extra, body=excluded.body, chunk=excluded.chunk, data=excluded.data, episode=excluded.episode`,
     ),
     upsertSidecar: db.prepare(`INSERT OR REPLACE INTO sidecars(path, note_path, document_id, data) VALUES (?, ?, ?, ?)`),
     // Incremented in SQL, inside the writer's transaction: another writer of the same file (a vector

@@ -40,6 +40,15 @@ function kbWithNotes(): { k: TempKb; idx: IndexHandle } {
   k.write('documents/lag.md', noteText('lag', 'kafka consumer lag', 'rebalancing stalls the consumer group'));
   k.write('documents/lag.entities.yaml', sidecar('lag', 'kafka-lag'));
   k.write('documents/tls.md', noteText('tls', 'tls handshake fails', 'the redis proxy needs the full certificate chain'));
+  // pool and tls were written down in one session (the same archived moment).
+  for (const f of ['documents/pool.md', 'documents/tls.md']) {
+    k.write(
+      f,
+      fs
+        .readFileSync(path.join(k.root, f), 'utf8')
+        .replace('---\n## Learning', '---\n<!-- archived: 2026-03-02T10:00:00 -->\n\n## Learning'),
+    );
+  }
   const idx = openIndex(k.root, k.state);
   refreshIndex(idx);
   return { k, idx };
@@ -65,6 +74,11 @@ describe('index lookups on worker threads', () => {
     const fts = await off.fts(match, 10);
     expect(fts.map((r) => r.note.key)).toEqual(['pool', 'tls']);
     expect(plain(fts)).toEqual(plain(searchFts(h, match, 10)));
+    // Options cross the thread boundary: "pool" and "tls" were archived together, so the episode
+    // context changes the scores, and the thread's answer is still the calling thread's.
+    const withContext = await off.fts(match, 10, { episodeWeight: 1 });
+    expect(plain(withContext)).toEqual(plain(searchFts(h, match, 10, { episodeWeight: 1 })));
+    expect(plain(withContext)).not.toEqual(plain(fts));
     const now = Date.now();
     const graph = await off.graph('redis connection pool', 10, now);
     expect(graph.map((r) => r.note.key)).toEqual(['pool']);
