@@ -64,11 +64,12 @@ function ownRanked(h: IndexHandle, match: string, limit: number): { id: number; 
 
 /**
  * The best EPISODE_POOL matches, each scored (own + weight × its episode's best match) / (1 + weight),
- * best first: notes written
- * down from one conversation or session (the same `<!-- archived -->` moment) answer a question
- * together, so a turn that only half matches ("Definitely Star Wars!") ranks higher when the
- * session it belongs to matches the question well. A note with no episode, or alone in the pool,
- * is its own episode and keeps its own score: on a KB without shared moments nothing changes.
+ * best first. Notes written down from one conversation or session (the same `<!-- archived -->`
+ * moment) answer a question together, so a turn that only half matches ("Definitely Star Wars!")
+ * ranks higher when the session it belongs to matches the question well. A note with no episode,
+ * or the best of its episode, keeps its own score: on a KB without shared moments nothing changes.
+ * An episode's size is counted only up to MAX_EPISODE_NOTES + 1, so a bulk import of a million
+ * notes at one moment costs no more to recognise than one of 101.
  */
 function episodeRanked(h: IndexHandle, match: string, limit: number, weight: number): { id: number; s: number }[] {
   return h.db
@@ -76,11 +77,14 @@ function episodeRanked(h: IndexHandle, match: string, limit: number, weight: num
       `WITH m AS (SELECT rowid AS id, ${BM25_EXPR} AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s DESC LIMIT ?),
        me AS (SELECT m.id, m.s, n.episode AS ep FROM m JOIN notes n ON n.rowid = m.id),
        eb AS (SELECT ep, max(s) AS best FROM me WHERE ep IS NOT NULL GROUP BY ep
-              HAVING (SELECT count(*) FROM notes x WHERE x.episode = me.ep) <= ?)
+              HAVING (SELECT count(*) FROM (SELECT 1 FROM notes x WHERE x.episode = me.ep LIMIT ?)) <= ?)
        SELECT me.id, (me.s + ? * coalesce(eb.best, me.s)) / ? AS s
        FROM me LEFT JOIN eb ON eb.ep = me.ep ORDER BY s DESC LIMIT ?`,
     )
-    .all(match, Math.max(EPISODE_POOL, limit), MAX_EPISODE_NOTES, weight, 1 + weight, limit) as { id: number; s: number }[];
+    .all(match, Math.max(EPISODE_POOL, limit), MAX_EPISODE_NOTES + 1, MAX_EPISODE_NOTES, weight, 1 + weight, limit) as {
+    id: number;
+    s: number;
+  }[];
 }
 
 /** Live notes dated inside [startMs, endMs], at most `cap`, oldest path order (deterministic). */

@@ -5,6 +5,8 @@
  * larger than MAX_EPISODE_NOTES, the order and scores are plain BM25's.
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { bm25Arm, ftsQuery } from '../../sources/bm25-arm.js';
 import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
@@ -84,6 +86,25 @@ describe('episode context (searchFts episodeWeight)', () => {
     }
     expect(withContext.find((r) => r.note.key === 'b1')!.score).toBeCloseTo(plain.find((r) => r.note.key === 'b1')!.score, 9);
     expect(keys(withContext).indexOf('b1')).toBeLessThan(keys(withContext).indexOf('a2'));
+  });
+
+  it('is incremental: a note filed later into a session joins its episode on the next refresh, one removed leaves it', () => {
+    kb = sessions((s) => s);
+    h = openIndex(kb.root, kb.state);
+    refreshIndex(h);
+    const late = 'documents/b3.md';
+    kb.write(late, turn('b3', 'fantasy fans', 'fantasy fantasy fantasy films, we are fans', SESSION_B));
+    refreshIndex(h);
+    // b3 now matches best, so its session B lends its turn b1 the context that session A's a2 gets.
+    const scoreOf = (rows: { note: { key: string }; score: number }[], key: string): number => rows.find((r) => r.note.key === key)!.score;
+    const own = searchFts(h, match, 10);
+    const withContext = searchFts(h, match, 10, { episodeWeight: 1 });
+    expect(scoreOf(withContext, 'b1')).toBeGreaterThan(scoreOf(own, 'b1'));
+    fs.rmSync(path.join(kb.root, late));
+    refreshIndex(h);
+    const after = searchFts(h, match, 10, { episodeWeight: 1 });
+    expect(keys(after)).not.toContain('b3');
+    expect(scoreOf(after, 'b1')).toBeCloseTo(scoreOf(searchFts(h, match, 10), 'b1'), 9);
   });
 
   it("is what the lexical arm uses for the user's own words (episodeWeight option)", async () => {
