@@ -134,6 +134,10 @@ function noteTrace(events: TraceEvent[], key: string): NoteTrace {
   const arms = events.filter((e): e is EventOf<'arm'> => e.stage === 'arm');
   const found = arms.filter((a) => a.hits.some((h) => h.id === key));
   const armRanks = found.map((a) => ({ arm: a.arm, rank: a.hits.find((h) => h.id === key)!.rank }));
+  const lexical = arms.find((a) => a.arm === 'bm25')?.hits.find((h) => h.id === key);
+  const lentLine = lexical?.context
+    ? `\n  ${num(lexical.context, 2)} of its BM25 score ${num(lexical.score, 2)} was lent by a note archived at the same moment that matches the query better (episode context)`
+    : '';
   return {
     key,
     events,
@@ -141,7 +145,7 @@ function noteTrace(events: TraceEvent[], key: string): NoteTrace {
     floorEv,
     arms,
     found,
-    relevanceLine: rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0)}` : '',
+    relevanceLine: (rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0)}` : '') + lentLine,
     facts: { arms: armRanks, relevance: rel?.relevance ?? null, floor: floorEv?.floor ?? null },
   };
 }

@@ -30,7 +30,11 @@ function armLines(ev: EventOf<'arm'>, f: Fmt): string[] {
   const lines = [
     `${f.head(`arm ${ev.arm}`)}${status}  ${ev.hits.length} hits in ${num(ev.ms, 0)} ms${ev.message ? `  (${ev.message})` : ''}`,
   ];
-  for (const h of ev.hits.slice(0, 10)) lines.push(`${INDENT}${String(h.rank).padStart(3)}. ${h.id}  ${f.paint('dim', num(h.score))}`);
+  for (const h of ev.hits.slice(0, 10)) {
+    // The part of a lexical score lent by the note's episode (notes archived at the same moment).
+    const lent = h.context ? f.paint('dim', ` (${num(h.context)} from its episode)`) : '';
+    lines.push(`${INDENT}${String(h.rank).padStart(3)}. ${h.id}  ${f.paint('dim', num(h.score))}${lent}`);
+  }
   if (ev.hits.length > 10) lines.push(`${INDENT}… ${ev.hits.length - 10} more`);
   return lines;
 }

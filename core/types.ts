@@ -15,6 +15,8 @@ export type BoostName = 'confidence' | 'recency' | 'tags' | 'proof' | 'project' 
 export interface ArmHit {
   note: Note;
   score: number;
+  /** Lexical arm: the part of `score` lent by notes archived at the same moment (episode context). */
+  context?: number;
 }
 
 export type ArmStatus = 'ok' | 'unavailable' | 'disabled' | 'timeout' | 'error';

@@ -17,7 +17,8 @@ export type TraceEvent =
       status: ArmOutcome['status'];
       ms: number;
       message?: string;
-      hits: { rank: number; id: string; score: number }[];
+      /** context: the part of the score lent by the note's episode (lexical arm). */
+      hits: { rank: number; id: string; score: number; context?: number }[];
       t: number;
     }
   | { stage: 'floors'; dropped: Drop[]; t: number }

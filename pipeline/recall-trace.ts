@@ -46,7 +46,7 @@ export const armEvents: Describe = (st) =>
     status: o.status,
     ms: o.ms,
     ...(o.message ? { message: o.message } : {}),
-    hits: o.hits.map((h, i) => ({ rank: i + 1, id: h.note.key, score: h.score })),
+    hits: o.hits.map((h, i) => ({ rank: i + 1, id: h.note.key, score: h.score, ...(h.context ? { context: h.context } : {}) })),
   }));
 
 export const floorsEvent: Describe = (st) => ({ stage: 'floors', dropped: dropsOf(st, 'arm-floor') });

@@ -77,9 +77,11 @@ function search(index: IndexHandle, match: string | null, limit: number, opts: F
 
 /** The user's words' hits, with the related words' hits added at EXPANSION_WEIGHT. */
 function combine(own: readonly ScoredRow[], related: readonly ScoredRow[], limit: number): ArmHit[] {
-  if (related.length === 0) return own.map((r) => ({ note: r.note, score: r.score }));
+  const hit = (r: ScoredRow): ArmHit =>
+    r.context ? { note: r.note, score: r.score, context: r.context } : { note: r.note, score: r.score };
+  if (related.length === 0) return own.map(hit);
   const byKey = new Map<string, ArmHit>();
-  for (const r of own) byKey.set(r.note.key, { note: r.note, score: r.score });
+  for (const r of own) byKey.set(r.note.key, hit(r));
   for (const r of related) {
     const hit = byKey.get(r.note.key);
     if (hit) hit.score += EXPANSION_WEIGHT * r.score;

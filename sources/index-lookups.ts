@@ -10,6 +10,8 @@ import type { IndexHandle } from './index-store.js';
 export interface ScoredRow {
   note: Note;
   score: number;
+  /** The part of `score` lent by the note's episode (episode context); absent when none. */
+  context?: number;
 }
 
 /** Note counts per connection, with the index generation they were read at. */
@@ -42,15 +44,17 @@ export const MAX_EPISODE_NOTES = 100;
  */
 export function searchFts(h: IndexHandle, match: string, limit: number, opts: FtsOptions = {}): ScoredRow[] {
   const weight = opts.episodeWeight ?? 0;
-  const top = weight > 0 ? episodeRanked(h, match, limit, weight) : ownRanked(h, match, limit);
+  const top: { id: number; s: number; own?: number }[] = weight > 0 ? episodeRanked(h, match, limit, weight) : ownRanked(h, match, limit);
   if (top.length === 0) return [];
   const rows = h.db
     .prepare(`SELECT n.rowid AS id, ${NOTE_COLS} FROM notes n WHERE n.rowid IN (${top.map(() => '?').join(',')})`)
     .all(...top.map((t) => t.id)) as (NoteRow & { id: number })[];
   const byId = new Map(rows.map((r) => [r.id, r]));
-  return top.flatMap((t) => {
+  return top.flatMap((t): ScoredRow[] => {
     const r = byId.get(t.id);
-    return r ? [{ note: rowToNote(r), score: t.s }] : [];
+    if (!r) return [];
+    const lent = t.own === undefined ? 0 : t.s - t.own;
+    return [lent > 1e-9 ? { note: rowToNote(r), score: t.s, context: lent } : { note: rowToNote(r), score: t.s }];
   });
 }
 
@@ -71,19 +75,20 @@ function ownRanked(h: IndexHandle, match: string, limit: number): { id: number; 
  * An episode's size is counted only up to MAX_EPISODE_NOTES + 1, so a bulk import of a million
  * notes at one moment costs no more to recognise than one of 101.
  */
-function episodeRanked(h: IndexHandle, match: string, limit: number, weight: number): { id: number; s: number }[] {
+function episodeRanked(h: IndexHandle, match: string, limit: number, weight: number): { id: number; s: number; own: number }[] {
   return h.db
     .prepare(
       `WITH m AS (SELECT rowid AS id, ${BM25_EXPR} AS s FROM notes_fts WHERE notes_fts MATCH ? ORDER BY s DESC LIMIT ?),
        me AS (SELECT m.id, m.s, n.episode AS ep FROM m JOIN notes n ON n.rowid = m.id),
        eb AS (SELECT ep, max(s) AS best FROM me WHERE ep IS NOT NULL GROUP BY ep
               HAVING (SELECT count(*) FROM (SELECT 1 FROM notes x WHERE x.episode = me.ep LIMIT ?)) <= ?)
-       SELECT me.id, (me.s + ? * coalesce(eb.best, me.s)) / ? AS s
+       SELECT me.id, me.s AS own, (me.s + ? * coalesce(eb.best, me.s)) / ? AS s
        FROM me LEFT JOIN eb ON eb.ep = me.ep ORDER BY s DESC LIMIT ?`,
     )
     .all(match, Math.max(EPISODE_POOL, limit), MAX_EPISODE_NOTES + 1, MAX_EPISODE_NOTES, weight, 1 + weight, limit) as {
     id: number;
     s: number;
+    own: number;
   }[];
 }
 

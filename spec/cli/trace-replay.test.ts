@@ -134,6 +134,24 @@ describe('recall explain', () => {
     );
     expect(out).toMatch(/relevance 0\.\d\d < floor 0\.50; deciding factor: .*; lacks "postgres"/);
   });
+
+  it("says how much of a lexical score the note's episode lent it, in explain and in trace", () => {
+    kb = tempKb();
+    // Two notes archived at one moment (one session): the half-matching "pick" borrows from "films".
+    const at = (text: string): string => text.replace('---\n## Learning', '---\n<!-- archived: 2023-08-21T10:00:00 -->\n\n## Learning');
+    kb.write('documents/films.md', at(noteText('films', 'fantasy films with Tim', 'Tim loves fantasy films')));
+    kb.write('documents/pick.md', at(noteText('pick', 'favourite pick', 'Star Wars, my favourite movie')));
+    kb.write('documents/night.md', noteText('night', 'movie night', 'movie night, a movie'));
+    const q = 'fantasy movies';
+    const explain = run(['explain', '--kb', kb.root, q, '--id', 'pick'], kb).stdout;
+    expect(explain).toMatch(/\n {2}\d+\.\d\d of its BM25 score \d+\.\d\d was lent by a note archived at the same moment/);
+    expect(run(['explain', '--kb', kb.root, q, '--id', 'night'], kb).stdout).not.toMatch(/lent by/);
+    const trace = run(['trace', '--kb', kb.root, q], kb).stdout;
+    expect(trace).toMatch(/\d\. pick {2}\d+\.\d{3} \(\d+\.\d{3} from its episode\)/);
+    expect(trace).toMatch(/\d\. films {2}\d+\.\d{3}\n/);
+    // Off: no context, nothing lent.
+    expect(run(['explain', '--kb', kb.root, q, '--id', 'pick'], kb, { RECALL_EPISODE_WEIGHT: '0' }).stdout).not.toMatch(/lent by/);
+  });
 });
 
 describe('recall replay', () => {

@@ -60,6 +60,12 @@ describe('episode context (searchFts episodeWeight)', () => {
     const withContext = keys(searchFts(h, match, 10, { episodeWeight: 1 }));
     expect(withContext[0]).toBe('a1');
     expect(withContext.indexOf('a2')).toBeLessThan(withContext.indexOf('b1'));
+    // What the episode lent is reported: the lifted turn's score minus its own; the best of an episode gets none.
+    const lifted = searchFts(h, match, 10, { episodeWeight: 1 });
+    const plainA2 = searchFts(h, match, 10).find((r) => r.note.key === 'a2')!;
+    const a2 = lifted.find((r) => r.note.key === 'a2')!;
+    expect(a2.context).toBeCloseTo(a2.score - plainA2.score, 9);
+    expect(lifted.find((r) => r.note.key === 'a1')!.context).toBeUndefined();
   });
 
   it('keeps the best match of an episode at its own score, and changes nothing on a KB without archived moments', () => {
