@@ -20,6 +20,7 @@ import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatur
 import { textStems, stemOf, type QueryTerm } from '../core/stems.js';
 import { STOPWORDS } from '../core/terms.js';
 import { searchableText } from '../core/note.js';
+import { LEXICAL_WINDOW, RERANK_WINDOW } from './rerank-top.js';
 
 /**
  * Words every conversation with a coding agent uses, whatever it is about. Everyday English rarely
@@ -72,11 +73,12 @@ export interface EstimateRelevanceOptions {
   /** The query has a date window (the temporal arm ran). */
   dateWindow: boolean;
   /**
-   * Candidates estimated, in fusion order; the rest get relevance 0 (below any floor). Only the
-   * scoring window can rank above anything (later candidates score 1e-6), so callers pass
-   * max(LEXICAL_WINDOW, limit).
+   * The request's limit. The candidates estimated, in fusion order, are the scoring window (the
+   * cross-encoder's RERANK_WINDOW when it scored, else LEXICAL_WINDOW) or the limit if larger: only
+   * they can rank above anything (later candidates score 1e-6), and a note the cross-encoder never
+   * saw must not clear the floor on its words alone. The rest get relevance 0 (below any floor).
    */
-  window: number;
+  limit: number;
   /** Notes (by path) the KB's entity graph links to each given note; may throw (no links then). */
   links?: (paths: readonly string[]) => ReadonlyMap<string, ReadonlySet<string>>;
 }
@@ -129,9 +131,15 @@ export function weighTerms(
   return { weighed, live: Math.max(1, live), degraded };
 }
 
+/** Candidates that can rank above anything: the cross-encoder's window when it scored, else the lexical one (or the limit). */
+export function scoringWindow(state: Pick<RecallState, 'ce'>, limit: number): number {
+  return Math.max(state.ce ? RERANK_WINDOW : LEXICAL_WINDOW, limit);
+}
+
 export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunction<RecallState, RecallState> {
   return map((state) => {
     const { weighed, live, degraded } = weighTerms(opts.terms, opts.weigh);
+    const window = scoringWindow(state, opts.limit);
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();
@@ -150,11 +158,11 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     };
     state.candidates.forEach((c, i) => {
       if (relevance.has(c.note.key)) return;
-      relevance.set(c.note.key, i < opts.window ? estimate(c) : { p: 0, source: 'lexical', features: null });
+      relevance.set(c.note.key, i < window ? estimate(c) : { p: 0, source: 'lexical', features: null });
     });
     if (opts.links && state.candidates.length > 1) {
       try {
-        const links = opts.links(state.candidates.slice(0, opts.window).map((c) => c.note.path));
+        const links = opts.links(state.candidates.slice(0, window).map((c) => c.note.path));
         const byPath = new Map(state.candidates.map((c) => [c.note.path, c.note.key]));
         const own = new Map([...relevance].map(([k, e]) => [k, e.p]));
         for (const c of state.candidates) {

@@ -26,7 +26,10 @@ export interface FileCacheOptions {
   mode: string;
   limit: number;
   ttlSec: number;
-  config: Pick<RecallConfig, 'stateDir' | 'fuzzyCache' | 'fuzzyThreshold'>;
+  config: Pick<
+    RecallConfig,
+    'stateDir' | 'fuzzyCache' | 'fuzzyThreshold' | 'episodeWeight' | 'graphArm' | 'temporalArm' | 'temporalEnabled'
+  >;
   engines: Engines;
   kbRoot: string;
   /** What an entry must match to be valid (the index generation, and the reflect index's mtime when that engine is used). */
@@ -35,12 +38,16 @@ export interface FileCacheOptions {
   now: () => number;
 }
 
-export function cacheKeyFor(o: Pick<FileCacheOptions, 'query' | 'mode' | 'limit' | 'engines' | 'kbRoot'>): CacheKey {
+export function cacheKeyFor(o: Pick<FileCacheOptions, 'query' | 'mode' | 'limit' | 'engines' | 'kbRoot' | 'config'>): CacheKey {
+  const c = o.config;
+  // The arm switches and the episode weight change what a fetch finds: a fetch made under other
+  // settings is another entry, not a hit.
+  const arms = `g${Number(c.graphArm)}t${Number(c.temporalArm && c.temporalEnabled)}e${c.episodeWeight}`;
   return {
     query: o.query,
     mode: o.mode,
     // Engines are part of the key: the same query through reflect or qmd fetches different candidates.
-    modeToken: modeTokenFor(`${o.mode}:${o.engines.vectorGraph.kind}:${o.engines.bm25.kind}`, path.resolve(o.kbRoot)),
+    modeToken: modeTokenFor(`${o.mode}:${o.engines.vectorGraph.kind}:${o.engines.bm25.kind}:${arms}`, path.resolve(o.kbRoot)),
     fetchedLimit: fetchedLimitFor(o.limit),
   };
 }

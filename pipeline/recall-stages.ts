@@ -23,7 +23,7 @@ import { filterConfidence } from '../operators/filter-confidence.js';
 import { filterSuperseded } from '../operators/filter-superseded.js';
 import { fuseRrf } from '../operators/fuse-rrf.js';
 import { oodGate } from '../operators/ood-gate.js';
-import { LEXICAL_WINDOW, rerankTop } from '../operators/rerank-top.js';
+import { rerankTop } from '../operators/rerank-top.js';
 import { runArms } from '../operators/run-arms.js';
 import { storeFetch } from '../operators/store-fetch.js';
 import { tokenBudget } from '../operators/token-budget.js';
@@ -124,7 +124,7 @@ function rankStages(run: RecallRun): Stage[] {
     terms: queryTerms(withoutDatePhrase(req.query, temporal)),
     weigh: deps.weighTerms,
     dateWindow: temporal !== null,
-    window: Math.max(LEXICAL_WINDOW, req.limit),
+    limit: req.limit,
     ...(deps.linkedNotes ? { links: deps.linkedNotes } : {}),
   });
   return [

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { fileTag, type SqlDatabase } from './sqlite.js';
+import { parseLooseDate } from '../core/dates.js';
 import { extraFieldsText, type Note } from '../core/note.js';
 import type { WalkProblem } from './kb-walk.js';
 import { GRAPH_DDL, GRAPH_TABLES } from './entity-graph.js';
@@ -13,7 +14,7 @@ import { VECTOR_DDL } from './models/vector-store.js';
 import type { IndexHandle } from './index-store.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '14';
+const SCHEMA_VERSION = '15';
 /** How long a write waits for another writer before giving up (SQLite busy timeout). */
 export const BUSY_TIMEOUT_MS = 1000;
 
@@ -28,7 +29,7 @@ CREATE TABLE IF NOT EXISTS notes (
   title TEXT NOT NULL, tags TEXT NOT NULL, insight TEXT NOT NULL, extra TEXT NOT NULL, body TEXT NOT NULL,
   chunk TEXT NOT NULL, data TEXT NOT NULL, episode TEXT);
 CREATE INDEX IF NOT EXISTS notes_key ON notes(key);
-CREATE INDEX IF NOT EXISTS notes_episode ON notes(episode) WHERE episode IS NOT NULL;
+CREATE INDEX IF NOT EXISTS notes_episode ON notes(episode, location);
 CREATE INDEX IF NOT EXISTS notes_hash ON notes(content_hash);
 CREATE INDEX IF NOT EXISTS notes_declared ON notes(declared_hash);
 CREATE INDEX IF NOT EXISTS notes_date ON notes(location, date_ms);
@@ -104,17 +105,27 @@ export function indexInstance(h: IndexHandle): string {
   return getMeta(h.db, 'instance');
 }
 
+/** Longest archived header read as a moment (an ISO timestamp with zone and fraction is 32). */
+const MAX_MOMENT_CHARS = 40;
+
 /**
- * The episode a note belongs to: its `<!-- archived -->` moment, when that names a time of day. A
- * date alone, or midnight (what a date becomes when a tool turns it into a time), says which day a
- * note was filed, not which session it came from: such notes form no episode.
+ * The episode a note belongs to: its `<!-- archived -->` moment, when that names a valid time of
+ * day, as a key that spells one moment one way ("…T10:00:00Z" and "…T10:00:00.000+00:00" are the same
+ * episode; a time without a zone is taken as written, whatever the machine's zone). A date alone, or
+ * midnight (what a date becomes when a tool turns it into a time), says which day a note was filed,
+ * not which session it came from: such notes, and headers that are not a valid date, form no episode.
  */
 export function episodeOf(archivedAt: string | null): string | null {
-  if (archivedAt === null) return null;
+  if (archivedAt === null || archivedAt.length > MAX_MOMENT_CHARS) return null;
   const time = /T(\d\d)(?::?(\d\d))?(?::?(\d\d))?/.exec(archivedAt);
   if (!time) return null;
   const [, h, m = '00', s = '00'] = time;
-  return h === '00' && m === '00' && s === '00' ? null : archivedAt;
+  if (h === '00' && m === '00' && s === '00') return null;
+  const d = parseLooseDate(archivedAt);
+  if (!d) return null;
+  if (/(?:Z|[+-]\d\d:?\d\d)$/i.test(archivedAt)) return `utc:${d.getTime()}`;
+  const asWritten = Date.UTC(d.getFullYear(), d.getMonth(), d.getDate(), d.getHours(), d.getMinutes(), d.getSeconds(), d.getMilliseconds());
+  return `local:${asWritten}`;
 }
 
 /** Metadata stored as JSON: the Note without its two large text fields. */

@@ -2,6 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { estimateRelevance, LINK_SHARE, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
+import { LEXICAL_WINDOW, RERANK_WINDOW } from '../../operators/rerank-top.js';
 import { abstain } from '../../operators/abstain.js';
 import { applyBoosts } from '../../operators/apply-boosts.js';
 import { queryTerms } from '../../core/stems.js';
@@ -46,7 +47,7 @@ async function run(
 ): Promise<RecallState> {
   const terms = queryTerms(query);
   const out$ = of({ ...stateOf(query, notes), ce }).pipe(
-    estimateRelevance({ terms, weigh: weigh({ redi: 2, pool: 3, exhaust: 1, burst: 1 }), dateWindow: false, window: 20, ...opts }),
+    estimateRelevance({ terms, weigh: weigh({ redi: 2, pool: 3, exhaust: 1, burst: 1 }), dateWindow: false, limit: 10, ...opts }),
     applyBoosts({ alphas: ALPHAS, context: ctx }),
   );
   return lastValueFrom(out$);
@@ -86,16 +87,27 @@ describe('estimateRelevance', () => {
     const terms = queryTerms('what changed');
     const s = await lastValueFrom(
       of(stateOf('what changed last week', notes)).pipe(
-        estimateRelevance({ terms, weigh: weigh({}, { chang: 0.3 }), dateWindow: true, window: 20 }),
+        estimateRelevance({ terms, weigh: weigh({}, { chang: 0.3 }), dateWindow: true, limit: 10 }),
       ),
     );
     expect(s.relevance.get('recent')).toMatchObject({ source: 'date-window', p: 0.75 });
   });
 
-  it('estimates the first `window` candidates only; the rest are under any floor', async () => {
-    const s = await run('redis pool exhausted under burst load', { window: 1 });
-    expect(s.relevance.get('pool')!.p).toBeGreaterThan(0.9);
-    expect(s.relevance.get('gateway')).toEqual({ p: 0, source: 'lexical', features: null });
+  it('estimates the scoring window only (the lexical window, or the cross-encoder window when it scored); the rest are under any floor', async () => {
+    // The note that matches best sits at fusion rank 26: inside the lexical window, outside the model's.
+    const filler = Array.from({ length: 25 }, (_, i) => ({ id: `f${i}`, title: `Terraform note ${i}`, body: 'state lock' }));
+    const notes = [...filler, NOTES[0]!];
+    expect(LEXICAL_WINDOW).toBeGreaterThanOrEqual(26);
+    expect(RERANK_WINDOW).toBeLessThan(26);
+    const lexical = await run('redis pool exhausted under burst load', {}, notes);
+    expect(lexical.relevance.get('pool')!.p).toBeGreaterThan(0.9);
+    // Scored by the cross-encoder (low logits on the top 20): rank 26 was never seen, so it cannot clear a floor.
+    const ce = new Map(filler.slice(0, RERANK_WINDOW).map((n) => [n.id, -6] as [string, number]));
+    const rescored = await run('redis pool exhausted under burst load', {}, notes, ce);
+    expect(rescored.relevance.get('pool')).toEqual({ p: 0, source: 'lexical', features: null });
+    // A limit past the window widens it.
+    const wide = await run('redis pool exhausted under burst load', { limit: 30 }, notes, ce);
+    expect(wide.relevance.get('pool')!.p).toBeGreaterThan(0.9);
   });
 
   it('degrades, never fails, when the weights cannot be read', async () => {
@@ -114,7 +126,7 @@ describe('estimateRelevance', () => {
     new TestScheduler((a, b) => expect(a).toEqual(b)).run(({ cold, expectObservable }) => {
       const src = cold('a|', { a: stateOf('redis pool', NOTES) });
       const out = src.pipe(
-        estimateRelevance({ terms: queryTerms('redis pool'), weigh: weigh({ redi: 2, pool: 3 }), dateWindow: false, window: 20 }),
+        estimateRelevance({ terms: queryTerms('redis pool'), weigh: weigh({ redi: 2, pool: 3 }), dateWindow: false, limit: 10 }),
       );
       expectObservable(out.pipe()).toBe('a|', { a: expect.objectContaining({ weighed: expect.any(Array) }) });
     });

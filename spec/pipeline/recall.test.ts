@@ -194,6 +194,19 @@ describe('cache', () => {
     expect(again.outcome!.cacheTier).toBe('fuzzy');
   });
 
+  it('keeps fetches made under other arm settings apart: a changed episode weight or arm switch is a miss', async () => {
+    kb = tempKb();
+    kb.write('documents/a.md', noteText('a', 'configure postgres connection pool sizing', 'pool sizing guide'));
+    const q = 'how should I configure postgres connection pool sizing';
+    await recallIn(kb, q, { cache: true });
+    expect((await recallIn(kb, q, { cache: true })).outcome!.cacheTier).toBe('exact');
+    const variants: Record<string, string>[] = [{ RECALL_EPISODE_WEIGHT: '0' }, { RECALL_GRAPH_ARM: '0' }, { RECALL_TEMPORAL_ARM: '0' }];
+    for (const env of variants) {
+      expect((await recallIn(kb, q, { cache: true }, { env })).outcome!.cacheTier).toBeNull();
+      expect((await recallIn(kb, q, { cache: true }, { env })).outcome!.cacheTier).toBe('exact');
+    }
+  });
+
   it('misses after the TTL and never reads or writes with --no-cache', async () => {
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'ttl topic', 'ttl body'));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { bm25Arm, ftsQuery } from '../../sources/bm25-arm.js';
 import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
-import { MAX_EPISODE_NOTES } from '../../sources/index-lookups.js';
+import { EPISODE_RANKED_SQL, MAX_EPISODE_NOTES } from '../../sources/index-lookups.js';
 import { episodeOf } from '../../sources/index-schema.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
@@ -94,6 +94,30 @@ describe('episode context (searchFts episodeWeight)', () => {
     expect(keys(withContext).indexOf('b1')).toBeLessThan(keys(withContext).indexOf('a2'));
   });
 
+  it(`counts only live notes toward the bulk limit: ${MAX_EPISODE_NOTES} live notes and a retired copy are still one session`, () => {
+    kb = sessions((s) => s);
+    for (let i = 0; i < MAX_EPISODE_NOTES - 2; i += 1)
+      kb.write(`documents/more-${i}.md`, turn(`more-${i}`, `filler ${i}`, 'nothing to see', SESSION_A));
+    kb.write('archived/old.md', turn('old', 'retired filler', 'nothing to see', SESSION_A));
+    h = openIndex(kb.root, kb.state);
+    refreshIndex(h);
+    // Session A still lends its best match to its half-matching turn.
+    const a2 = searchFts(h, match, 10, { episodeWeight: 1 }).find((r) => r.note.key === 'a2')!;
+    expect(a2.context).toBeGreaterThan(0);
+  });
+
+  it("reads only the match pool and counts an episode's size on its covering index (the query plan)", () => {
+    kb = sessions((s) => s);
+    h = openIndex(kb.root, kb.state);
+    refreshIndex(h);
+    const plan = (h.db.prepare(`EXPLAIN QUERY PLAN ${EPISODE_RANKED_SQL}`).all(match, 200, 101, 100, 1, 2, 10) as { detail: string }[])
+      .map((r) => r.detail)
+      .join('\n');
+    expect(plan).toMatch(/SEARCH x USING COVERING INDEX notes_episode \(episode=\? AND location=\?\)/);
+    expect(plan).toMatch(/MATERIALIZE me/);
+    expect(plan).not.toMatch(/SCAN (n|x)\b/);
+  });
+
   it('is incremental: a note filed later into a session joins its episode on the next refresh, one removed leaves it', () => {
     kb = sessions((s) => s);
     h = openIndex(kb.root, kb.state);
@@ -125,13 +149,23 @@ describe('episode context (searchFts episodeWeight)', () => {
 });
 
 describe('episodeOf', () => {
-  it('is the archived moment when it names a time of day; a date alone or midnight is no episode', () => {
-    expect(episodeOf('2023-01-20T16:04:00')).toBe('2023-01-20T16:04:00');
-    expect(episodeOf('2025-07-23T15:48:20+00:00')).toBe('2025-07-23T15:48:20+00:00');
-    expect(episodeOf('2023-01-20T16:04')).toBe('2023-01-20T16:04');
+  it('is the archived moment when it names a valid time of day; a date alone, midnight or an invalid date is no episode', () => {
+    expect(episodeOf('2023-01-20T16:04:00')).toBe(`local:${Date.UTC(2023, 0, 20, 16, 4, 0)}`);
+    expect(episodeOf('2023-01-20T16:04')).toBe(episodeOf('2023-01-20T16:04:00'));
     expect(episodeOf('2023-01-20')).toBeNull();
     expect(episodeOf('2023-01-20T00:00:00')).toBeNull();
     expect(episodeOf('2023-01-20T00:00:00Z')).toBeNull();
+    expect(episodeOf('2023-02-30T10:00:00')).toBeNull();
+    expect(episodeOf('T12')).toBeNull();
+    expect(episodeOf(`2023-01-20T16:04:00${'0'.repeat(600_000)}`)).toBeNull();
     expect(episodeOf(null)).toBeNull();
+  });
+
+  it('spells one moment one way: a zone written as Z, +00:00 or with milliseconds is the same episode', () => {
+    const z = episodeOf('2025-07-23T15:48:20Z');
+    expect(z).toBe(`utc:${Date.UTC(2025, 6, 23, 15, 48, 20)}`);
+    expect(episodeOf('2025-07-23T15:48:20+00:00')).toBe(z);
+    expect(episodeOf('2025-07-23T15:48:20.000Z')).toBe(z);
+    expect(episodeOf('2025-07-23T17:48:20+02:00')).toBe(z);
   });
 });
