@@ -33,7 +33,7 @@ import {
   type BoostNorm,
   type BoostNorms,
 } from './math/boosts.js';
-import { LEXICAL_WINDOW, RERANK_WINDOW } from './rerank-top.js';
+import { scoringWindow } from './rerank-top.js';
 import { errorMessage } from '../core/errors.js';
 import type { BoostName } from '../core/types.js';
 import type { RecallState, RelevanceEstimate } from '../core/state.js';
@@ -47,7 +47,7 @@ export function scoreCandidates(
   norms: readonly BoostNorms[],
   relevance: ReadonlyMap<string, RelevanceEstimate> = new Map(),
 ): ScoredCandidate[] {
-  const window = ce ? RERANK_WINDOW : LEXICAL_WINDOW;
+  const window = scoringWindow(ce);
   const windowBest = candidates.slice(0, window).reduce((m, c) => Math.max(m, c.evidence), 0);
   const scored = candidates.map((c, i): ScoredCandidate => {
     const logit = ce?.get(c.note.key);

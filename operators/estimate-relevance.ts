@@ -20,7 +20,7 @@ import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatur
 import { textStems, stemOf, type QueryTerm } from '../core/stems.js';
 import { STOPWORDS } from '../core/terms.js';
 import { searchableText } from '../core/note.js';
-import { LEXICAL_WINDOW, RERANK_WINDOW } from './rerank-top.js';
+import { scoringWindow } from './rerank-top.js';
 
 /**
  * Words every conversation with a coding agent uses, whatever it is about. Everyday English rarely
@@ -131,15 +131,10 @@ export function weighTerms(
   return { weighed, live: Math.max(1, live), degraded };
 }
 
-/** Candidates that can rank above anything: the cross-encoder's window when it scored, else the lexical one (or the limit). */
-export function scoringWindow(state: Pick<RecallState, 'ce'>, limit: number): number {
-  return Math.max(state.ce ? RERANK_WINDOW : LEXICAL_WINDOW, limit);
-}
-
 export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunction<RecallState, RecallState> {
   return map((state) => {
     const { weighed, live, degraded } = weighTerms(opts.terms, opts.weigh);
-    const window = scoringWindow(state, opts.limit);
+    const window = scoringWindow(state.ce, opts.limit);
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();

@@ -37,6 +37,14 @@ export const RERANK_WINDOW = 20;
  */
 export const LEXICAL_WINDOW = 30;
 
+/**
+ * Candidates that can rank above anything (later ones score 1e-6): the cross-encoder's window when
+ * it scored, else the lexical one; or the limit when that is larger.
+ */
+export function scoringWindow(ce: ReadonlyMap<string, number> | null, limit = 0): number {
+  return Math.max(ce ? RERANK_WINDOW : LEXICAL_WINDOW, limit);
+}
+
 export interface RerankTopOptions {
   client: ModelClient;
   crossEncoder: boolean;

@@ -11,7 +11,7 @@ import type { TemporalConstraint } from '../core/temporal-constraint.js';
 import type { ArmName, RecallOutcome } from '../core/types.js';
 import { RELEVANCE_TEXT_CHARS } from '../operators/estimate-relevance.js';
 import { containsTerm, contributions, noteTerms } from '../operators/math/relevance.js';
-import { scoringWindow } from '../operators/estimate-relevance.js';
+import { scoringWindow } from '../operators/rerank-top.js';
 import { dropsOf, type TraceEventBody, type TraceSink } from '../operators/trace-stage.js';
 
 type Describe = (st: RecallState) => TraceEventBody | TraceEventBody[];
@@ -74,7 +74,7 @@ export const rerankEvent: Describe = (st) => ({
 export const relevanceEvent: Describe = (st) => ({
   stage: 'relevance',
   terms: st.weighed.map((t) => ({ word: t.word, info: t.info, df: t.df, proper: t.proper })),
-  candidates: st.candidates.slice(0, scoringWindow(st, 0)).map((c) => {
+  candidates: st.candidates.slice(0, scoringWindow(st.ce)).map((c) => {
     const e = st.relevance.get(c.note.key);
     return {
       id: c.note.key,

@@ -10,9 +10,8 @@
  * call. Empty query terms → no hits. Lazy: nothing runs before subscribe.
  */
 import { catchError, defer, forkJoin, from, map, of, type Observable } from 'rxjs';
-import type { IndexHandle, ScoredRow } from './index-store.js';
+import type { FtsOptions, IndexHandle, ScoredRow } from './index-store.js';
 import { searchFts } from './index-store.js';
-import type { FtsOptions } from './index-lookups.js';
 import { STOPWORDS } from '../core/terms.js';
 import type { ArmHit } from '../core/types.js';
 

@@ -42,7 +42,7 @@ export {
   notesMentioning,
   searchFts,
 } from './index-lookups.js';
-export type { RetiredMatch, ScoredRow } from './index-lookups.js';
+export type { FtsOptions, RetiredMatch, ScoredRow } from './index-lookups.js';
 export { countMissingVectors, notesMissingVectors, saveVectors, storedVectors, vectorCounts, type VectorCounts } from './index-vectors.js';
 export { linkedNotes, termStats } from './index-relevance.js';
 
