@@ -28,7 +28,14 @@ export interface WeighedTerm extends QueryTerm {
 }
 
 export interface RelevanceEstimate {
+  /** Absolute relevance (0..1): what the floors compare and what results show. */
   p: number;
+  /**
+   * What the ranking multiplies: p, except that a lexical estimate counts the title's label words here
+   * (a speaker's name says which turns of this conversation a question is nearer; see
+   * operators/math/relevance.ts, titleCoverages). Absent = p.
+   */
+  ranking?: number;
   source: RelevanceSource;
   /** The lexical features (also computed when a cross-encoder decided, for explain). */
   features: RelevanceFeatures | null;

@@ -124,7 +124,10 @@ export interface PersonaHit {
 export interface RelevanceFeatures {
   kbCoverage: number;
   infoCoverage: number;
+  /** Share of the note's title words the query uses, the KB's label words left out (see relevance.ts). */
   titleCoverage: number;
+  /** The same with label words counted: what the ranking uses. */
+  titleWithLabels: number;
   noteMissing: number;
   maxCovered: number;
   coveredInfo: number;

@@ -13,7 +13,7 @@ import { map, type OperatorFunction } from 'rxjs';
 import type { RecallState } from '../core/state.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { dropping } from './drops.js';
-import { SPECIFIC_INFO } from './estimate-relevance.js';
+import { SPECIFIC_INFO } from './weigh-terms.js';
 
 export interface AbstainOptions {
   /** 0..1; 0 = off. */
@@ -37,6 +37,9 @@ export function abstentionReason(state: RecallState, floor: number, best: Scored
         .map((w) => `"${w}"`)
         .join(', ')}`,
     );
+  // Names the KB knows but that stopped counting as specific (weigh-terms.ts: namesAloneUnspecific).
+  const names = state.weighed.filter((t) => t.proper && !t.specific).map((t) => `"${t.word}"`);
+  if (names.length) parts.push(`a name alone (${names.slice(0, 3).join(', ')}) does not make a note about the rest`);
   if (best)
     parts.push(
       `best match ${best.note.displayId !== '?' ? best.note.displayId : best.note.key} has relevance ${pct(best.relevance)} < floor ${pct(floor)}`,

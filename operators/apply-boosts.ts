@@ -14,7 +14,8 @@
  * - relevance is the candidate's absolute relevance from the relevance stage (1 when that stage did
  *   not run): how much of the query's specific information the note carries, which the base (an
  *   arm's score over its best) does not say. Measured on the LoCoMo dev conversations: evidence
- *   recall@10 0.637 → 0.652 with it, golden and abstention sets unchanged.
+ *   recall@10 0.637 → 0.652 with it, golden and abstention sets unchanged. The factor is the
+ *   estimate's ranking form (RelevanceEstimate.ranking), which also counts a title's label words.
  * Output is sorted by score, stable (ties keep RRF order). Empty in → empty out.
  *
  * A boost that throws (a malformed note field, a failing project lookup) is neutral (factor 1) for
@@ -68,7 +69,7 @@ export function scoreCandidates(
       relevanceSource: est?.source ?? (logit !== undefined ? 'cross-encoder' : 'lexical'),
       boosts,
       // The cross-encoder's probability is already the base; any other estimate adds what the base lacks.
-      score: base * boostProduct(boosts) * (est && est.source !== 'cross-encoder' ? est.p : 1),
+      score: base * boostProduct(boosts) * (est && est.source !== 'cross-encoder' ? (est.ranking ?? est.p) : 1),
     };
   });
   return scored.sort((a, b) => b.score - a.score);

@@ -9,7 +9,8 @@
  *                  document frequency in this KB (BM25's idf);
  *   infoCoverage   the same with each term weighted by how much it says in everyday English
  *                  (word-info.ts: "waiting" little, "kafka" much; a capitalised name counts fully);
- *   titleCoverage  share of the note's title words that the query uses (titles name the problem);
+ *   titleCoverage  share of the note's title words that the query uses (titles name the problem),
+ *                  the KB's label words left out (a speaker heading every turn; see titleCoverages);
  *   noteMissing    the largest everyday-English weight among query terms the note lacks: a note
  *                  about Kafka that never says "rebalancing" is probably not about the question.
  *
@@ -59,6 +60,11 @@ export interface WeightedTerm {
   specific?: boolean;
   /** A word every coding conversation uses ("code", "tests"): never part of a specific combination. */
   everyday?: boolean;
+  /**
+   * A name. A name that is not specific (weigh-terms.ts: namesAloneUnspecific) is never part of a
+   * specific combination either: it would make every note that says it "specific" again.
+   */
+  proper?: boolean;
 }
 
 /**
@@ -79,6 +85,24 @@ export const MIN_PREFIX_CHARS = 4;
 export const MIN_EXTENDED_CHARS = 5;
 export const MAX_EXTENSION_CHARS = 3;
 
+/**
+ * A query word that more than this share of the KB's notes contain is a label when it is in a title:
+ * the speaker that heads every turn of a conversation ("John: …"), a "Postmortem:" prefix. Measured on
+ * the labelled sets: 0.25, 0.3 and 0.5 give the same figures; at 0.2 a word of the golden KB that
+ * heads a fifth of its titles counts as a label and an on-topic abstention prompt loses its note.
+ */
+export const TITLE_LABEL_SHARE = 0.25;
+/**
+ * And in at least this many notes: in a small KB a quarter of the notes is a handful, which one topic
+ * fills (a word in 1 of 3 notes is no label).
+ */
+export const MIN_LABEL_NOTES = 10;
+
+/** Whether a query term is a label word of the KB when a title holds it (see titleCoverages). */
+export function isLabel(t: WeightedTerm, live: number): boolean {
+  return t.df > TITLE_LABEL_SHARE * live && t.df >= MIN_LABEL_NOTES;
+}
+
 /** A note's stems, as a set and sorted (to find stems that start with a given prefix). */
 export interface NoteTerms {
   set: ReadonlySet<string>;
@@ -97,10 +121,15 @@ export function noteTerms(stems: Iterable<string>): NoteTerms {
  * more by at most MAX_EXTENSION_CHARS ("config" for "configuration").
  */
 export function containsTerm(note: NoteTerms, stem: string): boolean {
-  if (note.set.has(stem)) return true;
+  return matchedStem(note, stem) !== undefined;
+}
+
+/** The note stem by which the note contains the term (see containsTerm), or undefined. */
+export function matchedStem(note: NoteTerms, stem: string): string | undefined {
+  if (note.set.has(stem)) return stem;
   // A note stem that is a prefix of the query stem ("auth" of "authent").
-  for (let n = stem.length - 1; n >= MIN_PREFIX_CHARS; n -= 1) if (note.set.has(stem.slice(0, n))) return true;
-  if (stem.length < MIN_EXTENDED_CHARS) return false;
+  for (let n = stem.length - 1; n >= MIN_PREFIX_CHARS; n -= 1) if (note.set.has(stem.slice(0, n))) return stem.slice(0, n);
+  if (stem.length < MIN_EXTENDED_CHARS) return undefined;
   // A note stem that starts with the query stem ("configur" for "config"): the sorted stems ≥ it.
   let lo = 0;
   let hi = note.sorted.length;
@@ -110,9 +139,9 @@ export function containsTerm(note: NoteTerms, stem: string): boolean {
     else hi = mid;
   }
   for (let i = lo; i < note.sorted.length && note.sorted[i]!.startsWith(stem); i += 1) {
-    if (note.sorted[i]!.length - stem.length <= MAX_EXTENSION_CHARS) return true;
+    if (note.sorted[i]!.length - stem.length <= MAX_EXTENSION_CHARS) return note.sorted[i];
   }
-  return false;
+  return undefined;
 }
 
 /** BM25's idf, always positive: ln((N − df + 0.5) / (df + 0.5) + 1). */
@@ -142,7 +171,6 @@ export function relevanceFeatures(
   let maxCovered = 0;
   let specificCovered = 0;
   let midMass = 0;
-  let titleHits = 0;
   const stems = new Set<string>();
   for (const t of terms) {
     stems.add(t.stem);
@@ -154,18 +182,50 @@ export function relevanceFeatures(
       b += t.info;
       maxCovered = Math.max(maxCovered, t.info);
       if (t.specific ?? t.info >= 0.6) specificCovered = 1;
-      else if (!t.everyday && t.info >= MID_INFO) midMass += t.info;
+      else if (!t.everyday && !t.proper && t.info >= MID_INFO) midMass += t.info;
     } else noteMissing = Math.max(noteMissing, t.info);
   }
-  for (const s of titleStems) if (stems.has(s)) titleHits += 1;
+  const title = titleCoverages(titleStems, stems, new Set(terms.filter((t) => isLabel(t, live)).map((t) => t.stem)));
   return {
     kbCoverage: kTotal > 0 ? k / kTotal : 0,
     infoCoverage: bTotal > 0 ? b / bTotal : 0,
-    titleCoverage: titleStems.size > 0 ? titleHits / titleStems.size : 0,
+    titleCoverage: title.withoutLabels,
+    titleWithLabels: title.withLabels,
     noteMissing,
     maxCovered,
     coveredInfo: Math.min(b, 3) / 3,
     specificCovered: specificCovered || midMass >= PAIR_INFO ? 1 : 0,
+  };
+}
+
+/**
+ * Share of the note's title words that the query uses, counted twice: with every title word, and
+ * without the query's label words (TITLE_LABEL_SHARE). A label says which notes of this KB a query is
+ * nearer (John's turns for a question about John) but not whether the KB is about the query at all:
+ * another conversation's John heads his own turns too. So the absolute relevance (what the floors
+ * compare) leaves labels out, and the ranking counts them (see RelevanceEstimate.ranking). Only the
+ * query's words can be recognised as labels: theirs are the document frequencies the estimate reads.
+ */
+function titleCoverages(
+  titleStems: ReadonlySet<string>,
+  queryStems: ReadonlySet<string>,
+  labels: ReadonlySet<string>,
+): { withLabels: number; withoutLabels: number } {
+  let hits = 0;
+  let labelHits = 0;
+  let labelWords = 0;
+  for (const s of titleStems) {
+    const hit = queryStems.has(s);
+    if (hit) hits += 1;
+    if (labels.has(s)) {
+      labelWords += 1;
+      if (hit) labelHits += 1;
+    }
+  }
+  const rest = titleStems.size - labelWords;
+  return {
+    withLabels: titleStems.size > 0 ? hits / titleStems.size : 0,
+    withoutLabels: rest > 0 ? (hits - labelHits) / rest : 0,
   };
 }
 

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
-import { estimateRelevance, LINK_SHARE, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
+import { estimateRelevance, GENERIC_ONLY_MAX, LINK_SHARE, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { LEXICAL_WINDOW, RERANK_WINDOW } from '../../operators/rerank-top.js';
 import { abstain } from '../../operators/abstain.js';
 import { applyBoosts } from '../../operators/apply-boosts.js';
@@ -129,6 +129,46 @@ describe('estimateRelevance', () => {
         estimateRelevance({ terms: queryTerms('redis pool'), weigh: weigh({ redi: 2, pool: 3 }), dateWindow: false, limit: 10 }),
       );
       expectObservable(out.pipe()).toBe('a|', { a: expect.objectContaining({ weighed: expect.any(Array) }) });
+    });
+  });
+
+  describe("another conversation's John", () => {
+    // A conversation KB: "john" heads 60 of its 100 notes (his turns). The question is about a John
+    // who supports veterans; this KB's John never mentions them.
+    const JOHN = [
+      { id: 'turn', title: 'John: I did a lot for my family this year', body: 'John: I did a lot for my family this year.' },
+      { id: 'maria', title: 'Maria: How was the trip?', body: 'Maria: How was the trip?' },
+    ];
+    const query = 'What did John do for the veterans this year?';
+    const info = { john: 1, veteran: 0.68, year: 0.4 };
+    const runKb = (df: Record<string, number>): Promise<RecallState> =>
+      run(query, { weigh: weigh({ john: 60, year: 9, ...df }, info) }, JOHN);
+
+    it('does not let the name alone make a note relevant when the KB knows nothing else specific of the query', async () => {
+      const s = await runKb({ veteran: 0 });
+      expect(s.weighed.find((t) => t.word === 'john')!.specific).toBe(false);
+      expect(s.relevance.get('turn')!.p).toBeLessThanOrEqual(GENERIC_ONLY_MAX);
+      const out = await lastValueFrom(of(s).pipe(abstain({ floor: 0.5, keepWeak: false })));
+      expect(out.selected).toEqual([]);
+      expect(out.abstained).toMatch(
+        /^no note mentions "veterans"; a name alone \("john"\) does not make a note about the rest; best match/,
+      );
+    });
+
+    it('still counts the name when the KB does know the subject (another note mentions veterans)', async () => {
+      const s = await runKb({ veteran: 3 });
+      expect(s.weighed.find((t) => t.word === 'john')!.specific).toBe(true);
+      expect(s.relevance.get('turn')!.p).toBeGreaterThan(GENERIC_ONLY_MAX);
+    });
+
+    it("ranks with the speaker's name in the title, and leaves it out of the absolute relevance", async () => {
+      const s = await runKb({ veteran: 3 });
+      const e = s.relevance.get('turn')!;
+      expect(e.features!.titleWithLabels).toBeGreaterThan(e.features!.titleCoverage);
+      expect(e.ranking!).toBeGreaterThan(e.p);
+      const scored = s.scored.find((c) => c.note.key === 'turn')!;
+      expect(scored.relevance).toBe(e.p);
+      expect(scored.score).toBeCloseTo(scored.base * e.ranking!, 12);
     });
   });
 });

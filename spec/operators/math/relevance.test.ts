@@ -4,8 +4,11 @@ import { queryTerms, textStems, stemOf } from '../../../core/stems.js';
 import {
   FEATURE_NAMES,
   RELEVANCE_MODEL,
+  MIN_LABEL_NOTES,
+  TITLE_LABEL_SHARE,
   containsTerm,
   contributions,
+  matchedStem,
   idf,
   lexicalRelevance,
   relevanceFeatures,
@@ -57,6 +60,13 @@ describe('containsTerm', () => {
     expect(containsTerm(note, stemOf('kafka'))).toBe(false);
   });
 
+  it('names the note stem through which it matches (matchedStem)', () => {
+    expect(matchedStem(note, stemOf('sessions'))).toBe(stemOf('sessions'));
+    expect(matchedStem(note, stemOf('authenticate'))).toBe('auth');
+    expect(matchedStem(note, stemOf('config'))).toBe(stemOf('configuration'));
+    expect(matchedStem(note, stemOf('kafka'))).toBeUndefined();
+  });
+
   it('does not take a short word for the start of a longer one ("post" is not "postgres", "java" not "javascript")', () => {
     expect(containsTerm(note, stemOf('post'))).toBe(false);
     expect(containsTerm(note, stemOf('java'))).toBe(false);
@@ -91,6 +101,31 @@ describe('relevanceFeatures', () => {
     expect(f.specificCovered).toBe(1); // "kafka", at 0.8, is specific
   });
 
+  it("leaves the KB's label words out of the title coverage, and counts them in titleWithLabels", () => {
+    // "john" is in 60 of 100 notes: it heads John's turns, it does not say what this turn is about.
+    const terms = [{ ...term('john', 1, 60), proper: true }, term('yoga', 0.69, 3)];
+    const title = new Set(['john', 'yoga', 'class', 'weekend']);
+    const f = relevanceFeatures(terms, noteTerms(['john', 'yoga', 'class', 'weekend']), title, 100);
+    expect(f.titleCoverage).toBeCloseTo(1 / 3, 10); // "yoga" of "yoga class weekend"
+    expect(f.titleWithLabels).toBeCloseTo(2 / 4, 10);
+    // Under the label share the name is an ordinary title word.
+    const rare = [{ ...term('john', 1, Math.floor(TITLE_LABEL_SHARE * 100)), proper: true }, term('yoga', 0.69, 3)];
+    expect(relevanceFeatures(rare, noteTerms(['john', 'yoga']), title, 100).titleCoverage).toBeCloseTo(2 / 4, 10);
+    // In a small KB a word in a quarter of the notes is a topic, not a label.
+    const small = [{ ...term('john', 1, MIN_LABEL_NOTES - 1), proper: true }, term('yoga', 0.69, 1)];
+    expect(relevanceFeatures(small, noteTerms(['john', 'yoga']), title, 12).titleCoverage).toBeCloseTo(2 / 4, 10);
+    // A title of labels only has no coverage left (not 0 / 0).
+    expect(relevanceFeatures(terms, noteTerms(['john']), new Set(['john']), 100).titleCoverage).toBe(0);
+  });
+
+  it('never counts a name that is not specific toward a specific pair', () => {
+    const john = { ...term('john', 1, 60), proper: true, specific: false };
+    const terms = [john, term('support', 0.56, 40), term('group', 0.57, 20)];
+    expect(relevanceFeatures(terms, noteTerms(['john', 'support']), new Set(), 100).specificCovered).toBe(0);
+    // Two mid words of its own still make the note specific.
+    expect(relevanceFeatures(terms, noteTerms(['john', 'support', 'group']), new Set(), 100).specificCovered).toBe(1);
+  });
+
   it('counts two mid-specific words together as specific, everyday coding words never', () => {
     const mid = [term('freez', 0.56, 1), term('friday', 0.56, 1)];
     expect(relevanceFeatures(mid, noteTerms(['freez', 'friday']), new Set(), 10).specificCovered).toBe(1);
@@ -104,6 +139,7 @@ describe('relevanceFeatures', () => {
       kbCoverage: 0,
       infoCoverage: 0,
       titleCoverage: 0,
+      titleWithLabels: 0,
       noteMissing: 0,
       maxCovered: 0,
       coveredInfo: 0,
@@ -118,6 +154,7 @@ describe('lexicalRelevance', () => {
     kbCoverage: unit(),
     infoCoverage: unit(),
     titleCoverage: unit(),
+    titleWithLabels: unit(),
     noteMissing: unit(),
     maxCovered: unit(),
     coveredInfo: unit(),
@@ -145,6 +182,7 @@ describe('lexicalRelevance', () => {
       kbCoverage: 1,
       infoCoverage: 1,
       titleCoverage: 0.5,
+      titleWithLabels: 0.5,
       noteMissing: 0,
       maxCovered: 0.9,
       coveredInfo: 0.8,
@@ -154,6 +192,7 @@ describe('lexicalRelevance', () => {
       kbCoverage: 0.1,
       infoCoverage: 0.15,
       titleCoverage: 0,
+      titleWithLabels: 0,
       noteMissing: 0.8,
       maxCovered: 0.5,
       coveredInfo: 0.1,
@@ -168,6 +207,7 @@ describe('lexicalRelevance', () => {
       kbCoverage: 0.4,
       infoCoverage: 0.5,
       titleCoverage: 0.2,
+      titleWithLabels: 0.2,
       noteMissing: 0.6,
       maxCovered: 0.7,
       coveredInfo: 0.3,

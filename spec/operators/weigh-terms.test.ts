@@ -1,0 +1,98 @@
+import { describe, it, expect } from '@jest/globals';
+import { queryTerms, stemOf, textStems } from '../../core/stems.js';
+import { noteTerms } from '../../operators/math/relevance.js';
+import { MAX_WIDENED_FORMS, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from '../../operators/weigh-terms.js';
+
+/** A weigh port over a fixed table of document frequencies (100 live notes), recording what it was asked. */
+function port(df: Record<string, number>, info: Record<string, number> = {}): WeighPort & { asked: string[][] } {
+  const asked: string[][] = [];
+  const fn = ((stems: readonly string[]) => {
+    asked.push([...stems]);
+    return {
+      live: 100,
+      df: new Map(stems.flatMap((s) => (df[s] === undefined ? [] : [[s, df[s]!] as const]))),
+      info: new Map(stems.map((s) => [s, info[s] ?? 0.5])),
+    };
+  }) as unknown as WeighPort & { asked: string[][] };
+  fn.asked = asked;
+  return fn;
+}
+
+describe('widenToMatches', () => {
+  it('gives a word the document frequency of the form through which notes contain it ("taken" through "take")', () => {
+    const weigh = port({ take: 42 });
+    const { weighed } = weighTerms(queryTerms('what test has he taken'), weigh);
+    expect(weighed.find((t) => t.word === 'taken')!.df).toBe(0); // the index counts exact stems only
+    const notes = [noteTerms(textStems('we take the train'))];
+    const out = widenToMatches(weighed, notes, weigh);
+    expect(out.weighed.find((t) => t.word === 'taken')!.df).toBe(42);
+    expect(out.weighed.find((t) => t.word === 'test')!.df).toBe(0); // no note contains it at all
+    expect(out.degraded).toEqual([]);
+    expect(weigh.asked.at(-1)).toEqual(['take']);
+  });
+
+  it('keeps the larger count and asks nothing when every match is exact', () => {
+    const weigh = port({ [stemOf('config')]: 7, configur: 3 });
+    const { weighed } = weighTerms(queryTerms('config'), weigh);
+    expect(widenToMatches(weighed, [noteTerms(textStems('configuration'))], weigh).weighed[0]!.df).toBe(7);
+    const calls = weigh.asked.length;
+    expect(widenToMatches(weighed, [noteTerms(textStems('config files'))], weigh).weighed[0]!.df).toBe(7);
+    expect(weigh.asked.length).toBe(calls);
+  });
+
+  it('looks up at most MAX_WIDENED_FORMS forms, however many the notes offer', () => {
+    const weigh = port({});
+    const { weighed } = weighTerms(queryTerms('configs'), weigh);
+    // 200 notes, each containing "config" through a different longer form.
+    const notes = Array.from({ length: 200 }, (_, i) => noteTerms([`config${i.toString(36).padStart(2, '0')}`]));
+    widenToMatches(weighed, notes, weigh);
+    expect(weigh.asked.at(-1)!.length).toBe(MAX_WIDENED_FORMS);
+  });
+
+  it('keeps the exact counts and records a degradation when the lookup fails', () => {
+    const { weighed } = weighTerms(queryTerms('taken'), port({}));
+    const failing: WeighPort = () => {
+      throw new Error('index busy');
+    };
+    const out = widenToMatches(weighed, [noteTerms(textStems('take'))], failing);
+    expect(out.weighed[0]!.df).toBe(0);
+    expect(out.degraded).toHaveLength(1);
+    expect(out.degraded[0]!.message).toMatch(/matched word forms unavailable: index busy/);
+  });
+});
+
+describe('namesAloneUnspecific', () => {
+  const weighed = (query: string, df: Record<string, number>, info: Record<string, number>) =>
+    weighTerms(queryTerms(query), port(df, info)).weighed;
+
+  it('makes a known name unspecific when every other specific word is unknown to the KB', () => {
+    // Another conversation's John: the KB knows "john" but never mentions veterans.
+    const terms = weighed('What events for veterans has John attended?', { john: 300, event: 7, attend: 2 }, { veteran: 0.68 });
+    const out = namesAloneUnspecific(terms);
+    expect(out.find((t) => t.word === 'john')!.specific).toBe(false);
+    expect(out.find((t) => t.word === 'veterans')!.specific).toBe(true);
+  });
+
+  it('counts an unknown name as unknown too ("Seattle")', () => {
+    const out = namesAloneUnspecific(weighed('When was John in Seattle for a game?', { john: 300, game: 7 }, {}));
+    expect(out.find((t) => t.word === 'john')!.specific).toBe(false);
+  });
+
+  it('leaves names specific when the KB knows a specific word that is not a name, or knows every word', () => {
+    const knowsYoga = weighed(
+      'Who did John go to yoga with after the veterans event?',
+      { john: 300, yoga: 6 },
+      { yoga: 0.69, veteran: 0.68 },
+    );
+    expect(namesAloneUnspecific(knowsYoga).find((t) => t.word === 'john')!.specific).toBe(true);
+    const knowsAll = weighed('What kind of items does John collect at home?', { john: 300, kind: 30, item: 5, collect: 4, home: 9 }, {});
+    expect(knowsAll.find((t) => t.word === 'john')!.proper).toBe(true);
+    expect(namesAloneUnspecific(knowsAll).find((t) => t.word === 'john')!.specific).toBe(true);
+  });
+
+  it('changes nothing when the document frequencies could not be read (every term then counts as present)', () => {
+    const failing: WeighPort = () => ({ live: 1, df: new Error('no index'), info: new Map([['veteran', 0.68]]) });
+    const terms = weighTerms(queryTerms('What events for veterans has John attended?'), failing).weighed;
+    expect(namesAloneUnspecific(terms)).toEqual(terms);
+  });
+});
