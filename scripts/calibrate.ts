@@ -15,7 +15,8 @@
  * Each family weighs the same, and within a family positives and negatives weigh the same.
  * The fit is L2-regularised logistic regression by Newton's method (ml-matrix solves the steps).
  *
- * `--write` replaces RELEVANCE_MODEL in operators/math/relevance.ts with the fitted coefficients.
+ * `--dump FILE` writes the examples as JSON lines; `--write` replaces RELEVANCE_MODEL in
+ * operators/math/relevance.ts with the fitted coefficients.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -44,6 +45,9 @@ interface Example {
   armRanks: Record<string, number>;
   /** The ranking component (evidence over the window's best) the boosts multiply. */
   base: number;
+  /** For `--dump`: the query's weighed terms and the words this note lacks. */
+  terms: { word: string; info: number; df: number; proper: boolean }[];
+  missing: string[];
 }
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -111,6 +115,8 @@ async function queryExamples(session: RecallSession, set: LabelledSet, q: Labell
             rank: order.indexOf(c.id) + 1 || order.length + 1,
             armRanks: armRanks.get(c.id) ?? {},
             base: bases.get(c.id) ?? 0,
+            terms: rel?.terms ?? [],
+            missing: c.missing,
           },
         ]
       : [],
@@ -267,16 +273,8 @@ async function main(): Promise<void> {
     // LoCoMo questions and their cross-conversation use come from the same conversations: hold both out.
     const held = family === 'locomo' || family === 'cross' ? ['locomo', 'cross'] : [family];
     const m = fitLogistic(fitted(examples.filter((e) => !held.includes(e.family))));
-    out.push(
-      ...table(
-        figures(
-          examples.filter((e) => e.family === family),
-          m,
-          0.5,
-          kOf,
-        ),
-      ),
-    );
+    const own = examples.filter((e) => e.family === family);
+    out.push(...table(figures(own, m, 0.5, kOf)));
   }
   process.stdout.write(`${out.join('\n')}\n`);
   if (args.includes('--write')) {
