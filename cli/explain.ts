@@ -22,7 +22,11 @@ const FEATURE_LABEL: Record<ModelFeature, string> = {
 };
 
 /** The relevance of one candidate against the floor, and what decided it, in one line. */
-export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>['candidates'][number], floor: number): string {
+export function relevanceVerdict(
+  c: Extract<TraceEvent, { stage: 'relevance' }>['candidates'][number],
+  floor: number,
+  terms: Extract<TraceEvent, { stage: 'relevance' }>['terms'] = [],
+): string {
   const cmp = floor <= 0 ? '(no floor)' : c.relevance >= floor ? `≥ floor ${num(floor, 2)}` : `< floor ${num(floor, 2)}`;
   const lacks = c.missing.length
     ? `; lacks ${c.missing
@@ -40,6 +44,10 @@ export function relevanceVerdict(c: Extract<TraceEvent, { stage: 'relevance' }>[
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
   if (c.features && !c.features.specificCovered && c.relevance <= GENERIC_ONLY_MAX) {
+    // A name the KB's notes often carry, which stopped counting as specific (weigh-terms.ts).
+    const names = terms.filter((t) => t.proper && !t.specific && !c.missing.includes(t.word)).map((t) => `"${t.word}"`);
+    if (names.length)
+      return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: the note shares only ${names.join(', ')} with the query, a name many notes of this KB carry, and the query's other specific words are in no note${lacks}`;
     return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: the note shares no specific word with the query, only everyday ones${lacks}`;
   }
   // The deciding factor: for a note over the floor the feature that pushes hardest up; for one under
@@ -129,7 +137,8 @@ interface NoteTrace {
 
 function noteTrace(events: TraceEvent[], key: string): NoteTrace {
   const result = events.find((e): e is EventOf<'result'> => e.stage === 'result');
-  const rel = events.find((e): e is EventOf<'relevance'> => e.stage === 'relevance')?.candidates.find((c) => c.id === key);
+  const relEv = events.find((e): e is EventOf<'relevance'> => e.stage === 'relevance');
+  const rel = relEv?.candidates.find((c) => c.id === key);
   const floorEv = events.find((e): e is EventOf<'abstain'> => e.stage === 'abstain');
   const arms = events.filter((e): e is EventOf<'arm'> => e.stage === 'arm');
   const found = arms.filter((a) => a.hits.some((h) => h.id === key));
@@ -145,7 +154,7 @@ function noteTrace(events: TraceEvent[], key: string): NoteTrace {
     floorEv,
     arms,
     found,
-    relevanceLine: (rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0)}` : '') + lentLine,
+    relevanceLine: (rel ? `\n  ${relevanceVerdict(rel, floorEv?.floor ?? 0, relEv?.terms)}` : '') + lentLine,
     facts: { arms: armRanks, relevance: rel?.relevance ?? null, floor: floorEv?.floor ?? null },
   };
 }

@@ -69,6 +69,11 @@ export interface ScoredCandidate extends Candidate {
    */
   relevance: number;
   relevanceSource: RelevanceSource;
+  /**
+   * What the score multiplies for relevance: 1 when the cross-encoder's probability is the base,
+   * else the estimate's ranking form (RelevanceEstimate.ranking, which counts a title's label words).
+   */
+  relevanceFactor: number;
   boosts: Record<BoostName, number>;
   score: number;
 }

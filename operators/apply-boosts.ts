@@ -61,15 +61,17 @@ export function scoreCandidates(
     }
     const boosts = boostFactors(norms[i]!, alphas);
     const est = relevance.get(c.note.key);
+    // The cross-encoder's probability is already the base; any other estimate adds what the base lacks.
+    const relevanceFactor = est && est.source !== 'cross-encoder' ? (est.ranking ?? est.p) : 1;
     return {
       ...c,
       ce: logit ?? null,
       base,
       relevance: est?.p ?? (logit !== undefined ? sigmoid(logit) : 0),
       relevanceSource: est?.source ?? (logit !== undefined ? 'cross-encoder' : 'lexical'),
+      relevanceFactor,
       boosts,
-      // The cross-encoder's probability is already the base; any other estimate adds what the base lacks.
-      score: base * boostProduct(boosts) * (est && est.source !== 'cross-encoder' ? (est.ranking ?? est.p) : 1),
+      score: base * boostProduct(boosts) * relevanceFactor,
     };
   });
   return scored.sort((a, b) => b.score - a.score);

@@ -89,8 +89,12 @@ function weighQuery(
   notes: readonly NoteTerms[],
 ): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
   const exact = weighTerms(opts.terms, opts.weigh);
-  const widened = widenToMatches(exact.weighed, notes, opts.weigh);
-  return { weighed: namesAloneUnspecific(widened.weighed), live: exact.live, degraded: [...exact.degraded, ...widened.degraded] };
+  const widened = widenToMatches(exact.weighed, notes, opts.weigh, exact.dfKnown);
+  return {
+    weighed: namesAloneUnspecific(widened.weighed, exact.live),
+    live: exact.live,
+    degraded: [...exact.degraded, ...widened.degraded],
+  };
 }
 
 /** Lifts notes the KB's entity graph links to a clearly relevant one (LINK_SHARE); a failing lookup is recorded. */

@@ -28,7 +28,7 @@ export type TraceEvent =
   | {
       stage: 'relevance';
       /** The query's terms with their weights: everyday-English information and KB document frequency. */
-      terms: { word: string; info: number; df: number; proper: boolean }[];
+      terms: { word: string; info: number; df: number; proper: boolean; specific: boolean }[];
       candidates: {
         id: string;
         relevance: number;
@@ -49,6 +49,8 @@ export type TraceEvent =
         score: number;
         base: number;
         relevance: number;
+        /** What the score multiplied for relevance (1 with a cross-encoder; labels counted; see ScoredCandidate). */
+        factor: number;
         ce: number | null;
         boosts: Record<BoostName, number>;
       }[];

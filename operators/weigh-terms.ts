@@ -6,7 +6,7 @@
 import type { WeighedTerm } from '../core/state.js';
 import type { Degradation } from '../core/types.js';
 import { stemOf, type QueryTerm } from '../core/stems.js';
-import { GENERIC_INFO, matchedStem, type NoteTerms } from './math/relevance.js';
+import { GENERIC_INFO, isLabel, matchedStem, type NoteTerms } from './math/relevance.js';
 
 /** Looks up document frequencies (this KB) and everyday-English weights of stems; may throw. */
 export type WeighPort = (stems: readonly string[]) => {
@@ -48,7 +48,7 @@ export const SPECIFIC_INFO = 0.6;
 export function weighTerms(
   terms: readonly QueryTerm[],
   weigh: WeighPort,
-): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
+): { weighed: WeighedTerm[]; live: number; dfKnown: boolean; degraded: Degradation[] } {
   const degraded: Degradation[] = [];
   let live = 1;
   let df: ReadonlyMap<string, number> | null = null;
@@ -71,8 +71,11 @@ export function weighTerms(
     // as specific let 14 % of everyday prompts through (against 2.5 %).
     return { ...t, info: w, df: df ? (df.get(t.stem) ?? 0) : 1, specific: t.proper || w >= SPECIFIC_INFO, everyday };
   });
-  return { weighed, live: Math.max(1, live), degraded };
+  return { weighed, live: Math.max(1, live), dfKnown: df !== null, degraded };
 }
+
+/** Most word forms looked up per query by widenToMatches (as many as a query has terms). */
+export const MAX_WIDENED_FORMS = 64;
 
 /**
  * Document frequencies as the estimate matches words. A note "contains" a query word through a
@@ -83,16 +86,18 @@ export function weighTerms(
  * frequency becomes the largest of its own and those of the stems through which the given notes
  * contain it (a lower bound on the notes that contain it the estimate's way).
  *
- * Failure to look the other stems up leaves the exact counts (recorded as a degradation).
+ * Only the forms in the given notes (the scoring window) are looked up, at most MAX_WIDENED_FORMS in
+ * the query's word order. Nothing is looked up when the exact counts were unavailable (`dfKnown`
+ * false: every term already counts as present). Failure to look the forms up leaves the exact counts
+ * (recorded as a degradation).
  */
-/** Most word forms looked up per query by widenToMatches (as many as a query has terms). */
-export const MAX_WIDENED_FORMS = 64;
-
 export function widenToMatches(
   weighed: readonly WeighedTerm[],
   notes: readonly NoteTerms[],
   weigh: WeighPort,
+  dfKnown = true,
 ): { weighed: WeighedTerm[]; degraded: Degradation[] } {
+  if (!dfKnown) return { weighed: [...weighed], degraded: [] };
   const via = new Map<string, Set<string>>();
   for (const t of weighed)
     for (const n of notes) {
@@ -121,18 +126,23 @@ export function widenToMatches(
 }
 
 /**
- * A name alone does not make a note about a query whose subject the KB has never seen. When some of
- * the query's specific words are in no note ("veterans", "Seattle") and the only specific words the
- * KB does know are names ("John"), the question is about something of someone else's: a note that
- * shares just the name with it (another John, another project called the same) is not about it. The
- * names then stop counting as specific, so a note needs a specific word of its own or a specific pair
- * (see relevanceFeatures). Unchanged when the document frequencies could not be read (every term
- * then counts as present) or when the KB knows a specific word that is not a name.
+ * A name that many notes of the KB carry does not make a note about a query whose subject the KB has
+ * never seen. When some of the query's specific words are in no note ("veterans", "Seattle") and the
+ * only specific words the KB does know are such hub names (a conversation's speaker "John", in more
+ * than a quarter of the notes and at least ten: isLabel), the question is about someone else's
+ * John: a note that shares just the name with it is not about it. Those names then stop counting as
+ * specific, so a note needs a specific word of its own or a specific pair (see relevanceFeatures).
+ *
+ * Unchanged when the KB knows another specific word of the query, a name it mentions less often
+ * ("how do I size the Postgres Pool for Gunicorn" on a KB where a few notes name Postgres: capitals
+ * mark tools as often as people), or when the document frequencies could not be read (every term
+ * then counts as present).
  */
-export function namesAloneUnspecific(weighed: readonly WeighedTerm[]): WeighedTerm[] {
+export function namesAloneUnspecific(weighed: readonly WeighedTerm[], live: number): WeighedTerm[] {
   const specific = weighed.filter((t) => t.specific);
   const unknown = specific.some((t) => t.df === 0);
   const known = specific.filter((t) => t.df > 0);
-  if (!unknown || known.length === 0 || !known.every((t) => t.proper)) return [...weighed];
-  return weighed.map((t) => (t.proper && t.df > 0 ? { ...t, specific: false } : t));
+  const hub = (t: WeighedTerm): boolean => t.proper && isLabel(t, live);
+  if (!unknown || known.length === 0 || !known.every(hub)) return [...weighed];
+  return weighed.map((t) => (t.df > 0 && hub(t) ? { ...t, specific: false } : t));
 }

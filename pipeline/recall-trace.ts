@@ -73,7 +73,7 @@ export const rerankEvent: Describe = (st) => ({
 
 export const relevanceEvent: Describe = (st) => ({
   stage: 'relevance',
-  terms: st.weighed.map((t) => ({ word: t.word, info: t.info, df: t.df, proper: t.proper })),
+  terms: st.weighed.map((t) => ({ word: t.word, info: t.info, df: t.df, proper: t.proper, specific: t.specific })),
   candidates: st.candidates.slice(0, scoringWindow(st.ce)).map((c) => {
     const e = st.relevance.get(c.note.key);
     return {
@@ -95,6 +95,7 @@ export const scoreEvent: Describe = (st) => ({
     score: c.score,
     base: c.base,
     relevance: c.relevance,
+    factor: c.relevanceFactor,
     ce: c.ce,
     boosts: c.boosts,
   })),

@@ -56,7 +56,7 @@ export interface WeightedTerm {
   info: number;
   /** Live notes of the KB containing the term. */
   df: number;
-  /** Whether the word pins a topic down on its own (see estimate-relevance.ts); absent = info ≥ 0.6. */
+  /** Whether the word pins a topic down on its own (see weigh-terms.ts); absent = info ≥ 0.6. */
   specific?: boolean;
   /** A word every coding conversation uses ("code", "tests"): never part of a specific combination. */
   everyday?: boolean;
@@ -77,6 +77,8 @@ export const PAIR_INFO = 1.1;
 
 /** Shortest note stem that may stand for a longer query word ("auth" for "authenticate"). */
 export const MIN_PREFIX_CHARS = 4;
+/** Longest note stem that may stand for a longer query word: an abbreviation is short. */
+export const MAX_ABBREVIATION_CHARS = 16;
 /**
  * A query word may match a longer note word when it is at least this long and the note word adds
  * at most MAX_EXTENSION_CHARS: "config" ~ "configuration" (stem "configur"), but "post" is not
@@ -127,8 +129,10 @@ export function containsTerm(note: NoteTerms, stem: string): boolean {
 /** The note stem by which the note contains the term (see containsTerm), or undefined. */
 export function matchedStem(note: NoteTerms, stem: string): string | undefined {
   if (note.set.has(stem)) return stem;
-  // A note stem that is a prefix of the query stem ("auth" of "authent").
-  for (let n = stem.length - 1; n >= MIN_PREFIX_CHARS; n -= 1) if (note.set.has(stem.slice(0, n))) return stem.slice(0, n);
+  // A note stem that is a prefix of the query stem ("auth" of "authent"), of MAX_ABBREVIATION_CHARS at
+  // most: a pasted 20 000-character token would otherwise cost 20 000 slices per note.
+  for (let n = Math.min(stem.length - 1, MAX_ABBREVIATION_CHARS); n >= MIN_PREFIX_CHARS; n -= 1)
+    if (note.set.has(stem.slice(0, n))) return stem.slice(0, n);
   if (stem.length < MIN_EXTENDED_CHARS) return undefined;
   // A note stem that starts with the query stem ("configur" for "config"): the sorted stems ≥ it.
   let lo = 0;

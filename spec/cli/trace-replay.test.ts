@@ -135,6 +135,32 @@ describe('recall explain', () => {
     expect(out).toMatch(/relevance 0\.\d\d < floor 0\.50; deciding factor: .*; lacks "postgres"/);
   });
 
+  it("abstains on another conversation's John, says why, and shows the title label counted in the ranking only", () => {
+    kb = tempKb();
+    // A conversation: John heads 12 of 16 turns (a label); nobody mentions veterans.
+    const turns = ['the pottery class', 'my new job', 'a trip to the coast', 'basketball practice', 'the team dinner', 'a good book'];
+    for (let i = 0; i < 12; i += 1)
+      kb.write(`documents/j${i}.md`, noteText(`j${i}`, `John: about ${turns[i % 6]}`, `John: I keep thinking about ${turns[i % 6]}.`));
+    for (let i = 0; i < 4; i += 1) kb.write(`documents/m${i}.md`, noteText(`m${i}`, `Maria: hello ${i}`, `Maria: how are you, ${i}?`));
+    const other = 'What did John do for the veterans this week?';
+    const out = run(['--kb', kb.root, other], kb);
+    expect(out.code).toBe(0);
+    expect(out.stderr).toMatch(
+      /nothing relevant enough to return \(no note mentions "veterans"; a name alone \("john"\) does not make a note about the rest;/,
+    );
+    expect(run(['explain', '--kb', kb.root, other, '--id', 'j1'], kb).stdout).toMatch(
+      /deciding factor: the note shares only "john" with the query, a name many notes of this KB carry/,
+    );
+    // On its own topic the John turn is found; the trace shows the label counted in the ranking factor.
+    const own = 'What does John think about the pottery class?';
+    expect(JSON.parse(run(['--kb', kb.root, own, '--format', 'json'], kb).stdout).results[0].id).toMatch(/^j(0|6)$/);
+    const labelled = / × (\d\.\d{3}) {2}relevance (\d\.\d{3}) \(title labels counted\)/.exec(
+      run(['trace', '--kb', kb.root, own], kb).stdout,
+    );
+    expect(labelled).not.toBeNull();
+    expect(Number(labelled![1])).toBeGreaterThan(Number(labelled![2]));
+  });
+
   it("says how much of a lexical score the note's episode lent it, in explain and in trace", () => {
     kb = tempKb();
     // Two notes archived at one moment (one session): the half-matching "pick" borrows from "films".

@@ -80,6 +80,29 @@ describe('estimateRelevance', () => {
     const pool = s.relevance.get('pool')!.p;
     expect(s.relevance.get('gateway')).toMatchObject({ source: 'linked' });
     expect(s.relevance.get('gateway')!.p).toBeCloseTo(pool * LINK_SHARE, 12);
+    // The ranking follows the lift: the score never multiplies less than the relevance it shows.
+    const gateway = s.scored.find((c) => c.note.key === 'gateway')!;
+    expect(gateway.relevanceFactor).toBeGreaterThanOrEqual(gateway.relevance);
+  });
+
+  it('gives a query word the document frequency of the form a note contains it by ("taken" through "take")', async () => {
+    const notes = [{ id: 'take', title: 'Redis snapshots', body: 'take a redis snapshot before the upgrade' }];
+    const s = await run('redis snapshot taken', { weigh: weigh({ redi: 2, snapshot: 1, take: 40 }) }, notes);
+    expect(s.weighed.find((t) => t.word === 'taken')!.df).toBe(40);
+  });
+
+  it('records a failed document-frequency lookup once, and then neither widens nor applies the names rule', async () => {
+    let calls = 0;
+    const failing: EstimateRelevanceOptions['weigh'] = (stems) => {
+      calls += 1;
+      return { live: 100, df: new Error('index busy'), info: new Map(stems.map((x) => [x, 0.7])) };
+    };
+    const s = await run('redis snapshot taken', { weigh: failing }, [{ id: 'take', title: 'Redis', body: 'take a redis snapshot' }]);
+    expect(calls).toBe(1);
+    expect(s.degraded.filter((d) => d.stage === 'relevance').map((d) => d.message)).toEqual([
+      'document frequencies unavailable: index busy',
+    ]);
+    expect(s.weighed.every((t) => t.df === 1 && (!t.proper || t.specific))).toBe(true);
   });
 
   it('makes the date window the topic when every other query word is generic', async () => {

@@ -17,7 +17,16 @@ export function candidate(n: Note, i = 0): Candidate {
 }
 
 export function scored(n: Note, score: number, relevance = 0.5): ScoredCandidate {
-  return { ...candidate(n), ce: null, base: score, relevance, relevanceSource: 'lexical', boosts: { ...NEUTRAL_BOOSTS }, score };
+  return {
+    ...candidate(n),
+    ce: null,
+    base: score,
+    relevance,
+    relevanceSource: 'lexical',
+    relevanceFactor: relevance,
+    boosts: { ...NEUTRAL_BOOSTS },
+    score,
+  };
 }
 
 /** A state whose selection (and scored list) is the given candidates, in order. */

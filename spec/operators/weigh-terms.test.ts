@@ -49,6 +49,14 @@ describe('widenToMatches', () => {
     expect(weigh.asked.at(-1)!.length).toBe(MAX_WIDENED_FORMS);
   });
 
+  it('looks nothing up when the exact counts were unavailable (every term already counts as present)', () => {
+    const weigh = port({});
+    const calls = weigh.asked.length;
+    const out = widenToMatches(weighTerms(queryTerms('taken'), port({})).weighed, [noteTerms(textStems('take'))], weigh, false);
+    expect(weigh.asked.length).toBe(calls);
+    expect(out.degraded).toEqual([]);
+  });
+
   it('keeps the exact counts and records a degradation when the lookup fails', () => {
     const { weighed } = weighTerms(queryTerms('taken'), port({}));
     const failing: WeighPort = () => {
@@ -67,32 +75,42 @@ describe('namesAloneUnspecific', () => {
 
   it('makes a known name unspecific when every other specific word is unknown to the KB', () => {
     // Another conversation's John: the KB knows "john" but never mentions veterans.
-    const terms = weighed('What events for veterans has John attended?', { john: 300, event: 7, attend: 2 }, { veteran: 0.68 });
-    const out = namesAloneUnspecific(terms);
+    const terms = weighed('What events for veterans has John attended?', { john: 60, event: 7, attend: 2 }, { veteran: 0.68 });
+    const out = namesAloneUnspecific(terms, 100);
     expect(out.find((t) => t.word === 'john')!.specific).toBe(false);
     expect(out.find((t) => t.word === 'veterans')!.specific).toBe(true);
   });
 
   it('counts an unknown name as unknown too ("Seattle")', () => {
-    const out = namesAloneUnspecific(weighed('When was John in Seattle for a game?', { john: 300, game: 7 }, {}));
+    const out = namesAloneUnspecific(weighed('When was John in Seattle for a game?', { john: 60, game: 7 }, {}), 100);
     expect(out.find((t) => t.word === 'john')!.specific).toBe(false);
   });
 
   it('leaves names specific when the KB knows a specific word that is not a name, or knows every word', () => {
     const knowsYoga = weighed(
       'Who did John go to yoga with after the veterans event?',
-      { john: 300, yoga: 6 },
+      { john: 60, yoga: 6 },
       { yoga: 0.69, veteran: 0.68 },
     );
-    expect(namesAloneUnspecific(knowsYoga).find((t) => t.word === 'john')!.specific).toBe(true);
-    const knowsAll = weighed('What kind of items does John collect at home?', { john: 300, kind: 30, item: 5, collect: 4, home: 9 }, {});
+    expect(namesAloneUnspecific(knowsYoga, 100).find((t) => t.word === 'john')!.specific).toBe(true);
+    const knowsAll = weighed('What kind of items does John collect at home?', { john: 60, kind: 30, item: 5, collect: 4, home: 9 }, {});
     expect(knowsAll.find((t) => t.word === 'john')!.proper).toBe(true);
-    expect(namesAloneUnspecific(knowsAll).find((t) => t.word === 'john')!.specific).toBe(true);
+    expect(namesAloneUnspecific(knowsAll, 100).find((t) => t.word === 'john')!.specific).toBe(true);
+  });
+
+  it('leaves a name that few notes carry specific: capitals mark tools as often as people', () => {
+    // examples/kb-like: 8 of 34 notes name Postgres; the KB never mentions Gunicorn.
+    const tools = weighTerms(queryTerms('how do I size the Postgres Pool for Gunicorn'), port({ postgr: 8, pool: 9 })).weighed;
+    expect(tools.find((t) => t.word === 'postgres')!.proper).toBe(true);
+    expect(namesAloneUnspecific(tools, 34)).toEqual(tools);
+    // The same name in most notes of a large KB is a hub: it alone no longer makes a note about Gunicorn.
+    const hub = weighTerms(queryTerms('how do I size the Postgres pool for Gunicorn'), port({ postgr: 600, pool: 9 })).weighed;
+    expect(namesAloneUnspecific(hub, 1000).find((t) => t.word === 'postgres')!.specific).toBe(false);
   });
 
   it('changes nothing when the document frequencies could not be read (every term then counts as present)', () => {
     const failing: WeighPort = () => ({ live: 1, df: new Error('no index'), info: new Map([['veteran', 0.68]]) });
     const terms = weighTerms(queryTerms('What events for veterans has John attended?'), failing).weighed;
-    expect(namesAloneUnspecific(terms)).toEqual(terms);
+    expect(namesAloneUnspecific(terms, 100)).toEqual(terms);
   });
 });

@@ -66,6 +66,7 @@ export function makeCandidate(note: Partial<Note> = {}, over: Partial<ScoredCand
     base: 1,
     relevance: 1,
     relevanceSource: 'lexical',
+    relevanceFactor: 1,
     boosts: { ...NO_BOOSTS },
     score: 0.5,
     ...over,
