@@ -38,9 +38,8 @@ export function abstentionReason(state: RecallState, floor: number, best: Scored
         .join(', ')}`,
     );
   // Names the KB knows but that stopped counting as specific (weigh-terms.ts: namesAloneUnspecific).
-  // Not when the cross-encoder decided: the rule only shapes the lexical estimate.
-  const names =
-    best?.relevanceSource === 'cross-encoder' ? [] : state.weighed.filter((t) => t.proper && !t.specific).map((t) => `"${t.word}"`);
+  // Not when the cross-encoder scored the best note: the rule only shapes the lexical estimate.
+  const names = best?.ce != null ? [] : state.weighed.filter((t) => t.proper && !t.specific).map((t) => `"${t.word}"`);
   if (names.length) parts.push(`a name alone (${names.slice(0, 3).join(', ')}) does not make a note about the rest`);
   if (best)
     parts.push(

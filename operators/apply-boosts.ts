@@ -61,8 +61,9 @@ export function scoreCandidates(
     }
     const boosts = boostFactors(norms[i]!, alphas);
     const est = relevance.get(c.note.key);
-    // The cross-encoder's probability is already the base; any other estimate adds what the base lacks.
-    const relevanceFactor = est && est.source !== 'cross-encoder' ? (est.ranking ?? est.p) : 1;
+    // The cross-encoder's probability is already the base (also for a note an entity link lifted: the
+    // lift is for the floor, and must not lower the score); any other estimate adds what the base lacks.
+    const relevanceFactor = logit === undefined && est ? (est.ranking ?? est.p) : 1;
     return {
       ...c,
       ce: logit ?? null,

@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { map } from 'rxjs';
 import type { RecallState } from '../../core/state.js';
-import { abstain } from '../../operators/abstain.js';
+import { abstain, abstentionReason } from '../../operators/abstain.js';
 import { keys, note, scheduler, scored, selecting } from './states.js';
 
 const summary = (s: RecallState) => ({
@@ -59,5 +59,15 @@ describe('abstain', () => {
       const s = selecting([weak]);
       expectObservable(cold('-s|', { s }).pipe(abstain({ floor: 0, keepWeak: true }))).toBe('-s|', { s });
     });
+  });
+
+  it('names a name that stopped counting as specific, unless the cross-encoder scored the best note', () => {
+    const john = { word: 'john', stem: 'john', proper: true, info: 1, df: 60, specific: false, everyday: false };
+    const veterans = { word: 'veterans', stem: 'veteran', proper: false, info: 0.68, df: 0, specific: true, everyday: false };
+    const state = (ce: number | null): RecallState => ({ ...selecting([{ ...weak, ce }]), weighed: [john, veterans] });
+    expect(abstentionReason(state(null), 0.5, { ...weak, ce: null })).toMatch(
+      /^no note mentions "veterans"; a name alone \("john"\) does not make a note about the rest; best match/,
+    );
+    expect(abstentionReason(state(-0.5), 0.5, { ...weak, ce: -0.5 })).toMatch(/^no note mentions "veterans"; best match/);
   });
 });

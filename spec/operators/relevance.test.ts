@@ -83,6 +83,20 @@ describe('estimateRelevance', () => {
     // The ranking follows the lift: the score never multiplies less than the relevance it shows.
     const gateway = s.scored.find((c) => c.note.key === 'gateway')!;
     expect(gateway.relevanceFactor).toBeGreaterThanOrEqual(gateway.relevance);
+    // With the cross-encoder's probability as the base, a link lifts the relevance for the floor and
+    // leaves the score alone (it used to multiply the score by the lift, which is below 1).
+    const ce = await run(
+      'redis pool exhausted under burst load',
+      { links },
+      NOTES,
+      new Map([
+        ['pool', 4],
+        ['gateway', -2],
+      ]),
+    );
+    expect(ce.relevance.get('gateway')!.source).toBe('linked');
+    const scored = ce.scored.find((c) => c.note.key === 'gateway')!;
+    expect([scored.relevanceFactor, scored.score]).toEqual([1, scored.base]);
   });
 
   it('gives a query word the document frequency of the form a note contains it by ("taken" through "take")', async () => {

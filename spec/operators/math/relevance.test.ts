@@ -4,6 +4,7 @@ import { queryTerms, textStems, stemOf } from '../../../core/stems.js';
 import {
   FEATURE_NAMES,
   RELEVANCE_MODEL,
+  MAX_ABBREVIATION_CHARS,
   MIN_LABEL_NOTES,
   TITLE_LABEL_SHARE,
   containsTerm,
@@ -65,6 +66,12 @@ describe('containsTerm', () => {
     expect(matchedStem(note, stemOf('authenticate'))).toBe('auth');
     expect(matchedStem(note, stemOf('config'))).toBe(stemOf('configuration'));
     expect(matchedStem(note, stemOf('kafka'))).toBeUndefined();
+  });
+
+  it('lets a note word of at most MAX_ABBREVIATION_CHARS stand for a longer query word (an abbreviation is short)', () => {
+    const long = 'a'.repeat(MAX_ABBREVIATION_CHARS + 5);
+    expect(matchedStem(noteTerms([long.slice(0, MAX_ABBREVIATION_CHARS)]), long)).toBe(long.slice(0, MAX_ABBREVIATION_CHARS));
+    expect(matchedStem(noteTerms([long.slice(0, MAX_ABBREVIATION_CHARS + 1)]), long)).toBeUndefined();
   });
 
   it('does not take a short word for the start of a longer one ("post" is not "postgres", "java" not "javascript")', () => {
