@@ -25,6 +25,8 @@ export interface WeighedTerm extends QueryTerm {
   specific: boolean;
   /** A word every coding conversation uses (its information is capped). */
   everyday: boolean;
+  /** Prefixes of the stem that are everyday words, which do not stand for it (weigh-terms.ts: everydayPrefixes). */
+  notVia?: ReadonlySet<string>;
 }
 
 export interface RelevanceEstimate {

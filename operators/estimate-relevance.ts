@@ -23,7 +23,7 @@ import type { Candidate, Degradation } from '../core/types.js';
 import { sigmoid } from './math/boosts.js';
 import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatures, noteTerms, type NoteTerms } from './math/relevance.js';
 import { textStems, stemOf, type QueryTerm } from '../core/stems.js';
-import { namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
+import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { STOPWORDS } from '../core/terms.js';
 import { searchableText } from '../core/note.js';
 import { scoringWindow } from './rerank-top.js';
@@ -89,7 +89,7 @@ function weighQuery(
   notes: readonly NoteTerms[],
 ): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
   const exact = weighTerms(opts.terms, opts.weigh);
-  const widened = widenToMatches(exact.weighed, notes, opts.weigh, exact.dfKnown);
+  const widened = widenToMatches(everydayPrefixes(exact.weighed, opts.weigh), notes, opts.weigh, exact.dfKnown);
   return {
     weighed: namesAloneUnspecific(widened.weighed, exact.live),
     live: exact.live,

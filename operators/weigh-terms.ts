@@ -6,10 +6,16 @@
 import type { WeighedTerm } from '../core/state.js';
 import type { Degradation } from '../core/types.js';
 import { stemOf, type QueryTerm } from '../core/stems.js';
-import { GENERIC_INFO, isLabel, matchedStem, type NoteTerms } from './math/relevance.js';
+import { GENERIC_INFO, MAX_ABBREVIATION_CHARS, MIN_PREFIX_CHARS, isLabel, matchedStem, type NoteTerms } from './math/relevance.js';
 
-/** Looks up document frequencies (this KB) and everyday-English weights of stems; may throw. */
-export type WeighPort = (stems: readonly string[]) => {
+/**
+ * Looks up document frequencies (this KB) and everyday-English weights of stems; may throw. With
+ * `infoOnly` the document frequencies may be left out (an empty map): the index is not read.
+ */
+export type WeighPort = (
+  stems: readonly string[],
+  opts?: { infoOnly?: boolean },
+) => {
   live: number;
   df: ReadonlyMap<string, number> | Error;
   info: ReadonlyMap<string, number> | Error;
@@ -74,15 +80,45 @@ export function weighTerms(
   return { weighed, live: Math.max(1, live), dfKnown: df !== null, degraded };
 }
 
+/**
+ * Marks, on each term, the prefixes through which a note may not contain it: those that are words of
+ * their own in everyday English (weight under SPECIFIC_INFO: "paint", "fail", "part", "take"). A note
+ * word stands for a longer query word when it abbreviates it ("auth", "repo", "perf", "init", all rare
+ * in everyday English); an everyday word that happens to start it ("paint" of "paintball", "fail" of
+ * "failover") is another word. Only the in-memory word counts are read (no index lookup); when they
+ * are unavailable every prefix counts, as before.
+ */
+export function everydayPrefixes(weighed: readonly WeighedTerm[], weigh: WeighPort): WeighedTerm[] {
+  const prefixesOf = (stem: string): string[] => {
+    const out: string[] = [];
+    for (let n = Math.min(stem.length - 1, MAX_ABBREVIATION_CHARS); n >= MIN_PREFIX_CHARS; n -= 1) out.push(stem.slice(0, n));
+    return out;
+  };
+  const all = [...new Set(weighed.flatMap((t) => prefixesOf(t.stem)))];
+  if (!all.length) return [...weighed];
+  let info: ReadonlyMap<string, number>;
+  try {
+    const w = weigh(all, { infoOnly: true });
+    if (w.info instanceof Error) return [...weighed];
+    info = w.info;
+  } catch {
+    return [...weighed];
+  }
+  return weighed.map((t) => {
+    const common = prefixesOf(t.stem).filter((p) => (info.get(p) ?? 1) < SPECIFIC_INFO);
+    return common.length ? { ...t, notVia: new Set(common) } : t;
+  });
+}
+
 /** Most word forms looked up per query by widenToMatches (as many as a query has terms). */
 export const MAX_WIDENED_FORMS = 64;
 
 /**
- * Document frequencies as the estimate matches words. A note "contains" a query word through a
- * shorter or slightly longer stem too ("taken" through "take", "config" through "configur"), but the
- * index counts exact stems only: "taken" may be in no note while "take" is in half of them. Counted
- * exactly, such a word looks unknown to the KB (the highest rarity weight), and a note that matches it
- * through "take" would be credited with the rarest evidence the query has. So a term's document
+ * Document frequencies as the estimate matches words. A note "contains" a query word through an
+ * abbreviation or a slightly longer stem too ("authent" through "auth", "config" through "configur"),
+ * but the index counts exact stems only: "config" may be in two notes while "configur" is in half of
+ * them. Counted exactly, such a word looks rare in the KB (a high rarity weight), and a note that
+ * matches it through "configur" would be credited with evidence the query barely has. So a term's document
  * frequency becomes the largest of its own and those of the stems through which the given notes
  * contain it (a lower bound on the notes that contain it the estimate's way).
  *
@@ -101,7 +137,7 @@ export function widenToMatches(
   const via = new Map<string, Set<string>>();
   for (const t of weighed)
     for (const n of notes) {
-      const m = matchedStem(n, t.stem);
+      const m = matchedStem(n, t.stem, t.notVia);
       if (m !== undefined && m !== t.stem) via.set(t.stem, (via.get(t.stem) ?? new Set()).add(m));
     }
   if (!via.size) return { weighed: [...weighed], degraded: [] };

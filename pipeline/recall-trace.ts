@@ -20,7 +20,7 @@ type Describe = (st: RecallState) => TraceEventBody | TraceEventBody[];
 export function missingTerms(terms: readonly WeighedTerm[], note: Note): string[] {
   const stems = noteTerms(textStems(searchableText(note), RELEVANCE_TEXT_CHARS));
   return terms
-    .filter((t) => !containsTerm(stems, t.stem))
+    .filter((t) => !containsTerm(stems, t.stem, t.notVia))
     .sort((a, b) => b.info - a.info)
     .map((t) => t.word);
 }

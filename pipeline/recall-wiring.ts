@@ -54,16 +54,18 @@ const asError = (err: unknown): Error => (err instanceof Error ? err : new Error
 function weighTerms(
   index: IndexHandle,
   stems: readonly string[],
+  infoOnly = false,
 ): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
   let live = 1;
-  let df: Map<string, number> | Error;
-  try {
-    const s = termStats(index, stems);
-    live = s.live;
-    df = s.df;
-  } catch (err) {
-    df = asError(err);
-  }
+  let df: Map<string, number> | Error = new Map();
+  if (!infoOnly)
+    try {
+      const s = termStats(index, stems);
+      live = s.live;
+      df = s.df;
+    } catch (err) {
+      df = asError(err);
+    }
   let info: Map<string, number> | Error;
   try {
     const counts = wordCounts();
@@ -131,7 +133,7 @@ export function recallDeps(req: RecallRequest, w: RecallWiring): RecallDeps {
     cache: req.noCache ? NO_CACHE : fileCache({ ...cacheOf, generation, index, now }),
     retired: (ledger) => indexRetiredLookup(index, ledger),
     storedVectors: (paths) => (models.models.embed ? storedVectors(index, models.models.embed, paths) : new Map()),
-    weighTerms: (stems) => weighTerms(index, stems),
+    weighTerms: (stems, opts) => weighTerms(index, stems, opts?.infoOnly),
     hasNotesIn: (startMs, endMs) => notesInWindow(index, startMs, endMs, 1).length > 0,
     // An entity named by more notes than this is a hub (say "postgres") and links nothing.
     linkedNotes: (paths) => linkedNotes(index, paths, Math.max(LINK_HUB_MIN_NOTES, Math.ceil(w.liveNotes * LINK_HUB_FRACTION)), now()),

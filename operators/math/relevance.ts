@@ -61,6 +61,11 @@ export interface WeightedTerm {
   /** A word every coding conversation uses ("code", "tests"): never part of a specific combination. */
   everyday?: boolean;
   /**
+   * Prefixes of the stem that are words of their own in everyday English ("paint" of "paintball"):
+   * a note containing one does not contain this term (see matchedStem).
+   */
+  notVia?: ReadonlySet<string>;
+  /**
    * A name. A name that is not specific (weigh-terms.ts: namesAloneUnspecific) is never part of a
    * specific combination either: it would make every note that says it "specific" again.
    */
@@ -122,17 +127,21 @@ export function noteTerms(stems: Iterable<string>): NoteTerms {
  * "environment", "repository"); or a note stem that extends a query stem of MIN_EXTENDED_CHARS or
  * more by at most MAX_EXTENSION_CHARS ("config" for "configuration").
  */
-export function containsTerm(note: NoteTerms, stem: string): boolean {
-  return matchedStem(note, stem) !== undefined;
+export function containsTerm(note: NoteTerms, stem: string, notVia?: ReadonlySet<string>): boolean {
+  return matchedStem(note, stem, notVia) !== undefined;
 }
 
-/** The note stem by which the note contains the term (see containsTerm), or undefined. */
-export function matchedStem(note: NoteTerms, stem: string): string | undefined {
+/**
+ * The note stem by which the note contains the term (see containsTerm), or undefined. A prefix in
+ * `notVia` does not count: an everyday word ("paint") is not an abbreviation of a longer one
+ * ("paintball") the way "auth" is of "authenticate".
+ */
+export function matchedStem(note: NoteTerms, stem: string, notVia?: ReadonlySet<string>): string | undefined {
   if (note.set.has(stem)) return stem;
   // A note stem that is a prefix of the query stem ("auth" of "authent"), of MAX_ABBREVIATION_CHARS at
   // most: a pasted 20 000-character token would otherwise cost 20 000 slices per note.
   for (let n = Math.min(stem.length - 1, MAX_ABBREVIATION_CHARS); n >= MIN_PREFIX_CHARS; n -= 1)
-    if (note.set.has(stem.slice(0, n))) return stem.slice(0, n);
+    if (note.set.has(stem.slice(0, n)) && !notVia?.has(stem.slice(0, n))) return stem.slice(0, n);
   if (stem.length < MIN_EXTENDED_CHARS) return undefined;
   // A note stem that starts with the query stem ("configur" for "config"): the sorted stems ≥ it.
   let lo = 0;
@@ -181,7 +190,7 @@ export function relevanceFeatures(
     const w = idf(t.df, live);
     kTotal += w;
     bTotal += t.info;
-    if (containsTerm(noteStems, t.stem)) {
+    if (containsTerm(noteStems, t.stem, t.notVia)) {
       k += w;
       b += t.info;
       maxCovered = Math.max(maxCovered, t.info);

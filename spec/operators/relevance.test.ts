@@ -99,16 +99,27 @@ describe('estimateRelevance', () => {
     expect([scored.relevanceFactor, scored.score]).toEqual([1, scored.base]);
   });
 
-  it('gives a query word the document frequency of the form a note contains it by ("taken" through "take")', async () => {
-    const notes = [{ id: 'take', title: 'Redis snapshots', body: 'take a redis snapshot before the upgrade' }];
-    const s = await run('redis snapshot taken', { weigh: weigh({ redi: 2, snapshot: 1, take: 40 }) }, notes);
-    expect(s.weighed.find((t) => t.word === 'taken')!.df).toBe(40);
+  it('gives a query word the document frequency of the form a note contains it by ("authentication" through "auth")', async () => {
+    const notes = [{ id: 'auth', title: 'Redis auth', body: 'auth tokens for redis expire hourly' }];
+    const s = await run('redis authentication', { weigh: weigh({ redi: 2, auth: 40 }) }, notes);
+    expect(s.weighed.find((t) => t.word === 'authentication')!.df).toBe(40);
+  });
+
+  it('does not let an everyday word stand for a longer one ("paint" is not "paintball"), as an abbreviation does', async () => {
+    const notes = [{ id: 'paint', title: 'Painting', body: 'John: I paint landscapes on weekends' }];
+    const s = await run(
+      'paintball weekends',
+      { weigh: weigh({ paint: 5, weekend: 3 }, { paint: 0.52, paintbal: 0.9, weekend: 0.55 }) },
+      notes,
+    );
+    expect(s.weighed.find((t) => t.word === 'paintball')!.df).toBe(0);
+    expect(s.relevance.get('paint')!.features!.specificCovered).toBe(0);
   });
 
   it('records a failed document-frequency lookup once, and then neither widens nor applies the names rule', async () => {
     let calls = 0;
-    const failing: EstimateRelevanceOptions['weigh'] = (stems) => {
-      calls += 1;
+    const failing: EstimateRelevanceOptions['weigh'] = (stems, opts) => {
+      if (!opts?.infoOnly) calls += 1; // index reads only
       return { live: 100, df: new Error('index busy'), info: new Map(stems.map((x) => [x, 0.7])) };
     };
     const s = await run('redis snapshot taken', { weigh: failing }, [{ id: 'take', title: 'Redis', body: 'take a redis snapshot' }]);

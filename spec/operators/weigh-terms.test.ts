@@ -1,7 +1,14 @@
 import { describe, it, expect } from '@jest/globals';
 import { queryTerms, stemOf, textStems } from '../../core/stems.js';
-import { noteTerms } from '../../operators/math/relevance.js';
-import { MAX_WIDENED_FORMS, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from '../../operators/weigh-terms.js';
+import { containsTerm, noteTerms } from '../../operators/math/relevance.js';
+import {
+  MAX_WIDENED_FORMS,
+  everydayPrefixes,
+  namesAloneUnspecific,
+  weighTerms,
+  widenToMatches,
+  type WeighPort,
+} from '../../operators/weigh-terms.js';
 
 /** A weigh port over a fixed table of document frequencies (100 live notes), recording what it was asked. */
 function port(df: Record<string, number>, info: Record<string, number> = {}): WeighPort & { asked: string[][] } {
@@ -66,6 +73,28 @@ describe('widenToMatches', () => {
     expect(out.weighed[0]!.df).toBe(0);
     expect(out.degraded).toHaveLength(1);
     expect(out.degraded[0]!.message).toMatch(/matched word forms unavailable: index busy/);
+  });
+});
+
+describe('everydayPrefixes', () => {
+  it('marks the prefixes of a term that are everyday words, and only reads word weights', () => {
+    const weigh = port({}, { paint: 0.52, auth: 0.96, authent: 1 });
+    const terms = weighTerms(queryTerms('paintball authentication'), weigh).weighed;
+    const calls = weigh.asked.length;
+    const out = everydayPrefixes(terms, weigh);
+    expect(weigh.asked.length).toBe(calls + 1);
+    const paintball = out.find((t) => t.word === 'paintball')!;
+    expect(paintball.notVia!.has('paint')).toBe(true);
+    expect(containsTerm(noteTerms(['paint']), paintball.stem, paintball.notVia)).toBe(false);
+    const auth = out.find((t) => t.word === 'authentication')!;
+    expect(auth.notVia?.has('auth') ?? false).toBe(false);
+    expect(containsTerm(noteTerms(['auth']), auth.stem, auth.notVia)).toBe(true);
+  });
+
+  it('leaves every prefix allowed when the word weights are unavailable', () => {
+    const terms = weighTerms(queryTerms('paintball'), port({})).weighed;
+    const failing: WeighPort = () => ({ live: 1, df: new Map(), info: new Error('word counts missing') });
+    expect(everydayPrefixes(terms, failing)).toEqual(terms);
   });
 });
 
