@@ -133,15 +133,9 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();
+    // Called for candidates inside the window only, whose stems stemsOf holds.
     const estimate = (c: Candidate): RelevanceEstimate => {
-      const features = weighed.length
-        ? relevanceFeatures(
-            weighed,
-            stemsOf.get(c.note.key) ?? noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)),
-            titleStems(c.note.title),
-            live,
-          )
-        : null;
+      const features = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
       const logit = state.ce?.get(c.note.key);
       if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
       if (windowQuery && c.ranks.temporal !== undefined) return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features };

@@ -6,7 +6,7 @@
 import type { WeighedTerm } from '../core/state.js';
 import type { Degradation } from '../core/types.js';
 import { stemOf, type QueryTerm } from '../core/stems.js';
-import { GENERIC_INFO, MAX_ABBREVIATION_CHARS, MIN_PREFIX_CHARS, isLabel, matchedStem, type NoteTerms } from './math/relevance.js';
+import { GENERIC_INFO, abbreviationCandidates, isLabel, matchedStem, type NoteTerms } from './math/relevance.js';
 
 /**
  * Looks up document frequencies (this KB) and everyday-English weights of stems; may throw. With
@@ -89,12 +89,8 @@ export function weighTerms(
  * are unavailable every prefix counts, as before.
  */
 export function everydayPrefixes(weighed: readonly WeighedTerm[], weigh: WeighPort): WeighedTerm[] {
-  const prefixesOf = (stem: string): string[] => {
-    const out: string[] = [];
-    for (let n = Math.min(stem.length - 1, MAX_ABBREVIATION_CHARS); n >= MIN_PREFIX_CHARS; n -= 1) out.push(stem.slice(0, n));
-    return out;
-  };
-  const all = [...new Set(weighed.flatMap((t) => prefixesOf(t.stem)))];
+  const prefixes = weighed.map((t) => abbreviationCandidates(t.stem));
+  const all = [...new Set(prefixes.flat())];
   if (!all.length) return [...weighed];
   let info: ReadonlyMap<string, number>;
   try {
@@ -104,8 +100,8 @@ export function everydayPrefixes(weighed: readonly WeighedTerm[], weigh: WeighPo
   } catch {
     return [...weighed];
   }
-  return weighed.map((t) => {
-    const common = prefixesOf(t.stem).filter((p) => (info.get(p) ?? 1) < SPECIFIC_INFO);
+  return weighed.map((t, i) => {
+    const common = prefixes[i]!.filter((p) => (info.get(p) ?? 1) < SPECIFIC_INFO);
     return common.length ? { ...t, notVia: new Set(common) } : t;
   });
 }
@@ -118,9 +114,9 @@ export const MAX_WIDENED_FORMS = 64;
  * abbreviation or a slightly longer stem too ("authent" through "auth", "config" through "configur"),
  * but the index counts exact stems only: "config" may be in two notes while "configur" is in half of
  * them. Counted exactly, such a word looks rare in the KB (a high rarity weight), and a note that
- * matches it through "configur" would be credited with evidence the query barely has. So a term's document
- * frequency becomes the largest of its own and those of the stems through which the given notes
- * contain it (a lower bound on the notes that contain it the estimate's way).
+ * matches it through "configur" would be credited with evidence the query barely has. So a term's
+ * document frequency becomes the largest of its own and those of the stems through which the given
+ * notes contain it (a lower bound on the notes that contain it the estimate's way).
  *
  * Only the forms in the given notes (the scoring window) are looked up, at most MAX_WIDENED_FORMS in
  * the query's word order. Nothing is looked up when the exact counts were unavailable (`dfKnown`

@@ -139,7 +139,8 @@ export function containsTerm(note: NoteTerms, stem: string, notVia?: ReadonlySet
 export function matchedStem(note: NoteTerms, stem: string, notVia?: ReadonlySet<string>): string | undefined {
   if (note.set.has(stem)) return stem;
   // A note stem that is a prefix of the query stem ("auth" of "authent"), of MAX_ABBREVIATION_CHARS at
-  // most: a pasted 20 000-character token would otherwise cost 20 000 slices per note.
+  // most: a pasted 20 000-character token would otherwise cost 20 000 slices per note. (The bounds
+  // of abbreviationCandidates, walked here without building the list: this runs per term and note.)
   for (let n = Math.min(stem.length - 1, MAX_ABBREVIATION_CHARS); n >= MIN_PREFIX_CHARS; n -= 1)
     if (note.set.has(stem.slice(0, n)) && !notVia?.has(stem.slice(0, n))) return stem.slice(0, n);
   if (stem.length < MIN_EXTENDED_CHARS) return undefined;
@@ -155,6 +156,16 @@ export function matchedStem(note: NoteTerms, stem: string, notVia?: ReadonlySet<
     if (note.sorted[i]!.length - stem.length <= MAX_EXTENSION_CHARS) return note.sorted[i];
   }
   return undefined;
+}
+
+/**
+ * The prefixes of a query stem that matchedStem tries as abbreviations, longest first (the same bounds:
+ * MIN_PREFIX_CHARS to MAX_ABBREVIATION_CHARS, shorter than the stem).
+ */
+export function abbreviationCandidates(stem: string): string[] {
+  const out: string[] = [];
+  for (let n = Math.min(stem.length - 1, MAX_ABBREVIATION_CHARS); n >= MIN_PREFIX_CHARS; n -= 1) out.push(stem.slice(0, n));
+  return out;
 }
 
 /** BM25's idf, always positive: ln((N − df + 0.5) / (df + 0.5) + 1). */
