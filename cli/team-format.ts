@@ -26,6 +26,11 @@ export function formatPush(r: PushReport): string {
     lines.push(
       `conflicts: ${c.replacedOther} notes last published from another machine were replaced by your newer edit (their revision is kept as superseded)`,
     );
+  if (c.notYours)
+    lines.push(
+      `${c.notYours} retirements of notes another role published were not made in the store (only a note's author can retire it there); ` +
+        `a shared note's \`supersedes:\` still retires them for teammates who trust you`,
+    );
   lines.push(r.vectors);
   for (const s of r.skipped) lines.push(`skipped ${s.path}: ${s.reason}`);
   return `${lines.join('\n')}\n`;
@@ -33,12 +38,32 @@ export function formatPush(r: PushReport): string {
 
 export function formatPull(r: PullReport): string {
   const s = r.summary;
-  return (
+  const lines = [
     `pulled from ${r.store}${r.full ? ' (full)' : ''}: ${r.rows} changes, ${r.written} notes written, ${r.removed} removed, ${r.unchanged} unchanged` +
-    `${r.tooLarge ? `, ${r.tooLarge} skipped (larger than 1 MiB)` : ''} (${(r.ms / 1000).toFixed(2)} s)\n` +
-    `team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)\n` +
-    (r.indexed ? `indexed with ${r.indexed}\n` : '')
-  );
+      `${r.tooLarge ? `, ${r.tooLarge} skipped (larger than 1 MiB)` : ''} (${(r.ms / 1000).toFixed(2)} s)`,
+  ];
+  // Why a changed note was not written: every reason a pull has, so no change goes unexplained.
+  const why = [
+    r.unchanged ? `${r.unchanged} already in the shard at that revision` : '',
+    r.retired ? `${r.retired} retired in the store by their author or a trusted teammate` : '',
+    r.tooLarge ? `${r.tooLarge} larger than 1 MiB (recall does not read them)` : '',
+  ].filter(Boolean);
+  if (why.length) lines.push(`not written: ${why.join('; ')}`);
+  const refused = Object.entries(r.refused);
+  if (refused.length) {
+    const n = refused.reduce((a, [, c]) => a + c, 0);
+    lines.push(
+      `refused: ${n} retirements by roles you do not trust and who did not write the note (${refused.map(([by, c]) => `${by} ${c}`).join(', ')}): ` +
+        `those notes stay as their authors left them`,
+    );
+  }
+  if (r.heldBack)
+    lines.push(`held back: ${r.heldBack} newer revisions by authors you do not trust (the trusted author's revision is shown)`);
+  if (r.local)
+    lines.push(`${r.local} of the notes were published from this state dir's KBs: each KB's own recall leaves out the copies of its own notes`);
+  lines.push(`team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)`);
+  if (r.indexed) lines.push(`indexed with ${r.indexed}`);
+  return `${lines.join('\n')}\n`;
 }
 
 export function formatTrust(r: ReturnType<typeof teamTrust>): string {

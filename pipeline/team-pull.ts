@@ -10,8 +10,16 @@ import { resolveScope } from './scope.js';
 import { openKbIndex } from './run.js';
 import { closeIndex, refreshIndex } from '../sources/index-store.js';
 import { readJson, writeFileAtomic } from '../core/atomic-write.js';
-import { TeamError, displayUrl, type TeamSettings } from '../sources/team-settings.js';
-import { applyToShard, clearShard, loadTrust, projectNote, recountShard, type ShardSummary } from '../sources/team-shard.js';
+import { TeamError, displayUrl, localPublishers, type TeamSettings } from '../sources/team-settings.js';
+import {
+  applyToShard,
+  clearShard,
+  loadTrust,
+  projectNote,
+  recountShard,
+  type LocalIdentity,
+  type ShardSummary,
+} from '../sources/team-shard.js';
 import type { PullCursor, TeamConnection } from '../sources/team-store.js';
 import { PULL_PAGE, nowIso, setup, withStore, type TeamIo } from './team-io.js';
 
@@ -37,6 +45,17 @@ export interface PullReport {
   unchanged: number;
   /** Notes larger than recall reads (1 MiB), not written. */
   tooLarge: number;
+  /** Notes not written because every revision was retired by its author or a trusted teammate (none was in the shard). */
+  retired: number;
+  /**
+   * Notes kept although the store marks the kept revision retired or not the latest, because a
+   * role not trusted here did it (not its author): by that role.
+   */
+  refused: Record<string, number>;
+  /** Notes shown at a trusted author's revision while a newer one by an untrusted author is held back. */
+  heldBack: number;
+  /** Notes published by this state dir's KBs: in the shard for the other KBs, left out of the one that published them. */
+  local: number;
   summary: ShardSummary;
   ms: number;
   indexed: string | null;
@@ -95,7 +114,10 @@ function takeLock(file: string): () => void {
 interface PullRun {
   state: PullState | null;
   applied: number;
-  counts: { written: number; removed: number; unchanged: number; 'too-large': number };
+  counts: { written: number; removed: number; unchanged: number; 'too-large': number; retired: number };
+  refused: Record<string, number>;
+  heldBack: number;
+  local: number;
 }
 
 type TeamStore = typeof import('../sources/team-store.js');
@@ -138,9 +160,16 @@ async function pullPages(
   fs.mkdirSync(shard, { recursive: true, mode: 0o700 });
   const at = nowIso(io);
   let rows = 0;
+  const local: LocalIdentity = { role: await store.sessionRole(conn), machine: settings.machine, publishers: localPublishers(settings.paths) };
   const end = await store.pullChanges(conn, run.state.cursor, opts.pageSize ?? PULL_PAGE, async (page) => {
     for (const [id, revisions] of page.notes) {
-      run.counts[applyToShard(shard, id, projectNote(revisions, trust, settings.machine), info.storeId, run.state!.summary, at)] += 1;
+      const projection = projectNote(revisions, trust, local);
+      const outcome = applyToShard(shard, id, projection, info.storeId, run.state!.summary, at);
+      // Nothing to remove and nothing to show: every revision was retired by someone whose word we take.
+      run.counts[!projection && outcome === 'unchanged' ? 'retired' : outcome] += 1;
+      if (projection?.refused) run.refused[projection.refused.by] = (run.refused[projection.refused.by] ?? 0) + 1;
+      if (projection?.heldBack) run.heldBack += 1;
+      if (projection?.localKb) run.local += 1;
     }
     rows += page.rows;
     run.applied += page.notes.size;
@@ -159,6 +188,10 @@ async function pullPages(
     removed: counts.removed,
     unchanged: counts.unchanged,
     tooLarge: counts['too-large'],
+    retired: counts.retired,
+    refused: run.refused,
+    heldBack: run.heldBack,
+    local: run.local,
     summary: run.state.summary,
     ms: 0,
     indexed: null,
@@ -192,7 +225,14 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
   if (!settings.url)
     throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
   const release = takeLock(path.join(settings.paths.dir, 'pull.lock'));
-  const run: PullRun = { state: null, applied: 0, counts: { written: 0, removed: 0, unchanged: 0, 'too-large': 0 } };
+  const run: PullRun = {
+    state: null,
+    applied: 0,
+    counts: { written: 0, removed: 0, unchanged: 0, 'too-large': 0, retired: 0 },
+    refused: {},
+    heldBack: 0,
+    local: 0,
+  };
   try {
     const report = await withStore(settings, (conn, store) => pullPages(conn, store, run, opts, io, settings));
     if (opts.index !== false) report.indexed = indexAfterPull(config, opts.kb ?? null, io);

@@ -16,9 +16,9 @@ import { embedMissing } from '../sources/models/embed-notes.js';
 import { parseLooseDate } from '../core/dates.js';
 import type { Note } from '../core/note.js';
 import { readJson, writeFileAtomic } from '../core/atomic-write.js';
-import { TeamError, displayUrl, type TeamSettings } from '../sources/team-settings.js';
+import { TeamError, displayUrl, publisherId, type TeamSettings } from '../sources/team-settings.js';
 import { TEAM_PREFIX } from '../sources/team-shard.js';
-import type { PushCounts, PushItem, StoreInfo, TeamConnection } from '../sources/team-store.js';
+import type { PushCounts, PushItem, PushOrigin, StoreInfo, TeamConnection } from '../sources/team-store.js';
 import { PUSH_BATCH, nowIso, setup, withStore, type TeamIo } from './team-io.js';
 import { kbEntries, planPush, type KbEntries, type PushPlan } from './team-push-plan.js';
 
@@ -120,9 +120,34 @@ interface SendContext {
   store: typeof import('../sources/team-store.js');
   info: StoreInfo;
   index: IndexHandle;
-  origin: { machine: string; kb: string };
+  origin: PushOrigin;
   vectorModel: string | null;
   mtimes: KbEntries['mtimes'];
+  /** Notes left out of this push, with the reason (the report lists them). */
+  skipped: PushReport['skipped'];
+}
+
+/**
+ * Where a note holds a character PostgreSQL text cannot store (NUL, U+0000), or null. Such a note
+ * is skipped with this reason instead of failing its whole batch on the server.
+ */
+function unstorable(n: Note): string | null {
+  const NUL = '\u0000';
+  let inFrontmatter = false;
+  JSON.stringify(n.frontmatter, (k: string, v: unknown) => {
+    if (k.includes(NUL) || (typeof v === 'string' && v.includes(NUL))) inFrontmatter = true;
+    return v;
+  });
+  const where = n.key.includes(NUL)
+    ? 'id'
+    : n.title.includes(NUL)
+      ? 'title'
+      : n.body.includes(NUL)
+        ? 'text'
+        : inFrontmatter
+          ? 'frontmatter'
+          : null;
+  return where ? `its ${where} holds a NUL character (U+0000), which PostgreSQL text cannot store: remove it and push again` : null;
 }
 
 /** The store rows of one batch of notes, text and vectors read from the index now (not the whole KB at once). */
@@ -132,6 +157,11 @@ function batchItems(ctx: SendContext, paths: string[]): PushItem[] {
   return paths.flatMap((p) => {
     const n = full.get(p);
     if (!n) return [];
+    const bad = unstorable(n);
+    if (bad) {
+      ctx.skipped.push({ path: p, reason: bad });
+      return [];
+    }
     const updated = updatedAt(n, ctx.mtimes.get(p));
     return [
       {
@@ -151,16 +181,24 @@ function batchItems(ctx: SendContext, paths: string[]): PushItem[] {
 
 /** Send the plan in batches, each its own transaction, recording every published note in the ledger as it goes. */
 async function sendPlan(ctx: SendContext, plan: PushPlan, ledger: PushLedger, io: TeamIo): Promise<PushCounts> {
-  const counts: PushCounts = { published: 0, unchanged: plan.unchanged, keptAsRevision: 0, replacedOther: 0, retired: 0 };
+  const counts: PushCounts = { ...ctx.store.zeroCounts(), unchanged: plan.unchanged };
   const total = plan.items.length + plan.retires.length;
   for (let i = 0; i < Math.max(plan.items.length, plan.retires.length); i += PUSH_BATCH) {
-    const batch = batchItems(
-      ctx,
-      plan.items.slice(i, i + PUSH_BATCH).map((b) => b.path),
+    const paths = plan.items.slice(i, i + PUSH_BATCH).map((b) => b.path);
+    const batch = batchItems(ctx, paths);
+    const { counts: c, rejected } = await ctx.store.pushBatch(
+      ctx.conn,
+      ctx.origin,
+      batch,
+      plan.retires.slice(i, i + PUSH_BATCH),
+      ctx.info.pgvector,
     );
-    const c = await ctx.store.pushBatch(ctx.conn, ctx.origin, batch, plan.retires.slice(i, i + PUSH_BATCH), ctx.info.pgvector);
     for (const k of Object.keys(counts) as (keyof PushCounts)[]) counts[k] += c[k];
-    for (const b of batch) ledger.ids[b.id] = b.contentHash;
+    const refused = new Map(rejected.map((r) => [r.id, r.message]));
+    for (const b of batch) if (!refused.has(b.id)) ledger.ids[b.id] = b.contentHash;
+    // The store refused these values (the check above catches NUL; a server in another encoding may refuse more).
+    for (const item of plan.items.slice(i, i + PUSH_BATCH))
+      if (refused.has(item.entry.key)) ctx.skipped.push({ path: item.path, reason: `the team store refused it: ${refused.get(item.entry.key)}` });
     io.progress?.(`pushed ${Math.min(total, i + PUSH_BATCH)}/${total}`);
   }
   for (const r of plan.retires) delete ledger.ids[r.id];
@@ -173,7 +211,7 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
   if (!settings.url)
     throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
   const { kbRoot, realKb, shareAll } = pushTarget(opts, io, config, settings);
-  const origin = { machine: settings.machine, kb: realKb };
+  const origin: PushOrigin = { machine: settings.machine, kb: realKb, publisher: publisherId(settings.paths, realKb) };
   const index = openKbIndex(config, kbRoot, io.env);
   try {
     const refresh = refreshIndex(index, { problems: false });
@@ -188,14 +226,15 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
       const prev = readJson<PushLedger | null>(ledgerPath, null);
       const ledger: PushLedger = prev && prev.storeId === info.storeId ? prev : { storeId: info.storeId, kb: realKb, ids: {} };
       const plan = planPush(kb, shareAll, { pushed: ledger.ids, fromHere: await store.headsFrom(conn, origin) });
-      const counts = await sendPlan({ conn, store, info, index, origin, vectorModel, mtimes: kb.mtimes }, plan, ledger, io);
+      const skipped: PushReport['skipped'] = [...refreshSkipped, ...plan.skipped];
+      const counts = await sendPlan({ conn, store, info, index, origin, vectorModel, mtimes: kb.mtimes, skipped }, plan, ledger, io);
       const report: PushReport = {
         at: nowIso(io),
         kb: realKb,
         store: displayUrl(settings.url, settings.env),
         shared: plan.shared,
         counts,
-        skipped: [...refreshSkipped, ...plan.skipped],
+        skipped,
         vectors,
         ms: Date.now() - t0,
       };

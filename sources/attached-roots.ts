@@ -13,8 +13,11 @@ export interface AttachedRoot {
   prefix: string;
   /** Folder laid out like a KB (documents/, archived/). */
   root: string;
-  /** Called on each note of this root as it is (re)indexed, with the note file's absolute path. */
-  decorate?: (note: Note, abs: string) => Note;
+  /**
+   * Called on each note of this root as it is (re)indexed, with the note file's absolute path;
+   * null leaves the note out of this index (the team shard's copy of a note this KB published).
+   */
+  decorate?: (note: Note, abs: string) => Note | null;
 }
 
 /** The KB's files, then each attached root's under its prefix (each walked with the same link policy). */

@@ -150,6 +150,11 @@ export class IndexWriter {
     // A note of an attached root (the team shard) gets its provenance from that root.
     const decorate = decoratorFor(this.h.attached, f.rel);
     const note = decorate ? decorate(parsed, f.abs) : parsed;
+    if (!note) {
+      // Left out of this index (its root says so): drop what an earlier refresh stored for it.
+      this.forget(f.rel);
+      return;
+    }
     this.st.upsertNote.run(noteRow(note));
     this.st.deleteSupersedes.run(f.rel);
     if (note.location === 'documents') for (const t of supersedesTargets(note)) this.st.insertSupersedes.run(t, f.rel, note.key);

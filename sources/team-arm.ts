@@ -64,7 +64,7 @@ export function teamLiveArm(
       const now = new Date().toISOString();
       const hits: ArmHit[] = [];
       for (const { row, score } of found) {
-        const projection = projectNote([row], trust, settings.machine);
+        const projection = projectNote([row], trust);
         if (!projection) continue;
         const { text, provenance } = renderPulledNote(projection, info.storeId, now);
         const note = parseNote(text, `${TEAM_LIVE_PREFIX}/documents/${shardFileName(row.id)}`, 'documents');

@@ -127,6 +127,11 @@ function destroyClient(client: PgClient): void {
   client.end().catch(() => undefined);
 }
 
+/** The database role of this session: the name the store records as author of what it publishes. */
+export async function sessionRole(conn: TeamConnection): Promise<string> {
+  return (await conn.query<{ me: string }>(`SELECT session_user AS me`))[0]!.me;
+}
+
 /** A schema name quoted as an SQL identifier. */
 export const ident = (schema: string): string => `"${schema.replace(/"/g, '""')}"`;
 

@@ -49,8 +49,10 @@ export interface StoreRow {
   head: boolean;
   state: 'current' | 'superseded' | 'forgotten';
   supersededBy: string | null;
-  /** Role that retired this revision (superseded or forgotten it), or null. */
+  /** Role that retired this revision (superseded or forgotten it, or took its head), or null. */
   retiredBy: string | null;
+  /** Publisher id of the KB it came from (null on rows from before schema version 3). */
+  publisher: string | null;
 }
 
 export interface TrustList {
@@ -74,6 +76,10 @@ export interface Provenance {
   quarantine: boolean;
   /** A newer revision by an untrusted author that this one was preferred to. */
   held_back: { revision: number; author: string } | null;
+  /** Publisher id of the KB it came from (absent before schema version 3). */
+  publisher?: string | null;
+  /** This KB (real path) published it from this state dir: its own index leaves the copy out. */
+  local_kb?: string | null;
   pulled_at: string;
 }
 
@@ -83,6 +89,18 @@ export interface Projection {
   quarantined: boolean;
   authority: Authority;
   heldBack: { revision: number; author: string } | null;
+  /** The store marks the shown revision retired (or not the latest) on the word of a role not trusted here. */
+  refused: { by: string } | null;
+  /** The real path of this state dir's KB that published it (its own index leaves the copy out), else null. */
+  localKb: string | null;
+}
+
+/** Who this pull is: the database role, the machine's name, and the publisher ids of the KBs pushed from this state dir. */
+export interface LocalIdentity {
+  role: string;
+  machine: string;
+  /** Publisher id → the KB's real path. */
+  publishers: ReadonlyMap<string, string>;
 }
 
 export function loadTrust(paths: TeamPaths): TrustList {
@@ -107,28 +125,48 @@ export const isTrusted = (trust: TrustList, author: string): boolean => Object.p
 const newestFirst = (a: StoreRow, b: StoreRow): number =>
   a.updatedAt === b.updatedAt ? b.revision - a.revision : a.updatedAt < b.updatedAt ? 1 : -1;
 
+/** Not the note's live revision in the store: retired, or no longer its head. */
+const retired = (r: StoreRow): boolean => !r.head || r.state !== 'current';
+
+/** A retirement (or loss of the head) this machine takes: made by the revision's author or by a trusted role. */
+const honoured = (r: StoreRow, trust: TrustList): boolean => r.retiredBy !== null && (r.retiredBy === r.author || isTrusted(trust, r.retiredBy));
+
+/** The KB of this state dir that published `r` (same role, and its publisher id or, on older rows, this machine), or null. */
+function localKbOf(r: StoreRow, local: LocalIdentity | undefined): string | null {
+  if (!local || r.author !== local.role) return null;
+  if (r.publisher !== null) return local.publishers.get(r.publisher) ?? null;
+  return r.machine === local.machine ? r.kb : null;
+}
+
 /**
- * Which revision of a note this machine shows, from all its revisions in the store, or null for
- * none: retired (by its author or a trusted teammate), or published from this very machine (its own
- * KB already holds it).
+ * Which revision of a note this machine shows, from all its revisions in the store, or null when
+ * every revision was retired by its author or a trusted teammate.
+ * - A revision counts as retired (superseded, forgotten, or its head taken) only on the word of its
+ *   author or of a trusted role; a retirement by anyone else is refused and the revision stays
+ *   (`refused`), whatever the store's head flag says: the store's own rules (row-level security)
+ *   already keep teammates off each other's rows, and this holds even where they did not.
+ * - Of the revisions still standing, the head is shown when a trusted author wrote it; otherwise the
+ *   newest standing revision by a trusted author is (the head is then "held back"); otherwise the
+ *   head, or the newest standing revision when none is the head, quarantined.
+ * Notes this state dir's KBs published are shown too (another KB here may not have them), marked
+ * with that KB (`localKb`) so its own index leaves them out.
  */
-export function projectNote(rows: readonly StoreRow[], trust: TrustList, machine: string): Projection | null {
-  const head = rows.find((r) => r.head);
-  if (!head) return null;
-  if (head.machine === machine) return null;
-  if (head.state !== 'current' && head.retiredBy !== null && (head.retiredBy === head.author || isTrusted(trust, head.retiredBy)))
-    return null;
-  let chosen = head;
-  if (!isTrusted(trust, head.author)) {
-    const trustedRevision = rows.filter((r) => !r.head && isTrusted(trust, r.author)).sort(newestFirst)[0];
-    if (trustedRevision) chosen = trustedRevision;
-  }
+export function projectNote(rows: readonly StoreRow[], trust: TrustList, local?: LocalIdentity): Projection | null {
+  const standing = rows.filter((r) => !(retired(r) && honoured(r, trust)));
+  if (standing.length === 0) return null;
+  const head = standing.find((r) => r.head) ?? null;
+  const trustedOther = standing.filter((r) => r !== head && isTrusted(trust, r.author)).sort(newestFirst)[0];
+  const chosen =
+    head && isTrusted(trust, head.author) ? head : (trustedOther ?? head ?? [...standing].sort(newestFirst)[0]!);
   const quarantined = !isTrusted(trust, chosen.author);
+  const heldBack = head && chosen !== head ? { revision: head.revision, author: head.author } : null;
   return {
     row: chosen,
     quarantined,
     authority: quarantined ? 'advisory' : trust.authors[chosen.author]!.authority,
-    heldBack: chosen === head ? null : { revision: head.revision, author: head.author },
+    heldBack,
+    refused: retired(chosen) && !heldBack ? { by: chosen.retiredBy ?? 'unknown' } : null,
+    localKb: localKbOf(chosen, local),
   };
 }
 
@@ -181,6 +219,8 @@ export function renderPulledNote(
       authority: p.authority,
       quarantine: p.quarantined,
       held_back: p.heldBack,
+      publisher: r.publisher,
+      local_kb: p.localKb,
       pulled_at: pulledAt,
     },
   };

@@ -3,7 +3,7 @@
  */
 import type { StoreRow } from './team-shard.js';
 
-export const ROW_COLS = `id, revision, content_hash, title, body, frontmatter, author, machine, kb, updated_at, published_at, head, state, superseded_by, retired_by`;
+export const ROW_COLS = `id, revision, content_hash, title, body, frontmatter, author, machine, kb, updated_at, published_at, head, state, superseded_by, retired_by, publisher`;
 
 export interface RawRow {
   id: string;
@@ -21,6 +21,7 @@ export interface RawRow {
   state: StoreRow['state'];
   superseded_by: string | null;
   retired_by: string | null;
+  publisher: string | null;
 }
 
 export function toStoreRow(r: RawRow): StoreRow {
@@ -40,5 +41,6 @@ export function toStoreRow(r: RawRow): StoreRow {
     state: r.state,
     supersededBy: r.superseded_by,
     retiredBy: r.retired_by,
+    publisher: r.publisher ?? null,
   };
 }

@@ -68,10 +68,10 @@ async function textCandidates(
   return conn.query<TextRow>(
     `WITH q AS (SELECT to_tsquery('english', $1) AS o, to_tsquery('english', $5) AS a),
      heading AS MATERIALIZED (
-       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE n.head AND n.tsv_head @@ q.o AND n.machine <> $3
+       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE n.head AND n.tsv_head @@ q.o AND NOT (n.machine = $3 AND n.author = session_user)
        ORDER BY ts_rank_cd(n.tsv_head, q.o, 1) DESC LIMIT $7),
      allwords AS (
-       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE (SELECT count(*) FROM heading) < $2 AND n.head AND n.tsv @@ q.a AND n.machine <> $3
+       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE (SELECT count(*) FROM heading) < $2 AND n.head AND n.tsv @@ q.a AND NOT (n.machine = $3 AND n.author = session_user)
        ORDER BY ts_rank_cd(n.tsv, q.a, 1) DESC LIMIT $7),
      cand AS (SELECT * FROM heading UNION SELECT * FROM allwords)
      SELECT ${ROW_COLS.split(', ')
@@ -100,7 +100,7 @@ async function vectorCandidates(
   const lit = `[${vector.query.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
   const rows = await conn.query<RawRow & { sim: number }>(
     `SELECT ${ROW_COLS}, 1 - (embedding_v <=> $1::vector) AS sim FROM ${s}.notes
-     WHERE head AND embed_model = $2 AND machine <> $3 AND embedding_v IS NOT NULL
+     WHERE head AND embed_model = $2 AND NOT (machine = $3 AND author = session_user) AND embedding_v IS NOT NULL
      ORDER BY embedding_v <=> $1::vector LIMIT $4`,
     [lit, vector.model, notMachine, pool],
   );
@@ -125,7 +125,8 @@ function fuse(text: TextRow[], byVector: { raw: RawRow; sim: number }[], limit: 
 }
 
 /**
- * Latest revisions matching the query, best first, from other machines. Full text (ts_rank_cd,
+ * Latest revisions matching the query, best first, from other publishers: not the ones this role
+ * published from the machine `notMachine` (a teammate on the same host is another role). Full text (ts_rank_cd,
  * length-normalised) always; with a query vector, note vectors of the same model also rank: by
  * pgvector's cosine distance on the server when it has the extension (which also finds notes
  * sharing no word with the query), else by cosine in the client over the full-text candidates. The

@@ -15,6 +15,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createHash, randomUUID } from 'node:crypto';
 import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -29,6 +30,8 @@ export interface TeamPaths {
   shard: string;
   /** Per-KB push ledgers. */
   pushDir: string;
+  /** Per-KB publisher ids (see publisherId). */
+  publisherDir: string;
 }
 
 export function teamPaths(stateDir: string): TeamPaths {
@@ -40,7 +43,65 @@ export function teamPaths(stateDir: string): TeamPaths {
     pull: path.join(dir, 'pull.json'),
     shard: path.join(dir, 'shard'),
     pushDir: path.join(dir, 'push'),
+    publisherDir: path.join(dir, 'publishers'),
   };
+}
+
+/** The file holding the publisher id of the KB at `realKb` (its real path). */
+const publisherFile = (paths: TeamPaths, realKb: string): string =>
+  path.join(paths.publisherDir, `${createHash('sha1').update(realKb).digest('hex').slice(0, 16)}.json`);
+
+function readPublisher(file: string, realKb: string): string | null {
+  const p = readJson<{ kb?: unknown; id?: unknown } | null>(file, null);
+  return p && p.kb === realKb && typeof p.id === 'string' && /^[0-9a-f-]{36}$/.test(p.id) ? p.id : null;
+}
+
+/**
+ * The publisher id of a KB pushed from this state dir: a random id made on its first push and kept
+ * in `<state dir>/team/publishers/` (private to the user). With the database role it tells one
+ * publisher from another where the host name cannot: two people on one host, two KBs of one person.
+ * Concurrent first pushes agree: the file is created exclusively and the loser reads the winner's.
+ */
+export function publisherId(paths: TeamPaths, realKb: string): string {
+  const file = publisherFile(paths, realKb);
+  const known = readPublisher(file, realKb);
+  if (known) return known;
+  fs.mkdirSync(paths.publisherDir, { recursive: true, mode: 0o700 });
+  const id = randomUUID();
+  // Written whole to a temporary file, then linked into place: link fails when the name exists, so
+  // of two first pushes one wins and the other reads its id (never a half-written file).
+  const tmp = `${file}.${process.pid}.${randomUUID()}.tmp`;
+  fs.writeFileSync(tmp, `${JSON.stringify({ kb: realKb, id })}\n`, { flag: 'wx', mode: 0o600 });
+  try {
+    fs.linkSync(tmp, file);
+    return id;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  } finally {
+    fs.rmSync(tmp, { force: true });
+  }
+  const theirs = readPublisher(file, realKb);
+  if (theirs) return theirs;
+  // A file we cannot read as a publisher id (hand-edited): replace it.
+  writeFileAtomic(file, `${JSON.stringify({ kb: realKb, id })}\n`);
+  return id;
+}
+
+/** The publisher ids of every KB pushed from this state dir (publisher id → the KB's real path). */
+export function localPublishers(paths: TeamPaths): Map<string, string> {
+  const out = new Map<string, string>();
+  let names: string[];
+  try {
+    names = fs.readdirSync(paths.publisherDir);
+  } catch {
+    return out;
+  }
+  for (const n of names) {
+    if (!n.endsWith('.json')) continue;
+    const p = readJson<{ kb?: unknown; id?: unknown } | null>(path.join(paths.publisherDir, n), null);
+    if (p && typeof p.kb === 'string' && typeof p.id === 'string') out.set(p.id, p.kb);
+  }
+  return out;
 }
 
 /** What `recall team init` records (never a password). */

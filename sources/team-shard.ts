@@ -55,6 +55,7 @@ export {
   shardFileName,
   TEAM_PREFIX,
   type Authority,
+  type LocalIdentity,
   type Projection,
   type Provenance,
   type StoreRow,
@@ -138,6 +139,7 @@ export function applyToShard(
     before.quarantine === projection.quarantined &&
     before.authority === projection.authority &&
     JSON.stringify(before.held_back) === JSON.stringify(projection.heldBack) &&
+    (before.local_kb ?? null) === projection.localKb &&
     before.store === storeId &&
     fileSha(file) === before.file_sha256
   ) {
@@ -244,13 +246,15 @@ export function teamKey(key: string, quarantined: boolean): string {
 }
 
 /**
- * A pulled note as the index keeps it: authority, quarantine and origin from its provenance
- * sidecar, never from the note's own frontmatter; quarantined with an unknown author when the
- * sidecar is missing or does not match the file.
+ * A pulled note as the index of the KB at `realKb` keeps it: authority, quarantine and origin from
+ * its provenance sidecar, never from the note's own frontmatter; quarantined with an unknown author
+ * when the sidecar is missing or does not match the file. Null (left out of this index) when this
+ * very KB published it from this state dir: the KB holds the note itself.
  */
-export function decorateTeamNote(note: Note, abs: string): Note {
+export function decorateTeamNote(note: Note, abs: string, realKb: string | null = null): Note | null {
   const prov = readProvenance(provenancePath(abs));
   const verified = prov !== null && prov.file_sha256 === note.contentHash;
+  if (verified && realKb !== null && prov.local_kb === realKb) return null;
   const origin: NoteOrigin = {
     kind: 'team',
     author: verified ? prov.author : 'unknown',
@@ -272,17 +276,19 @@ export function decorateTeamNote(note: Note, abs: string): Note {
 
 /**
  * The shard as an extra root of a KB's index, so a plain recall searches the pulled notes next to
- * the KB's own. Nothing when nothing was pulled, when RECALL_TEAM_NOTES=0, or when the KB is the
- * shard itself.
+ * the KB's own (less the ones this KB published). Nothing when nothing was pulled, when
+ * RECALL_TEAM_NOTES=0, or when the KB is the shard itself.
  */
 export function teamAttachments(stateDir: string, kbRoot: string, env: Readonly<Record<string, string | undefined>>): AttachedRoot[] {
   if (env['RECALL_TEAM_NOTES']?.trim() === '0') return [];
   const shard = path.join(stateDir, 'team', 'shard');
   if (!fs.existsSync(documentsOf(shard))) return [];
+  let realKb: string | null = null;
   try {
-    if (fs.realpathSync(kbRoot) === fs.realpathSync(shard)) return [];
+    realKb = fs.realpathSync(kbRoot);
+    if (realKb === fs.realpathSync(shard)) return [];
   } catch {
     /* a KB that does not exist yet cannot be the shard */
   }
-  return [{ prefix: TEAM_PREFIX, root: shard, decorate: decorateTeamNote }];
+  return [{ prefix: TEAM_PREFIX, root: shard, decorate: (note, abs) => decorateTeamNote(note, abs, realKb) }];
 }

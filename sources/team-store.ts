@@ -14,7 +14,10 @@
  * - change tracking: `txid`, the id of the transaction that last wrote the row. A pull reads the
  *   rows written by transactions below the oldest transaction still running (everything below that
  *   horizon is final), so an incremental pull never misses a row committed late.
- * A trigger makes published content immutable: only the lifecycle columns can change.
+ * - publisher: a random id per KB and state dir of the publishing recall (schema version 3), so two
+ *   people on one host, or two KBs of one person, are told apart.
+ * A trigger makes published content immutable: only the lifecycle columns can change, and row-level
+ * security lets a role change only the rows it published (team-schema.ts, version 3).
  *
  * The work lives in team-connection (connecting, errors), team-schema (migrations), team-push,
  * team-pull, team-search and team-rows; this module is their one entry point, loaded on demand
@@ -22,8 +25,18 @@
  *
  * Every error that leaves these modules is a TeamError whose message has the password removed.
  */
-export { clientConfig, openStore, teamError, type TeamConnection } from './team-connection.js';
+export { clientConfig, openStore, sessionRole, teamError, type TeamConnection } from './team-connection.js';
 export { migrate, storeInfo, STORE_SCHEMA_VERSION, type MigrateResult, type StoreInfo } from './team-schema.js';
-export { headsFrom, pushBatch, type PushCounts, type PushItem, type RetireItem } from './team-push.js';
+export {
+  headsFrom,
+  pushBatch,
+  zeroCounts,
+  type BatchResult,
+  type PushCounts,
+  type PushItem,
+  type PushOrigin,
+  type Rejected,
+  type RetireItem,
+} from './team-push.js';
 export { pullChanges, START_CURSOR, type PullCursor, type PullPage } from './team-pull.js';
 export { noteHistory, orTsQuery, searchStore, storeCounts, type StoreCounts, type StoreHit } from './team-search.js';

@@ -17,6 +17,7 @@ import {
   retrustShard,
   shardFileName,
   teamAttachments,
+  type LocalIdentity,
   type StoreRow,
   type TrustList,
 } from '../../sources/team-shard.js';
@@ -41,8 +42,12 @@ const row = (over: Partial<StoreRow> = {}): StoreRow => ({
   state: 'current',
   supersededBy: null,
   retiredBy: null,
+  publisher: null,
   ...over,
 });
+
+/** carol's pull on machine m-c, with one KB of hers that pushed (publisher id p-carol). */
+const carol: LocalIdentity = { role: 'carol', machine: 'm-c', publishers: new Map([['p-carol', '/home/carol/kb']]) };
 
 const trust = (...names: string[]): TrustList => ({
   authors: Object.fromEntries(names.map((n) => [n, { authority: 'advisory' as const, since: '' }])),
@@ -61,33 +66,61 @@ const tmp = (): string => {
 
 describe('projectNote (which revision this machine shows)', () => {
   it('shows the head, quarantined unless its author is trusted', () => {
-    expect(projectNote([row()], trust(), 'm-c')).toMatchObject({ quarantined: true, authority: 'advisory', heldBack: null });
-    expect(projectNote([row()], { authors: { alice: { authority: 'promoted', since: '' } } }, 'm-c')).toMatchObject({
+    expect(projectNote([row()], trust(), carol)).toMatchObject({ quarantined: true, authority: 'advisory', heldBack: null });
+    expect(projectNote([row()], { authors: { alice: { authority: 'promoted', since: '' } } }, carol)).toMatchObject({
       quarantined: false,
       authority: 'promoted',
     });
   });
 
-  it("shows nothing for this machine's own notes (its KB has them)", () => {
-    expect(projectNote([row()], trust('alice'), 'm-a')).toBeNull();
+  it("shows this state dir's own notes too, marked with the KB that published them (its index leaves them out)", () => {
+    const mine = row({ author: 'carol', machine: 'm-c', publisher: 'p-carol', kb: '/home/carol/kb' });
+    expect(projectNote([mine], trust(), carol)).toMatchObject({ localKb: '/home/carol/kb' });
+    // Another person on the same host (another role), or another state dir (another publisher id): not ours.
+    expect(projectNote([row({ machine: 'm-c' })], trust(), carol)).toMatchObject({ localKb: null });
+    expect(projectNote([row({ author: 'carol', machine: 'm-c', publisher: 'p-other' })], trust(), carol)).toMatchObject({ localKb: null });
+    // A row from before publisher ids: ours when our role published it from this machine.
+    expect(projectNote([row({ author: 'carol', machine: 'm-c', kb: '/old' })], trust(), carol)).toMatchObject({ localKb: '/old' });
   });
 
   it('honours a retirement by the author or a trusted teammate, not by anyone else', () => {
-    expect(projectNote([row({ state: 'forgotten', retiredBy: 'alice' })], trust(), 'm-c')).toBeNull();
-    expect(projectNote([row({ state: 'superseded', retiredBy: 'bob' })], trust('bob'), 'm-c')).toBeNull();
-    expect(projectNote([row({ state: 'superseded', retiredBy: 'mallory' })], trust('alice'), 'm-c')).toMatchObject({ quarantined: false });
+    expect(projectNote([row({ state: 'forgotten', retiredBy: 'alice' })], trust(), carol)).toBeNull();
+    expect(projectNote([row({ state: 'superseded', retiredBy: 'bob' })], trust('bob'), carol)).toBeNull();
+    expect(projectNote([row({ state: 'superseded', retiredBy: 'mallory' })], trust('alice'), carol)).toMatchObject({
+      quarantined: false,
+      refused: { by: 'mallory' },
+    });
+  });
+
+  it('a revision un-headed by an untrusted role that is not its author stays (no head at all: refused, not removed)', () => {
+    const unheaded = [row({ head: false, retiredBy: 'mallory' })];
+    expect(projectNote(unheaded, trust('alice'), carol)).toMatchObject({ row: { revision: 1 }, refused: { by: 'mallory' } });
+    expect(projectNote(unheaded, trust(), carol)).toMatchObject({ quarantined: true, refused: { by: 'mallory' } });
+    // By its author, or a trusted role: the note goes.
+    expect(projectNote([row({ head: false, retiredBy: 'alice' })], trust(), carol)).toBeNull();
+    expect(projectNote([row({ head: false, retiredBy: 'bob' })], trust('bob'), carol)).toBeNull();
+    // Unknown (no retired_by recorded): refused.
+    expect(projectNote([row({ head: false, state: 'forgotten' })], trust('alice'), carol)).toMatchObject({ refused: { by: 'unknown' } });
+  });
+
+  it("a newer revision that took the head is held back, and an untrusted author forgetting it brings the trusted one back", () => {
+    const r1 = row({ revision: 1, head: false, state: 'superseded', retiredBy: 'mallory' });
+    const r2 = row({ revision: 2, author: 'mallory', contentHash: 'h2', updatedAt: '2026-11-05T00:00:00.000Z' });
+    expect(projectNote([r1, r2], trust('alice'), carol)).toMatchObject({ row: { revision: 1 }, heldBack: { revision: 2 }, refused: null });
+    const r2gone = { ...r2, state: 'forgotten' as const, retiredBy: 'mallory' };
+    expect(projectNote([r1, r2gone], trust('alice'), carol)).toMatchObject({ row: { revision: 1 }, heldBack: null, refused: { by: 'mallory' } });
   });
 
   it('keeps a trusted revision over a newer one by an untrusted author', () => {
     const rows = [
-      row({ revision: 1, head: false, state: 'superseded', updatedAt: '2026-11-01T00:00:00.000Z' }),
+      row({ revision: 1, head: false, state: 'superseded', retiredBy: 'mallory', updatedAt: '2026-11-01T00:00:00.000Z' }),
       row({ revision: 2, head: true, author: 'mallory', machine: 'm-m', contentHash: 'h2', updatedAt: '2026-11-05T00:00:00.000Z' }),
     ];
-    const p = projectNote(rows, trust('alice'), 'm-c')!;
+    const p = projectNote(rows, trust('alice'), carol)!;
     expect(p.row.revision).toBe(1);
     expect(p.heldBack).toEqual({ revision: 2, author: 'mallory' });
-    expect(projectNote(rows, trust('alice', 'mallory'), 'm-c')!.row.revision).toBe(2);
-    expect(projectNote(rows, trust(), 'm-c')).toMatchObject({ row: { revision: 2 }, quarantined: true });
+    expect(projectNote(rows, trust('alice', 'mallory'), carol)!.row.revision).toBe(2);
+    expect(projectNote(rows, trust(), carol)).toMatchObject({ row: { revision: 2 }, quarantined: true });
   });
 });
 
@@ -100,7 +133,7 @@ describe('pulled note files', () => {
         }),
       ],
       trust(),
-      'm-c',
+      carol,
     )!;
     const { text, provenance } = renderPulledNote(p, 'store-1', '2026-12-01T00:00:00Z');
     const note = parseNote(text, 'documents/x.md', 'documents');
@@ -116,8 +149,8 @@ describe('pulled note files', () => {
   it('a note larger than recall reads is not written (and an older copy goes)', () => {
     const shard = tmp();
     const summary = emptySummary();
-    applyToShard(shard, 'lrn-x', projectNote([row()], trust(), 'm-c'), 's1', summary, 'now');
-    const huge = projectNote([row({ revision: 2, contentHash: 'h2', body: 'x'.repeat(1100 * 1024) })], trust(), 'm-c');
+    applyToShard(shard, 'lrn-x', projectNote([row()], trust(), carol), 's1', summary, 'now');
+    const huge = projectNote([row({ revision: 2, contentHash: 'h2', body: 'x'.repeat(1100 * 1024) })], trust(), carol);
     expect(applyToShard(shard, 'lrn-x', huge, 's1', summary, 'now')).toBe('too-large');
     expect(fs.readdirSync(path.join(shard, 'documents'))).toEqual([]);
     expect(summary.notes).toBe(0);
@@ -133,8 +166,8 @@ describe('pulled note files', () => {
   it('are written with a matching sidecar; a tampered file or a missing sidecar is quarantined at index time', () => {
     const shard = tmp();
     const summary = emptySummary();
-    expect(applyToShard(shard, 'lrn-x', projectNote([row()], trust('alice'), 'm-c'), 's1', summary, 'now')).toBe('written');
-    expect(applyToShard(shard, 'lrn-x', projectNote([row()], trust('alice'), 'm-c'), 's1', summary, 'now')).toBe('unchanged');
+    expect(applyToShard(shard, 'lrn-x', projectNote([row()], trust('alice'), carol), 's1', summary, 'now')).toBe('written');
+    expect(applyToShard(shard, 'lrn-x', projectNote([row()], trust('alice'), carol), 's1', summary, 'now')).toBe('unchanged');
     expect(summary).toEqual({ notes: 1, quarantined: 0, authors: { alice: 1 } });
     const file = path.join(shard, 'documents', shardFileName('lrn-x'));
     const text = fs.readFileSync(file, 'utf8');
@@ -145,19 +178,29 @@ describe('pulled note files', () => {
     const bad = decorateTeamNote(parseNote(forged, '@team/documents/x.md', 'documents'), file);
     expect(bad).toMatchObject({ quarantine: true, authority: 'advisory', origin: { author: 'unknown', verified: false } });
     fs.rmSync(provenancePath(file));
-    expect(decorateTeamNote(parseNote(text, '@team/documents/x.md', 'documents'), file).quarantine).toBe(true);
+    expect(decorateTeamNote(parseNote(text, '@team/documents/x.md', 'documents'), file)?.quarantine).toBe(true);
     expect(recountShard(shard).notes).toBe(0);
+  });
+
+  it('the index of the KB that published a pulled note leaves it out; every other KB keeps it', () => {
+    const shard = tmp();
+    const mine = row({ author: 'carol', machine: 'm-c', publisher: 'p-carol', kb: '/home/carol/kb' });
+    expect(applyToShard(shard, 'lrn-x', projectNote([mine], trust('carol'), carol), 's1', emptySummary(), 'now')).toBe('written');
+    const file = path.join(shard, 'documents', shardFileName('lrn-x'));
+    const note = parseNote(fs.readFileSync(file, 'utf8'), '@team/documents/x.md', 'documents');
+    expect(decorateTeamNote(note, file, '/home/carol/kb')).toBeNull();
+    expect(decorateTeamNote(note, file, '/home/carol/other-kb')).toMatchObject({ quarantine: false, origin: { author: 'carol' } });
   });
 
   it('retrust flips quarantine locally and makes a held supersedes list active again', () => {
     const shard = tmp();
     const summary = emptySummary();
-    applyToShard(shard, 'lrn-x', projectNote([row({ frontmatter: { supersedes: 'lrn-old' } })], trust(), 'm-c'), 's1', summary, 'now');
+    applyToShard(shard, 'lrn-x', projectNote([row({ frontmatter: { supersedes: 'lrn-old' } })], trust(), carol), 's1', summary, 'now');
     const { changed, summary: after } = retrustShard(shard, trust('alice'), 'later');
     expect(changed).toBe(1);
     expect(after).toEqual({ notes: 1, quarantined: 0, authors: { alice: 1 } });
     const file = path.join(shard, 'documents', shardFileName('lrn-x'));
-    const note = decorateTeamNote(parseNote(fs.readFileSync(file, 'utf8'), '@team/documents/x.md', 'documents'), file);
+    const note = decorateTeamNote(parseNote(fs.readFileSync(file, 'utf8'), '@team/documents/x.md', 'documents'), file)!;
     expect(note.quarantine).toBe(false);
     expect(note.frontmatter['supersedes']).toBe('lrn-old');
     expect(applyToShard(shard, 'lrn-x', null, 's1', after, 'now')).toBe('removed');

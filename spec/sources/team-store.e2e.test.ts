@@ -27,54 +27,60 @@ suite('team store on PostgreSQL', () => {
       { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined },
     );
     expect(again.applied).toEqual([]);
-    expect(again.info.version).toBe(2);
+    expect(again.info.version).toBe(3);
     const saved = fs.readFileSync(path.join(alice.state, 'team', 'config.json'), 'utf8');
     expect(saved).toContain('/team_');
     expect(saved).not.toContain(new URL(team.dbUrl).password);
     const meta = await adminQuery(team.dbUrl, `SELECT v FROM recall.meta WHERE k = 'schema_version'`);
-    expect(meta.rows[0].v).toBe('2');
+    expect(meta.rows[0].v).toBe('3');
     // A teammate's role (no CREATE right on the database) can run init too: it finds the store up to date.
     const mine = await teamInit({ grant: [], grantRead: [], shareAll: [] }, io(bob));
     expect(mine.applied).toEqual([]);
     expect(fs.readFileSync(path.join(bob.state, 'team', 'config.json'), 'utf8')).not.toContain(team.roles['bob']!.password);
   });
 
-  it('init migrates a store of an older schema version in place, keeping its notes', async () => {
-    const { openStore, migrate, pushBatch, searchStore, storeInfo } = await import('../../sources/team-store.js');
+  it('init migrates a store of an older schema version in place, keeping its notes and narrowing what teammates may change', async () => {
+    const { openStore, migrate, searchStore, storeInfo } = await import('../../sources/team-store.js');
     const { loadTeamSettings } = await import('../../sources/team-settings.js');
     const env = { ...alice.env, RECALL_TEAM_URL: team.dbUrl, RECALL_TEAM_SCHEMA: 'oldteam' };
     const conn = await openStore(loadTeamSettings(env, alice.state));
+    const aliceRole = team.roles['alice']!.name;
+    const bobRole = team.roles['bob']!.name;
     try {
-      expect((await migrate(conn, { write: [], read: [] }, 1)).applied).toEqual([1]);
-      await expect(storeInfo(conn)).rejects.toThrow(/version 1: run `recall team init` to migrate it to 2/);
-      await pushBatch(
-        conn,
-        { machine: 'old-box', kb: '/old' },
-        [
-          {
-            id: 'lrn-old',
-            contentHash: 'h',
-            title: 'terraform state lock stuck',
-            body: 'force-unlock',
-            frontmatter: {},
-            createdAt: null,
-            updatedAt: '2026-01-01T00:00:00Z',
-            embedModel: null,
-            embedding: null,
-          },
-        ],
-        [],
-        false,
-      );
+      expect((await migrate(conn, { write: [], read: [] }, 2)).applied).toEqual([1, 2]);
+      await expect(storeInfo(conn)).rejects.toThrow(/version 2: run `recall team init` to migrate it to 3/);
+      // What a version-2 store granted teammates: UPDATE on the whole table.
+      await conn.query(`GRANT USAGE ON SCHEMA oldteam TO ${aliceRole}, ${bobRole}`);
+      await conn.query(`GRANT SELECT, INSERT, UPDATE ON oldteam.notes TO ${aliceRole}, ${bobRole}`);
+      await conn.query(`GRANT SELECT ON oldteam.meta TO ${aliceRole}, ${bobRole}`);
     } finally {
       await conn.close();
     }
+    // A note published by a version-2 client (no publisher id).
+    const asRole = (role: string, sql: string) => adminQuery(team.roles[role]!.url, sql);
+    await asRole(
+      'bob',
+      `INSERT INTO oldteam.notes (id, revision, content_hash, title, body, frontmatter, machine, kb, updated_at, head)
+       VALUES ('lrn-old', 1, 'h', 'terraform state lock stuck', 'force-unlock', '{}', 'old-box', '/old', '2026-01-01T00:00:00Z', true)`,
+    );
+    // Before the migration alice can take bob's note off the head.
+    expect((await asRole('alice', `UPDATE oldteam.notes SET head = head WHERE author <> current_user`)).rowCount).toBe(1);
     const up = await teamInit({ grant: [], grantRead: [], shareAll: [] }, { env, cwd: alice.kb, warn: () => undefined });
-    expect(up.applied).toEqual([2]);
+    expect(up.applied).toEqual([3]);
+    // After it: none of bob's rows is alice's to change, and even bob may change only the lifecycle columns.
+    expect((await asRole('alice', `UPDATE oldteam.notes SET head = false WHERE head AND author <> current_user`)).rowCount).toBe(0);
+    await expect(asRole('bob', `UPDATE oldteam.notes SET embed_model = 'x' WHERE id = 'lrn-old'`)).rejects.toThrow(/permission denied/);
+    const privs = await adminQuery(
+      team.dbUrl,
+      `SELECT has_table_privilege($1, 'oldteam.notes', 'UPDATE') AS whole, has_column_privilege($1, 'oldteam.notes', 'state', 'UPDATE') AS state`,
+      [aliceRole],
+    );
+    expect(privs.rows[0]).toEqual({ whole: false, state: true });
     const again = await openStore(loadTeamSettings(env, alice.state));
     try {
-      expect((await storeInfo(again)).version).toBe(2);
+      expect((await storeInfo(again)).version).toBe(3);
       expect((await searchStore(again, 'terraform lock', 5, 'elsewhere')).map((h) => h.row.id)).toEqual(['lrn-old']);
+      expect((await again.query<{ publisher: string | null }>(`SELECT publisher FROM oldteam.notes`))[0]!.publisher).toBeNull();
     } finally {
       await again.close();
     }
@@ -121,7 +127,7 @@ suite('team store on PostgreSQL', () => {
       });
       await pushBatch(
         conn,
-        { machine: 'alice-laptop', kb: '/v' },
+        { machine: 'alice-laptop', kb: '/v', publisher: 'p-vectors' },
         [item('lrn-v1', [1, 0, 0]), item('lrn-v2', [0, 1, 0])],
         [],
         info.pgvector,
