@@ -60,7 +60,9 @@ export function formatPull(r: PullReport): string {
   if (r.heldBack)
     lines.push(`held back: ${r.heldBack} newer revisions by authors you do not trust (the trusted author's revision is shown)`);
   if (r.local)
-    lines.push(`${r.local} of the notes were published from this state dir's KBs: each KB's own recall leaves out the copies of its own notes`);
+    lines.push(
+      `${r.local} of the notes were published from this state dir's KBs: each KB's own recall leaves out the copies of its own notes`,
+    );
   lines.push(`team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)`);
   if (r.indexed) lines.push(`indexed with ${r.indexed}`);
   return `${lines.join('\n')}\n`;

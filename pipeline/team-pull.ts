@@ -18,6 +18,7 @@ import {
   projectNote,
   recountShard,
   type LocalIdentity,
+  type Projection,
   type ShardSummary,
 } from '../sources/team-shard.js';
 import type { PullCursor, TeamConnection } from '../sources/team-store.js';
@@ -142,6 +143,16 @@ function startState(settings: TeamSettings, store: TeamStore, storeId: string, f
   return { state, full: fromScratch };
 }
 
+/** Make the shard show `projection` for note `id`, counting the outcome and why (refused, held back, local). */
+function applyNote(run: PullRun, shard: string, id: string, projection: Projection | null, storeId: string, at: string): void {
+  const outcome = applyToShard(shard, id, projection, storeId, run.state!.summary, at);
+  // Nothing to remove and nothing to show: every revision was retired by someone whose word we take.
+  run.counts[!projection && outcome === 'unchanged' ? 'retired' : outcome] += 1;
+  if (projection?.refused) run.refused[projection.refused.by] = (run.refused[projection.refused.by] ?? 0) + 1;
+  if (projection?.heldBack) run.heldBack += 1;
+  if (projection?.localKb) run.local += 1;
+}
+
 /** Read and apply every changed page, saving the position after each; the report of what was done. */
 async function pullPages(
   conn: TeamConnection,
@@ -160,17 +171,13 @@ async function pullPages(
   fs.mkdirSync(shard, { recursive: true, mode: 0o700 });
   const at = nowIso(io);
   let rows = 0;
-  const local: LocalIdentity = { role: await store.sessionRole(conn), machine: settings.machine, publishers: localPublishers(settings.paths) };
+  const local: LocalIdentity = {
+    role: await store.sessionRole(conn),
+    machine: settings.machine,
+    publishers: localPublishers(settings.paths),
+  };
   const end = await store.pullChanges(conn, run.state.cursor, opts.pageSize ?? PULL_PAGE, async (page) => {
-    for (const [id, revisions] of page.notes) {
-      const projection = projectNote(revisions, trust, local);
-      const outcome = applyToShard(shard, id, projection, info.storeId, run.state!.summary, at);
-      // Nothing to remove and nothing to show: every revision was retired by someone whose word we take.
-      run.counts[!projection && outcome === 'unchanged' ? 'retired' : outcome] += 1;
-      if (projection?.refused) run.refused[projection.refused.by] = (run.refused[projection.refused.by] ?? 0) + 1;
-      if (projection?.heldBack) run.heldBack += 1;
-      if (projection?.localKb) run.local += 1;
-    }
+    for (const [id, revisions] of page.notes) applyNote(run, shard, id, projectNote(revisions, trust, local), info.storeId, at);
     rows += page.rows;
     run.applied += page.notes.size;
     run.state = { ...run.state!, cursor: page.cursor };

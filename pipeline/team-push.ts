@@ -198,7 +198,8 @@ async function sendPlan(ctx: SendContext, plan: PushPlan, ledger: PushLedger, io
     for (const b of batch) if (!refused.has(b.id)) ledger.ids[b.id] = b.contentHash;
     // The store refused these values (the check above catches NUL; a server in another encoding may refuse more).
     for (const item of plan.items.slice(i, i + PUSH_BATCH))
-      if (refused.has(item.entry.key)) ctx.skipped.push({ path: item.path, reason: `the team store refused it: ${refused.get(item.entry.key)}` });
+      if (refused.has(item.entry.key))
+        ctx.skipped.push({ path: item.path, reason: `the team store refused it: ${refused.get(item.entry.key)}` });
     io.progress?.(`pushed ${Math.min(total, i + PUSH_BATCH)}/${total}`);
   }
   for (const r of plan.retires) delete ledger.ids[r.id];

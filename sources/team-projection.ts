@@ -129,7 +129,8 @@ const newestFirst = (a: StoreRow, b: StoreRow): number =>
 const retired = (r: StoreRow): boolean => !r.head || r.state !== 'current';
 
 /** A retirement (or loss of the head) this machine takes: made by the revision's author or by a trusted role. */
-const honoured = (r: StoreRow, trust: TrustList): boolean => r.retiredBy !== null && (r.retiredBy === r.author || isTrusted(trust, r.retiredBy));
+const honoured = (r: StoreRow, trust: TrustList): boolean =>
+  r.retiredBy !== null && (r.retiredBy === r.author || isTrusted(trust, r.retiredBy));
 
 /** The KB of this state dir that published `r` (same role, and its publisher id or, on older rows, this machine), or null. */
 function localKbOf(r: StoreRow, local: LocalIdentity | undefined): string | null {
@@ -156,8 +157,7 @@ export function projectNote(rows: readonly StoreRow[], trust: TrustList, local?:
   if (standing.length === 0) return null;
   const head = standing.find((r) => r.head) ?? null;
   const trustedOther = standing.filter((r) => r !== head && isTrusted(trust, r.author)).sort(newestFirst)[0];
-  const chosen =
-    head && isTrusted(trust, head.author) ? head : (trustedOther ?? head ?? [...standing].sort(newestFirst)[0]!);
+  const chosen = head && isTrusted(trust, head.author) ? head : (trustedOther ?? head ?? [...standing].sort(newestFirst)[0]!);
   const quarantined = !isTrusted(trust, chosen.author);
   const heldBack = head && chosen !== head ? { revision: head.revision, author: head.author } : null;
   return {

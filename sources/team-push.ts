@@ -170,13 +170,7 @@ async function writeUpdates(conn: TeamConnection, s: string, upd: Update[]): Pro
 /** A vector as a PostgreSQL array literal (a non-finite component becomes 0). */
 const vec = (i: PushItem): string | null => (i.embedding ? `{${i.embedding.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}}` : null);
 
-async function writeInserts(
-  conn: TeamConnection,
-  s: string,
-  ins: Insert[],
-  origin: PushOrigin,
-  pgvector: boolean,
-): Promise<void> {
+async function writeInserts(conn: TeamConnection, s: string, ins: Insert[], origin: PushOrigin, pgvector: boolean): Promise<void> {
   if (!ins.length) return;
   await conn.query(
     `INSERT INTO ${s}.notes (id, revision, content_hash, title, body, frontmatter, machine, kb, created_at, updated_at,

@@ -103,12 +103,16 @@ describe('projectNote (which revision this machine shows)', () => {
     expect(projectNote([row({ head: false, state: 'forgotten' })], trust('alice'), carol)).toMatchObject({ refused: { by: 'unknown' } });
   });
 
-  it("a newer revision that took the head is held back, and an untrusted author forgetting it brings the trusted one back", () => {
+  it('a newer revision that took the head is held back, and an untrusted author forgetting it brings the trusted one back', () => {
     const r1 = row({ revision: 1, head: false, state: 'superseded', retiredBy: 'mallory' });
     const r2 = row({ revision: 2, author: 'mallory', contentHash: 'h2', updatedAt: '2026-11-05T00:00:00.000Z' });
     expect(projectNote([r1, r2], trust('alice'), carol)).toMatchObject({ row: { revision: 1 }, heldBack: { revision: 2 }, refused: null });
     const r2gone = { ...r2, state: 'forgotten' as const, retiredBy: 'mallory' };
-    expect(projectNote([r1, r2gone], trust('alice'), carol)).toMatchObject({ row: { revision: 1 }, heldBack: null, refused: { by: 'mallory' } });
+    expect(projectNote([r1, r2gone], trust('alice'), carol)).toMatchObject({
+      row: { revision: 1 },
+      heldBack: null,
+      refused: { by: 'mallory' },
+    });
   });
 
   it('keeps a trusted revision over a newer one by an untrusted author', () => {

@@ -50,7 +50,13 @@ suite('team store trust under attack', () => {
     // Even on its own rows a role changes only the lifecycle, never the content or the vector.
     await expect(as('bob', `UPDATE recall.notes SET embed_model = 'x' WHERE id = 'lrn-bob-0'`)).rejects.toThrow(/permission denied/);
     await expect(as('bob', `UPDATE recall.notes SET publisher = 'x' WHERE id = 'lrn-bob-0'`)).rejects.toThrow(/permission denied/);
-    const rows = await adminQuery(team.dbUrl, `SELECT count(*)::int AS n FROM recall.notes WHERE head AND state = 'current' AND embed_model IS NULL`);
+    // The guard refuses a content change whoever asks, the store's owner (bound by no policy) included.
+    for (const set of [`body = 'pwned'`, `embedding = '{1,2}'`, `publisher = 'x'`])
+      await expect(adminQuery(team.dbUrl, `UPDATE recall.notes SET ${set} WHERE id = 'lrn-bob-0'`)).rejects.toThrow(/cannot be changed/);
+    const rows = await adminQuery(
+      team.dbUrl,
+      `SELECT count(*)::int AS n FROM recall.notes WHERE head AND state = 'current' AND embed_model IS NULL`,
+    );
     expect(rows.rows[0].n).toBe(N);
   });
 
