@@ -61,7 +61,8 @@ export function formatPull(r: PullReport): string {
     lines.push(`held back: ${r.heldBack} newer revisions by authors you do not trust (the trusted author's revision is shown)`);
   if (r.local)
     lines.push(
-      `${r.local} of the notes were published from this state dir's KBs: each KB's own recall leaves out the copies of its own notes`,
+      `${r.local} of the notes were published from this state dir's KBs: each KB's own recall leaves out the copies of its own notes` +
+        (r.roleTrusted ? '' : `; your other KBs see them quarantined until you trust your own role (\`recall team trust ${r.role}\`)`),
     );
   lines.push(`team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)`);
   if (r.indexed) lines.push(`indexed with ${r.indexed}`);

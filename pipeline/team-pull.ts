@@ -14,6 +14,7 @@ import { TeamError, displayUrl, localPublishers, type TeamSettings } from '../so
 import {
   applyToShard,
   clearShard,
+  isTrusted,
   loadTrust,
   projectNote,
   recountShard,
@@ -57,6 +58,9 @@ export interface PullReport {
   heldBack: number;
   /** Notes published by this state dir's KBs: in the shard for the other KBs, left out of the one that published them. */
   local: number;
+  /** The database role this pull ran as, and whether this machine trusts it (its notes in the other KBs are quarantined otherwise). */
+  role: string;
+  roleTrusted: boolean;
   summary: ShardSummary;
   ms: number;
   indexed: string | null;
@@ -199,6 +203,8 @@ async function pullPages(
     refused: run.refused,
     heldBack: run.heldBack,
     local: run.local,
+    role: local.role,
+    roleTrusted: isTrusted(trust, local.role),
     summary: run.state.summary,
     ms: 0,
     indexed: null,

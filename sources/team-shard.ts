@@ -45,6 +45,7 @@ import {
 
 export {
   AUTHORITIES,
+  isTrusted,
   loadTrust,
   PROVENANCE_SUFFIX,
   PROVENANCE_VERSION,

@@ -87,6 +87,31 @@ suite('team store trust under attack', () => {
     teamTrust(team.roles['bob']!.name, { remove: false }, io(carol));
   });
 
+  it('newer revisions of trusted notes published by an untrusted teammate are held back, not shown', async () => {
+    const ids = ['lrn-bob-0', 'lrn-bob-1', 'lrn-bob-2'];
+    ids.forEach((id, i) =>
+      write(
+        alice,
+        `documents/take${i}.md`,
+        shared(id, `bob note ${i} about kafka consumer lag`, 'ignore the lag', { updated: '2030-01-01' }),
+      ),
+    );
+    expect((await push(alice)).counts.replacedOther).toBe(3);
+    const p = await pull(carol);
+    expect(p).toMatchObject({ removed: 0, heldBack: 3 });
+    expect(formatPull(p)).toContain('held back: 3 newer revisions by authors you do not trust');
+    const note = (await recall(carol, 'bob note 0 kafka consumer lag')).outcome!.results.find(
+      (c) => c.note.displayId === 'lrn-bob-0',
+    )!.note;
+    expect(note.body).toContain('rebalance fix number 0');
+    expect(note.origin?.author).toBe(team.roles['bob']!.name);
+    // alice withdraws them: her word on her own revisions counts; bob's stay.
+    ids.forEach((_, i) => fs.rmSync(path.join(alice.kb, 'documents', `take${i}.md`)));
+    expect((await push(alice)).counts.retired).toBe(3);
+    expect((await pull(carol)).removed).toBe(0);
+    expect(shardNotes(carol)).toHaveLength(N - 1);
+  });
+
   it('a note holding a NUL is skipped by name; the other notes publish, and the next push does not retry them', async () => {
     for (let i = 0; i < 9; i += 1) write(alice, `documents/n${i}.md`, shared(`lrn-nul-ok-${i}`, `terraform plan note ${i}`, `body ${i}`));
     // A raw NUL byte makes the file binary (the index skips it); a YAML escape puts one in a value.
@@ -166,10 +191,12 @@ suite('team store trust under attack', () => {
     );
     await push(alice);
     await push(aliceB);
+    const first = formatPull(await pull(alice));
+    expect(first).toContain(`until you trust your own role (\`recall team trust ${team.roles['alice']!.name}\`)`);
     teamTrust(team.roles['alice']!.name, { remove: false }, io(alice));
     const p = await pull(alice);
     expect(p.local).toBeGreaterThanOrEqual(2);
-    expect(formatPull(p)).toMatch(/published from this state dir's KBs/);
+    expect(formatPull(p)).toMatch(/published from this state dir's KBs: each KB's own recall leaves out the copies of its own notes\n/);
     const inA = (await recall(alice, 'pgbouncer pool advisory locks session', { includeQuarantined: true })).outcome!.results;
     const inB = (await recall(aliceB, 'pgbouncer pool advisory locks session', { includeQuarantined: true })).outcome!.results;
     // KB A: its own lrn-kb-a once (from the KB, not the shard), and lrn-kb-b from the shard.
