@@ -38,7 +38,7 @@ export interface PushCounts {
   notYours: number;
 }
 
-/** Where a push comes from: the machine's name, the KB's real path, and the KB's publisher id (team-publisher.ts). */
+/** Where a push comes from: the machine's name, the KB's real path, and the KB's publisher id (publisherId in team-settings.ts). */
 export interface PushOrigin {
   machine: string;
   kb: string;
