@@ -79,6 +79,8 @@ describe('projectNote (which revision this machine shows)', () => {
     // Another person on the same host (another role), or another state dir (another publisher id): not ours.
     expect(projectNote([row({ machine: 'm-c' })], trust(), carol)).toMatchObject({ localKb: null });
     expect(projectNote([row({ author: 'carol', machine: 'm-c', publisher: 'p-other' })], trust(), carol)).toMatchObject({ localKb: null });
+    // A teammate copying our publisher id (it is visible in the store) does not make its note ours.
+    expect(projectNote([row({ machine: 'm-c', publisher: 'p-carol' })], trust(), carol)).toMatchObject({ localKb: null });
     // A row from before publisher ids: ours when our role published it from this machine.
     expect(projectNote([row({ author: 'carol', machine: 'm-c', kb: '/old' })], trust(), carol)).toMatchObject({ localKb: '/old' });
   });
