@@ -96,7 +96,8 @@ export function formatStatus(s: TeamStatus): string {
   );
   lines.push(
     s.lastPull
-      ? `last pull: ${s.lastPull.at}: ${s.lastPull.rows} changes, ${s.lastPull.written} written, ${s.lastPull.removed} removed`
+      ? `last pull: ${s.lastPull.at}: ${s.lastPull.rows} changes, ${s.lastPull.written} written, ${s.lastPull.removed} removed` +
+          (s.lastPull.refused ? `, ${s.lastPull.refused} retirements refused (see \`recall team pull\`)` : '')
       : 'last pull: never',
   );
   if (s.lastPullError) lines.push(`last pull error: ${s.lastPullError.at}: ${s.lastPullError.message}`);

@@ -66,7 +66,8 @@ export interface TeamStatus {
   liveArm: boolean;
   shard: { root: string; notes: number; quarantined: number; authors: Record<string, number> };
   trusted: { author: string; authority: Authority; since: string }[];
-  lastPull: { at: string; rows: number; written: number; removed: number; full: boolean } | null;
+  /** `refused`: retirements the last pull did not take (by roles neither the note's author nor trusted). */
+  lastPull: { at: string; rows: number; written: number; removed: number; refused: number; full: boolean } | null;
   lastPullError: { at: string; message: string } | null;
   lastPush: { at: string; kb: string; shared: number; published: number; unchanged: number; retired: number; conflicts: number }[];
   /** Only when probed: the store as the server sees it, or why it could not be reached. */
@@ -124,7 +125,15 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
     shard: { root: settings.paths.shard, notes: summary.notes, quarantined: summary.quarantined, authors: summary.authors },
     trusted: Object.entries(trust.authors).map(([author, v]) => ({ author, authority: v.authority, since: v.since })),
     lastPull: pull?.last
-      ? { at: pull.last.at, rows: pull.last.rows, written: pull.last.written, removed: pull.last.removed, full: pull.last.full }
+      ? {
+          at: pull.last.at,
+          rows: pull.last.rows,
+          written: pull.last.written,
+          removed: pull.last.removed,
+          // A pull state saved by an earlier recall has no refusals recorded.
+          refused: Object.values(pull.last.refused ?? {}).reduce((a, b) => a + b, 0),
+          full: pull.last.full,
+        }
       : null,
     lastPullError: pull?.lastError ?? null,
     lastPush: pushes,

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freshTeam, adminQuery } from '../helpers/pg.js';
-import { formatPull, formatPush, teamTrust } from '../../cli/team.js';
+import { formatPull, formatPush, formatStatus, teamStatus, teamTrust } from '../../cli/team.js';
 import { noteText } from '../helpers/kb.js';
 import { io, machine, pull, push, recall, shared, startTeam, stopTeam, suite, write, type Machine } from './team-e2e.js';
 
@@ -71,6 +71,7 @@ suite('team store trust under attack', () => {
     expect(p.refused).toEqual({ [owner]: 6 });
     expect(shardNotes(carol)).toHaveLength(N);
     expect(formatPull(p)).toContain(`refused: 6 retirements by roles you do not trust and who did not write the note (${owner} 6)`);
+    expect(formatStatus(await teamStatus(io(carol).env, { probe: false }))).toContain('0 removed, 6 retirements refused');
     // Once carol trusts that role, its word counts.
     teamTrust(owner, { remove: false }, io(carol));
     expect((await pull(carol)).removed).toBe(6);
