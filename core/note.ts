@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { splitFrontmatter } from './frontmatter.js';
 import { parseLooseDate } from './dates.js';
+import { readableId } from './note-gist.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -115,7 +116,8 @@ function fleetStanding(claimed: string, quarantined: boolean, vouched: boolean):
  * The id of a note that declares none, from its place in the KB: the path below `documents/` (or
  * below a flat KB's root) without `.md`, the same whether the note is live, archived or forgotten
  * (`documents/deploy/rollback.md`, `archived/deploy/rollback.md` → `deploy/rollback`). Stable across
- * edits of the text, unlike a hash of it. null for text that is not a KB file.
+ * edits of the text, unlike a hash of it. A path that could not be shown as typed (spaces, accents,
+ * other scripts) is made readable: `Kafka Lag.md` → `Kafka-Lag`. null for text that is not a KB file.
  */
 export function pathId(relPath: string): string | null {
   if (!/\.md$/i.test(relPath)) return null;
@@ -124,7 +126,9 @@ export function pathId(relPath: string): string | null {
     .replace(/^(documents|archived)\//, '')
     .replace(/^\.forgotten\//, '')
     .replace(/\.\d+$/, (m) => (relPath.includes('.forgotten/') ? '' : m));
-  return id || null;
+  // An Obsidian note is often `Kafka consumer lag.md`: its id is shown to the agent and typed back
+  // into `recall show`, so it must survive display as is (spaces → `-`, see readableId).
+  return id ? readableId(id) : null;
 }
 
 /**
@@ -191,7 +195,13 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
   const key =
     id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
-  const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
+  // A note without a heading is titled from its file name, read as words (`kafka-lag` → `kafka lag`).
+  const stem = /\.md$/i.test(relPath)
+    ? (relPath.split('/').pop() ?? '')
+        .replace(/\.md$/i, '')
+        .replace(/(?<=[A-Za-z])[-_]+(?=[A-Za-z])/g, ' ')
+        .trim()
+    : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
   const tier = confidenceTier(fm['confidence']);
