@@ -144,7 +144,12 @@ export const sessionStartHook: HookSpec = {
       };
       // Nothing to recall from (no KB, no notes, an unreadable index): the person is told, with the fix.
       ctx.notice = kbProblem(
-        { root: session.scope.root, liveNotes: session.liveNotes, problems: session.refresh.problems.length },
+        {
+          root: session.scope.root,
+          liveNotes: session.liveNotes,
+          problems: session.refresh.problems.length,
+          pending: !session.refresh.complete,
+        },
         env,
         session.config.stateDir,
         home,

@@ -15,6 +15,8 @@ export interface KbHealthInput {
   liveNotes: number;
   /** Files that could not be used (each with its reason in `recall status`). */
   problems: number;
+  /** True when the index is still being built (a first refresh that ran out of time): notes are on their way. */
+  pending?: boolean;
 }
 
 /** Where a `kb = "..."` line takes effect: the config file recall reads (or would create). */
@@ -30,6 +32,8 @@ export function kbProblem(kb: KbHealthInput, env: Env, stateDir: string, home: s
   const tilde = (p: string): string => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
   const setKb = `echo 'kb = "/path/to/your/notes"' >> ${tilde(configFileFor(env, stateDir))}`;
   if (kb.liveNotes > 0) return null;
+  if (kb.pending)
+    return `recall: the first index of ${tilde(kb.root)} is not finished yet; it goes on at the next prompt, or build it now with \`recall index\``;
   if (kb.liveNotes < 0) return `recall: the index of ${tilde(kb.root)} cannot be read; rebuild it with \`recall index\``;
   if (!fs.existsSync(kb.root)) return `recall: no notes to recall, ${tilde(kb.root)} does not exist; point recall at your notes: ${setKb}`;
   if (kb.problems > 0)
