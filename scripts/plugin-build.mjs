@@ -34,6 +34,7 @@ const COPIED = [
   'README.md',
   '.claude-plugin/plugin.json',
   '.codex-plugin/plugin.json',
+  '.agents/plugins/marketplace.json',
   'hooks/hooks.json',
   'bin/recall',
   'scripts/launch.mjs',
@@ -95,7 +96,7 @@ export async function buildPlugin(out) {
       engines: pkg.engines,
       bin: { recall: 'bin/recall' },
       // npm pack leaves out every node_modules folder unless it is listed here.
-      files: ['.claude-plugin', '.codex-plugin', 'LICENSE', 'README.md', 'bin', 'dist', 'hooks', 'scripts', 'skills'],
+      files: ['.agents', '.claude-plugin', '.codex-plugin', 'LICENSE', 'README.md', 'bin', 'dist', 'hooks', 'scripts', 'skills'],
       // The version of the model runtime `recall models pull` installs (kept with the code it runs).
       recall: { modelRuntime: { '@huggingface/transformers': pkg.optionalDependencies['@huggingface/transformers'] } },
     };
