@@ -88,9 +88,8 @@ export interface PullCommand {
  * network step, asked for by the same command). The line to report, or '' when nothing was needed.
  */
 async function ensureModelRuntime(modelsDir: string, progress: (line: string) => void): Promise<string> {
-  const { MODEL_RUNTIME_PACKAGE, installedRuntimeEntry, runtimeDir, runtimeInstallArgs } = await import(
-    '../sources/models/model-runtime.js'
-  );
+  const { MODEL_RUNTIME_PACKAGE, installedRuntimeEntry, runtimeDir, runtimeInstallArgs } =
+    await import('../sources/models/model-runtime.js');
   try {
     await import(MODEL_RUNTIME_PACKAGE);
     return '';

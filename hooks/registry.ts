@@ -97,6 +97,17 @@ function recordSessionStart(ctx: HookContext, input: Record<string, unknown>, re
   if (!ok) hookLog(ctx, 'session-start', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
 }
 
+/** Why this session's KB gives nothing to recall, with the fix (null when it has notes). */
+function sessionProblem(session: RecallSession, env: HookContext['env'], home: string): string | null {
+  const kb = {
+    root: session.scope.root,
+    liveNotes: session.liveNotes,
+    problems: session.refresh.problems.length,
+    pending: !session.refresh.complete,
+  };
+  return kbProblem(kb, env, session.config.stateDir, home);
+}
+
 /** Probe freshness: a HIGH note dated within this many days short-circuits the session start (the reference's value). */
 export const PROBE_FRESH_DAYS = 30;
 const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
@@ -143,17 +154,7 @@ export const sessionStartHook: HookSpec = {
         floor: session.config.floors.sessionStart,
       };
       // Nothing to recall from (no KB, no notes, an unreadable index): the person is told, with the fix.
-      ctx.notice = kbProblem(
-        {
-          root: session.scope.root,
-          liveNotes: session.liveNotes,
-          problems: session.refresh.problems.length,
-          pending: !session.refresh.complete,
-        },
-        env,
-        session.config.stateDir,
-        home,
-      );
+      ctx.notice = sessionProblem(session, env, home);
       // The probe: one HIGH note, fresh and strong enough, is injected alone and the boot stops there.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];

@@ -181,14 +181,19 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     // Recalled notes go in as one delimited block of reference material; a context the user fixed
     // in their own settings is theirs and goes in as given.
     const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
-    const notice = userNotice(spec, input, stateDir, ctx.notice ?? null);
-    return { envelope: toHookEnvelope(harness, spec.event, block, input, notice), context: block, error: null };
+    const envelope = toHookEnvelope(harness, spec.event, block, input, userNotice(spec, input, stateDir, ctx.notice ?? null));
+    return { envelope, context: block, error: null };
   } catch (err) {
-    const message = errorMessage(err);
-    if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
-    const notice = userNotice(spec, input, stateDir, hookFailure(message));
-    return { envelope: toHookEnvelope(harness, spec.event, '', {}, notice), context: '', error: message };
+    return failed(spec, harness, input, stateDir, err);
   }
+}
+
+/** The answer of a hook that failed: an empty context, a breadcrumb, and on SessionStart a line for the person. */
+function failed(spec: HookSpec, harness: Harness, input: Record<string, unknown>, stateDir: string, err: unknown) {
+  const message = errorMessage(err);
+  if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
+  const notice = userNotice(spec, input, stateDir, hookFailure(message));
+  return { envelope: toHookEnvelope(harness, spec.event, '', {}, notice), context: '', error: message };
 }
 
 /** The SessionStart notice for the person, the first time in this session only (null otherwise). */

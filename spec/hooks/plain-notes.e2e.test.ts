@@ -48,7 +48,13 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 const cli = (...args: string[]) => spawnSync(process.execPath, [RECALL_BIN, ...args], { env: env(), encoding: 'utf8', timeout: 20_000 });
 const prompt = (session: string, text: string) =>
-  context(runHook('user-prompt-submit', JSON.stringify({ session_id: session, hook_event_name: 'UserPromptSubmit', cwd: project, prompt: text }), env()));
+  context(
+    runHook(
+      'user-prompt-submit',
+      JSON.stringify({ session_id: session, hook_event_name: 'UserPromptSubmit', cwd: project, prompt: text }),
+      env(),
+    ),
+  );
 const shownIds = (block: string): string[] => [...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]!);
 
 describe('plain markdown notes in hooks', () => {
@@ -95,7 +101,14 @@ describe('plain markdown notes in hooks', () => {
 
 describe('SessionStart dedupe', () => {
   const start = (session: string, source: string) =>
-    context(runHook('session-start', JSON.stringify({ session_id: session, hook_event_name: 'SessionStart', source, cwd: project }), env(), project));
+    context(
+      runHook(
+        'session-start',
+        JSON.stringify({ session_id: session, hook_event_name: 'SessionStart', source, cwd: project }),
+        env(),
+        project,
+      ),
+    );
 
   it("records what it injected, so the session's prompts do not repeat it; after a compaction it may be given again", () => {
     const boot = start('d-1', 'startup');
@@ -114,9 +127,12 @@ describe('when recall cannot work', () => {
   it('SessionStart tells the person once per session through systemMessage, with the fix; recall status says the same', () => {
     const missing = path.join(base, 'no-such-kb');
     const e = env({ GLOBAL_LEARNINGS_PATH: missing });
-    const input = (session: string) => JSON.stringify({ session_id: session, hook_event_name: 'SessionStart', source: 'startup', cwd: project });
+    const input = (session: string) =>
+      JSON.stringify({ session_id: session, hook_event_name: 'SessionStart', source: 'startup', cwd: project });
     const first = envelope(runHook('session-start', input('m-1'), e, project)) as { systemMessage?: string };
-    expect(first.systemMessage).toMatch(/^recall: no notes to recall, .*no-such-kb does not exist; point recall at your notes: echo 'kb = /);
+    expect(first.systemMessage).toMatch(
+      /^recall: no notes to recall, .*no-such-kb does not exist; point recall at your notes: echo 'kb = /,
+    );
     expect((first as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext).toBe('');
     expect(envelope(runHook('session-start', input('m-1'), e, project))).not.toHaveProperty('systemMessage');
     expect(envelope(runHook('session-start', input('m-2'), e, project))).toHaveProperty('systemMessage', first.systemMessage);
@@ -124,7 +140,9 @@ describe('when recall cannot work', () => {
     expect(Object.keys(envelope(runHook('session-start', input('m-3'), { ...e, REFLECT_HARNESS: 'copilot' }, project)))).toEqual([
       'additionalContext',
     ]);
-    expect(envelope(runHook('session-start', input('m-4'), { ...e, REFLECT_HARNESS: 'codex' }, project))).not.toHaveProperty('systemMessage');
+    expect(envelope(runHook('session-start', input('m-4'), { ...e, REFLECT_HARNESS: 'codex' }, project))).not.toHaveProperty(
+      'systemMessage',
+    );
     const status = spawnSync(process.execPath, [RECALL_BIN, 'status'], { env: e, encoding: 'utf8', cwd: project });
     expect(status.stdout.split('\n')[0]).toBe(`problem   ${first.systemMessage!.replace(/^recall: /, '')}`);
   });

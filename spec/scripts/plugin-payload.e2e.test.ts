@@ -23,7 +23,10 @@ beforeAll(() => {
   plugin = path.join(base, 'plugin');
   state = path.join(base, 'state');
   fs.mkdirSync(state);
-  built = spawnSync(process.execPath, [path.join(repo, 'scripts', 'plugin-build.mjs'), '--out', plugin], { encoding: 'utf8', timeout: 240_000 });
+  built = spawnSync(process.execPath, [path.join(repo, 'scripts', 'plugin-build.mjs'), '--out', plugin], {
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
   fs.cpSync(path.join(repo, 'examples', 'kb'), path.join(base, 'kb'), { recursive: true });
   fs.writeFileSync(path.join(state, 'recall.toml'), `kb = "${path.join(base, 'kb')}"\n`);
 }, 250_000);
@@ -41,11 +44,15 @@ describe('plugin payload', () => {
   it('builds a folder with no dependencies to install, no sourcemaps, a marketplace of its own, and no node_modules above it', () => {
     expect(built.status).toBe(0);
     const pkg = JSON.parse(fs.readFileSync(path.join(plugin, 'package.json'), 'utf8')) as Record<string, unknown>;
-    for (const k of ['dependencies', 'optionalDependencies', 'devDependencies', 'peerDependencies', 'scripts']) expect(pkg).not.toHaveProperty(k);
+    for (const k of ['dependencies', 'optionalDependencies', 'devDependencies', 'peerDependencies', 'scripts'])
+      expect(pkg).not.toHaveProperty(k);
     expect(fs.readdirSync(path.join(plugin, 'dist', 'bundle')).filter((f) => f.endsWith('.map'))).toEqual([]);
     expect(JSON.parse(fs.readFileSync(path.join(plugin, '.claude-plugin', 'marketplace.json'), 'utf8')).plugins[0].source).toBe('./');
-    expect(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).toBe(fs.readFileSync(path.join(repo, 'hooks', 'hooks.json'), 'utf8'));
-    for (let d = path.dirname(plugin); d !== path.dirname(d); d = path.dirname(d)) expect(fs.existsSync(path.join(d, 'node_modules'))).toBe(false);
+    expect(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(repo, 'hooks', 'hooks.json'), 'utf8'),
+    );
+    for (let d = path.dirname(plugin); d !== path.dirname(d); d = path.dirname(d))
+      expect(fs.existsSync(path.join(d, 'node_modules'))).toBe(false);
   });
 
   it('answers a hook with learnings from a reflect KB, the command as hooks.json declares it', () => {
@@ -62,7 +69,12 @@ describe('plugin payload', () => {
       cwd: base,
       encoding: 'utf8',
       timeout: 60_000,
-      input: JSON.stringify({ session_id: 'pay-1', hook_event_name: 'UserPromptSubmit', cwd: base, prompt: 'postgres connection pool exhausted in tests' }),
+      input: JSON.stringify({
+        session_id: 'pay-1',
+        hook_event_name: 'UserPromptSubmit',
+        cwd: base,
+        prompt: 'postgres connection pool exhausted in tests',
+      }),
     });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } };

@@ -21,7 +21,9 @@ describe('model runtime', () => {
     expect(pkg['optionalDependencies']![MODEL_RUNTIME_PACKAGE]).toBe(MODEL_RUNTIME_VERSION);
     expect(pkg['dependencies']).not.toHaveProperty(MODEL_RUNTIME_PACKAGE);
     expect(pkg['dependencies']).not.toHaveProperty('better-sqlite3');
-    expect(runtimeInstallArgs('/m')).toEqual(expect.arrayContaining(['--prefix', '/m/.runtime', `${MODEL_RUNTIME_PACKAGE}@${MODEL_RUNTIME_VERSION}`]));
+    expect(runtimeInstallArgs('/m')).toEqual(
+      expect.arrayContaining(['--prefix', '/m/.runtime', `${MODEL_RUNTIME_PACKAGE}@${MODEL_RUNTIME_VERSION}`]),
+    );
   });
 
   it('finds the ES module entry of a runtime installed under the models dir, and nothing when it is absent or broken', () => {
