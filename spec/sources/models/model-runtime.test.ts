@@ -13,7 +13,9 @@ import {
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 let dir: string | null = null;
-afterEach(() => dir && fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 describe('model runtime', () => {
   it('installs the version package.json pins, as an optional dependency (no user of the no-model path gets it)', () => {
