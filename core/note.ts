@@ -195,13 +195,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
   const key =
     id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
-  // A note without a heading is titled from its file name, read as words (`kafka-lag` → `kafka lag`).
-  const stem = /\.md$/i.test(relPath)
-    ? (relPath.split('/').pop() ?? '')
-        .replace(/\.md$/i, '')
-        .replace(/(?<=[A-Za-z])[-_]+(?=[A-Za-z])/g, ' ')
-        .trim()
-    : '';
+  const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
   const tier = confidenceTier(fm['confidence']);

@@ -59,7 +59,7 @@ describe('plain markdown notes', () => {
   it('a note in a file name with spaces gets a readable id; one without a heading is titled from its file name', () => {
     expect(parseNote('# Kafka lag\n\nText.', 'infra/Kafka Lag.md', 'documents').key).toBe('infra/Kafka-Lag');
     const bare = parseNote('Drain the load balancer before a restart.', 'ops/drain-before-restart.md', 'documents');
-    expect(bare.title).toBe('drain before restart');
+    expect(bare.title).toBe('drain-before-restart');
     expect(bare.key).toBe('ops/drain-before-restart');
   });
 });
