@@ -106,3 +106,17 @@ export function readableId(id: string): string {
   const base = slug.slice(0, lost || !slug ? 120 : 128).replace(/[-/._:@]+$/, '');
   return lost || !base ? (base ? `${base}-${hash}` : `note-${hash}`) : base;
 }
+
+/**
+ * How an id that cannot be shown as is (a frontmatter `id: my note`) appears in injected text:
+ * `id-` and 10 hex digits of its SHA-1. sinks/safe-text.ts prints it so; lookups accept it back, so
+ * every id the agent is shown opens (a spec keeps the two equal).
+ */
+export function hashedId(id: string): string {
+  return `id-${createHash('sha1').update(id).digest('hex').slice(0, 10)}`;
+}
+
+/** Whether `s` has the shape of a hashed id. */
+export function isHashedId(s: string): boolean {
+  return /^id-[0-9a-f]{10}$/.test(s);
+}
