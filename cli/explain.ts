@@ -7,7 +7,7 @@ import type { TraceEvent } from '../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
-import { noteByFileStem, problemFileLike } from '../sources/index-queries.js';
+import { keyOfHashedId, noteByFileStem, problemFileLike } from '../sources/index-queries.js';
 import { loadConfig } from '../pipeline/config.js';
 import { resolveScope } from '../pipeline/scope.js';
 import { num } from './trace-format.js';
@@ -93,8 +93,12 @@ function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer):
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
   const index = openKbIndex(config, scope.root, io.env);
   try {
-    // A note key, or a file stem.
-    const row = notesByKeys(index, [id]).get(id) ?? noteByFileStem(index, id);
+    // A note key, a file stem, or the hashed form an injected block shows for an id it cannot print.
+    const hashedKey = keyOfHashedId(index, id);
+    const row =
+      notesByKeys(index, [id]).get(id) ??
+      noteByFileStem(index, id) ??
+      (hashedKey ? notesByKeys(index, [hashedKey]).get(hashedKey) : undefined);
     if (!row) {
       const problem = problemFileLike(index, id);
       return problem

@@ -82,6 +82,33 @@ export interface PullCommand {
   only?: ModelRole;
 }
 
+/**
+ * The model runtime must be loadable for pulled models to serve: a clone has it from `npm ci`; the
+ * plugin payload has none, so it is installed here with npm into the models dir (the only other
+ * network step, asked for by the same command). The line to report, or '' when nothing was needed.
+ */
+async function ensureModelRuntime(modelsDir: string, progress: (line: string) => void): Promise<string> {
+  const { MODEL_RUNTIME_PACKAGE, installedRuntimeEntry, runtimeDir, runtimeInstallArgs } =
+    await import('../sources/models/model-runtime.js');
+  try {
+    await import(MODEL_RUNTIME_PACKAGE);
+    return '';
+  } catch {
+    if (installedRuntimeEntry(modelsDir)) return '';
+  }
+  const args = runtimeInstallArgs(modelsDir);
+  progress(`installing the model runtime: npm ${args.join(' ')}`);
+  fs.mkdirSync(runtimeDir(modelsDir), { recursive: true });
+  const { spawnSync } = await import('node:child_process');
+  const started = Date.now();
+  const res = spawnSync('npm', args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (res.status !== 0 || !installedRuntimeEntry(modelsDir)) {
+    const why = res.error ? res.error.message : (res.stderr ?? '').trim().split('\n').pop() || `npm exited with ${res.status}`;
+    throw new Error(`could not install the model runtime (${why}); run it yourself: npm ${args.join(' ')}`);
+  }
+  return `installed the model runtime (${MODEL_RUNTIME_PACKAGE}) in ${runtimeDir(modelsDir)} in ${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
 export async function modelsPull(cmd: PullCommand, env: Env, progress: (line: string) => void): Promise<string> {
   const { pullModel, sourceRepoFor } = await import('../sources/models/pull.js');
   const { settings } = settingsOf(env);
@@ -89,6 +116,8 @@ export async function modelsPull(cmd: PullCommand, env: Env, progress: (line: st
   if (cmd.only !== 'embed') jobs.push({ role: 'rerank', id: cmd.ce ?? settings.ceModel });
   if (cmd.only !== 'rerank') jobs.push({ role: 'embed', id: cmd.embed ?? settings.embedModel });
   const out: string[] = [];
+  const runtime = await ensureModelRuntime(settings.modelsDir, progress);
+  if (runtime) out.push(runtime);
   for (const job of jobs) {
     let last = 0;
     const report = await pullModel({

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { str, type Note } from '../core/note.js';
+import { hashedId, isHashedId } from '../core/note-gist.js';
 import { parseLooseDate } from '../core/dates.js';
 import { contentTerms, termCoverage } from '../core/terms.js';
 import type { IndexRow, StageHit } from './stages-types.js';
@@ -160,7 +161,12 @@ export function chronological(notes: readonly Note[], root: string): Note[] {
   return keyed.map((k) => k.note);
 }
 
-/** The first note whose stage id, key or file stem equals `id`. */
+/** The first note whose stage id, key, file stem or hashed id equals `id`. */
 export function findNote(notes: readonly Note[], id: string): Note | undefined {
-  return notes.find((n) => stageId(n) === id) ?? notes.find((n) => n.key === id || noteStem(n) === id);
+  return (
+    notes.find((n) => stageId(n) === id) ??
+    notes.find((n) => n.key === id || noteStem(n) === id) ??
+    // The hashed form injected text shows for an id it cannot print.
+    (isHashedId(id) ? notes.find((n) => hashedId(stageId(n)) === id) : undefined)
+  );
 }

@@ -11,6 +11,7 @@
  * appears in both the text and the JSON output (under `sections.<name>`).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { resolveScope, type Scope } from '../pipeline/scope.js';
@@ -18,6 +19,7 @@ import { checkKbDir } from '../pipeline/run.js';
 import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/wiring-status.js';
 import { openKbIndex } from '../pipeline/kb-index.js';
 import { kbLayout } from '../sources/kb-walk.js';
+import { kbProblem } from '../pipeline/health/index.js';
 import { closeIndex, countNotes, indexFileFor, indexGeneration, refreshIndex } from '../sources/index-store.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
@@ -93,6 +95,8 @@ export interface StatusReport {
   claudePlugin: boolean;
   state: { dir: string; files: { name: string; bytes: number }[] };
   sections: Record<string, unknown>;
+  /** Why recall cannot give the agent anything, with the fix (the line SessionStart shows the person), or null. */
+  problem: string | null;
 }
 
 const size = (file: string): number => {
@@ -202,6 +206,12 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
     claudePlugin: claudePluginInstalled(io.env),
     state: { dir: config.stateDir, files: stateFiles(config.stateDir) },
     sections,
+    problem: kbProblem(
+      { root: scope.root, liveNotes: notes.live, problems: notes.skipped.length },
+      io.env,
+      config.stateDir,
+      io.env['HOME'] || os.homedir(),
+    ),
   };
 }
 
@@ -210,6 +220,7 @@ const kib = (n: number): string => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 
 /** The report as text for a person. */
 export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
+  if (r.problem) out.push(`problem   ${r.problem.replace(/^recall: /, '')}`);
   const branch = r.kb.branch ? `, branch ${r.kb.branch}` : '';
   out.push(`KB        ${r.kb.root}`);
   out.push(

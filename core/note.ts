@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { splitFrontmatter } from './frontmatter.js';
 import { parseLooseDate } from './dates.js';
+import { readableId } from './note-gist.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -115,7 +116,8 @@ function fleetStanding(claimed: string, quarantined: boolean, vouched: boolean):
  * The id of a note that declares none, from its place in the KB: the path below `documents/` (or
  * below a flat KB's root) without `.md`, the same whether the note is live, archived or forgotten
  * (`documents/deploy/rollback.md`, `archived/deploy/rollback.md` → `deploy/rollback`). Stable across
- * edits of the text, unlike a hash of it. null for text that is not a KB file.
+ * edits of the text, unlike a hash of it. A path that could not be shown as typed (spaces, accents,
+ * other scripts) is made readable: `Kafka Lag.md` → `Kafka-Lag`. null for text that is not a KB file.
  */
 export function pathId(relPath: string): string | null {
   if (!/\.md$/i.test(relPath)) return null;
@@ -124,7 +126,9 @@ export function pathId(relPath: string): string | null {
     .replace(/^(documents|archived)\//, '')
     .replace(/^\.forgotten\//, '')
     .replace(/\.\d+$/, (m) => (relPath.includes('.forgotten/') ? '' : m));
-  return id || null;
+  // An Obsidian note is often `Kafka consumer lag.md`: its id is shown to the agent and typed back
+  // into `recall show`, so it must survive display as is (spaces → `-`, see readableId).
+  return id ? readableId(id) : null;
 }
 
 /**

@@ -16,7 +16,8 @@ import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlo
 import { loadConfig } from '../pipeline/config.js';
 import { renderMarkdown } from '../sinks/render-markdown.js';
 import { CHARS_PER_TOKEN, blockEconomics, pyLen } from '../sinks/economics.js';
-import { claimInjected, readInjected } from '../sinks/session-injected.js';
+import { claimInjected, readInjected, recordInjected, resetInjected } from '../sinks/session-injected.js';
+import { kbProblem } from '../pipeline/health/index.js';
 import { safeId } from '../sinks/safe-text.js';
 import { DAY_MS } from '../core/dates.js';
 import type { ScoredCandidate } from '../core/types.js';
@@ -64,15 +65,47 @@ const join = (...parts: string[]): string =>
 /** SessionStart's "memory:" footer over the learnings the rendered block actually shows (a truncated one is not counted). */
 function footer(session: RecallSession, results: ScoredCandidate[], block: string): string {
   if (!session.config.economics || results.length === 0 || !block) return '';
-  const shownIds = new Set([...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]));
   // The block shows ids as safeId() made them.
-  const shown = results.filter((r) => shownIds.has(safeId(r.note.displayId)));
+  const shown = shownResults(results, block);
   const b = blockEconomics(
     shown.map((r) => r.note),
     session.glyphs(),
     session.config.home,
   );
   return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
+}
+
+/** Ids of the learnings a rendered block shows (a learning cut by the budget is not shown). */
+function shownResults(results: readonly ScoredCandidate[], block: string): ScoredCandidate[] {
+  const shownIds = new Set([...block.matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]));
+  return results.filter((r) => shownIds.has(safeId(r.note.displayId)));
+}
+
+/**
+ * Record what SessionStart injected in the session's set, so the session's prompts do not give the
+ * same notes again. After /clear or a compaction the agent's context no longer holds what was given
+ * before: the set starts over with this injection. Nothing is recorded once the deadline gave up
+ * (the agent got an empty context).
+ */
+function recordSessionStart(ctx: HookContext, input: Record<string, unknown>, results: readonly ScoredCandidate[], block: string): void {
+  const sessionId = pick(input, ['session_id', 'sessionId']);
+  if (!sessionId || ctx.gaveUp) return;
+  const ids = shownResults(results, block).map((c) => (c.note.displayId !== '?' ? c.note.displayId : c.note.key));
+  const source = pick(input, ['source']);
+  const ok =
+    source === 'clear' || source === 'compact' ? resetInjected(ctx.stateDir, sessionId, ids) : recordInjected(ctx.stateDir, sessionId, ids);
+  if (!ok) hookLog(ctx, 'session-start', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+}
+
+/** Why this session's KB gives nothing to recall, with the fix (null when it has notes). */
+function sessionProblem(session: RecallSession, env: HookContext['env'], home: string): string | null {
+  const kb = {
+    root: session.scope.root,
+    liveNotes: session.liveNotes,
+    problems: session.refresh.problems.length,
+    pending: !session.refresh.complete,
+  };
+  return kbProblem(kb, env, session.config.stateDir, home);
 }
 
 /** Probe freshness: a HIGH note dated within this many days short-circuits the session start (the reference's value). */
@@ -120,6 +153,8 @@ export const sessionStartHook: HookSpec = {
         maxTokens,
         floor: session.config.floors.sessionStart,
       };
+      // Nothing to recall from (no KB, no notes, an unreadable index): the person is told, with the fix.
+      ctx.notice = sessionProblem(session, env, home);
       // The probe: one HIGH note, fresh and strong enough, is injected alone and the boot stops there.
       const probe = await session.run({ ...common, limit: 1, confidence: 'HIGH' }, { caller: 'session-start:probe' });
       const top = probe.outcome?.results[0];
@@ -128,10 +163,12 @@ export const sessionStartHook: HookSpec = {
       if (top && content.trim() && ageDays !== null && ageDays <= PROBE_FRESH_DAYS && (TIER_SCORE[top.note.confidence] ?? 0.5) > 0.8) {
         hookLog(ctx, 'session-start', `probe short-circuit: ${top.note.displayId} (${Math.max(0, Math.floor(ageDays))} days old)`);
         const block = render(session, q.query, [top], 1500);
+        recordSessionStart(ctx, input, [top], block);
         return join(ambient, block, footer(session, [top], block));
       }
       const main = await session.run({ ...common, limit: 3, maxChars: 1500 }, { caller: 'session-start' });
       const results = main.outcome?.results ?? [];
+      recordSessionStart(ctx, input, results, main.stdout);
       return join(ambient, main.stdout, footer(session, results, main.stdout));
     });
   },

@@ -10,6 +10,8 @@ import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.
 import type { HookEvent, HookName } from './hook-table.js';
 import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
+import { claimNotice } from '../sinks/session-injected.js';
+import { hookFailure } from '../pipeline/health/index.js';
 import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../core/hook-input.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -89,6 +91,11 @@ export interface HookContext {
    * a long-lived process (the recall server): it must then record nothing as given to the agent.
    */
   gaveUp: boolean;
+  /**
+   * Set by the SessionStart hook when recall cannot work (no KB, no notes): one line with the fix,
+   * shown to the person (not the model) once per session.
+   */
+  notice?: string | null;
 }
 
 export interface HookSpec {
@@ -174,12 +181,25 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
     // Recalled notes go in as one delimited block of reference material; a context the user fixed
     // in their own settings is theirs and goes in as given.
     const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
-    return { envelope: toHookEnvelope(harness, spec.event, block, input), context: block, error: null };
+    const envelope = toHookEnvelope(harness, spec.event, block, input, userNotice(spec, input, stateDir, ctx.notice ?? null));
+    return { envelope, context: block, error: null };
   } catch (err) {
-    const message = errorMessage(err);
-    if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
-    return { envelope: toHookEnvelope(harness, spec.event, ''), context: '', error: message };
+    return failed(spec, harness, input, stateDir, err);
   }
+}
+
+/** The answer of a hook that failed: an empty context, a breadcrumb, and on SessionStart a line for the person. */
+function failed(spec: HookSpec, harness: Harness, input: Record<string, unknown>, stateDir: string, err: unknown) {
+  const message = errorMessage(err);
+  if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
+  const notice = userNotice(spec, input, stateDir, hookFailure(message));
+  return { envelope: toHookEnvelope(harness, spec.event, '', {}, notice), context: '', error: message };
+}
+
+/** The SessionStart notice for the person, the first time in this session only (null otherwise). */
+function userNotice(spec: HookSpec, input: Record<string, unknown>, stateDir: string, notice: string | null): string | null {
+  if (spec.event !== 'SessionStart' || !notice) return null;
+  return !stateDir || claimNotice(stateDir, pick(input, ['session_id', 'sessionId'])) ? notice : null;
 }
 
 /** Append a line to the hook's log (degradations, decisions); never throws. */

@@ -44,7 +44,7 @@ export const CLIENT_ENTRY = 'server/client.ts';
  * update in progress), it still prints the hook's empty envelope in its harness's shape (as
  * sinks/hook-envelope.ts writes it) and exits 0: a hook never breaks the agent.
  */
-function hookScript(name, event) {
+export function hookScript(name, event) {
   const claude = JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: '' } });
   // Copilot's prompt hook leaves the prompt unchanged with {}; its other hooks read a top-level field.
   const copilot = event === 'UserPromptSubmit' ? '{}' : '{"additionalContext":""}';

@@ -45,6 +45,22 @@ function emptyEnvelope(name) {
   return `${JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: '' } })}\n`;
 }
 
+/**
+ * The line shown to the person (Claude Code's `systemMessage`, never seen by the model) when the
+ * session-start hook cannot start recall at all: what broke and the one command that repairs it. A
+ * plugin copy is repaired by reinstalling the plugin, a clone by installing its dependencies. Codex
+ * (PLUGIN_ROOT, REFLECT_HARNESS=codex) and Copilot document no such field and get none.
+ */
+function startFailureNotice(name, detail) {
+  const harness = (process.env.REFLECT_HARNESS ?? '').trim().toLowerCase();
+  if (name !== 'session-start' || (harness && harness !== 'claude') || process.env.PLUGIN_ROOT) return null;
+  const plugin = root.split(path.sep).join('/').includes('/.claude/plugins/');
+  const fix = plugin
+    ? 'reinstall the plugin: claude plugin uninstall recall@recall && claude plugin install recall@recall'
+    : `install it: cd ${JSON.stringify(root)} && npm ci`;
+  return `recall cannot start (${String(detail).split('\n')[0].slice(0, 300)}); ${fix}`;
+}
+
 function breadcrumb(hook, detail) {
   try {
     const home = process.env.HOME || os.homedir();
@@ -124,7 +140,10 @@ if (kind === 'hook') {
   } catch (err) {
     breadcrumb(name || 'hook', err.message);
     process.stderr.write(`recall: ${err.message}\n`);
-    process.stdout.write(emptyEnvelope(name), () => process.exit(0));
+    const notice = startFailureNotice(name, err.message);
+    const envelope = emptyEnvelope(name);
+    const out = notice ? `${JSON.stringify({ ...JSON.parse(envelope), systemMessage: notice })}\n` : envelope;
+    process.stdout.write(out, () => process.exit(0));
   }
 } else if (kind === 'recall') {
   const entry = path.join(root, 'dist', 'bundle', 'client.mjs');

@@ -49,9 +49,16 @@ export function fitContext(text: string, cap: number): string {
 /**
  * The envelope of a hook answer. `event` is the Claude Code / Codex event name of the hook (the hook
  * table in hooks/ owns the names); Copilot runs the UserPromptSubmit hook as userPromptTransformed,
- * whose answer rewrites the prompt instead of adding context.
+ * whose answer rewrites the prompt instead of adding context. `systemMessage` (Claude Code only) is a
+ * line for the person: why recall cannot work and how to fix it.
  */
-export function toHookEnvelope(harness: Harness, event: string, context: string, input: Record<string, unknown> = {}): string {
+export function toHookEnvelope(
+  harness: Harness,
+  event: string,
+  context: string,
+  input: Record<string, unknown> = {},
+  systemMessage: string | null = null,
+): string {
   // Lone surrogates (a note's own, or half a pair the cut left) become U+FFFD: Codex and other
   // strict parsers reject a `\ud800` escape.
   const text = wellFormed(fitContext(context, HARNESS_CONTEXT_CAP[harness]));
@@ -62,7 +69,12 @@ export function toHookEnvelope(harness: Harness, event: string, context: string,
       ? `${JSON.stringify({ modifiedTransformedPrompt: wellFormed(`${base}\n\n${text}`) })}\n`
       : '{}\n';
   }
+  // `systemMessage` is shown to the person, not the model: Claude Code's documented field. Codex and
+  // Copilot document no such field (and Codex parses strictly), so they never get it.
+  const notice = harness === 'claude' && systemMessage ? { systemMessage: wellFormed(systemMessage.slice(0, 1000)) } : {};
   const body =
-    harness === 'copilot' ? { additionalContext: text } : { hookSpecificOutput: { hookEventName: event, additionalContext: text } };
+    harness === 'copilot'
+      ? { additionalContext: text }
+      : { hookSpecificOutput: { hookEventName: event, additionalContext: text }, ...notice };
   return `${JSON.stringify(body)}\n`;
 }

@@ -8,6 +8,8 @@ import { ARM_NAMES } from '../core/types.js';
 import { temporalToJson } from '../core/temporal-constraint.js';
 import { economicsBlock, economicsRow, type EconomicsBlock, type EconomicsRow, type StatSize } from './economics.js';
 import { fieldValue } from './render-markdown.js';
+import { noteGist } from '../core/note-gist.js';
+import type { Note } from '../core/note.js';
 
 /** Indent of the pretty-printed envelope (the reference's `indent=2`). */
 export const JSON_INDENT = 2;
@@ -36,6 +38,8 @@ export interface JsonResult {
   id: string;
   title: string;
   key_insight: string;
+  /** A note without a key insight (plain markdown): the first paragraph of its body, when it has one. */
+  gist?: string;
   confidence: string;
   confidence_num: number;
   tags: string[];
@@ -97,6 +101,13 @@ function originOf(n: ScoredCandidate['note'], o: NonNullable<ScoredCandidate['no
   };
 }
 
+/** `gist` for a note that has no key insight and a first paragraph; nothing otherwise. */
+function gistField(n: Note): { gist?: string } {
+  if (n.keyInsight) return {};
+  const gist = noteGist(n.body ?? '');
+  return gist ? { gist } : {};
+}
+
 /** The envelope as an object with keys in contract order (empty results → count 0, results []). */
 export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOptions): JsonEnvelope {
   const opts = { ...options, field: options.field || null }; // '' is no projection
@@ -109,6 +120,7 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       id: n.displayId,
       title: n.title,
       key_insight: n.keyInsight,
+      ...gistField(n),
       confidence: n.confidence,
       confidence_num: n.confidenceNum,
       tags: [...n.tags],

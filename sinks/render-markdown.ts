@@ -4,7 +4,7 @@
  * ```
  * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
  * (N, R and S count what the block shows, not every result: the reference added whole notes.)
- * - **[<id>]** <key_insight or title>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
+ * - **[<id>]** <key_insight, else title: gist>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
  *   How to apply: <how_to_apply>
  * - _(…K more truncated)_
  * ```
@@ -15,6 +15,7 @@ import type { ScoredCandidate } from '../core/types.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from './economics.js';
 import { oneLine, safeId } from './safe-text.js';
 import { originLabel } from './origin-label.js';
+import { noteGist } from '../core/note-gist.js';
 
 /** Characters of the query shown in the header (the reference's `query[:80]`). */
 export const HEADER_QUERY_CHARS = 80;
@@ -100,6 +101,17 @@ export function economicsSuffix(row: EconomicsRow): string {
 }
 
 /**
+ * What a note without a key insight says: its title and the gist of its body (a plain markdown
+ * note's first paragraph), so the entry carries the point and not only a heading. Just the title
+ * when the body has no prose, or when the gist only repeats the title.
+ */
+export function titleAndGist(note: Pick<Note, 'title' | 'body'>): string {
+  const gist = noteGist(note.body ?? '');
+  if (!gist || gist.toLowerCase() === note.title.toLowerCase()) return note.title;
+  return `${note.title}: ${gist}`;
+}
+
+/**
  * The markdown block. No results → ''. The budget (header line + its newline, then each entry +
  * newline) stops at the first entry that would exceed it and appends `- _(…K more truncated)_`
  * (not counted), even before the first entry. The header counts what is actually in the block: N is
@@ -119,7 +131,7 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
   const entries = results.map((c, i) => {
     const note = c.note;
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
-    const text = oneLine((showField ? fieldValue(note, field!) : null) || note.keyInsight || note.title);
+    const text = oneLine((showField ? fieldValue(note, field!) : null) || note.keyInsight || titleAndGist(note));
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
     const origin = originLabel(note);
     const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];

@@ -4,6 +4,7 @@
  * under one exclusive lock (claimInjected), so concurrent hooks of one session never inject the same
  * note twice nor lose each other's ids; the file itself is replaced atomically.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { readJson, writeFileAtomic } from '../core/atomic-write.js';
@@ -51,4 +52,35 @@ export function claimInjected(
 export function recordInjected(stateDir: string, sessionId: string, ids: readonly string[], nowMs = Date.now()): boolean {
   if (ids.length === 0) return true;
   return claimInjected(stateDir, sessionId, () => [...ids], nowMs) !== null;
+}
+
+/**
+ * Whether this session has not yet been told why recall cannot work, recording that it now is (an
+ * exclusive create, so two hooks of one session never both tell). True when the mark cannot be
+ * written (an unwritable state dir): telling twice beats never telling.
+ */
+export function claimNotice(stateDir: string, sessionId: string | null): boolean {
+  if (!sessionId) return true;
+  const file = sessionFile(stateDir, sessionId).replace(`${path.sep}session-injected${path.sep}`, `${path.sep}session-notified${path.sep}`);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'EEXIST';
+  }
+}
+
+/**
+ * Replace the session's set by `ids` (SessionStart after a /clear or a compaction: what was injected
+ * before is no longer in the agent's context, so it may be given again). False when not recorded.
+ */
+export function resetInjected(stateDir: string, sessionId: string, ids: readonly string[], nowMs = Date.now()): boolean {
+  const file = sessionFile(stateDir, sessionId);
+  try {
+    withFileLock(file, () => writeFileAtomic(file, JSON.stringify({ injected: [...new Set(ids)].sort(), ts: nowMs / 1000 })));
+    return true;
+  } catch {
+    return false;
+  }
 }

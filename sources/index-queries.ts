@@ -4,6 +4,7 @@
  * database directly.
  */
 import type { Note } from '../core/note.js';
+import { hashedId, isHashedId } from '../core/note-gist.js';
 import { rowToNote, type IndexHandle, type NoteRow } from './index-store.js';
 import { TEAM_PREFIX } from './team-projection.js';
 
@@ -90,7 +91,16 @@ export function notesNamed(h: IndexHandle, id: string): Note[] {
       `SELECT data, body, chunk FROM notes WHERE (path = ? OR path LIKE ? ESCAPE '\\') AND ${OWN} ORDER BY location = 'documents' DESC, path`,
     )
     .all(`${id}.md`, `%/${likeEscape(id)}.md`) as NoteRow[];
-  return rows.map(rowToNote);
+  if (rows.length || !isHashedId(id)) return rows.map(rowToNote);
+  const key = keyOfHashedId(h, id);
+  return key ? notesNamed(h, key) : [];
+}
+
+/** The key a hashed id (`id-<10 hex>`, how injected text shows an id it cannot print) stands for, or null. */
+export function keyOfHashedId(h: IndexHandle, id: string): string | null {
+  if (!isHashedId(id)) return null;
+  const keys = h.db.prepare(`SELECT DISTINCT key FROM notes WHERE ${OWN}`).all() as { key: string }[];
+  return keys.find((k) => hashedId(k.key) === id)?.key ?? null;
 }
 
 /** Metadata (no text) of the KB's own notes, newest first by date (undated last), then by path. */

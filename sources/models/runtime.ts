@@ -10,6 +10,7 @@
  */
 import type { ModelSettings } from './model-store.js';
 import { modelPresence } from './model-store.js';
+import { importModelRuntime } from './model-runtime.js';
 
 import { MODEL_TEXT_CHARS } from '../../core/note.js';
 /** Pairs/texts per ONNX run: small batches of similar length avoid padding waste. */
@@ -21,7 +22,7 @@ type Model = Awaited<ReturnType<Transformers['AutoModel']['from_pretrained']>>;
 
 let lib: Promise<Transformers> | null = null;
 function transformers(modelsDir: string): Promise<Transformers> {
-  lib ??= import('@huggingface/transformers').then((t) => {
+  lib ??= importModelRuntime<Transformers>(modelsDir).then((t) => {
     t.env.allowRemoteModels = false;
     t.env.allowLocalModels = true;
     return t;

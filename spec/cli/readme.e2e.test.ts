@@ -30,6 +30,7 @@ function shLines(text: string): string[] {
 /** README lines that are not recall commands or cannot run here, and why. */
 const NOT_RUN: [RegExp, string][] = [
   [/^npm /, 'npm scripts: CI runs them'],
+  [/^git clone /, 'a clone and its npm ci: CI does both, spec/scripts/plugin-payload.e2e.test.ts builds the payload'],
   [/^(claude|codex) plugin /, 'harness CLIs: npm run verify:harnesses runs them'],
   [/^cd ~\/\.codex\//, 'a step inside an installed Codex plugin: verify:harnesses'],
   [/^bin\/recall models pull/, 'the only network command: spec/sources/models/pull.test.ts runs it against a local hub'],

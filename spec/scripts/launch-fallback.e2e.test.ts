@@ -49,7 +49,14 @@ describe('launcher fallback envelope', () => {
       it(`${name} on ${harness}: the golden empty envelope, exit 0, when the bundle cannot be built`, () => {
         const r = launch(name, harness);
         expect(r.status).toBe(0);
-        expect(r.stdout).toBe(fs.readFileSync(path.join(golden, `${name}.${harness}.empty.json`), 'utf8').trim() + '\n');
+        const golden_ = fs.readFileSync(path.join(golden, `${name}.${harness}.empty.json`), 'utf8').trim();
+        if (name === 'session-start' && harness === 'claude') {
+          // Claude Code's SessionStart also tells the person why recall cannot start and how to repair it.
+          const { systemMessage, ...rest } = JSON.parse(r.stdout) as { systemMessage: string };
+          expect(JSON.stringify(rest)).toBe(golden_);
+          expect(systemMessage).toMatch(/^recall cannot start \(.+\); install it: cd ".+" && npm ci$/);
+          expect(r.stdout.trim().split('\n')).toHaveLength(1);
+        } else expect(r.stdout).toBe(golden_ + '\n');
       });
     }
   }
