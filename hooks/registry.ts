@@ -206,7 +206,7 @@ export const userPromptSubmitHook: HookSpec = {
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
       } else if (!sessionId) choose(new Set());
       const outcome = res.outcome;
-      recordPromptEvent(ctx, { query: prompt, input, sessionId, results, kept: picked.kept, block: picked.block, outcome, stages: clock.stages() });
+      recordPromptEvent(ctx, { query: prompt, input, sessionId, results, kept: picked.kept, block: picked.block, outcome, kb: res.scope?.root ?? null, stages: clock.stages() });
       return picked.kept.length === 0 ? '' : picked.block;
     });
   },

@@ -35,9 +35,11 @@ export function stageClock(): { sink: TraceSink; stages: () => { stage: string; 
       const out: { stage: string; ms: number }[] = [];
       let prev = events[0]?.t ?? 0;
       for (const e of events) {
-        // The arms run side by side: each reports its own wall time, and the fan-out the time to the slowest.
-        if (e.stage === 'arm') out.push({ stage: `arm:${e.arm}`, ms: Math.round(e.ms) });
-        else if (e.stage !== 'start') out.push({ stage: e.stage, ms: Math.round(e.t - prev) });
+        // The arms run side by side: "arms" is the time to the slowest, and each arm reports its own wall time.
+        if (e.stage === 'arm') {
+          if (out.every((s) => s.stage !== 'arms')) out.push({ stage: 'arms', ms: Math.round(e.t - prev) });
+          out.push({ stage: `arm:${e.arm}`, ms: Math.round(e.ms) });
+        } else if (e.stage !== 'start') out.push({ stage: e.stage, ms: Math.round(e.t - prev) });
         prev = e.t;
       }
       return out;
@@ -64,6 +66,8 @@ export interface PromptEvent {
   kept: readonly ScoredCandidate[];
   block: string;
   outcome: RecallOutcome | null;
+  /** The KB the recall read (its root), or null. */
+  kb: string | null;
   stages: { stage: string; ms: number }[];
 }
 
@@ -90,6 +94,7 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         hook: 'user-prompt-submit',
         harness: ctx.harness,
         session: ev.sessionId,
+        kb: ev.kb,
         query: ev.query,
         injected,
         deduped,

@@ -34,6 +34,8 @@ export interface HookEvent {
   hook: string;
   harness: string;
   session: string | null;
+  /** The KB the recall read (its root), or null. */
+  kb: string | null;
   query: string;
   injected: InjectedNote[];
   /** Ids above the floor left out because this session was already given them. */
