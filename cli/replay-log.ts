@@ -113,7 +113,9 @@ export function logEvent(text: string): Record<string, unknown> | null {
   if (!text.includes('"kind"')) return null;
   try {
     const o = JSON.parse(text) as unknown;
-    return o && typeof o === 'object' && !Array.isArray(o) && typeof (o as { kind?: unknown }).kind === 'string' ? (o as Record<string, unknown>) : null;
+    return o && typeof o === 'object' && !Array.isArray(o) && typeof (o as { kind?: unknown }).kind === 'string'
+      ? (o as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -123,7 +125,10 @@ export function logEvent(text: string): Record<string, unknown> | null {
  * The log's lines, streamed (a 500 MB log is never read into one string), as records or bad
  * records; event lines go to `onEvent` instead.
  */
-export async function* readRecallLog(file: string, onEvent?: (event: Record<string, unknown>) => void): AsyncGenerator<LoggedRecall | BadRecord> {
+export async function* readRecallLog(
+  file: string,
+  onEvent?: (event: Record<string, unknown>) => void,
+): AsyncGenerator<LoggedRecall | BadRecord> {
   const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   for await (const text of rl) {

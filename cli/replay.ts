@@ -111,7 +111,11 @@ export interface ReplayReport {
 }
 
 /** The log records to replay: those on or after --since, the last --limit of them (a ring buffer: the log is never held whole). */
-async function pickRecords(log: string, opts: ReplayOptions, helpfulness: ReplayReport['helpfulness']): Promise<(LoggedRecall | BadRecord)[]> {
+async function pickRecords(
+  log: string,
+  opts: ReplayOptions,
+  helpfulness: ReplayReport['helpfulness'],
+): Promise<(LoggedRecall | BadRecord)[]> {
   const since = opts.since ? parseLooseDate(opts.since) : null;
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
   const picked: (LoggedRecall | BadRecord)[] = [];
@@ -220,6 +224,7 @@ export function formatReplay(report: ReplayReport): string {
   const lat = report.diffs.map((d) => d.msAfter).sort((a, b) => a - b);
   out.push(`tokens injected in total: ${tb} → ${ta}; replay latency p50 ${lat[Math.floor(lat.length / 2)] ?? 0} ms`);
   const h = report.helpfulness;
-  if (h.judged) out.push(`injected notes judged used (logged verdicts): ${h.used} of ${h.judged} (${Math.round((100 * h.used) / h.judged)}%)`);
+  if (h.judged)
+    out.push(`injected notes judged used (logged verdicts): ${h.used} of ${h.judged} (${Math.round((100 * h.used) / h.judged)}%)`);
   return `${out.join('\n')}\n`;
 }

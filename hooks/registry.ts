@@ -205,8 +205,7 @@ export const userPromptSubmitHook: HookSpec = {
         choose(readInjected(ctx.stateDir, sessionId));
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
       } else if (!sessionId) choose(new Set());
-      const outcome = res.outcome;
-      recordPromptEvent(ctx, { query: prompt, input, sessionId, results, kept: picked.kept, block: picked.block, outcome, kb: res.scope?.root ?? null, stages: clock.stages() });
+      recordPromptEvent(ctx, { query: prompt, input, sessionId, res, picked, stages: clock.stages() });
       return picked.kept.length === 0 ? '' : picked.block;
     });
   },

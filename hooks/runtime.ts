@@ -82,8 +82,6 @@ export interface HookContext {
   stateDir: string;
   /** Absolute deadline (epoch ms) for the whole hook. */
   deadlineMs: number;
-  /** When the hook process started (epoch ms): its latency is counted from there. */
-  startedMs?: number;
   overrides: OverrideReader;
   now: () => number;
   /**
@@ -151,7 +149,6 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       harness,
       stateDir,
       deadlineMs: started + timeoutSec * 1000,
-      startedMs: started,
       overrides,
       now,
       gaveUp: false,

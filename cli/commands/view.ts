@@ -6,7 +6,8 @@ import { SCOPE_OPTIONS, oneKb, type CliIo } from '../shared.js';
 export function viewCommand(io: CliIo): CommandModule {
   return {
     command: 'view',
-    describe: 'A local web page (127.0.0.1, token in the URL) of what recall injected per session, what was abstained on, and whether notes were used',
+    describe:
+      'A local web page (127.0.0.1, token in the URL) of what recall injected per session, what was abstained on, and whether notes were used',
     builder: (y: Argv) =>
       y.options({
         ...SCOPE_OPTIONS,

@@ -53,7 +53,8 @@ export interface ViewData {
   skipped: number;
 }
 
-const rec = (v: unknown): Record<string, unknown> | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
+const rec = (v: unknown): Record<string, unknown> | null =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -125,7 +126,11 @@ export function loadViewData(stateDir: string): ViewData {
     } else if (o?.['kind'] === 'used') {
       const ev = byKey.get(`${text(o['session'])}\u0000${text(o['injected_ts'])}`);
       if (ev && typeof o['id'] === 'string')
-        ev.verdicts.set(o['id'], { used: o['used'] === true, evidence: typeof o['evidence'] === 'string' ? o['evidence'] : null, by: text(o['by']) || null });
+        ev.verdicts.set(o['id'], {
+          used: o['used'] === true,
+          evidence: typeof o['evidence'] === 'string' ? o['evidence'] : null,
+          by: text(o['by']) || null,
+        });
     }
   }
   const sessions = new Map<string, ViewSession>();

@@ -107,7 +107,10 @@ export function barChart(title: string, rows: readonly { label: string; value: n
  */
 export function timeline(stages: readonly { stage: string; ms: number }[]): Html {
   const parallel = (s: { stage: string }): boolean => s.stage.startsWith('arm:');
-  const total = Math.max(1, stages.reduce((n, s) => n + (parallel(s) ? 0 : s.ms), 0));
+  const total = Math.max(
+    1,
+    stages.reduce((n, s) => n + (parallel(s) ? 0 : s.ms), 0),
+  );
   const width = 640;
   const row = 16;
   let at = 0;

@@ -22,7 +22,11 @@ export interface ViewOptions {
 /** Opens the URL in the user's browser; a missing opener is said on stderr, never fatal. */
 function openBrowser(url: string, io: CliIo): void {
   const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '""', url]] : ['xdg-open', [url]];
+    process.platform === 'darwin'
+      ? ['open', [url]]
+      : process.platform === 'win32'
+        ? ['cmd', ['/c', 'start', '""', url]]
+        : ['xdg-open', [url]];
   try {
     const child = spawn(cmd, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => io.stderr(`recall view: could not start ${cmd}; open the URL above yourself\n`));
@@ -35,9 +39,14 @@ function openBrowser(url: string, io: CliIo): void {
 /** Serves the view until SIGINT or SIGTERM; prints its URL (with the token) on stdout. */
 export async function runView(opts: ViewOptions, io: CliIo): Promise<void> {
   const stateDir = loadConfig(io.env).stateDir;
-  const server: ViewServer = await startViewServer({ stateDir, kb: opts.kb, io: { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) }, port: opts.port });
+  const server: ViewServer = await startViewServer({
+    stateDir,
+    kb: opts.kb,
+    io: { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) },
+    port: opts.port,
+  });
   io.stdout(`${server.url}\n`);
-  io.stderr('recall view: serving on 127.0.0.1 only; the URL carries this run\'s token. Ctrl-C stops it.\n');
+  io.stderr("recall view: serving on 127.0.0.1 only; the URL carries this run's token. Ctrl-C stops it.\n");
   if (opts.open) openBrowser(server.url, io);
   await new Promise<void>((resolve) => {
     const stop = (): void => {

@@ -35,14 +35,19 @@ function stagesLine(ev: ViewEvent): Html {
 function eventRow(ctx: PageCtx, ev: ViewEvent): Html {
   const injected = ev.injected.length
     ? h`<table class="small"><tr><th>injected</th><th>title</th><th>relevance</th><th>tokens</th><th>helped?</th></tr>${ev.injected.map(
-        (n) => h`<tr><td>${noteLink(ctx, n.id)}</td><td>${n.title}</td><td>${n.relevance.toFixed(2)}</td><td>${n.tokens}</td><td>${verdictCell(ev, n.id)}</td></tr>`,
+        (n) =>
+          h`<tr><td>${noteLink(ctx, n.id)}</td><td>${n.title}</td><td>${n.relevance.toFixed(2)}</td><td>${n.tokens}</td><td>${verdictCell(ev, n.id)}</td></tr>`,
       )}</table>`
     : ev.abstained !== null
       ? h`<div class="abstain">abstained: ${ev.abstained}</div>`
       : h`<div class="muted">nothing injected${ev.deduped.length ? ' (every match was already given to this session)' : ''}</div>`;
   const extra = [
-    ev.deduped.length ? h`<div class="small">deduped (already given in this session): ${ev.deduped.map((id) => noteLink(ctx, id, ' '))}</div>` : '',
-    ev.overBudget.length ? h`<div class="small muted">above the floor, left out by the size or count limit: ${ev.overBudget.map((id) => noteLink(ctx, id, ' '))}</div>` : '',
+    ev.deduped.length
+      ? h`<div class="small">deduped (already given in this session): ${ev.deduped.map((id) => noteLink(ctx, id, ' '))}</div>`
+      : '',
+    ev.overBudget.length
+      ? h`<div class="small muted">above the floor, left out by the size or count limit: ${ev.overBudget.map((id) => noteLink(ctx, id, ' '))}</div>`
+      : '',
     ev.degraded.length ? h`<div class="small muted">degraded: ${ev.degraded.join(', ')}</div>` : '',
   ];
   return h`<tr class="event"><td class="small muted">${ev.ts.slice(11)}<br>${ev.hook}</td><td><div class="prompt"><b>${ev.query}</b></div>${injected}${extra}${stagesLine(ev)}</td></tr>`;
@@ -50,9 +55,12 @@ function eventRow(ctx: PageCtx, ev: ViewEvent): Html {
 
 export function sessionsPage(ctx: PageCtx, data: ViewData): string {
   const all = usedShare(data.events);
-  const summary = all.share === null ? 'no verdict yet' : `${all.used} of ${all.judged} injected notes used (${Math.round(all.share * 100)}%)`;
+  const summary =
+    all.share === null ? 'no verdict yet' : `${all.used} of ${all.judged} injected notes used (${Math.round(all.share * 100)}%)`;
   const sessions = data.sessions.slice(0, 100).map(
-    (s) => h`<section class="session" data-session="${s.id}"><h2>Session <code>${s.id}</code> <span class="small muted">${s.first} – ${s.last} · ${s.events.length} prompts</span></h2>
+    (
+      s,
+    ) => h`<section class="session" data-session="${s.id}"><h2>Session <code>${s.id}</code> <span class="small muted">${s.first} – ${s.last} · ${s.events.length} prompts</span></h2>
 <table>${s.events.map((ev) => eventRow(ctx, ev))}</table></section>`,
   );
   const empty = h`<p class="muted">No hook calls logged yet. Once the prompt hook has run (in Claude Code, Codex or Copilot, or <code>recall hook user-prompt-submit</code> fed a hook JSON), its prompts show here.</p>`;
@@ -62,7 +70,8 @@ ${USED_EXPLAINED}${data.sessions.length ? sessions : empty}${data.sessions.lengt
 }
 
 /** A note as the note page shows it (from the KB), or why it could not be read. */
-export type NoteText = { title: string; path: string; keyInsight: string; howToApply: string; body: string; state: string } | { error: string };
+export type NoteText =
+  { title: string; path: string; keyInsight: string; howToApply: string; body: string; state: string } | { error: string };
 
 export function notePage(ctx: PageCtx, id: string, note: NoteText, data: ViewData): string {
   const seen = data.events.filter((ev) => ev.injected.some((n) => n.id === id));
@@ -72,7 +81,10 @@ export function notePage(ctx: PageCtx, id: string, note: NoteText, data: ViewDat
       ? h`<p class="muted">${note.error}</p>`
       : h`<h2>${note.title}</h2><p class="small muted">${note.path}${note.state ? ` · ${note.state}` : ''}</p>
 ${note.keyInsight ? h`<p><b>Key insight:</b> ${note.keyInsight}</p>` : ''}${note.howToApply ? h`<p><b>How to apply:</b> ${note.howToApply}</p>` : ''}<div class="note">${note.body.trim()}</div>`;
-  const rows = seen.map((ev) => h`<tr><td class="small">${ev.ts}</td><td class="small"><code>${ev.session}</code></td><td>${ev.query}</td><td>${verdictCell(ev, id)}</td></tr>`);
+  const rows = seen.map(
+    (ev) =>
+      h`<tr><td class="small">${ev.ts}</td><td class="small"><code>${ev.session}</code></td><td>${ev.query}</td><td>${verdictCell(ev, id)}</td></tr>`,
+  );
   const usage = h`<h2>Where it was injected</h2><p>Injected <b id="inject-count">${seen.length}</b> ${seen.length === 1 ? 'time' : 'times'}; deduped ${data.events.filter((ev) => ev.deduped.includes(id)).length} times.</p>
 ${seen.length ? h`<table><tr><th>when</th><th>session</th><th>prompt</th><th>helped?</th></tr>${rows}</table>` : ''}
 <h2>Whether it was used</h2><p id="used-share">${share.share === null ? 'not judged yet' : `used ${share.used} of ${share.judged} judged times (${Math.round(share.share * 100)}%)`}</p>${USED_EXPLAINED}`;
@@ -82,7 +94,8 @@ ${seen.length ? h`<table><tr><th>when</th><th>session</th><th>prompt</th><th>hel
 export function daysPage(ctx: PageCtx, data: ViewData): string {
   const days = dailyTotals(data.events);
   const rows = days.map(
-    (d) => h`<tr><td>${d.day}</td><td>${d.prompts}</td><td>${d.injections}</td><td>${d.notes}</td><td>${d.abstentions}</td><td>${d.tokens}</td><td>${d.p50}</td><td>${d.p95}</td></tr>`,
+    (d) =>
+      h`<tr><td>${d.day}</td><td>${d.prompts}</td><td>${d.injections}</td><td>${d.notes}</td><td>${d.abstentions}</td><td>${d.tokens}</td><td>${d.p50}</td><td>${d.p95}</td></tr>`,
   );
   const charts = days.length
     ? h`<div>${barChart(

@@ -40,7 +40,18 @@ export async function runSearch(query: string, kb: KbOptions, io: RunIo): Promis
     };
     const floor = session.config.floors.userPrompt;
     const res = await session.run(
-      { ...DEFAULT_COMMAND, query: q, limit: 9, maxChars: 0, format: 'json', cache: false, floor, showWeak: true, gapLog: false, followup: false },
+      {
+        ...DEFAULT_COMMAND,
+        query: q,
+        limit: 9,
+        maxChars: 0,
+        format: 'json',
+        cache: false,
+        floor,
+        showWeak: true,
+        gapLog: false,
+        followup: false,
+      },
       { noLog: true, trace: sink },
     );
     const o = res.outcome;
@@ -70,7 +81,8 @@ export function searchPage(ctx: PageCtx, run: SearchRun | null): string {
   const link = (id: string): string => href(ctx, '/note', { id });
   const results = run.results.length
     ? h`<table id="results"><tr><th>#</th><th>note</th><th>title</th><th>relevance</th><th>score</th></tr>${run.results.map(
-        (r, i) => h`<tr><td>${i + 1}</td><td><a href="${link(r.id)}"><code>${r.id}</code></a></td><td>${r.title}</td><td>${r.relevance.toFixed(2)}</td><td>${r.score.toFixed(3)}</td></tr>`,
+        (r, i) =>
+          h`<tr><td>${i + 1}</td><td><a href="${link(r.id)}"><code>${r.id}</code></a></td><td>${r.title}</td><td>${r.relevance.toFixed(2)}</td><td>${r.score.toFixed(3)}</td></tr>`,
       )}</table>`
     : h`<p class="abstain" id="abstained">abstained: ${run.abstained ?? 'nothing found'}</p>`;
   const weak = run.weak.length

@@ -58,7 +58,10 @@ function securityHeaders(nonce: string): Record<string, string> {
 }
 
 function send(res: http.ServerResponse, status: number, body: string, nonce: string, head: boolean): void {
-  res.writeHead(status, { 'Content-Type': status === 200 ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8', ...securityHeaders(nonce) });
+  res.writeHead(status, {
+    'Content-Type': status === 200 ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8',
+    ...securityHeaders(nonce),
+  });
   res.end(head ? undefined : body);
 }
 
@@ -107,7 +110,8 @@ export async function startViewServer(opts: ViewServerOptions): Promise<ViewServ
     } catch {
       return send(res, 400, 'bad request', nonce, head);
     }
-    if (!tokenMatches(url.searchParams.get('t'), token)) return send(res, 403, 'forbidden: this page needs the token printed by `recall view`', nonce, head);
+    if (!tokenMatches(url.searchParams.get('t'), token))
+      return send(res, 403, 'forbidden: this page needs the token printed by `recall view`', nonce, head);
     route(url, opts, { token, nonce }).then(
       (r) => send(res, r.status, r.body, nonce, head),
       (err: unknown) => send(res, 500, `error: ${esc(errorMessage(err))}`, nonce, head),

@@ -11,7 +11,7 @@
  * Both are bookkeeping: they never throw and never change the answer; a failure goes to the hook log.
  */
 import type { ScoredCandidate } from '../../core/types.js';
-import type { RecallOutcome } from '../../core/types.js';
+import type { RunResult } from '../../pipeline/run.js';
 import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
 import { errorMessage } from '../../core/errors.js';
 import { str } from '../../core/note.js';
@@ -21,7 +21,9 @@ import { CHARS_PER_TOKEN, pyLen } from '../../sinks/economics.js';
 import { addPending, logHookEvent, logUseEvent, takePending, type InjectedNote } from '../../sinks/hook-events/index.js';
 import { readInjected } from '../../sinks/session-injected.js';
 import { safeId } from '../../sinks/safe-text.js';
-import { hookLog, pick, type HookContext } from '../runtime.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../core/hook-input.js';
+import { hookRow } from '../hook-table.js';
+import { OverrideReader, hookLog, pick, type HookContext } from '../runtime.js';
 
 /** Time a judgement needs left before the deadline; with less, it waits for the next hook. */
 const JUDGE_RESERVE_MS = 2_000;
@@ -61,14 +63,19 @@ export interface PromptEvent {
   query: string;
   input: Record<string, unknown>;
   sessionId: string | null;
-  /** Every result above the floor, best first; `kept` those injected, `block` the text injected. */
-  results: readonly ScoredCandidate[];
-  kept: readonly ScoredCandidate[];
-  block: string;
-  outcome: RecallOutcome | null;
-  /** The KB the recall read (its root), or null. */
-  kb: string | null;
+  /** The recall (every result above the floor, best first) and what of it was injected (`kept`, as `block`). */
+  res: Pick<RunResult, 'outcome' | 'scope'>;
+  picked: { kept: readonly ScoredCandidate[]; block: string };
   stages: { stage: string; ms: number }[];
+}
+
+/**
+ * When the hook process started: its deadline less its timeout, read from the same env by the same
+ * rule as runHook (a fresh reader, so a malformed value is not reported twice).
+ */
+function hookStartMs(ctx: HookContext): number {
+  const row = hookRow('user-prompt-submit');
+  return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
 }
 
 const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
@@ -76,17 +83,20 @@ const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.
 /** Writes the hook line and puts the injected notes aside for their verdict. Never throws. */
 export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
   try {
-    const keptIds = new Set(ev.kept.map(idOf));
+    const { kept, block } = ev.picked;
+    const outcome = ev.res.outcome;
+    const results = outcome?.results ?? [];
+    const keptIds = new Set(kept.map(idOf));
     const given = ev.sessionId ? readInjected(ctx.stateDir, ev.sessionId) : new Set<string>();
-    const tokens = entryTokens(ev.block);
-    const injected: InjectedNote[] = ev.kept.map((c) => ({
+    const tokens = entryTokens(block);
+    const injected: InjectedNote[] = kept.map((c) => ({
       id: idOf(c),
       title: c.note.title,
       relevance: Number(c.relevance.toFixed(3)),
       score: Number(c.score.toPrecision(4)),
       tokens: tokens.get(safeId(c.note.displayId)) ?? 0,
     }));
-    const leftOut = ev.results.filter((c) => !keptIds.has(idOf(c)));
+    const leftOut = results.filter((c) => !keptIds.has(idOf(c)));
     const deduped = leftOut.filter((c) => given.has(idOf(c)) || given.has(c.note.key)).map(idOf);
     const logged = logHookEvent(
       ctx.stateDir,
@@ -94,26 +104,35 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         hook: 'user-prompt-submit',
         harness: ctx.harness,
         session: ev.sessionId,
-        kb: ev.kb,
+        kb: ev.res.scope?.root ?? null,
         query: ev.query,
         injected,
         deduped,
         over_budget: leftOut.map(idOf).filter((id) => !deduped.includes(id)),
-        abstained: ev.outcome ? ev.outcome.abstained : 'no notes to recall from (the KB is empty or missing)',
-        tokens: ev.block ? Math.floor(pyLen(ev.block) / CHARS_PER_TOKEN) : 0,
+        abstained: outcome ? outcome.abstained : 'no notes to recall from (the KB is empty or missing)',
+        tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: ev.stages,
-        recall_ms: Math.round(ev.outcome?.ms ?? 0),
-        hook_ms: Math.round(ctx.now() - (ctx.startedMs ?? ctx.now())),
-        degraded: (ev.outcome?.degraded ?? []).map((d) => `${d.stage}:${d.reason}`),
+        recall_ms: Math.round(outcome?.ms ?? 0),
+        hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
+        degraded: (outcome?.degraded ?? []).map((d) => `${d.stage}:${d.reason}`),
       },
       ctx.now(),
     );
     if ('error' in logged) return hookLog(ctx, 'user-prompt-submit', logged.error);
     const transcript = pick(ev.input, ['transcript_path', 'transcriptPath']);
     const offset = transcript ? transcriptSize(transcript) : null;
-    if (!ev.sessionId || !transcript || offset === null || ev.kept.length === 0) return;
-    const clues = ev.kept.map((c) =>
-      useClues({ id: idOf(c), title: c.note.title, keyInsight: c.note.keyInsight, fix: str(c.note.frontmatter['fix']), howToApply: c.note.howToApply }, ev.query),
+    if (!ev.sessionId || !transcript || offset === null || kept.length === 0) return;
+    const clues = kept.map((c) =>
+      useClues(
+        {
+          id: idOf(c),
+          title: c.note.title,
+          keyInsight: c.note.keyInsight,
+          fix: str(c.note.frontmatter['fix']),
+          howToApply: c.note.howToApply,
+        },
+        ev.query,
+      ),
     );
     const err = addPending(ctx.stateDir, ev.sessionId, { ts: logged.ts, transcript, offset, clues });
     if (err) hookLog(ctx, 'user-prompt-submit', err);
@@ -129,7 +148,11 @@ export function judgePendingUse(ctx: HookContext, sessionId: string | null): voi
     for (const p of takePending(ctx.stateDir, sessionId)) {
       const slice = readAssistantAfter(p.transcript, p.offset);
       if (slice.size === 0) {
-        hookLog(ctx, 'user-prompt-submit', `helpfulness: transcript of session ${sessionId} unreadable; ${p.clues.length} verdicts skipped`);
+        hookLog(
+          ctx,
+          'user-prompt-submit',
+          `helpfulness: transcript of session ${sessionId} unreadable; ${p.clues.length} verdicts skipped`,
+        );
         continue;
       }
       const text = prepareText(slice.text);

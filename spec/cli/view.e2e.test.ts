@@ -27,7 +27,13 @@ let view: ChildProcess;
 let url: URL;
 
 function prompt(session: string, transcript: string, text: string): string {
-  const stdin = JSON.stringify({ session_id: session, transcript_path: transcript, cwd: kb.root, hook_event_name: 'UserPromptSubmit', prompt: text });
+  const stdin = JSON.stringify({
+    session_id: session,
+    transcript_path: transcript,
+    cwd: kb.root,
+    hook_event_name: 'UserPromptSubmit',
+    prompt: text,
+  });
   return context(runHook('user-prompt-submit', stdin, hookEnv(kb, { RECALL_NO_SERVER: '1' }), kb.root));
 }
 
@@ -74,11 +80,17 @@ beforeAll(async () => {
       fix: 'Close transactions before slow work and open a new one to write.',
     }),
   );
-  kb.write('documents/hostile.md', noteText('lrn-pool-hostile', HOSTILE_TITLE, 'Size the pool for the nightly job.', { key_insight: HOSTILE_TITLE }));
+  kb.write(
+    'documents/hostile.md',
+    noteText('lrn-pool-hostile', HOSTILE_TITLE, 'Size the pool for the nightly job.', { key_insight: HOSTILE_TITLE }),
+  );
   kb.write('documents/webhook.md', noteText('lrn-webhook', 'Stripe webhook idempotency', 'Store event ids under a unique constraint.'));
   expect(session('sess-quotes', 'quotes-note.jsonl')).toContain('lrn-pool-idle');
   expect(session('sess-ignores', 'ignores-note.jsonl')).toContain('lrn-pool-idle');
-  view = spawn(process.execPath, [RECALL_BIN, 'view', '--no-open', '--port', '0', '--kb', kb.root], { env: hookEnv(kb), stdio: ['ignore', 'pipe', 'pipe'] });
+  view = spawn(process.execPath, [RECALL_BIN, 'view', '--no-open', '--port', '0', '--kb', kb.root], {
+    env: hookEnv(kb),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';
     view.stdout!.on('data', (c: Buffer) => {
@@ -138,10 +150,21 @@ describe('the view server', () => {
 /** The DOM chromium built from a page of the view (its scripts ran). */
 function dumpDom(page: string): Promise<string> {
   const profile = fs.mkdtempSync(path.join(kb.state, 'chromium-'));
-  const args = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+  const args = [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ];
   return new Promise((resolve, reject) => {
-    execFile(CHROMIUM!, [...args, `--user-data-dir=${profile}`, '--dump-dom', `${url.origin}${page}`], { timeout: 90_000, maxBuffer: 1 << 24 }, (err, stdout) =>
-      err ? reject(err) : resolve(stdout),
+    execFile(
+      CHROMIUM!,
+      [...args, `--user-data-dir=${profile}`, '--dump-dom', `${url.origin}${page}`],
+      { timeout: 90_000, maxBuffer: 1 << 24 },
+      (err, stdout) => (err ? reject(err) : resolve(stdout)),
     );
   });
 }
@@ -180,4 +203,3 @@ browser('the view in a real browser (headless chromium)', () => {
     expect(await dumpDom('/')).toContain('forbidden');
   }, 120_000);
 });
-

@@ -11,16 +11,28 @@ const file = (name: string, text: string): string => {
   fs.writeFileSync(p, text);
   return p;
 };
-const assistant = (text: string): string => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
+const assistant = (text: string): string =>
+  JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
 const user = (text: string): string => JSON.stringify({ type: 'user', message: { role: 'user', content: text } });
 
 describe('assistantTextOf', () => {
   it('reads Claude Code text, thinking and tool inputs, and Codex assistant messages', () => {
     expect(assistantTextOf(assistant('hello'))).toEqual(['hello']);
-    const mixed = { type: 'assistant', message: { content: [{ type: 'thinking', thinking: 'hm' }, { type: 'tool_use', input: { cmd: 'ls -la' } }] } };
+    const mixed = {
+      type: 'assistant',
+      message: {
+        content: [
+          { type: 'thinking', thinking: 'hm' },
+          { type: 'tool_use', input: { cmd: 'ls -la' } },
+        ],
+      },
+    };
     expect(assistantTextOf(JSON.stringify(mixed))).toEqual(['hm', '{"cmd":"ls -la"}']);
     expect(assistantTextOf(JSON.stringify({ type: 'assistant', message: { content: 'plain' } }))).toEqual(['plain']);
-    const codex = { type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'codex says' }] } };
+    const codex = {
+      type: 'response_item',
+      payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'codex says' }] },
+    };
     expect(assistantTextOf(JSON.stringify(codex))).toEqual(['codex says']);
   });
 
