@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../../pipeline/config.js';
 import type { KbOptions } from '../../pipeline/notes.js';
+import { UsageError } from '../../core/errors.js';
 import type { CliIo } from '../shared.js';
 import { startViewServer, type ViewServer } from './server.js';
 
@@ -39,12 +40,20 @@ function openBrowser(url: string, io: CliIo): void {
 /** Serves the view until SIGINT or SIGTERM; prints its URL (with the token) on stdout. */
 export async function runView(opts: ViewOptions, io: CliIo): Promise<void> {
   const stateDir = loadConfig(io.env).stateDir;
-  const server: ViewServer = await startViewServer({
-    stateDir,
-    kb: opts.kb,
-    io: { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) },
-    port: opts.port,
-  });
+  let server: ViewServer;
+  try {
+    server = await startViewServer({
+      stateDir,
+      kb: opts.kb,
+      io: { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) },
+      port: opts.port,
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES')
+      throw new UsageError(`--port ${opts.port}: ${code === 'EADDRINUSE' ? 'already in use' : 'not allowed'}`);
+    throw err;
+  }
   io.stdout(`${server.url}\n`);
   io.stderr("recall view: serving on 127.0.0.1 only; the URL carries this run's token. Ctrl-C stops it.\n");
   if (opts.open) openBrowser(server.url, io);

@@ -7,7 +7,7 @@ import { dailyTotals, usedShare, type ViewData, type ViewEvent } from './data.js
 
 /** How "used" is decided, said on every page that shows a verdict. */
 export const USED_EXPLAINED = h`<div class="explain"><b>How "used" is decided.</b> When the session's next prompt arrives, recall reads
-what the assistant wrote after the notes were injected (from the harness's transcript, at most 512 KB from that point; only the
+what the assistant wrote after the notes were injected (from the harness's transcript, at most 256 KB from that point; only the
 assistant's own text, thinking and tool inputs, never the prompt or the injected block). A note counts as <i>used</i> when that text
 names the note's id, repeats a code-like token of the note (such as <code>idle_in_transaction_session_timeout</code>), or repeats four
 consecutive words of its key insight, fix or how-to-apply that contain at least two topic words, leaving out words the prompt itself

@@ -98,17 +98,16 @@ function occursAsWord(hay: string, needle: string): boolean {
   return false;
 }
 
-/** The assistant text prepared once for several notes' judgements. */
+/** The assistant text prepared once for several notes' judgements: lower-cased, and as its words joined by single spaces. */
 export interface PreparedText {
   lower: string;
-  grams: ReadonlySet<string>;
+  /** ` word word … ` (a space at each end), so a phrase is found with one substring search. */
+  words: string;
 }
 
 export function prepareText(assistantText: string): PreparedText {
-  const ws = words(assistantText);
-  const grams = new Set<string>();
-  for (let i = 0; i + PHRASE_WORDS <= ws.length; i += 1) grams.add(ws.slice(i, i + PHRASE_WORDS).join(' '));
-  return { lower: assistantText.toLowerCase(), grams };
+  const lower = assistantText.toLowerCase();
+  return { lower, words: ` ${(lower.match(WORD_RE) ?? []).join(' ')} ` };
 }
 
 const NOT_USED: UseVerdict = { used: false, evidence: null, by: null };
@@ -120,6 +119,6 @@ export function judgeUse(clues: UseClues, text: PreparedText | string): UseVerdi
   if (clues.id && occursAsWord(t.lower, clues.id.toLowerCase())) return { used: true, evidence: clues.id, by: 'id' };
   const token = clues.tokens.filter((k) => occursAsWord(t.lower, k.toLowerCase())).sort((a, b) => b.length - a.length)[0];
   if (token) return { used: true, evidence: token, by: 'token' };
-  const phrase = clues.phrases.find((p) => t.grams.has(p));
+  const phrase = clues.phrases.find((p) => t.words.includes(` ${p} `));
   return phrase ? { used: true, evidence: phrase, by: 'phrase' } : NOT_USED;
 }

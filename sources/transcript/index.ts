@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 
 /** Default cap on the bytes read after an injection: the turns that follow it, not a whole long session. */
-export const TRANSCRIPT_READ_BYTES = 512 * 1024;
+export const TRANSCRIPT_READ_BYTES = 256 * 1024;
 /** Longest piece of one content block kept (a huge tool input is cut, not dropped). */
 const MAX_BLOCK_CHARS = 32 * 1024;
 
