@@ -122,9 +122,10 @@ export function loadViewData(stateDir: string): ViewData {
     if (o?.['kind'] === 'hook') {
       const ev = toEvent(o);
       events.push(ev);
-      byKey.set(`${ev.session}\u0000${ev.ts}`, ev);
+      // Verdicts name their hook line by its event id (older lines by session and time).
+      byKey.set(typeof o['event'] === 'string' ? o['event'] : `${ev.session}\u0000${ev.ts}`, ev);
     } else if (o?.['kind'] === 'used') {
-      const ev = byKey.get(`${text(o['session'])}\u0000${text(o['injected_ts'])}`);
+      const ev = byKey.get(text(o['event']) || `${text(o['session'])}\u0000${text(o['injected_ts'])}`);
       if (ev && typeof o['id'] === 'string')
         ev.verdicts.set(o['id'], {
           used: o['used'] === true,

@@ -134,7 +134,7 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         ev.query,
       ),
     );
-    const err = addPending(ctx.stateDir, ev.sessionId, { ts: logged.ts, transcript, offset, clues });
+    const err = addPending(ctx.stateDir, ev.sessionId, { ts: logged.ts, event: logged.event, transcript, offset, clues });
     if (err) hookLog(ctx, 'user-prompt-submit', err);
   } catch (err) {
     hookLog(ctx, 'user-prompt-submit', `hook event not recorded: ${errorMessage(err)}`);
@@ -157,7 +157,11 @@ export function judgePendingUse(ctx: HookContext, sessionId: string | null): voi
       }
       const text = prepareText(slice.text);
       for (const c of p.clues) {
-        const err = logUseEvent(ctx.stateDir, { session: sessionId, id: c.id, injected_ts: p.ts, ...judgeUse(c, text) }, ctx.now());
+        const err = logUseEvent(
+          ctx.stateDir,
+          { session: sessionId, id: c.id, event: p.event ?? '', injected_ts: p.ts, ...judgeUse(c, text) },
+          ctx.now(),
+        );
         if (err) hookLog(ctx, 'user-prompt-submit', err);
       }
     }

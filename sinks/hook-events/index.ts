@@ -12,7 +12,7 @@
  * Writers never throw: a failure comes back as a message for the hook's log.
  */
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { appendLine, readJson, writeFileAtomic } from '../../core/atomic-write.js';
 import { toNaiveIso } from '../../core/dates.js';
 import { errorMessage } from '../../core/errors.js';
@@ -57,7 +57,8 @@ export interface HookEvent {
 export interface UseEvent {
   session: string;
   id: string;
-  /** When the note was injected (the hook line's ts). */
+  /** The hook line this verdict is about (its `event` id) and when it was written. */
+  event: string;
   injected_ts: string;
   used: boolean;
   evidence: string | null;
@@ -75,11 +76,20 @@ function append(stateDir: string, line: Record<string, unknown>, what: string): 
   }
 }
 
-/** Appends the hook line; returns its ts (the key its verdicts refer to) or an error message. */
-export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { ts: string } | { error: string } {
+/** Longest prompt kept in a hook line (the recall line beside it keeps the whole query, for replay). */
+const HOOK_QUERY_CHARS = 2000;
+
+/**
+ * Appends the hook line; returns its ts and its `event` id (what its verdicts refer to), or an error
+ * message. The prompt is scrubbed over twice the kept length before it is cut, so a secret that
+ * straddles the cut is still recognised whole.
+ */
+export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { ts: string; event: string } | { error: string } {
   const ts = localIso(nowMs);
-  const err = append(stateDir, { ts, v: 2, kind: 'hook', ...ev, query: scrub(ev.query) }, 'hook event');
-  return err ? { error: err } : { ts };
+  const event = randomBytes(6).toString('hex');
+  const query = scrub(ev.query.slice(0, 2 * HOOK_QUERY_CHARS)).slice(0, HOOK_QUERY_CHARS);
+  const err = append(stateDir, { ts, v: 2, kind: 'hook', event, ...ev, query }, 'hook event');
+  return err ? { error: err } : { ts, event };
 }
 
 export function logUseEvent(stateDir: string, ev: UseEvent, nowMs: number): string | null {
@@ -89,8 +99,9 @@ export function logUseEvent(stateDir: string, ev: UseEvent, nowMs: number): stri
 
 /** An injection waiting for its verdict. */
 export interface PendingInjection {
-  /** ts of the hook line. */
+  /** ts and event id of the hook line. */
   ts: string;
+  event: string;
   transcript: string;
   /** Size of the transcript when the notes were injected: the assistant's reply comes after it. */
   offset: number;
