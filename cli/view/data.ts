@@ -98,7 +98,8 @@ function logLines(stateDir: string): string[] {
   const base = path.join(stateDir, 'recall_log.jsonl');
   return [`${base}.1`, base].flatMap((f) => {
     try {
-      return fs.readFileSync(f, 'utf8').split('\n');
+      // A regular file only: a FIFO or device at the log's path would hang the page.
+      return fs.statSync(f).isFile() ? fs.readFileSync(f, 'utf8').split('\n') : [];
     } catch {
       return [];
     }
