@@ -19,6 +19,7 @@ import { explainCommand, traceCommand } from './commands/trace.js';
 import { replayCommand } from './commands/replay.js';
 import { teamCommand } from './commands/team.js';
 import { mcpCommand } from './commands/mcp.js';
+import { viewCommand } from './commands/view.js';
 import { recallCommand } from './commands/recall.js';
 
 const USAGE =
@@ -50,6 +51,7 @@ export function commandModules(io: CliIo, exit: ExitStatus): CommandModule[] {
     traceCommand(io),
     explainCommand(io),
     replayCommand(io, exit),
+    viewCommand(io),
     teamCommand(io),
     mcpCommand(io),
     daemonCommand(io),

@@ -105,8 +105,30 @@ export function parseLogLine(text: string, line: number): LoggedRecall | BadReco
 /** Longest log line read (a longer one is reported as bad, never loaded whole). */
 const MAX_LINE_CHARS = 1024 * 1024;
 
-/** The log's lines, streamed (a 500 MB log is never read into one string), as records or bad records. */
-export async function* readRecallLog(file: string): AsyncGenerator<LoggedRecall | BadRecord> {
+/**
+ * A line that is an event, not a recall (it has a `kind`: a prompt hook's `hook` record or a `used`
+ * verdict on an injected note): its object, else null. Events are not replayed.
+ */
+export function logEvent(text: string): Record<string, unknown> | null {
+  if (!text.includes('"kind"')) return null;
+  try {
+    const o = JSON.parse(text) as unknown;
+    return o && typeof o === 'object' && !Array.isArray(o) && typeof (o as { kind?: unknown }).kind === 'string'
+      ? (o as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The log's lines, streamed (a 500 MB log is never read into one string), as records or bad
+ * records; event lines go to `onEvent` instead.
+ */
+export async function* readRecallLog(
+  file: string,
+  onEvent?: (event: Record<string, unknown>) => void,
+): AsyncGenerator<LoggedRecall | BadRecord> {
   const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
   for await (const text of rl) {
@@ -116,6 +138,8 @@ export async function* readRecallLog(file: string): AsyncGenerator<LoggedRecall 
       yield { line: n, error: `line longer than ${MAX_LINE_CHARS} characters` };
       continue;
     }
-    yield parseLogLine(text, n);
+    const event = logEvent(text);
+    if (event) onEvent?.(event);
+    else yield parseLogLine(text, n);
   }
 }

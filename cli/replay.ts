@@ -106,14 +106,25 @@ export interface ReplayReport {
   skipped: number;
   changed: number;
   diffs: ReplayDiff[];
+  /** Verdicts logged on injected notes (`kind: "used"` lines) in the replayed range: how many were used. */
+  helpfulness: { judged: number; used: number };
 }
 
 /** The log records to replay: those on or after --since, the last --limit of them (a ring buffer: the log is never held whole). */
-async function pickRecords(log: string, opts: ReplayOptions): Promise<(LoggedRecall | BadRecord)[]> {
+async function pickRecords(
+  log: string,
+  opts: ReplayOptions,
+  helpfulness: ReplayReport['helpfulness'],
+): Promise<(LoggedRecall | BadRecord)[]> {
   const since = opts.since ? parseLooseDate(opts.since) : null;
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
   const picked: (LoggedRecall | BadRecord)[] = [];
-  for await (const r of readRecallLog(log)) {
+  const tally = (e: Record<string, unknown>): void => {
+    if (e['kind'] !== 'used' || (since && (parseLooseDate(String(e['ts'] ?? ''))?.getTime() ?? 0) < since.getTime())) return;
+    helpfulness.judged += 1;
+    if (e['used'] === true) helpfulness.used += 1;
+  };
+  for await (const r of readRecallLog(log, tally)) {
     if (since && 'query' in r && (parseLooseDate(r.ts)?.getTime() ?? 0) < since.getTime()) continue;
     picked.push(r);
     if (opts.limit !== undefined && picked.length > opts.limit) picked.shift();
@@ -171,7 +182,8 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
   const config = loadConfig(io.env);
   const log = path.resolve(io.cwd, opts.log ?? path.join(config.stateDir, 'recall_log.jsonl'));
   if (!fs.existsSync(log)) throw new UsageError(`${log}: no recall log to replay`);
-  const picked = await pickRecords(log, opts);
+  const helpfulness = { judged: 0, used: 0 };
+  const picked = await pickRecords(log, opts, helpfulness);
   const sessions = new Map<string, RecallSession>();
   const diffs: ReplayDiff[] = [];
   let skipped = 0;
@@ -188,7 +200,7 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
   } finally {
     for (const s of sessions.values()) s.close();
   }
-  return { log, replayed: diffs.length - skipped, skipped, changed: diffs.filter((d) => d.changed).length, diffs };
+  return { log, replayed: diffs.length - skipped, skipped, changed: diffs.filter((d) => d.changed).length, diffs, helpfulness };
 }
 
 export function formatReplay(report: ReplayReport): string {
@@ -211,5 +223,8 @@ export function formatReplay(report: ReplayReport): string {
   const ta = report.diffs.reduce((n, d) => n + d.tokensAfter, 0);
   const lat = report.diffs.map((d) => d.msAfter).sort((a, b) => a - b);
   out.push(`tokens injected in total: ${tb} → ${ta}; replay latency p50 ${lat[Math.floor(lat.length / 2)] ?? 0} ms`);
+  const h = report.helpfulness;
+  if (h.judged)
+    out.push(`injected notes judged used (logged verdicts): ${h.used} of ${h.judged} (${Math.round((100 * h.used) / h.judged)}%)`);
   return `${out.join('\n')}\n`;
 }

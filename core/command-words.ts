@@ -25,6 +25,7 @@ export const COMMAND_WORDS = [
   'version',
   'completion',
   'team',
+  'view',
 ] as const;
 
 /** Flags that make any command line something other than a plain recall (help, version, completion). */

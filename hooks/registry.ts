@@ -21,6 +21,7 @@ import { kbProblem } from '../pipeline/health/index.js';
 import { safeId } from '../sinks/safe-text.js';
 import { DAY_MS } from '../core/dates.js';
 import type { ScoredCandidate } from '../core/types.js';
+import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
@@ -210,16 +211,19 @@ export const userPromptSubmitHook: HookSpec = {
     // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
     // model-facing `transformedPrompt`) can add to the prompt. Anywhere else, injecting (and recording
     // ids as injected) would be a lie.
-    if (ctx.harness === 'copilot' && typeof input['transformedPrompt'] !== 'string') return '';
     const sessionId = pick(input, ['session_id', 'sessionId']);
+    // Whether the notes of this session's previous prompt were used, from what the assistant wrote since.
+    judgePendingUse(ctx, sessionId);
+    if (ctx.harness === 'copilot' && typeof input['transformedPrompt'] !== 'string') return '';
     const prompt = pick(input, ['prompt', 'user_prompt', 'userPrompt']) ?? '';
     if (prompt.length < MIN_PROMPT_CHARS) return '';
     const cwd = projectCwd(ctx, pick(input, ['cwd']));
     return withSession(ctx, cwd, ctx.env, async (session) => {
       // Every candidate under the floor is gone before dedupe: the refill can never pad with noise.
+      const clock = stageClock();
       const res = await session.run(
         { ...BASE, query: prompt, limit: UPS_FETCH, maxChars: 0, sessionId, floor: session.config.floors.userPrompt },
-        { caller: 'user-prompt-submit' },
+        { caller: 'user-prompt-submit', trace: clock.sink },
       );
       const results = res.outcome?.results ?? [];
       const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
@@ -238,6 +242,7 @@ export const userPromptSubmitHook: HookSpec = {
         choose(readInjected(ctx.stateDir, sessionId));
         hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
       } else if (!sessionId) choose(new Set());
+      recordPromptEvent(ctx, { query: prompt, input, sessionId, res, picked, stages: clock.stages() });
       return picked.kept.length === 0 ? '' : picked.block;
     });
   },

@@ -138,7 +138,9 @@ describe('defects found trying the CLI as a new user', () => {
       .readFileSync(path.join(kb.state, 'recall_log.jsonl'), 'utf8')
       .trim()
       .split('\n')
-      .map((l) => JSON.parse(l) as { caller: string; project: string });
+      .map((l) => JSON.parse(l) as { caller: string; project: string; kind?: string })
+      // The prompt hook's own records (`kind: "hook"`) are events, not recalls.
+      .filter((l) => l.kind === undefined);
     expect(log.map((l) => l.caller)).toEqual(['user-prompt-submit', 'subagent-start', 'user-prompt-submit', 'cli', 'cli']);
     expect(log[0]!.project).toBe('billing-svc');
     expect((log[2] as unknown as { ids: string[] }).ids.slice(0, 2)).toEqual(['lrn-twin-b', 'lrn-twin-a']);

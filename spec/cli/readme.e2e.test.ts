@@ -36,6 +36,7 @@ const NOT_RUN: [RegExp, string][] = [
   [/^bin\/recall models pull/, 'the only network command: spec/sources/models/pull.test.ts runs it against a local hub'],
   [/^recall team /, 'needs a PostgreSQL server: spec/team/team-store.e2e.test.ts runs the team commands against a real one'],
   [/^node dist\/scripts\/hostile\.js/, 'a timing script (minutes, a 20k-note KB): spec/hostile/ asserts its cases'],
+  [/^bin\/recall view/, 'a web server that runs until Ctrl-C: spec/cli/view.e2e.test.ts drives it and checks its pages in chromium'],
 ];
 
 interface Ran {

@@ -1,0 +1,23 @@
+/** `recall view`: the local web view of sessions, injections, abstentions and helpfulness. */
+import type { Argv, CommandModule } from 'yargs';
+import { requireNumber } from '../options.js';
+import { SCOPE_OPTIONS, oneKb, type CliIo } from '../shared.js';
+
+export function viewCommand(io: CliIo): CommandModule {
+  return {
+    command: 'view',
+    describe:
+      'A local web page (127.0.0.1, token in the URL) of what recall injected per session, what was abstained on, and whether notes were used',
+    builder: (y: Argv) =>
+      y.options({
+        ...SCOPE_OPTIONS,
+        port: { requiresArg: true, describe: 'port to listen on (default: a free one)' },
+        open: { type: 'boolean', default: true, describe: 'open the page in the browser (--no-open: just print the URL)' },
+      }),
+    handler: async (a) => {
+      const port = requireNumber('port', a['port'], { min: 0, max: 65535, integer: true }) ?? 0;
+      const { runView } = await import('../view/index.js');
+      await runView({ kb: oneKb(a, 'view'), port, open: a['open'] !== false }, io);
+    },
+  };
+}

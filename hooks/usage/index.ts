@@ -1,0 +1,171 @@
+/**
+ * The prompt hook's record of what it gave the agent, and the verdict on whether it was used.
+ *
+ * - recordPromptEvent: after the hook chose its notes, one `kind: "hook"` line in the recall log
+ *   (what `recall view` shows) and, when the harness sent a transcript, the injected notes' clues
+ *   put aside with the transcript's current size;
+ * - judgePendingUse: at the session's next hook, the assistant's text written since then (a bounded
+ *   read from that offset) is compared with the clues, and one `kind: "used"` line per note says
+ *   used or not and why. Only the verdict and the evidence phrase (a phrase of the note) are kept.
+ *
+ * Both are bookkeeping: they never throw and never change the answer; a failure goes to the hook log.
+ */
+import type { ScoredCandidate } from '../../core/types.js';
+import type { RunResult } from '../../pipeline/run.js';
+import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
+import { errorMessage } from '../../core/errors.js';
+import { str } from '../../core/note.js';
+import type { TraceEvent, TraceSink } from '../../operators/trace-stage.js';
+import { readAssistantAfter, transcriptSize } from '../../sources/transcript/index.js';
+import { CHARS_PER_TOKEN, pyLen } from '../../sinks/economics.js';
+import { addPending, logHookEvent, logUseEvent, takePending, type InjectedNote } from '../../sinks/hook-events/index.js';
+import { readInjected } from '../../sinks/session-injected.js';
+import { safeId } from '../../sinks/safe-text.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../core/hook-input.js';
+import { hookRow } from '../hook-table.js';
+import { OverrideReader, hookLog, pick, type HookContext } from '../runtime.js';
+
+/** Time a judgement needs left before the deadline; with less, it waits for the next hook. */
+const JUDGE_RESERVE_MS = 2_000;
+
+/** Collects the time each stage of a recall took, from the trace taps on the same operators. */
+export function stageClock(): { sink: TraceSink; stages: () => { stage: string; ms: number }[] } {
+  const events: TraceEvent[] = [];
+  return {
+    sink: (e) => void events.push(e),
+    stages: () => {
+      const out: { stage: string; ms: number }[] = [];
+      let prev = events[0]?.t ?? 0;
+      for (const e of events) {
+        // The arms run side by side: "arms" is the time to the slowest, and each arm reports its own wall time.
+        if (e.stage === 'arm') {
+          if (out.every((s) => s.stage !== 'arms')) out.push({ stage: 'arms', ms: Math.round(e.t - prev) });
+          out.push({ stage: `arm:${e.arm}`, ms: Math.round(e.ms) });
+        } else if (e.stage !== 'start') out.push({ stage: e.stage, ms: Math.round(e.t - prev) });
+        prev = e.t;
+      }
+      return out;
+    },
+  };
+}
+
+/** Tokens of each note's entry in the injected block (the entry starts at its `- **[id]**` line). */
+function entryTokens(block: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const part of block.split(/^(?=- \*\*\[)/m)) {
+    const m = /^- \*\*\[(.+?)\]\*\*/.exec(part);
+    if (m) out.set(m[1]!, Math.max(1, Math.floor(pyLen(part.trimEnd()) / CHARS_PER_TOKEN)));
+  }
+  return out;
+}
+
+export interface PromptEvent {
+  query: string;
+  input: Record<string, unknown>;
+  sessionId: string | null;
+  /** The recall (every result above the floor, best first) and what of it was injected (`kept`, as `block`). */
+  res: Pick<RunResult, 'outcome' | 'scope'>;
+  picked: { kept: readonly ScoredCandidate[]; block: string };
+  stages: { stage: string; ms: number }[];
+}
+
+/**
+ * When the hook process started: its deadline less its timeout, read from the same env by the same
+ * rule as runHook (a fresh reader, so a malformed value is not reported twice).
+ */
+function hookStartMs(ctx: HookContext): number {
+  const row = hookRow('user-prompt-submit');
+  return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
+}
+
+const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
+
+/** Writes the hook line and puts the injected notes aside for their verdict. Never throws. */
+export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
+  try {
+    const { kept, block } = ev.picked;
+    const outcome = ev.res.outcome;
+    const results = outcome?.results ?? [];
+    const keptIds = new Set(kept.map(idOf));
+    const given = ev.sessionId ? readInjected(ctx.stateDir, ev.sessionId) : new Set<string>();
+    const tokens = entryTokens(block);
+    const injected: InjectedNote[] = kept.map((c) => ({
+      id: idOf(c),
+      title: c.note.title,
+      relevance: Number(c.relevance.toFixed(3)),
+      score: Number(c.score.toPrecision(4)),
+      tokens: tokens.get(safeId(c.note.displayId)) ?? 0,
+    }));
+    const leftOut = results.filter((c) => !keptIds.has(idOf(c)));
+    const deduped = leftOut.filter((c) => given.has(idOf(c)) || given.has(c.note.key)).map(idOf);
+    const logged = logHookEvent(
+      ctx.stateDir,
+      {
+        hook: 'user-prompt-submit',
+        harness: ctx.harness,
+        session: ev.sessionId,
+        kb: ev.res.scope?.root ?? null,
+        query: ev.query,
+        injected,
+        deduped,
+        over_budget: leftOut.map(idOf).filter((id) => !deduped.includes(id)),
+        abstained: outcome ? outcome.abstained : 'no notes to recall from (the KB is empty or missing)',
+        tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
+        stages: ev.stages,
+        recall_ms: Math.round(outcome?.ms ?? 0),
+        hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
+        degraded: (outcome?.degraded ?? []).map((d) => `${d.stage}:${d.reason}`),
+      },
+      ctx.now(),
+    );
+    if ('error' in logged) return hookLog(ctx, 'user-prompt-submit', logged.error);
+    const transcript = pick(ev.input, ['transcript_path', 'transcriptPath']);
+    const offset = transcript ? transcriptSize(transcript) : null;
+    if (!ev.sessionId || !transcript || offset === null || kept.length === 0) return;
+    const clues = kept.map((c) =>
+      useClues(
+        {
+          id: idOf(c),
+          title: c.note.title,
+          keyInsight: c.note.keyInsight,
+          fix: str(c.note.frontmatter['fix']),
+          howToApply: c.note.howToApply,
+        },
+        ev.query,
+      ),
+    );
+    const err = addPending(ctx.stateDir, ev.sessionId, { ts: logged.ts, event: logged.event, transcript, offset, clues });
+    if (err) hookLog(ctx, 'user-prompt-submit', err);
+  } catch (err) {
+    hookLog(ctx, 'user-prompt-submit', `hook event not recorded: ${errorMessage(err)}`);
+  }
+}
+
+/** Judges the session's injections waiting for a verdict against what the assistant wrote since. Never throws. */
+export function judgePendingUse(ctx: HookContext, sessionId: string | null): void {
+  if (!sessionId || ctx.deadlineMs - ctx.now() < JUDGE_RESERVE_MS) return;
+  try {
+    for (const p of takePending(ctx.stateDir, sessionId)) {
+      const slice = readAssistantAfter(p.transcript, p.offset);
+      if (slice.size === 0) {
+        hookLog(
+          ctx,
+          'user-prompt-submit',
+          `helpfulness: transcript of session ${sessionId} unreadable; ${p.clues.length} verdicts skipped`,
+        );
+        continue;
+      }
+      const text = prepareText(slice.text);
+      for (const c of p.clues) {
+        const err = logUseEvent(
+          ctx.stateDir,
+          { session: sessionId, id: c.id, event: p.event ?? '', injected_ts: p.ts, ...judgeUse(c, text) },
+          ctx.now(),
+        );
+        if (err) hookLog(ctx, 'user-prompt-submit', err);
+      }
+    }
+  } catch (err) {
+    hookLog(ctx, 'user-prompt-submit', `helpfulness not judged: ${errorMessage(err)}`);
+  }
+}
