@@ -14,12 +14,18 @@
  * shortened) and says so. The KB is chosen as for the CLI (`--kb DIR` given to `recall mcp`, else
  * the scope rules from the folder the harness starts the server in). Nothing here writes to stdout
  * but the protocol; diagnostics go to stderr.
+ *
+ * Framing is recall's own (LineTransport, cli/mcp/line-transport.ts), not the SDK's
+ * StdioServerTransport, because that one drops the connection for good on a line over 10 MiB (every
+ * later request goes unanswered), answers nothing to a line that is not JSON, and never notices
+ * stdin closing (the process then ended with Node's "unsettled top-level await" status 13).
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { registerTools } from './mcp-tools.js';
+import { LineTransport } from './mcp/line-transport.js';
 
 export { HYDRATE_MAX_IDS, MCP_BUDGETS, fitStep, fitText } from './mcp-budget.js';
+export { INVALID_REQUEST, LineTransport, MAX_LINE_BYTES, PARSE_ERROR, peekId } from './mcp/line-transport.js';
 
 export interface McpOptions {
   kb: string | null;
@@ -40,10 +46,13 @@ export function createMcpServer(o: McpOptions, version = '0.1.0'): McpServer {
   return server;
 }
 
-/** Serve over stdio until the client closes the connection. */
+/**
+ * Serve over stdio until the client closes stdin (requests already read are answered first), or
+ * stdout goes away. Resolves then, so the command ends with status 0.
+ */
 export async function serveMcp(o: McpOptions): Promise<void> {
   const server = createMcpServer(o);
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(process.stdin, process.stdout, { warn: o.warn });
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
   });

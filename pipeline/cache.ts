@@ -15,7 +15,8 @@
  * - A hit skips the arms, cross-encoder and embeddings; scoring and filters run again.
  * - Files are written atomically; a corrupt file or index is a miss, never an error. The index is
  *   read-modified-written under its lock (concurrent hooks would otherwise drop each other's entries).
- * - Query text is stored scrubbed of secrets (entries and the fuzzy index); the file name is a hash.
+ * - Query text is stored scrubbed of secrets (entries, their degradation messages and the fuzzy
+ *   index); the file name is a hash of the scrubbed query.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,7 @@ import { queryTerms } from '../core/stems.js';
 import { infoOf, wordCounts } from '../sources/word-info.js';
 import { readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from '../sinks/file-lock.js';
-import { scrub } from '../sinks/scrub.js';
+import { scrub, scrubStrings } from '../sinks/scrub.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from '../core/types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
@@ -130,8 +131,15 @@ export function modeTokenFor(mode: string, kbRoot: string): string {
   return `${mode}@${createHash('sha1').update(kbRoot).digest('hex').slice(0, 8)}`;
 }
 
+/**
+ * The entry's file name. It hashes the scrubbed query: a hash of the raw one would let anyone who
+ * can list the folder test guesses of a short password in a prompt they otherwise know.
+ */
 export function cacheDigest(key: CacheKey): string {
-  return createHash('sha1').update(`${CACHE_VERSION}|${key.query}|${key.modeToken}|${key.fetchedLimit}`).digest('hex').slice(0, 16);
+  return createHash('sha1')
+    .update(`${CACHE_VERSION}|${scrub(key.query)}|${key.modeToken}|${key.fetchedLimit}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 function payloadFile(dir: string, digest: string): string {
@@ -187,7 +195,9 @@ export function readCache(key: CacheKey, opts: CacheOptions): CacheHit | null {
 export function writeCache(key: CacheKey, payload: CachePayload, dir: string, nowMs: number): void {
   const digest = cacheDigest(key);
   const query = scrub(key.query);
-  writeFileAtomic(payloadFile(dir, digest), JSON.stringify({ ...payload, query }));
+  // Degradation and arm messages can quote the query (a search engine's syntax error does): scrubbed too.
+  const stored = { ...payload, query, degraded: scrubStrings(payload.degraded), arms: scrubStrings(payload.arms) };
+  writeFileAtomic(payloadFile(dir, digest), JSON.stringify(stored));
   const indexFile = path.join(dir, 'index.json');
   withFileLock(indexFile, () => updateIndex(indexFile, dir, digest, key, query, nowMs), 500);
 }

@@ -6,15 +6,15 @@
  *   the same session within the window suggests the first one missed).
  * Writers never throw: a failed write is returned as a message for the degradation record.
  *
- * Queries are prompts, and prompts hold secrets: every query is scrubbed (the breadcrumb scrubber)
- * before it is written anywhere here. Each log is rotated to `<name>.1` at `maxBytes`.
+ * Queries are prompts, and prompts hold secrets: every query (and every string of a logged request)
+ * is scrubbed (sinks/scrub.ts) before it is written anywhere here. Each log is rotated to `<name>.1` at `maxBytes`.
  */
 import path from 'node:path';
 import { contentTerms } from '../core/terms.js';
 import { toNaiveIso } from '../core/dates.js';
 import { appendLine, readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from './file-lock.js';
-import { scrub } from './scrub.js';
+import { scrub, scrubStrings } from './scrub.js';
 import { errorMessage } from '../core/errors.js';
 
 function localIsoSeconds(nowMs: number): string {
@@ -48,7 +48,8 @@ export const LOG_MAX_BYTES = 20 * 1048576;
 export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number, maxBytes = LOG_MAX_BYTES): string | null {
   const { economics, ...rest } = rec;
   const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...rest, query: scrub(rec.query) };
-  if (rec.request && typeof rec.request['query'] === 'string') line['request'] = { ...rec.request, query: scrub(rec.request['query']) };
+  // Every string of the request (query, tags, field, domain hint) came from the user: all scrubbed.
+  if (rec.request) line['request'] = scrubStrings(rec.request);
   if (economics) {
     line['injected_tokens'] = economics.read_tokens;
     line['discovery_tokens'] = economics.discovery_tokens;
