@@ -25,6 +25,7 @@ import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
 import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
 import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
+import { absolutePathSettings } from '../core/path-settings.js';
 import { startServer } from './start-server.js';
 
 /** Slack after a hook's deadline for the server's own safety net to answer. */
@@ -96,7 +97,16 @@ type InProcess = (
 async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
   const deadline = hookDeadline(name, env, startedMs);
   const stdinText = await readHookStdin(process.stdin, deadline);
-  const req: ServerRequest = { op: 'hook', v: PROTOCOL_VERSION, name, stdinText, env, cwd: process.cwd(), startedMs };
+  // Relative path settings mean the caller's folder, not the server's: made absolute here.
+  const req: ServerRequest = {
+    op: 'hook',
+    v: PROTOCOL_VERSION,
+    name,
+    stdinText,
+    env: absolutePathSettings(env, process.cwd()),
+    cwd: process.cwd(),
+    startedMs,
+  };
   const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS);
   if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
   if (via?.fallback === 'late') {
@@ -170,7 +180,7 @@ export async function cliClient(argv: string[]): Promise<void> {
       op: 'cli',
       v: PROTOCOL_VERSION,
       argv,
-      env: process.env,
+      env: absolutePathSettings(process.env, process.cwd()),
       cwd: process.cwd(),
       isTty: process.stderr.isTTY === true,
     };

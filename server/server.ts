@@ -18,6 +18,7 @@ import { HOOKS } from '../hooks/registry.js';
 import { runHook } from '../hooks/runtime.js';
 import { isHookName } from '../hooks/hook-table.js';
 import { withConfigFile } from '../pipeline/config-file.js';
+import { absolutePathSettings } from '../core/path-settings.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
@@ -46,7 +47,7 @@ export interface ServeOptions {
 async function answerHook(req: HookRequest): Promise<ServerAnswer> {
   if (!isHookName(req.name)) return { ok: false, decline: `unknown hook ${req.name}` };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: req.env, cwd: req.cwd, startedMs: req.startedMs });
+  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: callerPaths(req), cwd: req.cwd, startedMs: req.startedMs });
   return { ok: true, envelope: out.envelope };
 }
 
@@ -55,7 +56,8 @@ async function answerCli(req: CliRequest): Promise<ServerAnswer> {
   const fast = fastParse(req.argv);
   if (!fast || fast.query === '-') return { ok: false, decline: 'not a plain recall' };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const { env, warnings } = withConfigFile(req.env);
+  const { warnings } = withConfigFile(req.env);
+  const env = callerPaths(req);
   let stdout = '';
   let stderr = '';
   const code = await cliMain({
@@ -69,6 +71,16 @@ async function answerCli(req: CliRequest): Promise<ServerAnswer> {
     configWarnings: warnings,
   });
   return { ok: true, stdout, stderr, code };
+}
+
+/**
+ * The request's environment with recall.toml's values under it and every relative path setting
+ * made absolute against the caller's folder (this process's own working directory means nothing to
+ * the caller). The client already did so for its environment; a path from recall.toml is only seen
+ * here.
+ */
+function callerPaths(req: HookRequest | CliRequest): Record<string, string | undefined> {
+  return absolutePathSettings(withConfigFile(absolutePathSettings(req.env, req.cwd)).env, req.cwd);
 }
 
 function sameDriver(env: HookRequest['env']): boolean {
