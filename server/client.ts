@@ -26,6 +26,7 @@ import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
 import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
 import { absolutePathSettings } from '../core/path-settings.js';
+import { takeFallbackSlot, type SlotOutcome } from './fallback-slots.js';
 import { startServer } from './start-server.js';
 
 /** Slack after a hook's deadline for the server's own safety net to answer. */
@@ -39,10 +40,10 @@ const serverEntry = (): string => path.join(here, 'server.mjs');
 /** The server's answer, or why this process must run the request itself (null: the server is switched off). */
 type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
 
-async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promise<Via> {
+async function viaServer(env: Env, req: ServerRequest, answerBy: number, keepWaiting?: () => boolean): Promise<Via> {
   if (serverDisabled(env)) return null;
   const socket = serverSocketPath(env);
-  const outcome = await ask(socket, req, serverWaitMs(env), answerBy);
+  const outcome = await ask(socket, req, serverWaitMs(env), answerBy, keepWaiting);
   if ('failed' in outcome) return { fallback: outcome.failed, detail: socket };
   const a = outcome.answer;
   if (a.ok) return { answer: a };
@@ -93,7 +94,15 @@ type InProcess = (
   notice?: string,
 ) => Promise<string>;
 
-/** The hook's envelope through the server, else from this process; whether a server should be started. */
+/**
+ * The hook's envelope through the server, else from this process; whether a server should be started.
+ *
+ * A server that is slow to accept is busy (or hung): the hook runs in this process only if one of
+ * the few in-process places (fallback-slots.ts) is free, else it keeps waiting for the server, which
+ * queues the call and answers before the deadline (with an empty context when it cannot run it in
+ * time). With no server at all, a hook without a free place answers with an empty context. Either
+ * way the reason is a line in the hook's log.
+ */
 async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
   const deadline = hookDeadline(name, env, startedMs);
   const stdinText = await readHookStdin(process.stdin, deadline);
@@ -106,13 +115,32 @@ async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promis
     env: absolutePathSettings(env, process.cwd()),
     cwd: process.cwd(),
     startedMs,
+    deadlineMs: deadline,
   };
-  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS);
+  const slotDir = path.dirname(serverSocketPath(env));
+  let slot: SlotOutcome | null = null;
+  const keepWaiting = (): boolean => {
+    slot = takeFallbackSlot(slotDir);
+    return slot === 'none';
+  };
+  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS, keepWaiting);
   if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
   if (via?.fallback === 'late') {
     // The server owns the call now: running it here too would pass the deadline and double its effects.
     logLine(env, name, degradation(via));
     return { envelope: null, start: false };
+  }
+  if (via) {
+    // A foreign run folder is no place for slot files: the hook runs here unbounded, as it must answer.
+    if (slot === null) slot = via.fallback === 'foreign' ? 'unbounded' : takeFallbackSlot(slotDir);
+    if (slot === 'none') {
+      const why =
+        via.fallback === 'timeout'
+          ? `server: busy, it did not accept the call before the deadline (${via.detail}); no context given`
+          : `${degradation(via).replace(/; answered in this process$/, '')}; every in-process place is taken by other hooks, no context given`;
+      logLine(env, name, why);
+      return { envelope: null, start: via.fallback === 'absent' };
+    }
   }
   const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
   return {

@@ -12,11 +12,15 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { bindSocket } from '../sources/unix-socket.js';
 import path from 'node:path';
 import { HOOKS } from '../hooks/registry.js';
-import { runHook } from '../hooks/runtime.js';
-import { isHookName } from '../hooks/hook-table.js';
+import { hookDeadlineMs, parseHookInput, runHook } from '../hooks/runtime.js';
+import { hookRow, isHookName } from '../hooks/hook-table.js';
+import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
+import { leaveBreadcrumb } from '../sinks/breadcrumb.js';
+import { Admission } from './admission.js';
 import { withConfigFile } from '../pipeline/config-file.js';
 import { absolutePathSettings } from '../core/path-settings.js';
 import { fastParse } from '../cli/options.js';
@@ -30,6 +34,7 @@ import {
   MAX_REQUEST_BYTES,
   PROTOCOL_VERSION,
   checkSocketDir,
+  stateDirOf,
   type CliRequest,
   type HookRequest,
   type ServerAnswer,
@@ -81,6 +86,28 @@ async function answerCli(req: CliRequest): Promise<ServerAnswer> {
  */
 function callerPaths(req: HookRequest | CliRequest): Record<string, string | undefined> {
   return absolutePathSettings(withConfigFile(absolutePathSettings(req.env, req.cwd)).env, req.cwd);
+}
+
+/**
+ * A hook's deadline as the server holds it: the one its client sent, else (an older client) the one
+ * its settings give, counted from the client's start. recall.toml may set a shorter one.
+ */
+function hookDeadlineOf(req: HookRequest): number {
+  if (!isHookName(req.name)) return Infinity;
+  const own = hookDeadlineMs(HOOKS[req.name], callerPaths(req), req.startedMs);
+  return typeof req.deadlineMs === 'number' && Number.isFinite(req.deadlineMs) ? Math.min(req.deadlineMs, own) : own;
+}
+
+/**
+ * What a hook gets when the server cannot run it before its deadline: "nothing to add" in its
+ * harness's shape, and the reason in the hook's log and breadcrumb (last-event.json), as every
+ * degradation is recorded.
+ */
+function tooLateHook(req: HookRequest, why: string): ServerAnswer {
+  const input = parseHookInput(req.stdinText);
+  const env = callerPaths(req);
+  leaveBreadcrumb(stateDirOf(env), req.name, 'server-busy', `${why}; answered with no context before the deadline`);
+  return { ok: true, envelope: isHookName(req.name) ? toHookEnvelope(harnessOf(env, input), hookRow(req.name).event, '') : '{}\n' };
 }
 
 function sameDriver(env: HookRequest['env']): boolean {
@@ -146,10 +173,19 @@ async function serveConnection(conn: net.Socket, handle: (req: ServerRequest) =>
   touch();
 }
 
+/**
+ * Requests run at once: one per core (at least 2). A hook's pipeline is mostly CPU in this thread
+ * and its lookup threads; more at once only makes every one of them slower.
+ */
+const CONCURRENCY = Math.max(2, os.availableParallelism());
+/** Requests waiting at most (hooks arrive in bursts of a few hundred at the very worst). */
+const MAX_QUEUED = 1000;
+
 /** What a server answers, given how to stop it. */
 function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void): (req: ServerRequest) => Promise<ServerAnswer> {
   const started = Date.now();
   let requests = 0;
+  const admission = new Admission({ limit: CONCURRENCY, maxQueued: MAX_QUEUED });
   const status = (): ServerStatus => ({
     pid: process.pid,
     uptimeSec: Math.round((Date.now() - started) / 1000),
@@ -158,6 +194,7 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     rssBytes: process.memoryUsage().rss,
     kbs: opts.pool.status(),
     lookups: opts.pool.lookups(),
+    admission: { limit: CONCURRENCY, ...admission.load() },
   });
   return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
@@ -167,10 +204,17 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
       return { ok: true, bye: true };
     }
     requests += 1;
-    // Every file event queued before this request is handled before the request is; without that
-    // guarantee every KB is compared file by file, as in a one-shot recall.
-    await fence.pass().catch(() => opts.pool.distrust());
-    return req.op === 'hook' ? answerHook(req) : req.op === 'cli' ? answerCli(req) : { ok: false, decline: 'unknown request' };
+    if (req.op !== 'hook' && req.op !== 'cli') return { ok: false, decline: 'unknown request' };
+    const run = async (): Promise<ServerAnswer> => {
+      // Every file event queued before this request is handled before the request is; without that
+      // guarantee every KB is compared file by file, as in a one-shot recall.
+      await fence.pass().catch(() => opts.pool.distrust());
+      return req.op === 'hook' ? answerHook(req) : answerCli(req);
+    };
+    if (req.op === 'hook')
+      return admission.submit({ kind: req.name, deadlineMs: hookDeadlineOf(req), run, tooLate: (why) => tooLateHook(req, why) });
+    // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).
+    return admission.submit({ kind: 'cli', deadlineMs: Infinity, run, tooLate: (why) => ({ ok: false, decline: why }) });
   };
 }
 
