@@ -84,11 +84,17 @@ export function resolveNote(h: IndexHandle, id: string, root: string, opts: { li
 }
 
 /** Like withKb for a KB that may not exist yet (null then). */
-export function withKbIfExists<T>(scope: Scope, config: RecallConfig, env: Env, fn: (h: IndexHandle) => T): T | null {
+export function withKbIfExists<T>(
+  scope: Scope,
+  config: RecallConfig,
+  env: Env,
+  fn: (h: IndexHandle) => T,
+  refreshWaitMs = WRITE_REFRESH_WAIT_MS,
+): T | null {
   if (!fs.existsSync(scope.root)) return null;
   const h = openKbIndex(config, scope.root, env);
   try {
-    refreshWaiting(h, WRITE_REFRESH_WAIT_MS);
+    refreshWaiting(h, refreshWaitMs);
     return fn(h);
   } finally {
     closeIndex(h);

@@ -16,7 +16,14 @@ import { RACE_CASES } from './hostile/race-cases.js';
 import { BURST_CASES } from './hostile/burst-cases.js';
 import { only, removeCaseDirs, repo } from './hostile/harness.js';
 
-const cases: Record<string, () => Promise<void>> = { ...KB_CASES, ...LOAD_CASES, ...IO_CASES, ...WRITE_CASES, ...RACE_CASES, ...BURST_CASES };
+const cases: Record<string, () => Promise<void>> = {
+  ...KB_CASES,
+  ...LOAD_CASES,
+  ...IO_CASES,
+  ...WRITE_CASES,
+  ...RACE_CASES,
+  ...BURST_CASES,
+};
 
 process.stdout.write(`hostile cases against ${repo}\n\n| case | wall | exit | one JSON envelope | detail |\n|---|---|---|---|---|\n`);
 for (const [name, fn] of Object.entries(cases)) {

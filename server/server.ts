@@ -16,13 +16,11 @@ import os from 'node:os';
 import { bindSocket } from '../sources/unix-socket.js';
 import path from 'node:path';
 import { HOOKS } from '../hooks/registry.js';
-import { hookDeadlineMs, parseHookInput, runHook } from '../hooks/runtime.js';
-import { hookRow, isHookName } from '../hooks/hook-table.js';
-import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
-import { leaveBreadcrumb } from '../sinks/breadcrumb.js';
+import { runHook } from '../hooks/runtime.js';
+import { isHookName } from '../hooks/hook-table.js';
 import { Admission } from './admission.js';
+import { callerPaths, hookDeadlineOf, tooLateHook } from './caller-request.js';
 import { withConfigFile } from '../pipeline/config-file.js';
-import { absolutePathSettings } from '../core/path-settings.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
@@ -34,7 +32,6 @@ import {
   MAX_REQUEST_BYTES,
   PROTOCOL_VERSION,
   checkSocketDir,
-  stateDirOf,
   type CliRequest,
   type HookRequest,
   type ServerAnswer,
@@ -76,38 +73,6 @@ async function answerCli(req: CliRequest): Promise<ServerAnswer> {
     configWarnings: warnings,
   });
   return { ok: true, stdout, stderr, code };
-}
-
-/**
- * The request's environment with recall.toml's values under it and every relative path setting
- * made absolute against the caller's folder (this process's own working directory means nothing to
- * the caller). The client already did so for its environment; a path from recall.toml is only seen
- * here.
- */
-function callerPaths(req: HookRequest | CliRequest): Record<string, string | undefined> {
-  return absolutePathSettings(withConfigFile(absolutePathSettings(req.env, req.cwd)).env, req.cwd);
-}
-
-/**
- * A hook's deadline as the server holds it: the one its client sent, else (an older client) the one
- * its settings give, counted from the client's start. recall.toml may set a shorter one.
- */
-function hookDeadlineOf(req: HookRequest): number {
-  if (!isHookName(req.name)) return Infinity;
-  const own = hookDeadlineMs(HOOKS[req.name], callerPaths(req), req.startedMs);
-  return typeof req.deadlineMs === 'number' && Number.isFinite(req.deadlineMs) ? Math.min(req.deadlineMs, own) : own;
-}
-
-/**
- * What a hook gets when the server cannot run it before its deadline: "nothing to add" in its
- * harness's shape, and the reason in the hook's log and breadcrumb (last-event.json), as every
- * degradation is recorded.
- */
-function tooLateHook(req: HookRequest, why: string): ServerAnswer {
-  const input = parseHookInput(req.stdinText);
-  const env = callerPaths(req);
-  leaveBreadcrumb(stateDirOf(env), req.name, 'server-busy', `${why}; answered with no context before the deadline`);
-  return { ok: true, envelope: isHookName(req.name) ? toHookEnvelope(harnessOf(env, input), hookRow(req.name).event, '') : '{}\n' };
 }
 
 function sameDriver(env: HookRequest['env']): boolean {

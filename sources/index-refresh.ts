@@ -217,7 +217,7 @@ export function refreshWaiting(h: IndexHandle, waitMs: number, now: () => number
   const until = now() + waitMs;
   let lock: RefreshLock | null = null;
   if (!memory) {
-    for (let unlockable = 0; !lock; ) {
+    for (let unlockable = 0; !lock;) {
       lock = tryRefreshLock(h.file);
       if (lock) break;
       const pid = refreshLockHolder(h.file);

@@ -10,7 +10,9 @@ import { freshCase, hook, envelopeOk, contextOf, note, repo, run, type Run } fro
 
 /** The server's status (null while it is not up), through the client library of the repo measured. */
 async function serverStatus(socket: string): Promise<Record<string, unknown> | null> {
-  const { ask } = (await import(path.join(repo, 'dist', 'sources', 'recall-server', 'ask.js'))) as typeof import('../../sources/recall-server/ask.js');
+  const { ask } = (await import(
+    path.join(repo, 'dist', 'sources', 'recall-server', 'ask.js')
+  )) as typeof import('../../sources/recall-server/ask.js');
   const out = await ask(socket, { op: 'status', v: 1 }, 2000, Date.now() + 5000);
   return 'failed' in out || !out.answer.ok || !('status' in out.answer) ? null : (out.answer.status as unknown as Record<string, unknown>);
 }
@@ -29,7 +31,10 @@ function logKinds(state: string, name: string): string {
 async function burst(name: 'user-prompt-submit' | 'subagent-start', n: number, harnessMs: number, deadlineMs: number): Promise<void> {
   const c = freshCase();
   for (let i = 0; i < 300; i += 1)
-    fs.writeFileSync(path.join(c.kb, 'documents', `n${i}.md`), note(`n${i}`, `postgres pool note ${i}`, `connection pool case ${i} `.repeat(20)));
+    fs.writeFileSync(
+      path.join(c.kb, 'documents', `n${i}.md`),
+      note(`n${i}`, `postgres pool note ${i}`, `connection pool case ${i} `.repeat(20)),
+    );
   const env = { ...c.env };
   const socket = path.join(c.state, 'run', 'recall.sock');
   const stdin = (i: number): string =>
@@ -40,7 +45,9 @@ async function burst(name: 'user-prompt-submit' | 'subagent-start', n: number, h
   await run(hook(name), { env, stdin: stdin(-1) });
   for (let i = 0; i < 600 && !(await serverStatus(socket)); i += 1) await new Promise((r) => setTimeout(r, 100));
   await run(hook(name), { env, stdin: stdin(-2) });
-  const runs: Run[] = await Promise.all(Array.from({ length: n }, (_, i) => run(hook(name), { env, stdin: stdin(i), killAfterMs: 120_000 })));
+  const runs: Run[] = await Promise.all(
+    Array.from({ length: n }, (_, i) => run(hook(name), { env, stdin: stdin(i), killAfterMs: 120_000 })),
+  );
   const status = await serverStatus(socket);
   const slowest = Math.max(...runs.map((r) => r.ms));
   const overHarness = runs.filter((r) => r.killed || r.ms > harnessMs).length;

@@ -33,7 +33,10 @@ export const RACE_CASES: Record<string, () => Promise<void>> = {
   async 'symlink-race'() {
     const c = freshCase();
     const secret = path.join(c.base, 'secret.md');
-    fs.writeFileSync(secret, note('lrn-race', `postgres connection pool exhausted in tests ${MARK}`, `${MARK} credentials of the outside file`));
+    fs.writeFileSync(
+      secret,
+      note('lrn-race', `postgres connection pool exhausted in tests ${MARK}`, `${MARK} credentials of the outside file`),
+    );
     const at = path.join(c.kb, 'documents', 'race.md');
     fs.writeFileSync(at, note('lrn-race', 'postgres connection pool race', 'the real note'));
     const child = swapper(at, secret);

@@ -36,8 +36,10 @@ export const WRITE_CASES: Record<string, () => Promise<void>> = {
   async 'concurrent-writers'() {
     const c = freshCase();
     const docs = path.join(c.kb, 'documents');
-    for (let i = 0; i < 22; i += 1) fs.writeFileSync(path.join(docs, `old${i}.md`), note(`old${i}`, `postgres old note ${i}`, `old body ${i}`));
-    for (let i = 0; i < 22; i += 1) fs.writeFileSync(path.join(docs, `gone${i}.md`), note(`gone${i}`, `postgres gone note ${i}`, `gone ${i}`));
+    for (let i = 0; i < 22; i += 1)
+      fs.writeFileSync(path.join(docs, `old${i}.md`), note(`old${i}`, `postgres old note ${i}`, `old body ${i}`));
+    for (let i = 0; i < 22; i += 1)
+      fs.writeFileSync(path.join(docs, `gone${i}.md`), note(`gone${i}`, `postgres gone note ${i}`, `gone ${i}`));
     const env = c.env;
     const kb = ['--kb', c.kb];
     const indexing = run(cli('index', ...kb), { env });
@@ -48,7 +50,7 @@ export const WRITE_CASES: Record<string, () => Promise<void>> = {
     const sups = Array.from({ length: 22 }, (_, i) => run(cli('supersede', ...kb, `old${i}`, 'lrn-pool'), { env }));
     const forgets = Array.from({ length: 22 }, (_, i) => run(cli('forget', ...kb, `gone${i}`), { env }));
     const writes = await Promise.all([...adds, ...sups, ...forgets]);
-    if (process.env["HOSTILE_DUMP"]) for (const w of writes) if (w.stderr.trim()) process.stderr.write(w.stderr);
+    if (process.env['HOSTILE_DUMP']) for (const w of writes) if (w.stderr.trim()) process.stderr.write(w.stderr);
     await Promise.all([indexing, ...recalls]);
     const texts = fs.readdirSync(docs).map((f) => (f.endsWith('.md') ? fs.readFileSync(path.join(docs, f), 'utf8') : ''));
     const added = Array.from({ length: 20 }, (_, i) => texts.some((t) => t.includes(`concurrent add ${i}"`))).filter(Boolean).length;
@@ -70,7 +72,9 @@ export const WRITE_CASES: Record<string, () => Promise<void>> = {
     const docs = path.join(c.kb, 'documents');
     fs.writeFileSync(path.join(docs, 'hub.md'), note('hub', 'postgres hub note', 'the one that replaces them'));
     for (let i = 0; i < 9; i += 1) fs.writeFileSync(path.join(docs, `old${i}.md`), note(`old${i}`, `postgres old ${i}`, `old ${i}`));
-    const runs = await Promise.all(Array.from({ length: 9 }, (_, i) => run(cli('supersede', '--kb', c.kb, `old${i}`, 'hub'), { env: c.env })));
+    const runs = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => run(cli('supersede', '--kb', c.kb, `old${i}`, 'hub'), { env: c.env })),
+    );
     const hub = frontmatter(path.join(docs, 'hub.md'))['supersedes'];
     line('9 concurrent `recall supersede oldN hub`', runs, `hub's supersedes lists ${Array.isArray(hub) ? hub.length : 0} of 9`);
   },

@@ -24,7 +24,9 @@ describe('concurrent writers', () => {
     const docs = path.join(c.kb, 'documents');
     fs.writeFileSync(path.join(docs, 'hub.md'), note('hub', 'postgres hub note', 'replaces them all'));
     for (let i = 0; i < 9; i += 1) fs.writeFileSync(path.join(docs, `old${i}.md`), note(`old${i}`, `postgres old ${i}`, `old ${i}`));
-    const runs = await Promise.all(Array.from({ length: 9 }, (_, i) => runCli(['supersede', '--kb', c.kb, `old${i}`, 'hub'], { env: c.env })));
+    const runs = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => runCli(['supersede', '--kb', c.kb, `old${i}`, 'hub'], { env: c.env })),
+    );
     expect(runs.map((r) => ({ code: r.code, stderr: r.stderr }))).toEqual(runs.map(() => ({ code: 0, stderr: '' })));
     expect([...(frontmatter(path.join(docs, 'hub.md'))['supersedes'] as string[])].sort()).toEqual(
       Array.from({ length: 9 }, (_, i) => `old${i}`).sort(),
@@ -42,13 +44,18 @@ describe('concurrent writers', () => {
     const kb = ['--kb', c.kb];
     const indexing = runCli(['index', ...kb], { env: c.env });
     const writes = await Promise.all([
-      ...Array.from({ length: 6 }, (_, i) => runCli(['add', ...kb, '--title', `parallel add ${i}`, '--insight', `insight ${i}`], { env: c.env })),
+      ...Array.from({ length: 6 }, (_, i) =>
+        runCli(['add', ...kb, '--title', `parallel add ${i}`, '--insight', `insight ${i}`], { env: c.env }),
+      ),
       ...Array.from({ length: 6 }, (_, i) => runCli(['supersede', ...kb, `old${i}`, 'lrn-pool'], { env: c.env })),
       ...Array.from({ length: 6 }, (_, i) => runCli(['forget', ...kb, `gone${i}`], { env: c.env })),
     ]);
     expect((await indexing).code).toBe(0);
     expect(writes.map((r) => r.code)).toEqual(writes.map(() => 0));
-    const texts = fs.readdirSync(docs).filter((f) => f.endsWith('.md')).map((f) => fs.readFileSync(path.join(docs, f), 'utf8'));
+    const texts = fs
+      .readdirSync(docs)
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => fs.readFileSync(path.join(docs, f), 'utf8'));
     for (let i = 0; i < 6; i += 1) {
       expect(texts.filter((t) => t.includes(`"parallel add ${i}"`))).toHaveLength(1);
       expect(frontmatter(path.join(docs, `old${i}.md`))['superseded_by']).toBe('lrn-pool');

@@ -36,10 +36,22 @@ describe('relative path settings', () => {
   it('are made absolute against the caller, never the server', () => {
     expect(
       absolutePathSettings(
-        { REFLECT_MODELS_DIR: 'spec/fixtures/models', GLOBAL_LEARNINGS_PATH: '~/kb', REFLECT_STATE_DIR: '/abs', REFLECT_MODE: 'x', HOME: '' },
+        {
+          REFLECT_MODELS_DIR: 'spec/fixtures/models',
+          GLOBAL_LEARNINGS_PATH: '~/kb',
+          REFLECT_STATE_DIR: '/abs',
+          REFLECT_MODE: 'x',
+          HOME: '',
+        },
         '/work/here',
       ),
-    ).toEqual({ REFLECT_MODELS_DIR: '/work/here/spec/fixtures/models', GLOBAL_LEARNINGS_PATH: '~/kb', REFLECT_STATE_DIR: '/abs', REFLECT_MODE: 'x', HOME: '' });
+    ).toEqual({
+      REFLECT_MODELS_DIR: '/work/here/spec/fixtures/models',
+      GLOBAL_LEARNINGS_PATH: '~/kb',
+      REFLECT_STATE_DIR: '/abs',
+      REFLECT_MODE: 'x',
+      HOME: '',
+    });
   });
 
   it('a recall and a hook through the server answer as in-process ones do', async () => {
