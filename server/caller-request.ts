@@ -43,4 +43,3 @@ export function tooLateHook(req: HookRequest, why: string): ServerAnswer {
   leaveBreadcrumb(stateDirOf(env), req.name, 'server-busy', `${why}; answered with no context before the deadline`);
   return { ok: true, envelope: isHookName(req.name) ? toHookEnvelope(harnessOf(env, input), hookRow(req.name).event, '') : '{}\n' };
 }
-

@@ -40,7 +40,7 @@ const serverEntry = (): string => path.join(here, 'server.mjs');
 /** The server's answer, or why this process must run the request itself (null: the server is switched off). */
 type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
 
-async function viaServer(env: Env, req: ServerRequest, answerBy: number, keepWaiting?: () => boolean): Promise<Via> {
+async function viaServer(env: Env, req: ServerRequest, answerBy: number, keepWaiting?: () => number | null): Promise<Via> {
   if (serverDisabled(env)) return null;
   const socket = serverSocketPath(env);
   const outcome = await ask(socket, req, serverWaitMs(env), answerBy, keepWaiting);
@@ -119,9 +119,10 @@ async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promis
   };
   const slotDir = path.dirname(serverSocketPath(env));
   let slot: SlotOutcome | null = null;
-  const keepWaiting = (): boolean => {
+  // Not accepted in time: run here if a place is free, else wait for acceptance up to the deadline.
+  const keepWaiting = (): number | null => {
     slot = takeFallbackSlot(slotDir);
-    return slot === 'none';
+    return slot === 'none' ? deadline : null;
   };
   const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS, keepWaiting);
   if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
@@ -132,7 +133,9 @@ async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promis
   }
   if (via) {
     // A foreign run folder is no place for slot files: the hook runs here unbounded, as it must answer.
-    if (slot === null) slot = via.fallback === 'foreign' ? 'unbounded' : takeFallbackSlot(slotDir);
+    // (A place looked for while waiting may have come free since, if the server then dropped the call.)
+    if (slot === null || (slot === 'none' && via.fallback !== 'timeout'))
+      slot = via.fallback === 'foreign' ? 'unbounded' : takeFallbackSlot(slotDir);
     if (slot === 'none') {
       const why =
         via.fallback === 'timeout'

@@ -29,16 +29,16 @@ function socketProblem(socket: string): Failure | null {
 
 /**
  * Send one request; the server must accept it within `acceptWithinMs` and answer before `answerBy`
- * (epoch ms). When it has not accepted in time, `keepWaiting` (if given) decides: true keeps the
- * connection and waits for acceptance and answer until `answerBy` (a busy server queues the call);
- * false, or no `keepWaiting`, gives up with 'timeout'.
+ * (epoch ms). When it has not accepted in time, `keepWaiting` (if given) decides: an epoch ms keeps
+ * the connection and waits for acceptance until then (a busy server queues the call), and for the
+ * answer until `answerBy`; null, or no `keepWaiting`, gives up with 'timeout'.
  */
 export function ask(
   socket: string,
   req: ServerRequest,
   acceptWithinMs: number,
   answerBy: number,
-  keepWaiting?: () => boolean,
+  keepWaiting?: () => number | null,
 ): Promise<Outcome> {
   const problem = socketProblem(socket);
   if (problem) return Promise.resolve({ failed: problem });
@@ -55,8 +55,9 @@ export function ask(
       resolve(o);
     };
     const notAccepted = (): void => {
-      if (!accepted && keepWaiting?.()) {
-        timer = setTimeout(() => finish({ failed: accepted ? 'late' : 'timeout' }), Math.max(0, answerBy - Date.now()));
+      const acceptBy = accepted ? null : (keepWaiting?.() ?? null);
+      if (acceptBy !== null) {
+        timer = setTimeout(() => finish({ failed: 'timeout' }), Math.max(0, Math.min(acceptBy, answerBy) - Date.now()));
         return;
       }
       finish({ failed: 'timeout' });
