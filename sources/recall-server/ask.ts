@@ -56,11 +56,8 @@ export function ask(
     };
     const notAccepted = (): void => {
       const acceptBy = accepted ? null : (keepWaiting?.() ?? null);
-      if (acceptBy !== null) {
-        timer = setTimeout(() => finish({ failed: 'timeout' }), Math.max(0, Math.min(acceptBy, answerBy) - Date.now()));
-        return;
-      }
-      finish({ failed: 'timeout' });
+      if (acceptBy === null) return finish({ failed: 'timeout' });
+      timer = setTimeout(() => finish({ failed: 'timeout' }), Math.max(0, Math.min(acceptBy, answerBy) - Date.now()));
     };
     let timer = setTimeout(notAccepted, acceptWithinMs);
     const onLine = (line: string): void => {
