@@ -48,16 +48,34 @@ async function refresherDone(state: string, maxMs = 120_000): Promise<void> {
   await waitFor(async () => (await notesNow(state)) >= BIG, maxMs, 500);
 }
 
+/** The pid in the index's refresh lock (who refreshes it now), null when nobody does. */
+function refreshHolder(state: string): number | null {
+  const dir = path.join(state, 'index');
+  const file = files(dir).find((f) => f.endsWith('.sqlite.refresh.lock'));
+  try {
+    return file ? Number(fs.readFileSync(path.join(dir, file), 'utf8').split(' ')[0]) || null : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * A hook killed once the index holds more notes than `before` (a batch of a refresh it started
- * committed), however long that takes on a loaded machine. A hook that answers first is not killed;
- * the wait for the batch goes on (a recall server goes on with the call after answering it).
+ * A hook killed mid-refresh, at the events that matter rather than after a fixed time (which on a
+ * loaded machine may come before its first batch, or before it handed the rest over): once the index
+ * holds more notes than `before` (a batch committed) and the refresh lock has left the process that
+ * committed it (released, or taken by the background refresher it started). A hook that answers
+ * first is not killed; the wait goes on (a recall server goes on with the call after answering).
  */
 async function hookKilledAfterABatch(env: NodeJS.ProcessEnv, state: string, session: string, before: number) {
-  const committed = waitFor(
+  let committer: number | null | undefined;
+  const handedOver = waitFor(
     async () => {
       const n = await notesNow(state);
-      return n > before || n >= BIG;
+      if (n >= BIG) return true;
+      if (n <= before) return false;
+      const holder = refreshHolder(state);
+      if (committer === undefined) committer = holder;
+      return holder !== committer || holder === null;
     },
     150_000,
     50,
@@ -65,10 +83,10 @@ async function hookKilledAfterABatch(env: NodeJS.ProcessEnv, state: string, sess
   const r = await runHook('user-prompt-submit', {
     env,
     stdin: prompt('postgres pool timeout', session),
-    killWhen: committed,
+    killWhen: handedOver,
     killAfterMs: 150_000,
   });
-  await committed;
+  await handedOver;
   return r;
 }
 

@@ -43,10 +43,10 @@ describe('relative path settings', () => {
           REFLECT_MODE: 'x',
           HOME: '',
         },
-        '/work/here',
+        '/home/me/project',
       ),
     ).toEqual({
-      REFLECT_MODELS_DIR: '/work/here/spec/fixtures/models',
+      REFLECT_MODELS_DIR: '/home/me/project/spec/fixtures/models',
       GLOBAL_LEARNINGS_PATH: '~/kb',
       REFLECT_STATE_DIR: '/abs',
       REFLECT_MODE: 'x',
