@@ -17,6 +17,7 @@ export type { CliIo };
 const FAILURES: Readonly<Record<string, string | undefined>> = {
   IndexFailed: '',
   NoteEditError: '',
+  NoteWriteError: '',
   TeamError: 'team: ',
   PullError: 'models pull failed: ',
 };

@@ -7,7 +7,8 @@ import { loadConfig, type RecallConfig } from './config.js';
 import { resolveScope, type Scope } from './scope.js';
 import { checkKbDir } from './run.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
-import { closeIndex, refreshIndex, type IndexHandle } from '../sources/index-store.js';
+import { closeIndex, type IndexHandle } from '../sources/index-store.js';
+import { refreshWaiting } from '../sources/index-refresh.js';
 import { notesNamed } from '../sources/index-queries.js';
 import { openKbIndex } from './kb-index.js';
 import type { Note } from '../core/note.js';
@@ -32,15 +33,28 @@ interface OpenKb {
   index: IndexHandle;
 }
 
-/** Resolve the KB like recall, bring its index up to date, run `fn`, close the index. */
-export function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T {
+/**
+ * How long a note command waits for another process refreshing the same index (`recall index`, a
+ * background refresher) before it reads the last committed index: writes wait longer than reads,
+ * since a write resolved against a stale index could miss a note written a moment ago.
+ */
+const READ_REFRESH_WAIT_MS = 5_000;
+const WRITE_REFRESH_WAIT_MS = 60_000;
+
+/**
+ * Resolve the KB like recall, bring its index up to date (waiting for another refresher, retrying
+ * a busy database), run `fn`, close the index. When the index cannot be refreshed, `fn` reads the
+ * last committed one and io.warn says why.
+ */
+export function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T, mode: { write?: boolean } = {}): T {
   const config = loadConfig(io.env);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   const index = openKbIndex(config, scope.root, io.env);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
-    refreshIndex(index, { problems: false });
+    const { notice } = refreshWaiting(index, mode.write ? WRITE_REFRESH_WAIT_MS : READ_REFRESH_WAIT_MS);
+    if (notice) io.warn(`recall: ${notice}; reading the last committed index`);
     return fn({ config, scope, index });
   } finally {
     closeIndex(index);
@@ -70,11 +84,17 @@ export function resolveNote(h: IndexHandle, id: string, root: string, opts: { li
 }
 
 /** Like withKb for a KB that may not exist yet (null then). */
-export function withKbIfExists<T>(scope: Scope, config: RecallConfig, env: Env, fn: (h: IndexHandle) => T): T | null {
+export function withKbIfExists<T>(
+  scope: Scope,
+  config: RecallConfig,
+  env: Env,
+  fn: (h: IndexHandle) => T,
+  refreshWaitMs = WRITE_REFRESH_WAIT_MS,
+): T | null {
   if (!fs.existsSync(scope.root)) return null;
   const h = openKbIndex(config, scope.root, env);
   try {
-    refreshIndex(h, { problems: false });
+    refreshWaiting(h, refreshWaitMs);
     return fn(h);
   } finally {
     closeIndex(h);

@@ -6,18 +6,11 @@
  * An ID is what recall shows for a note (frontmatter `id`, else `name`, else its path id); a file
  * name without `.md` or a path inside the KB also works when it names exactly one note.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config.js';
-import { resolveScope, detectProject } from './scope.js';
-import { checkKbDir } from './run.js';
 import { UsageError } from '../core/errors.js';
 import { notesByDate, supersededKeys } from '../sources/index-queries.js';
-import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
-import { parseNote } from '../core/note.js';
 import { parseLooseDate } from '../core/dates.js';
-import { moveToForgotten, noteText, rewriteNote, withFrontmatter, writeNewNote, type NewNote } from '../sinks/note-writer.js';
-import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './notes-kb.js';
+import { resolveNote, withKb, type KbOptions, type NotesIo } from './notes-kb.js';
 
 export type { KbOptions, NotesIo } from './notes-kb.js';
 
@@ -146,79 +139,6 @@ export function formatList(rows: readonly ListedNote[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// add, supersede, forget
+// add, supersede, forget (notes-write.ts)
 
-export interface AddResult {
-  id: string;
-  path: string;
-  kb: string;
-  created: boolean;
-}
-
-/** Where new notes go in a KB root: documents/ of a reflect KB (created for a new KB), else the folder itself. */
-function newNotesDir(root: string): string {
-  const flat = fs.existsSync(root) && kbLayout(root) === 'flat' && hasMarkdown(root);
-  return path.join(root, notesDir(flat ? 'flat' : 'reflect'));
-}
-
-export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date()): AddResult {
-  if (!n.title.trim()) throw new UsageError('a note needs a title (--title)');
-  if (!n.keyInsight.trim()) throw new UsageError('a note needs a key insight (--insight): the one sentence recall shows');
-  const config = loadConfig(io.env);
-  // A --kb that does not exist yet is a new KB: add creates it.
-  if (opts.kb && fs.existsSync(path.resolve(io.cwd, opts.kb))) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
-  const created = !fs.existsSync(scope.root);
-  const project = n.project ?? (detectProject(config, io.cwd) || undefined);
-  const { id, slug, text } = noteText({ ...n, ...(project ? { project } : {}) }, now);
-  // The note must read back as written: the same parser recall uses checks it before it lands.
-  const parsed = parseNote(text, `documents/${slug}.md`, 'documents');
-  if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
-  if (n.id) {
-    const clash = withKbIfExists(scope, config, io.env, (h) => candidates(h, n.id!).length > 0);
-    if (clash) throw new UsageError(`--id ${n.id}: a note with this id already exists`);
-  }
-  const file = writeNewNote(newNotesDir(scope.root), slug, text);
-  return { id, path: file, kb: scope.root, created };
-}
-
-export interface SupersedeResult {
-  old: { id: string; path: string };
-  new: { id: string; path: string };
-}
-
-export function supersede(oldId: string, newId: string, opts: KbOptions, io: NotesIo): SupersedeResult {
-  return withKb(opts, io, ({ index, scope }) => {
-    const oldNote = resolveNote(index, oldId, scope.root, { live: true });
-    const newNote = resolveNote(index, newId, scope.root, { live: true });
-    if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
-    if (newNote.supersededBy)
-      throw new UsageError(`${newId}: is itself superseded by ${newNote.supersededBy}; supersede with that note instead`);
-    const oldAbs = path.join(scope.root, oldNote.path);
-    const newAbs = path.join(scope.root, newNote.path);
-    const listed = newNote.frontmatter['supersedes'];
-    const prior = (Array.isArray(listed) ? listed : listed ? [listed] : []).map(String).filter((s) => s && s !== 'null');
-    // Read both texts and build both edits before writing either: a bad header stops it all.
-    const oldText = withFrontmatter(fs.readFileSync(oldAbs, 'utf8'), { superseded_by: newNote.key });
-    const newText = withFrontmatter(fs.readFileSync(newAbs, 'utf8'), { supersedes: [...new Set([...prior, oldNote.key])] });
-    rewriteNote(newAbs, newText);
-    rewriteNote(oldAbs, oldText);
-    return { old: { id: oldNote.key, path: oldAbs }, new: { id: newNote.key, path: newAbs } };
-  });
-}
-
-export interface ForgetResult {
-  id: string;
-  from: string;
-  to: string;
-}
-
-export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
-  return withKb(opts, io, ({ index, scope }) => {
-    const note = resolveNote(index, id, scope.root, { live: true });
-    const layout = kbLayout(scope.root);
-    const from = path.join(scope.root, note.path);
-    const to = moveToForgotten(from, path.join(scope.root, notesDir(layout)), path.join(scope.root, forgottenDir(layout)));
-    return { id: note.key, from, to };
-  });
-}
+export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult } from './notes-write.js';

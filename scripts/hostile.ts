@@ -12,9 +12,20 @@ import { IO_CASES } from './hostile/io-cases.js';
 import { KB_CASES } from './hostile/kb-cases.js';
 import { LOAD_CASES } from './hostile/load-cases.js';
 import { LEAK_CASES } from './hostile/leak-cases.js';
+import { WRITE_CASES } from './hostile/write-cases.js';
+import { RACE_CASES } from './hostile/race-cases.js';
+import { BURST_CASES } from './hostile/burst-cases.js';
 import { only, removeCaseDirs, repo } from './hostile/harness.js';
 
-const cases: Record<string, () => Promise<void>> = { ...KB_CASES, ...LOAD_CASES, ...IO_CASES, ...LEAK_CASES };
+const cases: Record<string, () => Promise<void>> = {
+  ...KB_CASES,
+  ...LOAD_CASES,
+  ...IO_CASES,
+  ...LEAK_CASES,
+  ...WRITE_CASES,
+  ...RACE_CASES,
+  ...BURST_CASES,
+};
 
 process.stdout.write(`hostile cases against ${repo}\n\n| case | wall | exit | one JSON envelope | detail |\n|---|---|---|---|---|\n`);
 for (const [name, fn] of Object.entries(cases)) {

@@ -25,6 +25,8 @@ import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
 import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
 import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
+import { absolutePathSettings } from '../core/path-settings.js';
+import { takeFallbackSlot, type SlotOutcome } from './fallback-slots.js';
 import { startServer } from './start-server.js';
 
 /** Slack after a hook's deadline for the server's own safety net to answer. */
@@ -38,10 +40,10 @@ const serverEntry = (): string => path.join(here, 'server.mjs');
 /** The server's answer, or why this process must run the request itself (null: the server is switched off). */
 type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
 
-async function viaServer(env: Env, req: ServerRequest, answerBy: number): Promise<Via> {
+async function viaServer(env: Env, req: ServerRequest, answerBy: number, keepWaiting?: () => number | null): Promise<Via> {
   if (serverDisabled(env)) return null;
   const socket = serverSocketPath(env);
-  const outcome = await ask(socket, req, serverWaitMs(env), answerBy);
+  const outcome = await ask(socket, req, serverWaitMs(env), answerBy, keepWaiting);
   if ('failed' in outcome) return { fallback: outcome.failed, detail: socket };
   const a = outcome.answer;
   if (a.ok) return { answer: a };
@@ -92,17 +94,56 @@ type InProcess = (
   notice?: string,
 ) => Promise<string>;
 
-/** The hook's envelope through the server, else from this process; whether a server should be started. */
+/**
+ * The hook's envelope through the server, else from this process; whether a server should be started.
+ *
+ * A server that is slow to accept is busy (or hung): the hook runs in this process only if one of
+ * the few in-process places (fallback-slots.ts) is free, else it keeps waiting for the server, which
+ * queues the call and answers before the deadline (with an empty context when it cannot run it in
+ * time). With no server at all, a hook without a free place answers with an empty context. Either
+ * way the reason is a line in the hook's log.
+ */
 async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
   const deadline = hookDeadline(name, env, startedMs);
   const stdinText = await readHookStdin(process.stdin, deadline);
-  const req: ServerRequest = { op: 'hook', v: PROTOCOL_VERSION, name, stdinText, env, cwd: process.cwd(), startedMs };
-  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS);
+  // Relative path settings mean the caller's folder, not the server's: made absolute here.
+  const req: ServerRequest = {
+    op: 'hook',
+    v: PROTOCOL_VERSION,
+    name,
+    stdinText,
+    env: absolutePathSettings(env, process.cwd()),
+    cwd: process.cwd(),
+    startedMs,
+    deadlineMs: deadline,
+  };
+  const slotDir = path.dirname(serverSocketPath(env));
+  let slot: SlotOutcome | null = null;
+  // Not accepted in time: run here if a place is free, else wait for acceptance up to the deadline.
+  const keepWaiting = (): number | null => {
+    slot = takeFallbackSlot(slotDir);
+    return slot === 'none' ? deadline : null;
+  };
+  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS, keepWaiting);
   if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
   if (via?.fallback === 'late') {
     // The server owns the call now: running it here too would pass the deadline and double its effects.
     logLine(env, name, degradation(via));
     return { envelope: null, start: false };
+  }
+  if (via) {
+    // A foreign run folder is no place for slot files: the hook runs here unbounded, as it must answer.
+    // (A place looked for while waiting may have come free since, if the server then dropped the call.)
+    if (slot === null || (slot === 'none' && via.fallback !== 'timeout'))
+      slot = via.fallback === 'foreign' ? 'unbounded' : takeFallbackSlot(slotDir);
+    if (slot === 'none') {
+      const why =
+        via.fallback === 'timeout'
+          ? `server: busy, it did not accept the call before the deadline (${via.detail}); no context given`
+          : `${degradation(via).replace(/; answered in this process$/, '')}; every in-process place is taken by other hooks, no context given`;
+      logLine(env, name, why);
+      return { envelope: null, start: via.fallback === 'absent' };
+    }
   }
   const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
   return {
@@ -170,7 +211,7 @@ export async function cliClient(argv: string[]): Promise<void> {
       op: 'cli',
       v: PROTOCOL_VERSION,
       argv,
-      env: process.env,
+      env: absolutePathSettings(process.env, process.cwd()),
       cwd: process.cwd(),
       isTty: process.stderr.isTTY === true,
     };

@@ -12,11 +12,14 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import { bindSocket } from '../sources/unix-socket.js';
 import path from 'node:path';
 import { HOOKS } from '../hooks/registry.js';
 import { runHook } from '../hooks/runtime.js';
 import { isHookName } from '../hooks/hook-table.js';
+import { Admission } from './admission.js';
+import { callerPaths, hookDeadlineOf, tooLateHook } from './caller-request.js';
 import { withConfigFile } from '../pipeline/config-file.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
@@ -46,7 +49,7 @@ export interface ServeOptions {
 async function answerHook(req: HookRequest): Promise<ServerAnswer> {
   if (!isHookName(req.name)) return { ok: false, decline: `unknown hook ${req.name}` };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: req.env, cwd: req.cwd, startedMs: req.startedMs });
+  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: callerPaths(req), cwd: req.cwd, startedMs: req.startedMs });
   return { ok: true, envelope: out.envelope };
 }
 
@@ -55,7 +58,8 @@ async function answerCli(req: CliRequest): Promise<ServerAnswer> {
   const fast = fastParse(req.argv);
   if (!fast || fast.query === '-') return { ok: false, decline: 'not a plain recall' };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const { env, warnings } = withConfigFile(req.env);
+  const { warnings } = withConfigFile(req.env);
+  const env = callerPaths(req);
   let stdout = '';
   let stderr = '';
   const code = await cliMain({
@@ -134,10 +138,19 @@ async function serveConnection(conn: net.Socket, handle: (req: ServerRequest) =>
   touch();
 }
 
+/**
+ * Requests run at once: one per core (at least 2). A hook's pipeline is mostly CPU in this thread
+ * and its lookup threads; more at once only makes every one of them slower.
+ */
+const CONCURRENCY = Math.max(2, os.availableParallelism());
+/** Requests waiting at most (hooks arrive in bursts of a few hundred at the very worst). */
+const MAX_QUEUED = 1000;
+
 /** What a server answers, given how to stop it. */
 function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void): (req: ServerRequest) => Promise<ServerAnswer> {
   const started = Date.now();
   let requests = 0;
+  const admission = new Admission({ limit: CONCURRENCY, maxQueued: MAX_QUEUED });
   const status = (): ServerStatus => ({
     pid: process.pid,
     uptimeSec: Math.round((Date.now() - started) / 1000),
@@ -146,6 +159,7 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     rssBytes: process.memoryUsage().rss,
     kbs: opts.pool.status(),
     lookups: opts.pool.lookups(),
+    admission: { limit: CONCURRENCY, ...admission.load() },
   });
   return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
@@ -155,10 +169,17 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
       return { ok: true, bye: true };
     }
     requests += 1;
-    // Every file event queued before this request is handled before the request is; without that
-    // guarantee every KB is compared file by file, as in a one-shot recall.
-    await fence.pass().catch(() => opts.pool.distrust());
-    return req.op === 'hook' ? answerHook(req) : req.op === 'cli' ? answerCli(req) : { ok: false, decline: 'unknown request' };
+    if (req.op !== 'hook' && req.op !== 'cli') return { ok: false, decline: 'unknown request' };
+    const run = async (): Promise<ServerAnswer> => {
+      // Every file event queued before this request is handled before the request is; without that
+      // guarantee every KB is compared file by file, as in a one-shot recall.
+      await fence.pass().catch(() => opts.pool.distrust());
+      return req.op === 'hook' ? answerHook(req) : answerCli(req);
+    };
+    if (req.op === 'hook')
+      return admission.submit({ kind: req.name, deadlineMs: hookDeadlineOf(req), run, tooLate: (why) => tooLateHook(req, why) });
+    // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).
+    return admission.submit({ kind: 'cli', deadlineMs: Infinity, run, tooLate: (why) => ({ ok: false, decline: why }) });
   };
 }
 

@@ -16,12 +16,15 @@
  *   name already taken there gets `.1`, `.2`, … before `.md`. Retired notes are never recalled.
  *
  * Every file is replaced by rename, so a reader sees the old text or the new, never a torn one.
+ * Writers of one KB take turns (withNotesLock): two `recall supersede X HUB` at once each read HUB's
+ * `supersedes` list, and without turns the second rename would drop the first one's entry.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { isMap, parseDocument } from 'yaml';
 import { writeFileAtomic } from '../core/atomic-write.js';
+import { LockBusyError, withFileLock } from './file-lock.js';
 
 import { TIER_CONFIDENCE, type ConfidenceTier } from '../core/confidence.js';
 
@@ -134,6 +137,45 @@ export function writeNewNote(notesDir: string, slug: string, text: string): stri
     if (createExclusive(file, text)) return file;
   }
   throw new Error(`${notesDir}: no free file name for ${slug}.md`);
+}
+
+/**
+ * A write of the KB that did not happen (or happened only in part, as the message says): the CLI
+ * exits 1 with this message, never 0.
+ */
+export class NoteWriteError extends Error {
+  readonly code = 'E_NOTE_WRITE';
+  constructor(message: string) {
+    super(message);
+    this.name = 'NoteWriteError';
+  }
+}
+
+/**
+ * Longest wait for another writer of the same KB. A turn takes milliseconds (read, edit, rename),
+ * so even dozens of writers at once on a loaded machine pass well within it.
+ */
+const NOTES_LOCK_WAIT_MS = 30_000;
+
+/**
+ * The lock file of a KB's writers, `<KB root>/.recall-notes.lock`: in the KB rather than the state
+ * dir so that writers with different state dirs (two tools, two users of a shared KB) take turns
+ * too. Recall never reads it as a note (dot-files at the root are not part of either layout).
+ */
+export const notesLockFile = (root: string): string => path.join(root, '.recall-notes.lock');
+
+/**
+ * Run `fn` (read-modify-write of notes of the KB at `root`) while no other writer of that KB runs.
+ * Throws NoteWriteError when another writer kept the lock past NOTES_LOCK_WAIT_MS.
+ */
+export function withNotesLock<T>(root: string, fn: () => T, waitMs = NOTES_LOCK_WAIT_MS): T {
+  try {
+    return withFileLock(notesLockFile(root).replace(/\.lock$/, ''), fn, waitMs);
+  } catch (err) {
+    if (err instanceof LockBusyError)
+      throw new NoteWriteError(`nothing written: another writer of ${root} held its lock for more than ${Math.round(waitMs / 1000)} s`);
+    throw err;
+  }
 }
 
 export class NoteEditError extends Error {

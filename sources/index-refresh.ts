@@ -195,3 +195,52 @@ export function refreshWithin(h: IndexHandle, opts: RefreshWithinOptions = {}): 
   }
   return { report, notices, background };
 }
+
+/** A failed SQLite statement is retried this many times when another writer held the file (SQLITE_BUSY). */
+const BUSY_RETRIES = 5;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Refresh an index for a caller that may wait (the note commands: `recall add --id`, `supersede`,
+ * `forget`, `show`, `list`), so that what it looks up includes every note written before it. It
+ * waits up to `waitMs` for the refresh lock (a `recall index` or a background refresher holding it
+ * refreshes the same files), then refreshes under it; a refresh that met another writer's SQLite
+ * lock (SQLITE_BUSY: a vector save, a writer of another version) is retried a few times with a
+ * growing pause. Never throws for a database problem: `fresh` is false and `notice` says why, and
+ * the caller decides whether the last committed index is good enough.
+ */
+export function refreshWaiting(h: IndexHandle, waitMs: number, now: () => number = Date.now): { fresh: boolean; notice: string | null } {
+  const memory = h.file === ':memory:';
+  const until = now() + waitMs;
+  let lock: RefreshLock | null = null;
+  if (!memory) {
+    for (let unlockable = 0; !lock;) {
+      lock = tryRefreshLock(h.file);
+      if (lock) break;
+      const pid = refreshLockHolder(h.file);
+      if (pid === null && (unlockable += 1) >= 2) break; // the lock file cannot be created: SQLite alone keeps writers apart
+      if (pid !== null && now() > until)
+        return { fresh: false, notice: `the index is being refreshed by process ${pid} for longer than ${Math.round(waitMs / 1000)} s` };
+      if (pid !== null) sleepSync(20 + Math.floor(Math.random() * 30));
+    }
+  }
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        refreshIndex(h, { problems: false, ...(lock ? { onBatch: () => lock.beat() } : {}) });
+        return { fresh: true, notice: null };
+      } catch (err) {
+        const kind = classifyDbError(err, h.file);
+        if (kind === 'corrupt') markSuspect(h);
+        if (kind !== 'busy' || attempt >= BUSY_RETRIES || now() > until)
+          return { fresh: false, notice: `the index could not be refreshed: ${(err as Error).message.split('\n')[0]}` };
+        sleepSync(50 * 2 ** attempt);
+      }
+    }
+  } finally {
+    lock?.release();
+  }
+}

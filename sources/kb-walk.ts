@@ -32,6 +32,17 @@ export interface KbFile {
   location: NoteLocation;
   mtimeMs: number;
   size: number;
+  /**
+   * The walk reached this file through a symlink (one inside the KB, or any with followOutside).
+   * A file listed as not a link is opened with O_NOFOLLOW: a link swapped in after the walk is refused.
+   */
+  viaLink?: boolean;
+  /**
+   * The KB root, symlinks resolved, that the opened file must lie in (absent with followOutside).
+   * Reading checks where the open descriptor really points, so a folder or file swapped for a
+   * link to /etc between the walk and the read is refused rather than read.
+   */
+  confinedTo?: string;
 }
 
 export interface WalkProblem {
@@ -125,7 +136,7 @@ export interface WalkOptions {
 }
 
 /** Whether `target` (a real path) is `root` or lies below it. */
-function inside(root: string, target: string): boolean {
+export function inside(root: string, target: string): boolean {
   return target === root || target.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
@@ -137,6 +148,8 @@ class KbWalker {
   /** Folders already listed, by device and inode (loop and alias guard). */
   private readonly seen = new Set<string>();
   private realRoot: string | null = null;
+  /** The lstat data of the last entry statted (statEntry returns it itself when the entry is no link). */
+  private lastLstat: fs.Stats | null = null;
 
   constructor(
     readonly base: string,
@@ -198,12 +211,22 @@ class KbWalker {
     const kind = kindOf(name);
     const cst = this.statEntry(abs, childRel, kind);
     if (!cst) return;
+    const viaLink = cst !== this.lastLstat;
     if (cst.isDirectory()) {
       const childLoc: NoteLocation =
         location === 'documents' && name === '.forgotten' && (!this.flat || depth === 0) ? 'forgotten' : location;
       this.visit(childRel, cst, childLoc, depth + 1);
     } else if (kind && cst.isFile()) {
-      this.files.push({ rel: childRel, abs, kind, location, mtimeMs: cst.mtimeMs, size: cst.size });
+      this.files.push({
+        rel: childRel,
+        abs,
+        kind,
+        location,
+        mtimeMs: cst.mtimeMs,
+        size: cst.size,
+        ...(viaLink ? { viaLink } : {}),
+        ...(this.followOutside ? {} : { confinedTo: this.realBase() }),
+      });
     } else if (kind) {
       this.problems.push({ rel: childRel, message: 'not a regular file (FIFO, device or socket); not read' });
     }
@@ -213,6 +236,7 @@ class KbWalker {
   private statEntry(abs: string, childRel: string, kind: KbFile['kind'] | null): fs.Stats | undefined {
     try {
       const lst = fs.lstatSync(abs);
+      this.lastLstat = lst;
       if (!lst.isSymbolicLink()) return lst;
       if (!this.followOutside) {
         const target = fs.realpathSync(abs);

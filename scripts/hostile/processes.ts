@@ -23,6 +23,8 @@ export interface RunOptions {
   keepStdinOpen?: boolean;
   /** Kill the process group after this long (default 60 s). */
   killAfterMs?: number;
+  /** Kill the process group as soon as this settles (an event the caller waits for, not a time). */
+  killWhen?: Promise<unknown>;
   cwd?: string;
 }
 
@@ -38,15 +40,20 @@ export function runProcess(argv: string[], o: RunOptions): Promise<Run> {
     child.stdin.on('error', () => undefined);
     if (o.stdin !== undefined) child.stdin.write(o.stdin);
     if (!o.keepStdinOpen) child.stdin.end();
-    const timer = setTimeout(() => {
+    let closed = false;
+    const kill = (): void => {
+      if (closed) return;
       killed = true;
       try {
         process.kill(-child.pid!, 'SIGKILL');
       } catch {
         /* gone */
       }
-    }, o.killAfterMs ?? 60_000);
+    };
+    const timer = setTimeout(kill, o.killAfterMs ?? 60_000);
+    o.killWhen?.then(kill, kill);
     child.on('close', (code) => {
+      closed = true;
       clearTimeout(timer);
       child.stdin.destroy();
       resolve({ ms: performance.now() - t0, code, killed, stdout, stderr });

@@ -43,9 +43,13 @@ export async function serverStatus(env: Env): Promise<string> {
   const lookups = l
     ? `  index lookups: ${l.answered} on ${l.threads} threads (${l.ready ?? 0} ready), ${l.refused} run in the server's thread${l.lastRefusal ? ` (last: ${l.lastRefusal})` : ''}\n`
     : '';
+  const a = s.admission;
+  const admission = a
+    ? `  admission: ${a.running} running of ${a.limit} at once, ${a.queued} waiting, ${a.shed} hooks answered empty before their deadline (server busy)\n`
+    : '';
   return (
     `recall server: running${off}, pid ${s.pid}, up ${s.uptimeSec} s, ${s.requests} requests, RSS ${mb(s.rssBytes)}, ` +
-    `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}${lookups}  socket ${d.socket}\n`
+    `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}${lookups}${admission}  socket ${d.socket}\n`
   );
 }
 

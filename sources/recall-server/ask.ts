@@ -27,8 +27,19 @@ function socketProblem(socket: string): Failure | null {
   }
 }
 
-/** Send one request; the server must accept it within `acceptWithinMs` and answer before `answerBy` (epoch ms). */
-export function ask(socket: string, req: ServerRequest, acceptWithinMs: number, answerBy: number): Promise<Outcome> {
+/**
+ * Send one request; the server must accept it within `acceptWithinMs` and answer before `answerBy`
+ * (epoch ms). When it has not accepted in time, `keepWaiting` (if given) decides: an epoch ms keeps
+ * the connection and waits for acceptance until then (a busy server queues the call), and for the
+ * answer until `answerBy`; null, or no `keepWaiting`, gives up with 'timeout'.
+ */
+export function ask(
+  socket: string,
+  req: ServerRequest,
+  acceptWithinMs: number,
+  answerBy: number,
+  keepWaiting?: () => number | null,
+): Promise<Outcome> {
   const problem = socketProblem(socket);
   if (problem) return Promise.resolve({ failed: problem });
   return new Promise((resolve) => {
@@ -43,7 +54,12 @@ export function ask(socket: string, req: ServerRequest, acceptWithinMs: number, 
       conn.destroy();
       resolve(o);
     };
-    let timer = setTimeout(() => finish({ failed: 'timeout' }), acceptWithinMs);
+    const notAccepted = (): void => {
+      const acceptBy = accepted ? null : (keepWaiting?.() ?? null);
+      if (acceptBy === null) return finish({ failed: 'timeout' });
+      timer = setTimeout(() => finish({ failed: 'timeout' }), Math.max(0, Math.min(acceptBy, answerBy) - Date.now()));
+    };
+    let timer = setTimeout(notAccepted, acceptWithinMs);
     const onLine = (line: string): void => {
       if (!accepted && line === ACCEPTED_LINE) {
         accepted = true;

@@ -29,6 +29,11 @@ export interface HookRequest {
   cwd: string;
   /** When the client process started (epoch ms): a hook's deadline counts from there. */
   startedMs: number;
+  /**
+   * The hook's deadline (epoch ms) as its client counts it: the server answers before it, with an
+   * empty context when the request cannot run in time (absent from older clients).
+   */
+  deadlineMs?: number;
 }
 
 export interface CliRequest {
@@ -53,6 +58,8 @@ export interface ServerStatus {
   kbs: { root: string; index: string; watching: boolean; why: string | null; dirs: number }[];
   /** Index lookups run on worker threads, and those that fell back to the server's own thread (absent: no threads). */
   lookups?: { threads: number; ready: number; answered: number; refused: number; lastRefusal: string | null } | null;
+  /** Requests run at once (limit), running and waiting now, and answered "too late" since the start (absent: older server). */
+  admission?: { limit: number; running: number; queued: number; shed: number };
 }
 
 export type ServerAnswer =

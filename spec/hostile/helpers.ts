@@ -95,3 +95,17 @@ export function mkfifo(file: string): void {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Wait for an event: look at `cond` every `everyMs` until it holds (true) or `maxMs` passed (false).
+ * Specs wait for what they need (a batch committed, a lock taken), never for a fixed time, which a
+ * loaded machine may not honour.
+ */
+export async function waitFor(cond: () => boolean | Promise<boolean>, maxMs = 120_000, everyMs = 100): Promise<boolean> {
+  const until = Date.now() + maxMs;
+  for (;;) {
+    if (await cond()) return true;
+    if (Date.now() > until) return false;
+    await sleep(everyMs);
+  }
+}

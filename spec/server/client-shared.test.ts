@@ -84,11 +84,13 @@ describe('thin client and in-process path agree', () => {
     expect([...seen].sort()).toEqual([
       'core/command-words.ts',
       'core/hook-input.ts',
+      'core/path-settings.ts',
       'core/private-fs.ts',
       'core/truthy.ts',
       'hooks/hook-table.ts',
       'server/client-stdin.ts',
       'server/client.ts',
+      'server/fallback-slots.ts',
       'server/start-server.ts',
       'sinks/hook-envelope.ts',
       'sinks/safe-text.ts',
