@@ -61,6 +61,14 @@ export function parseConfigText(text: string, file: string): { values: Record<st
       warnings.push(`${file}: unknown setting ${JSON.stringify(key)}; ignored`);
       continue;
     }
+    if (knob.list && Array.isArray(v)) {
+      if (!v.every((x): x is string => typeof x === 'string' && x.trim() !== '' && !x.includes(path.delimiter))) {
+        warnings.push(`${file}: ${key} must be a list of paths (strings without ${JSON.stringify(path.delimiter)}); ignored`);
+        continue;
+      }
+      values[knob.env] = v.map((x) => x.trim()).join(path.delimiter);
+      continue;
+    }
     const ok =
       knob.type === 'number'
         ? typeof v === 'number' || typeof v === 'bigint'
