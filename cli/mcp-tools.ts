@@ -13,7 +13,7 @@ import { errorMessage } from '../core/errors.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
 import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './mcp-budget.js';
 import { addNote, forget, supersede } from '../pipeline/notes.js';
-import { LEARNING_LIMITS, checkId, checkLearning } from '../pipeline/learnings/index.js';
+import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../pipeline/learnings/index.js';
 import { randomUUID } from 'node:crypto';
 
 export interface ToolContext {
@@ -140,29 +140,6 @@ function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
   );
 }
 
-/**
- * Who is saving, for the note's provenance: the harness (Claude Code starts its MCP servers with
- * CLAUDECODE=1 and CLAUDE_CODE_SESSION_ID; REFLECT_HARNESS names any; else the MCP client's own
- * name from the handshake) and its session (else this server connection's id, so the notes of one
- * conversation still share one).
- */
-function writer(server: McpServer, env: RunIo['env'], connection: string): { tool: string; harness: string; sessionId: string } {
-  const named = (env['REFLECT_HARNESS'] ?? '').trim().toLowerCase();
-  const client = server.server.getClientVersion()?.name ?? '';
-  const harness =
-    named === 'claude' || named === 'codex' || named === 'copilot'
-      ? named
-      : env['CLAUDECODE'] === '1' || /claude/i.test(client)
-        ? 'claude'
-        : /codex/i.test(client)
-          ? 'codex'
-          : /copilot/i.test(client)
-            ? 'copilot'
-            : client.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40) || 'unknown';
-  const session = (env['CLAUDE_CODE_SESSION_ID'] ?? env['CLAUDE_SESSION_ID'] ?? '').trim();
-  return { tool: 'recall mcp', harness, sessionId: /^[A-Za-z0-9._:-]{1,128}$/.test(session) ? session : `mcp-${connection}` };
-}
-
 const SAVE_DESCRIPTION =
   'Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project\'s reflect KB; the next recall finds it.';
 
@@ -186,7 +163,8 @@ function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
     },
     (a) =>
       guarded(async () => {
-        const note = { ...checkLearning(a), source: writer(server, io.env, connection) };
+        const client = server.server.getClientVersion()?.name ?? '';
+        const note = { ...checkLearning(a), source: provenanceOf(io.env, 'recall mcp', { client, fallbackSession: `mcp-${connection}` }) };
         const r = addNote(note, scope, io);
         return `Saved ${r.id} to ${r.path}${r.created ? ` (new KB ${r.kb})` : ''}. The next recall finds it.`;
       }),

@@ -145,6 +145,7 @@ export function addCommand(io: CliIo): CommandModule {
         id: { type: 'string', describe: 'id to use (default lrn-<slug>-<hash>)' },
         supersedes: { type: 'string', describe: 'id of a note this one replaces (it stops being recalled)' },
         edit: { type: 'boolean', default: false, describe: 'write the note in $VISUAL / $EDITOR' },
+        'session-id': { type: 'string', describe: "the harness session writing it, for the note's provenance (default: from the harness's environment)" },
         ...JSON_OPTION,
       }),
     handler: async (a) => {
@@ -180,6 +181,11 @@ export function addCommand(io: CliIo): CommandModule {
       }
       const note: NewNote = { title: '', keyInsight: '', ...base, ...fromFlags };
       if (a['supersedes'] !== undefined) note.supersedes = [String(lastValue(a['supersedes']))];
+      // An agent running `recall add` from its shell: its harness and session go in the provenance.
+      const { provenanceOf } = await import('../../pipeline/learnings/index.js');
+      const sessionId = a['session-id'] !== undefined ? String(lastValue(a['session-id'])) : null;
+      const source = provenanceOf(io.env, 'recall add', { sessionId });
+      if (source.harness || source.sessionId) note.source = source;
       const { addNote } = await import('../../pipeline/notes.js');
       const r = addNote(note, oneKb(a, 'add'), notesIo(io));
       io.stdout(a['json'] ? jsonText(r) : `added ${r.id}: ${r.path}${r.created ? ` (new KB at ${r.kb})` : ''}\n`);

@@ -111,3 +111,38 @@ export function cleanNote(n: NewNote): NewNote {
     ...(n.learningType !== undefined ? { learningType: clean(n.learningType) } : {}),
   };
 }
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** A session id fit for a provenance line; anything else is not recorded. */
+const SESSION_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Who is writing a note, for its provenance block: the tool (`recall add`, `recall mcp`), the
+ * harness and its session. Claude Code gives its tools and MCP servers CLAUDECODE=1 and
+ * CLAUDE_CODE_SESSION_ID; Codex gives its commands CODEX_THREAD_ID; REFLECT_HARNESS names any
+ * harness; an MCP client's own name (from the handshake) is the last resort. `fallbackSession`
+ * (an MCP connection's id) keeps the notes of one conversation together when no session is known.
+ */
+export function provenanceOf(
+  env: Env,
+  tool: string,
+  opts: { client?: string; sessionId?: string | null; fallbackSession?: string } = {},
+): { tool: string; harness?: string; sessionId?: string } {
+  const named = (env['REFLECT_HARNESS'] ?? '').trim().toLowerCase();
+  const client = opts.client ?? '';
+  const harness =
+    named === 'claude' || named === 'codex' || named === 'copilot'
+      ? named
+      : env['CLAUDECODE'] === '1' || /claude/i.test(client)
+        ? 'claude'
+        : env['CODEX_THREAD_ID'] || /codex/i.test(client)
+          ? 'codex'
+          : /copilot/i.test(client)
+            ? 'copilot'
+            : client.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40);
+  const session = [opts.sessionId, env['CLAUDE_CODE_SESSION_ID'], env['CLAUDE_SESSION_ID'], env['CODEX_THREAD_ID'], opts.fallbackSession]
+    .map((s) => (s ?? '').trim())
+    .find((s) => SESSION_RE.test(s));
+  return { tool, ...(harness ? { harness } : {}), ...(session ? { sessionId: session } : {}) };
+}
