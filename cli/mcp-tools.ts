@@ -141,7 +141,7 @@ function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
 }
 
 const SAVE_DESCRIPTION =
-  'Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project\'s reflect KB; the next recall finds it.';
+  "Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project's reflect KB; the next recall finds it.";
 
 function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
   const connection = randomUUID().slice(0, 8);
@@ -190,7 +190,8 @@ function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
     'forget',
     {
       title: 'Forget a learning',
-      description: 'Retire a learning that is wrong or no longer useful: it moves to the KB\'s .forgotten/ folder, where recall never looks.',
+      description:
+        "Retire a learning that is wrong or no longer useful: it moves to the KB's .forgotten/ folder, where recall never looks.",
       inputSchema: { id: z.string().describe('id of the learning to forget') },
     },
     (a) =>

@@ -60,7 +60,9 @@ type KbOutcome = { session: RecallSession; outcome: RecallOutcome };
 
 /** A KB as degradations and abstentions name it: its folder name, or the harness whose memory it is. */
 const kbLabel = (o: { session: RecallSession }): string =>
-  o.session.scope.kind === 'claude-memory' || o.session.scope.kind === 'codex-memory' ? o.session.scope.kind : path.basename(o.session.scope.root);
+  o.session.scope.kind === 'claude-memory' || o.session.scope.kind === 'codex-memory'
+    ? o.session.scope.kind
+    : path.basename(o.session.scope.root);
 
 /** The KBs' outcomes as one: results and weak matches fused, arms merged, degradations named by KB. */
 function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit: number): RecallOutcome {

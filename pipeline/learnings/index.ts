@@ -64,7 +64,9 @@ export function checkId(field: string, raw: string): string {
   const id = raw.trim();
   if (!id) throw new UsageError(`${field}: must not be empty`);
   if (id.length > LEARNING_LIMITS.id || safeId(id) !== id || id.split('/').some((part) => part === '..' || part === '.' || part === '')) {
-    throw new UsageError(`${field}: ${JSON.stringify(id.slice(0, 60))} is not a note id (letters, digits and ._:@/- only, at most ${LEARNING_LIMITS.id})`);
+    throw new UsageError(
+      `${field}: ${JSON.stringify(id.slice(0, 60))} is not a note id (letters, digits and ._:@/- only, at most ${LEARNING_LIMITS.id})`,
+    );
   }
   return id;
 }
@@ -79,13 +81,17 @@ export function checkLearning(a: LearningInput): NewNote {
   if (tags.length > LEARNING_LIMITS.tags) throw new UsageError(`tags: ${tags.length} tags, at most ${LEARNING_LIMITS.tags}`);
   for (const t of tags)
     if (t.length > LEARNING_LIMITS.tag || !WORD_LIST_RE.test(t))
-      throw new UsageError(`tags: ${JSON.stringify(t.slice(0, 60))} is not a tag (lower-case letters, digits and . _ -, at most ${LEARNING_LIMITS.tag})`);
+      throw new UsageError(
+        `tags: ${JSON.stringify(t.slice(0, 60))} is not a tag (lower-case letters, digits and . _ -, at most ${LEARNING_LIMITS.tag})`,
+      );
   const confidence = (a.confidence ?? 'medium').trim().toLowerCase();
   if (!(CONFIDENCE_TIERS as readonly string[]).includes(confidence))
     throw new UsageError(`confidence: ${JSON.stringify(confidence.slice(0, 20))} is not one of ${CONFIDENCE_TIERS.join(', ')}`);
   const learningType = (a.type ?? 'pattern').trim().toLowerCase();
   if (learningType.length > LEARNING_LIMITS.type || !WORD_LIST_RE.test(learningType))
-    throw new UsageError(`type: ${JSON.stringify(learningType.slice(0, 60))} is not a learning type (e.g. pattern, bug-fix, decision, correction, anti-pattern)`);
+    throw new UsageError(
+      `type: ${JSON.stringify(learningType.slice(0, 60))} is not a learning type (e.g. pattern, bug-fix, decision, correction, anti-pattern)`,
+    );
   return {
     title,
     keyInsight,

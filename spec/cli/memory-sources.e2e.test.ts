@@ -57,9 +57,10 @@ const savedFiles = (): string[] => {
   const docs = path.join(home, '.learnings', 'documents');
   return fs.existsSync(docs) ? fs.readdirSync(docs).filter((n) => n.endsWith('.md')) : [];
 };
-const readSaved = (): string => savedFiles()
-  .map((n) => fs.readFileSync(path.join(home, '.learnings', 'documents', n), 'utf8'))
-  .join('\n');
+const readSaved = (): string =>
+  savedFiles()
+    .map((n) => fs.readFileSync(path.join(home, '.learnings', 'documents', n), 'utf8'))
+    .join('\n');
 
 beforeAll(async () => {
   root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-zero-')));
@@ -150,11 +151,19 @@ describe('the agent saves what it learns (recall mcp)', () => {
       type: 'bug-fix',
     });
     expect(r.isError).toBeFalsy();
-    expect(text(r)).toMatch(/^Saved lrn-celery-beat-runs-twice-behind-two-replicas-[0-9a-f]{6} to .*\.learnings\/documents\/celery-beat-runs-twice-behind-two-replicas\.md \(new KB /);
+    expect(text(r)).toMatch(
+      /^Saved lrn-celery-beat-runs-twice-behind-two-replicas-[0-9a-f]{6} to .*\.learnings\/documents\/celery-beat-runs-twice-behind-two-replicas\.md \(new KB /,
+    );
     const note = readSaved();
-    expect(note).toMatch(/^---\ntype: learning\nid: "lrn-celery-beat-runs-twice-behind-two-replicas-[0-9a-f]{6}"\ntitle: "Celery beat runs twice behind two replicas"\n/);
-    expect(note).toContain('confidence: high\nconfidence_num: 0.9\nlearning_type: "bug-fix"\nproject_id: "shop.api_v2"\ntags: ["celery", "deploy"]\n');
-    expect(note).toMatch(/provenance:\n {2}source_tool: "recall mcp"\n {2}harness: "claude"\n {2}session_id: "sess-42"\n {2}detected_at: "/);
+    expect(note).toMatch(
+      /^---\ntype: learning\nid: "lrn-celery-beat-runs-twice-behind-two-replicas-[0-9a-f]{6}"\ntitle: "Celery beat runs twice behind two replicas"\n/,
+    );
+    expect(note).toContain(
+      'confidence: high\nconfidence_num: 0.9\nlearning_type: "bug-fix"\nproject_id: "shop.api_v2"\ntags: ["celery", "deploy"]\n',
+    );
+    expect(note).toMatch(
+      /provenance:\n {2}source_tool: "recall mcp"\n {2}harness: "claude"\n {2}session_id: "sess-42"\n {2}detected_at: "/,
+    );
     expect(note).toContain('**How to apply:** Run beat as its own single-replica deployment and start workers without -B.');
     // The memory folder is input only: nothing was written there.
     expect(fs.readdirSync(memory).sort()).toEqual(['MEMORY.md', 'merge_freeze.md']);
@@ -175,7 +184,13 @@ describe('the agent saves what it learns (recall mcp)', () => {
     });
     expect(r.isError).toBeFalsy();
     const note = readSaved();
-    for (const secret of ['sk-live-ABCDEFGHIJKLMNOPQRSTUV', 'whsec_0123456789abcdefghij', 'eyJhbGciOiJIUzI1NiJ9', 'hunter2hunter2', 'AKIAIOSFODNN7EXAMPLE'])
+    for (const secret of [
+      'sk-live-ABCDEFGHIJKLMNOPQRSTUV',
+      'whsec_0123456789abcdefghij',
+      'eyJhbGciOiJIUzI1NiJ9',
+      'hunter2hunter2',
+      'AKIAIOSFODNN7EXAMPLE',
+    ])
       expect(note).not.toContain(secret);
     expect(note).toContain('***REDACTED***');
     expect(note).not.toMatch(/[\u202e\u2066\u0007]/);
@@ -202,17 +217,27 @@ describe('the agent saves what it learns (recall mcp)', () => {
     expect(savedFiles()).toHaveLength(before);
     for (const id of ['../../etc/passwd', '/etc/passwd', 'a/../../b', 'x y']) {
       const f = await call('forget', { id });
-      expect({ id, error: f.isError, text: text(f) }).toEqual({ id, error: true, text: expect.stringMatching(/^recall: id: .* is not a note id/) });
+      expect({ id, error: f.isError, text: text(f) }).toEqual({
+        id,
+        error: true,
+        text: expect.stringMatching(/^recall: id: .* is not a note id/),
+      });
     }
   });
 
-  it("supersedes one learning with another and forgets one; the hook follows", async () => {
-    const old = text(await call('save', { title: 'Restart the worker pool when redis drops', insight: 'A redis blip leaves the worker pool hung; restarting the pool clears it.' }));
+  it('supersedes one learning with another and forgets one; the hook follows', async () => {
+    const old = text(
+      await call('save', {
+        title: 'Restart the worker pool when redis drops',
+        insight: 'A redis blip leaves the worker pool hung; restarting the pool clears it.',
+      }),
+    );
     const oldId = /Saved (\S+)/.exec(old)![1]!;
     const neu = text(
       await call('save', {
         title: 'Worker pool hangs after a redis blip: set socket keepalive',
-        insight: 'The worker pool hangs after a redis blip because dead sockets are never noticed; socket_keepalive and a health check interval fix it without restarts.',
+        insight:
+          'The worker pool hangs after a redis blip because dead sockets are never noticed; socket_keepalive and a health check interval fix it without restarts.',
         type: 'correction',
       }),
     );
@@ -237,7 +262,16 @@ describe('recall status and trace name the sources', () => {
   it('status lists every source read, the skipped ones with why, and where saves go', () => {
     const out = recall(['status', '--json']);
     expect(out.code).toBe(0);
-    const s = (JSON.parse(out.stdout) as { sources: { zeroConfig: boolean; read: { root: string; scope: string; live: number }[]; skipped: { source: string; why: string }[]; writeTo: { root: string } } }).sources;
+    const s = (
+      JSON.parse(out.stdout) as {
+        sources: {
+          zeroConfig: boolean;
+          read: { root: string; scope: string; live: number }[];
+          skipped: { source: string; why: string }[];
+          writeTo: { root: string };
+        };
+      }
+    ).sources;
     expect(s.zeroConfig).toBe(true);
     expect(s.read.map((r) => [r.root, r.scope])).toEqual([
       [path.join(home, '.learnings'), 'pooled'],
