@@ -110,11 +110,15 @@ export function resolveSources(config: RecallConfig, opts: SourceOptions): KbSou
 /**
  * Where a note is written for this project: the reflect KB the scope rules choose (created by the
  * write when it does not exist). A harness memory folder is never written, even when it is the KB
- * given with --kb: the write then goes to the reflect KB of the scope rules without it.
+ * given with --kb or `kb`: the write then goes to the reflect KB of the scope rules without it.
  */
 export function writableScope(config: RecallConfig, opts: SourceOptions): Scope {
   const scope = resolveScope(config, opts);
-  if (opts.kb && isHarnessMemory(scope.root, opts.env, config.home)) return resolveScope(config, { ...opts, kb: null });
+  if (isHarnessMemory(scope.root, opts.env, config.home)) {
+    // `--kb` or `kb` named a harness memory folder: write where the scope rules would without them.
+    const unset = { ...config, scope: { ...config.scope, globalLearningsPath: null } };
+    return resolveScope(unset, { ...opts, kb: null });
+  }
   if (!opts.kb && !config.scope.globalLearningsPath && !opts.global && !config.scope.global && config.scope.kbs.length > 0) {
     // `kbs`: the first listed KB that is not a harness memory folder.
     const root = config.scope.kbs.find((k) => !isHarnessMemory(k, opts.env, config.home));

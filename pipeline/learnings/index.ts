@@ -100,8 +100,14 @@ export function checkLearning(a: LearningInput): NewNote {
     tags,
     confidence: confidence as ConfidenceTier,
     learningType,
-    ...(a.id ? { id: checkId('id', a.id) } : {}),
+    ...(a.id ? { id: secretFree('id', checkId('id', a.id)) } : {}),
   };
+}
+
+/** An id is a file name and shown everywhere: one that looks like a secret is refused, not scrubbed. */
+function secretFree(field: string, v: string): string {
+  if (scrub(v) !== v) throw new UsageError(`${field}: looks like a secret; choose another`);
+  return v;
 }
 
 /** Every text field of a note with secrets scrubbed and invisible characters removed: what is written to disk. */
