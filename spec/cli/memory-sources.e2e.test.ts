@@ -258,6 +258,38 @@ describe('the agent saves what it learns (recall mcp)', () => {
   }, 60_000);
 });
 
+describe('the same through the CLI, for harnesses without MCP', () => {
+  it("recall add from an agent's shell: provenance names the harness and session, secrets are scrubbed, the hook finds it", () => {
+    const out = recall(
+      [
+        'add',
+        '--title',
+        'Flaky e2e login: wait for the session cookie',
+        '--insight',
+        'The login e2e test fails at random because it navigates before the session cookie is set; api_key=sk_live_abcdefghijklmnop0123 was not the cause.',
+        '--apply',
+        'Wait for the cookie, not for a fixed delay.',
+        '--tags',
+        'e2e,auth',
+      ],
+      { env: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'sess-cli-7' } },
+    );
+    expect(out.code).toBe(0);
+    const file = /^added \S+: (.+)$/m.exec(out.stdout)![1]!;
+    const note = fs.readFileSync(file, 'utf8');
+    expect(note).toMatch(/provenance:\n {2}source_tool: "recall add"\n {2}harness: "claude"\n {2}session_id: "sess-cli-7"\n/);
+    expect(note).not.toContain('sk_live_abcdefghijklmnop0123');
+    expect(promptHook('the login e2e test is flaky, it fails at random', 'cli-1')).toContain('**[lrn-flaky-e2e-login-wait-for-the-session-cookie-');
+  }, 60_000);
+
+  it('supersede and forget refuse to change a harness memory folder', () => {
+    const out = recall(['forget', 'merge-freeze', '--kb', memory]);
+    expect(out.code).toBe(2);
+    expect(out.stderr).toContain("a harness's own memory folder, which recall reads but never changes");
+    expect(fs.existsSync(path.join(memory, 'merge_freeze.md'))).toBe(true);
+  }, 60_000);
+});
+
 describe('recall status and trace name the sources', () => {
   it('status lists every source read, the skipped ones with why, and where saves go', () => {
     const out = recall(['status', '--json']);
