@@ -8,17 +8,12 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { driverEnv } from '../helpers/driver.js';
+import { repo, zeroConfigWorld, type ZeroConfigWorld } from '../helpers/zero-config.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = path.join(repo, 'bin', 'recall');
-
+let w: ZeroConfigWorld;
 let root = '';
 let home = '';
 let project = '';
@@ -29,66 +24,15 @@ type ToolText = { content: { type: string; text: string }[]; isError?: boolean }
 const call = async (name: string, args: Record<string, unknown>): Promise<ToolText> =>
   (await client.callTool({ name, arguments: args })) as ToolText;
 const text = (r: ToolText): string => r.content.map((c) => c.text).join('');
-
-const baseEnv = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({
-  PATH: process.env['PATH'] ?? '',
-  HOME: home,
-  ...driverEnv(),
-  ...extra,
-});
-
-function recall(args: string[], opts: { input?: string; env?: Record<string, string> } = {}) {
-  const r = spawnSync(bin, args, { input: opts.input ?? '', env: baseEnv(opts.env), cwd: project, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** What the prompt hook injects for `prompt` in the project (its one envelope's additionalContext). */
-function promptHook(prompt: string, sessionId: string, env: Record<string, string> = {}): string {
-  const input = JSON.stringify({ session_id: sessionId, hook_event_name: 'UserPromptSubmit', cwd: project, prompt });
-  const out = recall(['hook', 'user-prompt-submit'], { input, env });
-  expect(out.code).toBe(0);
-  const lines = out.stdout.trim().split('\n');
-  expect(lines).toHaveLength(1);
-  const e = JSON.parse(lines[0]!) as { hookSpecificOutput?: { additionalContext?: string } };
-  return e.hookSpecificOutput?.additionalContext ?? '';
-}
-
-const savedFiles = (): string[] => {
-  const docs = path.join(home, '.learnings', 'documents');
-  return fs.existsSync(docs) ? fs.readdirSync(docs).filter((n) => n.endsWith('.md')) : [];
-};
-const readSaved = (): string =>
-  savedFiles()
-    .map((n) => fs.readFileSync(path.join(home, '.learnings', 'documents', n), 'utf8'))
-    .join('\n');
+const recall: ZeroConfigWorld['recall'] = (args, opts) => w.recall(args, opts);
+const promptHook: ZeroConfigWorld['promptHook'] = (prompt, sessionId, env) => w.promptHook(prompt, sessionId, env);
+const savedFiles = (): string[] => w.savedFiles();
+const readSaved = (): string => w.readSaved();
 
 beforeAll(async () => {
-  root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-zero-')));
-  home = path.join(root, 'home');
-  // A git work tree named like a real one, with characters Claude Code turns into dashes.
-  project = path.join(root, 'work', 'shop.api_v2');
-  fs.mkdirSync(path.join(project, '.git'), { recursive: true });
-  fs.writeFileSync(path.join(project, '.git', 'HEAD'), 'ref: refs/heads/main\n');
-  // Claude Code's folder for the project: every character that is not a letter or digit becomes "-".
-  memory = path.join(home, '.claude', 'projects', project.replace(/[^a-zA-Z0-9]/g, '-'), 'memory');
-  fs.mkdirSync(memory, { recursive: true });
-  fs.writeFileSync(path.join(memory, 'MEMORY.md'), '- [Merge freeze](merge_freeze.md) — no merges to main on release Friday\n');
-  fs.writeFileSync(
-    path.join(memory, 'merge_freeze.md'),
-    [
-      '---',
-      'name: merge-freeze',
-      'description: main is frozen every Friday before the release; merge pull requests by Thursday evening.',
-      'metadata:',
-      '  type: project',
-      '---',
-      'main is frozen every Friday before the release.',
-      '',
-      '**Why:** the release branch is cut on Friday morning.',
-      '**How to apply:** land pull requests by Thursday evening; on Friday, queue them for Monday.',
-      '',
-    ].join('\n'),
-  );
+  w = zeroConfigWorld();
+  ({ root, home, project, memory } = w);
+  const baseEnv = w.baseEnv;
   client = new Client({ name: 'recall-spec', version: '1.0.0' });
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -103,7 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.close();
-  fs.rmSync(root, { recursive: true, force: true });
+  w?.cleanup();
 });
 
 describe('zero-config sources', () => {
@@ -279,7 +223,9 @@ describe('the same through the CLI, for harnesses without MCP', () => {
     const note = fs.readFileSync(file, 'utf8');
     expect(note).toMatch(/provenance:\n {2}source_tool: "recall add"\n {2}harness: "claude"\n {2}session_id: "sess-cli-7"\n/);
     expect(note).not.toContain('sk_live_abcdefghijklmnop0123');
-    expect(promptHook('the login e2e test is flaky, it fails at random', 'cli-1')).toContain('**[lrn-flaky-e2e-login-wait-for-the-session-cookie-');
+    expect(promptHook('the login e2e test is flaky, it fails at random', 'cli-1')).toContain(
+      '**[lrn-flaky-e2e-login-wait-for-the-session-cookie-',
+    );
   }, 60_000);
 
   it('supersede and forget refuse to change a harness memory folder', () => {
