@@ -56,7 +56,8 @@ export function parseConfigText(text: string, file: string): { values: Record<st
     return { values, warnings: [`${file}: not valid TOML (${(err as Error).message.split('\n')[0]}); ignored`] };
   }
   for (const [key, v] of Object.entries(doc)) {
-    const knob = BY_KEY.get(key);
+    // `kb = [...]` is the list form of `kb`: the KBs read together, as `kbs`.
+    const knob = BY_KEY.get(key === 'kb' && Array.isArray(v) ? 'kbs' : key);
     if (!knob) {
       warnings.push(`${file}: unknown setting ${JSON.stringify(key)}; ignored`);
       continue;

@@ -92,6 +92,7 @@ describe('recall.toml kbs', () => {
   it('takes a list of paths, and refuses a list that is not one', () => {
     expect(parseConfigText('kbs = ["~/a", "/b"]\n', 'f').values['RECALL_KBS']).toBe(['~/a', '/b'].join(path.delimiter));
     expect(parseConfigText('kbs = "/only"\n', 'f').values['RECALL_KBS']).toBe('/only');
+    expect(parseConfigText('kb = ["/a", "/b"]\n', 'f').values).toEqual({ RECALL_KBS: ['/a', '/b'].join(path.delimiter) });
     const bad = parseConfigText('kbs = ["/a", 3]\n', 'f');
     expect(bad.values['RECALL_KBS']).toBeUndefined();
     expect(bad.warnings).toEqual([expect.stringMatching(/^f: kbs must be a list of paths/)]);
