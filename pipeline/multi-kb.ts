@@ -123,15 +123,15 @@ export function combineSessions(sessions: readonly RecallSession[], warn: (line:
     glyphs: () => first.glyphs(),
     async run(cmd, runOpts = {}) {
       const outcome = fuseOutcomes(cmd, await eachKb(cmd, sessions, runOpts), cmd.limit ?? first.config.defaultLimit);
-      if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) runWarn(l);
+      if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) warn(l);
       const config = first.config;
       const glyphs = first.glyphs();
       const kb = sessions.map((s) => scopeJson(s.scope));
       const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
-      if (cmd.format === 'markdown' && outcome.abstained) runWarn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+      if (cmd.format === 'markdown' && outcome.abstained) warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
       if (!runOpts.noLog) {
         const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
-        bookkeeping(logged, config, outcome, glyphs, Date.now(), runWarn, cmd.verbose, runOpts.caller ?? 'cli', first.scope.root, '');
+        bookkeeping(logged, config, outcome, glyphs, Date.now(), warn, cmd.verbose, runOpts.caller ?? 'cli', first.scope.root, '');
       }
       return { stdout, outcome, scope: first.scope, refresh: first.refresh };
     },
@@ -139,9 +139,6 @@ export function combineSessions(sessions: readonly RecallSession[], warn: (line:
       for (const s of sessions) s.close();
     },
   };
-  function runWarn(line: string): void {
-    warn(line);
-  }
 }
 
 export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLog?: boolean } = {}): Promise<RunResult> {
