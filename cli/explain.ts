@@ -9,7 +9,7 @@ import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
 import { keyOfHashedId, noteByFileStem, problemFileLike } from '../sources/index-queries.js';
 import { loadConfig } from '../pipeline/config.js';
-import { resolveScope } from '../pipeline/scope.js';
+import { resolveSources } from '../pipeline/kb-sources/index.js';
 import { num } from './trace-format.js';
 
 type EventOf<S extends TraceEvent['stage']> = Extract<TraceEvent, { stage: S }>;
@@ -90,7 +90,8 @@ type Answer = (verdict: string, message: string, extra?: Partial<ExplainResult>)
 /** The note's key in the index, or the answer when the id names no live note (unknown, unusable, retired). */
 function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer): { key: string } | ExplainResult {
   const config = loadConfig(io.env);
-  const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
+  // With no KB configured, the first zero-config source (pipeline/kb-sources).
+  const scope = resolveSources(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd, env: io.env }).read[0]!;
   const index = openKbIndex(config, scope.root, io.env);
   try {
     // A note key, a file stem, or the hashed form an injected block shows for an id it cannot print.

@@ -1,4 +1,8 @@
-/** The five tools of `recall mcp`: search, and the staged index, timeline, hydrate, plus explain. */
+/**
+ * The tools of `recall mcp`: search, the staged index, timeline, hydrate, and explain; and the
+ * writes an agent makes as it learns: save, supersede, forget (the same library functions as
+ * `recall add`, `recall supersede` and `recall forget`).
+ */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { CHARS_PER_TOKEN } from '../sinks/economics.js';
@@ -8,6 +12,9 @@ import { runExplain } from './explain.js';
 import { errorMessage } from '../core/errors.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
 import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './mcp-budget.js';
+import { addNote, forget, supersede } from '../pipeline/notes.js';
+import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../pipeline/learnings/index.js';
+import { randomUUID } from 'node:crypto';
 
 export interface ToolContext {
   scope: StagesScope;
@@ -133,8 +140,71 @@ function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
   );
 }
 
+const SAVE_DESCRIPTION =
+  "Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project's reflect KB; the next recall finds it.";
+
+function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
+  const connection = randomUUID().slice(0, 8);
+  const L = LEARNING_LIMITS;
+  server.registerTool(
+    'save',
+    {
+      title: 'Save a learning',
+      description: SAVE_DESCRIPTION,
+      inputSchema: {
+        title: z.string().describe(`one line naming the learning (at most ${L.title} characters)`),
+        insight: z.string().describe(`the one sentence recall shows: what is true and non-obvious (at most ${L.insight})`),
+        how_to_apply: z.string().optional().describe(`one line: what to do next time (at most ${L.apply})`),
+        tags: z.array(z.string()).optional().describe(`lower-case words (at most ${L.tags}): tool, library, area`),
+        confidence: z.enum(['high', 'medium', 'low']).optional().describe('high: verified; medium (default); low: a hunch'),
+        type: z.string().optional().describe('pattern (default), bug-fix, decision, correction, anti-pattern'),
+        body: z.string().optional().describe(`markdown detail: problem, what failed, what worked (at most ${L.body})`),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const client = server.server.getClientVersion()?.name ?? '';
+        const note = { ...checkLearning(a), source: provenanceOf(io.env, 'recall mcp', { client, fallbackSession: `mcp-${connection}` }) };
+        const r = addNote(note, scope, io);
+        return `Saved ${r.id} to ${r.path}${r.created ? ` (new KB ${r.kb})` : ''}. The next recall finds it.`;
+      }),
+  );
+  server.registerTool(
+    'supersede',
+    {
+      title: 'Supersede a learning',
+      description:
+        'Mark a learning as replaced by a newer one (save the new one first): recall stops returning the old one, and each note names the other.',
+      inputSchema: {
+        old_id: z.string().describe('id of the learning that is no longer right'),
+        new_id: z.string().describe('id of the learning that replaces it'),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = supersede(checkId('old_id', a.old_id), checkId('new_id', a.new_id), scope, io);
+        return `${r.old.id} is superseded by ${r.new.id}; recall no longer returns ${r.old.id}.`;
+      }),
+  );
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget a learning',
+      description:
+        "Retire a learning that is wrong or no longer useful: it moves to the KB's .forgotten/ folder, where recall never looks.",
+      inputSchema: { id: z.string().describe('id of the learning to forget') },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = forget(checkId('id', a.id), scope, io);
+        return `Forgot ${r.id}: moved to ${r.to}.`;
+      }),
+  );
+}
+
 export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerSearch(server, ctx);
   registerStages(server, ctx);
   registerExplain(server, ctx);
+  registerWrites(server, ctx);
 }

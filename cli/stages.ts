@@ -18,7 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../pipeline/config.js';
-import { resolveScope } from '../pipeline/scope.js';
+import { resolveSources } from '../pipeline/kb-sources/index.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from '../pipeline/run.js';
 import type { Scope } from '../pipeline/scope.js';
@@ -80,7 +80,9 @@ export {
 function withLiveIndex<T>(opts: StagesScope, io: StagesIo, fn: (h: IndexHandle, scope: Scope) => T): T {
   const config = loadConfig(io.env);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  // With no KB configured, the first zero-config source (pipeline/kb-sources): the staged steps read one index.
+  const scope = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env })
+    .read[0]!;
   const h = openKbIndex(config, scope.root, io.env);
   try {
     if (h.fallbackReason) io.warn(`recall: ${h.fallbackReason}`);

@@ -14,7 +14,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type RecallConfig } from '../pipeline/config.js';
-import { resolveScope, type Scope } from '../pipeline/scope.js';
+import type { Scope } from '../pipeline/scope.js';
+import { resolveSources, writableScope } from '../pipeline/kb-sources/index.js';
 import { checkKbDir } from '../pipeline/run.js';
 import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/wiring-status.js';
 import { openKbIndex } from '../pipeline/kb-index.js';
@@ -80,6 +81,16 @@ export interface StatusReport {
     exists: boolean;
   };
   notes: { live: number; archived: number; forgotten: number; skipped: { path: string; reason: string }[] };
+  /**
+   * Everything a recall here reads (the first is `kb` above) with its live notes, the sources
+   * skipped and why, and where a saved note goes (pipeline/kb-sources).
+   */
+  sources: {
+    zeroConfig: boolean;
+    read: { root: string; scope: string; reason: string; live: number }[];
+    skipped: { source: string; root: string; why: string }[];
+    writeTo: { root: string; reason: string };
+  };
   index: {
     file: string;
     driver: string;
@@ -168,10 +179,19 @@ function indexFacts(root: string, exists: boolean, config: RecallConfig, env: En
 export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: string }): Promise<StatusReport> {
   const config = loadConfig(io.env);
   if (opts.kb) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  const scopeOpts = { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env };
+  const sources = resolveSources(config, scopeOpts);
+  const scope = sources.read[0]!;
   const exists = fs.existsSync(scope.root);
   const layout = kbLayout(scope.root);
   const { notes, index } = indexFacts(scope.root, exists, config, io.env);
+  const read = sources.read.map((s, i) => ({
+    root: s.root,
+    scope: s.kind,
+    reason: s.reason,
+    live: i === 0 ? notes.live : indexFacts(s.root, fs.existsSync(s.root), config, io.env).notes.live,
+  }));
+  const writeTo = writableScope(config, scopeOpts);
   const settings = {
     modelsDir: config.modelsDir,
     ceModel: config.ceModel,
@@ -199,6 +219,7 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
   return {
     kb: { root: scope.root, scope: scope.kind, reason: scope.reason, project: scope.project, branch: scope.branch, layout, exists },
     notes,
+    sources: { zeroConfig: sources.zeroConfig, read, skipped: sources.skipped, writeTo: { root: writeTo.root, reason: writeTo.reason } },
     index,
     models: { dir: config.modelsDir, roles },
     daemon: { socket, running: fs.existsSync(socket) },
@@ -217,6 +238,16 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
 
 const kib = (n: number): string => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
 
+/** The sources block: every KB read (with its live notes), every source skipped and why, where saves go. */
+function sourceLines(src: StatusReport['sources']): string[] {
+  const how = src.zeroConfig ? 'no KB configured: the zero-config sources' : 'the configured KB';
+  const lines = [`sources   ${src.read.length} read, ${src.skipped.length} not read (${how})`];
+  for (const s of src.read) lines.push(`          read ${s.root} (${s.reason}): ${s.live} live`);
+  for (const s of src.skipped) lines.push(`          not read ${s.root || s.source}: ${s.why}`);
+  lines.push(`          saves go to ${src.writeTo.root} (${src.writeTo.reason})`);
+  return lines;
+}
+
 /** The report as text for a person. */
 export function formatStatus(r: StatusReport): string {
   const out: string[] = [];
@@ -234,6 +265,7 @@ export function formatStatus(r: StatusReport): string {
   );
   for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${s.path}: ${s.reason}`);
   if (r.notes.skipped.length > 20) out.push(`          … ${r.notes.skipped.length - 20} more (recall index --verbose lists all)`);
+  out.push(...sourceLines(r.sources));
   const ref = r.index.refreshed;
   const fresh =
     ref.added + ref.updated + ref.removed === 0

@@ -24,6 +24,18 @@ export async function runTrace(
   const paint: Paint = color ? (style, text) => styleText(style, text) : (_s, text) => text;
   const session = await openSession({ kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, verbose: cmd.verbose }, io);
   try {
+    // What is searched comes first when it was not one KB the user named: every KB read and every
+    // source skipped, with why.
+    const src = session.sources;
+    const sources = {
+      stage: 'sources',
+      read: session.sources.read.map((s) => ({ root: s.root, scope: s.kind, reason: s.reason })),
+      skipped: session.sources.skipped,
+    };
+    if (src.zeroConfig || src.read.length > 1 || src.skipped.length > 0)
+      write(
+        format === 'jsonl' ? `${wellFormedJson(cleanStrings(sources))}\n` : `${sourceLines(cleanStrings(sources), paint).join('\n')}\n`,
+      );
     await session.run(cmd, {
       noLog: true,
       // Note text inside events is stripped of terminal controls before it is formatted or coloured.
@@ -35,6 +47,19 @@ export async function runTrace(
   } finally {
     session.close();
   }
+}
+
+/** The sources event as text, in the stage-name column layout of the other events. */
+function sourceLines(
+  ev: { read: { root: string; reason: string }[]; skipped: { source: string; root: string; why: string }[] },
+  paint: Paint,
+): string[] {
+  // Before the first stage: no time column, the stage name where the others have theirs.
+  const head = `${' '.repeat(13)}${paint('bold', 'sources'.padEnd(13))}`;
+  return [
+    ...ev.read.map((s, i) => `${i === 0 ? head : ' '.repeat(26)}read ${s.root}  ${paint('dim', s.reason)}`),
+    ...ev.skipped.map((s) => `${' '.repeat(26)}${paint('yellow', 'not read')} ${s.root || s.source}  ${paint('dim', s.why)}`),
+  ];
 }
 
 /** A copy of a value with every string stripped of terminal controls (arrays and plain objects walked). */

@@ -29,6 +29,11 @@ export interface Setting {
   strict?: boolean;
   /** The range as the README shows it, when that is not `min..max`. */
   range?: string;
+  /**
+   * Strings: a list of paths. recall.toml takes a TOML array of strings (or one string); the
+   * environment joins them with the platform's path delimiter (`:`), as PATH does.
+   */
+  list?: boolean;
   /** Strings: the accepted words (case-insensitive). */
   choices?: readonly string[];
   /** What the setting does. */

@@ -10,6 +10,7 @@ import type { RefreshReport } from '../sources/index-store.js';
 import type { RecallConfig } from './config.js';
 import type { RecallMode } from './recall-request.js';
 import type { Scope } from './scope.js';
+import type { KbSources } from './kb-sources/index.js';
 
 export type OutputFormat = 'markdown' | 'json' | 'fleet-context';
 
@@ -96,6 +97,8 @@ export interface RecallSession {
   readonly refresh: RefreshReport;
   /** Live notes in the KB (0 = nothing to recall). */
   readonly liveNotes: number;
+  /** Every KB this session reads (one, or the zero-config sources together) and the sources skipped, with why. */
+  readonly sources: KbSources;
   run(cmd: RecallCommand, opts?: RunOptions): Promise<RunResult>;
   /** Glyphs of the active mode (loaded once). */
   glyphs(): Map<string, string>;

@@ -56,9 +56,18 @@ export function parseConfigText(text: string, file: string): { values: Record<st
     return { values, warnings: [`${file}: not valid TOML (${(err as Error).message.split('\n')[0]}); ignored`] };
   }
   for (const [key, v] of Object.entries(doc)) {
-    const knob = BY_KEY.get(key);
+    // `kb = [...]` is the list form of `kb`: the KBs read together, as `kbs`.
+    const knob = BY_KEY.get(key === 'kb' && Array.isArray(v) ? 'kbs' : key);
     if (!knob) {
       warnings.push(`${file}: unknown setting ${JSON.stringify(key)}; ignored`);
+      continue;
+    }
+    if (knob.list && Array.isArray(v)) {
+      if (!v.every((x): x is string => typeof x === 'string' && x.trim() !== '' && !x.includes(path.delimiter))) {
+        warnings.push(`${file}: ${key} must be a list of paths (strings without ${JSON.stringify(path.delimiter)}); ignored`);
+        continue;
+      }
+      values[knob.env] = v.map((x) => x.trim()).join(path.delimiter);
       continue;
     }
     const ok =

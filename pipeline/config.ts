@@ -85,6 +85,17 @@ export interface RecallConfig {
     allBranches: boolean;
     branch: string | null;
     projectDir: string | null;
+    /** RECALL_KBS: KBs read together instead of the scope rules (absolute; empty = unset). */
+    kbs: string[];
+  };
+  /** What a recall reads when no KB is configured (pipeline/kb-sources). */
+  sources: {
+    /** RECALL_LEARNINGS_KB: the reflect KB the scope rules choose. */
+    learnings: boolean;
+    /** RECALL_CLAUDE_MEMORY: the project's Claude Code memory folder. */
+    claudeMemory: boolean;
+    /** RECALL_CODEX_MEMORY: Codex's memories store. */
+    codexMemory: boolean;
   };
   dbPath: string;
   /** Model files (REFLECT_MODELS_DIR, default <state dir>/models) and ids (REFLECT_CE_MODEL, REFLECT_EMBED_MODEL). */
@@ -209,6 +220,11 @@ function readScope(r: EnvReader, env: Env, resolve: (p: string) => string): Reca
     // RECALL_BRANCH is honoured even when set to empty (= trunk), as in the reference.
     branch: branchRaw === undefined ? null : branchRaw,
     projectDir: r.raw('CLAUDE_PROJECT_DIR') ?? null,
+    kbs: (r.text('RECALL_KBS') ?? '')
+      .split(path.delimiter)
+      .map((p) => p.trim())
+      .filter(Boolean)
+      .map(resolve),
   };
 }
 
@@ -235,6 +251,11 @@ export function loadConfig(env: Env = process.env): RecallConfig {
     ...readArms(r),
     ...readStages(r),
     scope: readScope(r, env, resolve),
+    sources: {
+      learnings: r.bool('RECALL_LEARNINGS_KB'),
+      claudeMemory: r.bool('RECALL_CLAUDE_MEMORY'),
+      codexMemory: r.bool('RECALL_CODEX_MEMORY'),
+    },
     dbPath: resolve(r.text('REFLECT_DB_PATH')!),
     ...readModels(r, resolve),
     mode: r.text('REFLECT_MODE'),

@@ -9,16 +9,11 @@
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
 import path from 'node:path';
-import {
-  openSession,
-  bookkeeping,
-  degradationLines,
-  scopeJson,
-  type RecallCommand,
-  type RecallSession,
-  type RunIo,
-  type RunResult,
-} from './run.js';
+import { openSession } from './session.js';
+import { bookkeeping } from './bookkeeping.js';
+import { degradationLines, scopeJson } from './render-outcome.js';
+import type { RecallCommand, RecallSession, RunIo, RunOptions, RunResult } from './command.js';
+import type { KbSources } from './kb-sources/index.js';
 import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { renderOutcome } from './render-outcome.js';
 import { RRF_K } from '../core/rrf.js';
@@ -63,7 +58,11 @@ function mergeArms(all: readonly ArmOutcome[][]): ArmOutcome[] {
 
 type KbOutcome = { session: RecallSession; outcome: RecallOutcome };
 
-const kbLabel = (o: { session: RecallSession }): string => path.basename(o.session.scope.root);
+/** A KB as degradations and abstentions name it: its folder name, or the harness whose memory it is. */
+const kbLabel = (o: { session: RecallSession }): string =>
+  o.session.scope.kind === 'claude-memory' || o.session.scope.kind === 'codex-memory'
+    ? o.session.scope.kind
+    : path.basename(o.session.scope.root);
 
 /** The KBs' outcomes as one: results and weak matches fused, arms merged, degradations named by KB. */
 function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit: number): RecallOutcome {
@@ -95,16 +94,51 @@ function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit:
 }
 
 /** Each KB answers for itself, quietly: the fused answer is rendered and logged once by the caller. */
-async function eachKb(cmd: RecallCommand, sessions: readonly RecallSession[]): Promise<KbOutcome[]> {
+async function eachKb(cmd: RecallCommand, sessions: readonly RecallSession[], runOpts: RunOptions): Promise<KbOutcome[]> {
   const outcomes: KbOutcome[] = [];
   for (const session of sessions) {
     const r = await session.run(
       { ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false },
-      { noLog: true, caller: 'cli' },
+      { ...runOpts, noLog: true, caller: runOpts.caller ?? 'cli' },
     );
     if (r.outcome) outcomes.push({ session, outcome: r.outcome });
   }
   return outcomes;
+}
+
+/**
+ * Several opened KBs as one session: each recall runs in every KB and the answers are fused,
+ * rendered and logged once. Closing it closes them all. The first KB stands for the whole in
+ * `scope` (its config and glyphs are used); `sources` lists them all.
+ */
+export function combineSessions(sessions: readonly RecallSession[], warn: (line: string) => void, sources?: KbSources): RecallSession {
+  const first = sessions[0]!;
+  const all: KbSources = sources ?? { read: sessions.map((s) => s.scope), skipped: [], zeroConfig: false };
+  return {
+    config: first.config,
+    scope: first.scope,
+    refresh: first.refresh,
+    liveNotes: sessions.reduce((n, s) => n + Math.max(0, s.liveNotes), 0),
+    sources: all,
+    glyphs: () => first.glyphs(),
+    async run(cmd, runOpts = {}) {
+      const outcome = fuseOutcomes(cmd, await eachKb(cmd, sessions, runOpts), cmd.limit ?? first.config.defaultLimit);
+      if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) warn(l);
+      const config = first.config;
+      const glyphs = first.glyphs();
+      const kb = sessions.map((s) => scopeJson(s.scope));
+      const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
+      if (cmd.format === 'markdown' && outcome.abstained) warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+      if (!runOpts.noLog) {
+        const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
+        bookkeeping(logged, config, outcome, glyphs, Date.now(), warn, cmd.verbose, runOpts.caller ?? 'cli', first.scope.root, '');
+      }
+      return { stdout, outcome, scope: first.scope, refresh: first.refresh };
+    },
+    close: () => {
+      for (const s of sessions) s.close();
+    },
+  };
 }
 
 export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLog?: boolean } = {}): Promise<RunResult> {
@@ -112,20 +146,14 @@ export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLo
   const sessions: RecallSession[] = [];
   try {
     for (const kb of kbs) sessions.push(await openSession({ kb, global: false, allBranches: false, verbose: cmd.verbose }, io));
-    const first = sessions[0]!;
-    const outcome = fuseOutcomes(cmd, await eachKb(cmd, sessions), cmd.limit ?? first.config.defaultLimit);
-    if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) io.warn(l);
-    const config = first.config;
-    const glyphs = first.glyphs();
-    const kb = sessions.map((s) => scopeJson(s.scope));
-    const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
-    if (cmd.format === 'markdown' && outcome.abstained) io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
-    if (!opts.noLog) {
-      const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
-      bookkeeping(logged, config, outcome, glyphs, Date.now(), io.warn, cmd.verbose, 'cli', first.scope.root, '');
-    }
-    return { stdout, outcome, scope: first.scope, refresh: first.refresh };
-  } finally {
+  } catch (err) {
     for (const s of sessions) s.close();
+    throw err;
+  }
+  const combined = combineSessions(sessions, io.warn);
+  try {
+    return await combined.run(cmd, { ...(opts.noLog ? { noLog: true } : {}), caller: 'cli' });
+  } finally {
+    combined.close();
   }
 }

@@ -12,7 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.js';
-import { resolveScope, detectProject } from './scope.js';
+import { detectProject } from './scope.js';
+import { isHarnessMemory, writableScope } from './kb-sources/index.js';
+import { cleanNote } from './learnings/index.js';
 import { checkKbDir } from './run.js';
 import { NotFoundError, UsageError } from '../core/errors.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../sources/kb-walk.js';
@@ -72,13 +74,16 @@ function newNotesDir(root: string): string {
   return path.join(root, notesDir(flat ? 'flat' : 'reflect'));
 }
 
-export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date()): AddResult {
+export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new Date()): AddResult {
+  // What reaches the disk has no secrets and no invisible characters, whoever wrote it.
+  const n = cleanNote(given);
   if (!n.title.trim()) throw new UsageError('a note needs a title (--title)');
   if (!n.keyInsight.trim()) throw new UsageError('a note needs a key insight (--insight): the one sentence recall shows');
   const config = loadConfig(io.env);
   // A --kb that does not exist yet is a new KB: add creates it.
   if (opts.kb && fs.existsSync(path.resolve(io.cwd, opts.kb))) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  // The reflect KB of this project: a harness's memory folder is read, never written.
+  const scope = writableScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env });
   const created = !fs.existsSync(scope.root);
   const project = n.project ?? (detectProject(config, io.cwd) || undefined);
   const { id, slug, text } = noteText({ ...n, ...(project ? { project } : {}) }, now);
@@ -105,6 +110,12 @@ export function addNote(n: NewNote, opts: KbOptions, io: NotesIo, now = new Date
   });
 }
 
+/** A harness's memory folder is read-only to recall: it is the harness's to change. */
+function refuseHarnessMemory(root: string, io: NotesIo, home: string): void {
+  if (isHarnessMemory(root, io.env, home))
+    throw new UsageError(`${root}: a harness's own memory folder, which recall reads but never changes; change it in the harness`);
+}
+
 export interface SupersedeResult {
   old: { id: string; path: string };
   new: { id: string; path: string };
@@ -115,7 +126,8 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
     withKb(
       opts,
       io,
-      ({ index, scope }) => {
+      ({ index, scope, config }) => {
+        refuseHarnessMemory(scope.root, io, config.home);
         const oldNote = resolveNote(index, oldId, scope.root, { live: true });
         const newNote = resolveNote(index, newId, scope.root, { live: true });
         if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
@@ -169,7 +181,8 @@ export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
     withKb(
       opts,
       io,
-      ({ index, scope }) => {
+      ({ index, scope, config }) => {
+        refuseHarnessMemory(scope.root, io, config.home);
         const note = resolveNote(index, id, scope.root, { live: true });
         const layout = kbLayout(scope.root);
         const from = path.join(scope.root, note.path);

@@ -19,7 +19,18 @@ import { currentBranch, findRepo, originName } from '../sources/git.js';
 
 export { findRepo } from '../sources/git.js';
 
-export type ScopeKind = 'explicit' | 'env' | 'global' | 'branch-shard' | 'project-shard' | 'pooled';
+export type ScopeKind =
+  | 'explicit'
+  | 'env'
+  | 'global'
+  | 'branch-shard'
+  | 'project-shard'
+  | 'pooled'
+  /** One of the `kbs` list (RECALL_KBS). */
+  | 'configured'
+  /** A harness's own memory folder, read-only (pipeline/kb-sources). */
+  | 'claude-memory'
+  | 'codex-memory';
 
 export interface Scope {
   root: string;

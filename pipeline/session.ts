@@ -24,7 +24,8 @@ import { loadConfig, type RecallConfig } from './config.js';
 import { resolveEngines, type Engines } from './engines.js';
 import { checkKbDir } from './kb-dir.js';
 import { createModelClient } from './model-client.js';
-import { detectProject, isShard, projectDirOf, resolveScope, type Scope } from './scope.js';
+import { detectProject, isShard, projectDirOf, type Scope } from './scope.js';
+import { resolveSources, type KbSources } from './kb-sources/index.js';
 import { runInSession } from './session-run.js';
 import { embedNewNotes, openScopedIndex } from './session-index.js';
 
@@ -100,14 +101,35 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
   };
 }
 
+/**
+ * Open what a recall reads: the KB the scope rules choose, or, with no KB configured, the
+ * zero-config sources (pipeline/kb-sources), several of them searched together as `--kb A --kb B`.
+ */
 export async function openSession(opts: SessionOptions, io: RunIo): Promise<RecallSession> {
   const config = loadConfig(io.env);
   const verbose = opts.verbose || config.debug;
   if (verbose) for (const w of config.warnings) io.warn(`recall: ${w}`);
+  if (opts.kb) checkKbDir(opts.kb, io.cwd);
+  const sources = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env });
+  if (verbose) for (const s of sources.skipped) io.warn(`recall: not reading ${s.root || s.source} (${s.why})`);
+  if (sources.read.length === 1) return openKbSession(opts, io, sources.read[0]!, sources);
+  const { combineSessions } = await import('./multi-kb.js');
+  const sessions: RecallSession[] = [];
+  try {
+    for (const scope of sources.read) sessions.push(await openKbSession({ ...opts, verbose }, io, scope, sources));
+  } catch (err) {
+    for (const s of sessions) s.close();
+    throw err;
+  }
+  return combineSessions(sessions, io.warn, sources);
+}
+
+/** One KB, its scope already resolved. */
+export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scope, sources?: KbSources): Promise<RecallSession> {
+  const config = loadConfig(io.env);
+  const verbose = opts.verbose || config.debug;
   const now = io.now ?? Date.now;
   ensurePrivateDir(config.stateDir);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
   const { index, refresh, degraded, release } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
   const closeOrRelease = release ?? ((): void => closeIndex(index));
@@ -126,6 +148,7 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
       scope,
       refresh,
       liveNotes: kb.liveNotes,
+      sources: sources ?? { read: [scope], skipped: [], zeroConfig: false },
       run: (cmd, runOpts = {}) => runInSession(kb, cmd, runOpts),
       glyphs: kb.glyphs,
       close: () => {

@@ -49,6 +49,8 @@ export interface NewNote {
   project?: string;
   /** Ids this note replaces. */
   supersedes?: string[];
+  /** Who wrote it, for the provenance block: the tool (default `recall add`), the harness and its session. */
+  source?: { tool: string; harness?: string; sessionId?: string };
 }
 
 export function slugify(title: string): string {
@@ -96,7 +98,9 @@ export function noteText(n: NewNote, now: Date): { id: string; slug: string; tex
     'superseded_by: null',
     'forget_after: null',
     'provenance:',
-    '  source_tool: recall add',
+    n.source ? `  source_tool: ${q(n.source.tool)}` : '  source_tool: recall add',
+    ...(n.source?.harness ? [`  harness: ${q(n.source.harness)}`] : []),
+    ...(n.source?.sessionId ? [`  session_id: ${q(n.source.sessionId)}`] : []),
     `  detected_at: ${q(now.toISOString())}`,
     '---',
     '',

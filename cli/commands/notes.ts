@@ -128,6 +128,26 @@ function editNote(io: CliIo): Partial<NewNote> {
   }
 }
 
+/** The parts of a note given as `recall add` flags (each flag's last value). */
+function noteFromFlags(a: Record<string, unknown>): Partial<NewNote> {
+  const fromFlags: Partial<NewNote> = {
+    ...(a['title'] !== undefined ? { title: String(lastValue(a['title'])) } : {}),
+    ...(a['insight'] !== undefined ? { keyInsight: String(lastValue(a['insight'])) } : {}),
+    ...(a['apply'] !== undefined ? { howToApply: String(lastValue(a['apply'])) } : {}),
+    ...(a['tags'] !== undefined ? { tags: String(lastValue(a['tags'])).split(',') } : {}),
+    ...(a['type'] !== undefined ? { learningType: String(lastValue(a['type'])).toLowerCase() } : {}),
+    ...(a['body'] !== undefined ? { body: String(lastValue(a['body'])) } : {}),
+    ...(a['id'] !== undefined ? { id: String(lastValue(a['id'])) } : {}),
+  };
+  if (a['confidence'] !== undefined) {
+    const c = String(lastValue(a['confidence'])).toLowerCase();
+    if (!isConfidenceTier(c))
+      throw new UsageError(`--confidence must be one of high, medium, low (got ${JSON.stringify(String(a['confidence']))})`);
+    fromFlags.confidence = c as ConfidenceTier;
+  }
+  return fromFlags;
+}
+
 export function addCommand(io: CliIo): CommandModule {
   return {
     command: 'add [source]',
@@ -145,24 +165,14 @@ export function addCommand(io: CliIo): CommandModule {
         id: { type: 'string', describe: 'id to use (default lrn-<slug>-<hash>)' },
         supersedes: { type: 'string', describe: 'id of a note this one replaces (it stops being recalled)' },
         edit: { type: 'boolean', default: false, describe: 'write the note in $VISUAL / $EDITOR' },
+        'session-id': {
+          type: 'string',
+          describe: "the harness session writing it, for the note's provenance (default: from the harness's environment)",
+        },
         ...JSON_OPTION,
       }),
     handler: async (a) => {
-      const fromFlags: Partial<NewNote> = {
-        ...(a['title'] !== undefined ? { title: String(lastValue(a['title'])) } : {}),
-        ...(a['insight'] !== undefined ? { keyInsight: String(lastValue(a['insight'])) } : {}),
-        ...(a['apply'] !== undefined ? { howToApply: String(lastValue(a['apply'])) } : {}),
-        ...(a['tags'] !== undefined ? { tags: String(lastValue(a['tags'])).split(',') } : {}),
-        ...(a['type'] !== undefined ? { learningType: String(lastValue(a['type'])).toLowerCase() } : {}),
-        ...(a['body'] !== undefined ? { body: String(lastValue(a['body'])) } : {}),
-        ...(a['id'] !== undefined ? { id: String(lastValue(a['id'])) } : {}),
-      };
-      if (a['confidence'] !== undefined) {
-        const c = String(lastValue(a['confidence'])).toLowerCase();
-        if (!isConfidenceTier(c))
-          throw new UsageError(`--confidence must be one of high, medium, low (got ${JSON.stringify(String(a['confidence']))})`);
-        fromFlags.confidence = c as ConfidenceTier;
-      }
+      const fromFlags = noteFromFlags(a);
       let base: Partial<NewNote> = {};
       if (a['source'] !== undefined) {
         if (a['source'] !== '-' && a['source'] !== '')
@@ -180,6 +190,11 @@ export function addCommand(io: CliIo): CommandModule {
       }
       const note: NewNote = { title: '', keyInsight: '', ...base, ...fromFlags };
       if (a['supersedes'] !== undefined) note.supersedes = [String(lastValue(a['supersedes']))];
+      // An agent running `recall add` from its shell: its harness and session go in the provenance.
+      const { provenanceOf } = await import('../../pipeline/learnings/index.js');
+      const sessionId = a['session-id'] !== undefined ? String(lastValue(a['session-id'])) : null;
+      const source = provenanceOf(io.env, 'recall add', { sessionId });
+      if (source.harness || source.sessionId) note.source = source;
       const { addNote } = await import('../../pipeline/notes.js');
       const r = addNote(note, oneKb(a, 'add'), notesIo(io));
       io.stdout(a['json'] ? jsonText(r) : `added ${r.id}: ${r.path}${r.created ? ` (new KB at ${r.kb})` : ''}\n`);

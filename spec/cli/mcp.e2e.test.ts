@@ -40,9 +40,9 @@ afterAll(async () => {
 });
 
 describe('recall mcp', () => {
-  it('lists its five tools with input schemas', async () => {
+  it('lists its tools with input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['explain', 'hydrate', 'index', 'search', 'timeline']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['explain', 'forget', 'hydrate', 'index', 'save', 'search', 'supersede', 'timeline']);
     const search = tools.find((t) => t.name === 'search')!;
     expect(search.inputSchema.required).toEqual(['query']);
     expect(search.description).toMatch(/abstention/);

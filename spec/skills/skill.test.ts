@@ -25,13 +25,13 @@ function commands(md: string): string[] {
   return out;
 }
 
-function sh(cmd: string): { code: number | null; stdout: string; stderr: string } {
+function sh(cmd: string, kb = path.join(repo, 'examples', 'kb')): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync('bash', ['-c', cmd], {
     env: {
       PATH: `${path.join(repo, 'bin')}:${process.env['PATH']}`,
       HOME: state,
       REFLECT_STATE_DIR: state,
-      GLOBAL_LEARNINGS_PATH: path.join(repo, 'examples', 'kb'),
+      GLOBAL_LEARNINGS_PATH: kb,
     },
     cwd: os.tmpdir(),
     encoding: 'utf8',
@@ -67,13 +67,27 @@ describe('skills/recall/SKILL.md', () => {
   });
 
   it('every flag the skill mentions exists in the CLI', () => {
-    const help = sh('recall --help').stdout + sh('recall stages --help').stdout;
+    const help = sh('recall --help').stdout + sh('recall stages --help').stdout + sh('recall add --help').stdout;
     for (const flag of new Set(text.match(/--[a-z][a-z-]+/g))) expect(help).toContain(flag);
+  });
+
+  it('tells when a learning is worth saving and when not, and its `recall add` line writes a note the next recall finds', () => {
+    for (const when of ['non-obvious fix', 'convention learned the hard way', 'dead end', 'git history', 'secret'])
+      expect(text.toLowerCase()).toContain(when);
+    const adds = cmds.filter((c) => c.startsWith('recall add '));
+    expect(adds).toHaveLength(1);
+    // Into a KB of its own: the example KB is never written.
+    const kb = path.join(state, 'saved-kb');
+    const out = sh(adds[0]!, kb);
+    expect({ code: out.code, stderr: out.stderr }).toEqual({ code: 0, stderr: '' });
+    const id = /^added (lrn-[a-z0-9-]+): /.exec(out.stdout)?.[1];
+    expect(id).toBeDefined();
+    expect(sh('recall "prepared statement does not exist behind pgbouncer"', kb).stdout).toContain(`**[${id}]**`);
   });
 
   it('every command runs on the example KB (exit 0) and answers in the shape the skill describes', () => {
     let ids: string[] = [];
-    for (const raw of cmds) {
+    for (const raw of cmds.filter((c) => !c.startsWith('recall add '))) {
       let cmd = raw;
       if (cmd.includes('<ID>')) {
         expect(ids.length).toBeGreaterThanOrEqual(2);

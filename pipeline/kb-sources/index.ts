@@ -1,0 +1,138 @@
+/**
+ * Which KBs a recall reads, and why: the scope rules (pipeline/scope.ts) when a KB is configured,
+ * else the zero-config sources, searched together as `--kb A --kb B` is (pipeline/multi-kb.ts):
+ *
+ *   configured:  --kb DIR · `kb` ($GLOBAL_LEARNINGS_PATH) · --global / `global` → that one KB;
+ *                `kbs` (RECALL_KBS) → those KBs together.
+ *   zero-config: the reflect KB the scope rules choose (a project shard, else the pooled KB), when it
+ *                exists (`learnings_kb`); the project's Claude Code memory folder (`claude_memory`);
+ *                Codex's memories store (`codex_memory`, off by default: it is not per project).
+ *
+ * A source that is off, missing or empty is listed under `skipped` with the reason, for `recall
+ * status`, `recall trace` and `--verbose`. When nothing is left to read, the scope rules' KB is read
+ * anyway (empty or not yet created), so a recall answers as it always did: nothing found.
+ *
+ * Harness memory folders are read-only input: notes are written to `writableScope`, the reflect KB.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RecallConfig } from '../config.js';
+import { resolveScope, type Scope, type ScopeOptions } from '../scope.js';
+import { hasMarkdown } from '../../sources/kb-walk.js';
+import { claudeConfigDir, claudeMemoryDir, codexMemoryDir } from '../../sources/harness-memory/index.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type SourceName = 'learnings' | 'kbs' | 'claude-memory' | 'codex-memory';
+
+export interface SkippedSource {
+  source: SourceName;
+  root: string;
+  why: string;
+}
+
+export interface KbSources {
+  /** What a recall reads, in order (never empty). */
+  read: Scope[];
+  /** Sources looked at and not read, each with why. */
+  skipped: SkippedSource[];
+  /** True when no KB was configured and the zero-config sources were chosen. */
+  zeroConfig: boolean;
+}
+
+export interface SourceOptions extends ScopeOptions {
+  env: Env;
+}
+
+/** Whether a KB is configured: then only it is read (the scope rules), never harness memory. */
+function configured(config: RecallConfig, opts: ScopeOptions): boolean {
+  return Boolean(opts.kb || config.scope.globalLearningsPath || opts.global || config.scope.global);
+}
+
+function configuredList(config: RecallConfig): KbSources {
+  const read: Scope[] = [];
+  const skipped: SkippedSource[] = [];
+  const n = config.scope.kbs.length;
+  config.scope.kbs.forEach((root, i) => {
+    if (!fs.existsSync(root)) skipped.push({ source: 'kbs', root, why: 'no such folder' });
+    else read.push({ root, kind: 'configured', project: '', branch: '', reason: `kbs (RECALL_KBS), ${i + 1} of ${n}` });
+  });
+  // Every listed KB missing: the first is "read" (empty), so the answer names it.
+  if (read.length === 0)
+    read.push({ root: config.scope.kbs[0]!, kind: 'configured', project: '', branch: '', reason: 'kbs (RECALL_KBS), 1 of ' + n });
+  return { read, skipped, zeroConfig: false };
+}
+
+/** A harness memory folder as a source, or why it is skipped. */
+function memorySource(
+  source: 'claude-memory' | 'codex-memory',
+  on: boolean,
+  setting: string,
+  found: { dir: string; how: string },
+): Scope | SkippedSource {
+  if (!on) return { source, root: found.dir, why: `turned off (${setting})` };
+  let isDir = false;
+  try {
+    isDir = fs.statSync(found.dir).isDirectory();
+  } catch {
+    /* missing */
+  }
+  if (!isDir) return { source, root: found.dir, why: `no such folder (${found.how})` };
+  if (!hasMarkdown(found.dir)) return { source, root: found.dir, why: `no markdown files (${found.how})` };
+  return { root: found.dir, kind: source, project: '', branch: '', reason: `${found.how}; read-only` };
+}
+
+export function resolveSources(config: RecallConfig, opts: SourceOptions): KbSources {
+  if (configured(config, opts)) return { read: [resolveScope(config, opts)], skipped: [], zeroConfig: false };
+  if (config.scope.kbs.length > 0) return configuredList(config);
+  const cwd = opts.cwd ?? process.cwd();
+  const base = resolveScope(config, opts);
+  const read: Scope[] = [];
+  const skipped: SkippedSource[] = [];
+  if (!config.sources.learnings) skipped.push({ source: 'learnings', root: base.root, why: 'turned off (learnings_kb = false)' });
+  else if (fs.existsSync(base.root)) read.push(base);
+  else skipped.push({ source: 'learnings', root: base.root, why: `does not exist yet (${base.reason}); \`recall add\` creates it` });
+  // Claude Code keys memory by the project folder ($CLAUDE_PROJECT_DIR, else the session's folder).
+  const claudeDir = config.scope.projectDir ?? cwd;
+  const sources = [
+    memorySource('claude-memory', config.sources.claudeMemory, 'claude_memory = false', claudeMemoryDir(claudeDir, opts.env, config.home)),
+    memorySource('codex-memory', config.sources.codexMemory, 'codex_memory = false', codexMemoryDir(opts.env, config.home)),
+  ];
+  for (const s of sources) {
+    if ('kind' in s) read.push(s);
+    // A Codex store that does not exist is the common case (the feature is off by default): not worth a line.
+    else if (!(s.source === 'codex-memory' && !config.sources.codexMemory && !fs.existsSync(s.root))) skipped.push(s);
+  }
+  if (read.length === 0) read.push(base);
+  return { read, skipped, zeroConfig: true };
+}
+
+/**
+ * Where a note is written for this project: the reflect KB the scope rules choose (created by the
+ * write when it does not exist). A harness memory folder is never written, even when it is the KB
+ * given with --kb or `kb`: the write then goes to the reflect KB of the scope rules without it.
+ */
+export function writableScope(config: RecallConfig, opts: SourceOptions): Scope {
+  const scope = resolveScope(config, opts);
+  if (isHarnessMemory(scope.root, opts.env, config.home)) {
+    // `--kb` or `kb` named a harness memory folder: write where the scope rules would without them.
+    const unset = { ...config, scope: { ...config.scope, globalLearningsPath: null } };
+    return resolveScope(unset, { ...opts, kb: null });
+  }
+  if (!opts.kb && !config.scope.globalLearningsPath && !opts.global && !config.scope.global && config.scope.kbs.length > 0) {
+    // `kbs`: the first listed KB that is not a harness memory folder.
+    const root = config.scope.kbs.find((k) => !isHarnessMemory(k, opts.env, config.home));
+    if (root) return { root, kind: 'configured', project: '', branch: '', reason: 'first writable KB of kbs (RECALL_KBS)' };
+  }
+  return scope;
+}
+
+/** A folder inside Claude Code's projects/ or Codex's memories store: harness memory, read-only to recall. */
+export function isHarnessMemory(dir: string, env: Env, home: string): boolean {
+  const abs = path.resolve(dir);
+  const inside = (parent: string): boolean => {
+    const rel = path.relative(parent, abs);
+    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  };
+  return inside(path.join(claudeConfigDir(env, home), 'projects')) || inside(codexMemoryDir(env, home).dir);
+}
