@@ -75,10 +75,11 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
   { rule: 'recall:hex-key', re: /\b((?:SK|key-)[0-9a-f]{32})\b/dg },
   // Well-known key prefixes with any length of tail: the preset's rules want each key's exact
   // length and alphabet, but a truncated, test or mistyped key in a prompt is still a key. The tail
-  // must hold a digit (random keys do; `npm_config_cache` and `sk-learn` do not).
+  // must hold a digit (random keys do; `npm_config_cache` and `sk-learn` do not), or be 20 or more
+  // characters mixing upper and lower case (a letters-only key; a snake_case name has no capitals).
   {
     rule: 'recall:key-prefix',
-    re: /\b((?:sk-ant-|sk-proj-|sk-|gh[pousr]_|github_pat_|glpat-|xox[abeprs]-|sk_live_|rk_live_|sk_test_|rk_test_|npm_|AIza|hf_|pul-|sq0atp-|sq0csp-|dop_v1_|doo_v1_|whsec_|sntrys_|PMAK-|HRKU-)(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{8,}|(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{12,})/dg,
+    re: /\b((?:sk-ant-|sk-proj-|sk-|gh[pousr]_|github_pat_|glpat-|xox[abeprs]-|sk_live_|rk_live_|sk_test_|rk_test_|npm_|AIza|hf_|pul-|sq0atp-|sq0csp-|dop_v1_|doo_v1_|whsec_|sntrys_|PMAK-|HRKU-)(?:(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{8,}|(?=[A-Za-z0-9_-]*[A-Z])(?=[A-Za-z0-9_-]*[a-z])[A-Za-z0-9_-]{20,})|(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{12,})/dg,
   },
 ];
 

@@ -49,10 +49,13 @@ describe('scrub', () => {
       ['pul-', '3f9c2a7b1e4d5c6b7a8f9e0d1c2b3a4f5e6d7c8b'].join(''),
       ['sq0atp-', 'Zq7Lm2Pv9Rt4Nw8Ky3Bj6H'].join(''),
       ['dop_v1_', '3f9c2a7b1e4d5c6b7a8f9e0d1c2b3a4f5e6d7c8b'].join(''),
+      // A letters-only key: no digit, but long and mixing cases.
+      ['sk-', 'live-ABCDEFGHIJKLMNOPQRSTUV'].join(''),
     ])
       expect(scrub(`key ${k} fails`)).toBe(`key ${REDACTED} fails`);
     // Words that merely start like a prefix are left alone.
     expect(scrub('the sk-learn model and npm_config_cache, ghost_town')).toBe('the sk-learn model and npm_config_cache, ghost_town');
+    expect(scrub('set npm_config_cache_directory_for_builds')).toBe('set npm_config_cache_directory_for_builds');
   });
 
   it('finds a secret split by invisible characters, and stores none of them', () => {
