@@ -19,6 +19,10 @@ const FEATURE_LABEL: Record<ModelFeature, string> = {
   infoCoverage: 'coverage of the query (weighted by specificity in English)',
   titleCoverage: 'title words the query uses',
   noteMissing: 'specific query words the note lacks',
+  evidence: 'specific words of the query the note matches',
+  summaryShare: "the note's title, key insight and tags matched by the query",
+  phrases: 'word pairs of the query the note repeats',
+  standout: 'how far the note stands out from the other candidates',
 };
 
 /** The relevance of one candidate against the floor, and what decided it, in one line. */

@@ -32,8 +32,18 @@ import type { RelevanceFeatures } from '../../core/types.js';
 export type { RelevanceFeatures };
 
 /** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
-export type ModelFeature = 'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing';
-export const FEATURE_NAMES: readonly ModelFeature[] = ['kbCoverage', 'infoCoverage', 'titleCoverage', 'noteMissing'];
+export type ModelFeature =
+  'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing' | 'evidence' | 'summaryShare' | 'phrases' | 'standout';
+export const FEATURE_NAMES: readonly ModelFeature[] = [
+  'kbCoverage',
+  'infoCoverage',
+  'titleCoverage',
+  'noteMissing',
+  'evidence',
+  'summaryShare',
+  'phrases',
+  'standout',
+];
 
 export interface RelevanceModel {
   bias: number;
@@ -45,8 +55,17 @@ export interface RelevanceModel {
  * the features or the labelled sets, and update the README's figures.
  */
 export const RELEVANCE_MODEL: RelevanceModel = {
-  bias: -1.43,
-  weights: { kbCoverage: 5.03, infoCoverage: 1.89, titleCoverage: 3.11, noteMissing: -2.6 },
+  bias: -1.5,
+  weights: {
+    kbCoverage: 2.57,
+    infoCoverage: 3.3,
+    titleCoverage: 1.88,
+    noteMissing: -3.55,
+    evidence: 0.91,
+    summaryShare: 2.35,
+    phrases: 0.88,
+    standout: 1.01,
+  },
 };
 
 /** One query term as the estimate sees it. */
@@ -219,6 +238,12 @@ export function relevanceFeatures(
     maxCovered,
     coveredInfo: Math.min(b, 3) / 3,
     specificCovered: specificCovered || midMass >= PAIR_INFO ? 1 : 0,
+    // Filled by the relevance stage (operators/math/evidence.ts): they need the note's summary,
+    // its phrases and the other candidates.
+    evidence: 0,
+    summaryShare: 0,
+    phrases: 0,
+    standout: 0,
   };
 }
 
@@ -255,12 +280,9 @@ function titleCoverages(
 
 /** Each feature's share of the logit (for `explain` and `trace`). */
 export function contributions(f: RelevanceFeatures, model: RelevanceModel = RELEVANCE_MODEL): Record<ModelFeature, number> {
-  return {
-    kbCoverage: model.weights.kbCoverage * f.kbCoverage,
-    infoCoverage: model.weights.infoCoverage * f.infoCoverage,
-    titleCoverage: model.weights.titleCoverage * f.titleCoverage,
-    noteMissing: model.weights.noteMissing * f.noteMissing,
-  };
+  const out = {} as Record<ModelFeature, number>;
+  for (const name of FEATURE_NAMES) out[name] = (model.weights[name] ?? 0) * (f[name] ?? 0);
+  return out;
 }
 
 /** P(relevant) from the features. */
