@@ -109,6 +109,32 @@ export interface SetOptions {
   workDir?: string;
 }
 
+/** The prompt sets (both KBs) and the title-phrase set, those whose files exist. */
+function promptSets(sharedEval: string, golden: string, repo: string, want: (f: string) => boolean): LabelledSet[] {
+  const sets: LabelledSet[] = [];
+  const prompts = path.join(sharedEval, 'prompts');
+  if (want('prompts') && fs.existsSync(path.join(prompts, 'golden-prompts.jsonl')) && fs.existsSync(golden))
+    sets.push({
+      name: 'prompts-golden',
+      family: 'prompts',
+      kb: golden,
+      queries: loadQueries(path.join(prompts, 'golden-prompts.jsonl')),
+      k: 3,
+    });
+  if (want('prompts') && fs.existsSync(path.join(prompts, 'examples-prompts.jsonl')))
+    sets.push({
+      name: 'prompts-examples',
+      family: 'prompts',
+      kb: path.join(repo, 'examples', 'kb'),
+      queries: loadQueries(path.join(prompts, 'examples-prompts.jsonl')),
+      k: 3,
+    });
+  const titles = path.join(repo, 'examples', 'eval', 'title-phrases.jsonl');
+  if (want('titles') && fs.existsSync(titles))
+    sets.push({ name: 'title-phrases', family: 'titles', kb: path.join(repo, 'examples', 'kb'), queries: loadQueries(titles), k: 1 });
+  return sets;
+}
+
 export function labelledSets(opts: SetOptions): LabelledSet[] {
   const want = (f: string): boolean => !opts.families || opts.families.includes(f);
   // The shared sets sit next to the checkout (`../shared/eval`); RECALL_EVAL_DIR names another place
@@ -128,26 +154,7 @@ export function labelledSets(opts: SetOptions): LabelledSet[] {
   const example = path.join(opts.repo, 'examples', 'eval', 'example-kb-prompts.jsonl');
   if (want('example') && fs.existsSync(example))
     sets.push({ name: 'example', family: 'example', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(example), k: 3 });
-  const prompts = path.join(sharedEval, 'prompts');
-  if (want('prompts') && fs.existsSync(path.join(prompts, 'golden-prompts.jsonl')) && fs.existsSync(golden))
-    sets.push({
-      name: 'prompts-golden',
-      family: 'prompts',
-      kb: golden,
-      queries: loadQueries(path.join(prompts, 'golden-prompts.jsonl')),
-      k: 3,
-    });
-  if (want('prompts') && fs.existsSync(path.join(prompts, 'examples-prompts.jsonl')))
-    sets.push({
-      name: 'prompts-examples',
-      family: 'prompts',
-      kb: path.join(opts.repo, 'examples', 'kb'),
-      queries: loadQueries(path.join(prompts, 'examples-prompts.jsonl')),
-      k: 3,
-    });
-  const titles = path.join(opts.repo, 'examples', 'eval', 'title-phrases.jsonl');
-  if (want('titles') && fs.existsSync(titles))
-    sets.push({ name: 'title-phrases', family: 'titles', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(titles), k: 1 });
+  sets.push(...promptSets(sharedEval, golden, opts.repo, want));
   // Everyday prompts to a coding agent ("that still does not work", "fix the failing build"): about
   // no learning in particular, against both developer KBs.
   const everyday = path.join(opts.repo, 'examples', 'eval', 'everyday-prompts.jsonl');
