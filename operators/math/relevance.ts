@@ -2,8 +2,10 @@
  * The absolute relevance estimate: how likely a note is about the query, on a 0..1 scale that does
  * not depend on what else was retrieved (unlike a score divided by the list's best). Pure.
  *
- * Without a cross-encoder it is a logistic model over four lexical features, each about how much of
- * the query's *specific* information the note carries:
+ * Without a cross-encoder it is a logistic model over eight lexical features: the four shares below,
+ * each about how much of the query's *specific* information the note carries, and four absolute
+ * amounts of evidence (evidence, summaryShare, phrases, standout; see evidence.ts), which do not
+ * shrink as the prompt grows or the note shrinks:
  *
  *   kbCoverage     share of the query's weight the note contains, each term weighted by its inverse
  *                  document frequency in this KB (BM25's idf);
@@ -17,11 +19,12 @@
  * A term matches a note word with the same Porter stem, or when one stem is a prefix of the other
  * (four characters at least: "auth" ~ "authenticate").
  *
- * The coefficients are fitted by `npm run calibrate` (scripts/calibrate.ts) on labelled sets: the
- * golden set, its abstention prompts, five LoCoMo conversations (and each one's questions asked of
- * the other four), and the example KB's prompts. Positives are notes labelled relevant; negatives are
- * what off-topic queries retrieve. Each set weighs the same. Leave-one-set-out figures are printed
- * by that script and kept in the README.
+ * The coefficients are fitted by `npm run calibrate` (scripts/calibrate.ts, calibrate-fit.ts) on
+ * every labelled set: the golden set, its abstention prompts, the example KB's prompts, the prompt
+ * sets of both KBs, the title phrases, five LoCoMo conversations (and each one's questions asked of
+ * the other four). The fit is per query (an on-topic query should return a relevant note, an
+ * off-topic one nothing), each family weighing the same. Leave-one-set-out figures are printed by
+ * that script and kept in the README.
  *
  * With a cross-encoder, the relevance of a rescored note is sigmoid(logit) instead: ms-marco
  * cross-encoders are trained with a binary cross-entropy objective, so that is already a probability.
