@@ -6,6 +6,7 @@ import { openKbIndex, openSession, type RecallCommand, type RunIo } from '../pip
 import type { TraceEvent } from '../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
+import { evidenceInWords } from '../operators/math/evidence.js';
 import { notesByKeys, closeIndex } from '../sources/index-store.js';
 import { keyOfHashedId, noteByFileStem, problemFileLike } from '../sources/index-queries.js';
 import { loadConfig } from '../pipeline/config.js';
@@ -19,6 +20,10 @@ const FEATURE_LABEL: Record<ModelFeature, string> = {
   infoCoverage: 'coverage of the query (weighted by specificity in English)',
   titleCoverage: 'title words the query uses',
   noteMissing: 'specific query words the note lacks',
+  evidence: 'specific words of the query the note matches',
+  summaryShare: "the note's title, key insight and tags matched by the query",
+  phrases: 'word pairs of the query the note repeats',
+  standout: 'how far the note stands out from the other candidates',
 };
 
 /** The relevance of one candidate against the floor, and what decided it, in one line. */
@@ -63,7 +68,16 @@ export function relevanceVerdict(
   const [name, value] = below
     ? entries.reduce((m, e) => (shortfall(e[0]) > shortfall(m[0]) ? e : m))
     : entries.reduce((m, e) => (e[1] > m[1] ? e : m));
-  return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: ${FEATURE_LABEL[name]} (${value >= 0 ? '+' : ''}${num(value, 2)} to the logit)${lacks}`;
+  // Under the floor, the evidence the note has and lacks in words (the abstention reason's terms).
+  const evidence =
+    below && c.features
+      ? `; ${evidenceInWords(
+          c.features,
+          terms.filter((t) => t.specific && !c.missing.includes(t.word)).map((t) => t.word),
+          [],
+        )}`
+      : '';
+  return `relevance ${num(c.relevance, 2)} ${cmp}; deciding factor: ${FEATURE_LABEL[name]} (${value >= 0 ? '+' : ''}${num(value, 2)} to the logit)${evidence}${lacks}`;
 }
 
 /** What explain found out about one note, as data (`--format json`) and as a line of text. */

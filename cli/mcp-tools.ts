@@ -35,7 +35,7 @@ async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
 }
 
 const SEARCH_DESCRIPTION =
-  'Search the knowledge base of prior learnings (past fixes, decisions, pitfalls) for the task at hand. Ranked, with abstention: an empty answer means nothing relevant enough. Short specific queries work best: tool names, error snippets, project.';
+  'Search the knowledge base of prior learnings (past fixes, decisions, pitfalls) for the task at hand. Ranked, with abstention: learnings that clear the relevance floor first, then "weak matches" under it, each with its relevance; check those before concluding the KB has nothing. Short specific queries work best: tool names, error snippets, project.';
 
 async function search(
   a: { query: string; limit?: number; confidence?: RecallCommand['confidence']; mode?: RecallCommand['mode']; tags?: string[] },
@@ -51,9 +51,12 @@ async function search(
     tags: a.tags ?? [],
     maxChars: chars(MCP_BUDGETS.search),
     followup: false,
+    // An agent that asked is shown what the ranking found under the floor too, marked as weak
+    // matches with their relevance (a hook, which nobody asked, injects nothing under it).
+    showWeak: true,
   };
   const found = (await runRecall(cmd, ctx.io)).stdout.trim();
-  if (!found) return `No learning in the KB is relevant enough to "${a.query}" (recall abstained).`;
+  if (!found) return `No learning in the KB matches "${a.query}", not even weakly (recall abstained).`;
   // Learnings reach the agent as one delimited block of reference material, as from a hook;
   // the budget is applied inside the block so that it stays closed.
   const wrapper = asReferenceBlock('x').length - 1;

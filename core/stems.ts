@@ -109,3 +109,35 @@ export function queryTerms(query: string): QueryTerm[] {
   }
   return [...byStem.values()];
 }
+
+/**
+ * Stems of the query's content words in order, repeats kept (queryTerms keeps each stem once): the
+ * word pairs of the prompt, for phrase evidence (operators/math/evidence.ts).
+ */
+export function contentStemSequence(query: string): string[] {
+  const out: string[] = [];
+  for (const m of query.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = fold(m[0]);
+    if (word.length < MIN_TERM_CHARS || STOPWORDS.has(word)) continue;
+    out.push(stemOf(word));
+  }
+  return out;
+}
+
+/**
+ * Keys ("a b", the two stems in sorted order) of the adjacent content-word pairs of a text, function
+ * words skipped, reading at most `maxChars` characters: the phrases of a note.
+ */
+export function textStemPairs(text: string, maxChars = Infinity): Set<string> {
+  const out = new Set<string>();
+  const src = text.length > maxChars ? text.slice(0, maxChars) : text;
+  let prev: string | null = null;
+  for (const m of src.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = fold(m[0]);
+    if (word.length < MIN_TERM_CHARS || STOPWORDS.has(word)) continue;
+    const stem = stemOf(word);
+    if (prev !== null && prev !== stem) out.add(prev < stem ? `${prev} ${stem}` : `${stem} ${prev}`);
+    prev = stem;
+  }
+  return out;
+}

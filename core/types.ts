@@ -138,4 +138,9 @@ export interface RelevanceFeatures {
   coveredInfo: number;
   /** 1 when the note contains a specific query word, or a specific combination of them (MID_INFO, PAIR_INFO), else 0. */
   specificCovered: number;
+  /** Absolute evidence, phrase and standout features (operators/math/evidence.ts). */
+  evidence: number;
+  summaryShare: number;
+  phrases: number;
+  standout: number;
 }

@@ -14,6 +14,11 @@ import type { RecallState } from '../core/state.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { dropping } from './drops.js';
 import { SPECIFIC_INFO } from './weigh-terms.js';
+import { searchableText } from '../core/note.js';
+import { textStems } from '../core/stems.js';
+import { containsTerm, noteTerms } from './math/relevance.js';
+import { evidenceInWords } from './math/evidence.js';
+import { RELEVANCE_TEXT_CHARS } from './estimate-relevance.js';
 
 export interface AbstainOptions {
   /** 0..1; 0 = off. */
@@ -41,12 +46,28 @@ export function abstentionReason(state: RecallState, floor: number, best: Scored
   // Not when the cross-encoder scored the best note: the rule only shapes the lexical estimate.
   const names = best?.ce != null ? [] : state.weighed.filter((t) => t.proper && !t.specific).map((t) => `"${t.word}"`);
   if (names.length) parts.push(`a name alone (${names.slice(0, 3).join(', ')}) does not make a note about the rest`);
-  if (best)
+  if (best) {
+    const e = state.relevance.get(best.note.key);
     parts.push(
-      `best match ${best.note.displayId !== '?' ? best.note.displayId : best.note.key} has relevance ${pct(best.relevance)} < floor ${pct(floor)}`,
+      `best match ${best.note.displayId !== '?' ? best.note.displayId : best.note.key} has relevance ${pct(best.relevance)} < floor ${pct(floor)}${e?.features && e.source === 'lexical' ? `: ${bestEvidence(state, best, e.features)}` : ''}`,
     );
-  else parts.push(state.scored.length ? 'no candidate passed the filters' : 'nothing was retrieved');
+  } else parts.push(state.scored.length ? 'no candidate passed the filters' : 'nothing was retrieved');
   return parts.join('; ');
+}
+
+/** The best candidate's evidence and what it lacks, in words (evidenceInWords). */
+function bestEvidence(
+  state: RecallState,
+  best: ScoredCandidate,
+  f: NonNullable<NonNullable<ReturnType<RecallState['relevance']['get']>>['features']>,
+): string {
+  const stems = noteTerms(textStems(searchableText(best.note), RELEVANCE_TEXT_CHARS));
+  const byInfo = [...state.weighed].sort((a, b) => b.info - a.info);
+  const has = byInfo.filter((t) => containsTerm(stems, t.stem, t.notVia));
+  const matched = has.filter((t) => t.specific).map((t) => t.word);
+  // Words no note has are named already ("no note mentions …").
+  const missing = byInfo.filter((t) => t.specific && t.df > 0 && !has.includes(t)).map((t) => t.word);
+  return evidenceInWords(f, matched, missing);
 }
 
 export function abstain(opts: AbstainOptions): OperatorFunction<RecallState, RecallState> {

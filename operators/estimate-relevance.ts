@@ -22,7 +22,9 @@ import type { RecallState, RelevanceEstimate, WeighedTerm } from '../core/state.
 import type { Candidate, Degradation } from '../core/types.js';
 import { sigmoid } from './math/boosts.js';
 import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatures, noteTerms, type NoteTerms } from './math/relevance.js';
-import { textStems, stemOf, type QueryTerm } from '../core/stems.js';
+import { textStemPairs, textStems, stemOf, type QueryTerm } from '../core/stems.js';
+import { evidenceMass, logScale, phraseCount, queryPairs, saturate, standouts, summaryShare, type StemPair } from './math/evidence.js';
+import type { Note } from '../core/note.js';
 import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { STOPWORDS } from '../core/terms.js';
 import { searchableText } from '../core/note.js';
@@ -46,6 +48,8 @@ export interface TermWeights {
 export interface EstimateRelevanceOptions {
   /** The query's content terms (its date phrase removed). */
   terms: readonly QueryTerm[];
+  /** Stems of the query's content words in order, repeats kept (its word pairs are phrase evidence). */
+  sequence?: readonly string[];
   /** Looks up document frequencies and word weights; may throw (degrades). */
   weigh: WeighPort;
   /** The query has a date window (the temporal arm ran). */
@@ -69,6 +73,53 @@ export interface EstimateRelevanceOptions {
  * never lifts anything when the best note is itself under the floor.
  */
 export const LINK_SHARE = 2 / 3;
+
+interface Evidence {
+  evidence: number;
+  summaryShare: number;
+  phrases: number;
+  standout: number;
+  specificPhrase: boolean;
+}
+
+/**
+ * The absolute evidence features of the window's notes (operators/math/evidence.ts), and whether
+ * each repeats a phrase of the query made of words that are not everyday coding words.
+ */
+function evidenceOf(
+  window: readonly Candidate[],
+  stemsOf: ReadonlyMap<string, NoteTerms>,
+  weighed: readonly WeighedTerm[],
+  live: number,
+  opts: EstimateRelevanceOptions,
+): Map<string, Evidence> {
+  const out = new Map<string, Evidence>();
+  if (!weighed.length) return out;
+  const notes = window.filter((c, i) => window.findIndex((d) => d.note.key === c.note.key) === i);
+  const summaries = summaryWeights(new Map(notes.map((c) => [c.note.key, summaryStems(c.note)])), opts.weigh);
+  const byStem = new Map(weighed.map((t) => [t.stem, t]));
+  const pairs: StemPair[] = queryPairs((opts.sequence ?? weighed.map((t) => t.stem)).filter((s) => byStem.has(s)));
+  const specificPairs = pairs.filter(([a, b]) => !byStem.get(a)!.everyday && !byStem.get(b)!.everyday);
+  const masses: number[] = [];
+  for (const c of notes) {
+    const terms = stemsOf.get(c.note.key)!;
+    const { mass, matched } = evidenceMass(weighed, terms, live);
+    masses.push(mass);
+    let phrasesOf: Set<string> | null = null;
+    const notePairs = (): Set<string> => (phrasesOf ??= textStemPairs(searchableText(c.note), RELEVANCE_TEXT_CHARS));
+    const phrases = phraseCount(pairs, byStem, terms, notePairs);
+    const specificPhrase = phrases > 0 && phraseCount(specificPairs, byStem, terms, notePairs) > 0;
+    out.set(c.note.key, {
+      evidence: logScale(mass),
+      summaryShare: summaryShare(summaries.get(c.note.key)!, matched),
+      phrases: saturate(phrases),
+      standout: 0,
+      specificPhrase,
+    });
+  }
+  standouts(masses).forEach((s, i) => (out.get(notes[i]!.note.key)!.standout = s));
+  return out;
+}
 
 function titleStems(title: string): Set<string> {
   const out = new Set<string>();
@@ -110,10 +161,12 @@ function liftLinked(
     const byPath = new Map(candidates.map((c) => [c.note.path, c.note.key]));
     const own = new Map([...relevance].map(([k, e]) => [k, e.p]));
     for (const c of candidates) {
-      // Related context must still share something specific with the query: a note linked to a
-      // relevant one but about none of the query's specific words is not about the query.
+      // The link is the evidence: the KB's own graph says the two notes are about one matter (a
+      // shared entity few notes name, or a relationship), and a root cause shares few words with
+      // its symptom by design ("gateway 504s during spikes" → "redis pool exhaustion"). Only a
+      // note the estimate is fairly sure of lends relevance, so a query that abstains stays silent.
       const e = relevance.get(c.note.key);
-      if (!e?.features?.specificCovered) continue;
+      if (!e) continue;
       let support = 0;
       for (const other of linked.get(c.note.path) ?? []) support = Math.max(support, (own.get(byPath.get(other) ?? '') ?? 0) * LINK_SHARE);
       if (support > e.p) relevance.set(c.note.key, { ...e, p: support, ranking: Math.max(support, e.ranking ?? e.p), source: 'linked' });
@@ -121,6 +174,32 @@ function liftLinked(
   } catch (err) {
     degraded.push({ stage: 'relevance', reason: 'error', message: `entity links unavailable: ${(err as Error).message}` });
   }
+}
+
+/** Stems of a note's summary (title, key insight, tags), function words left out. */
+function summaryStems(note: Pick<Note, 'title' | 'keyInsight' | 'tags'>): Set<string> {
+  return titleStems([note.title, note.keyInsight, note.tags.join(' ')].join(' '));
+}
+
+/**
+ * Everyday-English weights of the summary stems of every note in the window, in one lookup (word
+ * counts only, no index read). Unavailable counts weigh every stem 0.5.
+ */
+function summaryWeights(
+  summaries: ReadonlyMap<string, Set<string>>,
+  weigh: EstimateRelevanceOptions['weigh'],
+): Map<string, Map<string, number>> {
+  const all = [...new Set([...summaries.values()].flatMap((s) => [...s]))];
+  let info: ReadonlyMap<string, number> | null = null;
+  try {
+    const w = all.length ? weigh(all, { infoOnly: true }) : null;
+    if (w && !(w.info instanceof Error)) info = w.info;
+  } catch {
+    info = null;
+  }
+  const out = new Map<string, Map<string, number>>();
+  for (const [key, stems] of summaries) out.set(key, new Map([...stems].map((st) => [st, info?.get(st) ?? 0.5])));
+  return out;
 }
 
 export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunction<RecallState, RecallState> {
@@ -133,9 +212,17 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();
+    const extra = evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts);
     // Called for candidates inside the window only, whose stems stemsOf holds.
     const estimate = (c: Candidate): RelevanceEstimate => {
-      const features = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
+      const base = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
+      const more = extra.get(c.note.key);
+      let features = base;
+      if (base && more) {
+        const { specificPhrase, ...amounts } = more;
+        // A phrase of the query the note repeats ("connection pool") is a specific combination.
+        features = { ...base, ...amounts, specificCovered: base.specificCovered || specificPhrase ? 1 : 0 };
+      }
       const logit = state.ce?.get(c.note.key);
       if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
       if (windowQuery && c.ranks.temporal !== undefined) return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features };

@@ -8,7 +8,7 @@
  * The fetch rows are skipped when the cache served the fetch; the ranking always runs again.
  */
 import { concatMap, map, of, type SchedulerLike } from 'rxjs';
-import { queryTerms } from '../core/stems.js';
+import { contentStemSequence, queryTerms } from '../core/stems.js';
 import type { RecallState } from '../core/state.js';
 import type { TemporalConstraint } from '../core/temporal-constraint.js';
 import type { Candidate, Degradation } from '../core/types.js';
@@ -122,6 +122,7 @@ function rankStages(run: RecallRun): Stage[] {
   });
   const relevance = estimateRelevance({
     terms: queryTerms(withoutDatePhrase(req.query, temporal)),
+    sequence: contentStemSequence(withoutDatePhrase(req.query, temporal)),
     weigh: deps.weighTerms,
     dateWindow: temporal !== null,
     limit: req.limit,

@@ -22,6 +22,10 @@ export interface QueryScore {
   precision: number | null;
   violation: boolean;
   ms: number;
+  /** recall@K of what was returned (above the caller's floor; weak matches left out). */
+  returnedRecall: number | null;
+  /** Whether a labelled note is among what was returned (null for off-topic queries). */
+  hit: boolean | null;
 }
 
 export interface Summary {
@@ -129,6 +133,43 @@ function locomoLines(all: readonly SetResult[], profiles: readonly Profile[]): s
   return out;
 }
 
+/**
+ * Per query class (golden's exact / graph / temporal, the prompt sets' in / multi / followup / ood,
+ * …), for the cli and user-prompt callers: recall@K of what cleared the floor, the share of on-topic
+ * queries with a labelled note returned, and the share of off-topic ones returning anything. The
+ * noisiest cross-conversation pair, too.
+ */
+function classLines(all: readonly SetResult[], profiles: readonly Profile[]): string[] {
+  const out: string[] = [];
+  const f = (x: number | null): string => (x === null ? '  -  ' : x.toFixed(3));
+  for (const a of all) {
+    if (a.set.family === 'cross' || a.set.family === 'locomo' || a.set.family === 'everyday') continue;
+    const classes = [...new Set(a.set.queries.map((q) => q.class))];
+    out.push('', `${a.set.name} by class (above the floor): recall@K / labelled note returned / off-topic returning anything`);
+    for (const p of profiles.filter((p) => p === 'cli' || p === 'user-prompt')) {
+      const rs = a.perQuery[p] ?? [];
+      const cells = classes.map((c) => {
+        const on = rs.filter((r) => r.class === c && r.onTopic);
+        const off = rs.filter((r) => r.class === c && !r.onTopic);
+        const noise = off.length ? off.filter((r) => r.returned).length / off.length : null;
+        return `${c} ${on.length ? `${f(mean(on.map((r) => r.returnedRecall)))}/${f(on.filter((r) => r.hit).length / on.length)}` : '-'}${off.length ? ` off ${f(noise)}` : ''}`;
+      });
+      const on = rs.filter((r) => r.onTopic);
+      cells.push(`all ${f(mean(on.map((r) => r.returnedRecall)))}/${on.length ? f(on.filter((r) => r.hit).length / on.length) : '-'}`);
+      out.push(`  ${p.padEnd(12)} ${cells.join('  ')}`);
+    }
+  }
+  const cross = all.filter((a) => a.set.family === 'cross');
+  for (const p of profiles.filter((p) => p === 'cli' || p === 'user-prompt')) {
+    const worst = cross
+      .map((a) => a.summaries.find((s) => s.profile === p))
+      .filter((s): s is Summary => s !== undefined && s.ood_noise !== null)
+      .sort((x, y) => y.ood_noise! - x.ood_noise!)[0];
+    if (worst) out.push(`${out.length ? '' : '\n'}cross: noisiest pair (${p}) ${worst.set} ${f(worst.ood_noise)}`);
+  }
+  return out;
+}
+
 function outcomeFlag(r: QueryScore): string {
   if (!r.onTopic) return r.returned ? 'NOISE' : 'ok';
   if (!r.returned) return 'ABSTAINED';
@@ -156,6 +197,7 @@ export function reportText(all: readonly SetResult[], profiles: readonly Profile
     '',
     ...attributionLines(all),
     ...locomoLines(all, profiles),
+    ...classLines(all, profiles),
     ...(verbose ? verboseLines(all) : []),
   ].join('\n');
 }

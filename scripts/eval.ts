@@ -74,6 +74,8 @@ function score(q: LabelledQuery, ids: string[], returned: string[], arms: string
     precision: onTopic && shown.length ? shown.filter((id) => rel.has(id)).length / shown.length : null,
     violation: firstSup >= 0 && (firstRel < 0 || firstSup < firstRel),
     ms,
+    returnedRecall: onTopic ? shown.filter((id) => rel.has(id)).length / rel.size : null,
+    hit: onTopic ? shown.some((id) => rel.has(id)) : null,
   };
 }
 

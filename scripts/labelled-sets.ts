@@ -5,6 +5,9 @@
  * - golden: 20 notes and 20 queries (exact, graph, temporal, ood);
  * - abstain: developer prompts against the golden KB, 30 off-topic and 14 paraphrased on-topic;
  * - example: prompts against examples/kb, 24 paraphrased on-topic and 25 off-topic;
+ * - prompts: prompts as people type them into a coding agent (8-68 words, pasted errors, hard
+ *   negatives), against the golden KB (prompts-golden) and the example KB (prompts-examples);
+ * - titles: a two-word key phrase of each live example note's title, which should find that note first;
  * - everyday: 40 everyday prompts to a coding agent, about nothing a KB holds, against both developer KBs;
  * - locomo-<c>: a LoCoMo conversation as a KB (one note per dialog turn), its questions of
  *   categories 1-4 (evidence turns labelled), built with the set's own make_kb.py (python3);
@@ -106,9 +109,39 @@ export interface SetOptions {
   workDir?: string;
 }
 
+/** The prompt sets (both KBs) and the title-phrase set, those whose files exist. */
+function promptSets(sharedEval: string, golden: string, repo: string, want: (f: string) => boolean): LabelledSet[] {
+  const sets: LabelledSet[] = [];
+  const prompts = path.join(sharedEval, 'prompts');
+  if (want('prompts') && fs.existsSync(path.join(prompts, 'golden-prompts.jsonl')) && fs.existsSync(golden))
+    sets.push({
+      name: 'prompts-golden',
+      family: 'prompts',
+      kb: golden,
+      queries: loadQueries(path.join(prompts, 'golden-prompts.jsonl')),
+      k: 3,
+    });
+  if (want('prompts') && fs.existsSync(path.join(prompts, 'examples-prompts.jsonl')))
+    sets.push({
+      name: 'prompts-examples',
+      family: 'prompts',
+      kb: path.join(repo, 'examples', 'kb'),
+      queries: loadQueries(path.join(prompts, 'examples-prompts.jsonl')),
+      k: 3,
+    });
+  const titles = path.join(repo, 'examples', 'eval', 'title-phrases.jsonl');
+  if (want('titles') && fs.existsSync(titles))
+    sets.push({ name: 'title-phrases', family: 'titles', kb: path.join(repo, 'examples', 'kb'), queries: loadQueries(titles), k: 1 });
+  return sets;
+}
+
 export function labelledSets(opts: SetOptions): LabelledSet[] {
   const want = (f: string): boolean => !opts.families || opts.families.includes(f);
-  const sharedEval = path.join(opts.repo, '..', 'shared', 'eval');
+  // The shared sets sit next to the checkout (`../shared/eval`); RECALL_EVAL_DIR names another place
+  // (a second worktree, a copy of the sets).
+  const sharedEval = process.env['RECALL_EVAL_DIR']
+    ? path.resolve(process.env['RECALL_EVAL_DIR'])
+    : path.join(opts.repo, '..', 'shared', 'eval');
   const sets: LabelledSet[] = [];
   const golden = path.join(sharedEval, 'golden');
   if (fs.existsSync(path.join(golden, 'golden_queries.yaml'))) {
@@ -121,6 +154,7 @@ export function labelledSets(opts: SetOptions): LabelledSet[] {
   const example = path.join(opts.repo, 'examples', 'eval', 'example-kb-prompts.jsonl');
   if (want('example') && fs.existsSync(example))
     sets.push({ name: 'example', family: 'example', kb: path.join(opts.repo, 'examples', 'kb'), queries: loadQueries(example), k: 3 });
+  sets.push(...promptSets(sharedEval, golden, opts.repo, want));
   // Everyday prompts to a coding agent ("that still does not work", "fix the failing build"): about
   // no learning in particular, against both developer KBs.
   const everyday = path.join(opts.repo, 'examples', 'eval', 'everyday-prompts.jsonl');

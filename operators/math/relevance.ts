@@ -2,8 +2,10 @@
  * The absolute relevance estimate: how likely a note is about the query, on a 0..1 scale that does
  * not depend on what else was retrieved (unlike a score divided by the list's best). Pure.
  *
- * Without a cross-encoder it is a logistic model over four lexical features, each about how much of
- * the query's *specific* information the note carries:
+ * Without a cross-encoder it is a logistic model over eight lexical features: the four shares below,
+ * each about how much of the query's *specific* information the note carries, and four absolute
+ * amounts of evidence (evidence, summaryShare, phrases, standout; see evidence.ts), which do not
+ * shrink as the prompt grows or the note shrinks:
  *
  *   kbCoverage     share of the query's weight the note contains, each term weighted by its inverse
  *                  document frequency in this KB (BM25's idf);
@@ -17,11 +19,12 @@
  * A term matches a note word with the same Porter stem, or when one stem is a prefix of the other
  * (four characters at least: "auth" ~ "authenticate").
  *
- * The coefficients are fitted by `npm run calibrate` (scripts/calibrate.ts) on labelled sets: the
- * golden set, its abstention prompts, five LoCoMo conversations (and each one's questions asked of
- * the other four), and the example KB's prompts. Positives are notes labelled relevant; negatives are
- * what off-topic queries retrieve. Each set weighs the same. Leave-one-set-out figures are printed
- * by that script and kept in the README.
+ * The coefficients are fitted by `npm run calibrate` (scripts/calibrate.ts, calibrate-fit.ts) on
+ * every labelled set: the golden set, its abstention prompts, the example KB's prompts, the prompt
+ * sets of both KBs, the title phrases, five LoCoMo conversations (and each one's questions asked of
+ * the other four). The fit is per query (an on-topic query should return a relevant note, an
+ * off-topic one nothing), each family weighing the same. Leave-one-set-out figures are printed by
+ * that script and kept in the README.
  *
  * With a cross-encoder, the relevance of a rescored note is sigmoid(logit) instead: ms-marco
  * cross-encoders are trained with a binary cross-entropy objective, so that is already a probability.
@@ -32,8 +35,18 @@ import type { RelevanceFeatures } from '../../core/types.js';
 export type { RelevanceFeatures };
 
 /** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
-export type ModelFeature = 'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing';
-export const FEATURE_NAMES: readonly ModelFeature[] = ['kbCoverage', 'infoCoverage', 'titleCoverage', 'noteMissing'];
+export type ModelFeature =
+  'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing' | 'evidence' | 'summaryShare' | 'phrases' | 'standout';
+export const FEATURE_NAMES: readonly ModelFeature[] = [
+  'kbCoverage',
+  'infoCoverage',
+  'titleCoverage',
+  'noteMissing',
+  'evidence',
+  'summaryShare',
+  'phrases',
+  'standout',
+];
 
 export interface RelevanceModel {
   bias: number;
@@ -45,8 +58,17 @@ export interface RelevanceModel {
  * the features or the labelled sets, and update the README's figures.
  */
 export const RELEVANCE_MODEL: RelevanceModel = {
-  bias: -1.43,
-  weights: { kbCoverage: 5.03, infoCoverage: 1.89, titleCoverage: 3.11, noteMissing: -2.6 },
+  bias: -1.5,
+  weights: {
+    kbCoverage: 2.57,
+    infoCoverage: 3.3,
+    titleCoverage: 1.88,
+    noteMissing: -3.55,
+    evidence: 0.91,
+    summaryShare: 2.35,
+    phrases: 0.88,
+    standout: 1.01,
+  },
 };
 
 /** One query term as the estimate sees it. */
@@ -219,6 +241,12 @@ export function relevanceFeatures(
     maxCovered,
     coveredInfo: Math.min(b, 3) / 3,
     specificCovered: specificCovered || midMass >= PAIR_INFO ? 1 : 0,
+    // Filled by the relevance stage (operators/math/evidence.ts): they need the note's summary,
+    // its phrases and the other candidates.
+    evidence: 0,
+    summaryShare: 0,
+    phrases: 0,
+    standout: 0,
   };
 }
 
@@ -255,12 +283,9 @@ function titleCoverages(
 
 /** Each feature's share of the logit (for `explain` and `trace`). */
 export function contributions(f: RelevanceFeatures, model: RelevanceModel = RELEVANCE_MODEL): Record<ModelFeature, number> {
-  return {
-    kbCoverage: model.weights.kbCoverage * f.kbCoverage,
-    infoCoverage: model.weights.infoCoverage * f.infoCoverage,
-    titleCoverage: model.weights.titleCoverage * f.titleCoverage,
-    noteMissing: model.weights.noteMissing * f.noteMissing,
-  };
+  const out = {} as Record<ModelFeature, number>;
+  for (const name of FEATURE_NAMES) out[name] = (model.weights[name] ?? 0) * (f[name] ?? 0);
+  return out;
 }
 
 /** P(relevant) from the features. */

@@ -60,6 +60,12 @@ describe('recall mcp', () => {
     expect(text(none)).toMatch(/recall abstained/);
   });
 
+  it('search shows what the ranking found under the floor, marked as weak matches with their relevance', async () => {
+    const weak = text(await call('search', { query: 'kafka consumer group rebalancing storms' }));
+    expect(weak).toMatch(/_Weak matches \(relevance below 0\.50; probably not about this\):_\n- \[lrn-[^\]]+\] .* \(relevance 0\.\d\d\)/);
+    expect(weak).not.toMatch(/recall abstained/);
+  });
+
   it('index, timeline and hydrate are the staged workflow, in order', async () => {
     const idx = JSON.parse(text(await call('index', { query: 'postgres pool', limit: 5 }))) as { step: number; results: { id: string }[] };
     expect(idx.step).toBe(1);

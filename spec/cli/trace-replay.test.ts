@@ -133,6 +133,8 @@ describe('recall explain', () => {
       /^b: (retrieved by bm25 \(rank \d\).*then below the relevance floor: relevance 0\.\d\d < floor 0\.50|shown only as a weak match)/,
     );
     expect(out).toMatch(/relevance 0\.\d\d < floor 0\.50; deciding factor: .*; lacks "postgres"/);
+    // The evidence it has and lacks, in words: it shares "kafka" but not the query's postgres pool.
+    expect(out).toMatch(/; it shares "kafka"[^;]*( with the query)/);
   });
 
   it("abstains on another conversation's John, says why, and shows the title label counted in the ranking only", () => {

@@ -54,10 +54,13 @@ async function run(
 }
 
 describe('estimateRelevance', () => {
-  it('gives each candidate an absolute relevance that does not depend on the other candidates', async () => {
+  it('gives each candidate an absolute relevance that candidates sharing nothing with the query do not change', async () => {
     const all = await run('redis pool exhausted under burst load');
     const alone = await run('redis pool exhausted under burst load', {}, [NOTES[0]!]);
-    expect(all.relevance.get('pool')!.p).toBeCloseTo(alone.relevance.get('pool')!.p, 12);
+    const withUnrelated = await run('redis pool exhausted under burst load', {}, [NOTES[0]!, NOTES[2]!]);
+    expect(withUnrelated.relevance.get('pool')!.p).toBeCloseTo(alone.relevance.get('pool')!.p, 12);
+    // Only through its standout: a neighbour that matches part of the query lowers it a little.
+    expect(Math.abs(all.relevance.get('pool')!.p - alone.relevance.get('pool')!.p)).toBeLessThan(0.01);
     expect(all.relevance.get('pool')!.p).toBeGreaterThan(0.9);
     expect(all.relevance.get('other')!.p).toBeLessThan(0.1);
     // The ranking component is still relative; the relevance is not.
@@ -97,6 +100,42 @@ describe('estimateRelevance', () => {
     expect(ce.relevance.get('gateway')!.source).toBe('linked');
     const scored = ce.scored.find((c) => c.note.key === 'gateway')!;
     expect([scored.relevanceFactor, scored.score]).toEqual([1, scored.base]);
+  });
+
+  it('lifts a linked root cause that shares no word with the query, but only from a clearly relevant note', async () => {
+    const notes = [
+      { id: 'gateway', title: 'API gateway returns 504 during traffic spikes', body: 'The gateway times out on upstream calls.' },
+      { id: 'cause', title: 'Redis pool exhaustion under burst', body: 'Size the client pool to peak concurrency.' },
+    ];
+    const links = (): Map<string, Set<string>> =>
+      new Map([
+        ['documents/gateway.md', new Set(['documents/cause.md'])],
+        ['documents/cause.md', new Set(['documents/gateway.md'])],
+      ]);
+    const s = await run(
+      'gateway 504 errors during traffic spikes',
+      { links, weigh: weigh({ gateway: 1, '504': 1, spike: 1, traffic: 1 }) },
+      notes,
+    );
+    const gateway = s.relevance.get('gateway')!.p;
+    expect(gateway).toBeGreaterThan(0.75);
+    expect(s.relevance.get('cause')).toMatchObject({ source: 'linked' });
+    expect(s.relevance.get('cause')!.p).toBeCloseTo(gateway * LINK_SHARE, 12);
+    // A query the KB does not answer lends its neighbours nothing to clear a floor with.
+    const off = await run('kafka consumer rebalancing', { links }, notes);
+    expect(Math.max(...[...off.relevance.values()].map((e) => e.p))).toBeLessThan(0.5);
+  });
+
+  it('counts a phrase of the query that the note repeats as specific, though neither word is alone', async () => {
+    const notes = [
+      { id: 'pool', title: 'Fix postgres connection pool exhaustion in pytest', body: 'one engine per session' },
+      { id: 'apart', title: 'Idle sessions', body: 'the pool ran dry and every connection waited' },
+    ];
+    const common = weigh({ connect: 5, pool: 5 }, { connect: 0.3, pool: 0.3 });
+    const s = await run('connection pool', { weigh: common }, notes);
+    expect(s.relevance.get('pool')!.features!.specificCovered).toBe(1);
+    expect(s.relevance.get('apart')!.features!.specificCovered).toBe(0);
+    expect(s.relevance.get('apart')!.p).toBeLessThanOrEqual(GENERIC_ONLY_MAX);
   });
 
   it('gives a query word the document frequency of the form a note contains it by ("authentication" through "auth")', async () => {
@@ -243,7 +282,7 @@ describe('abstain', () => {
     const s = await floored('kafka consumer rebalancing', 0.5);
     expect(s.selected).toEqual([]);
     expect(s.abstained).toMatch(
-      /^no note mentions "kafka", "consumer", "rebalancing"; best match \S+ has relevance 0\.\d\d < floor 0\.50$/,
+      /^no note mentions "kafka", "consumer", "rebalancing"; best match \S+ has relevance 0\.\d\d < floor 0\.50: it shares no specific word with the query$/,
     );
   });
 

@@ -147,6 +147,10 @@ describe('relevanceFeatures', () => {
       infoCoverage: 0,
       titleCoverage: 0,
       titleWithLabels: 0,
+      evidence: 0,
+      summaryShare: 0,
+      phrases: 0,
+      standout: 0,
       noteMissing: 0,
       maxCovered: 0,
       coveredInfo: 0,
@@ -166,6 +170,10 @@ describe('lexicalRelevance', () => {
     maxCovered: unit(),
     coveredInfo: unit(),
     specificCovered: unit(),
+    evidence: fc.double({ min: 0, max: 4, noNaN: true }),
+    summaryShare: unit(),
+    phrases: unit(),
+    standout: fc.double({ min: 0, max: 4, noNaN: true }),
   } satisfies Record<keyof RelevanceFeatures, fc.Arbitrary<number>>);
 
   it('is a probability, and more coverage never lowers it (the fitted signs are the sensible ones)', () => {
@@ -173,6 +181,7 @@ describe('lexicalRelevance', () => {
     expect(RELEVANCE_MODEL.weights.infoCoverage).toBeGreaterThan(0);
     expect(RELEVANCE_MODEL.weights.titleCoverage).toBeGreaterThan(0);
     expect(RELEVANCE_MODEL.weights.noteMissing).toBeLessThan(0);
+    for (const f of ['evidence', 'summaryShare', 'phrases', 'standout'] as const) expect(RELEVANCE_MODEL.weights[f]).toBeGreaterThan(0);
     fc.assert(
       fc.property(featureArb, fc.double({ min: 0, max: 1, noNaN: true }), (f, more) => {
         const p = lexicalRelevance(f);
@@ -180,6 +189,8 @@ describe('lexicalRelevance', () => {
         expect(p).toBeLessThanOrEqual(1);
         const up = lexicalRelevance({ ...f, kbCoverage: Math.max(f.kbCoverage, more) });
         expect(up).toBeGreaterThanOrEqual(p);
+        const moreEvidence = lexicalRelevance({ ...f, evidence: f.evidence + more });
+        expect(moreEvidence).toBeGreaterThanOrEqual(p);
       }),
     );
   });
@@ -194,6 +205,10 @@ describe('lexicalRelevance', () => {
       maxCovered: 0.9,
       coveredInfo: 0.8,
       specificCovered: 1,
+      evidence: 1.5,
+      summaryShare: 0.4,
+      phrases: 0.6,
+      standout: 1.2,
     });
     const generic = lexicalRelevance({
       kbCoverage: 0.1,
@@ -204,6 +219,10 @@ describe('lexicalRelevance', () => {
       maxCovered: 0.5,
       coveredInfo: 0.1,
       specificCovered: 0,
+      evidence: 0.1,
+      summaryShare: 0,
+      phrases: 0,
+      standout: 0.05,
     });
     expect(all).toBeGreaterThan(0.9);
     expect(generic).toBeLessThan(0.1);
@@ -219,6 +238,10 @@ describe('lexicalRelevance', () => {
       maxCovered: 0.7,
       coveredInfo: 0.3,
       specificCovered: 1,
+      evidence: 0.8,
+      summaryShare: 0.2,
+      phrases: 0.4,
+      standout: 0.5,
     };
     const c = contributions(f);
     const logit = RELEVANCE_MODEL.bias + FEATURE_NAMES.reduce((s, n) => s + c[n], 0);
