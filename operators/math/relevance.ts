@@ -16,8 +16,7 @@
  *   noteMissing    the largest everyday-English weight among query terms the note lacks: a note
  *                  about Kafka that never says "rebalancing" is probably not about the question.
  *
- * A term matches a note word with the same Porter stem, or when one stem is a prefix of the other
- * (four characters at least: "auth" ~ "authenticate").
+ * A term matches a note word with the same Porter stem, or a prefix stem of four characters or more ("auth" ~ "authenticate").
  *
  * The coefficients are fitted by `npm run calibrate` (scripts/calibrate.ts, calibrate-fit.ts) on
  * every labelled set: the golden set, its abstention prompts, the example KB's prompts, the prompt
@@ -25,9 +24,8 @@
  * the other four). The fit is per query (an on-topic query should return a relevant note, an
  * off-topic one nothing), each family weighing the same. Leave-one-set-out figures are printed by
  * that script and kept in the README.
- *
- * With a cross-encoder, the relevance of a rescored note is sigmoid(logit) instead: ms-marco
- * cross-encoders are trained with a binary cross-entropy objective, so that is already a probability.
+ * With a cross-encoder, a rescored note's relevance is sigmoid(logit) instead: ms-marco cross-encoders
+ * are trained with binary cross-entropy, so that is already a probability.
  */
 import { sigmoid } from './boosts.js';
 import type { RelevanceFeatures } from '../../core/types.js';
@@ -35,9 +33,7 @@ import type { RelevanceFeatures } from '../../core/types.js';
 export type { RelevanceFeatures };
 
 /** The features the model weighs (maxCovered and coveredInfo serve the specific-word gate and explain). */
-export type ModelFeature =
-  'kbCoverage' | 'infoCoverage' | 'titleCoverage' | 'noteMissing' | 'evidence' | 'summaryShare' | 'phrases' | 'standout';
-export const FEATURE_NAMES: readonly ModelFeature[] = [
+export const FEATURE_NAMES = [
   'kbCoverage',
   'infoCoverage',
   'titleCoverage',
@@ -46,7 +42,8 @@ export const FEATURE_NAMES: readonly ModelFeature[] = [
   'summaryShare',
   'phrases',
   'standout',
-];
+] as const;
+export type ModelFeature = (typeof FEATURE_NAMES)[number];
 
 export interface RelevanceModel {
   bias: number;
