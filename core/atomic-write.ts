@@ -29,7 +29,9 @@ export function ensurePrivateDir(dir: string): void {
     mkdirPrivate(dir);
     const st = fs.statSync(dir);
     const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
-    if (st.uid === uid && (st.mode & 0o077) !== 0) fs.chmodSync(dir, st.mode & 0o700);
+    // Only a directory: a state dir set to /dev/null (or any device or file) must never have its
+    // mode changed; as root that would make /dev/null unusable for every program on the machine.
+    if (st.isDirectory() && st.uid === uid && (st.mode & 0o077) !== 0) fs.chmodSync(dir, st.mode & 0o700);
   } catch {
     /* a read-only or foreign state dir: writers report their own failures */
   }

@@ -75,7 +75,9 @@ const companions = (file: string): string[] => [`${file}-wal`, `${file}-shm`, `$
 function restrict(file: string): void {
   for (const f of [file, ...companions(file)]) {
     try {
-      fs.chmodSync(f, 0o600);
+      // A regular file only, never through a link: an index path that is (or was swapped for) a
+      // device or a link to someone else's file must not have its mode changed.
+      if (fs.lstatSync(f).isFile()) fs.chmodSync(f, 0o600);
     } catch {
       /* not there (yet) */
     }

@@ -2,6 +2,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { type TempKb } from '../helpers/kb.js';
 import { env, runHook, context, kbWithNotes } from './helpers.js';
 
@@ -52,6 +53,28 @@ describe('hooks never break the agent', () => {
     const unwritable = path.join(notAKb, 'state');
     for (const h of hooks) expect(typeof context(runHook(h, stdin, env(kb, { REFLECT_STATE_DIR: unwritable })))).toBe('string');
     expect(context(runHook('user-prompt-submit', stdinOf(), env(kb, { REFLECT_STATE_DIR: unwritable })))).toContain('[lrn-pool]');
+  });
+
+  it('never changes the mode of a state dir setting that names a file or a device (REFLECT_STATE_DIR=/dev/null)', () => {
+    kb = kbWithNotes();
+    const stdin = JSON.stringify({ session_id: 'dev', prompt: 'postgres connection pool exhausted in tests', cwd: kb.root });
+    const targets: string[] = [];
+    // A file this user owns: owner-only permissions were once forced on whatever the setting named.
+    fs.mkdirSync(kb.state, { recursive: true });
+    const file = path.join(kb.state, 'not-a-dir');
+    fs.writeFileSync(file, 'x');
+    fs.chmodSync(file, 0o644);
+    targets.push(file);
+    // As root, a character device like /dev/null (made here, never the real one).
+    if (process.getuid?.() === 0 && spawnSync('mknod', [path.join(kb.state, 'null'), 'c', '1', '3']).status === 0) {
+      fs.chmodSync(path.join(kb.state, 'null'), 0o666);
+      targets.push(path.join(kb.state, 'null'));
+    }
+    for (const t of targets) {
+      const before = fs.statSync(t).mode;
+      for (const h of hooks) expect(typeof context(runHook(h, stdin, env(kb, { REFLECT_STATE_DIR: t })))).toBe('string');
+      expect(fs.statSync(t).mode).toBe(before);
+    }
   });
 
   it('scrubs secrets from breadcrumbs', () => {
