@@ -17,6 +17,7 @@ import type { KbSources } from './kb-sources/index.js';
 import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { renderOutcome } from './render-outcome.js';
 import { RRF_K } from '../core/rrf.js';
+import { scrubAlong } from '../sinks/scrub.js';
 
 /** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
 export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {
@@ -128,7 +129,8 @@ export function combineSessions(sessions: readonly RecallSession[], warn: (line:
       const glyphs = first.glyphs();
       const kb = sessions.map((s) => scopeJson(s.scope));
       const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
-      if (cmd.format === 'markdown' && outcome.abstained) warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+      if (cmd.format === 'markdown' && outcome.abstained)
+        warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
       if (!runOpts.noLog) {
         const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
         bookkeeping(logged, config, outcome, glyphs, Date.now(), warn, cmd.verbose, runOpts.caller ?? 'cli', first.scope.root, '');

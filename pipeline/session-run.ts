@@ -17,6 +17,7 @@ import { recallDeps, temporalExtractor } from './recall-wiring.js';
 import { degradationLines, fieldMissing, renderOutcome, scopeJson } from './render-outcome.js';
 import type { OpenedKb } from './session.js';
 import { corruptionSeen } from './session-index.js';
+import { scrubAlong } from '../sinks/scrub.js';
 
 /** Time kept back from a deadline for rendering and writing the answer. */
 const ANSWER_RESERVE_MS = 50;
@@ -116,7 +117,8 @@ export async function runInSession(kb: OpenedKb, cmd: RecallCommand, runOpts: Ru
     return { stdout, outcome, scope, refresh };
   }
   const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb: scopeJson(scope) });
-  if (outcome.abstained && cmd.format !== 'json') io.warn(`recall: nothing relevant enough to return (${outcome.abstained})`);
+  if (outcome.abstained && cmd.format !== 'json')
+    io.warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
   const missing = cmd.field && cmd.format !== 'json' ? fieldMissing(outcome.results, cmd.field) : null;
   if (missing) io.warn(`recall: ${missing}`);
   if (!runOpts.noLog) {

@@ -14,7 +14,7 @@ import { contentTerms } from '../core/terms.js';
 import { toNaiveIso } from '../core/dates.js';
 import { appendLine, readJson, writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from './file-lock.js';
-import { scrub, scrubStrings } from './scrub.js';
+import { scrub, scrubAlong, scrubStrings } from './scrub.js';
 import { errorMessage } from '../core/errors.js';
 
 function localIsoSeconds(nowMs: number): string {
@@ -47,7 +47,8 @@ export const LOG_MAX_BYTES = 20 * 1048576;
 
 export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number, maxBytes = LOG_MAX_BYTES): string | null {
   const { economics, ...rest } = rec;
-  const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...rest, query: scrub(rec.query) };
+  // Other fields (degradation messages, ids) can quote the prompt: cleaned by what it held.
+  const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...scrubAlong(rest, rec.query), query: scrub(rec.query) };
   // Every string of the request (query, tags, field, domain hint) came from the user: all scrubbed.
   if (rec.request) line['request'] = scrubStrings(rec.request);
   if (economics) {

@@ -53,3 +53,30 @@ export function scrubStrings<T>(value: T): T {
   }
   return value;
 }
+
+/** Shortest piece of a secret searched for in text derived from it (shorter pieces are common words). */
+const DERIVED_PIECE_MIN = 4;
+
+/**
+ * scrubStrings(value), and also every piece of a secret found in `source` wherever it reappears in
+ * `value`, in any case. Text derived from a prompt (an abstention reason that quotes the prompt's
+ * words, lowercased and split) no longer looks like a secret on its own, so it is cleaned by what
+ * was found in the prompt it came from.
+ */
+export function scrubAlong<T>(value: T, source: string): T {
+  const shown = visible(source);
+  const pieces = new Set<string>();
+  for (const r of findSecrets(shown))
+    for (const p of shown.slice(r.start, r.end).split(/[^\p{L}\p{N}]+/u)) if (p.length >= DERIVED_PIECE_MIN) pieces.add(p.toLowerCase());
+  const scrubbed = scrubStrings(value);
+  if (pieces.size === 0) return scrubbed;
+  const escaped = [...pieces].sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = new RegExp(escaped.join('|'), 'giu');
+  const clean = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(re, REDACTED);
+    if (Array.isArray(v)) return v.map(clean);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, clean(x)]));
+    return v;
+  };
+  return clean(scrubbed) as T;
+}

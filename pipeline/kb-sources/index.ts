@@ -19,7 +19,7 @@ import path from 'node:path';
 import type { RecallConfig } from '../config.js';
 import { resolveScope, type Scope, type ScopeOptions } from '../scope.js';
 import { hasMarkdown } from '../../sources/kb-walk.js';
-import { claudeConfigDir, claudeMemoryDir, codexMemoryDir } from '../../sources/harness-memory/index.js';
+import { claudeConfigDir, claudeMemoryDir, claudeMemoryOverride, codexMemoryDir } from '../../sources/harness-memory/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -129,10 +129,23 @@ export function writableScope(config: RecallConfig, opts: SourceOptions): Scope 
 
 /** A folder inside Claude Code's projects/ or Codex's memories store: harness memory, read-only to recall. */
 export function isHarnessMemory(dir: string, env: Env, home: string): boolean {
-  const abs = path.resolve(dir);
+  // Real paths on both sides: a symlink to a memory folder (or one of its parents) is that folder.
+  const real = (p: string): string => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const abs = real(dir);
   const inside = (parent: string): boolean => {
-    const rel = path.relative(parent, abs);
+    const rel = path.relative(real(parent), abs);
     return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
   };
-  return inside(path.join(claudeConfigDir(env, home), 'projects')) || inside(codexMemoryDir(env, home).dir);
+  const override = claudeMemoryOverride(env, home);
+  return (
+    inside(path.join(claudeConfigDir(env, home), 'projects')) ||
+    inside(codexMemoryDir(env, home).dir) ||
+    (override !== null && inside(override))
+  );
 }

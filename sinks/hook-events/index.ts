@@ -19,7 +19,7 @@ import { errorMessage } from '../../core/errors.js';
 import type { UseClues, UseVerdict } from '../../core/helpfulness/index.js';
 import { withFileLock } from '../file-lock.js';
 import { LOG_MAX_BYTES } from '../recall-log.js';
-import { scrub } from '../scrub.js';
+import { scrub, scrubAlong } from '../scrub.js';
 
 export interface InjectedNote {
   id: string;
@@ -88,7 +88,10 @@ export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { 
   const ts = localIso(nowMs);
   const event = randomBytes(6).toString('hex');
   const query = scrub(ev.query.slice(0, 2 * HOOK_QUERY_CHARS)).slice(0, HOOK_QUERY_CHARS);
-  const err = append(stateDir, { ts, v: 2, kind: 'hook', event, ...ev, query }, 'hook event');
+  // Every field, not only the prompt: a note title can hold a token, and the abstention reason
+  // quotes the prompt's own words (a password among them), so it is cleaned by what the prompt held.
+  const { query: _raw, ...rest } = ev;
+  const err = append(stateDir, { ts, v: 2, kind: 'hook', event, ...scrubAlong(rest, ev.query), query }, 'hook event');
   return err ? { error: err } : { ts, event };
 }
 

@@ -102,6 +102,11 @@ function userMemoryOverride(configDir: string, home: string): string | null {
   }
 }
 
+/** The `autoMemoryDirectory` a user set for Claude Code, or null: a harness memory folder wherever it points. */
+export function claudeMemoryOverride(env: Env, home: string): string | null {
+  return userMemoryOverride(claudeConfigDir(env, home), home);
+}
+
 export interface HarnessMemory {
   /** The folder (it may not exist). */
   dir: string;

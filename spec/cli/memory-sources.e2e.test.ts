@@ -200,6 +200,31 @@ describe('the agent saves what it learns (recall mcp)', () => {
     expect(mem.isError).toBe(true);
     expect(fs.existsSync(path.join(memory, 'merge_freeze.md'))).toBe(true);
   }, 60_000);
+
+  it('also through a symlink to the memory folder, and for an autoMemoryDirectory elsewhere', () => {
+    const link = path.join(root, 'memory-link');
+    fs.symlinkSync(memory, link);
+    const viaLink = recall(['forget', 'merge-freeze', '--kb', link]);
+    expect(viaLink.code).toBe(2);
+    expect(viaLink.stderr).toContain("a harness's own memory folder");
+    expect(fs.existsSync(path.join(memory, 'merge_freeze.md'))).toBe(true);
+    // A memory folder moved by the user's Claude Code settings is just as much the harness's.
+    const elsewhere = path.join(root, 'amd');
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(path.join(elsewhere, 'tf.md'), '---\nname: tf\ndescription: terraform state lock is stuck\n---\nUse force-unlock.\n');
+    const settings = path.join(home, '.claude', 'settings.json');
+    const before = fs.existsSync(settings) ? fs.readFileSync(settings, 'utf8') : null;
+    fs.mkdirSync(path.dirname(settings), { recursive: true });
+    fs.writeFileSync(settings, JSON.stringify({ autoMemoryDirectory: elsewhere }));
+    try {
+      const out = recall(['forget', 'tf', '--kb', elsewhere]);
+      expect(out.code).toBe(2);
+      expect(fs.existsSync(path.join(elsewhere, 'tf.md'))).toBe(true);
+    } finally {
+      if (before === null) fs.rmSync(settings);
+      else fs.writeFileSync(settings, before);
+    }
+  }, 60_000);
 });
 
 describe('the same through the CLI, for harnesses without MCP', () => {

@@ -4,7 +4,7 @@
  * 10 kB prompt stays cheap enough for the hook path.
  */
 import { describe, it, expect } from '@jest/globals';
-import { REDACTED, findSecrets, scrub, scrubStrings, shannonEntropy } from '../../sinks/scrub.js';
+import { REDACTED, findSecrets, scrub, scrubAlong, scrubStrings, shannonEntropy } from '../../sinks/scrub.js';
 import { SECRET_SHAPES } from '../../scripts/hostile/secret-shapes.js';
 
 /** CPU milliseconds this process used so far (steadier than wall time on a shared machine). */
@@ -165,5 +165,22 @@ describe('scrub', () => {
     expect(msClean).toBeLessThan(50);
     expect(msDirty).toBeLessThan(50);
     for (const s of SECRET_SHAPES) expect(scrub(dirty)).not.toContain(s.secret);
+  });
+});
+
+describe('scrubAlong: text derived from a prompt', () => {
+  it('removes the pieces of a secret the prompt held wherever they reappear, in any case', () => {
+    const prompt = 'postgres://admin:Hunter2Hunter2@db.internal:5432/prod kafka lag';
+    const reason = 'no note mentions "admin", "hunter2hunter2", "kafka"';
+    const out = scrubAlong({ abstained: reason, injected: [{ title: 'Kafka lag' }] }, prompt);
+    expect(out.abstained).not.toContain('hunter2hunter2');
+    expect(out.abstained).toContain(REDACTED);
+    expect(out.abstained).toContain('"kafka"');
+    expect(out.injected[0]!.title).toBe('Kafka lag');
+  });
+
+  it('is scrubStrings when the prompt held no secret', () => {
+    const v = { a: 'token=ghp_abcdefghijklmnopqrstuvwxyz0123456789', b: 'plain words' };
+    expect(scrubAlong(v, 'just a question about kafka')).toEqual(scrubStrings(v));
   });
 });
