@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { splitFrontmatter } from './frontmatter.js';
 import { parseLooseDate } from './dates.js';
-import { readableId } from './note-gist.js';
+import { noteGist, readableId } from './note-gist.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -212,7 +212,9 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     title,
     // Claude Code's memory files say it in `description` ("one-line summary, used to decide relevance").
     keyInsight: stripQuotes(str(fm['key_insight'])) || str(fm['description']),
-    howToApply: howToApply(body),
+    // A Claude Code memory file says what to do in its body ("Use force-unlock."), often with no
+    // "How to apply:" line: its gist is the part the agent needs besides the one-line description.
+    howToApply: howToApply(body) || (name && !str(fm['key_insight']) && str(fm['description']) ? noteGist(body) : ''),
     confidence: tier,
     confidenceNum: confidenceNum(fm, tier),
     tags: parseTags(fm['tags']),

@@ -188,3 +188,15 @@ describe('how to apply', () => {
     expect(parse(md('id: x', '**How to apply:** Use it.\n')).howToApply).toBe('Use it.');
   });
 });
+
+describe('Claude Code memory files', () => {
+  it('carry their body as how-to-apply when it has no "How to apply:" line, so the fix reaches the agent', () => {
+    const text =
+      '---\nname: tf\ndescription: "terraform state lock is stuck"\nmetadata:\n  type: project\n---\nUse force-unlock with the lock id.\n';
+    const n = parseNote(text, 'tf.md', 'documents');
+    expect(n.title).toBe('terraform state lock is stuck');
+    expect(n.howToApply).toBe('Use force-unlock with the lock id.');
+    const explicit = parseNote(`${text}\n**How to apply:** check no apply runs first.\n`, 'tf.md', 'documents');
+    expect(explicit.howToApply).toBe('check no apply runs first.');
+  });
+});
