@@ -55,7 +55,7 @@ export function splitFrontmatter(text: string): SplitNote {
   const afterFence = src.indexOf('\n', end + 4);
   const body = afterFence < 0 ? '' : src.slice(afterFence + 1).replace(/^\n+/, '');
   // The header text starts with the newline after the opening ---, so js-yaml's 0-based line + 1 is the file line.
-  const parsed = loadYaml(header, 'invalid YAML frontmatter');
+  const parsed = loadLenient(header);
   if (parsed === null || parsed === undefined) return { frontmatter: {}, body, hasFrontmatter: true };
   if (typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new FrontmatterError(`frontmatter is a ${Array.isArray(parsed) ? 'list' : typeof parsed}, not a mapping`);
@@ -97,6 +97,35 @@ function loadYaml(text: string, what: string): unknown {
   }
   checkExpansion(parsed, YAML_NODE_ALLOWANCE + text.length);
   return parsed;
+}
+
+/** A top-level `key: value` line whose plain value YAML cannot take as it is ("a: b: c", "x # y", "@here"). */
+const UNQUOTED_SPECIAL = /^([A-Za-z0-9_.-]+):[ \t]+(?!["'[{])(.*(?:: |[ \t]#|[*&!|>%@`]).*?)[ \t]*$/;
+
+/**
+ * The header as YAML; when it is not valid YAML, once more with each top-level plain value that holds
+ * a ": ", a " #" or an indicator character put in quotes. Claude Code reads its memory files that way
+ * (`description: User preference: always use pnpm` is not YAML, but is a memory it uses), so recall
+ * reads them too. A header that still fails is reported with the first error.
+ */
+function loadLenient(header: string): unknown {
+  try {
+    return loadYaml(header, 'invalid YAML frontmatter');
+  } catch (err) {
+    const quoted = header
+      .split('\n')
+      .map((line) => {
+        const m = UNQUOTED_SPECIAL.exec(line);
+        return m ? `${m[1]}: '${m[2]!.replace(/'/g, "''")}'` : line;
+      })
+      .join('\n');
+    if (quoted === header) throw err;
+    try {
+      return loadYaml(quoted, 'invalid YAML frontmatter');
+    } catch {
+      throw err;
+    }
+  }
 }
 
 /** Parse a YAML document that must be a mapping (entity sidecars); throws FrontmatterError otherwise. */

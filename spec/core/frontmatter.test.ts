@@ -49,12 +49,13 @@ describe('frontmatter', () => {
   });
 
   it('throws FrontmatterError naming a line for invalid YAML', () => {
-    expectFrontmatterError(() => parse('---\nid: x\ntitle: a: b\n---\nbody\n'), /line/);
+    // (`title: a: b` is read, as Claude Code reads it: see the memory-file case below.)
+    expectFrontmatterError(() => parse('---\nid: x\n: a\n---\nbody\n'), /line/);
   });
 
   it('reports the file line of invalid YAML', () => {
     // Line 3 of the file holds the bad mapping entry.
-    expectFrontmatterError(() => splitFrontmatter('---\nid: x\ntitle: a: b\n---\nbody\n'), /at line 3\b/);
+    expectFrontmatterError(() => splitFrontmatter('---\nid: x\n: a\n---\nbody\n'), /at line 3\b/);
   });
 
   it('throws "not a mapping" for a list or scalar header', () => {
@@ -89,5 +90,17 @@ describe('frontmatter', () => {
         }
       }),
     );
+  });
+});
+
+describe('values Claude Code memory files write without quotes', () => {
+  it('reads a plain value holding ": " or an indicator, as Claude Code does, and still rejects broken YAML', () => {
+    const { frontmatter } = splitFrontmatter(
+      '---\nname: pnpm\ndescription: User preference: always use pnpm not npm\nnote: ping @here # now\ntags: [a, b]\n---\nbody\n',
+    );
+    expect(frontmatter['description']).toBe('User preference: always use pnpm not npm');
+    expect(frontmatter['note']).toBe('ping @here # now');
+    expect(frontmatter['tags']).toEqual(['a', 'b']);
+    expect(() => splitFrontmatter('---\nname: x\n  bad: [unclosed\n---\n')).toThrow(/invalid YAML frontmatter/);
   });
 });
