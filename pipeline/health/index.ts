@@ -30,7 +30,12 @@ function configFileFor(env: Env, stateDir: string): string {
  */
 export function kbProblem(kb: KbHealthInput, env: Env, stateDir: string, home: string): string | null {
   const tilde = (p: string): string => (home && (p === home || p.startsWith(`${home}/`)) ? `~${p.slice(home.length)}` : p);
-  const setKb = `echo 'kb = "/path/to/your/notes"' >> ${tilde(configFileFor(env, stateDir))}`;
+  const config = configFileFor(env, stateDir);
+  // Appending is right only to a file that does not exist yet: appended to an existing one, the line
+  // can redefine its `kb` (invalid TOML, the whole file ignored) or land inside its last [table].
+  const setKb = fs.existsSync(config)
+    ? `set kb = "/path/to/your/notes" at the top of ${tilde(config)} (replacing any kb line)`
+    : `echo 'kb = "/path/to/your/notes"' >> ${tilde(config)}`;
   if (kb.liveNotes > 0) return null;
   if (kb.pending)
     return `recall: the first index of ${tilde(kb.root)} is not finished yet; it goes on at the next prompt, or build it now with \`recall index\``;

@@ -158,4 +158,16 @@ describe('when recall cannot work', () => {
     const status = spawnSync(process.execPath, [RECALL_BIN, 'status'], { env: e, encoding: 'utf8', cwd: project });
     expect(status.stdout.split('\n')[0]).toBe(`problem   ${first.systemMessage!.replace(/^recall: /, '')}`);
   });
+
+  it('never tells the person to append to a recall.toml that exists (a second kb line breaks the file)', () => {
+    const stateDir = path.join(base, 'state-with-config');
+    fs.mkdirSync(stateDir, { recursive: true });
+    fs.writeFileSync(path.join(stateDir, 'recall.toml'), 'kb = "/missing"\n[team]\n');
+    const e = env({ GLOBAL_LEARNINGS_PATH: path.join(base, 'no-such-kb-2'), REFLECT_STATE_DIR: stateDir });
+    const input = JSON.stringify({ session_id: 'cfg-1', hook_event_name: 'SessionStart', source: 'startup', cwd: project });
+    const msg = (envelope(runHook('session-start', input, e, project)) as { systemMessage?: string }).systemMessage ?? '';
+    expect(msg).toContain('does not exist');
+    expect(msg).not.toContain('>>');
+    expect(msg).toContain('set kb = "/path/to/your/notes" at the top of');
+  });
 });
