@@ -26,6 +26,7 @@ import { sqliteDriver } from '../sources/sqlite.js';
 import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
 import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
 import type { TeamStatus } from './team.js';
+import { stripControls } from '../sinks/safe-text.js';
 
 export { hookWiring, recallEvents, type HookWiring } from '../hooks/wiring-status.js';
 
@@ -263,7 +264,8 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     `notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`,
   );
-  for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${s.path}: ${s.reason}`);
+  // File names are the user's (or an attacker's): no escape sequence reaches the terminal.
+  for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${stripControls(s.path)}: ${stripControls(s.reason)}`);
   if (r.notes.skipped.length > 20) out.push(`          … ${r.notes.skipped.length - 20} more (recall index --verbose lists all)`);
   out.push(...sourceLines(r.sources));
   const ref = r.index.refreshed;
