@@ -152,9 +152,12 @@ export function provenanceOf(
           ? 'codex'
           : /copilot/i.test(client)
             ? 'copilot'
-            : client.replace(/[^A-Za-z0-9._-]/g, '').slice(0, 40);
+            : // Scrubbed whole before it is cut: a token cut short no longer looks like one.
+              scrub(client)
+                .replace(/[^A-Za-z0-9._-]/g, '')
+                .slice(0, 40);
   const session = [opts.sessionId, env['CLAUDE_CODE_SESSION_ID'], env['CLAUDE_SESSION_ID'], env['CODEX_THREAD_ID'], opts.fallbackSession]
     .map((s) => (s ?? '').trim())
-    .find((s) => SESSION_RE.test(s));
+    .find((s) => SESSION_RE.test(s) && scrub(s) === s);
   return { tool, ...(harness ? { harness } : {}), ...(session ? { sessionId: session } : {}) };
 }
