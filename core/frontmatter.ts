@@ -63,6 +63,9 @@ export function splitFrontmatter(text: string): SplitNote {
   return { frontmatter: parsed as Record<string, unknown>, body, hasFrontmatter: true };
 }
 
+/** YAML that does not parse (as opposed to YAML refused for what it expands to). */
+class YamlSyntaxError extends FrontmatterError {}
+
 /**
  * Nodes a YAML document may expand to: a fixed allowance plus one per source character. Without
  * aliases a node takes at least two characters of text, so only alias expansion can exceed it.
@@ -93,7 +96,7 @@ function loadYaml(text: string, what: string): unknown {
   } catch (err) {
     const e = err as { reason?: string; mark?: { line?: number }; message?: string };
     const line = e.mark?.line !== undefined ? ` at line ${e.mark.line + 1}` : '';
-    throw new FrontmatterError(`${what}${line}: ${e.reason ?? e.message ?? String(err)}`);
+    throw new YamlSyntaxError(`${what}${line}: ${e.reason ?? e.message ?? String(err)}`);
   }
   checkExpansion(parsed, YAML_NODE_ALLOWANCE + text.length);
   return parsed;
@@ -112,6 +115,8 @@ function loadLenient(header: string): unknown {
   try {
     return loadYaml(header, 'invalid YAML frontmatter');
   } catch (err) {
+    // Only a syntax error is retried: a header refused by the node budget (an alias bomb) stays refused.
+    if (!(err instanceof YamlSyntaxError)) throw err;
     const quoted = header
       .split('\n')
       .map((line) => {

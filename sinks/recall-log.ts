@@ -47,8 +47,14 @@ export const LOG_MAX_BYTES = 20 * 1048576;
 
 export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number, maxBytes = LOG_MAX_BYTES): string | null {
   const { economics, ...rest } = rec;
-  // Other fields (degradation messages, ids) can quote the prompt: cleaned by what it held.
-  const line: Record<string, unknown> = { ts: localIsoSeconds(nowMs), ...scrubAlong(rest, rec.query), query: scrub(rec.query) };
+  // Degradation messages can quote the prompt: cleaned by what it held. Note ids and results come
+  // from the KB and are kept as they are, for replay.
+  const line: Record<string, unknown> = {
+    ts: localIsoSeconds(nowMs),
+    ...rest,
+    degraded: scrubAlong(rec.degraded, rec.query),
+    query: scrub(rec.query),
+  };
   // Every string of the request (query, tags, field, domain hint) came from the user: all scrubbed.
   if (rec.request) line['request'] = scrubStrings(rec.request);
   if (economics) {

@@ -123,6 +123,8 @@ const ENTROPY_MIN_BITS = 4.0;
 // Any run, the length checked after: `{32,}` would retry up to 32 characters at every position.
 const TOKEN = /[A-Za-z0-9+/_-]+={0,3}/g;
 
+const SLUG = /^[a-z]+(?:[-_][a-z]+)+(?:[-_][a-z0-9]{1,12})?$/;
+
 function entropyRanges(text: string, out: SecretRange[]): void {
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
@@ -132,6 +134,9 @@ function entropyRanges(text: string, out: SecretRange[]): void {
     const longest = t.split('/').reduce((a, b) => (b.length > a.length ? b : a), '');
     if (longest.length < ENTROPY_MIN_LENGTH && t.includes('/') && !/[+=]/.test(t)) continue;
     if (!/[0-9]/.test(t) || !/[A-Za-z]/.test(t)) continue;
+    // A slug: lowercase words joined by - or _, a short suffix last (`lrn-pytest-pg-pool-fixture-c04e7a`,
+    // a note id). Words push the entropy up without being random; a token is not made of them.
+    if (SLUG.test(t)) continue;
     if (shannonEntropy(t) < ENTROPY_MIN_BITS) continue;
     out.push({ start: m.index, end: m.index + t.length, rule: 'recall:entropy' });
   }

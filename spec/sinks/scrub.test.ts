@@ -184,3 +184,16 @@ describe('scrubAlong: text derived from a prompt', () => {
     expect(scrubAlong(v, 'just a question about kafka')).toEqual(scrubStrings(v));
   });
 });
+
+describe('the entropy rule and identifiers', () => {
+  it('keeps note ids and other slugs, and still takes a random token', () => {
+    for (const id of [
+      'lrn-pytest-pg-pool-fixture-c04e7a',
+      'lrn-sqlalchemy-queuepool-exhausted-3b9f1c',
+      'deploy_rollback_after_failed_migration_v2',
+    ])
+      expect(scrub(`see ${id} now`)).toBe(`see ${id} now`);
+    const token = ['Zq8vR2mK', 'x7Lp4Nw9', 'Bt3Hj6Ys', 'Qe1Uc5Df'].join('');
+    expect(scrub(`key ${token} here`)).toBe(`key ${REDACTED} here`);
+  });
+});
