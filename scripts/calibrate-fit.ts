@@ -142,6 +142,7 @@ function withBestBias(examples: readonly Example[], model: RelevanceModel): Rele
 }
 
 export interface Figures {
+  /** The family the row counts, or the set (see figures' groupOf). */
   family: string;
   noise: number | null;
   falseAbstention: number | null;
@@ -149,15 +150,24 @@ export interface Figures {
   precision: number | null;
 }
 
-/** Query-level figures at a floor: a query "returns" what clears it, in the pipeline's order. */
-export function figures(examples: readonly Example[], model: RelevanceModel, floor: number, kOf: (family: string) => number): Figures[] {
+/**
+ * Query-level figures at a floor: a query "returns" what clears it, in the pipeline's order. Rows are
+ * per family, or per whatever `groupOf` names (a set: the prompt files of one family are targets each).
+ */
+export function figures(
+  examples: readonly Example[],
+  model: RelevanceModel,
+  floor: number,
+  kOf: (family: string) => number,
+  groupOf: (e: Example) => string = (e) => e.family,
+): Figures[] {
   const byQuery = new Map<string, Example[]>();
   for (const e of examples) {
     const k = `${e.set}\u0000${e.queryId}`;
     byQuery.set(k, [...(byQuery.get(k) ?? []), e]);
   }
-  const families = [...new Set(examples.map((e) => e.family))];
-  return families.map((family) => {
+  const groups = [...new Set(examples.map(groupOf))];
+  return groups.map((group) => {
     let ood = 0;
     let noisy = 0;
     let inDomain = 0;
@@ -166,14 +176,14 @@ export function figures(examples: readonly Example[], model: RelevanceModel, flo
     let precSum = 0;
     let precN = 0;
     for (const list of byQuery.values()) {
-      if (list[0]!.family !== family) continue;
+      if (groupOf(list[0]!) !== group) continue;
       // The same gate as the pipeline: no specific query word in the note → at most GENERIC_ONLY_MAX.
       const p = (e: Example): number =>
         e.features.specificCovered ? lexicalRelevance(e.features, model) : Math.min(lexicalRelevance(e.features, model), GENERIC_ONLY_MAX);
       const kept = list
         .filter((e) => p(e) >= floor)
         .sort((a, b) => a.rank - b.rank)
-        .slice(0, kOf(family));
+        .slice(0, kOf(list[0]!.family));
       if (!list[0]!.inDomain) {
         ood += 1;
         if (kept.length) noisy += 1;
@@ -188,7 +198,7 @@ export function figures(examples: readonly Example[], model: RelevanceModel, flo
       }
     }
     return {
-      family,
+      family: group,
       noise: ood ? noisy / ood : null,
       falseAbstention: inDomain ? abstained / inDomain : null,
       recallAtK: inDomain ? recallSum / inDomain : null,

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMMAND, openSession, type RecallSession } from '../pipeline/run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
-import { FEATURE_NAMES } from '../operators/math/relevance.js';
+import { FEATURE_NAMES, type RelevanceModel } from '../operators/math/relevance.js';
 import { figures, fitLogistic, kOf, type Example, type Figures } from './calibrate-fit.js';
 import { labelledSets, type LabelledSet } from './labelled-sets.js';
 
@@ -120,8 +120,31 @@ const f3 = (x: number | null): string => (x === null ? '    -' : x.toFixed(3).pa
 function table(rows: Figures[]): string[] {
   return rows.map(
     (r) =>
-      `  ${r.family.padEnd(8)} noise ${f3(r.noise)}  false-abstention ${f3(r.falseAbstention)}  recall@K ${f3(r.recallAtK)}  precision ${f3(r.precision)}`,
+      `  ${r.family.padEnd(16)} noise ${f3(r.noise)}  false-abstention ${f3(r.falseAbstention)}  recall@K ${f3(r.recallAtK)}  precision ${f3(r.precision)}`,
   );
+}
+
+/**
+ * A family of a few sets (the prompt files of both KBs) is also shown set by set: each file has its
+ * own targets. Families of many sets (LoCoMo's conversations) are shown whole.
+ */
+const MAX_SPLIT_SETS = 3;
+
+function perSet(examples: readonly Example[], family: string): boolean {
+  const sets = new Set(examples.filter((e) => e.family === family).map((e) => e.set));
+  return sets.size > 1 && sets.size <= MAX_SPLIT_SETS;
+}
+
+/** A family's rows, then its sets' rows when it is shown set by set. */
+function familyTable(examples: readonly Example[], model: RelevanceModel, floor: number): string[] {
+  const out: string[] = [];
+  for (const row of figures(examples, model, floor, kOf)) {
+    out.push(...table([row]));
+    if (!perSet(examples, row.family)) continue;
+    const own = examples.filter((e) => e.family === row.family);
+    out.push(...table(figures(own, model, floor, kOf, (e) => e.set)).map((l) => `  ${l}`));
+  }
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -150,7 +173,7 @@ async function main(): Promise<void> {
   out.push(`fitted: bias ${model.bias}, ${FEATURE_NAMES.map((f) => `${f} ${model.weights[f]}`).join(', ')}`);
   for (const floor of [0.4, 0.5, 0.6]) {
     out.push(`all sets, floor ${floor}:`);
-    out.push(...table(figures(examples, model, floor, kOf)));
+    out.push(...familyTable(examples, model, floor));
   }
   out.push('each family left out of the fit (floor 0.5):');
   for (const family of [...new Set(examples.map((e) => e.family))]) {
@@ -158,7 +181,7 @@ async function main(): Promise<void> {
     const held = family === 'locomo' || family === 'cross' ? ['locomo', 'cross'] : [family];
     const m = fitLogistic(fitted(examples.filter((e) => !held.includes(e.family))));
     const own = examples.filter((e) => e.family === family);
-    out.push(...table(figures(own, m, 0.5, kOf)));
+    out.push(...familyTable(own, m, 0.5));
   }
   process.stdout.write(`${out.join('\n')}\n`);
   if (args.includes('--write')) {
