@@ -22,7 +22,8 @@ import { buildPlugin } from './plugin-build.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function git(args, opts = {}) {
-  return execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }).trim();
+  // Inherited output (a push) returns null.
+  return (execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }) ?? '').trim();
 }
 
 function tipOf(branch) {
@@ -70,7 +71,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     const bytes = await buildPlugin(path.join(out, 'plugin'));
     const commit = commitPayload(path.join(out, 'plugin'), branch);
     const size = `${(bytes / 1048576).toFixed(1)} MB`;
-    process.stdout.write(commit ? `recall plugin payload (${size}) committed to ${branch}: ${commit}\n` : `${branch} already holds this payload (${size})\n`);
+    process.stdout.write(
+      commit ? `recall plugin payload (${size}) committed to ${branch}: ${commit}\n` : `${branch} already holds this payload (${size})\n`,
+    );
     const remote = opt('--push');
     if (remote) {
       git(['push', remote, `refs/heads/${branch}:refs/heads/${branch}`], { stdio: ['ignore', 'inherit', 'inherit'] });
