@@ -23,33 +23,33 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 function git(args, opts = {}) {
   // Inherited output (a push) returns null.
-  return (execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }) ?? '').trim();
+  return (execFileSync('git', args, { cwd: opts.cwd ?? root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...opts }) ?? '').trim();
 }
 
-function tipOf(branch) {
+function tipOf(branch, cwd) {
   try {
-    return git(['rev-parse', '-q', '--verify', `refs/heads/${branch}^{commit}`]);
+    return git(['rev-parse', '-q', '--verify', `refs/heads/${branch}^{commit}`], { cwd });
   } catch {
     return null;
   }
 }
 
-/** Commit the folder `payload` as the whole tree of `branch`; the new commit id, or null when unchanged. */
-export function commitPayload(payload, branch) {
+/** Commit the folder `payload` as the whole tree of `branch` of the repository at `cwd`; the new commit id, or null when unchanged. */
+export function commitPayload(payload, branch, cwd = root) {
   const index = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-release-')), 'index');
   const env = { ...process.env, GIT_INDEX_FILE: index };
   try {
     // -f: the payload's dist/ and node_modules/ are ignored by the clone's excludes, not by the branch.
-    git(['--work-tree', payload, 'add', '-A', '-f', '.'], { env });
-    const tree = git(['write-tree'], { env });
-    const parent = tipOf(branch);
-    if (parent && git(['rev-parse', `${parent}^{tree}`]) === tree) return null;
-    const head = git(['rev-parse', 'HEAD']);
-    const dirty = git(['status', '--porcelain']) !== '';
+    git(['--work-tree', payload, 'add', '-A', '-f', '.'], { env, cwd });
+    const tree = git(['write-tree'], { env, cwd });
+    const parent = tipOf(branch, cwd);
+    if (parent && git(['rev-parse', `${parent}^{tree}`], { cwd }) === tree) return null;
+    const head = git(['rev-parse', 'HEAD'], { cwd });
+    const dirty = git(['status', '--porcelain'], { cwd }) !== '';
     const version = JSON.parse(fs.readFileSync(path.join(payload, 'package.json'), 'utf8')).version;
     const message = `recall plugin payload ${version}, built from ${head}${dirty ? ' with uncommitted changes' : ''}`;
-    const commit = git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message], { env });
-    git(['update-ref', `refs/heads/${branch}`, commit, ...(parent ? [parent] : [])]);
+    const commit = git(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message], { env, cwd });
+    git(['update-ref', `refs/heads/${branch}`, commit, ...(parent ? [parent] : [])], { cwd });
     return commit;
   } finally {
     fs.rmSync(path.dirname(index), { recursive: true, force: true });
