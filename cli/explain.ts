@@ -7,10 +7,12 @@ import type { TraceEvent } from '../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature } from '../operators/math/relevance.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 import { evidenceInWords } from '../operators/math/evidence.js';
-import { notesByKeys, closeIndex } from '../sources/index-store.js';
+import { notesByKeys, closeIndex, type IndexHandle } from '../sources/index-store.js';
 import { keyOfHashedId, noteByFileStem, problemFileLike } from '../sources/index-queries.js';
 import { loadConfig } from '../pipeline/config.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
+import { scopeHolding } from '../pipeline/id-scope.js';
+import { readableId } from '../core/note-gist.js';
 import { num } from './trace-format.js';
 
 type EventOf<S extends TraceEvent['stage']> = Extract<TraceEvent, { stage: S }>;
@@ -104,16 +106,18 @@ type Answer = (verdict: string, message: string, extra?: Partial<ExplainResult>)
 /** The note's key in the index, or the answer when the id names no live note (unknown, unusable, retired). */
 function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer): { key: string } | ExplainResult {
   const config = loadConfig(io.env);
-  // With no KB configured, the first zero-config source (pipeline/kb-sources).
-  const scope = resolveSources(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd, env: io.env }).read[0]!;
+  // A note key, a file stem, the id as declared (its readable form is the key), or the hashed form
+  // an injected block shows for an id it cannot print.
+  const rowOf = (index: IndexHandle) => {
+    const key = keyOfHashedId(index, id) ?? readableId(id);
+    return notesByKeys(index, [id]).get(id) ?? noteByFileStem(index, id) ?? notesByKeys(index, [key]).get(key);
+  };
+  // With no KB configured, the zero-config source that holds the id (pipeline/id-scope).
+  const sources = resolveSources(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd, env: io.env });
+  const scope = scopeHolding(config, sources.read, io.env, (h) => rowOf(h) !== undefined);
   const index = openKbIndex(config, scope.root, io.env);
   try {
-    // A note key, a file stem, or the hashed form an injected block shows for an id it cannot print.
-    const hashedKey = keyOfHashedId(index, id);
-    const row =
-      notesByKeys(index, [id]).get(id) ??
-      noteByFileStem(index, id) ??
-      (hashedKey ? notesByKeys(index, [hashedKey]).get(hashedKey) : undefined);
+    const row = rowOf(index);
     if (!row) {
       const problem = problemFileLike(index, id);
       return problem

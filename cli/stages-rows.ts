@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { str, type Note } from '../core/note.js';
-import { hashedId, isHashedId } from '../core/note-gist.js';
+import { hashedId, isHashedId, readableId } from '../core/note-gist.js';
 import { parseLooseDate } from '../core/dates.js';
 import { contentTerms, termCoverage } from '../core/terms.js';
 import type { IndexRow, StageHit } from './stages-types.js';
@@ -167,6 +167,8 @@ export function findNote(notes: readonly Note[], id: string): Note | undefined {
     notes.find((n) => stageId(n) === id) ??
     notes.find((n) => n.key === id || noteStem(n) === id) ??
     // The hashed form injected text shows for an id it cannot print.
-    (isHashedId(id) ? notes.find((n) => hashedId(stageId(n)) === id) : undefined)
+    (isHashedId(id) ? notes.find((n) => hashedId(stageId(n)) === id) : undefined) ??
+    // The id as declared (`Pool per worker`): its readable form is the key.
+    (readableId(id) !== id ? findNote(notes, readableId(id)) : undefined)
   );
 }

@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../pipeline/config.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
+import { scopeHolding } from '../pipeline/id-scope.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from '../pipeline/run.js';
 import type { Scope } from '../pipeline/scope.js';
@@ -76,13 +77,21 @@ export {
 // ---------------------------------------------------------------------------------------------
 // Index access
 
-/** Resolve the KB like recall does, open and refresh its index, run `fn`, close the index. */
-function withLiveIndex<T>(opts: StagesScope, io: StagesIo, fn: (h: IndexHandle, scope: Scope) => T): T {
+/**
+ * Resolve the KB like recall does, open and refresh its index, run `fn`, close the index. With no KB
+ * configured the staged steps read one index: the first zero-config source (pipeline/kb-sources), or
+ * with `holds`, the first whose index holds what the step looks for (pipeline/id-scope).
+ */
+function withLiveIndex<T>(
+  opts: StagesScope,
+  io: StagesIo,
+  fn: (h: IndexHandle, scope: Scope) => T,
+  holds?: (h: IndexHandle) => boolean,
+): T {
   const config = loadConfig(io.env);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  // With no KB configured, the first zero-config source (pipeline/kb-sources): the staged steps read one index.
-  const scope = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env })
-    .read[0]!;
+  const read = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env }).read;
+  const scope = holds ? scopeHolding(config, read, io.env, holds) : read[0]!;
   const h = openKbIndex(config, scope.root, io.env);
   try {
     if (h.fallbackReason) io.warn(`recall: ${h.fallbackReason}`);
@@ -207,27 +216,32 @@ export async function stageTimeline(
   // Step 1 runs first, with its own session, so only one index handle is open at a time.
   const candidates = !anchorId ? (await stageIndex(query, { ...scope, limit: TIMELINE_QUERY_LIMIT }, io)).results.map((r) => r.id) : [];
 
-  return withLiveIndex(scope, io, (h, resolved): TimelineStep => {
-    if (!fs.existsSync(resolved.root) || (liveNotes(h, false).length === 0 && !fs.existsSync(path.join(resolved.root, 'documents'))))
-      return { step: 2, error: 'no learnings KB found', results: [] };
-    const notes = chronological(liveNotes(h, !anchorId), resolved.root);
-    let anchor: Note | undefined;
-    if (anchorId) anchor = findNote(notes, anchorId);
-    else {
-      for (const id of candidates) if ((anchor = findNote(notes, id))) break;
-      anchor ??= lexicalIndex(notes, query, 1)[0]?.note;
-    }
-    const at = anchor ? notes.indexOf(anchor) : -1;
-    if (at < 0) return { step: 2, error: `anchor not found (${pyRepr(anchorId || query)})`, results: [] };
-    const results = timelineWindow(notes, at, before, after).map((n): TimelineRow => ({
-      id: cut(stageId(n), ID_MAX),
-      title: cut(stageTitle(n), TITLE_MAX),
-      project: cut(stageProject(n), PROJECT_MAX),
-      date: cut(stageDate(n)?.text ?? '', DATE_MAX),
-      anchor: n === anchor,
-    }));
-    return { step: 2, anchor: cut(stageId(notes[at]!), ID_MAX), depth_before: before, depth_after: after, results };
-  });
+  return withLiveIndex(
+    scope,
+    io,
+    (h, resolved): TimelineStep => {
+      if (!fs.existsSync(resolved.root) || (liveNotes(h, false).length === 0 && !fs.existsSync(path.join(resolved.root, 'documents'))))
+        return { step: 2, error: 'no learnings KB found', results: [] };
+      const notes = chronological(liveNotes(h, !anchorId), resolved.root);
+      let anchor: Note | undefined;
+      if (anchorId) anchor = findNote(notes, anchorId);
+      else {
+        for (const id of candidates) if ((anchor = findNote(notes, id))) break;
+        anchor ??= lexicalIndex(notes, query, 1)[0]?.note;
+      }
+      const at = anchor ? notes.indexOf(anchor) : -1;
+      if (at < 0) return { step: 2, error: `anchor not found (${pyRepr(anchorId || query)})`, results: [] };
+      const results = timelineWindow(notes, at, before, after).map((n): TimelineRow => ({
+        id: cut(stageId(n), ID_MAX),
+        title: cut(stageTitle(n), TITLE_MAX),
+        project: cut(stageProject(n), PROJECT_MAX),
+        date: cut(stageDate(n)?.text ?? '', DATE_MAX),
+        anchor: n === anchor,
+      }));
+      return { step: 2, anchor: cut(stageId(notes[at]!), ID_MAX), depth_before: before, depth_after: after, results };
+    },
+    anchorId ? (h) => findNote(liveNotes(h, false), anchorId) !== undefined : undefined,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,22 +258,29 @@ export async function stageTimeline(
 export async function stageHydrate(ids: string[], opts: StagesScope, io: StagesIo): Promise<HydrateStep> {
   const wanted = ids.map((i) => i.trim()).filter((i) => i !== '');
   if (wanted.length === 0) throw new UsageError('hydrate needs at least one ID');
-  return withLiveIndex(opts, io, (h): HydrateStep => {
-    const notes = liveNotes(h, true);
-    const results = wanted.map((id): HydrateRow => {
-      const note = findNote(notes, id);
-      if (!note) return { id, found: false };
-      return {
-        id: stageId(note),
-        found: true,
-        title: stageTitle(note),
-        project: stageProject(note),
-        date: stageDate(note)?.text ?? '',
-        frontmatter: note.frontmatter,
-        body: note.body,
-        entities: sidecarOf(h, note.path),
-      };
-    });
-    return { step: 3, count: results.length, results };
-  });
+  // The source holding the first id: the ids of one staged search come from one source's rows.
+  const first = wanted[0]!;
+  return withLiveIndex(
+    opts,
+    io,
+    (h): HydrateStep => {
+      const notes = liveNotes(h, true);
+      const results = wanted.map((id): HydrateRow => {
+        const note = findNote(notes, id);
+        if (!note) return { id, found: false };
+        return {
+          id: stageId(note),
+          found: true,
+          title: stageTitle(note),
+          project: stageProject(note),
+          date: stageDate(note)?.text ?? '',
+          frontmatter: note.frontmatter,
+          body: note.body,
+          entities: sidecarOf(h, note.path),
+        };
+      });
+      return { step: 3, count: results.length, results };
+    },
+    (h) => findNote(liveNotes(h, false), first) !== undefined,
+  );
 }

@@ -192,9 +192,15 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const chunkText = text.trim();
   const id = str(fm['id']);
   const name = str(fm['name']);
-  // First 256 code points (not UTF-16 units), as the reference's chunk_text[:256].
+  // A declared id or name that could not be shown as typed (a memory file's `name: Pool per worker`)
+  // becomes its readable form, the one id injected text, logs, show and hydrate all use; a reflect
+  // id is already readable and never moves. First 256 code points (not UTF-16 units) for text with
+  // no id, as the reference's chunk_text[:256].
+  const declared = id || name;
   const key =
-    id || name || pathId(relPath) || createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
+    (declared && readableId(declared)) ||
+    pathId(relPath) ||
+    createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';

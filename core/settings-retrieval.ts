@@ -5,7 +5,13 @@
 import type { Setting } from './settings.js';
 
 export const RETRIEVAL_SETTINGS: readonly Setting[] = [
-  { key: 'state_dir', env: 'REFLECT_STATE_DIR', type: 'string', def: '~/.reflect', about: 'index, cache, logs, models' },
+  {
+    key: 'state_dir',
+    env: 'REFLECT_STATE_DIR',
+    type: 'string',
+    def: '~/.reflect',
+    about: 'index, cache, logs, models (a relative path is taken from HOME)',
+  },
   {
     key: 'kb',
     env: 'GLOBAL_LEARNINGS_PATH',

@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type * as SmolToml from 'smol-toml';
+import { resolveStateDir } from '../core/state-dir.js';
 import { SETTINGS, type Setting } from '../core/settings.js';
 
 // The TOML parser is loaded only when a config file exists: most processes (every hook) have none
@@ -39,7 +40,7 @@ export function configFilePath(env: Env): string | null {
   const expand = (p: string): string => (p.startsWith('~/') ? path.join(home, p.slice(2)) : p);
   const candidates = [
     env['RECALL_CONFIG'] ? expand(env['RECALL_CONFIG']) : null,
-    path.join(expand(env['REFLECT_STATE_DIR'] || path.join(home, '.reflect')), 'recall.toml'),
+    path.join(resolveStateDir(home, env['REFLECT_STATE_DIR']), 'recall.toml'),
     path.join(expand(env['XDG_CONFIG_HOME'] || path.join(home, '.config')), 'recall', 'recall.toml'),
   ];
   return candidates.find((f): f is string => f !== null && fs.existsSync(f)) ?? null;

@@ -9,6 +9,7 @@ import path from 'node:path';
 
 import { ARM_NAMES, type ArmName, type BoostName } from '../core/types.js';
 import { numberDefault } from '../core/settings.js';
+import { resolveStateDir } from '../core/state-dir.js';
 import { EnvReader, type Env } from './config-reader.js';
 
 export type { Env } from './config-reader.js';
@@ -231,7 +232,7 @@ function readScope(r: EnvReader, env: Env, resolve: (p: string) => string): Reca
 export function loadConfig(env: Env = process.env): RecallConfig {
   const r = new EnvReader(env);
   const home = r.raw('HOME') ?? os.homedir();
-  const stateDir = pathResolver(home, null)(r.text('REFLECT_STATE_DIR')!);
+  const stateDir = resolveStateDir(home, r.text('REFLECT_STATE_DIR'));
   const resolve = pathResolver(home, stateDir);
   const modesDir = r.text('REFLECT_MODES_DIR');
   return {

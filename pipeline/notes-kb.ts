@@ -11,6 +11,8 @@ import { closeIndex, type IndexHandle } from '../sources/index-store.js';
 import { refreshWaiting } from '../sources/index-refresh.js';
 import { notesNamed } from '../sources/index-queries.js';
 import { openKbIndex } from './kb-index.js';
+import { resolveSources } from './kb-sources/index.js';
+import { scopeHolding } from './id-scope.js';
 import type { Note } from '../core/note.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -50,6 +52,22 @@ export function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T, m
   const config = loadConfig(io.env);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const scope = resolveScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd });
+  return withScope(config, scope, io, fn, mode);
+}
+
+/**
+ * Like withKb for reading the note `id` names: the KB that holds it among those a recall reads
+ * (with no KB configured, a harness memory folder too), so every id an injected block shows opens.
+ */
+export function withKbHolding<T>(opts: KbOptions, id: string, io: NotesIo, fn: (kb: OpenKb) => T): T {
+  const config = loadConfig(io.env);
+  if (opts.kb) checkKbDir(opts.kb, io.cwd);
+  const scopes = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env }).read;
+  const scope = scopeHolding(config, scopes, io.env, (h) => candidates(h, id.trim()).length > 0);
+  return withScope(config, scope, io, fn, {});
+}
+
+function withScope<T>(config: RecallConfig, scope: Scope, io: NotesIo, fn: (kb: OpenKb) => T, mode: { write?: boolean }): T {
   const index = openKbIndex(config, scope.root, io.env);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);

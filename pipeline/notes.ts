@@ -10,7 +10,7 @@ import path from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { notesByDate, supersededKeys } from '../sources/index-queries.js';
 import { parseLooseDate } from '../core/dates.js';
-import { resolveNote, withKb, type KbOptions, type NotesIo } from './notes-kb.js';
+import { resolveNote, withKb, withKbHolding, type KbOptions, type NotesIo } from './notes-kb.js';
 
 export type { KbOptions, NotesIo } from './notes-kb.js';
 
@@ -34,7 +34,7 @@ export interface ShownNote {
 }
 
 export function showNote(id: string, opts: KbOptions, io: NotesIo): ShownNote {
-  return withKb(opts, io, ({ index, scope }) => {
+  return withKbHolding(opts, id, io, ({ index, scope }) => {
     const n = resolveNote(index, id, scope.root);
     return {
       id: n.displayId,

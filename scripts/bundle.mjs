@@ -31,6 +31,9 @@ export const ENTRIES = {
   // The recall server's index lookup threads (sources/index-offload.ts), loaded by path.
   'index-worker': 'sources/index-offload-worker.ts',
   'in-process': 'server/in-process.ts',
+  // The hook log writer with its secret scrubber, loaded by the thin client only when it has a line
+  // to log (a degraded call): the client stays free of the scrubber's rules on the fast path.
+  'hook-log': 'sinks/breadcrumb.ts',
 };
 
 /**

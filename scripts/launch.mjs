@@ -65,7 +65,8 @@ function breadcrumb(hook, detail) {
   try {
     const home = process.env.HOME || os.homedir();
     const raw = (process.env.REFLECT_STATE_DIR ?? '').trim();
-    const state = raw ? path.resolve(raw.startsWith('~/') ? path.join(home, raw.slice(2)) : raw) : path.join(home, '.reflect');
+    // As core/state-dir.ts: a relative setting is taken from HOME, not from the project the hook runs in.
+    const state = raw ? path.resolve(home, raw === '~' ? '.' : raw.startsWith('~/') ? raw.slice(2) : raw) : path.join(home, '.reflect');
     fs.mkdirSync(state, { recursive: true, mode: 0o700 });
     const file = path.join(state, 'last-event.json');
     const tmp = `${file}.${process.pid}.tmp`;

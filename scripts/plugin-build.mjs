@@ -1,5 +1,6 @@
 // `npm run plugin:build [-- --out DIR]`: writes the plugin payload, a folder that runs with no
 // dependency install (default dist/plugin/). It is what users install, by any of these:
+//   npm run plugin:release, then claude plugin marketplace add <owner>/<repo>#plugin
 //   claude plugin marketplace add ./dist/plugin && claude plugin install recall@recall
 //   npm pack ./dist/plugin  (a tarball for an npm or tarball-link marketplace source)
 //
@@ -34,7 +35,6 @@ const COPIED = [
   'README.md',
   '.claude-plugin/plugin.json',
   '.codex-plugin/plugin.json',
-  '.agents/plugins/marketplace.json',
   'hooks/hooks.json',
   'bin/recall',
   'scripts/launch.mjs',
@@ -50,6 +50,32 @@ const COPIED = [
  */
 const VENDORED = ['node-sqlite3-wasm', 'js-yaml', 'smol-toml'];
 const SKIPPED = /(^|\/)(README[^/]*|CHANGELOG[^/]*|bin|[^/]*\.d\.[cm]?ts|[^/]*\.map|[^/]*\.min\.js)$/i;
+
+const PLUGIN_DESCRIPTION =
+  'Injects relevant prior learnings at session start, on each prompt and when a subagent starts; recall skill and MCP tools for deeper digs.';
+const CLAUDE_MARKET = {
+  name: 'recall',
+  owner: { name: 'recall' },
+  description: 'recall: prior learnings for coding agents, from a local markdown knowledge base.',
+  plugins: [{ name: 'recall', source: './', description: PLUGIN_DESCRIPTION }],
+};
+const CODEX_MARKET = {
+  name: 'recall',
+  interface: { displayName: 'recall' },
+  plugins: [
+    {
+      name: 'recall',
+      source: { source: 'local', path: './' },
+      policy: { installation: 'AVAILABLE', authentication: 'ON_INSTALL' },
+      category: 'Productivity',
+    },
+  ],
+};
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`);
+}
 
 function copy(from, to) {
   fs.mkdirSync(path.dirname(to), { recursive: true });
@@ -82,11 +108,11 @@ export async function buildPlugin(out) {
         filter: (src) => !SKIPPED.test(path.relative(from, src)),
       });
     }
-    // The payload's own marketplace: `claude plugin marketplace add <this folder>` then
-    // `claude plugin install recall@recall`.
-    const market = JSON.parse(fs.readFileSync(path.join(root, '.claude-plugin', 'marketplace.json'), 'utf8'));
-    market.plugins = market.plugins.map((p) => ({ ...p, source: './' }));
-    fs.writeFileSync(path.join(tmp, '.claude-plugin', 'marketplace.json'), `${JSON.stringify(market, null, 2)}\n`);
+    // The payload's own marketplaces (Claude Code, Codex), each listing the payload itself. They are
+    // written here and not kept in the source tree: a marketplace there would list the repository,
+    // and `claude plugin marketplace add <owner>/<repo>` would install all its dependencies.
+    writeJson(path.join(tmp, '.claude-plugin', 'marketplace.json'), CLAUDE_MARKET);
+    writeJson(path.join(tmp, '.agents', 'plugins', 'marketplace.json'), CODEX_MARKET);
     const payloadPkg = {
       name: 'recall-plugin',
       version: pkg.version,

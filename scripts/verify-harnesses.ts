@@ -3,16 +3,20 @@
  * user installs it, offline (only the npm registry) and in a throwaway HOME. Not part of `npm test`:
  * it installs the three harness CLIs (~400 MB) into a temp prefix (or reuses `--prefix DIR`).
  *
- * 1. Claude Code: `claude plugin validate --profile directory` on a clean clone; a marketplace added
- *    from that clone; `claude plugin install`; every hook command run exactly as the installed
+ * 0. The release as a user gets it: a clean clone, `npm ci --ignore-scripts`, `npm run plugin:release`
+ *    pushed to a bare repository that git reaches as `https://github.com/recall-verify/recall` (an
+ *    `insteadOf` rule in the throwaway HOME's git config), so the README's `<owner>/<repo>#plugin`
+ *    line runs as written, offline.
+ * 1. Claude Code: `claude plugin validate` (plugin, directory profile, and marketplace) on a checkout of
+ *    the release branch; the marketplace added from the branch; `claude plugin install` (within 20 s,
+ *    at most 60 MB, nothing installed into it); every hook command run exactly as the installed
  *    hooks.json declares it (CLAUDE_PLUGIN_ROOT = the installed copy) on real hook JSON; every command
  *    of the installed skill run with the plugin's bin/ on PATH; the plugin's MCP server started as
  *    plugin.json declares it and queried; `claude plugin details` for the skill's token cost.
- * 2. Codex and Copilot: `recall hooks install --harness codex|copilot --mcp` from a clone installed
- *    with `npm ci --ignore-scripts` (no native build, as a plugin manager does), then each hook command
- *    of the written files run as declared on that harness's hook JSON; the skill and MCP server as the
- *    CLIs list them (`codex debug prompt-input`, `codex mcp list`, `copilot skill list`, `copilot mcp get`);
- *    the Codex plugin added from the clone's marketplace.
+ * 2. Codex and Copilot: `recall hooks install --harness codex|copilot --mcp` from the payload Claude
+ *    Code installed, then each hook command of the written files run as declared on that harness's hook
+ *    JSON; the skill and MCP server as the CLIs list them (`codex debug prompt-input`, `codex mcp list`,
+ *    `copilot skill list`, `copilot mcp get`); the Codex plugin added from the release branch.
  * 3. The README's install lines are the commands this script ran.
  *
  * Every check prints one line (ok / FAIL); the script exits 1 if any failed. A script, not a test.
@@ -56,18 +60,37 @@ function installHarnesses(): void {
   }
 }
 
-/** A recall install for Codex and Copilot: a clone whose dependencies were installed without scripts. */
-function installRecallCli(): string {
-  section('a recall install for Codex and Copilot (clone + npm ci --ignore-scripts)');
-  const cli = path.join(base, 'recall-cli');
-  run('git', ['clone', '-q', repo, cli]);
+/** The owner/repo the release is reached by, through the throwaway HOME's git config. */
+const MARKET = 'recall-verify/recall';
+
+/** Release the clone's payload to a local bare repository reached as github.com/MARKET; a checkout of it. */
+function release(clone: string): string {
+  section('the release branch (clone, npm ci --ignore-scripts, npm run plugin:release)');
   const ci = run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], {
-    cwd: cli,
+    cwd: clone,
     env: { ...process.env, HOME: home },
     timeout: 900_000,
   });
   check('npm ci --ignore-scripts', ci.status === 0, `${Math.round(ci.ms / 1000)} s`);
-  return path.join(cli, 'bin', 'recall');
+  const remote = path.join(base, 'hosted', `${MARKET}.git`);
+  fs.mkdirSync(path.dirname(remote), { recursive: true });
+  run('git', ['init', '-q', '--bare', remote]);
+  const who = { GIT_AUTHOR_NAME: 'v', GIT_AUTHOR_EMAIL: 'v@x', GIT_COMMITTER_NAME: 'v', GIT_COMMITTER_EMAIL: 'v@x' };
+  const rel = run('node', ['scripts/plugin-release.mjs', '--push', remote], {
+    cwd: clone,
+    env: { ...process.env, ...who },
+    timeout: 600_000,
+  });
+  check(
+    'npm run plugin:release -- --push <bare repository>',
+    rel.status === 0,
+    (rel.stdout.trim() || rel.stderr.slice(-300)).split('\n')[0],
+  );
+  for (const url of ['https://github.com/', 'git@github.com:'])
+    run('git', ['config', '--global', '--add', `url.file://${path.join(base, 'hosted')}/.insteadOf`, url], { env: env() });
+  const payload = path.join(base, 'payload');
+  run('git', ['clone', '-q', '-b', 'plugin', remote, payload]);
+  return payload;
 }
 
 /** The README's install lines are the commands this script ran. */
@@ -75,13 +98,13 @@ function readmeChecks(): void {
   section('README');
   const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
   for (const line of [
-    'claude plugin marketplace add <path or owner/repo of this repository>',
+    'npm run plugin:release',
+    'claude plugin marketplace add <owner>/<repo>#plugin',
     'claude plugin install recall@recall',
     'recall hooks install --harness codex',
     'recall hooks install --harness copilot',
-    'codex plugin marketplace add <path or owner/repo of this repository>',
+    'codex plugin marketplace add <owner>/<repo> --ref plugin',
     'codex plugin add recall@recall',
-    'npm ci --ignore-scripts --omit=dev',
   ]) {
     check(`README has \`${line}\``, readme.includes(line));
   }
@@ -97,9 +120,10 @@ async function main(): Promise<void> {
   seedKb();
   const project = seedProject();
   const transcript = seedTranscript();
-  await verifyClaude(clone, project, transcript);
-  const recall = installRecallCli();
-  await verifyCodex(recall, clone, project);
+  const payload = release(clone);
+  const root = await verifyClaude(payload, MARKET, project, transcript);
+  const recall = path.join(root, 'bin', 'recall');
+  await verifyCodex(recall, MARKET, project);
   await verifyCopilot(recall, project, transcript);
   readmeChecks();
   const failures = failureCount();

@@ -7,7 +7,6 @@
  * connection) the call runs in this process exactly as it would without a server, and a missing
  * server is started for next time. A hook still prints one envelope and exits 0 whatever happens.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -67,13 +66,26 @@ function degradation(v: Exclude<Via, null | { answer: unknown }>): string {
   return `server: ${WHY[v.fallback] ?? v.fallback} (${v.detail}); ${what}`;
 }
 
-/** Append a line to the hook's log in the state dir (the in-process path logs its own); never throws. */
+/** Lines for the hook's log, written once the envelope is out (see flushLog). */
+const pending: { env: Env; hook: string; line: string }[] = [];
+
+/** Queue a line for the hook's log in the state dir (the in-process path logs its own). */
 function logLine(env: Env, hook: string, line: string): void {
+  pending.push({ env, hook, line });
+}
+
+/**
+ * Write the queued lines through the hook log writer (sinks/breadcrumb.ts, its own bundle): scrubbed
+ * like every other log line (a server's error text may quote a prompt), rotated, one line each. Run
+ * after the envelope is printed, so loading the scrubber never delays the answer; never throws.
+ */
+async function flushLog(): Promise<void> {
+  if (pending.length === 0) return;
   try {
-    const dir = path.join(stateDirOf(env), 'logs');
-    // Not recursive: a server answered, so the state dir exists (a recursive mkdir can hang under /proc).
-    if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o700 });
-    fs.appendFileSync(path.join(dir, `${hook}.log`), `[${new Date().toISOString()}] ${line}\n`, { mode: 0o600 });
+    const { logHookLine } = (await import(pathToFileURL(path.join(here, 'hook-log.mjs')).href)) as {
+      logHookLine: (stateDir: string, hook: string, message: string) => void;
+    };
+    for (const p of pending.splice(0)) logHookLine(stateDirOf(p.env), p.hook, p.line);
   } catch {
     /* best effort */
   }
@@ -183,8 +195,10 @@ export async function hookClient(name: string): Promise<void> {
   }
   // The answer first; a server for next time is started after it, so it never delays this hook.
   print(() => {
-    if (!start) return process.exit(0);
-    void startServer(serverEntry(), serverSocketPath(env), env).finally(() => process.exit(0));
+    void flushLog().then(() => {
+      if (!start) return process.exit(0);
+      void startServer(serverEntry(), serverSocketPath(env), env).finally(() => process.exit(0));
+    });
   });
 }
 

@@ -4,7 +4,7 @@
  * database directly.
  */
 import type { Note } from '../core/note.js';
-import { hashedId, isHashedId } from '../core/note-gist.js';
+import { hashedId, isHashedId, readableId } from '../core/note-gist.js';
 import { rowToNote, type IndexHandle, type NoteRow } from './index-store.js';
 import { TEAM_PREFIX } from './team-projection.js';
 
@@ -91,7 +91,10 @@ export function notesNamed(h: IndexHandle, id: string): Note[] {
       `SELECT data, body, chunk FROM notes WHERE (path = ? OR path LIKE ? ESCAPE '\\') AND ${OWN} ORDER BY location = 'documents' DESC, path`,
     )
     .all(`${id}.md`, `%/${likeEscape(id)}.md`) as NoteRow[];
-  if (rows.length || !isHashedId(id)) return rows.map(rowToNote);
+  if (rows.length) return rows.map(rowToNote);
+  // The id as declared (`recall show "Pool per worker"`) names the note its readable form keys.
+  const readable = readableId(id);
+  if (readable !== id) return notesNamed(h, readable);
   const key = keyOfHashedId(h, id);
   return key ? notesNamed(h, key) : [];
 }

@@ -1,7 +1,8 @@
 /**
- * Claude Code, as a user installs recall: validate the plugin directory, add the clone as a marketplace,
- * install the plugin, then run every hook command as the installed hooks.json declares it, the skill's
- * commands, and the MCP server as plugin.json declares it.
+ * Claude Code, as a user installs recall: validate the payload (a checkout of the release branch), add
+ * the release branch as a marketplace (`<owner>/<repo>#plugin`), install the plugin, then run every
+ * hook command as the installed hooks.json declares it, the skill's commands, and the MCP server as
+ * plugin.json declares it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,12 +24,12 @@ import {
 type HookGroups = Record<string, { hooks: { command: string }[] }[]>;
 
 /** Validate, add the marketplace, install; the installed copy's root, or null when it is missing. */
-function installPlugin(clone: string): string | null {
-  section('Claude Code: plugin from the marketplace');
+function installPlugin(payload: string, market: string): string | null {
+  section('Claude Code: plugin from the release branch');
   const claude = (...a: string[]): SpawnSyncReturns<string> & { ms: number } => run(bin('claude'), a, { env: env(), cwd: base });
-  const validate = claude('plugin', 'validate', '--profile', 'directory', clone);
+  const validate = claude('plugin', 'validate', '--profile', 'directory', payload);
   check(
-    'claude plugin validate --profile directory <clone>',
+    'claude plugin validate --profile directory <payload>',
     validate.status === 0,
     (validate.stdout.match(/✔[^\n]*|✘[^\n]*/g) ?? []).join(' | '),
   );
@@ -38,13 +39,15 @@ function installPlugin(clone: string): string | null {
     ['hooks:', 'skills: recall:recall', 'mcpServers: recall', 'bin: recall'].every((p) => provides.some((l) => l.startsWith(p))),
     provides.length ? `${provides.length} parts` : validate.stdout.slice(0, 500),
   );
-  const mAdd = claude('plugin', 'marketplace', 'add', clone);
-  check('claude plugin marketplace add <clone>', mAdd.status === 0, mAdd.stdout.trim().split('\n').pop() ?? '');
+  const marketValidate = claude('plugin', 'validate', payload);
+  check('claude plugin validate <payload> (its marketplace)', marketValidate.status === 0, marketValidate.stdout.trim().split('\n').pop());
+  const mAdd = claude('plugin', 'marketplace', 'add', `${market}#plugin`);
+  check(`claude plugin marketplace add ${market}#plugin`, mAdd.status === 0, mAdd.stdout.trim().split('\n').pop() ?? '');
   const install = claude('plugin', 'install', 'recall@recall');
   check(
-    'claude plugin install recall@recall',
-    install.status === 0,
-    `${(install.ms / 1000).toFixed(1)} s (copy + npm ci --ignore-scripts by Claude Code)`,
+    'claude plugin install recall@recall (within 20 s)',
+    install.status === 0 && install.ms <= 20_000,
+    `${(install.ms / 1000).toFixed(1)} s`,
   );
   const installed = readJson(path.join(home, '.claude', 'plugins', 'installed_plugins.json'))['plugins']['recall@recall']?.[0]?.[
     'installPath'
@@ -53,11 +56,22 @@ function installPlugin(clone: string): string | null {
   return installed!;
 }
 
-/** The skill's token cost as `claude plugin details` projects it, and nothing built at install. */
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    n += e.isDirectory() ? dirBytes(p) : fs.lstatSync(p).size;
+  }
+  return n;
+}
+
+/** The skill's token cost as `claude plugin details` projects it, and nothing installed or built at install. */
 function installedCopyChecks(root: string): void {
+  const mb = dirBytes(root) / 1048576;
   check(
-    'installed copy has no dist/ and no built native addon (nothing was built at install)',
-    !fs.existsSync(path.join(root, 'dist')) && !fs.existsSync(path.join(root, 'node_modules', 'better-sqlite3', 'build')),
+    'installed copy is the payload: bundles present, no node_modules installed, at most 60 MB',
+    fs.existsSync(path.join(root, 'dist', 'bundle')) && !fs.existsSync(path.join(root, 'node_modules')) && mb <= 60,
+    `${mb.toFixed(1)} MB`,
   );
   const details = run(bin('claude'), ['plugin', 'details', 'recall@recall'], { env: env(), cwd: base });
   const cost = details.stdout
@@ -103,7 +117,7 @@ function runClaudeHooks(root: string, project: string, transcript: string): void
   for (const [event, groups] of Object.entries(hooksFile)) {
     const command = groups[0]!.hooks[0]!.command;
     const ms = runHookCommand({
-      label: `Claude ${event} (${timings.length === 0 ? 'first run: builds the bundle' : 'bundle built'})`,
+      label: `Claude ${event} (first run)`,
       command,
       stdin: stdinFor[event]!,
       env: claudeEnv,
@@ -127,8 +141,9 @@ function runClaudeHooks(root: string, project: string, transcript: string): void
   );
 }
 
-export async function verifyClaude(clone: string, project: string, transcript: string): Promise<void> {
-  const root = installPlugin(clone);
+/** The whole Claude Code check; the installed copy's root (the payload Codex and Copilot then use). */
+export async function verifyClaude(payload: string, market: string, project: string, transcript: string): Promise<string> {
+  const root = installPlugin(payload, market);
   if (!root) process.exit(1);
   installedCopyChecks(root);
   runClaudeHooks(root, project, transcript);
@@ -149,4 +164,5 @@ export async function verifyClaude(clone: string, project: string, transcript: s
     { CLAUDE_PLUGIN_ROOT: root },
     project,
   );
+  return root;
 }

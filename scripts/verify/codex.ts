@@ -1,7 +1,7 @@
 /**
- * Codex, as a user installs recall: `recall hooks install --harness codex --mcp` from a clone installed
- * without install scripts, each hook of ~/.codex/hooks.json run on Codex's hook JSON, the skill and MCP
- * server as Codex lists them, and the plugin added from the clone's marketplace.
+ * Codex, as a user installs recall: `recall hooks install --harness codex --mcp` from the installed
+ * payload, each hook of ~/.codex/hooks.json run on Codex's hook JSON, the skill and MCP server as Codex
+ * lists them, and the plugin added from the release branch's marketplace.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -86,41 +86,33 @@ async function codexSkillAndMcp(project: string): Promise<void> {
   await mcpCheck('Codex config.toml', 'node', args, {}, project);
 }
 
-/** The Codex plugin from the clone's marketplace, its dependencies installed, its hooks run. */
-function codexPlugin(clone: string, project: string): void {
-  const cxAdd = run(bin('codex'), ['plugin', 'marketplace', 'add', clone], { env: env() });
+/** The Codex plugin from the release branch's marketplace, nothing installed in it, its hooks run. */
+function codexPlugin(market: string, project: string): void {
+  const cxAdd = run(bin('codex'), ['plugin', 'marketplace', 'add', market, '--ref', 'plugin'], { env: env() });
   const cxPlugin = run(bin('codex'), ['plugin', 'add', 'recall@recall'], { env: env() });
   const cxRoot = /Installed plugin root: (.*)/.exec(cxPlugin.stdout)?.[1]?.trim();
   check(
-    'codex plugin marketplace add <clone>; codex plugin add recall@recall',
+    `codex plugin marketplace add ${market} --ref plugin; codex plugin add recall@recall`,
     cxAdd.status === 0 && cxPlugin.status === 0 && !!cxRoot,
-    cxRoot ?? cxPlugin.stderr.slice(0, 200),
+    cxRoot ? `${((cxAdd.ms + cxPlugin.ms) / 1000).toFixed(1)} s, ${cxRoot}` : (cxAdd.stderr + cxPlugin.stderr).slice(0, 300),
   );
-  if (cxRoot) {
-    // Codex copies the plugin but installs no dependencies: the documented one-time step.
-    const deps = run('npm', ['ci', '--ignore-scripts', '--omit=dev', '--no-audit', '--no-fund'], {
-      cwd: cxRoot,
-      env: { ...process.env, HOME: home },
-      timeout: 900_000,
+  if (!cxRoot) return;
+  const pluginHooks = readJson(path.join(cxRoot, 'hooks', 'hooks.json'))['hooks'] as HookGroups;
+  for (const [event, groups] of Object.entries(pluginHooks)) {
+    runHookCommand({
+      label: `Codex plugin ${event}`,
+      command: groups[0]!.hooks[0]!.command,
+      stdin: { ...codexStdin(project)[event]!, session_id: 'c-2' },
+      env: env({ CLAUDE_PLUGIN_ROOT: cxRoot, PLUGIN_ROOT: cxRoot }),
+      event,
+      context: (o) => o['hookSpecificOutput']?.['additionalContext'],
     });
-    check('Codex plugin: npm ci --ignore-scripts --omit=dev in the installed copy', deps.status === 0, `${Math.round(deps.ms / 1000)} s`);
-    const pluginHooks = readJson(path.join(cxRoot, 'hooks', 'hooks.json'))['hooks'] as HookGroups;
-    for (const [event, groups] of Object.entries(pluginHooks)) {
-      runHookCommand({
-        label: `Codex plugin ${event}`,
-        command: groups[0]!.hooks[0]!.command,
-        stdin: { ...codexStdin(project)[event]!, session_id: 'c-2' },
-        env: env({ CLAUDE_PLUGIN_ROOT: cxRoot, PLUGIN_ROOT: cxRoot }),
-        event,
-        context: (o) => o['hookSpecificOutput']?.['additionalContext'],
-      });
-    }
   }
 }
 
-export async function verifyCodex(recall: string, clone: string, project: string): Promise<void> {
+export async function verifyCodex(recall: string, market: string, project: string): Promise<void> {
   section('Codex');
   runCodexHooks(recall, project);
   await codexSkillAndMcp(project);
-  codexPlugin(clone, project);
+  codexPlugin(market, project);
 }

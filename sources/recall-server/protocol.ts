@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { envFlag } from '../../core/truthy.js';
+import { resolveStateDir } from '../../core/state-dir.js';
 import { myUid, ownPrivateDir } from '../../core/private-fs.js';
 
 export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../models/daemon-protocol.js';
@@ -91,9 +92,8 @@ export function stateDirOf(env: Env): string {
     const v = env[k];
     return v === undefined || v.trim() === '' ? undefined : v.trim();
   };
-  const home = raw('HOME') ?? os.homedir();
-  const dir = raw('REFLECT_STATE_DIR') ?? path.join(home, '.reflect');
-  return path.resolve(dir.startsWith('~/') ? path.join(home, dir.slice(2)) : dir);
+  // core/state-dir.ts: a relative setting is taken from HOME, as every other process reads it.
+  return resolveStateDir(raw('HOME') ?? os.homedir(), raw('REFLECT_STATE_DIR'));
 }
 
 /**

@@ -87,4 +87,34 @@ describe('plugin payload', () => {
     const status = spawnSync(path.join(plugin, 'bin', 'recall'), ['status'], { env: env(), encoding: 'utf8', timeout: 60_000 });
     expect(status.stdout).toMatch(/sqlite (wasm|node)\n/);
   }, 180_000);
+
+  it('is committed by plugin:release as the whole tree of an orphan branch, once per distinct payload, the checkout untouched', async () => {
+    const { commitPayload } = (await import(path.join(repo, 'scripts', 'plugin-release.mjs'))) as {
+      commitPayload: (payload: string, branch: string, cwd: string) => string | null;
+    };
+    const src = path.join(base, 'src');
+    const git = (...a: string[]): string => spawnSync('git', a, { cwd: src, encoding: 'utf8' }).stdout.trim();
+    fs.mkdirSync(src);
+    git('init', '-q', '-b', 'main');
+    fs.writeFileSync(path.join(src, 'a.txt'), 'source\n');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'source');
+    const head = git('rev-parse', 'HEAD');
+    // commit-tree needs an identity, which a CI machine may not have configured.
+    for (const k of ['AUTHOR', 'COMMITTER']) {
+      process.env[`GIT_${k}_NAME`] ??= 't';
+      process.env[`GIT_${k}_EMAIL`] ??= 't@t';
+    }
+    const first = commitPayload(plugin, 'plugin', src);
+    expect(first).toMatch(/^[0-9a-f]{40}$/);
+    expect(git('rev-list', '--count', 'plugin')).toBe('1');
+    expect(git('log', '-1', '--format=%B', 'plugin')).toContain(`built from ${head}`);
+    const files = git('ls-tree', '-r', '--name-only', 'plugin').split('\n');
+    expect(files).toContain('.claude-plugin/marketplace.json');
+    expect(files).toContain('dist/node_modules/node-sqlite3-wasm/package.json');
+    expect(files).not.toContain('a.txt');
+    expect(commitPayload(plugin, 'plugin', src)).toBeNull();
+    expect(git('rev-parse', 'HEAD')).toBe(head);
+    expect(git('status', '--porcelain')).toBe('');
+  });
 });

@@ -86,6 +86,7 @@ describe('thin client and in-process path agree', () => {
       'core/hook-input.ts',
       'core/path-settings.ts',
       'core/private-fs.ts',
+      'core/state-dir.ts',
       'core/truthy.ts',
       'hooks/hook-table.ts',
       'server/client-stdin.ts',

@@ -114,4 +114,17 @@ describe('a recall server that cannot be used', () => {
     expect(hookLog()).toMatch(/server: the recall server accepted the call but did not answer by the deadline/);
     expect(fs.existsSync(path.join(kb.state, 'session-injected'))).toBe(false);
   }, 30_000);
+
+  it("the thin client's log line is scrubbed like every other: a state dir named like a token is redacted", async () => {
+    // A GitHub token shape in the folder name: the socket path in the line would carry it.
+    const state = path.join(kb.state, 'ghp_aB3dE5fG7hI9jK1lM3nO5pQ7rS9tU1vW3xY5');
+    fs.mkdirSync(state, { recursive: true, mode: 0o700 });
+    const e = env({ HOME: state, REFLECT_STATE_DIR: state, REFLECT_RECALL_TIMEOUT: '1' });
+    await fakeServer(e, () => undefined);
+    const out = await hook(e);
+    expect(out.code).toBe(0);
+    const log = fs.readFileSync(path.join(state, 'logs', 'user-prompt-submit.log'), 'utf8');
+    expect(log).toMatch(/server: the recall server accepted the call but did not answer by the deadline \(\*\*\*REDACTED\*\*\*/);
+    expect(log).not.toContain('ghp_');
+  }, 30_000);
 });
