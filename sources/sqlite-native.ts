@@ -55,11 +55,11 @@ export function nodeSqliteOpener(): Opener {
   const emit = process.emitWarning;
   let mod: NodeSqliteModule;
   try {
-    process.emitWarning = ((w: string | Error, ...rest: unknown[]) => {
+    process.emitWarning = (w: string | Error, ...rest: unknown[]) => {
       const text = typeof w === 'string' ? w : w.message;
       if (/SQLite/i.test(text)) return;
       (emit as (...a: unknown[]) => void).call(process, w, ...rest);
-    });
+    };
     mod = req('node:sqlite') as NodeSqliteModule;
   } finally {
     process.emitWarning = emit;

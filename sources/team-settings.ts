@@ -148,7 +148,7 @@ export class TeamError extends Error {
 
 export function readTeamConfig(paths: TeamPaths): TeamConfigFile {
   const raw = readJson<unknown>(paths.config, {});
-  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw) : {};
+  return raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
 }
 
 export function writeTeamConfig(paths: TeamPaths, cfg: TeamConfigFile): void {

@@ -21,7 +21,7 @@ if ('skip' in pgOrSkip) {
   console.warn(`team store tests SKIPPED: no PostgreSQL server: ${pgOrSkip.skip}`);
 }
 export const suite = 'skip' in pgOrSkip ? describe.skip : describe;
-export const server = 'skip' in pgOrSkip ? null : (pgOrSkip);
+export const server = 'skip' in pgOrSkip ? null : pgOrSkip;
 
 export interface Machine {
   name: string;
