@@ -186,15 +186,15 @@ describe('index lookups on worker threads', () => {
 
   it('stops starting threads after MAX_FAILED_STARTS that died before they were ready, and rejects everything after close', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
-    workers = new IndexWorkers(path.join(kb.state, 'no-such-worker.mjs'), 1);
-    const off = workers.forIndex(h);
+    const w = (workers = new IndexWorkers(path.join(kb.state, 'no-such-worker.mjs'), 1));
+    const off = w.forIndex(h);
     // Never queued on a thread that is still starting: refused at once, run by the caller.
     await expect(off.fts('"redis"', 10)).rejects.toThrow(/starting/);
     // Each call starts a thread that dies; wait (capped) until the workers gave up on starting more.
     await waitFor(
       async () => {
         await off.fts('"redis"', 10).catch(() => undefined);
-        return /disabled/.test(workers.stats().lastRefusal ?? '');
+        return /disabled/.test(w.stats().lastRefusal ?? '');
       },
       20_000,
       20,
