@@ -2,41 +2,17 @@
  * The `recall` command line. A plain `recall QUERY [options]` is parsed by the fast path (the shared
  * option table through yargs-parser); help, subcommands and anything the fast path does not
  * recognise go to yargs (cli/parser.ts), loaded on demand. Library functions do the work; one handler
- * maps errors to exit codes (2 = usage; 1 = a named failure; 0 = everything else, as in the reference:
- * a runtime problem never fails the caller). stdout carries only the requested output.
+ * (cli/exit-status.ts) maps each error's stable code to its exit status (2 = usage; 1 = a named
+ * failure; 0 = everything else, as in the reference: a runtime problem never fails the caller).
+ * stdout carries only the requested output.
  */
-import { NotFoundError, UsageError, errorMessage } from '../core/errors.js';
 import { isHookName } from '../hooks/hook-table.js';
 import { fastParse } from './options.js';
 import { runRecallCommand } from './commands/recall.js';
-import { oneLineYargsMessage, type CliIo } from './shared.js';
+import { exitStatusOf } from './exit-status.js';
+import type { CliIo } from './shared.js';
 
 export type { CliIo };
-
-/** Failures that are the command's answer (exit 1), by error name, with the prefix their message gets. */
-const FAILURES: Readonly<Record<string, string | undefined>> = {
-  IndexFailed: '',
-  NoteEditError: '',
-  NoteWriteError: '',
-  TeamError: 'team: ',
-  PullError: 'models pull failed: ',
-};
-
-/** The exit status of a failed run, after saying on stderr what went wrong. */
-function exitCodeOf(err: unknown, io: CliIo): number {
-  const name = (err as { name?: string } | null)?.name ?? '';
-  if (err instanceof NotFoundError || Object.hasOwn(FAILURES, name)) {
-    io.stderr(`recall: ${FAILURES[name] ?? ''}${errorMessage(err)}\n`);
-    return 1;
-  }
-  if (err instanceof UsageError || (err instanceof Error && name === 'YError')) {
-    io.stderr(`recall: error: ${err instanceof UsageError ? errorMessage(err) : oneLineYargsMessage(err.message)}\n`);
-    return 2;
-  }
-  // Runtime problems never fail the caller (reference contract); say what happened on stderr.
-  io.stderr(`recall: internal error: ${errorMessage(err)}\n`);
-  return 0;
-}
 
 export async function main(io: CliIo): Promise<number> {
   for (const w of io.configWarnings ?? []) io.stderr(`recall: ${w}\n`);
@@ -56,6 +32,6 @@ export async function main(io: CliIo): Promise<number> {
     await runRecallCommand(fast, io);
     return 0;
   } catch (err) {
-    return exitCodeOf(err, io);
+    return exitStatusOf(err, io);
   }
 }

@@ -195,5 +195,5 @@ export function fastParse(argv: readonly string[]): RecallCommand | null {
   });
   const known = new Set(['_', '--', ...Object.keys(RECALL_OPTIONS)]);
   if (Object.keys(parsed).some((k) => !known.has(k))) return null;
-  return toRecallCommand(parsed as Record<string, unknown>);
+  return toRecallCommand(parsed);
 }

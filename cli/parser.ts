@@ -74,6 +74,8 @@ export async function runYargs(io: CliIo): Promise<number> {
     .alias('version', 'V')
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err) => {
+      // yargs's own errors (YError) carry no code: they are usage errors, said in one line.
+      if (err?.name === 'YError') throw new UsageError(oneLineYargsMessage(err.message));
       throw err ?? new UsageError(oneLineYargsMessage(msg));
     })
     .completion('completion', 'Print a bash/zsh completion script (add `source <(recall completion)` to your shell profile)')

@@ -71,7 +71,7 @@ function cleanRequest(raw: unknown): Partial<RecallCommand> {
   }
   if (out['mode'] !== undefined && !['naive', 'local', 'global'].includes(out['mode'] as string)) delete out['mode'];
   if (out['confidence'] !== undefined && !['HIGH', 'MEDIUM', 'LOW', 'ANY'].includes(out['confidence'] as string)) delete out['confidence'];
-  return out as Partial<RecallCommand>;
+  return out;
 }
 
 /** One log line as a record to replay, or why it cannot be replayed. */

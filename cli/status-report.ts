@@ -69,7 +69,7 @@ const teamSection: StatusSection<TeamStatus & { report: string[] }> = {
 };
 
 /** The extra sections, in the order they are shown. A feature with state of its own adds one here. */
-export const STATUS_SECTIONS: StatusSection[] = [teamSection as StatusSection];
+export const STATUS_SECTIONS: StatusSection[] = [teamSection];
 
 export interface StatusReport {
   kb: {

@@ -1,10 +1,12 @@
 /**
- * Typed errors with stable codes. The CLI maps them to exit codes in one place.
+ * Typed errors with stable codes. The CLI maps codes (never class names) to exit statuses and
+ * messages in one place, cli/exit-status.ts; the errors of other modules (IndexFailed, NoteWriteError,
+ * TeamError, PullError, ...) carry codes of the same kind.
  */
 
-export class RecallError extends Error {
+export class RecallError<C extends string = string> extends Error {
   constructor(
-    readonly code: string,
+    readonly code: C,
     message: string,
   ) {
     super(message);
@@ -13,7 +15,7 @@ export class RecallError extends Error {
 }
 
 /** Bad command-line input: exit 2 with a one-line message. */
-export class UsageError extends RecallError {
+export class UsageError extends RecallError<'E_USAGE'> {
   constructor(message: string) {
     super('E_USAGE', message);
     this.name = 'UsageError';
@@ -21,7 +23,7 @@ export class UsageError extends RecallError {
 }
 
 /** A note, anchor or log that was asked for by name and does not exist: exit 1 with a one-line message. */
-export class NotFoundError extends RecallError {
+export class NotFoundError extends RecallError<'E_NOT_FOUND'> {
   constructor(message: string) {
     super('E_NOT_FOUND', message);
     this.name = 'NotFoundError';
@@ -29,7 +31,7 @@ export class NotFoundError extends RecallError {
 }
 
 /** An arm that cannot run in this installation (no model, no engine): reported as "unavailable". */
-export class ArmUnavailableError extends RecallError {
+export class ArmUnavailableError extends RecallError<'E_ARM_UNAVAILABLE'> {
   constructor(
     readonly arm: string,
     message: string,
@@ -39,7 +41,21 @@ export class ArmUnavailableError extends RecallError {
   }
 }
 
+/**
+ * What an error says, in one line and never empty: the first line of its message (of any thrown
+ * value that has one: an error from another realm, a plain object), else its name, else the value
+ * as text.
+ */
 export function errorMessage(err: unknown): string {
-  if (err instanceof Error) return err.message.split('\n')[0] ?? err.name;
-  return String(err);
+  const message = (err as { message?: unknown } | null)?.message;
+  const first = (text: string): string => text.split(/[\r\n]/)[0]!.trim();
+  if (typeof message === 'string' && first(message)) return first(message);
+  if (err instanceof Error) return err.name || 'Error';
+  let text: string;
+  try {
+    text = first(String(err));
+  } catch {
+    text = ''; // An object without a way to be text (no prototype, a throwing toString).
+  }
+  return text || 'unknown error';
 }

@@ -20,7 +20,7 @@ import { SETTINGS, type Setting } from '../core/settings.js';
 // The TOML parser is loaded only when a config file exists: most processes (every hook) have none
 // and should not pay for evaluating it.
 const loadCjs = createRequire(import.meta.url);
-const parse = (text: string): Record<string, unknown> => (loadCjs('smol-toml') as typeof SmolToml).parse(text) as Record<string, unknown>;
+const parse = (text: string): Record<string, unknown> => (loadCjs('smol-toml') as typeof SmolToml).parse(text);
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -52,7 +52,7 @@ export function parseConfigText(text: string, file: string): { values: Record<st
   const warnings: string[] = [];
   let doc: Record<string, unknown>;
   try {
-    doc = parse(text) as Record<string, unknown>;
+    doc = parse(text);
   } catch (err) {
     return { values, warnings: [`${file}: not valid TOML (${(err as Error).message.split('\n')[0]}); ignored`] };
   }
@@ -98,7 +98,7 @@ export function withConfigFile(env: Env): { env: Record<string, string | undefin
       return { env: { ...env }, file, warnings: [`${file}: not a regular file of at most ${MAX_CONFIG_BYTES} bytes; ignored`] };
     const { values, warnings } = parseConfigText(fs.readFileSync(file, 'utf8'), file);
     const merged: Record<string, string | undefined> = { ...env };
-    for (const [k, v] of Object.entries(values)) if (merged[k] === undefined || merged[k]!.trim() === '') merged[k] = v;
+    for (const [k, v] of Object.entries(values)) if (merged[k] === undefined || merged[k].trim() === '') merged[k] = v;
     return { env: merged, file, warnings };
   } catch (err) {
     return {

@@ -31,15 +31,15 @@ import {
 } from '../sinks/note-writer.js';
 import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './notes-kb.js';
 
-/** Errors that already say what went wrong with the command's input; anything else is a failed write. */
-const NAMED_ERRORS = new Set(['UsageError', 'NotFoundError', 'NoteEditError', 'NoteWriteError']);
+/** Codes of errors that already say what went wrong with the command's input; anything else is a failed write. */
+const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE']);
 
 /** Run one write; a runtime failure (disk full, permission, busy index) becomes a NoteWriteError naming the command. */
 function writing<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
-    if (err instanceof Error && NAMED_ERRORS.has(err.name)) throw err;
+    if (err instanceof Error && NAMED_ERRORS.has((err as { code?: unknown }).code)) throw err;
     throw new NoteWriteError(`${what} failed, nothing written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
   }
 }

@@ -26,7 +26,7 @@ export async function startServer(entry: string, socket: string, env: Env): Prom
       detached: true,
       stdio: 'ignore',
       cwd: '/',
-      env: env as NodeJS.ProcessEnv,
+      env: env,
     });
     child.on('error', () => undefined);
     child.unref();

@@ -131,7 +131,7 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
   const entries = results.map((c, i) => {
     const note = c.note;
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
-    const text = oneLine((showField ? fieldValue(note, field!) : null) || note.keyInsight || titleAndGist(note));
+    const text = oneLine((showField ? fieldValue(note, field) : null) || note.keyInsight || titleAndGist(note));
     const suffix = rows ? economicsSuffix(rows[i]!) : '';
     const origin = originLabel(note);
     const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];

@@ -102,7 +102,7 @@ export function startBackgroundRefresh(kbRoot: string, env: Readonly<Record<stri
   const entry = refresherEntry();
   if (!entry) return false;
   try {
-    const child = spawn(process.execPath, [entry, '--kb', kbRoot], { detached: true, stdio: 'ignore', env: env as NodeJS.ProcessEnv });
+    const child = spawn(process.execPath, [entry, '--kb', kbRoot], { detached: true, stdio: 'ignore', env: env });
     child.on('error', () => undefined);
     child.unref();
     return true;

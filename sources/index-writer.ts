@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sqliteErrorCode, type SqlStatement } from './sqlite.js';
-import { isMemoryIndex, parseNote, str, type FleetLookup, type Note, type NoteLocation } from '../core/note.js';
+import { isMemoryIndex, parseNote, str, type FleetLookup, type Note } from '../core/note.js';
 import { loadFleetLedger } from './fleet-ledger.js';
 import { parseYamlMapping } from '../core/frontmatter.js';
 import type { KbFile, WalkProblem } from './kb-walk.js';
@@ -146,7 +146,7 @@ export class IndexWriter {
   }
 
   private storeNote(f: KbFile, text: string): void {
-    const parsed = parseNote(text, f.rel, f.location as NoteLocation, this.fleetLookup());
+    const parsed = parseNote(text, f.rel, f.location, this.fleetLookup());
     // A note of an attached root (the team shard) gets its provenance from that root.
     const decorate = decoratorFor(this.h.attached, f.rel);
     const note = decorate ? decorate(parsed, f.abs) : parsed;

@@ -19,11 +19,12 @@ export interface TeamConnection {
 
 /** A TeamError from any failure, password removed, with what we were doing. */
 export function teamError(err: unknown, secrets: readonly string[], doing: string): TeamError {
-  if (err instanceof TeamError) return new TeamError(err.code, redact(err.message, secrets));
+  if (err instanceof TeamError) return new TeamError(err.code, redact(err.message, secrets), err.detail);
   const e = err as { message?: string; code?: string };
   const msg = (e?.message ?? String(err)).split('\n')[0] ?? 'unknown error';
-  const code = typeof e?.code === 'string' ? e.code : 'E_TEAM';
-  return new TeamError(code, redact(`${doing}: ${msg}${code !== 'E_TEAM' && !msg.includes(code) ? ` (${code})` : ''}`, secrets));
+  // The cause's own code (SQLSTATE, errno) is said in the message; the error's code stays one of ours.
+  const cause = typeof e?.code === 'string' ? e.code : '';
+  return new TeamError('E_TEAM', redact(`${doing}: ${msg}${cause && !msg.includes(cause) ? ` (${cause})` : ''}`, secrets), cause);
 }
 
 function readFileOpt(file: string | undefined): string | undefined {

@@ -108,7 +108,7 @@ export function loadTrust(paths: TeamPaths): TrustList {
   const authors: TrustList['authors'] = {};
   if (raw.authors && typeof raw.authors === 'object') {
     for (const [name, v] of Object.entries(raw.authors)) {
-      const authority = AUTHORITIES.includes(v?.authority as Authority) ? (v.authority as Authority) : 'advisory';
+      const authority = AUTHORITIES.includes(v?.authority) ? v.authority : 'advisory';
       authors[name] = { authority, since: typeof v?.since === 'string' ? v.since : '' };
     }
   }

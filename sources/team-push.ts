@@ -5,6 +5,7 @@
  * in team-schema.ts); a newer revision takes the head through the store's insert trigger.
  */
 import { ident, inTransaction, sessionRole, type TeamConnection } from './team-connection.js';
+import { causeCode } from './team-settings.js';
 
 /** A note a KB publishes. */
 export interface PushItem {
@@ -202,7 +203,7 @@ async function writeInserts(conn: TeamConnection, s: string, ins: Insert[], orig
 }
 
 /** SQLSTATE class 22 (data exception): the value itself cannot be stored (a NUL in text, a bad escape in JSON). */
-const isDataError = (err: unknown): boolean => /^22/.test(String((err as { code?: unknown }).code ?? ''));
+const isDataError = (err: unknown): boolean => /^22/.test(causeCode(err));
 
 /**
  * Insert the batch's revisions; when the server refuses a value, insert them one at a time instead

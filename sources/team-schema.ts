@@ -2,7 +2,7 @@
  * The team store's versioned schema: the migrations that create and extend it, reading its
  * version, and `recall team init`'s migrate (with pgvector when the server offers it, and grants).
  */
-import { TeamError } from './team-settings.js';
+import { TeamError, causeCode } from './team-settings.js';
 import { ident, inTransaction, teamError, type TeamConnection } from './team-connection.js';
 import { ownRowsOnly, UPDATABLE_COLUMNS } from './team-schema-v3.js';
 
@@ -156,7 +156,7 @@ async function applyMigrations(conn: TeamConnection, s: string, version: number,
     try {
       await conn.query(steps[v]!);
     } catch (err) {
-      if ((err as { code?: string }).code === '42501') {
+      if (causeCode(err) === '42501') {
         throw new TeamError(
           'E_TEAM_PRIVILEGE',
           `the store's schema is version ${version} and moving it to ${v} needs the role that owns it: run \`recall team init\` as that role (${(err as Error).message})`,

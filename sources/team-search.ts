@@ -93,7 +93,7 @@ async function vectorCandidates(
   text: TextRow[],
 ): Promise<{ raw: RawRow; sim: number }[]> {
   if (!vector.pgvector) {
-    const byVector = text.filter((r) => r.vec).map((r) => ({ raw: r as RawRow, sim: cosine(vector.query, r.vec!) }));
+    const byVector = text.filter((r) => r.vec).map((r) => ({ raw: r, sim: cosine(vector.query, r.vec!) }));
     return byVector.sort((a, b) => b.sim - a.sim);
   }
   const s = ident(conn.schema);

@@ -136,19 +136,41 @@ export interface TeamSettings {
 /** Schema names are spliced into SQL as identifiers: lower-case letters, digits and _ only. */
 const SCHEMA_RE = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * The stable codes of team store failures (the CLI maps them); a failure of the server, the network
+ * or the disk is E_TEAM, with its own code (a PostgreSQL SQLSTATE, ECONNREFUSED) in the message.
+ */
+export type TeamErrorCode =
+  | 'E_TEAM'
+  | 'E_TEAM_BUSY'
+  | 'E_TEAM_NOT_CONFIGURED'
+  | 'E_TEAM_NO_KB'
+  | 'E_TEAM_NO_SCHEMA'
+  | 'E_TEAM_PRIVILEGE'
+  | 'E_TEAM_SCHEMA_NEWER'
+  | 'E_TEAM_SCHEMA_OLD'
+  | 'E_TEAM_TLS'
+  | 'E_TEAM_URL';
+
 export class TeamError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: TeamErrorCode,
     message: string,
+    /** The code of the failure underneath (SQLSTATE, errno), '' when none. */
+    readonly detail = '',
   ) {
     super(message);
     this.name = 'TeamError';
   }
 }
 
+/** The code of the failure underneath an error: a TeamError's detail, or pg's or node's own code. */
+export const causeCode = (err: unknown): string =>
+  err instanceof TeamError ? err.detail : String((err as { code?: unknown } | null)?.code ?? '');
+
 export function readTeamConfig(paths: TeamPaths): TeamConfigFile {
   const raw = readJson<unknown>(paths.config, {});
-  return raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as TeamConfigFile) : {};
+  return raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
 }
 
 export function writeTeamConfig(paths: TeamPaths, cfg: TeamConfigFile): void {

@@ -16,7 +16,7 @@ import { lastValue, requireNumber } from '../options.js';
 import { splitFrontmatter } from '../../core/frontmatter.js';
 import { howToApply, parseTags, str } from '../../core/note.js';
 import type { NewNote } from '../../sinks/note-writer.js';
-import { isConfidenceTier, type ConfidenceTier } from '../../core/confidence.js';
+import { isConfidenceTier } from '../../core/confidence.js';
 
 const notesIo = (io: CliIo) => ({ env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) });
 
@@ -103,7 +103,7 @@ function fromNoteText(text: string): Partial<NewNote> {
     ...(str(fm['key_insight']) || str(fm['description']) ? { keyInsight: str(fm['key_insight']) || str(fm['description']) } : {}),
     ...(str(fm['how_to_apply']) || howToApply(body) ? { howToApply: str(fm['how_to_apply']) || howToApply(body) } : {}),
     ...(parseTags(fm['tags']).length ? { tags: parseTags(fm['tags']) } : {}),
-    ...(isConfidenceTier(tier) ? { confidence: tier as ConfidenceTier } : {}),
+    ...(isConfidenceTier(tier) ? { confidence: tier } : {}),
     ...(str(fm['learning_type']) ? { learningType: str(fm['learning_type']) } : {}),
     ...(str(fm['id']) ? { id: str(fm['id']) } : {}),
     body: body.replace(/^\*\*How to apply:\*\*.*$/m, '').trim(),
@@ -118,7 +118,7 @@ function editNote(io: CliIo): Partial<NewNote> {
   try {
     fs.writeFileSync(file, EDITOR_TEMPLATE, { mode: 0o600 });
     // The editor setting may carry arguments ("code -w"): let the shell split it, pass the file safely.
-    const r = spawnSync('sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: io.env as NodeJS.ProcessEnv });
+    const r = spawnSync('sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit', env: io.env });
     if (r.status !== 0) throw new UsageError(`the editor (${editor}) exited with ${r.status ?? r.signal}; nothing written`);
     const fields = fromNoteText(fs.readFileSync(file, 'utf8'));
     if (fields.body?.startsWith('Write the body here')) delete fields.body;
@@ -143,7 +143,7 @@ function noteFromFlags(a: Record<string, unknown>): Partial<NewNote> {
     const c = String(lastValue(a['confidence'])).toLowerCase();
     if (!isConfidenceTier(c))
       throw new UsageError(`--confidence must be one of high, medium, low (got ${JSON.stringify(String(a['confidence']))})`);
-    fromFlags.confidence = c as ConfidenceTier;
+    fromFlags.confidence = c;
   }
   return fromFlags;
 }

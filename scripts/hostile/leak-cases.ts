@@ -67,7 +67,7 @@ export const LEAK_CASES: Record<string, () => Promise<void>> = {
   },
   async secrets() {
     const c = freshCase();
-    let last = null;
+    let last: Awaited<ReturnType<typeof run>> | null = null;
     let total = 0;
     for (const [i, s] of SECRET_SHAPES.entries()) {
       last = await run(hook('user-prompt-submit'), { env: c.env, stdin: JSON.stringify({ session_id: `sec${i}`, prompt: s.prompt }) });

@@ -46,7 +46,7 @@ const OPTIONS: Record<string, Record<string, unknown>> = {
   '@secretlint/secretlint-rule-aws': { enableIDScanRule: true },
 };
 
-export const SECRETLINT_RULES: readonly SecretlintRule[] = (recommended.rules as unknown as SecretlintRule[]).filter(
+export const SECRETLINT_RULES: readonly SecretlintRule[] = (recommended as unknown as { rules: SecretlintRule[] }).rules.filter(
   (r) => r.meta.type === 'scanner' && !SKIPPED.has(r.meta.id),
 );
 

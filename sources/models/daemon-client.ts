@@ -139,7 +139,7 @@ function takeSpawnLock(lock: string): boolean {
 
 function spawnDaemon(opts: ClientOptions): void {
   const [cmd, ...args] = opts.spawnCommand;
-  const child = spawn(cmd!, args, { detached: true, stdio: 'ignore', env: opts.env as NodeJS.ProcessEnv });
+  const child = spawn(cmd!, args, { detached: true, stdio: 'ignore', env: opts.env });
   child.unref();
 }
 

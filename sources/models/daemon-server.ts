@@ -127,7 +127,7 @@ class Daemon {
         return { ok: true, model: embedModel, query: q!, hits: knn(this.matrixFor(req.index, req.generation), q!, req.k) };
       }
       default:
-        return { ok: false, error: `unknown op: ${(req as { op?: unknown }).op}` };
+        return { ok: false, error: `unknown op: ${String((req as { op?: unknown }).op)}` };
     }
   }
 

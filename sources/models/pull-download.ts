@@ -63,11 +63,11 @@ async function fetchResponse(ctx: FetchContext, url: string, name: string, stall
     stall.disarm();
     if (ctx.signal?.aborted === true) throw ctx.signal?.reason;
     const cause = stall.timedOut ? `no response within ${ctx.timeoutMs} ms` : describeCause(err);
-    throw new PullError('E_NETWORK', `cannot reach ${ctx.endpoint} (${cause}): ${ctx.offlineHint}`);
+    throw new PullError('E_PULL_NETWORK', `cannot reach ${ctx.endpoint} (${cause}): ${ctx.offlineHint}`);
   }
   if (res.ok && res.body === null) {
     stall.disarm();
-    throw new PullError('E_SIZE', `${name} is empty`);
+    throw new PullError('E_PULL_SIZE', `${name} is empty`);
   }
   if (!res.ok || res.body === null) {
     stall.disarm();
@@ -75,7 +75,7 @@ async function fetchResponse(ctx: FetchContext, url: string, name: string, stall
     if (res.status === 404 && OPTIONAL.has(name)) return null;
     const status = `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`;
     const hint = res.status === 401 || res.status === 403 ? ' (gated or private repository?)' : '';
-    throw new PullError('E_HTTP', `cannot download ${name} from ${url}: ${status}${hint}`);
+    throw new PullError('E_PULL_HTTP', `cannot download ${name} from ${url}: ${status}${hint}`);
   }
   return res;
 }
@@ -92,8 +92,8 @@ async function readChunk(
     return await reader.read();
   } catch (err) {
     if (ctx.signal?.aborted === true) throw ctx.signal?.reason;
-    if (stall.timedOut) throw new PullError('E_NETWORK', `download of ${name} stalled: no data for ${ctx.timeoutMs} ms (got ${got})`);
-    throw new PullError('E_NETWORK', `connection lost while downloading ${name} after ${got} (${describeCause(err)})`);
+    if (stall.timedOut) throw new PullError('E_PULL_NETWORK', `download of ${name} stalled: no data for ${ctx.timeoutMs} ms (got ${got})`);
+    throw new PullError('E_PULL_NETWORK', `connection lost while downloading ${name} after ${got} (${describeCause(err)})`);
   }
 }
 
@@ -152,9 +152,9 @@ export async function downloadFile(ctx: FetchContext, url: string, name: string,
   const total = declaredLength(res);
   const received = await streamToFile(ctx, res.body!, total, name, dest, stall);
   if (total !== null && received !== total) {
-    throw new PullError('E_SIZE', `${name}: received ${received} bytes but the hub announced ${total}`);
+    throw new PullError('E_PULL_SIZE', `${name}: received ${received} bytes but the hub announced ${total}`);
   }
-  if (received === 0) throw new PullError('E_SIZE', `${name} is empty`);
+  if (received === 0) throw new PullError('E_PULL_SIZE', `${name} is empty`);
   ctx.onProgress?.(name, received, total);
   return received;
 }

@@ -2,7 +2,7 @@
  * Errors of `recall models pull`: a stable code and a one-line message, with the innermost useful
  * cause of a network or disk failure.
  */
-export type PullErrorCode = 'E_NETWORK' | 'E_HTTP' | 'E_SIZE' | 'E_IO';
+export type PullErrorCode = 'E_PULL_NETWORK' | 'E_PULL_HTTP' | 'E_PULL_SIZE' | 'E_PULL_IO';
 
 export class PullError extends Error {
   constructor(
@@ -34,7 +34,7 @@ export async function io<T>(verb: string, target: string, fn: () => Promise<T>):
   try {
     return await fn();
   } catch (err) {
-    throw new PullError('E_IO', `cannot ${verb} ${target} (${describeCause(err)})`);
+    throw new PullError('E_PULL_IO', `cannot ${verb} ${target} (${describeCause(err)})`);
   }
 }
 

@@ -15,10 +15,10 @@
  *   was, and the temp folder is removed in every case. Temp folders older than a day, left by a killed
  *   process, are swept at the start of the next pull.
  * - Errors are `PullError`s with a stable code and a one-line message:
- *   E_NETWORK: hub unreachable (DNS, refused, no answer within `timeoutMs`), connection lost or stalled
- *              mid-file; E_HTTP: a required file answered with a non-2xx status (404 is fine for an
- *              optional file); E_SIZE: bytes written differ from Content-Length, or a file is empty;
- *   E_IO: the local disk failed. An invalid id or endpoint is a `UsageError`; cancelling through
+ *   E_PULL_NETWORK: hub unreachable (DNS, refused, no answer within `timeoutMs`), connection lost or
+ *   stalled mid-file; E_PULL_HTTP: a required file answered with a non-2xx status (404 is fine for an
+ *   optional file); E_PULL_SIZE: bytes written differ from Content-Length, or a file is empty;
+ *   E_PULL_IO: the local disk failed. An invalid id or endpoint is a `UsageError`; cancelling through
  *   `signal` rejects with the signal's reason.
  */
 import fs from 'node:fs/promises';
@@ -179,7 +179,7 @@ async function installFiles(tmp: string, dir: string, names: readonly string[]):
       if (step.backup !== null) await fs.rename(step.backup, step.dest).catch(() => undefined);
     }
     if (!dirExisted) await fs.rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    throw new PullError('E_IO', `cannot move the downloaded files into ${dir} (${describeCause(err)})`);
+    throw new PullError('E_PULL_IO', `cannot move the downloaded files into ${dir} (${describeCause(err)})`);
   }
 }
 

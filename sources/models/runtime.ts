@@ -19,6 +19,8 @@ export const BATCH_SIZE = 4;
 type Transformers = typeof import('@huggingface/transformers');
 type Tokenizer = Awaited<ReturnType<Transformers['AutoTokenizer']['from_pretrained']>>;
 type Model = Awaited<ReturnType<Transformers['AutoModel']['from_pretrained']>>;
+/** What the tokenizer's call answers (typed `any` by the library): the tensors the model takes. */
+type Encoded = { attention_mask: { data: BigInt64Array } };
 
 let lib: Promise<Transformers> | null = null;
 function transformers(modelsDir: string): Promise<Transformers> {
@@ -164,16 +166,16 @@ export class ModelRuntime {
     if (texts.length === 0) return [];
     const { tok, model } = await this.embedModel();
     const capped = texts.map((t) => t.slice(0, MODEL_TEXT_CHARS));
-    const out: number[][] = new Array(texts.length);
+    const out: number[][] = new Array<number[]>(texts.length);
     const fitted = fitToModel(tok, capped, undefined, this.limits.embedMaxTokens ?? this.settings.embedMaxTokens).a;
     for (const batch of lengthBatches(capped, this.limits.batchSize)) {
       const enc = tok(
         batch.map((i) => fitted[i]!),
         { padding: true, truncation: true },
-      );
+      ) as Encoded;
       const { last_hidden_state: h } = (await model(enc)) as { last_hidden_state: { dims: number[]; data: Float32Array } };
       const [b, seq, dim] = h.dims as [number, number, number];
-      const mask = enc.attention_mask.data as BigInt64Array;
+      const mask = enc.attention_mask.data;
       for (let r = 0; r < b; r += 1) {
         const sum = new Float32Array(dim);
         let count = 0;
@@ -194,13 +196,13 @@ export class ModelRuntime {
     if (texts.length === 0) return [];
     const { tok, model } = await this.ceModel();
     const capped = texts.map((t) => t.slice(0, MODEL_TEXT_CHARS));
-    const out: number[] = new Array(texts.length);
+    const out: number[] = new Array<number>(texts.length);
     const fitted = fitToModel(tok, capped, query, this.limits.ceMaxTokens ?? this.settings.ceMaxTokens);
     for (const batch of lengthBatches(capped, this.limits.batchSize)) {
       const enc = tok(
         batch.map((i) => fitted.a[i]!),
         { text_pair: batch.map((i) => fitted.b![i]!), padding: true, truncation: true },
-      );
+      ) as Encoded;
       const { logits } = (await model(enc)) as { logits: { data: Float32Array } };
       batch.forEach((i, r) => {
         out[i] = logits.data[r]!;

@@ -37,7 +37,7 @@ function blockText(block: unknown): string {
   if (typeof block === 'string') return block;
   const b = asRecord(block);
   if (!b) return '';
-  for (const key of ['text', 'thinking']) if (typeof b[key] === 'string') return b[key] as string;
+  for (const key of ['text', 'thinking']) if (typeof b[key] === 'string') return b[key];
   if (b['input'] !== undefined) return JSON.stringify(b['input']) ?? '';
   if (typeof b['arguments'] === 'string') return b['arguments'];
   return '';

@@ -92,7 +92,7 @@ describe('recall status', () => {
       collect: async (ctx) => ({ store: `store for ${path.basename(ctx.scope.root)}` }),
       render: (d) => [`demo      ${d.store}`],
     };
-    STATUS_SECTIONS.push(demo as StatusSection);
+    STATUS_SECTIONS.push(demo);
     kb = tempKb();
     kb.write('documents/a.md', noteText('a', 'alpha', 'body'));
     const r = await collectStatus(

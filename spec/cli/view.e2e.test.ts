@@ -164,7 +164,7 @@ function dumpDom(page: string): Promise<string> {
       CHROMIUM!,
       [...args, `--user-data-dir=${profile}`, '--dump-dom', `${url.origin}${page}`],
       { timeout: 90_000, maxBuffer: 1 << 24 },
-      (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      (err: Error | null, stdout) => (err ? reject(err) : resolve(stdout)),
     );
   });
 }

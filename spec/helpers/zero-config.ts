@@ -19,7 +19,7 @@ export interface ZeroConfigWorld {
   home: string;
   project: string;
   memory: string;
-  baseEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  baseEnv: (extra?: Record<string, string>) => NodeJS.ProcessEnv;
   recall(args: string[], opts?: { input?: string; env?: Record<string, string> }): { code: number | null; stdout: string; stderr: string };
   promptHook(prompt: string, sessionId: string, env?: Record<string, string>): string;
   savedFiles(): string[];

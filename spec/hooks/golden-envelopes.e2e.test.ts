@@ -13,6 +13,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
+import { waitFor } from '../helpers/wait.js';
 import { ask } from '../../sources/recall-server/ask.js';
 import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
 
@@ -84,10 +85,7 @@ async function startServer(env: Record<string, string>): Promise<{ socket: strin
     child.kill();
     return exited;
   };
-  for (let i = 0; i < 200; i += 1) {
-    if (fs.existsSync(socket) && (await served(socket).catch(() => -1)) === 0) return { socket, stop };
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  if (await waitFor(async () => fs.existsSync(socket) && (await served(socket).catch(() => -1)) === 0, 20_000, 50)) return { socket, stop };
   await stop();
   throw new Error('recall server did not start');
 }

@@ -52,6 +52,33 @@ export function envelope(out: Out): Record<string, unknown> {
   return JSON.parse(lines[0]!) as Record<string, unknown>;
 }
 
+/** The hook event each entry answers for, as Claude Code and Codex name it in the envelope. */
+const EVENT_OF: Readonly<Record<string, string>> = {
+  'session-start': 'SessionStart',
+  'user-prompt-submit': 'UserPromptSubmit',
+  'subagent-start': 'SubagentStart',
+};
+
+/**
+ * The context of a Claude Code / Codex envelope (the default harness), after checking its exact shape:
+ * one key `hookSpecificOutput` holding exactly the hook's event name and a string of context that is
+ * empty or one whole `<recall-notes>` block, and at most a `systemMessage` for the person. Fails on a
+ * missing or extra key, a wrong event name, or context that is not a string or is cut.
+ */
+export function claudeContext(hook: string, out: Out): string {
+  const e = envelope(out);
+  // Beside the context, Claude Code takes a notice for the person (a broken setup is said so).
+  expect(Object.keys(e).filter((k) => k !== 'systemMessage')).toEqual(['hookSpecificOutput']);
+  if ('systemMessage' in e) expect(e['systemMessage']).toEqual(expect.stringMatching(/^recall\b.{1,999}$/s));
+  const inner = e['hookSpecificOutput'] as Record<string, unknown>;
+  expect(Object.keys(inner).sort()).toEqual(['additionalContext', 'hookEventName']);
+  expect(inner['hookEventName']).toBe(EVENT_OF[hook]);
+  const ctx = inner['additionalContext'];
+  if (typeof ctx !== 'string') throw new Error(`${hook}: additionalContext is ${JSON.stringify(ctx)}, not a string`);
+  if (ctx !== '') expect(ctx).toMatch(/^<recall-notes>\n[\s\S]*\n<\/recall-notes>$/);
+  return ctx;
+}
+
 export function context(out: Out): string {
   const e = envelope(out) as { hookSpecificOutput?: { additionalContext: string }; additionalContext?: string };
   return e.hookSpecificOutput?.additionalContext ?? e.additionalContext ?? '';

@@ -90,22 +90,15 @@ export async function indexedNotes(state: string): Promise<number> {
   }
 }
 
+/** The entries of the state dir's recall log (one per recall: its caller, what degraded it). */
+export function recallLog(state: string): { caller?: string; degraded?: string[] }[] {
+  const file = path.join(state, 'recall_log.jsonl');
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+  return text ? text.split('\n').map((l) => JSON.parse(l) as { caller?: string; degraded?: string[] }) : [];
+}
+
 export function mkfifo(file: string): void {
   execFileSync('mkfifo', [file]);
 }
 
-export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Wait for an event: look at `cond` every `everyMs` until it holds (true) or `maxMs` passed (false).
- * Specs wait for what they need (a batch committed, a lock taken), never for a fixed time, which a
- * loaded machine may not honour.
- */
-export async function waitFor(cond: () => boolean | Promise<boolean>, maxMs = 120_000, everyMs = 100): Promise<boolean> {
-  const until = Date.now() + maxMs;
-  for (;;) {
-    if (await cond()) return true;
-    if (Date.now() > until) return false;
-    await sleep(everyMs);
-  }
-}
+export { sleep, waitFor } from '../helpers/wait.js';

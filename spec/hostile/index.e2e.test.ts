@@ -13,6 +13,7 @@ import {
   indexedNotes,
   note,
   prompt,
+  recallLog,
   repo,
   runCli,
   runHook,
@@ -202,8 +203,10 @@ describe('a big cold KB', () => {
       const text = Array.from({ length: words }, () => 'pool').join('-');
       const r = await runHook('user-prompt-submit', { env, stdin: JSON.stringify({ session_id: 'h', prompt: text }) });
       expectEnvelope(r, 5000);
-      // Far under the deadline: the query itself is cheap now.
-      expect(r.ms).toBeLessThan(3000);
+      // Cheap now: the hook's own log says no arm ran out of time (seconds of FTS would), not a clock.
+      const logged = recallLog(c.state).filter((e) => e.caller?.startsWith('user-prompt-submit'));
+      expect(logged.length).toBeGreaterThan(0);
+      expect(logged.flatMap((e) => e.degraded ?? []).filter((d) => /timeout|deadline/.test(d))).toEqual([]);
     },
     120_000,
   );
@@ -259,10 +262,12 @@ describe('damaged index', () => {
       expect(expectEnvelope(await runHook('user-prompt-submit', { env, stdin: prompt(undefined, 'f0') }), 5000)).toContain('[lrn-pool]');
       spawnSync('dd', ['if=/dev/zero', `of=${path.join(mnt, 'filler')}`, 'bs=64k'], { stdio: 'ignore' });
       fs.writeFileSync(path.join(c.kb, 'documents', 'new.md'), note('lrn-new', 'postgres pool new note', 'added while the disk is full'));
+      // The index is kept: the same file (no rebuild into a new one) answers every call.
+      const kept = fs.statSync(indexFile(mnt)).ino;
       for (let i = 1; i <= 3; i += 1) {
         const r = await runHook('user-prompt-submit', { env, stdin: prompt(undefined, `f${i}`) });
         expect(expectEnvelope(r, 5000)).toContain('[lrn-pool]');
-        expect(r.ms).toBeLessThan(2000);
+        expect(fs.statSync(indexFile(mnt)).ino).toBe(kept);
       }
       expect(files(path.join(mnt, 'index')).filter((f) => f.includes('.corrupt-'))).toHaveLength(0);
       // `recall index` either fits in the WAL space already there, or says the disk is full (exit 1).

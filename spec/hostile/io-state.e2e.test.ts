@@ -45,8 +45,10 @@ describe('deadlines', () => {
       keepStdinOpen: true,
       killAfterMs: 20_000,
     });
+    // Stdin is never closed: a hook that read to the end of input would answer only at its deadline,
+    // with no notes. Notes in the answer, from a process that exited by itself, show the read ended
+    // with the JSON (no wall-clock figure, which a loaded machine may not meet).
     expect(expectEnvelope(r, 5000)).toContain('[lrn-pool]');
-    expect(r.ms).toBeLessThan(3000);
   });
 
   it('stdin open and silent: the hook still answers within its deadline', async () => {
@@ -100,8 +102,12 @@ describe('state dir surprises', () => {
       env: { ...c.env, REFLECT_RECALL_TIMEOUT: '5', REFLECT_RECALL_DEBUG: '1' },
       stdin: prompt(),
     });
+    // Opening a FIFO that nobody reads blocks the thread: a hook that did would never exit and be
+    // killed (expectEnvelope checks it was not). The append-only logs are left as the FIFOs they are
+    // (recent-searches.json is rewritten whole, by a rename over it).
     expect(expectEnvelope(r, 5000)).toContain('[lrn-pool]');
-    expect(r.ms).toBeLessThan(3000);
+    for (const f of ['recall_log.jsonl', 'metrics.jsonl', 'logs/user-prompt-submit.log'])
+      expect(fs.lstatSync(path.join(c.state, f)).isFIFO()).toBe(true);
   });
 
   it('a daemon socket folder owned by another user is refused, not used', async () => {

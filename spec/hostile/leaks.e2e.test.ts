@@ -52,7 +52,11 @@ describe('secrets in prompts', () => {
     for (const n of ['recall_log.jsonl', 'knowledge-gaps.jsonl', 'recall_cache/index.json'])
       expect(files.find((f) => names[files.indexOf(f)] === n)!.text).toContain('***REDACTED***');
     const leaks = SECRET_SHAPES.filter((s) => files.some((f) => f.text.includes(s.secret))).map(
-      (s) => `${s.name} in ${files.filter((f) => f.text.includes(s.secret)).map((f) => path.relative(c.state, f.file))}`,
+      (s) =>
+        `${s.name} in ${files
+          .filter((f) => f.text.includes(s.secret))
+          .map((f) => path.relative(c.state, f.file))
+          .join(',')}`,
     );
     expect(leaks).toEqual([]);
   }, 240_000);

@@ -17,7 +17,7 @@ function port(df: Record<string, number>, info: Record<string, number> = {}): We
     asked.push([...stems]);
     return {
       live: 100,
-      df: new Map(stems.flatMap((s) => (df[s] === undefined ? [] : [[s, df[s]!] as const]))),
+      df: new Map(stems.flatMap((s) => (df[s] === undefined ? [] : [[s, df[s]] as const]))),
       info: new Map(stems.map((s) => [s, info[s] ?? 0.5])),
     };
   }) as unknown as WeighPort & { asked: string[][] };

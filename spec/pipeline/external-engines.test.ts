@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
+import { waitFor } from '../helpers/wait.js';
 
 let kb: TempKb;
 afterEach(() => kb?.cleanup());
@@ -104,8 +105,9 @@ describe('reflect engine', () => {
     ).toEqual(['graph', 'vector']);
     const pids = fs.readFileSync(pidFile, 'utf8').trim().split('\n').map(Number);
     expect(pids).toHaveLength(4);
-    await new Promise((res) => setTimeout(res, 200));
-    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    // SIGKILL is delivered at once but reaped a little later: wait for every process to be gone.
+    await waitFor(() => !pids.some(isAlive), 20_000, 50);
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 
   it.each([

@@ -65,7 +65,7 @@ function deps(f: Fakes): RecallDeps {
   const config = { ...loadConfig({}), ceTimeoutMs: 8, embedTimeoutMs: 8, crossEncoder: true };
   return {
     config,
-    scope: { root: '/kb', kind: 'explicit', project: '', branch: '', reason: '--kb' } as RecallDeps['scope'],
+    scope: { root: '/kb', kind: 'explicit', project: '', branch: '', reason: '--kb' },
     models: f.models ?? NO_MODELS,
     now: () => f.ts.now(),
     scheduler: f.ts,

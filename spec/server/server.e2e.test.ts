@@ -12,6 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
+import { waitFor } from '../helpers/wait.js';
 import { ask } from '../../sources/recall-server/ask.js';
 import { PROTOCOL_VERSION, serverSocketPath, type ServerAnswer } from '../../sources/recall-server/protocol.js';
 
@@ -37,14 +38,18 @@ async function startServer(e: Record<string, string>): Promise<string> {
   const socket = serverSocketPath(e);
   fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
   server = spawn(process.execPath, [path.join(BUNDLE, 'server.mjs'), '--socket', socket], { env: e, stdio: 'ignore' });
-  for (let i = 0; i < 200; i += 1) {
-    const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 500, Date.now() + 1000);
-    // Up, and its lookup threads loaded (until then lookups run in the server's thread, by design).
-    const l = !('failed' in out) && out.answer.ok && 'status' in out.answer ? out.answer.status.lookups : undefined;
-    if (!('failed' in out) && (!l || l.ready === l.threads || driverEnv()['RECALL_SQLITE_DRIVER'] === 'wasm')) return socket;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('server did not start');
+  const up = await waitFor(
+    async () => {
+      const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 500, Date.now() + 1000);
+      // Up, and its lookup threads loaded (until then lookups run in the server's thread, by design).
+      const l = !('failed' in out) && out.answer.ok && 'status' in out.answer ? out.answer.status.lookups : undefined;
+      return !('failed' in out) && (!l || l.ready === l.threads || driverEnv()['RECALL_SQLITE_DRIVER'] === 'wasm');
+    },
+    20_000,
+    50,
+  );
+  if (!up) throw new Error('server did not start');
+  return socket;
 }
 
 async function requests(socket: string): Promise<number> {
@@ -197,11 +202,10 @@ describe('recall server', () => {
     expect(fs.statSync(socket).isSocket()).toBe(true);
     const dead = hook('user-prompt-submit', input, e);
     expect(JSON.parse(dead.stdout)).toEqual(JSON.parse(alone.stdout));
-    let up = false;
-    for (let i = 0; i < 100 && !up; i += 1) {
-      up = !('failed' in (await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 500, Date.now() + 1000)));
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
+    const up = await waitFor(
+      async () => !('failed' in (await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 500, Date.now() + 1000))),
+      20_000,
+    );
     expect(up).toBe(true);
     expect(spawnSync(process.execPath, [path.join(BUNDLE, 'recall.mjs'), 'daemon', 'stop'], { env: e, encoding: 'utf8' }).stdout).toContain(
       'recall server: stopped',

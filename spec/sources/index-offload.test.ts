@@ -15,6 +15,7 @@ import { bm25Arm } from '../../sources/bm25-arm.js';
 import { IndexWorkers, MAX_OPEN_FILES, OFFLOAD_THREADS, type IndexOffload } from '../../sources/index-offload.js';
 import { openDatabase } from '../../sources/sqlite.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
+import { waitFor } from '../helpers/wait.js';
 
 const WORKER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'index-worker.mjs');
 
@@ -57,7 +58,7 @@ function kbWithNotes(): { k: TempKb; idx: IndexHandle } {
 /** Threads started and loaded: a lookup is never queued for a thread that is still starting. */
 async function started(w: IndexWorkers, n: number): Promise<IndexWorkers> {
   w.start();
-  for (let i = 0; i < 200 && w.stats().ready < n; i += 1) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => w.stats().ready >= n, 20_000, 20);
   expect(w.stats().ready).toBe(n);
   return w;
 }
@@ -185,14 +186,19 @@ describe('index lookups on worker threads', () => {
 
   it('stops starting threads after MAX_FAILED_STARTS that died before they were ready, and rejects everything after close', async () => {
     ({ k: kb, idx: h } = kbWithNotes());
-    workers = new IndexWorkers(path.join(kb.state, 'no-such-worker.mjs'), 1);
-    const off = workers.forIndex(h);
+    const w = (workers = new IndexWorkers(path.join(kb.state, 'no-such-worker.mjs'), 1));
+    const off = w.forIndex(h);
     // Never queued on a thread that is still starting: refused at once, run by the caller.
     await expect(off.fts('"redis"', 10)).rejects.toThrow(/starting/);
-    for (let i = 0; i < 200 && !/disabled/.test(workers.stats().lastRefusal ?? ''); i += 1) {
-      await off.fts('"redis"', 10).catch(() => undefined);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // Each call starts a thread that dies; wait (capped) until the workers gave up on starting more.
+    await waitFor(
+      async () => {
+        await off.fts('"redis"', 10).catch(() => undefined);
+        return /disabled/.test(w.stats().lastRefusal ?? '');
+      },
+      20_000,
+      20,
+    );
     await expect(off.fts('"redis"', 10)).rejects.toThrow(/index workers disabled: .*no-such-worker/);
     expect(workers.stats()).toEqual(expect.objectContaining({ ready: 0, answered: 0 }));
     workers.close();

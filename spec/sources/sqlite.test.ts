@@ -250,8 +250,11 @@ describe('wasm driver locks', () => {
   it('finishes the running transaction and gives its lock back before dying of SIGTERM', async () => {
     const file = path.join(tmp(), 'sig.sqlite');
     const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-    // A child inside a long write transaction (2 s of inserts); we send SIGTERM half-way.
+    // A child inside a write transaction that lasts until we have sent SIGTERM (the file `sent`
+    // appears after the kill), so the signal always lands mid-transaction, however loaded the machine.
+    const sent = path.join(path.dirname(file), 'sent');
     const script = `
+      import { existsSync } from 'node:fs';
       import { openDatabase, useSqliteDriver } from ${JSON.stringify(path.join(root, 'dist', 'sources', 'sqlite.js'))};
       useSqliteDriver('wasm');
       const db = openDatabase(${JSON.stringify(file)});
@@ -259,8 +262,8 @@ describe('wasm driver locks', () => {
       const ins = db.prepare('INSERT INTO t(v) VALUES (?)');
       db.transaction(() => {
         process.stdout.write('in-transaction\\n');
-        const end = Date.now() + 2000;
-        for (let i = 0; Date.now() < end; i += 1) ins.run(i);
+        const cap = Date.now() + 20000;
+        for (let i = 0; !existsSync(${JSON.stringify(sent)}) && Date.now() < cap; i += 1) ins.run(i);
       }).immediate();
       process.stdout.write('committed\\n');
       setTimeout(() => process.stdout.write('survived\\n'), 3000);
@@ -269,7 +272,10 @@ describe('wasm driver locks', () => {
     let out = '';
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString();
-      if (out.includes('in-transaction') && !child.killed) setTimeout(() => child.kill('SIGTERM'), 300);
+      if (out.includes('in-transaction') && !child.killed) {
+        child.kill('SIGTERM');
+        fs.writeFileSync(sent, '');
+      }
     });
     const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, sig) => resolve(sig)));
     expect(signal).toBe('SIGTERM');

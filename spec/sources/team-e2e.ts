@@ -7,7 +7,7 @@ import { describe, expect } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testPg, freshTeam, type TestPg } from '../helpers/pg.js';
+import { testPg, freshTeam } from '../helpers/pg.js';
 import { teamInit, teamPull, teamPush } from '../../cli/team.js';
 import { DEFAULT_COMMAND, runRecall, type RecallCommand } from '../../pipeline/run.js';
 import { noteText } from '../helpers/kb.js';
@@ -21,7 +21,7 @@ if ('skip' in pgOrSkip) {
   console.warn(`team store tests SKIPPED: no PostgreSQL server: ${pgOrSkip.skip}`);
 }
 export const suite = 'skip' in pgOrSkip ? describe.skip : describe;
-export const server = 'skip' in pgOrSkip ? null : (pgOrSkip as TestPg);
+export const server = 'skip' in pgOrSkip ? null : pgOrSkip;
 
 export interface Machine {
   name: string;

@@ -271,7 +271,7 @@ suite('sharing notes through the team store', () => {
       RECALL_TEAM_URL: `postgres://${team.roles['carol']!.name}:${encodeURIComponent(team.roles['carol']!.password)}@127.0.0.1:1/nowhere`,
       GLOBAL_LEARNINGS_PATH: carol.kb,
     };
-    const out = await runHook(HOOKS['user-prompt-submit']!, {
+    const out = await runHook(HOOKS['user-prompt-submit'], {
       stdinText: JSON.stringify({
         session_id: 's1',
         prompt: 'postgres connection pool exhausted in jest workers',

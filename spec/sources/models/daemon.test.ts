@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { daemonRequest, type ClientOptions } from '../../../sources/models/daemon-client.js';
 import { ModelRuntime } from '../../../sources/models/runtime.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..', '..');
@@ -61,15 +62,6 @@ function daemonPids(socket: string): number[] {
   return out ? out.split('\n').map(Number) : [];
 }
 
-async function waitFor(cond: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return cond();
-}
-
 describe('model daemon', () => {
   it('is spawned on first use and answers embed and rerank exactly like the in-process runtime', async () => {
     expect(fs.existsSync(ENTRY)).toBe(true);
@@ -88,7 +80,8 @@ describe('model daemon', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => daemonRequest({ op: 'status' }, opts(s), signal())));
     const pids = new Set(answers.map((a) => (a.ok ? a.status!.pid : -1)));
     expect(pids.size).toBe(1);
-    await new Promise((r) => setTimeout(r, 300));
+    // The daemons that lost the race exit on their own: wait for that, not for a fixed time.
+    await waitFor(() => daemonPids(s).length <= 1, 20_000, 50);
     expect(daemonPids(s)).toEqual([...pids]);
   });
 
@@ -107,7 +100,7 @@ describe('model daemon', () => {
     const s = freshSocket();
     const r = await daemonRequest({ op: 'status' }, opts(s, { REFLECT_IDLE_TIMEOUT: '1' }), signal());
     expect(r.ok && r.status!.idleTimeoutSec).toBe(1);
-    expect(await waitFor(() => !fs.existsSync(s) && daemonPids(s).length === 0, 5000)).toBe(true);
+    expect(await waitFor(() => !fs.existsSync(s) && daemonPids(s).length === 0, 20_000, 50)).toBe(true);
   });
 
   it('replaces a stale socket file nobody listens on', async () => {
@@ -150,6 +143,6 @@ describe('model daemon', () => {
     ac.abort(new Error('deadline'));
     await expect(daemonRequest({ op: 'embed', texts: ['x'] }, opts(s), ac.signal)).rejects.toThrow('deadline');
     expect(await daemonRequest({ op: 'shutdown' }, opts(s), signal())).toEqual({ ok: true, bye: true });
-    expect(await waitFor(() => !fs.existsSync(s), 3000)).toBe(true);
+    expect(await waitFor(() => !fs.existsSync(s), 20_000, 50)).toBe(true);
   });
 });

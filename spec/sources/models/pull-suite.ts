@@ -22,11 +22,11 @@ export interface PullSuite {
   /** This test's models folder. */
   modelsDir: string;
   /** Pull the fixture model from the fake hub into modelsDir. */
-  pull(extra?: Partial<PullOptions>): ReturnType<typeof pullModel>;
+  pull: (extra?: Partial<PullOptions>) => ReturnType<typeof pullModel>;
   /** Entries of modelsDir (the temp folders are the ones named `.pull-*`). */
-  entries(): string[];
+  entries: () => string[];
   /** Where a model's files land under modelsDir. */
-  modelDir(id?: string): string;
+  modelDir: (id?: string) => string;
 }
 
 /** Registers the hooks of the shared setup in the calling spec file. */
