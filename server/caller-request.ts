@@ -19,7 +19,13 @@ import { stateDirOf, type CliRequest, type HookRequest, type ServerAnswer } from
  * here.
  */
 export function callerPaths(req: HookRequest | CliRequest): Record<string, string | undefined> {
-  return absolutePathSettings(withConfigFile(absolutePathSettings(req.env, req.cwd)).env, req.cwd);
+  return callerSettings(req).env;
+}
+
+/** callerPaths with the config file's problems (a hook leaves them as breadcrumbs): the file read once. */
+export function callerSettings(req: HookRequest | CliRequest): { env: Record<string, string | undefined>; warnings: string[] } {
+  const file = withConfigFile(absolutePathSettings(req.env, req.cwd));
+  return { env: absolutePathSettings(file.env, req.cwd), warnings: file.warnings };
 }
 
 /**
