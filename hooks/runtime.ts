@@ -3,7 +3,7 @@
  * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
-import { defer, lastValueFrom, take, throwError, timeout, type Observable } from 'rxjs';
+import { asyncScheduler, defer, lastValueFrom, take, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
 import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { withConfigFile } from '../pipeline/config-file.js';
 import type { RunIo } from '../pipeline/run.js';
@@ -138,6 +138,8 @@ export interface HookIo {
   settings?: HookSettings;
   /** Effects for the hook's recalls (the recall server's index opener, a test's model client). */
   recallIo?: Pick<RunIo, 'openIndex' | 'models'>;
+  /** Where the deadline's timer runs (a test's virtual time); default: real time. */
+  scheduler?: SchedulerLike;
 }
 
 /** Slack after the deadline before the safety net answers with an empty context. */
@@ -189,6 +191,7 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
         timeout({
           first: Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
           with: () => throwError(() => new Error(`deadline of ${timeoutSec} s passed`)),
+          scheduler: io.scheduler ?? asyncScheduler,
         }),
       ),
       { defaultValue: '' },
