@@ -5,6 +5,7 @@
 import { SCOPE_OPTIONS, kbList } from './options.js';
 import { UsageError } from '../core/errors.js';
 import { wellFormedJson } from '../sinks/safe-text.js';
+import type { IndexOpener } from '../pipeline/run.js';
 
 export interface CliIo {
   argv: string[];
@@ -19,6 +20,8 @@ export interface CliIo {
   stdinIsTty?: boolean;
   /** Problems of the config file (recall.toml), printed once on stderr. */
   configWarnings?: string[];
+  /** How a recall gets its KB index (the recall server's pool); absent, it opens and refreshes it. */
+  openIndex?: IndexOpener;
 }
 
 export { SCOPE_OPTIONS };

@@ -5,7 +5,7 @@
 import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
 import { hookRow, type HookName } from './hook-table.js';
 import { HOOKS } from './registry.js';
-import { hookDeadlineMs, parseHookInput, readStdin, runHook, stdinWaitMs, type Env } from './runtime.js';
+import { hookDeadlineMs, hookSettings, parseHookInput, readStdin, runHook, stdinWaitMs, type Env, type HookSettings } from './runtime.js';
 
 export interface HookProcess {
   stdin: NodeJS.ReadStream;
@@ -23,10 +23,26 @@ export function fallbackEnvelope(name: HookName, env: Env, stdinText = ''): stri
   return toHookEnvelope(harnessOf(env, parseHookInput(stdinText)), hookRow(name).event, '');
 }
 
-/** The envelope of hook `name` for a stdin already read; `notice` (why the server did not answer) goes to its log. Never rejects. */
-export async function hookAnswer(name: HookName, stdinText: string, proc: Omit<HookProcess, 'stdin'>, notice?: string): Promise<string> {
+/**
+ * The envelope of hook `name` for a stdin already read; `notice` (why the server did not answer)
+ * goes to its log; `settings`, the env and config file when already read. Never rejects.
+ */
+export async function hookAnswer(
+  name: HookName,
+  stdinText: string,
+  proc: Omit<HookProcess, 'stdin'>,
+  notice?: string,
+  settings?: HookSettings,
+): Promise<string> {
   try {
-    const io = { stdinText, env: proc.env, cwd: proc.cwd, startedMs: proc.startedMs, ...(notice ? { notice } : {}) };
+    const io = {
+      stdinText,
+      env: proc.env,
+      cwd: proc.cwd,
+      startedMs: proc.startedMs,
+      ...(notice ? { notice } : {}),
+      ...(settings ? { settings } : {}),
+    };
     return (await runHook(HOOKS[name], io)).envelope;
   } catch {
     return safeFallback(name, proc.env, stdinText);
@@ -46,8 +62,10 @@ function safeFallback(name: HookName, env: Env, stdinText: string): string {
 export async function hookEnvelope(name: HookName, proc: HookProcess): Promise<string> {
   let stdinText = '';
   try {
-    stdinText = await readStdin(proc.stdin, undefined, stdinWaitMs(hookDeadlineMs(HOOKS[name], proc.env, proc.startedMs)));
-    return await hookAnswer(name, stdinText, proc);
+    // The config file is read once: for the stdin wait (a deadline set there bounds it) and the run.
+    const settings = hookSettings(proc.env);
+    stdinText = await readStdin(proc.stdin, undefined, stdinWaitMs(hookDeadlineMs(HOOKS[name], proc.env, proc.startedMs, settings)));
+    return await hookAnswer(name, stdinText, proc, undefined, settings);
   } catch {
     return safeFallback(name, proc.env, stdinText);
   }

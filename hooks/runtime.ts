@@ -3,8 +3,10 @@
  * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
-import { loadConfig } from '../pipeline/config.js';
+import { asyncScheduler, defer, lastValueFrom, take, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
+import { loadConfig, type RecallConfig } from '../pipeline/config.js';
 import { withConfigFile } from '../pipeline/config-file.js';
+import type { RunIo } from '../pipeline/run.js';
 import { errorMessage } from '../core/errors.js';
 import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.js';
 import type { HookEvent, HookName } from './hook-table.js';
@@ -82,15 +84,14 @@ export interface HookContext {
   cwd: string;
   harness: Harness;
   stateDir: string;
+  /** The settings of this call (environment over recall.toml over defaults), read once by runHook. */
+  config: RecallConfig;
   /** Absolute deadline (epoch ms) for the whole hook. */
   deadlineMs: number;
   overrides: OverrideReader;
   now: () => number;
-  /**
-   * Set when the deadline's safety net answered with an empty context. The run itself may go on in
-   * a long-lived process (the recall server): it must then record nothing as given to the agent.
-   */
-  gaveUp: boolean;
+  /** Effects the hook's recalls run with (the recall server's index opener; a test's model client). */
+  recallIo: Pick<RunIo, 'openIndex' | 'models'>;
   /**
    * Set by the SessionStart hook when recall cannot work (no KB, no notes): one line with the fix,
    * shown to the person (not the model) once per session.
@@ -107,7 +108,21 @@ export interface HookSpec {
   /** Env variable and default (seconds) of the hook's deadline. */
   timeoutEnv: string;
   defaultTimeoutSec: number;
-  run(input: Record<string, unknown>, ctx: HookContext): Promise<string>;
+  /**
+   * The context to inject, as a lazy stream that emits once: runHook subscribes to it once and
+   * unsubscribes at the deadline, which stops whatever it still runs (the recall, its arms, its
+   * model calls). Bookkeeping happens inside it, after the hook's own selection, so a run cut by the
+   * deadline records nothing.
+   */
+  run(input: Record<string, unknown>, ctx: HookContext): Observable<string>;
+}
+
+/** The environment a hook runs with: recall.toml under it, read once per hook call. */
+export type HookSettings = Pick<ReturnType<typeof withConfigFile>, 'env' | 'warnings'>;
+
+/** The hook's settings from its environment and the config file (read once; a broken file is a warning). */
+export function hookSettings(env: Env): HookSettings {
+  return withConfigFile(env);
 }
 
 export interface HookIo {
@@ -119,6 +134,12 @@ export interface HookIo {
   startedMs?: number;
   /** A degradation met before this run (the recall server could not answer), for the hook's log. */
   notice?: string;
+  /** The settings already read from `env` and the config file (hookSettings), so they are read once. */
+  settings?: HookSettings;
+  /** Effects for the hook's recalls (the recall server's index opener, a test's model client). */
+  recallIo?: Pick<RunIo, 'openIndex' | 'models'>;
+  /** Where the deadline's timer runs (a test's virtual time); default: real time. */
+  scheduler?: SchedulerLike;
 }
 
 /** Slack after the deadline before the safety net answers with an empty context. */
@@ -137,13 +158,14 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
   try {
     harness = harnessOf(io.env, input);
     // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
-    const file = withConfigFile(io.env);
+    const file = io.settings ?? hookSettings(io.env);
     const env: Env = {
       ...file.env,
       HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1',
       TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1',
     };
-    stateDir = loadConfig(env).stateDir;
+    const config = loadConfig(env);
+    stateDir = config.stateDir;
     for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     const stdinProblem = hookInputProblem(io.stdinText);
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
@@ -155,28 +177,25 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       cwd: io.cwd,
       harness,
       stateDir,
+      config,
       deadlineMs: started + timeoutSec * 1000,
       overrides,
       now,
-      gaveUp: false,
+      recallIo: io.recallIo ?? {},
     };
-    let timer: NodeJS.Timeout | undefined;
-    const safety = new Promise<string>((_, reject) => {
-      timer = setTimeout(
-        () => {
-          ctx.gaveUp = true;
-          reject(new Error(`deadline of ${timeoutSec} s passed`));
-        },
-        Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
-      );
-      timer.unref();
-    });
-    let context: string;
-    try {
-      context = await Promise.race([spec.run(input, ctx), safety]);
-    } finally {
-      clearTimeout(timer);
-    }
+    // The deadline unsubscribes the run: nothing of it goes on (nor records anything) once the
+    // hook answered with an empty context.
+    const context = await lastValueFrom(
+      defer(() => spec.run(input, ctx)).pipe(
+        take(1),
+        timeout({
+          first: Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
+          with: () => throwError(() => new Error(`deadline of ${timeoutSec} s passed`)),
+          scheduler: io.scheduler ?? asyncScheduler,
+        }),
+      ),
+      { defaultValue: '' },
+    );
     for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
     // Recalled notes go in as one delimited block of reference material; a context the user fixed
     // in their own settings is theirs and goes in as given.
@@ -209,12 +228,13 @@ export function hookLog(ctx: HookContext, hook: string, line: string): void {
 
 /**
  * The hook's deadline from its spec, env and config file (for sizing the stdin wait before runHook
- * parses it): a deadline set in recall.toml bounds the stdin read too.
+ * parses it): a deadline set in recall.toml bounds the stdin read too. `settings`, when given, are
+ * the env and file already read (hookSettings), so the file is not read again.
  */
-export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number): number {
+export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number, settings?: HookSettings): number {
   let merged: Env = env;
   try {
-    merged = withConfigFile(env).env;
+    merged = (settings ?? hookSettings(env)).env;
   } catch {
     /* runHook reports the file's problem */
   }

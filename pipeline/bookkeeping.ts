@@ -3,7 +3,7 @@
  * the gap log when nothing was found, and the follow-up record of the session. Failures never fail
  * the recall; with --verbose they are printed.
  */
-import type { RecallOutcome } from '../core/types.js';
+import type { RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { blockEconomics } from '../sinks/economics.js';
 import { logGap, logRecall, recordFollowup } from '../sinks/recall-log.js';
 import type { RecallCommand } from './command.js';
@@ -36,20 +36,27 @@ interface LogOrigin {
   caller: string;
   kbRoot: string;
   project: string;
+  /** What the caller gave from the results (a hook's own selection); absent, all of them. */
+  given?: readonly ScoredCandidate[];
 }
 
-/** The recall log line: what was asked, what came back, and what `recall replay` needs to run it again. */
+/**
+ * The recall log line: what was asked, what was given (`ids`, `count` and the token economics: a
+ * hook's own selection when it made one), and what `recall replay` needs to run it again (the
+ * request, the settings in force and `results`, the ranking the recall returned for that request).
+ */
 function logLine(cmd: RecallCommand, config: RecallConfig, outcome: RecallOutcome, glyphs: Map<string, string>, origin: LogOrigin) {
   // What `recall replay` needs to run this recall again: the request and the settings in force.
   const { verbose: _v, sessionId: _s, kb: _k, ...request } = cmd;
-  const notes = outcome.results.map((r) => r.note);
+  const given = origin.given ?? outcome.results;
+  const notes = given.map((r) => r.note);
   return {
     query: cmd.query,
     mode: cmd.mode,
-    count: outcome.results.length,
+    count: given.length,
     cached: outcome.cacheTier !== null,
     cache_tier: outcome.cacheTier,
-    ids: outcome.results.map((r) => r.note.displayId),
+    ids: given.map((r) => r.note.displayId),
     ms: Math.round(outcome.ms),
     degraded: outcome.degraded.map((d) => `${d.stage}:${d.reason}`),
     economics: config.economics ? blockEconomics(notes, glyphs, config.home) : null,
@@ -75,16 +82,19 @@ export function bookkeeping(
   caller: string,
   kbRoot: string,
   project: string,
+  given?: readonly ScoredCandidate[],
 ): void {
   const problems: string[] = [];
-  const logErr = logRecall(config.stateDir, logLine(cmd, config, outcome, glyphs, { caller, kbRoot, project }), nowMs, config.logMaxBytes);
+  const origin: LogOrigin = { caller, kbRoot, project, ...(given ? { given } : {}) };
+  const logErr = logRecall(config.stateDir, logLine(cmd, config, outcome, glyphs, origin), nowMs, config.logMaxBytes);
+  const followed = given ?? outcome.results;
   if (logErr) problems.push(logErr);
   const sessionId = cmd.sessionId ?? config.sessionId;
   if (outcome.results.length === 0 && cmd.gapLog && config.gapLog) {
     const err = logGap(config.stateDir, cmd.query, sessionId, nowMs, config.logMaxBytes);
     if (err) problems.push(err);
   }
-  if (outcome.results.length > 0 && cmd.followup && config.followup && sessionId) {
+  if (followed.length > 0 && cmd.followup && config.followup && sessionId) {
     const followup = {
       stateDir: config.stateDir,
       metricsPath: config.metricsPath,
@@ -95,7 +105,7 @@ export function bookkeeping(
     const r = recordFollowup(
       followup,
       cmd.query,
-      outcome.results.map((c) => c.note.key),
+      followed.map((c) => c.note.key),
       nowMs,
     );
     if ('error' in r) problems.push(r.error);

@@ -2,11 +2,12 @@
  * The vocabulary of the library entry points: a recall command as the CLI, hooks and tools give it,
  * what a run may do to the outside world (RunIo), and what an opened KB (RecallSession) offers.
  */
+import type { Observable } from 'rxjs';
 import type { ModelClient } from '../core/ports.js';
-import type { RecallOutcome } from '../core/types.js';
+import type { Degradation, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import type { TraceSink } from '../operators/trace-stage.js';
-import type { RefreshReport } from '../sources/index-store.js';
+import type { IndexHandle, RefreshReport } from '../sources/index-store.js';
 import type { RecallConfig } from './config.js';
 import type { RecallMode } from './recall-request.js';
 import type { Scope } from './scope.js';
@@ -77,6 +78,40 @@ export interface RunIo {
   models?: ModelClient;
   /** Diagnostics sink (stderr in the CLI). */
   warn: (line: string) => void;
+  /**
+   * The settings the caller already read from `env` (a hook reads them once per call and passes
+   * them down); absent, the session reads them from `env`.
+   */
+  config?: RecallConfig;
+  /**
+   * How the session gets its index; absent, it opens and refreshes it. The recall server passes
+   * its pool's opener (indexes kept open, refreshed by its file watcher).
+   */
+  openIndex?: IndexOpener;
+}
+
+/** An opened, refreshed index for a session; `release` (when given) replaces closing it. */
+export interface ScopedIndex {
+  index: IndexHandle;
+  refresh: RefreshReport;
+  degraded: Degradation[];
+  release?: () => void;
+}
+
+export type IndexOpener = (
+  config: RecallConfig,
+  scope: Scope,
+  io: RunIo,
+  verbose: boolean,
+  deadlineMs: number | undefined,
+  now: () => number,
+) => ScopedIndex;
+
+/** A recall's outcome before anything is rendered or logged (null: the KB holds no live note). */
+export interface RecallAnswer {
+  outcome: RecallOutcome | null;
+  scope: Scope;
+  refresh: RefreshReport | null;
 }
 
 export interface RunResult {
@@ -100,6 +135,18 @@ export interface RecallSession {
   /** Every KB this session reads (one, or the zero-config sources together) and the sources skipped, with why. */
   readonly sources: KbSources;
   run(cmd: RecallCommand, opts?: RunOptions): Promise<RunResult>;
+  /**
+   * The recall's outcome, neither rendered nor logged: lazy and cancellable (unsubscribing stops
+   * the pipeline, its arms and its model calls). Emits once and completes. The caller that renders
+   * and selects by itself (a hook) then calls `record` with what it used.
+   */
+  outcome$(cmd: RecallCommand, opts?: RunOptions): Observable<RecallAnswer>;
+  /**
+   * The bookkeeping of a recall whose caller chose what to give (a hook): the recall log line, gap
+   * log and follow-up record say `given` (the results injected), the gap log still follows what
+   * the recall found. Never throws.
+   */
+  record(cmd: RecallCommand, outcome: RecallOutcome, given: readonly ScoredCandidate[], opts?: RunOptions): void;
   /** Glyphs of the active mode (loaded once). */
   glyphs(): Map<string, string>;
   close(): void;

@@ -9,10 +9,11 @@
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
 import path from 'node:path';
+import { concat, lastValueFrom, map, reduce, tap, type Observable } from 'rxjs';
 import { openSession } from './session.js';
 import { bookkeeping } from './bookkeeping.js';
 import { degradationLines, scopeJson } from './render-outcome.js';
-import type { RecallCommand, RecallSession, RunIo, RunOptions, RunResult } from './command.js';
+import type { RecallAnswer, RecallCommand, RecallSession, RunIo, RunOptions, RunResult } from './command.js';
 import type { KbSources } from './kb-sources/index.js';
 import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { renderOutcome } from './render-outcome.js';
@@ -94,17 +95,16 @@ function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit:
   };
 }
 
-/** Each KB answers for itself, quietly: the fused answer is rendered and logged once by the caller. */
-async function eachKb(cmd: RecallCommand, sessions: readonly RecallSession[], runOpts: RunOptions): Promise<KbOutcome[]> {
-  const outcomes: KbOutcome[] = [];
-  for (const session of sessions) {
-    const r = await session.run(
-      { ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false },
-      { ...runOpts, noLog: true, caller: runOpts.caller ?? 'cli' },
-    );
-    if (r.outcome) outcomes.push({ session, outcome: r.outcome });
-  }
-  return outcomes;
+/** Each KB answers for itself, quietly and one after the other: the fused answer is rendered and logged once by the caller. */
+function eachKb$(cmd: RecallCommand, sessions: readonly RecallSession[], runOpts: RunOptions): Observable<KbOutcome[]> {
+  const quiet = { ...runOpts, noLog: true, caller: runOpts.caller ?? 'cli' };
+  return concat(
+    ...sessions.map((session) =>
+      session
+        .outcome$({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, quiet)
+        .pipe(map((a): KbOutcome[] => (a.outcome ? [{ session, outcome: a.outcome }] : []))),
+    ),
+  ).pipe(reduce((all: KbOutcome[], one) => [...all, ...one], []));
 }
 
 /**
@@ -115,26 +115,49 @@ async function eachKb(cmd: RecallCommand, sessions: readonly RecallSession[], ru
 export function combineSessions(sessions: readonly RecallSession[], warn: (line: string) => void, sources?: KbSources): RecallSession {
   const first = sessions[0]!;
   const all: KbSources = sources ?? { read: sessions.map((s) => s.scope), skipped: [], zeroConfig: false };
+  const config = first.config;
+  const record = (cmd: RecallCommand, outcome: RecallOutcome, given: readonly ScoredCandidate[] | undefined, runOpts: RunOptions): void => {
+    if (runOpts.noLog) return;
+    const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
+    bookkeeping(
+      logged,
+      config,
+      outcome,
+      first.glyphs(),
+      Date.now(),
+      warn,
+      cmd.verbose,
+      runOpts.caller ?? 'cli',
+      first.scope.root,
+      '',
+      given,
+    );
+  };
+  const outcome$ = (cmd: RecallCommand, runOpts: RunOptions = {}): Observable<RecallAnswer> =>
+    eachKb$(cmd, sessions, runOpts).pipe(
+      map((outcomes) => fuseOutcomes(cmd, outcomes, cmd.limit ?? config.defaultLimit)),
+      tap((outcome) => {
+        if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) warn(l);
+        if (cmd.format === 'markdown' && outcome.abstained)
+          warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
+      }),
+      map((outcome): RecallAnswer => ({ outcome, scope: first.scope, refresh: first.refresh })),
+    );
   return {
-    config: first.config,
+    config,
     scope: first.scope,
     refresh: first.refresh,
     liveNotes: sessions.reduce((n, s) => n + Math.max(0, s.liveNotes), 0),
     sources: all,
     glyphs: () => first.glyphs(),
+    outcome$,
+    record: (cmd, outcome, given, runOpts = {}) => record(cmd, outcome, given, runOpts),
     async run(cmd, runOpts = {}) {
-      const outcome = fuseOutcomes(cmd, await eachKb(cmd, sessions, runOpts), cmd.limit ?? first.config.defaultLimit);
-      if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) warn(l);
-      const config = first.config;
+      const outcome = (await lastValueFrom(outcome$(cmd, runOpts))).outcome!;
       const glyphs = first.glyphs();
       const kb = sessions.map((s) => scopeJson(s.scope));
       const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
-      if (cmd.format === 'markdown' && outcome.abstained)
-        warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
-      if (!runOpts.noLog) {
-        const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
-        bookkeeping(logged, config, outcome, glyphs, Date.now(), warn, cmd.verbose, runOpts.caller ?? 'cli', first.scope.root, '');
-      }
+      record(cmd, outcome, undefined, runOpts);
       return { stdout, outcome, scope: first.scope, refresh: first.refresh };
     },
     close: () => {

@@ -8,7 +8,17 @@ import type { RecallCommand, RunIo, RunResult } from './command.js';
 import { openSession } from './session.js';
 
 export { DEFAULT_COMMAND } from './command.js';
-export type { OutputFormat, RecallCommand, RecallSession, RunIo, RunOptions, RunResult, SessionOptions } from './command.js';
+export type {
+  IndexOpener,
+  OutputFormat,
+  RecallAnswer,
+  RecallCommand,
+  RecallSession,
+  RunIo,
+  RunOptions,
+  RunResult,
+  SessionOptions,
+} from './command.js';
 export { bookkeeping, RECALL_LOG_VERSION, settingsInForce } from './bookkeeping.js';
 export { checkKbDir } from './kb-dir.js';
 /** Callers open a KB's index through run.js (stages, trace, team). */

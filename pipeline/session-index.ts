@@ -7,11 +7,10 @@ import type { ModelClient } from '../core/ports.js';
 import type { Degradation } from '../core/types.js';
 import { embedMissing } from '../sources/models/embed-notes.js';
 import { refreshWithin } from '../sources/index-refresh.js';
-import { classifyDbError, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
-import type { RunIo } from './command.js';
+import { classifyDbError, type IndexHandle } from '../sources/index-store.js';
+import type { IndexOpener, RunIo, ScopedIndex } from './command.js';
 import type { RecallConfig } from './config.js';
 import { openKbIndex } from './kb-index.js';
-import type { Scope } from './scope.js';
 
 /**
  * A caller with a deadline (a hook) refreshes the index for at most this long, and at most half
@@ -22,46 +21,15 @@ import type { Scope } from './scope.js';
 const REFRESH_BUDGET_MS = 1000;
 const REFRESH_SHARE = 0.5;
 
-/** An opened, refreshed index for a session; `release` (when given) replaces closing it. */
-export interface ScopedIndex {
-  index: IndexHandle;
-  refresh: RefreshReport;
-  degraded: Degradation[];
-  release?: () => void;
-}
-
-export type IndexOpener = (
-  config: RecallConfig,
-  scope: Scope,
-  io: RunIo,
-  verbose: boolean,
-  deadlineMs: number | undefined,
-  now: () => number,
-) => ScopedIndex;
-
-function openAndRefresh(
-  config: RecallConfig,
-  scope: Scope,
-  io: RunIo,
-  verbose: boolean,
-  deadlineMs: number | undefined,
-  now: () => number,
-): ScopedIndex {
-  return refreshScoped(openKbIndex(config, scope.root, io.env), io, verbose, deadlineMs, now);
-}
+export type { IndexOpener, ScopedIndex } from './command.js';
 
 /**
- * How sessions get their index. A one-shot process opens and refreshes it every time; the recall
- * server swaps in an opener that keeps indexes open and refreshes only what its file watcher saw change.
+ * How a one-shot process gets a session's index: opened and refreshed every time. The recall
+ * server passes its own opener instead (RunIo.openIndex: indexes kept open, refreshed only where
+ * its file watcher saw a change).
  */
-let indexOpener: IndexOpener = openAndRefresh;
-
-export function setIndexOpener(opener: IndexOpener | null): void {
-  indexOpener = opener ?? openAndRefresh;
-}
-
-/** The session's index through the opener in force (open and refresh, unless the server swapped it). */
-export const openScopedIndex: IndexOpener = (...args) => indexOpener(...args);
+export const openAndRefresh: IndexOpener = (config, scope, io, verbose, deadlineMs, now) =>
+  refreshScoped(openKbIndex(config, scope.root, io.env), io, verbose, deadlineMs, now);
 
 /** Refresh an opened index the way every recall does (bounded by the caller's deadline). */
 export function refreshScoped(

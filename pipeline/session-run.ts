@@ -1,16 +1,18 @@
 /**
- * One recall in an opened KB: the command becomes a request, the pipeline runs once, the outcome
- * is rendered and the bookkeeping done. Nothing here writes to stdout or exits.
+ * One recall in an opened KB: the command becomes a request and the pipeline runs once
+ * (`sessionOutcome$`, lazy and cancellable); `runInSession` then renders the outcome and does the
+ * bookkeeping, or a caller that selects by itself (a hook) records what it gave (`recordGiven`).
+ * Nothing here writes to stdout or exits.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { lastValueFrom } from 'rxjs';
+import { defer, from, lastValueFrom, map, of, switchMap, tap, type Observable } from 'rxjs';
 import { errorMessage } from '../core/errors.js';
-import type { Degradation, RecallOutcome } from '../core/types.js';
+import type { Degradation, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { classifyDbError, indexGeneration, markSuspect } from '../sources/index-store.js';
 import { expansionsAvailable } from '../sources/word-expansion.js';
 import { bookkeeping } from './bookkeeping.js';
-import type { RecallCommand, RunOptions, RunResult } from './command.js';
+import type { RecallAnswer, RecallCommand, RunOptions, RunResult } from './command.js';
 import { recall$ } from './recall.js';
 import type { RecallRequest } from './recall-request.js';
 import { recallDeps, temporalExtractor } from './recall-wiring.js';
@@ -22,15 +24,19 @@ import { scrubAlong } from '../sinks/scrub.js';
 /** Time kept back from a deadline for rendering and writing the answer. */
 const ANSWER_RESERVE_MS = 50;
 
-/** The answer when the KB holds no live note: a one-line reason, and an empty result in JSON. */
-function emptyKbAnswer(kb: OpenedKb, cmd: RecallCommand): RunResult {
+/** Why the KB gives nothing to recall (it holds no live note). */
+function emptyKbWhy(kb: OpenedKb): string {
   const { scope } = kb;
-  const why = fs.existsSync(path.join(scope.root, 'documents'))
+  return fs.existsSync(path.join(scope.root, 'documents'))
     ? `no learnings in ${path.join(scope.root, 'documents')}`
     : fs.existsSync(scope.root)
       ? `no learnings in ${scope.root}`
       : `no KB at ${scope.root} (${scope.reason}; \`recall add\` starts one, --kb DIR reads another)`;
-  kb.io.warn(`recall: ${why}; nothing to recall`);
+}
+
+/** The answer when the KB holds no live note: nothing in markdown, an empty result with the reason in JSON. */
+function emptyKbAnswer(kb: OpenedKb, cmd: RecallCommand, why: string): RunResult {
+  const { scope } = kb;
   const json = `${JSON.stringify({ query: cmd.query, count: 0, results: [], notice: why, kb: scopeJson(scope) }, null, 2)}\n`;
   return { stdout: cmd.format === 'json' ? json : '', outcome: null, scope, refresh: kb.refresh };
 }
@@ -77,37 +83,86 @@ function dataGap(): Degradation[] {
   return [{ stage: 'arm:bm25', reason: 'unavailable', message }];
 }
 
-/** Runs the pipeline once; the session's and this run's degradations go first. */
-async function fetchOutcome(kb: OpenedKb, cmd: RecallCommand, runOpts: RunOptions): Promise<RecallOutcome> {
-  const runDegraded: Degradation[] = [];
-  const generation = generationOf(kb, runDegraded);
-  const req = requestOf(kb, cmd, generation, Math.min(runOpts.deadlineMs ?? Infinity, kb.deadlineMs ?? Infinity));
-  const wiring = {
-    ...kb,
-    generation,
-    env: kb.io.env,
-    extractTemporal: await temporalExtractor(cmd.query, kb.config.temporalEnabled),
-    ...(runOpts.trace ? { trace: runOpts.trace } : {}),
-  };
-  const fetched = await lastValueFrom(recall$(req, recallDeps(req, wiring)));
-  if (corruptionSeen(fetched.degraded)) markSuspect(kb.index);
-  const extra = [...kb.early, ...runDegraded, ...dataGap()];
-  return extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
+/** Runs the pipeline once, as a cancellable stream; the session's and this run's degradations go first. */
+function fetchOutcome$(kb: OpenedKb, cmd: RecallCommand, runOpts: RunOptions): Observable<RecallOutcome> {
+  return defer(() => {
+    const runDegraded: Degradation[] = [];
+    const generation = generationOf(kb, runDegraded);
+    const req = requestOf(kb, cmd, generation, Math.min(runOpts.deadlineMs ?? Infinity, kb.deadlineMs ?? Infinity));
+    return from(temporalExtractor(cmd.query, kb.config.temporalEnabled)).pipe(
+      switchMap((extractTemporal) => {
+        const wiring = { ...kb, generation, env: kb.io.env, extractTemporal, ...(runOpts.trace ? { trace: runOpts.trace } : {}) };
+        return recall$(req, recallDeps(req, wiring));
+      }),
+      map((fetched) => {
+        if (corruptionSeen(fetched.degraded)) markSuspect(kb.index);
+        const extra = [...kb.early, ...runDegraded, ...dataGap()];
+        return extra.length ? { ...fetched, degraded: [...extra, ...fetched.degraded] } : fetched;
+      }),
+    );
+  });
+}
+
+/**
+ * The outcome of one recall in the session, neither rendered nor logged (null: the KB holds no live
+ * note). Lazy: nothing runs before subscribe; unsubscribing stops the pipeline, its arms and model
+ * calls. What a recall says on stderr (an empty KB, a mode this install lacks, with --verbose the
+ * degradations, an abstention, a missing field) is said here, once.
+ */
+export function sessionOutcome$(kb: OpenedKb, cmd: RecallCommand, runOpts: RunOptions): Observable<RecallAnswer> {
+  const { scope, refresh, io } = kb;
+  return defer(() => {
+    if (kb.liveNotes === 0) {
+      io.warn(`recall: ${emptyKbWhy(kb)}; nothing to recall`);
+      return of<RecallAnswer>({ outcome: null, scope, refresh });
+    }
+    if (cmd.mode === 'global' && kb.engines.vectorGraph.kind !== 'reflect') {
+      // Said whatever the verbosity: the user asked for something this installation cannot do.
+      io.warn(
+        'recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms',
+      );
+    }
+    return fetchOutcome$(kb, cmd, runOpts).pipe(
+      tap((outcome) => warnAbout(kb, cmd, outcome)),
+      map((outcome): RecallAnswer => ({ outcome, scope, refresh })),
+    );
+  });
+}
+
+function warnAbout(kb: OpenedKb, cmd: RecallCommand, outcome: RecallOutcome): void {
+  const { io } = kb;
+  if (kb.verbose || cmd.verbose) for (const l of degradationLines(outcome.degraded)) io.warn(l);
+  if (outcome.persona) return;
+  if (outcome.abstained && cmd.format !== 'json')
+    io.warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
+  const missing = cmd.field && cmd.format !== 'json' ? fieldMissing(outcome.results, cmd.field) : null;
+  if (missing) io.warn(`recall: ${missing}`);
+}
+
+/** The glyphs a rendering or a log line needs (none when neither economics nor markdown shows them). */
+const glyphsFor = (kb: OpenedKb, cmd: RecallCommand): Map<string, string> =>
+  kb.config.economics || cmd.format === 'markdown' ? kb.glyphs() : new Map<string, string>();
+
+/** The recall's bookkeeping, recording `given` (what the caller gave of the results) as what it returned. */
+export function recordGiven(
+  kb: OpenedKb,
+  cmd: RecallCommand,
+  outcome: RecallOutcome,
+  given: readonly ScoredCandidate[] | undefined,
+  runOpts: RunOptions,
+): void {
+  if (runOpts.noLog || outcome.persona) return;
+  const { config, io, scope } = kb;
+  const verbose = kb.verbose || cmd.verbose;
+  const caller = runOpts.caller ?? 'cli';
+  bookkeeping(cmd, config, outcome, glyphsFor(kb, cmd), kb.now(), io.warn, verbose, caller, scope.root, kb.currentProject(), given);
 }
 
 export async function runInSession(kb: OpenedKb, cmd: RecallCommand, runOpts: RunOptions): Promise<RunResult> {
-  const { config, scope, refresh, io } = kb;
-  const verbose = kb.verbose || cmd.verbose;
-  if (kb.liveNotes === 0) return emptyKbAnswer(kb, cmd);
-  if (cmd.mode === 'global' && kb.engines.vectorGraph.kind !== 'reflect') {
-    // Said whatever the verbosity: the user asked for something this installation cannot do.
-    io.warn(
-      'recall: --mode global needs the reflect engine (community reports), which is not available here; answered from the other arms',
-    );
-  }
-  const outcome = await fetchOutcome(kb, cmd, runOpts);
-  if (verbose) for (const l of degradationLines(outcome.degraded)) io.warn(l);
-  const glyphs = config.economics || cmd.format === 'markdown' ? kb.glyphs() : new Map<string, string>();
+  const { config, scope, refresh } = kb;
+  const { outcome } = await lastValueFrom(sessionOutcome$(kb, cmd, runOpts));
+  if (!outcome) return emptyKbAnswer(kb, cmd, emptyKbWhy(kb));
+  const glyphs = glyphsFor(kb, cmd);
   if (outcome.persona) {
     const p = outcome.persona;
     const stdout =
@@ -117,12 +172,6 @@ export async function runInSession(kb: OpenedKb, cmd: RecallCommand, runOpts: Ru
     return { stdout, outcome, scope, refresh };
   }
   const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb: scopeJson(scope) });
-  if (outcome.abstained && cmd.format !== 'json')
-    io.warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
-  const missing = cmd.field && cmd.format !== 'json' ? fieldMissing(outcome.results, cmd.field) : null;
-  if (missing) io.warn(`recall: ${missing}`);
-  if (!runOpts.noLog) {
-    bookkeeping(cmd, config, outcome, glyphs, kb.now(), io.warn, verbose, runOpts.caller ?? 'cli', scope.root, kb.currentProject());
-  }
+  recordGiven(kb, cmd, outcome, undefined, runOpts);
   return { stdout, outcome, scope, refresh };
 }

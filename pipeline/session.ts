@@ -26,8 +26,8 @@ import { checkKbDir } from './kb-dir.js';
 import { createModelClient } from './model-client.js';
 import { detectProject, isShard, projectDirOf, type Scope } from './scope.js';
 import { resolveSources, type KbSources } from './kb-sources/index.js';
-import { runInSession } from './session-run.js';
-import { embedNewNotes, openScopedIndex } from './session-index.js';
+import { recordGiven, runInSession, sessionOutcome$ } from './session-run.js';
+import { embedNewNotes, openAndRefresh } from './session-index.js';
 
 /** Longest a read statement waits for the index lock (SQLite busy timeout) when no deadline is nearer. */
 const READ_BUSY_MS = 5000;
@@ -105,8 +105,10 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
  * Open what a recall reads: the KB the scope rules choose, or, with no KB configured, the
  * zero-config sources (pipeline/kb-sources), several of them searched together as `--kb A --kb B`.
  */
-export async function openSession(opts: SessionOptions, io: RunIo): Promise<RecallSession> {
-  const config = loadConfig(io.env);
+export async function openSession(opts: SessionOptions, given: RunIo): Promise<RecallSession> {
+  // Read once: every KB of the session and every recall in it use these settings.
+  const config = given.config ?? loadConfig(given.env);
+  const io: RunIo = { ...given, config };
   const verbose = opts.verbose || config.debug;
   if (verbose) for (const w of config.warnings) io.warn(`recall: ${w}`);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
@@ -126,12 +128,12 @@ export async function openSession(opts: SessionOptions, io: RunIo): Promise<Reca
 
 /** One KB, its scope already resolved. */
 export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scope, sources?: KbSources): Promise<RecallSession> {
-  const config = loadConfig(io.env);
+  const config = io.config ?? loadConfig(io.env);
   const verbose = opts.verbose || config.debug;
   const now = io.now ?? Date.now;
   ensurePrivateDir(config.stateDir);
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
-  const { index, refresh, degraded, release } = openScopedIndex(config, scope, io, verbose, opts.deadlineMs, now);
+  const { index, refresh, degraded, release } = (io.openIndex ?? openAndRefresh)(config, scope, io, verbose, opts.deadlineMs, now);
   const closeOrRelease = release ?? ((): void => closeIndex(index));
   // Reading may wait for another process's lock longer than a refresh's write does (the wasm
   // driver's readers take turns with every other process), but never more than a quarter of what is
@@ -150,6 +152,8 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
       liveNotes: kb.liveNotes,
       sources: sources ?? { read: [scope], skipped: [], zeroConfig: false },
       run: (cmd, runOpts = {}) => runInSession(kb, cmd, runOpts),
+      outcome$: (cmd, runOpts = {}) => sessionOutcome$(kb, cmd, runOpts),
+      record: (cmd, outcome, given, runOpts = {}) => recordGiven(kb, cmd, outcome, given, runOpts),
       glyphs: kb.glyphs,
       close: () => {
         if (!closed) closeOrRelease();

@@ -19,16 +19,28 @@ import { stateDirOf, type CliRequest, type HookRequest, type ServerAnswer } from
  * here.
  */
 export function callerPaths(req: HookRequest | CliRequest): Record<string, string | undefined> {
-  return absolutePathSettings(withConfigFile(absolutePathSettings(req.env, req.cwd)).env, req.cwd);
+  return callerSettings(req).env;
+}
+
+/** The caller's environment (callerPaths) and the config file's problems (a hook leaves them as breadcrumbs). */
+export interface CallerSettings {
+  env: Record<string, string | undefined>;
+  warnings: string[];
+}
+
+/** callerPaths with the config file's problems: a request reads recall.toml once, through this. */
+export function callerSettings(req: HookRequest | CliRequest): CallerSettings {
+  const file = withConfigFile(absolutePathSettings(req.env, req.cwd));
+  return { env: absolutePathSettings(file.env, req.cwd), warnings: file.warnings };
 }
 
 /**
  * A hook's deadline as the server holds it: the one its client sent, else (an older client) the one
  * its settings give, counted from the client's start. recall.toml may set a shorter one.
  */
-export function hookDeadlineOf(req: HookRequest): number {
+export function hookDeadlineOf(req: HookRequest, settings: CallerSettings = callerSettings(req)): number {
   if (!isHookName(req.name)) return Infinity;
-  const own = hookDeadlineMs(HOOKS[req.name], callerPaths(req), req.startedMs);
+  const own = hookDeadlineMs(HOOKS[req.name], settings.env, req.startedMs, settings);
   return typeof req.deadlineMs === 'number' && Number.isFinite(req.deadlineMs) ? Math.min(req.deadlineMs, own) : own;
 }
 
@@ -37,9 +49,9 @@ export function hookDeadlineOf(req: HookRequest): number {
  * harness's shape, and the reason in the hook's log and breadcrumb (last-event.json), as every
  * degradation is recorded.
  */
-export function tooLateHook(req: HookRequest, why: string): ServerAnswer {
+export function tooLateHook(req: HookRequest, why: string, settings: CallerSettings = callerSettings(req)): ServerAnswer {
   const input = parseHookInput(req.stdinText);
-  const env = callerPaths(req);
+  const env = settings.env;
   leaveBreadcrumb(stateDirOf(env), req.name, 'server-busy', `${why}; answered with no context before the deadline`);
   return { ok: true, envelope: isHookName(req.name) ? toHookEnvelope(harnessOf(env, input), hookRow(req.name).event, '') : '{}\n' };
 }

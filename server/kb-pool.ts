@@ -54,7 +54,7 @@ export class KbPool {
     private readonly workers: IndexWorkers | null = null,
   ) {}
 
-  /** The opener to install with setIndexOpener. */
+  /** The opener the server's recalls get their indexes through (RunIo.openIndex). */
   readonly opener: IndexOpener = (config, scope, io, verbose, deadlineMs, now) => this.open(config, scope, io, verbose, deadlineMs, now);
 
   status(): { root: string; index: string; watching: boolean; why: string | null; dirs: number }[] {

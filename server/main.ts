@@ -6,7 +6,6 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { setIndexOpener } from '../pipeline/session-index.js';
 import { IndexWorkers } from '../sources/index-offload.js';
 import { sqliteDriver } from '../sources/sqlite.js';
 import { KbPool } from './kb-pool.js';
@@ -49,7 +48,6 @@ if (!socket) {
   process.exitCode = 2;
 } else {
   const pool = new KbPool(Date.now, lookupThreads());
-  setIndexOpener(pool.opener);
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
   // or a timer of an unfinished request must not keep it alive.

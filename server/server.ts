@@ -19,7 +19,7 @@ import { HOOKS } from '../hooks/registry.js';
 import { runHook } from '../hooks/runtime.js';
 import { isHookName } from '../hooks/hook-table.js';
 import { Admission } from './admission.js';
-import { callerPaths, hookDeadlineOf, tooLateHook } from './caller-request.js';
+import { callerPaths, callerSettings, hookDeadlineOf, tooLateHook, type CallerSettings } from './caller-request.js';
 import { withConfigFile } from '../pipeline/config-file.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
@@ -45,16 +45,26 @@ export interface ServeOptions {
   pool: KbPool;
 }
 
-/** A hook, run as its entry script runs it. The client's SQLite driver choice must be this process's. */
-async function answerHook(req: HookRequest): Promise<ServerAnswer> {
+/**
+ * A hook, run as its entry script runs it, with its indexes from the pool. The client's SQLite
+ * driver choice must be this process's.
+ */
+async function answerHook(req: HookRequest, pool: KbPool, settings: CallerSettings): Promise<ServerAnswer> {
   if (!isHookName(req.name)) return { ok: false, decline: `unknown hook ${req.name}` };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const out = await runHook(HOOKS[req.name], { stdinText: req.stdinText, env: callerPaths(req), cwd: req.cwd, startedMs: req.startedMs });
+  const out = await runHook(HOOKS[req.name], {
+    stdinText: req.stdinText,
+    env: settings.env,
+    settings,
+    cwd: req.cwd,
+    startedMs: req.startedMs,
+    recallIo: { openIndex: pool.opener },
+  });
   return { ok: true, envelope: out.envelope };
 }
 
 /** A plain `recall QUERY`, run as bin/recall runs it; anything else (subcommands, stdin) is declined. */
-async function answerCli(req: CliRequest): Promise<ServerAnswer> {
+async function answerCli(req: CliRequest, pool: KbPool): Promise<ServerAnswer> {
   const fast = fastParse(req.argv);
   if (!fast || fast.query === '-') return { ok: false, decline: 'not a plain recall' };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
@@ -71,6 +81,7 @@ async function answerCli(req: CliRequest): Promise<ServerAnswer> {
     isTty: req.isTty,
     stdinIsTty: true,
     configWarnings: warnings,
+    openIndex: pool.opener,
   });
   return { ok: true, stdout, stderr, code };
 }
@@ -170,14 +181,18 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     }
     requests += 1;
     if (req.op !== 'hook' && req.op !== 'cli') return { ok: false, decline: 'unknown request' };
+    // A hook's recall.toml is read once: for its deadline, its run and its too-late answer.
+    const settings = req.op === 'hook' ? callerSettings(req) : null;
     const run = async (): Promise<ServerAnswer> => {
       // Every file event queued before this request is handled before the request is; without that
       // guarantee every KB is compared file by file, as in a one-shot recall.
       await fence.pass().catch(() => opts.pool.distrust());
-      return req.op === 'hook' ? answerHook(req) : answerCli(req);
+      return req.op === 'hook' ? answerHook(req, opts.pool, settings!) : answerCli(req, opts.pool);
     };
-    if (req.op === 'hook')
-      return admission.submit({ kind: req.name, deadlineMs: hookDeadlineOf(req), run, tooLate: (why) => tooLateHook(req, why) });
+    if (req.op === 'hook') {
+      const deadlineMs = hookDeadlineOf(req, settings!);
+      return admission.submit({ kind: req.name, deadlineMs, run, tooLate: (why) => tooLateHook(req, why, settings!) });
+    }
     // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).
     return admission.submit({ kind: 'cli', deadlineMs: Infinity, run, tooLate: (why) => ({ ok: false, decline: why }) });
   };

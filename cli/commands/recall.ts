@@ -13,7 +13,8 @@ export async function runRecallCommand(cmd: RecallCommand, io: CliIo): Promise<v
     if (!text) throw new UsageError('empty query on stdin');
     cmd = { ...cmd, query: text };
   }
-  const result = await runRecall(cmd, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`) });
+  const opener = io.openIndex ? { openIndex: io.openIndex } : {};
+  const result = await runRecall(cmd, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...opener });
   if (result.stdout) io.stdout(result.stdout);
 }
 

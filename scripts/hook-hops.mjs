@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+/**
+ * The hops of one UserPromptSubmit, counted on a real run (README, "Hook path"): a temporary KB of
+ * eight notes on one problem, a prompt about it, and the built hook run twice (the first call builds
+ * the index; the second is measured) with node's V8 coverage on, which counts every call of every
+ * function in every node process that took part.
+ *
+ *   npm run build && node scripts/hook-hops.mjs [--json]
+ *
+ * Printed: the node processes of one call in-process (RECALL_NO_SERVER=1) and through the recall
+ * server; for the in-process call, the project modules and functions it entered, the calls of the
+ * functions that read the settings, render markdown and write the recall log; and how many notes the
+ * hook injected against how many the recall log line names. Nothing is written outside a temp dir.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(repo, 'dist');
+/** Functions whose call counts say what the issue is about: settings reads, renders, log writes. */
+const WATCHED = ['withConfigFile', 'loadConfig', 'renderMarkdown', 'logRecall', 'recall$'];
+const PROMPT = 'the postgres connection pool runs out of connections under load in the test suite';
+
+function note(i) {
+  const title = `Postgres pool exhaustion fix ${i}: close idle connections in the test fixture`;
+  return [
+    '---',
+    `id: "lrn-pool-${i}"`,
+    `title: ${JSON.stringify(title)}`,
+    'confidence: "medium"',
+    'tags: ["postgres", "testing"]',
+    `key_insight: ${JSON.stringify(title)}`,
+    '---',
+    '## Learning',
+    '',
+    `Variant ${i}: the postgres connection pool ran out of connections under load in the test suite;`,
+    'each test opened a client and never released it. Release clients in afterEach and cap the pool size.',
+    '',
+    `**How to apply:** ${title}`,
+    '',
+  ].join('\n');
+}
+
+function tempSetup() {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hops-'));
+  const kb = path.join(base, 'kb');
+  const state = path.join(base, 'state');
+  fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
+  fs.mkdirSync(state, { recursive: true });
+  for (let i = 1; i <= 8; i++) fs.writeFileSync(path.join(kb, 'documents', `pool-${i}.md`), note(i));
+  const env = { PATH: process.env.PATH ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb };
+  if (process.env.RECALL_SQLITE_DRIVER) env.RECALL_SQLITE_DRIVER = process.env.RECALL_SQLITE_DRIVER;
+  return { base, kb, state, env };
+}
+
+function run(argv, env, session, cwd) {
+  const input = JSON.stringify({ session_id: session, prompt: PROMPT, cwd, hook_event_name: 'UserPromptSubmit' });
+  const r = spawnSync(process.execPath, argv, { input, env, cwd, encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`hook exited ${r.status}: ${r.stderr}`);
+  return { pid: r.pid, stdout: r.stdout };
+}
+
+/** Per coverage file (one per node process): the project functions called, with their call counts. */
+function readCoverage(dir) {
+  const out = [];
+  for (const f of fs.readdirSync(dir)) {
+    const pid = Number(/^coverage-(\d+)-/.exec(f)?.[1]);
+    const { result } = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'));
+    const calls = new Map();
+    for (const script of result) {
+      if (!script.url.startsWith('file://')) continue;
+      const file = fileURLToPath(script.url);
+      if (!file.startsWith(dist + path.sep) || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
+      for (const fn of script.functions) {
+        const count = fn.ranges[0]?.count ?? 0;
+        // The nameless outermost range is the module's own top level: loading it is no call.
+        if (!fn.functionName || count === 0) continue;
+        const key = `${path.relative(dist, file)}#${fn.functionName}`;
+        calls.set(key, (calls.get(key) ?? 0) + count);
+      }
+    }
+    out.push({ pid, calls });
+  }
+  return out;
+}
+
+const contextOf = (stdout) => {
+  const e = JSON.parse(stdout.trim());
+  return e.hookSpecificOutput?.additionalContext ?? e.additionalContext ?? '';
+};
+
+function inProcess() {
+  const t = tempSetup();
+  const env = { ...t.env, RECALL_NO_SERVER: '1' };
+  // The hook's own entry as compiled module by module (the bundles merge modules into chunks): the
+  // code the recall server runs for each call, and a one-shot process runs when there is no server.
+  const entry = pathToFileURL(path.join(dist, 'hooks', 'entry.js')).href;
+  const hook = [
+    '--input-type=module',
+    '-e',
+    `const { hookMain } = await import(${JSON.stringify(entry)}); await hookMain('user-prompt-submit');`,
+  ];
+  try {
+    run(hook, env, 'warm-up', t.kb);
+    const cov = path.join(t.base, 'coverage');
+    const measured = run(hook, { ...env, NODE_V8_COVERAGE: cov }, 'measured', t.kb);
+    const procs = readCoverage(cov);
+    const calls = procs.find((p) => p.pid === measured.pid)?.calls ?? new Map();
+    const modules = new Set([...calls.keys()].map((k) => k.split('#')[0]));
+    const watched = Object.fromEntries(
+      WATCHED.map((name) => [name, [...calls].filter(([k]) => k.endsWith(`#${name}`)).reduce((n, [, c]) => n + c, 0)]),
+    );
+    const injected = [...contextOf(measured.stdout).matchAll(/^- \*\*\[(.+?)\]\*\*/gm)].map((m) => m[1]);
+    const log = fs
+      .readFileSync(path.join(t.state, 'recall_log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const line = log.filter((l) => !l.kind && l.caller === 'user-prompt-submit').at(-1);
+    return {
+      processes: procs.length,
+      modules: modules.size,
+      functions: calls.size,
+      calls: watched,
+      injected: injected.length,
+      logged: line?.ids?.length ?? null,
+    };
+  } finally {
+    fs.rmSync(t.base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  }
+}
+
+/** Node processes of one call through the thin client and the recall server (started by a first call). */
+function viaServer() {
+  const t = tempSetup();
+  const launch = path.join(repo, 'scripts', 'launch.mjs');
+  const recall = path.join(dist, 'bundle', 'recall.mjs');
+  try {
+    run([launch, 'hook', 'user-prompt-submit'], t.env, 'warm-up', t.kb);
+    const socketUp = () => spawnSync(process.execPath, [recall, 'daemon', 'status', '--json'], { env: t.env, encoding: 'utf8' });
+    let status = null;
+    for (let i = 0; i < 200 && !status; i++) {
+      const r = socketUp();
+      try {
+        status = r.status === 0 ? (JSON.parse(r.stdout).server?.status ?? null) : null;
+      } catch {
+        status = null;
+      }
+      if (!status) spawnSync('sleep', ['0.05']);
+    }
+    if (!status) return { processes: null, note: 'the recall server did not start' };
+    const before = status.requests ?? 0;
+    const measured = run([launch, 'hook', 'user-prompt-submit'], t.env, 'measured', t.kb);
+    const after = JSON.parse(socketUp().stdout).server?.status ?? {};
+    const served = (after.requests ?? 0) > before;
+    spawnSync(process.execPath, [recall, 'daemon', 'stop'], { env: t.env, encoding: 'utf8' });
+    // The client process, and the server process when it answered the call.
+    return { processes: served ? 2 : 1, served, clientPid: measured.pid, serverPid: after.pid ?? null };
+  } finally {
+    fs.rmSync(t.base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+  }
+}
+
+const report = { inProcess: inProcess(), viaServer: viaServer() };
+if (process.argv.includes('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+else {
+  const a = report.inProcess;
+  const lines = [
+    `one UserPromptSubmit, in-process: ${a.processes} node process; ${a.modules} project modules, ${a.functions} project functions entered`,
+    `  calls: ${Object.entries(a.calls)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    `  notes injected ${a.injected}, named by the recall log line ${a.logged}`,
+    `through the recall server: ${report.viaServer.processes ?? '?'} node processes (client${report.viaServer.served ? ' + server' : ''})`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
