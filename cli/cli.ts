@@ -8,7 +8,7 @@
  */
 import { isHookName } from '../hooks/hook-table.js';
 import { fastParse } from './options.js';
-import { runRecallCommand } from './commands/recall.js';
+import { runRecallCommand } from './commands/index.js';
 import { exitStatusOf } from './exit-status.js';
 import type { CliIo } from './shared.js';
 

@@ -4,8 +4,8 @@
  * Model settings come from the environment (REFLECT_MODELS_DIR, REFLECT_CE_MODEL,
  * REFLECT_EMBED_MODEL, REFLECT_IDLE_TIMEOUT), read through the config module.
  */
-import { loadConfig } from '../pipeline/config.js';
-import { serve } from '../sources/models/daemon-server.js';
+import { loadConfig } from '../pipeline/config/index.js';
+import { serve } from '../sources/models/index.js';
 
 const i = process.argv.indexOf('--socket');
 const socket = i >= 0 ? process.argv[i + 1] : undefined;

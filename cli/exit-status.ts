@@ -8,8 +8,8 @@
 import { errorMessage, type UsageError, type NotFoundError } from '../core/errors.js';
 import type { IndexFailed } from '../pipeline/run-index.js';
 import type { NoteEditError, NoteWriteError } from '../sinks/note-writer.js';
-import type { TeamErrorCode } from '../sources/team-settings.js';
-import type { PullErrorCode } from '../sources/models/pull-errors.js';
+import type { TeamErrorCode } from '../sources/team/index.js';
+import type { PullErrorCode } from '../sources/models/index.js';
 import type { CliIo } from './shared.js';
 
 export type FailureCode =

@@ -3,7 +3,7 @@
  */
 import { main } from './cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
-import { withConfigFile } from '../pipeline/config-file.js';
+import { withConfigFile } from '../pipeline/config/index.js';
 
 // Whatever recall creates (index, logs, cache) is readable by the user only.
 process.umask(0o077);

@@ -3,12 +3,11 @@
  * called by the CLI. `models pull` is the only command that touches the network.
  */
 import fs from 'node:fs';
-import { loadConfig } from '../pipeline/config.js';
+import { loadConfig } from '../pipeline/config/index.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import { daemonEntry } from '../pipeline/model-client.js';
-import { modelPresence, type ModelRole, type ModelSettings } from '../sources/models/model-store.js';
-import { daemonRequest } from '../sources/models/daemon-client.js';
-import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
+import { modelPresence, type ModelRole, type ModelSettings, daemonRequest } from '../sources/models/index.js';
+import { daemonSocketPath } from '../sources/daemon-protocol.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

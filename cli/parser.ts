@@ -7,20 +7,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
-import { installRoot } from '../hooks/harness-config.js';
+import { installRoot } from '../hooks/install/index.js';
 import { oneLineYargsMessage, type CliIo, type ExitStatus } from './shared.js';
-import { statusCommand } from './commands/status.js';
-import { addCommand, forgetCommand, listCommand, showCommand, supersedeCommand } from './commands/notes.js';
-import { indexCommand } from './commands/index-command.js';
-import { daemonCommand, modelsCommand } from './commands/models.js';
-import { hookCommand, hooksCommand } from './commands/hooks.js';
-import { stagesCommand } from './commands/stages.js';
-import { explainCommand, traceCommand } from './commands/trace.js';
-import { replayCommand } from './commands/replay.js';
-import { teamCommand } from './commands/team.js';
-import { mcpCommand } from './commands/mcp.js';
-import { viewCommand } from './commands/view.js';
-import { recallCommand } from './commands/recall.js';
+import {
+  statusCommand,
+  addCommand,
+  forgetCommand,
+  listCommand,
+  showCommand,
+  supersedeCommand,
+  indexCommand,
+  daemonCommand,
+  modelsCommand,
+  hookCommand,
+  hooksCommand,
+  stagesCommand,
+  explainCommand,
+  traceCommand,
+  replayCommand,
+  teamCommand,
+  mcpCommand,
+  viewCommand,
+  recallCommand,
+} from './commands/index.js';
 
 const USAGE =
   '$0 [query..] [options]\n\nRetrieve the prior learnings most relevant to a query from a markdown KB (`recall -` reads the query from stdin; `recall -- WORD` searches a word that is also a command; `recall help COMMAND` = `recall COMMAND --help`).';

@@ -4,10 +4,9 @@
  * It takes the index's refresh lock (exits at once when another process holds it), finishes the
  * refresh in committed batches and exits. Settings (state dir, link policy) come from the environment.
  */
-import { loadConfig } from '../pipeline/config.js';
-import { closeIndex, refreshIndex } from '../sources/index-store.js';
-import { openKbIndex } from '../pipeline/kb-index.js';
-import { tryRefreshLock } from '../sources/index-refresh.js';
+import { loadConfig } from '../pipeline/config/index.js';
+import { closeIndex, refreshIndex, tryRefreshLock } from '../sources/index/index.js';
+import { openKbIndex } from '../pipeline/kb/index.js';
 
 const i = process.argv.indexOf('--kb');
 const kb = i >= 0 ? process.argv[i + 1] : undefined;

@@ -13,22 +13,22 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type RecallConfig } from '../pipeline/config.js';
+import { loadConfig, type RecallConfig } from '../pipeline/config/index.js';
 import type { Scope } from '../pipeline/scope.js';
 import { resolveSources, writableScope } from '../pipeline/kb-sources/index.js';
 import { checkKbDir } from '../pipeline/run.js';
-import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/wiring-status.js';
-import { openKbIndex } from '../pipeline/kb-index.js';
-import { kbLayout } from '../sources/kb-walk.js';
+import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/install/index.js';
+import { openKbIndex } from '../pipeline/kb/index.js';
+import { kbLayout } from '../sources/kb/index.js';
 import { kbProblem } from '../pipeline/health/index.js';
-import { closeIndex, countNotes, indexFileFor, indexGeneration, refreshIndex } from '../sources/index-store.js';
-import { sqliteDriver } from '../sources/sqlite.js';
-import { modelPresence, type ModelRole } from '../sources/models/model-store.js';
-import { daemonSocketPath } from '../sources/models/daemon-protocol.js';
-import type { TeamStatus } from './team.js';
+import { closeIndex, countNotes, indexFileFor, indexGeneration, refreshIndex } from '../sources/index/index.js';
+import { sqliteDriver } from '../sources/sqlite/index.js';
+import { modelPresence, type ModelRole } from '../sources/models/index.js';
+import { daemonSocketPath } from '../sources/daemon-protocol.js';
+import type { TeamStatus } from './team/index.js';
 import { stripControls } from '../sinks/safe-text.js';
 
-export { hookWiring, recallEvents, type HookWiring } from '../hooks/wiring-status.js';
+export { hookWiring, recallEvents, type HookWiring } from '../hooks/install/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -58,7 +58,7 @@ const teamSection: StatusSection<TeamStatus & { report: string[] }> = {
   name: 'team',
   async collect(ctx) {
     // Loaded only here: the team code (and its PostgreSQL client) stays off every other path.
-    const { teamStatus, formatStatus } = await import('./team.js');
+    const { teamStatus, formatStatus } = await import('./team/team.js');
     const s = await teamStatus(ctx.env, { probe: false });
     if (!s.configured && s.shard.notes === 0) return null;
     return { ...s, report: formatStatus(s).split('\n').filter(Boolean) };

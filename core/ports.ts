@@ -4,7 +4,7 @@
  * it a fake. Implementations live in pipeline/ and sources/.
  */
 import { Observable, of } from 'rxjs';
-import type { NoteLocation } from './note.js';
+import type { NoteLocation } from './note/index.js';
 import type { RecallState } from './state.js';
 import type { ArmOutcome, CacheTier, Candidate, Degradation, Embeddings } from './types.js';
 

@@ -1,7 +1,7 @@
 /**
  * Data that flows between the stages of a recall.
  */
-import type { Note } from './note.js';
+import type { Note } from './note/index.js';
 import type { TemporalConstraint } from './temporal-constraint.js';
 
 /** The retrieval arms. `team` is the live team-store arm; it runs only when enabled and a store is configured. */

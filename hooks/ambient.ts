@@ -11,9 +11,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase, type SqlDatabase } from '../sources/sqlite.js';
+import { openDatabase, type SqlDatabase } from '../sources/sqlite/index.js';
 import { splitFrontmatter } from '../core/frontmatter.js';
-import { str } from '../core/note.js';
+import { str } from '../core/note/index.js';
 import type { Env } from './runtime.js';
 import { envFlag } from '../core/truthy.js';
 

@@ -5,9 +5,9 @@
  */
 import { Observable, type Subscription } from 'rxjs';
 import { openSession, scopeJson, type RecallCommand, type RecallSession } from '../pipeline/run.js';
-import type { RecallConfig } from '../pipeline/config.js';
-import { renderOutcome } from '../pipeline/render-outcome.js';
-import { renderMarkdown } from '../sinks/render-markdown.js';
+import type { RecallConfig } from '../pipeline/config/index.js';
+import { renderOutcome } from '../pipeline/session/index.js';
+import { renderMarkdown } from '../sinks/render/index.js';
 import { safeId } from '../sinks/safe-text.js';
 import type { RecallOutcome, ScoredCandidate } from '../core/types.js';
 import { hookLog, type HookContext } from './runtime.js';

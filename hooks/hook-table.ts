@@ -1,6 +1,6 @@
 /**
  * The one list of recall's hooks. Everything that names a hook derives from this table: the
- * handlers (registry.ts), the harness wiring and hooks/hooks.json (harness-config.ts), the entry
+ * handlers (registry.ts), the harness wiring and hooks/hooks.json (hooks/install/harness-config.ts), the entry
  * scripts, the fallback envelope, `recall hook <name>` and the commands that recognise a recall hook
  * in someone's settings. It imports nothing, so the hook entries and the CLI's fast path load it cheaply.
  *

@@ -16,7 +16,7 @@ import { hookLog, pick } from './runtime.js';
 import { buildSessionQuery, currentBranch } from './session-query.js';
 import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
-import { claimInjected, readInjected } from '../sinks/session-injected.js';
+import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';

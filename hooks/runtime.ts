@@ -4,17 +4,15 @@
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
 import { asyncScheduler, defer, lastValueFrom, take, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
-import { loadConfig, type RecallConfig } from '../pipeline/config.js';
-import { withConfigFile } from '../pipeline/config-file.js';
+import { loadConfig, type RecallConfig, withConfigFile } from '../pipeline/config/index.js';
 import type { RunIo } from '../pipeline/run.js';
 import { errorMessage } from '../core/errors.js';
 import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.js';
 import type { HookEvent, HookName } from './hook-table.js';
-import { leaveBreadcrumb, logHookLine } from '../sinks/breadcrumb.js';
+import { leaveBreadcrumb, logHookLine, claimNotice } from '../sinks/logs/index.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
-import { claimNotice } from '../sinks/session-injected.js';
 import { hookFailure } from '../pipeline/health/index.js';
-import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../core/hook-input.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../io/hook-input.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 

@@ -6,7 +6,7 @@ import { map, of, switchMap, type Observable } from 'rxjs';
 import { DEFAULT_COMMAND, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import { hookLog, pick, type HookContext } from './runtime.js';
 import { CHARS_PER_TOKEN, blockEconomics, pyLen } from '../sinks/economics.js';
-import { recordInjected, resetInjected } from '../sinks/session-injected.js';
+import { recordInjected, resetInjected } from '../sinks/logs/index.js';
 import { kbProblem } from '../pipeline/health/index.js';
 import { DAY_MS } from '../core/dates.js';
 import type { ScoredCandidate } from '../core/types.js';

@@ -14,10 +14,9 @@ import type { RecallState } from '../core/state.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { dropping } from './drops.js';
 import { SPECIFIC_INFO } from './weigh-terms.js';
-import { searchableText } from '../core/note.js';
+import { searchableText } from '../core/note/index.js';
 import { textStems } from '../core/stems.js';
-import { containsTerm, noteTerms } from './math/relevance.js';
-import { evidenceInWords } from './math/evidence.js';
+import { containsTerm, noteTerms, evidenceInWords } from './math/index.js';
 import { RELEVANCE_TEXT_CHARS } from './estimate-relevance.js';
 
 export interface AbstainOptions {

@@ -33,7 +33,7 @@ import {
   type BoostContext,
   type BoostNorm,
   type BoostNorms,
-} from './math/boosts.js';
+} from './math/index.js';
 import { scoringWindow } from './rerank-top.js';
 import { errorMessage } from '../core/errors.js';
 import type { BoostName } from '../core/types.js';

@@ -4,7 +4,7 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { RecallState } from '../core/state.js';
 import { dropping } from './drops.js';
-import { mmrSelect } from './math/mmr.js';
+import { mmrSelect } from './math/index.js';
 
 /** MMR over the selected notes with the rerank window's vectors; without vectors a plain slice to `limit`. */
 export function diversify(limit: number, lambda: number, enabled: boolean): OperatorFunction<RecallState, RecallState> {

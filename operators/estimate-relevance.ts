@@ -20,14 +20,27 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { RecallState, RelevanceEstimate, WeighedTerm } from '../core/state.js';
 import type { Candidate, Degradation } from '../core/types.js';
-import { sigmoid } from './math/boosts.js';
-import { GENERIC_INFO, WINDOW_MATCH_RELEVANCE, lexicalRelevance, relevanceFeatures, noteTerms, type NoteTerms } from './math/relevance.js';
+import {
+  sigmoid,
+  GENERIC_INFO,
+  WINDOW_MATCH_RELEVANCE,
+  lexicalRelevance,
+  relevanceFeatures,
+  noteTerms,
+  type NoteTerms,
+  evidenceMass,
+  logScale,
+  phraseCount,
+  queryPairs,
+  saturate,
+  standouts,
+  summaryShare,
+  type StemPair,
+} from './math/index.js';
 import { textStemPairs, textStems, stemOf, type QueryTerm } from '../core/stems.js';
-import { evidenceMass, logScale, phraseCount, queryPairs, saturate, standouts, summaryShare, type StemPair } from './math/evidence.js';
-import type { Note } from '../core/note.js';
+import { type Note, searchableText } from '../core/note/index.js';
 import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { STOPWORDS } from '../core/terms.js';
-import { searchableText } from '../core/note.js';
 import { scoringWindow } from './rerank-top.js';
 
 /** Characters of a note read for the estimate: a long note is judged by its start. */

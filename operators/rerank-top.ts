@@ -21,7 +21,7 @@ import {
   type SchedulerLike,
 } from 'rxjs';
 import { type ModelCandidate, type ModelClient } from '../core/ports.js';
-import { modelText } from '../core/note.js';
+import { modelText } from '../core/note/index.js';
 import { errorMessage } from '../core/errors.js';
 import type { RecallState } from '../core/state.js';
 import type { Degradation, Embeddings } from '../core/types.js';

@@ -6,7 +6,7 @@
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import type { RecallState } from '../core/state.js';
 import type { ArmName, ArmOutcome, BoostName, Drop, RelevanceSource } from '../core/types.js';
-import type { ModelFeature, RelevanceFeatures } from './math/relevance.js';
+import type { ModelFeature, RelevanceFeatures } from './math/index.js';
 
 export type TraceEvent =
   | { stage: 'start'; query: string; terms: string[]; temporal: { start: string; end: string; matched: string } | null; t: number }

@@ -6,7 +6,7 @@
 import type { WeighedTerm } from '../core/state.js';
 import type { Degradation } from '../core/types.js';
 import { stemOf, type QueryTerm } from '../core/stems.js';
-import { GENERIC_INFO, abbreviationCandidates, isLabel, matchedStem, type NoteTerms } from './math/relevance.js';
+import { GENERIC_INFO, abbreviationCandidates, isLabel, matchedStem, type NoteTerms } from './math/index.js';
 
 /**
  * Looks up document frequencies (this KB) and everyday-English weights of stems; may throw. With

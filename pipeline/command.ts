@@ -7,9 +7,9 @@ import type { ModelClient } from '../core/ports.js';
 import type { Degradation, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import type { TraceSink } from '../operators/trace-stage.js';
-import type { IndexHandle, RefreshReport } from '../sources/index-store.js';
-import type { RecallConfig } from './config.js';
-import type { RecallMode } from './recall-request.js';
+import type { IndexHandle, RefreshReport } from '../sources/index/index.js';
+import type { RecallConfig } from './config/index.js';
+import type { RecallMode } from './recall/index.js';
 import type { Scope } from './scope.js';
 import type { KbSources } from './kb-sources/index.js';
 

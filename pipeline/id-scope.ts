@@ -5,11 +5,10 @@
  * hydrate look it up in each, in the order a recall reads them, instead of the first source only.
  */
 import fs from 'node:fs';
-import type { RecallConfig } from './config.js';
+import type { RecallConfig } from './config/index.js';
 import type { Scope } from './scope.js';
-import { openKbIndex } from './kb-index.js';
-import { closeIndex, type IndexHandle } from '../sources/index-store.js';
-import { refreshWaiting } from '../sources/index-refresh.js';
+import { openKbIndex } from './kb/index.js';
+import { closeIndex, type IndexHandle, refreshWaiting } from '../sources/index/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

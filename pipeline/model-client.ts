@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Observable } from 'rxjs';
-import type { RecallConfig } from './config.js';
+import type { RecallConfig } from './config/index.js';
 import {
   NO_MODELS,
   unavailable,
@@ -23,9 +23,8 @@ import {
   type KnnResult,
   type VectorsResult,
 } from '../core/ports.js';
-import { modelPresence, type ModelSettings } from '../sources/models/model-store.js';
-import { daemonRequest, type ClientOptions } from '../sources/models/daemon-client.js';
-import { daemonSocketPath, type DaemonRequest, type DaemonResponse } from '../sources/models/daemon-protocol.js';
+import { modelPresence, type ModelSettings, daemonRequest, type ClientOptions } from '../sources/models/index.js';
+import { daemonSocketPath, type DaemonRequest, type DaemonResponse } from '../sources/daemon-protocol.js';
 
 /** An async call as a cancellable Observable (unsubscribe aborts it). */
 function fromAbortable<T>(fn: (signal: AbortSignal) => Promise<T>): Observable<T> {
@@ -147,7 +146,7 @@ function inProcessBackend(settings: ModelSettings): Backend {
     knn: async (index, _generation, query, k) => {
       const [{ loadMatrix, knn }, { openDatabase }] = await Promise.all([
         import('../sources/models/vector-store.js'),
-        import('../sources/sqlite.js'),
+        import('../sources/sqlite/sqlite.js'),
       ]);
       const [q] = await (await rt()).embed([query]);
       const db = openDatabase(index, { readonly: true, fileMustExist: true });

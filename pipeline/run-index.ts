@@ -3,13 +3,19 @@
  * rebuilding), then note vectors when an embedding model is installed.
  */
 import { errorMessage } from '../core/errors.js';
-import { embedMissing } from '../sources/models/embed-notes.js';
-import { refreshLockHolder, tryRefreshLock } from '../sources/index-refresh.js';
-import { classifyDbError, closeIndex, rebuildIndex, refreshIndex, type RefreshReport } from '../sources/index-store.js';
+import { embedMissing } from '../sources/models/index.js';
+import {
+  refreshLockHolder,
+  tryRefreshLock,
+  classifyDbError,
+  closeIndex,
+  rebuildIndex,
+  refreshIndex,
+  type RefreshReport,
+} from '../sources/index/index.js';
 import type { RunIo } from './command.js';
-import { loadConfig } from './config.js';
-import { openKbIndex } from './kb-index.js';
-import { checkKbDir } from './kb-dir.js';
+import { loadConfig } from './config/index.js';
+import { openKbIndex, checkKbDir } from './kb/index.js';
 import { createModelClient } from './model-client.js';
 import { resolveScope, type Scope } from './scope.js';
 

@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RecallConfig } from './config.js';
+import type { RecallConfig } from './config/index.js';
 import { currentBranch, findRepo, originName } from '../sources/git.js';
 
 export { findRepo } from '../sources/git.js';

@@ -15,12 +15,11 @@ import { lastValueFrom } from 'rxjs';
 import pg from 'pg';
 import { startCluster, type Cluster } from './pg-cluster.js';
 import { openKbIndex, runIndex } from '../pipeline/run.js';
-import { loadConfig } from '../pipeline/config.js';
-import { closeIndex, refreshIndex } from '../sources/index-store.js';
-import { teamInit, teamPull, teamPush, type TeamIo } from '../cli/team.js';
-import { teamLiveArm } from '../sources/team-arm.js';
-import { loadTeamSettings } from '../sources/team-settings.js';
-import { openStore, searchStore } from '../sources/team-store.js';
+import { loadConfig } from '../pipeline/config/index.js';
+import { closeIndex, refreshIndex } from '../sources/index/index.js';
+import { teamInit, teamPull, teamPush, type TeamIo } from '../cli/team/index.js';
+import { teamLiveArm } from '../sources/arms/index.js';
+import { loadTeamSettings, openStore, searchStore } from '../sources/team/index.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = path.join(repo, 'bin', 'recall');

@@ -13,11 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { generateKb } from './bench/kb-gen.js';
-import { benchHooks } from './bench/hooks.js';
-import { BIN, pct, repo, time, timeWithRss } from './bench/measure.js';
-import { benchModels } from './bench/models.js';
-import { benchQmd, qmdPeer } from './bench/qmd.js';
+import { generateKb, benchHooks, BIN, pct, repo, time, timeWithRss, benchModels, benchQmd, qmdPeer } from './bench/index.js';
 
 export { generateKb };
 

@@ -28,12 +28,12 @@ export const ENTRIES = {
     Object.keys(hookEvents(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'))).map((n) => [`hook-${n}`, `hooks/${n}.ts`]),
   ),
   server: 'server/main.ts',
-  // The recall server's index lookup threads (sources/index-offload.ts), loaded by path.
-  'index-worker': 'sources/index-offload-worker.ts',
+  // The recall server's index lookup threads (sources/index/offload.ts), loaded by path.
+  'index-worker': 'sources/index/offload-worker.ts',
   'in-process': 'server/in-process.ts',
   // The hook log writer with its secret scrubber, loaded by the thin client only when it has a line
   // to log (a degraded call): the client stays free of the scrubber's rules on the fast path.
-  'hook-log': 'sinks/breadcrumb.ts',
+  'hook-log': 'sinks/logs/breadcrumb.ts',
 };
 
 /**

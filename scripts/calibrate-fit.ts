@@ -2,7 +2,7 @@
  * The fit of `npm run calibrate` (scripts/calibrate.ts): the labelled examples it reads, the
  * per-query fit of the relevance model, where its bias falls, and the query-level figures at a floor.
  */
-import { FEATURE_NAMES, lexicalRelevance, type RelevanceFeatures, type RelevanceModel } from '../operators/math/relevance.js';
+import { FEATURE_NAMES, lexicalRelevance, type RelevanceFeatures, type RelevanceModel } from '../operators/math/index.js';
 import { GENERIC_ONLY_MAX } from '../operators/estimate-relevance.js';
 
 export interface Example {

@@ -24,7 +24,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMMAND, openSession, type RecallSession } from '../pipeline/run.js';
 import type { TraceEvent } from '../operators/trace-stage.js';
-import { FEATURE_NAMES, type RelevanceModel } from '../operators/math/relevance.js';
+import { FEATURE_NAMES, type RelevanceModel } from '../operators/math/index.js';
 import { figures, fitLogistic, kOf, type Example, type Figures } from './calibrate-fit.js';
 import { labelledSets, type LabelledSet } from './labelled-sets.js';
 

@@ -14,9 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { lastValueFrom } from 'rxjs';
 import yaml from 'js-yaml';
-import { openIndex, refreshIndex, closeIndex } from '../sources/index-store.js';
-import { bm25Arm } from '../sources/bm25-arm.js';
-import { qmdArm, parseQmdOutput } from '../sources/qmd-arm.js';
+import { openIndex, refreshIndex, closeIndex } from '../sources/index/index.js';
+import { bm25Arm, qmdArm, parseQmdOutput } from '../sources/arms/index.js';
 
 function arg(name: string, def?: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

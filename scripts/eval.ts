@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import { PROMPT_FETCH, wholeLearnings } from '../hooks/registry.js';
-import { renderMarkdown } from '../sinks/render-markdown.js';
+import { renderMarkdown } from '../sinks/render/index.js';
 import { labelledSets, loadQueries, type LabelledQuery, type LabelledSet } from './labelled-sets.js';
 import { plainBm25 } from './plain-bm25.js';
 import { PROFILES, mean, reportText, summaryRows, type Profile, type QueryScore, type SetResult, type Summary } from './eval-report.js';
@@ -213,7 +213,7 @@ async function main(): Promise<void> {
 }
 
 async function floorsOf(env: Record<string, string | undefined>): Promise<string[]> {
-  const { loadConfig } = await import('../pipeline/config.js');
+  const { loadConfig } = await import('../pipeline/config/config.js');
   const f = loadConfig(env).floors;
   return [`${f.cli}`, `user-prompt ${f.userPrompt}`, `session-start ${f.sessionStart}`];
 }

@@ -8,14 +8,18 @@
  * A process still running after `--cap` seconds (default 45) is killed and reported as such.
  * A script, not a test: it prints figures and never fails a build.
  */
-import { IO_CASES } from './hostile/io-cases.js';
-import { KB_CASES } from './hostile/kb-cases.js';
-import { LOAD_CASES } from './hostile/load-cases.js';
-import { LEAK_CASES } from './hostile/leak-cases.js';
-import { WRITE_CASES } from './hostile/write-cases.js';
-import { RACE_CASES } from './hostile/race-cases.js';
-import { BURST_CASES } from './hostile/burst-cases.js';
-import { only, removeCaseDirs, repo } from './hostile/harness.js';
+import {
+  IO_CASES,
+  KB_CASES,
+  LOAD_CASES,
+  LEAK_CASES,
+  WRITE_CASES,
+  RACE_CASES,
+  BURST_CASES,
+  only,
+  removeCaseDirs,
+  repo,
+} from './hostile/index.js';
 
 const cases: Record<string, () => Promise<void>> = {
   ...KB_CASES,

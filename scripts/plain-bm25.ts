@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseNote } from '../core/note.js';
+import { parseNote } from '../core/note/index.js';
 import { STOPWORDS } from '../core/terms.js';
 
 const K1 = 1.2;

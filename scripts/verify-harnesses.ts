@@ -23,10 +23,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { verifyClaude } from './verify/claude.js';
-import { verifyCodex } from './verify/codex.js';
-import { verifyCopilot } from './verify/copilot.js';
 import {
+  verifyClaude,
+  verifyCodex,
+  verifyCopilot,
   CLIS,
   base,
   bin,
@@ -42,7 +42,7 @@ import {
   seedKb,
   seedProject,
   seedTranscript,
-} from './verify/common.js';
+} from './verify/index.js';
 
 /** The three harness CLIs, installed into the prefix unless it already holds them. */
 function installHarnesses(): void {

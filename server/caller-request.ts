@@ -3,14 +3,14 @@
  * meant it (relative paths against the caller's folder), a hook's deadline, and the answer a hook
  * gets when the server cannot run it in time.
  */
-import { withConfigFile } from '../pipeline/config-file.js';
+import { withConfigFile } from '../pipeline/config/index.js';
 import { absolutePathSettings } from '../core/path-settings.js';
 import { HOOKS } from '../hooks/registry.js';
 import { hookDeadlineMs, parseHookInput } from '../hooks/runtime.js';
 import { hookRow, isHookName } from '../hooks/hook-table.js';
 import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
-import { leaveBreadcrumb } from '../sinks/breadcrumb.js';
-import { stateDirOf, type CliRequest, type HookRequest, type ServerAnswer } from '../sources/recall-server/protocol.js';
+import { leaveBreadcrumb } from '../sinks/logs/index.js';
+import { stateDirOf, type CliRequest, type HookRequest, type ServerAnswer } from '../sources/recall-server/index.js';
 
 /**
  * The request's environment with recall.toml's values under it and every relative path setting

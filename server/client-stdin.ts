@@ -1,11 +1,11 @@
 /**
  * How the thin client reads a hook's stdin and sizes its deadline: the in-process hook's own rules
- * (core/hook-input.ts) and its own deadline setting and default (the hook table), used as they are,
+ * (io/hook-input.ts) and its own deadline setting and default (the hook table), used as they are,
  * so both paths read the same input within the same time.
  */
-import { MAX_STDIN_BYTES, deadlineSec, readStdin, stdinWaitMs } from '../core/hook-input.js';
+import { MAX_STDIN_BYTES, deadlineSec, readStdin, stdinWaitMs } from '../io/hook-input.js';
 import { hookRow, type HookName } from '../hooks/hook-table.js';
-import type { Env } from '../sources/recall-server/protocol.js';
+import type { Env } from '../sources/recall-server/index.js';
 
 /**
  * The hook's deadline (epoch ms) from its environment setting; a malformed value means the default,

@@ -18,10 +18,11 @@ import {
   type Env,
   type ServerAnswer,
   type ServerRequest,
-} from '../sources/recall-server/protocol.js';
-import { ask, type Failure } from '../sources/recall-server/ask.js';
+  ask,
+  type Failure,
+} from '../sources/recall-server/index.js';
 import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
-import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../core/command-words.js';
+import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../cli/command-words.js';
 import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
 import { hookDeadline, readHookStdin } from './client-stdin.js';
 import { absolutePathSettings } from '../core/path-settings.js';
@@ -75,7 +76,7 @@ function logLine(env: Env, hook: string, line: string): void {
 }
 
 /**
- * Write the queued lines through the hook log writer (sinks/breadcrumb.ts, its own bundle): scrubbed
+ * Write the queued lines through the hook log writer (sinks/logs/breadcrumb.ts, its own bundle): scrubbed
  * like every other log line (a server's error text may quote a prompt), rotated, one line each. Run
  * after the envelope is printed, so loading the scrubber never delays the answer; never throws.
  */

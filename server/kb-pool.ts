@@ -9,13 +9,21 @@
  * The comparison itself is the one-shot path's, so both paths index exactly the same files.
  */
 import fs from 'node:fs';
-import type { RecallConfig } from '../pipeline/config.js';
+import type { RecallConfig } from '../pipeline/config/index.js';
 import type { Scope } from '../pipeline/scope.js';
 import type { RunIo } from '../pipeline/command.js';
-import { refreshScoped, type IndexOpener, type ScopedIndex } from '../pipeline/session-index.js';
-import { kbIndexOptions, openKbIndex } from '../pipeline/kb-index.js';
-import { closeIndex, indexFileFor, indexGeneration, indexProblems, type IndexHandle, type RefreshReport } from '../sources/index-store.js';
-import type { IndexWorkers, OffloadStats } from '../sources/index-offload.js';
+import { refreshScoped, type IndexOpener, type ScopedIndex } from '../pipeline/session/index.js';
+import { kbIndexOptions, openKbIndex } from '../pipeline/kb/index.js';
+import {
+  closeIndex,
+  indexFileFor,
+  indexGeneration,
+  indexProblems,
+  type IndexHandle,
+  type RefreshReport,
+  type IndexWorkers,
+  type OffloadStats,
+} from '../sources/index/index.js';
 import { KbWatcher } from './watcher.js';
 
 /** Even with a quiet watcher, a KB is compared with its index again after this long (a safety net). */

@@ -6,12 +6,11 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { IndexWorkers } from '../sources/index-offload.js';
-import { sqliteDriver } from '../sources/sqlite.js';
+import { IndexWorkers } from '../sources/index/index.js';
+import { sqliteDriver } from '../sources/sqlite/index.js';
 import { KbPool } from './kb-pool.js';
 import { serveRecall } from './server.js';
-import { withConfigFile } from '../pipeline/config-file.js';
-import { loadConfig } from '../pipeline/config.js';
+import { withConfigFile, loadConfig } from '../pipeline/config/index.js';
 
 /** The environment with recall.toml's settings (its idle timeout may be set there); the bare environment if the file is broken. */
 function settings(): Record<string, string | undefined> {

@@ -20,7 +20,7 @@ import { runHook } from '../hooks/runtime.js';
 import { isHookName } from '../hooks/hook-table.js';
 import { Admission } from './admission.js';
 import { callerPaths, callerSettings, hookDeadlineOf, tooLateHook, type CallerSettings } from './caller-request.js';
-import { withConfigFile } from '../pipeline/config-file.js';
+import { withConfigFile } from '../pipeline/config/index.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
@@ -37,7 +37,7 @@ import {
   type ServerAnswer,
   type ServerRequest,
   type ServerStatus,
-} from '../sources/recall-server/protocol.js';
+} from '../sources/recall-server/index.js';
 
 export interface ServeOptions {
   socket: string;

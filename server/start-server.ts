@@ -3,7 +3,7 @@
  * because none was running.
  */
 import fs from 'node:fs';
-import type { Env } from '../sources/recall-server/protocol.js';
+import type { Env } from '../sources/recall-server/index.js';
 
 /**
  * Start a server for next time (detached); a spawn lock keeps concurrent first calls from starting

@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Note } from '../core/note.js';
+import type { Note } from '../core/note/index.js';
 
 /** Characters per token in the reference's estimate (`len(text) // 4`). */
 export const CHARS_PER_TOKEN = 4;

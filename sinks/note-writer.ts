@@ -23,8 +23,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { isMap, parseDocument } from 'yaml';
-import { writeFileAtomic } from '../core/atomic-write.js';
-import { LockBusyError, withFileLock } from './file-lock.js';
+import { writeFileAtomic } from '../io/atomic-write.js';
+import { LockBusyError, withFileLock } from './logs/index.js';
 
 import { TIER_CONFIDENCE, type ConfidenceTier } from '../core/confidence.js';
 

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from './sqlite.js';
+import { openDatabase } from './sqlite/index.js';
 
 export interface Ledger {
   /** Artifact paths and content hashes of ledger rows marked is_latest = 0 that match the given values. */

@@ -1,16 +1,23 @@
 /**
  * The dependency rule of the source tree, checked on every import (static and dynamic):
  *
- *   core/                      shared vocabulary; imports nothing of the project
- *   sources/ operators/ sinks/ the parts; import core/ only, never each other
- *   pipeline/                  the composition; imports the parts and core/
+ *   core/                      shared vocabulary, pure: imports nothing of the project, does no I/O
+ *   io/                        the low I/O helpers (atomic and private file writes, a hook's stdin)
+ *   sources/ operators/ sinks/ the parts; import io/ and core/ only, never each other
+ *   pipeline/                  the composition; imports the parts and below
  *   hooks/                     hook logic and entries; imports the pipeline and below
  *   cli/                       commands and tools; imports anything below
  *   server/                    the recall server and its thin client; runs hooks and the CLI
  *   scripts/                   build, eval and bench scripts; import anything
  *
- * An import that points up (a part importing the pipeline) or sideways (an operator importing a
- * source) fails this test, with the file and the import named.
+ * Inside a layer, a folder (sources/index/, pipeline/session/, ...) is one feature with one entry,
+ * its index.ts: a static import from outside the folder names that entry, never a file past it.
+ * A dynamic import() may name one module of a folder: it loads that module alone, on demand, which
+ * keeps heavy packages (pg, chrono-node, the ONNX runtime) out of a process until it needs them.
+ * Specs under spec/ may import anything they test.
+ *
+ * An import that points up (a part importing the pipeline), sideways (an operator importing a
+ * source) or past an entry fails this test, with the file and the import named.
  */
 import { describe, it, expect } from '@jest/globals';
 import fs from 'node:fs';
@@ -22,14 +29,15 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Layer of each top-level source folder; a folder may import its own layer only when it is itself. */
 export const LAYERS: Readonly<Record<string, number>> = {
   core: 0,
-  sources: 1,
-  operators: 1,
-  sinks: 1,
-  pipeline: 2,
-  hooks: 3,
-  cli: 4,
-  server: 5,
-  scripts: 6,
+  io: 1,
+  sources: 2,
+  operators: 2,
+  sinks: 2,
+  pipeline: 3,
+  hooks: 4,
+  cli: 5,
+  server: 6,
+  scripts: 7,
 };
 
 function tsFiles(dir: string): string[] {
@@ -41,17 +49,27 @@ function tsFiles(dir: string): string[] {
   });
 }
 
+const IMPORT_RE = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
+
 /** Relative specifiers of every `import … from`, `export … from` and `import()` in a file. */
 export function relativeImports(source: string): string[] {
-  const out: string[] = [];
-  const re = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)(['"])(\.{1,2}\/[^'"]+)\1/g;
-  for (const m of source.matchAll(re)) out.push(m[2]!);
-  return out;
+  return [...source.matchAll(IMPORT_RE)].map((m) => m[2]!);
+}
+
+/** Relative specifiers of the static imports and re-exports only (no `import()`). */
+export function staticImports(source: string): string[] {
+  return [...source.matchAll(IMPORT_RE)].filter((m) => !/^import\s*\(/.test(m[0])).map((m) => m[2]!);
 }
 
 /** The top-level folder a path inside the repository belongs to. */
 function topFolder(abs: string): string {
   return path.relative(repo, abs).split(path.sep)[0]!;
+}
+
+/** The feature folder (layer/folder) a repository path sits in, or null for a file at a layer's top. */
+export function featureFolder(rel: string): string | null {
+  const parts = rel.split(/[\\/]/);
+  return parts.length >= 3 && LAYERS[parts[0]!] !== undefined ? `${parts[0]}/${parts[1]}` : null;
 }
 
 /** Every import that breaks the rule, as "file -> target (why)". */
@@ -74,18 +92,60 @@ export function violations(): string[] {
   return bad;
 }
 
+/** The static imports of one file (`rel`: its repository path) that name a file past a folder's entry. */
+export function pastEntryIn(rel: string, source: string): string[] {
+  const bad: string[] = [];
+  for (const spec of staticImports(source)) {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec));
+    const folder = featureFolder(target);
+    if (folder === null || rel.startsWith(`${folder}/`)) continue;
+    if (path.posix.basename(target) !== 'index.js') bad.push(`${rel} -> ${spec} (past the entry of ${folder}/)`);
+  }
+  return bad;
+}
+
+/** Every static import of the source tree from outside a feature folder that names a file past its entry. */
+export function pastEntry(): string[] {
+  return Object.keys(LAYERS)
+    .flatMap((l) => tsFiles(path.join(repo, l)))
+    .flatMap((f) => pastEntryIn(path.relative(repo, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8')));
+}
+
 describe('architecture', () => {
   it('every import points down the layers: none up, none sideways', () => {
     expect(violations()).toEqual([]);
   });
 
-  it('core/ imports no other folder of the project', () => {
-    const up = tsFiles(path.join(repo, 'core')).flatMap((f) =>
+  it('core/ imports no other folder of the project and does no I/O', () => {
+    const files = tsFiles(path.join(repo, 'core'));
+    const up = files.flatMap((f) =>
       relativeImports(fs.readFileSync(f, 'utf8'))
         .filter((s) => topFolder(path.resolve(path.dirname(f), s)) !== 'core')
         .map((s) => `${path.relative(repo, f)} -> ${s}`),
     );
     expect(up).toEqual([]);
+    const io = files
+      .filter((f) => /from 'node:(fs|net|child_process)'|process\.std(in|out|err)/.test(fs.readFileSync(f, 'utf8')))
+      .map((f) => path.relative(repo, f));
+    expect(io).toEqual([]);
+  });
+
+  it('every static import from outside a feature folder goes through its entry', () => {
+    expect(pastEntry()).toEqual([]);
+  });
+
+  it('the entry rule names the file and the import past an entry, and lets the folder itself and import() through', () => {
+    const src = [
+      "import { a } from '../../sources/index/store.js';",
+      "import { b } from '../../sources/index/index.js';",
+      "const c = await import('../../sources/team/store.js');",
+      "import { d } from './y.js';",
+      "import { e } from '../config.js';",
+    ].join('\n');
+    expect(pastEntryIn('pipeline/recall/x.ts', src)).toEqual([
+      'pipeline/recall/x.ts -> ../../sources/index/store.js (past the entry of sources/index/)',
+    ]);
+    expect(pastEntryIn('sources/index/x.ts', "import { s } from './store.js';")).toEqual([]);
   });
 
   it('the import scanner sees static, re-export, side-effect and dynamic imports', () => {
@@ -97,6 +157,7 @@ describe('architecture', () => {
       "import fs from 'node:fs';",
     ].join('\n');
     expect(relativeImports(src)).toEqual(['../pipeline/x.js', './y.js', '../sinks/z.js', '../cli/w.js']);
+    expect(staticImports(src)).toEqual(['../pipeline/x.js', './y.js', '../sinks/z.js']);
   });
 
   it('spec folders mirror the source tree', () => {

@@ -4,7 +4,7 @@
  */
 import type { Argv, CommandModule } from 'yargs';
 import { HOOK_NAMES } from '../../hooks/hook-table.js';
-import { HARNESSES } from '../../hooks/harness-config.js';
+import { HARNESSES } from '../../hooks/install/index.js';
 import { actionOf, type CliIo } from '../shared.js';
 
 export function hookCommand(): CommandModule {
@@ -35,9 +35,9 @@ export function hooksCommand(io: CliIo): CommandModule {
     handler: async (a) => {
       const action = actionOf(a, 'hooks', ['config', 'install', 'uninstall']);
       const harness = a['harness'] as (typeof HARNESSES)[number];
-      const { hooksConfig, installRoot } = await import('../../hooks/harness-config.js');
+      const { hooksConfig, installRoot } = await import('../../hooks/install/harness-config.js');
       if (action === 'config') return io.stdout(hooksConfig(harness));
-      const m = await import('../../hooks/install.js');
+      const m = await import('../../hooks/install/install.js');
       const install = action === 'install';
       const dryRun = a['dry-run'] === true;
       const o = {

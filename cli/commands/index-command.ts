@@ -1,7 +1,7 @@
 /** `recall index`: rebuild the index of one or more KBs, with progress on a terminal. */
 import type { Argv, CommandModule } from 'yargs';
 import { runIndex } from '../../pipeline/run.js';
-import { sqliteDriver } from '../../sources/sqlite.js';
+import { sqliteDriver } from '../../sources/sqlite/index.js';
 import { kbList } from '../options.js';
 import { JSON_OPTION, SCOPE_OPTIONS, jsonText, ttyProgress, type CliIo } from '../shared.js';
 

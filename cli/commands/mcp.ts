@@ -8,7 +8,7 @@ export function mcpCommand(io: CliIo): CommandModule {
     describe: 'Serve recall as an MCP server over stdio (tools: search, index, timeline, hydrate, explain)',
     builder: (y: Argv) => y.options(SCOPE_OPTIONS),
     handler: async (a) => {
-      const { serveMcp } = await import('../mcp.js');
+      const { serveMcp } = await import('../mcp/mcp.js');
       await serveMcp({ ...oneKb(a, 'mcp'), env: io.env, cwd: io.cwd, warn: serviceIo(io).warn });
     },
   };

@@ -14,7 +14,7 @@ import { JSON_OPTION, SCOPE_OPTIONS, jsonText, oneKb, type CliIo } from '../shar
 import { UsageError } from '../../core/errors.js';
 import { lastValue, requireNumber } from '../options.js';
 import { splitFrontmatter } from '../../core/frontmatter.js';
-import { howToApply, parseTags, str } from '../../core/note.js';
+import { howToApply, parseTags, str } from '../../core/note/index.js';
 import type { NewNote } from '../../sinks/note-writer.js';
 import { isConfidenceTier } from '../../core/confidence.js';
 
@@ -27,7 +27,7 @@ export function showCommand(io: CliIo): CommandModule {
     builder: (y: Argv) =>
       y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { showNote, formatShown } = await import('../../pipeline/notes.js');
+      const { showNote, formatShown } = await import('../../pipeline/notes/notes.js');
       const n = showNote(String(a['id']), oneKb(a, 'show'), notesIo(io));
       io.stdout(a['json'] ? jsonText(n) : formatShown(n));
     },
@@ -48,7 +48,7 @@ export function listCommand(io: CliIo): CommandModule {
         ...JSON_OPTION,
       }),
     handler: async (a) => {
-      const { listNotes, formatList } = await import('../../pipeline/notes.js');
+      const { listNotes, formatList } = await import('../../pipeline/notes/notes.js');
       const limit = requireNumber('limit', a['limit'], { min: 1, integer: true });
       const tags = ((a['tag'] as string[] | undefined) ?? [])
         .flatMap((t) => String(t).split(','))
@@ -195,7 +195,7 @@ export function addCommand(io: CliIo): CommandModule {
       const sessionId = a['session-id'] !== undefined ? String(lastValue(a['session-id'])) : null;
       const source = provenanceOf(io.env, 'recall add', { sessionId });
       if (source.harness || source.sessionId) note.source = source;
-      const { addNote } = await import('../../pipeline/notes.js');
+      const { addNote } = await import('../../pipeline/notes/notes.js');
       const r = addNote(note, oneKb(a, 'add'), notesIo(io));
       io.stdout(a['json'] ? jsonText(r) : `added ${r.id}: ${r.path}${r.created ? ` (new KB at ${r.kb})` : ''}\n`);
     },
@@ -212,7 +212,7 @@ export function supersedeCommand(io: CliIo): CommandModule {
         .positional('new', { type: 'string', describe: 'id of the note that replaces it' })
         .options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { supersede } = await import('../../pipeline/notes.js');
+      const { supersede } = await import('../../pipeline/notes/notes.js');
       const r = supersede(String(a['old']), String(a['new']), oneKb(a, 'supersede'), notesIo(io));
       io.stdout(
         a['json']
@@ -230,7 +230,7 @@ export function forgetCommand(io: CliIo): CommandModule {
     builder: (y: Argv) =>
       y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
-      const { forget } = await import('../../pipeline/notes.js');
+      const { forget } = await import('../../pipeline/notes/notes.js');
       const r = forget(String(a['id']), oneKb(a, 'forget'), notesIo(io));
       io.stdout(a['json'] ? jsonText(r) : `forgot ${r.id}: moved ${r.from} → ${r.to} (move it back to restore it)\n`);
     },

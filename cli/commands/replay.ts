@@ -48,7 +48,7 @@ export function replayCommand(io: CliIo, exit: ExitStatus): CommandModule {
     describe: 'Re-run logged recalls against the current KB and settings and report what would change',
     builder: replayBuilder,
     handler: async (a) => {
-      const { runReplay, formatReplay } = await import('../replay.js');
+      const { runReplay, formatReplay } = await import('../replay/replay.js');
       const limit = replayLimit(a);
       const progress = ttyProgress(io, 'replayed');
       const report = await runReplay(

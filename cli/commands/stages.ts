@@ -8,7 +8,7 @@ import { oneKb, serviceIo, type CliIo, type ExitStatus } from '../shared.js';
 const STEPS = ['workflow', 'index', 'timeline', 'hydrate'] as const;
 
 async function runStep(a: Record<string, unknown>, io: CliIo): Promise<object> {
-  const st = await import('../stages.js');
+  const st = await import('../stages/stages.js');
   const sio = serviceIo(io);
   const scope = oneKb(a, 'stages');
   const words = ((a['args'] as string[] | undefined) ?? []).map(String);
@@ -44,7 +44,7 @@ export function stagesCommand(io: CliIo, exit: ExitStatus): CommandModule {
         .option('depth-after', { requiresArg: true, describe: 'timeline notes after the anchor (default 3)' }),
     handler: async (a) => {
       if (a['step'] === undefined) throw new UsageError(`stages needs a step: ${STEPS.join(', ')} (recall stages --help)`);
-      if (a['step'] === 'workflow') return io.stdout((await import('../stages.js')).workflowText());
+      if (a['step'] === 'workflow') return io.stdout((await import('../stages/stages.js')).workflowText());
       const out = await runStep(a, io);
       io.stdout(`${wellFormedJson(out, 2)}\n`);
       // The JSON says what went wrong; the exit status says that something did.

@@ -31,7 +31,7 @@ export function teamCommand(io: CliIo): CommandModule {
     describe: 'Share learnings through a PostgreSQL team store: init | push | pull | trust [AUTHOR] | status | history ID',
     builder: teamBuilder,
     handler: async (a) => {
-      const { runTeamCommand } = await import('../team.js');
+      const { runTeamCommand } = await import('../team/team.js');
       const progress = io.isTty ? { progress: (l: string) => io.stderr(`\r${l.padEnd(40)}`) } : {};
       io.stdout(await runTeamCommand(a, { ...serviceIo(io), ...progress }));
     },

@@ -25,7 +25,7 @@ export function traceCommand(io: CliIo): CommandModule {
     handler: async (a) => {
       const fmt = a['json'] === true ? 'jsonl' : String(lastValue(a['format']));
       if (fmt !== 'text' && fmt !== 'jsonl') throw new UsageError(`--format must be text or jsonl for trace (got ${JSON.stringify(fmt)})`);
-      const { runTrace } = await import('../trace.js');
+      const { runTrace } = await import('../trace/trace.js');
       await runTrace(tracedCommand(a, 'trace'), serviceIo(io), fmt, io.stdout, io.isTty && fmt === 'text' && !io.env['NO_COLOR']);
     },
   };
@@ -45,7 +45,7 @@ export function explainCommand(io: CliIo): CommandModule {
     handler: async (a) => {
       const fmt = a['json'] === true ? 'json' : String(lastValue(a['format']));
       if (fmt !== 'text' && fmt !== 'json') throw new UsageError(`--format must be text or json for explain (got ${JSON.stringify(fmt)})`);
-      const { runExplain } = await import('../trace.js');
+      const { runExplain } = await import('../trace/trace.js');
       const r = await runExplain(tracedCommand(a, 'explain'), String(lastValue(a['id'])), serviceIo(io));
       if (r.verdict === 'unknown-id') throw new NotFoundError(r.message);
       io.stdout(fmt === 'json' ? jsonText(r) : `${r.message}\n`);

@@ -5,8 +5,8 @@
  * the recall log of the state dir and the KB.
  */
 import { spawn } from 'node:child_process';
-import { loadConfig } from '../../pipeline/config.js';
-import type { KbOptions } from '../../pipeline/notes.js';
+import { loadConfig } from '../../pipeline/config/index.js';
+import type { KbOptions } from '../../pipeline/notes/index.js';
 import { UsageError } from '../../core/errors.js';
 import type { CliIo } from '../shared.js';
 import { startViewServer, type ViewServer } from './server.js';

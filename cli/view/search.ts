@@ -6,7 +6,7 @@
 import { DEFAULT_COMMAND, openSession, type RunIo } from '../../pipeline/run.js';
 import type { TraceEvent } from '../../operators/trace-stage.js';
 import { stageClock } from '../../hooks/usage/index.js';
-import type { KbOptions } from '../../pipeline/notes.js';
+import type { KbOptions } from '../../pipeline/notes/index.js';
 import { errorMessage } from '../../core/errors.js';
 import { h, href, page, timeline, type PageCtx } from './html.js';
 

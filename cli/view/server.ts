@@ -10,7 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { errorMessage } from '../../core/errors.js';
-import { showNote, type KbOptions } from '../../pipeline/notes.js';
+import { showNote, type KbOptions } from '../../pipeline/notes/index.js';
 import type { RunIo } from '../../pipeline/run.js';
 import { loadViewData } from './data.js';
 import { esc, type PageCtx } from './html.js';

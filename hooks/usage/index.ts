@@ -14,14 +14,14 @@ import type { ScoredCandidate } from '../../core/types.js';
 import type { RunResult } from '../../pipeline/run.js';
 import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
 import { errorMessage } from '../../core/errors.js';
-import { str } from '../../core/note.js';
+import { str } from '../../core/note/index.js';
 import type { TraceEvent, TraceSink } from '../../operators/trace-stage.js';
 import { readAssistantAfter, transcriptSize } from '../../sources/transcript/index.js';
 import { CHARS_PER_TOKEN, pyLen } from '../../sinks/economics.js';
 import { addPending, logHookEvent, logUseEvent, takePending, type InjectedNote } from '../../sinks/hook-events/index.js';
-import { readInjected } from '../../sinks/session-injected.js';
+import { readInjected } from '../../sinks/logs/index.js';
 import { safeId } from '../../sinks/safe-text.js';
-import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../core/hook-input.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../io/hook-input.js';
 import { hookRow } from '../hook-table.js';
 import { OverrideReader, hookLog, pick, type HookContext } from '../runtime.js';
 

@@ -5,7 +5,7 @@
  * so no single signal can dominate the relevance it multiplies.
  */
 import type { BoostName } from '../../core/types.js';
-import type { Note } from '../../core/note.js';
+import type { Note } from '../../core/note/index.js';
 import { DAY_MS } from '../../core/dates.js';
 
 export function clamp01(x: number): number {

@@ -5,7 +5,7 @@
  * rel is the rank score divided by the head's best (cosine to the query when scores are all zero).
  * Items without a vector only fill slots left over, in order. No vectors at all → plain slice.
  */
-import { numberDefault } from '../../core/settings.js';
+import { numberDefault } from '../../core/settings/index.js';
 
 export function cosine(a: readonly number[], b: readonly number[]): number {
   let dot = 0;

@@ -10,7 +10,7 @@
  *   kbCoverage     share of the query's weight the note contains, each term weighted by its inverse
  *                  document frequency in this KB (BM25's idf);
  *   infoCoverage   the same with each term weighted by how much it says in everyday English
- *                  (word-info.ts: "waiting" little, "kafka" much; a capitalised name counts fully);
+ *                  (sources/query/word-info.ts: "waiting" little, "kafka" much; a capitalised name counts fully);
  *   titleCoverage  share of the note's title words that the query uses (titles name the problem),
  *                  the KB's label words left out (a speaker heading every turn; see titleCoverages);
  *   noteMissing    the largest everyday-English weight among query terms the note lacks: a note

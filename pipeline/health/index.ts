@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { configFilePath } from '../config-file.js';
+import { configFilePath } from '../config/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

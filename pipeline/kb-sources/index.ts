@@ -1,6 +1,6 @@
 /**
  * Which KBs a recall reads, and why: the scope rules (pipeline/scope.ts) when a KB is configured,
- * else the zero-config sources, searched together as `--kb A --kb B` is (pipeline/multi-kb.ts):
+ * else the zero-config sources, searched together as `--kb A --kb B` is (pipeline/session/multi-kb.ts):
  *
  *   configured:  --kb DIR · `kb` ($GLOBAL_LEARNINGS_PATH) · --global / `global` → that one KB;
  *                `kbs` (RECALL_KBS) → those KBs together.
@@ -16,9 +16,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RecallConfig } from '../config.js';
+import type { RecallConfig } from '../config/index.js';
 import { resolveScope, type Scope, type ScopeOptions } from '../scope.js';
-import { hasMarkdown } from '../../sources/kb-walk.js';
+import { hasMarkdown } from '../../sources/kb/index.js';
 import { claudeConfigDir, claudeMemoryDir, claudeMemoryOverride, codexMemoryDir } from '../../sources/harness-memory/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -1,17 +1,17 @@
 /**
  * A learning as an agent or a person hands it to recall, checked and cleaned before it becomes a
- * note (pipeline/notes.ts `addNote`, the one writer behind `recall add` and the MCP `save` tool).
+ * note (pipeline/notes/notes.ts `addNote`, the one writer behind `recall add` and the MCP `save` tool).
  *
  * - Checked (`checkLearning`): every field has a size limit and a shape; a field that breaks one is
  *   refused with a message naming the field and the rule, never silently cut.
- * - Cleaned (`cleanNote`, applied to every note written): secrets are scrubbed (sinks/scrub.ts) and
+ * - Cleaned (`cleanNote`, applied to every note written): secrets are scrubbed (sinks/scrub/scrub.ts) and
  *   invisible or control characters removed (sinks/safe-text.ts), in every text field.
  * - Ids (`checkId`): what recall shows as an id (sinks/safe-text.ts), so no id can name a path
  *   outside the KB; file names come from the title's slug (sinks/note-writer.ts), never from input.
  */
 import { UsageError } from '../../core/errors.js';
 import { CONFIDENCE_TIERS, type ConfidenceTier } from '../../core/confidence.js';
-import { scrub } from '../../sinks/scrub.js';
+import { scrub } from '../../sinks/scrub/index.js';
 import { safeId, stripControls } from '../../sinks/safe-text.js';
 import type { NewNote } from '../../sinks/note-writer.js';
 

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { daemonRequest } from '../../sources/models/daemon-client.js';
-import { daemonSocketPath } from '../../sources/models/daemon-protocol.js';
+import { daemonRequest } from '../../sources/models/index.js';
+import { daemonSocketPath } from '../../sources/daemon-protocol.js';
 import { BIN, pct, repo, time } from './measure.js';
 
 interface ModelRig {

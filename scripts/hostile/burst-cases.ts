@@ -1,7 +1,7 @@
 /**
  * Hooks under load: 200 UserPromptSubmit hooks (and 100 SubagentStart hooks) started at once against
  * a warm recall server. Prints the slowest hook, how many passed the harness's timeout (30 s and
- * 10 s, hooks/harness-config.ts) and their own deadline, how many answered with notes, and what the
+ * 10 s, hooks/install/harness-config.ts) and their own deadline, how many answered with notes, and what the
  * hook logs say about the rest.
  */
 import fs from 'node:fs';

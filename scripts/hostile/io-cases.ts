@@ -95,7 +95,7 @@ export const IO_CASES: Record<string, () => Promise<void>> = {
     }
     const env: NodeJS.ProcessEnv = { ...c.env, REFLECT_MODELS_DIR: models };
     delete env['REFLECT_NO_DAEMON'];
-    const { loadConfig } = (await import(path.join(repo, 'dist', 'pipeline', 'config.js'))) as {
+    const { loadConfig } = (await import(path.join(repo, 'dist', 'pipeline', 'config', 'config.js'))) as {
       loadConfig: (e: NodeJS.ProcessEnv) => unknown;
     };
     const { createModelClient } = (await import(path.join(repo, 'dist', 'pipeline', 'model-client.js'))) as {

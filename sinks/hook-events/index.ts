@@ -13,13 +13,12 @@
  */
 import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
-import { appendLine, readJson, writeFileAtomic } from '../../core/atomic-write.js';
+import { appendLine, readJson, writeFileAtomic } from '../../io/atomic-write.js';
 import { toNaiveIso } from '../../core/dates.js';
 import { errorMessage } from '../../core/errors.js';
 import type { UseClues, UseVerdict } from '../../core/helpfulness/index.js';
-import { withFileLock } from '../file-lock.js';
-import { LOG_MAX_BYTES } from '../recall-log.js';
-import { scrub, scrubAlong } from '../scrub.js';
+import { withFileLock, LOG_MAX_BYTES } from '../logs/index.js';
+import { scrub, scrubAlong } from '../scrub/index.js';
 
 export interface InjectedNote {
   id: string;

@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
-import { checkSocketDir, checkSocketOwner, type DaemonRequest, type DaemonResponse } from './daemon-protocol.js';
+import { checkSocketDir, checkSocketOwner, type DaemonRequest, type DaemonResponse } from '../daemon-protocol.js';
 
 export interface ClientOptions {
   socket: string;

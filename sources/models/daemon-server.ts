@@ -10,14 +10,14 @@
  *   winner); a stale socket file (nobody listening) is removed and taken over.
  * - The socket is created with mode 0600.
  */
-import { checkSocketDir } from './daemon-protocol.js';
+import { checkSocketDir } from '../daemon-protocol.js';
 import fs from 'node:fs';
 import net from 'node:net';
 import { bindSocket } from '../unix-socket.js';
-import { openDatabase } from '../sqlite.js';
+import { openDatabase } from '../sqlite/index.js';
 import { ModelRuntime } from './runtime.js';
 import type { ModelSettings } from './model-store.js';
-import { MAX_REQUEST_BYTES, type DaemonRequest, type DaemonResponse, type DaemonStatus } from './daemon-protocol.js';
+import { MAX_REQUEST_BYTES, type DaemonRequest, type DaemonResponse, type DaemonStatus } from '../daemon-protocol.js';
 import { knn, loadMatrix, type VectorMatrix } from './vector-store.js';
 
 export interface ServeOptions {

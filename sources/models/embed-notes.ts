@@ -5,7 +5,7 @@
  */
 import { lastValueFrom, timeout } from 'rxjs';
 import type { ModelClient } from '../../core/ports.js';
-import { countMissingVectors, notesMissingVectors, saveVectors, type IndexHandle } from '../index-store.js';
+import { countMissingVectors, notesMissingVectors, saveVectors, type IndexHandle } from '../index/index.js';
 
 /** Notes embedded per model call. */
 export const EMBED_BATCH = 16;

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { setting } from '../../core/settings.js';
+import { setting } from '../../core/settings/index.js';
 
 export type ModelRole = 'rerank' | 'embed';
 

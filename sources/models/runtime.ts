@@ -12,7 +12,7 @@ import type { ModelSettings } from './model-store.js';
 import { modelPresence } from './model-store.js';
 import { importModelRuntime } from './model-runtime.js';
 
-import { MODEL_TEXT_CHARS } from '../../core/note.js';
+import { MODEL_TEXT_CHARS } from '../../core/note/index.js';
 /** Pairs/texts per ONNX run: small batches of similar length avoid padding waste. */
 export const BATCH_SIZE = 4;
 

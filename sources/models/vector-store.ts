@@ -5,7 +5,7 @@
  * flat scan of a Float32Array is a few milliseconds once the matrix is in memory, and the matrix is
  * cached per (index file, generation) in the long-lived daemon, so a recall never re-reads it.
  */
-import type { SqlDatabase } from '../sqlite.js';
+import type { SqlDatabase } from '../sqlite/index.js';
 
 export const VECTOR_DDL = `
 CREATE TABLE IF NOT EXISTS vectors (

@@ -12,9 +12,9 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { envFlag } from '../../core/truthy.js';
 import { resolveStateDir } from '../../core/state-dir.js';
-import { myUid, ownPrivateDir } from '../../core/private-fs.js';
+import { myUid, ownPrivateDir } from '../../io/private-fs.js';
 
-export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../models/daemon-protocol.js';
+export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../daemon-protocol.js';
 
 /** Bumped when a request or answer changes shape; a server of another version declines. */
 export const PROTOCOL_VERSION = 1;

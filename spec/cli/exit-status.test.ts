@@ -7,7 +7,7 @@ import { FAILURES, exitStatusOf } from '../../cli/exit-status.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { IndexFailed } from '../../pipeline/run-index.js';
 import { NoteEditError, NoteWriteError } from '../../sinks/note-writer.js';
-import { TeamError, type TeamErrorCode } from '../../sources/team-settings.js';
+import { TeamError, type TeamErrorCode } from '../../sources/team/settings.js';
 import { PullError, type PullErrorCode } from '../../sources/models/pull-errors.js';
 
 function ended(err: unknown): { status: number; stderr: string } {

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { PassThrough } from 'node:stream';
-import { LineTransport, MAX_LINE_BYTES, peekId } from '../../cli/mcp.js';
+import { LineTransport, MAX_LINE_BYTES, peekId } from '../../cli/mcp/mcp.js';
 import { driverEnv } from '../helpers/driver.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

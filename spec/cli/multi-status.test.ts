@@ -2,7 +2,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fuseLists } from '../../pipeline/multi-kb.js';
+import { fuseLists } from '../../pipeline/session/multi-kb.js';
 import { STATUS_SECTIONS, collectStatus, formatStatus, recallEvents, type StatusSection } from '../../cli/status-report.js';
 import { makeCandidate } from '../sinks/helpers.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';

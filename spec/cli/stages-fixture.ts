@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
-import type { StagesIo, StagesScope } from '../../cli/stages.js';
+import type { StagesIo, StagesScope } from '../../cli/stages/stages.js';
 
 /**
  * The notes:

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type TempKb } from '../helpers/kb.js';
 import { UsageError } from '../../core/errors.js';
-import { stageHydrate, stageTimeline, workflowText, type StagesIo, type StagesScope, type TimelineStep } from '../../cli/stages.js';
+import { stageHydrate, stageTimeline, workflowText, type StagesIo, type StagesScope, type TimelineStep } from '../../cli/stages/stages.js';
 
 import { stagesKb } from './stages-fixture.js';
 

@@ -2,7 +2,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { noteText, type TempKb } from '../helpers/kb.js';
 import { UsageError } from '../../core/errors.js';
-import { parseNote } from '../../core/note.js';
+import { parseNote } from '../../core/note/note.js';
 import {
   INDEX_ROW_MAX_TOKENS,
   indexRow,
@@ -12,7 +12,7 @@ import {
   type StageSearch,
   type StagesIo,
   type StagesScope,
-} from '../../cli/stages.js';
+} from '../../cli/stages/stages.js';
 
 import { LONG_TITLE, stagesKb } from './stages-fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { parseNote } from '../../core/note.js';
+import { parseNote } from '../../core/note/note.js';
 import { parseLooseDate, toNaiveIso } from '../../core/dates.js';
 
 /** A note file with the given frontmatter lines and body. */

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { parseNote } from '../../core/note.js';
+import { parseNote } from '../../core/note/note.js';
 import { FrontmatterError, parseYamlMapping, splitFrontmatter } from '../../core/frontmatter.js';
 
 const parse = (text: string) => parseNote(text, 'documents/n.md', 'documents');

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { confidenceNum, confidenceTier, normaliseProject, parseNote, parseTags, proofCount } from '../../core/note.js';
+import { confidenceNum, confidenceTier, normaliseProject, parseNote, parseTags, proofCount } from '../../core/note/note.js';
 
 /** A note file with the given frontmatter lines and body. */
 const md = (fm: string, body = 'Body text.\n'): string => `---\n${fm}\n---\n${body}`;

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { GIST_MAX_CHARS, firstParagraph, noteGist, readableId } from '../../core/note-gist.js';
-import { parseNote } from '../../core/note.js';
+import { GIST_MAX_CHARS, firstParagraph, noteGist, readableId } from '../../core/note/gist.js';
+import { parseNote } from '../../core/note/note.js';
 
 describe('noteGist', () => {
   it('is the first paragraph under the heading, links and emphasis as plain text', () => {

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import { createHash } from 'node:crypto';
-import { howToApply, parseNote, str } from '../../core/note.js';
+import { howToApply, parseNote, str } from '../../core/note/note.js';
 
 /** A note file with the given frontmatter lines and body. */
 const md = (fm: string, body = 'Body text.\n'): string => `---\n${fm}\n---\n${body}`;

@@ -6,9 +6,9 @@
 import { describe, it, expect } from '@jest/globals';
 import path from 'node:path';
 import { resolveStateDir } from '../../core/state-dir.js';
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 import { stateDirOf } from '../../sources/recall-server/protocol.js';
-import { sessionFile } from '../../sinks/session-injected.js';
+import { sessionFile } from '../../sinks/logs/session-injected.js';
 
 const home = path.join(path.sep, 'home', 'dev');
 

@@ -1,4 +1,4 @@
-import { SQLITE_DRIVERS, sqliteDriver, useSqliteDriver, type SqliteDriver } from '../../sources/sqlite.js';
+import { SQLITE_DRIVERS, sqliteDriver, useSqliteDriver, type SqliteDriver } from '../../sources/sqlite/sqlite.js';
 
 /**
  * The SQLite driver the suite runs on, handed to the recall processes a spec starts (which get a

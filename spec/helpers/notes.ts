@@ -1,5 +1,5 @@
 /** Test factories for notes and candidates. */
-import { parseNote, type Note } from '../../core/note.js';
+import { parseNote, type Note } from '../../core/note/note.js';
 
 let seq = 0;
 

@@ -9,16 +9,16 @@ import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
 
 const calls = { loadConfig: 0, withConfigFile: 0 };
-const realConfig = await import('../../pipeline/config.js');
-const realFile = await import('../../pipeline/config-file.js');
-jest.unstable_mockModule('../../pipeline/config.js', () => ({
+const realConfig = await import('../../pipeline/config/config.js');
+const realFile = await import('../../pipeline/config/file.js');
+jest.unstable_mockModule('../../pipeline/config/config.js', () => ({
   ...realConfig,
   loadConfig: (...args: Parameters<typeof realConfig.loadConfig>) => {
     calls.loadConfig += 1;
     return realConfig.loadConfig(...args);
   },
 }));
-jest.unstable_mockModule('../../pipeline/config-file.js', () => ({
+jest.unstable_mockModule('../../pipeline/config/file.js', () => ({
   ...realFile,
   withConfigFile: (...args: Parameters<typeof realFile.withConfigFile>) => {
     calls.withConfigFile += 1;

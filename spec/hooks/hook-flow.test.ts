@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Observable, VirtualTimeScheduler } from 'rxjs';
 import { runHook, type HookSpec } from '../../hooks/runtime.js';
 import { userPromptSubmitHook } from '../../hooks/registry.js';
-import { readInjected } from '../../sinks/session-injected.js';
+import { readInjected } from '../../sinks/logs/session-injected.js';
 import { unavailable, type ModelClient, type RerankResult } from '../../core/ports.js';
 import { hookRow } from '../../hooks/hook-table.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
-import { applyChanges, describeChanges, planInstall, targets, type InstallOptions } from '../../hooks/install.js';
-import { HOOK_WIRING, claudeStyleHooks, isRecallHookCommand } from '../../hooks/harness-config.js';
+import { applyChanges, describeChanges, planInstall, targets, type InstallOptions } from '../../hooks/install/install.js';
+import { HOOK_WIRING, claudeStyleHooks, isRecallHookCommand } from '../../hooks/install/harness-config.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let dir = '';

@@ -69,7 +69,7 @@ export async function indexedNotes(state: string): Promise<number> {
   const dir = path.join(state, 'index');
   const file = fs.existsSync(dir) ? fs.readdirSync(dir).find((f) => f.endsWith('.sqlite')) : undefined;
   if (!file) return 0;
-  const { openDatabase } = await import('../../sources/sqlite.js');
+  const { openDatabase } = await import('../../sources/sqlite/sqlite.js');
   const abs = path.join(dir, file);
   // Said as recall's own readers say it: a wasm-driver refresh then leaves this read a gap.
   const mark = path.join(`${abs}.readers`, String(process.pid));

@@ -8,9 +8,9 @@ import net from 'node:net';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, mkfifo, prompt, runHook, type Case } from './helpers.js';
 import { HOOK_DEADLINE_SEC, subagentStartHook, userPromptSubmitHook, sessionStartHook } from '../../hooks/registry.js';
-import { HOOK_WIRING, hooksConfig } from '../../hooks/harness-config.js';
+import { HOOK_WIRING, hooksConfig } from '../../hooks/install/harness-config.js';
 import { daemonRequest } from '../../sources/models/daemon-client.js';
-import { checkSocketDir } from '../../sources/models/daemon-protocol.js';
+import { checkSocketDir } from '../../sources/daemon-protocol.js';
 
 let c: Case;
 afterEach(() => c?.cleanup());
@@ -71,7 +71,7 @@ describe('deadlines', () => {
     }
     const env: NodeJS.ProcessEnv = { ...c.env, REFLECT_MODELS_DIR: models, REFLECT_RECALL_TIMEOUT: '3' };
     delete env['REFLECT_NO_DAEMON'];
-    const { loadConfig } = await import('../../pipeline/config.js');
+    const { loadConfig } = await import('../../pipeline/config/config.js');
     const { createModelClient } = await import('../../pipeline/model-client.js');
     const socket = createModelClient(loadConfig(env), env).socket!;
     checkSocketDir(socket);
@@ -140,7 +140,7 @@ describe('state dir surprises', () => {
   });
 
   it('a state dir too long for a socket path gets a hashed private folder, never a shared name', async () => {
-    const { daemonSocketPath } = await import('../../sources/models/daemon-protocol.js');
+    const { daemonSocketPath } = await import('../../sources/daemon-protocol.js');
     const long = `/tmp/${'x'.repeat(120)}`;
     const s = daemonSocketPath(long, { modelsDir: '/m', ceModel: 'a', embedModel: 'b' }, {});
     expect(s.length).toBeLessThanOrEqual(100);

@@ -39,7 +39,8 @@ describe('injection', () => {
         expect(ctx.match(/^## /gm)).toHaveLength(1);
         expect(ctx).not.toMatch(/^\s*- \*\*\[lrn-forged\]/m);
         expect(ctx).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
-        expect(ctx).toContain('[id-');
+        // The declared id (with a newline and a heading in it) is shown as one readable token.
+        expect(ctx).toMatch(/^- \*\*\[lrn-evil-SYSTEM-[0-9a-f]{6}\]\*\* /m);
       }
     }
   });

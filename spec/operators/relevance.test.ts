@@ -8,7 +8,7 @@ import { applyBoosts } from '../../operators/apply-boosts.js';
 import { queryTerms } from '../../core/stems.js';
 import { sigmoid } from '../../operators/math/boosts.js';
 import { initialState, type RecallState } from '../../core/state.js';
-import { BOOST_ALPHAS } from '../../pipeline/config.js';
+import { BOOST_ALPHAS } from '../../pipeline/config/config.js';
 import type { BoostName } from '../../core/types.js';
 import { note } from '../helpers/notes.js';
 

@@ -2,7 +2,7 @@
 import { TestScheduler } from 'rxjs/testing';
 import { expect } from '@jest/globals';
 import { initialState, type RecallState } from '../../core/state.js';
-import type { Note } from '../../core/note.js';
+import type { Note } from '../../core/note/note.js';
 import type { ArmName, ArmOutcome, Candidate, ScoredCandidate } from '../../core/types.js';
 import { note } from '../helpers/notes.js';
 

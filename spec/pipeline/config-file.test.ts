@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import { KNOBS, configFilePath, parseConfigText, withConfigFile } from '../../pipeline/config-file.js';
+import { KNOBS, configFilePath, parseConfigText, withConfigFile } from '../../pipeline/config/file.js';
 import { ENV_ONLY_SETTINGS } from '../../sources/recall-server/protocol.js';
-import { SETTINGS_TABLE_END, SETTINGS_TABLE_START, settingsTableMarkdown, withSettingsTable } from '../../core/settings.js';
-import { loadConfig } from '../../pipeline/config.js';
+import { SETTINGS_TABLE_END, SETTINGS_TABLE_START, settingsTableMarkdown, withSettingsTable } from '../../core/settings/settings.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 
 let dir = '';
 afterEach(() => {
@@ -71,7 +71,7 @@ describe('recall.toml', () => {
           for (const m of fs.readFileSync(path.join(d, e.name), 'utf8').matchAll(/'((?:REFLECT|RECALL)_[A-Z0-9_]+)'/g)) names.add(m[1]!);
       }
     };
-    for (const d of ['core', 'pipeline', 'sources', 'sinks', 'hooks', 'operators', 'cli', 'server']) walk(path.join(root, d));
+    for (const d of ['core', 'io', 'pipeline', 'sources', 'sinks', 'hooks', 'operators', 'cli', 'server']) walk(path.join(root, d));
     const known = new Set([...KNOBS.map((k) => k.env), 'RECALL_CONFIG', ...ENV_ONLY_SETTINGS]);
     expect([...names].filter((n) => !known.has(n)).sort()).toEqual([]);
   });

@@ -3,8 +3,8 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../pipeline/config.js';
-import { parseConfigText } from '../../pipeline/config-file.js';
+import { loadConfig } from '../../pipeline/config/config.js';
+import { parseConfigText } from '../../pipeline/config/file.js';
 import { resolveSources, writableScope } from '../../pipeline/kb-sources/index.js';
 import { claudeProjectSlug } from '../../sources/harness-memory/index.js';
 

@@ -1,10 +1,10 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../sources/sqlite.js';
+import { openDatabase } from '../../sources/sqlite/sqlite.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
-import { loadConfig } from '../../pipeline/config.js';
+import { loadConfig } from '../../pipeline/config/config.js';
 
 let kb: TempKb;
 afterEach(() => kb?.cleanup());

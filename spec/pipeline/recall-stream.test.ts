@@ -10,8 +10,8 @@ import { NO_MODELS, type CachedFetch, type CachePort, type FetchToStore, type Mo
 import type { ArmHit, RecallOutcome } from '../../core/types.js';
 import type { ArmSpec } from '../../operators/run-arms.js';
 import type { TraceEvent } from '../../operators/trace-stage.js';
-import { loadConfig } from '../../pipeline/config.js';
-import { recall$, type RecallDeps, type RecallRequest } from '../../pipeline/recall.js';
+import { loadConfig } from '../../pipeline/config/config.js';
+import { recall$, type RecallDeps, type RecallRequest } from '../../pipeline/recall/recall.js';
 import { note } from '../helpers/notes.js';
 import { scheduler } from '../operators/states.js';
 

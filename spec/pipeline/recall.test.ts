@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openDatabase } from '../../sources/sqlite.js';
+import { openDatabase } from '../../sources/sqlite/sqlite.js';
 import { of } from 'rxjs';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';

@@ -6,7 +6,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { Observable } from 'rxjs';
 import { DEFAULT_COMMAND, openSession, type IndexOpener } from '../../pipeline/run.js';
-import { openAndRefresh } from '../../pipeline/session-index.js';
+import { openAndRefresh } from '../../pipeline/session/session-index.js';
 import { unavailable, type ModelClient, type RerankResult } from '../../core/ports.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';

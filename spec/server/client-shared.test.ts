@@ -14,7 +14,7 @@ import { fastParse } from '../../cli/options.js';
 import { HOOKS } from '../../hooks/registry.js';
 import { HOOK_NAMES } from '../../hooks/hook-table.js';
 import { hookDeadlineMs, readStdin } from '../../hooks/runtime.js';
-import { COMMAND_WORDS } from '../../core/command-words.js';
+import { COMMAND_WORDS } from '../../cli/command-words.js';
 import { ENV_ONLY_SETTINGS } from '../../sources/recall-server/protocol.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -82,21 +82,22 @@ describe('thin client and in-process path agree', () => {
       }
     }
     expect([...seen].sort()).toEqual([
-      'core/command-words.ts',
-      'core/hook-input.ts',
+      'cli/command-words.ts',
       'core/path-settings.ts',
-      'core/private-fs.ts',
       'core/state-dir.ts',
       'core/truthy.ts',
       'hooks/hook-table.ts',
+      'io/hook-input.ts',
+      'io/private-fs.ts',
       'server/client-stdin.ts',
       'server/client.ts',
       'server/fallback-slots.ts',
       'server/start-server.ts',
       'sinks/hook-envelope.ts',
       'sinks/safe-text.ts',
-      'sources/models/daemon-protocol.ts',
+      'sources/daemon-protocol.ts',
       'sources/recall-server/ask.ts',
+      'sources/recall-server/index.ts',
       'sources/recall-server/protocol.ts',
     ]);
   });

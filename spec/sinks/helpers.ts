@@ -5,7 +5,7 @@ import { expect } from '@jest/globals';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Note } from '../../core/note.js';
+import type { Note } from '../../core/note/note.js';
 import type { BoostName, RecallOutcome, ScoredCandidate } from '../../core/types.js';
 
 export const GOLDEN_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'golden');

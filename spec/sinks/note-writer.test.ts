@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createExclusive, moveToForgotten, noteText, slugify, withFrontmatter, writeNewNote } from '../../sinks/note-writer.js';
-import { parseNote } from '../../core/note.js';
+import { parseNote } from '../../core/note/note.js';
 import { splitFrontmatter } from '../../core/frontmatter.js';
 
 let dir = '';

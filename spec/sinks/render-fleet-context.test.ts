@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { FLEET_HEADER, formatFixed3, renderFleetContext } from '../../sinks/render-fleet-context.js';
+import { FLEET_HEADER, formatFixed3, renderFleetContext } from '../../sinks/render/fleet-context.js';
 import { estimateTokens } from '../../core/terms.js';
 import { expectGolden, makeCandidate } from './helpers.js';
 import type { ScoredCandidate } from '../../core/types.js';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
-import { renderJson, toJsonEnvelope, type RenderJsonOptions } from '../../sinks/render-json.js';
-import { temporalToJson, type TemporalConstraint } from '../../sources/temporal-grammar.js';
+import { renderJson, toJsonEnvelope, type RenderJsonOptions } from '../../sinks/render/json.js';
+import { temporalToJson, type TemporalConstraint } from '../../sources/query/temporal-grammar.js';
 import { expectGolden, makeCandidate, makeNote, makeOutcome } from './helpers.js';
 import type { RecallOutcome } from '../../core/types.js';
 

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { bodySection, fieldValue, renderMarkdown, type RenderMarkdownInput } from '../../sinks/render-markdown.js';
+import { bodySection, fieldValue, renderMarkdown, type RenderMarkdownInput } from '../../sinks/render/markdown.js';
 import { expectGolden, makeCandidate, makeNote } from './helpers.js';
 import type { ScoredCandidate } from '../../core/types.js';
 

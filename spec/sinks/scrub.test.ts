@@ -4,7 +4,7 @@
  * 10 kB prompt stays cheap enough for the hook path.
  */
 import { describe, it, expect } from '@jest/globals';
-import { REDACTED, findSecrets, scrub, scrubAlong, scrubStrings, shannonEntropy } from '../../sinks/scrub.js';
+import { REDACTED, findSecrets, scrub, scrubAlong, scrubStrings, shannonEntropy } from '../../sinks/scrub/scrub.js';
 import { SECRET_SHAPES } from '../../scripts/hostile/secret-shapes.js';
 
 /** CPU milliseconds this process used so far (steadier than wall time on a shared machine). */

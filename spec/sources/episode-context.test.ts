@@ -8,10 +8,10 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
-import { bm25Arm, ftsQuery } from '../../sources/bm25-arm.js';
-import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
-import { EPISODE_RANKED_SQL, MAX_EPISODE_NOTES } from '../../sources/index-lookups.js';
-import { episodeOf } from '../../sources/index-schema.js';
+import { bm25Arm, ftsQuery } from '../../sources/arms/bm25.js';
+import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index/store.js';
+import { EPISODE_RANKED_SQL, MAX_EPISODE_NOTES } from '../../sources/index/lookups.js';
+import { episodeOf } from '../../sources/index/schema.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 
 let kb: TempKb | undefined;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
-import { parseLocalContext, parseNaiveContext, parseReflectOutput } from '../../sources/reflect-arm.js';
-import { parseQmdOutput, qmdKeywordQueries } from '../../sources/qmd-arm.js';
+import { parseLocalContext, parseNaiveContext, parseReflectOutput } from '../../sources/arms/reflect.js';
+import { parseQmdOutput, qmdKeywordQueries } from '../../sources/arms/qmd.js';
 
 describe('reflect output parsing', () => {
   it('keeps only frontmatter chunks of a naive context', () => {

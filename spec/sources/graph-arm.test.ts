@@ -1,7 +1,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { openIndex, refreshIndex, closeIndex, type IndexHandle } from '../../sources/index-store.js';
-import { graphSearch } from '../../sources/graph-arm.js';
-import { normaliseEntity } from '../../sources/entity-graph.js';
+import { openIndex, refreshIndex, closeIndex, type IndexHandle } from '../../sources/index/store.js';
+import { graphSearch } from '../../sources/arms/graph.js';
+import { normaliseEntity } from '../../sources/index/entity-graph.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 
 let kb: TempKb;

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, sqliteDriver, sqliteErrorCode, useSqliteDriver, type SqliteDriver } from '../../sources/sqlite.js';
+import { openDatabase, sqliteDriver, sqliteErrorCode, useSqliteDriver, type SqliteDriver } from '../../sources/sqlite/sqlite.js';
 import {
   classifyDbError,
   closeIndex,
@@ -23,8 +23,8 @@ import {
   searchFts,
   termStats,
   type IndexHandle,
-} from '../../sources/index-store.js';
-import { ftsQuery } from '../../sources/bm25-arm.js';
+} from '../../sources/index/store.js';
+import { ftsQuery } from '../../sources/arms/bm25.js';
 import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 

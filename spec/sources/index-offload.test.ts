@@ -9,11 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstValueFrom } from 'rxjs';
-import { closeIndex, indexGeneration, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index-store.js';
-import { graphArm, graphSearch } from '../../sources/graph-arm.js';
-import { bm25Arm } from '../../sources/bm25-arm.js';
-import { IndexWorkers, MAX_OPEN_FILES, OFFLOAD_THREADS, type IndexOffload } from '../../sources/index-offload.js';
-import { openDatabase } from '../../sources/sqlite.js';
+import { closeIndex, indexGeneration, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index/store.js';
+import { graphArm, graphSearch } from '../../sources/arms/graph.js';
+import { bm25Arm } from '../../sources/arms/bm25.js';
+import { IndexWorkers, MAX_OPEN_FILES, OFFLOAD_THREADS, type IndexOffload } from '../../sources/index/offload.js';
+import { openDatabase } from '../../sources/sqlite/sqlite.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { waitFor } from '../helpers/wait.js';
 

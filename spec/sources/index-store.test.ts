@@ -11,8 +11,8 @@ import {
   searchFts,
   closeIndex,
   type IndexHandle,
-} from '../../sources/index-store.js';
-import { ftsQuery } from '../../sources/bm25-arm.js';
+} from '../../sources/index/store.js';
+import { ftsQuery } from '../../sources/arms/bm25.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 
 let kb: TempKb;

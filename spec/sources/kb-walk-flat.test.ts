@@ -2,8 +2,8 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { hasMarkdown, kbLayout, walkKb } from '../../sources/kb-walk.js';
-import { isMemoryIndex } from '../../core/note.js';
+import { hasMarkdown, kbLayout, walkKb } from '../../sources/kb/walk.js';
+import { isMemoryIndex } from '../../core/note/note.js';
 
 let dir = '';
 afterEach(() => {

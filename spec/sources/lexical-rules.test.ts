@@ -1,13 +1,13 @@
 /** The lexical arm's term rules, the date-window rules and the WordNet expansion. */
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { lastValueFrom } from 'rxjs';
-import { ftsQuery, bm25Arm, EXPANSION_WEIGHT } from '../../sources/bm25-arm.js';
-import { datePhraseWords, inKbYears } from '../../pipeline/recall.js';
-import { extractTemporal } from '../../sources/temporal-grammar.js';
-import { expandQuery, morphy, relatedToPair, relatedWords } from '../../sources/word-expansion.js';
-import { sortedTable } from '../../sources/sorted-table.js';
+import { ftsQuery, bm25Arm, EXPANSION_WEIGHT } from '../../sources/arms/bm25.js';
+import { datePhraseWords, inKbYears } from '../../pipeline/recall/recall.js';
+import { extractTemporal } from '../../sources/query/temporal-grammar.js';
+import { expandQuery, morphy, relatedToPair, relatedWords } from '../../sources/query/word-expansion.js';
+import { sortedTable } from '../../sources/query/sorted-table.js';
 import { queryTerms } from '../../core/stems.js';
-import { openIndex, refreshIndex, closeIndex } from '../../sources/index-store.js';
+import { openIndex, refreshIndex, closeIndex } from '../../sources/index/store.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
 

@@ -7,8 +7,8 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { walkKb, type KbFile } from '../../sources/kb-walk.js';
-import { readText } from '../../sources/note-file-read.js';
+import { walkKb, type KbFile } from '../../sources/kb/walk.js';
+import { readText } from '../../sources/kb/note-file-read.js';
 
 let base = '';
 afterEach(() => fs.rmSync(base, { recursive: true, force: true }));

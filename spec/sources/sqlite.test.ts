@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openDatabase, useSqliteDriver, STALE_WASM_LOCK_MS } from '../../sources/sqlite.js';
-import { closeIndex, openIndex, refreshIndex, searchFts } from '../../sources/index-store.js';
-import { ftsQuery } from '../../sources/bm25-arm.js';
+import { openDatabase, useSqliteDriver, STALE_WASM_LOCK_MS } from '../../sources/sqlite/sqlite.js';
+import { closeIndex, openIndex, refreshIndex, searchFts } from '../../sources/index/store.js';
+import { ftsQuery } from '../../sources/arms/bm25.js';
 import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 
@@ -202,7 +202,7 @@ describe('wasm driver locks', () => {
     db0.exec('CREATE TABLE t(v INTEGER); INSERT INTO t VALUES (1)');
     db0.close();
     const script = `
-      import { openDatabase, useSqliteDriver } from ${JSON.stringify(path.join(root, 'dist', 'sources', 'sqlite.js'))};
+      import { openDatabase, useSqliteDriver } from ${JSON.stringify(path.join(root, 'dist', 'sources', 'sqlite', 'sqlite.js'))};
       useSqliteDriver('wasm');
       const db = openDatabase(${JSON.stringify(file)});
       const ins = db.prepare('INSERT INTO t(v) VALUES (?)');
@@ -255,12 +255,13 @@ describe('wasm driver locks', () => {
     const sent = path.join(path.dirname(file), 'sent');
     const script = `
       import { existsSync } from 'node:fs';
-      import { openDatabase, useSqliteDriver } from ${JSON.stringify(path.join(root, 'dist', 'sources', 'sqlite.js'))};
+      import { openDatabase, useSqliteDriver } from ${JSON.stringify(path.join(root, 'dist', 'sources', 'sqlite', 'sqlite.js'))};
       useSqliteDriver('wasm');
       const db = openDatabase(${JSON.stringify(file)});
       db.exec('CREATE TABLE IF NOT EXISTS t(v INTEGER)');
       const ins = db.prepare('INSERT INTO t(v) VALUES (?)');
       db.transaction(() => {
+        ins.run(-1); // at least one row, whenever the signal comes
         process.stdout.write('in-transaction\\n');
         const cap = Date.now() + 20000;
         for (let i = 0; !existsSync(${JSON.stringify(sent)}) && Date.now() < cap; i += 1) ins.run(i);

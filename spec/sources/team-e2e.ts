@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { testPg, freshTeam } from '../helpers/pg.js';
-import { teamInit, teamPull, teamPush } from '../../cli/team.js';
+import { teamInit, teamPull, teamPush } from '../../cli/team/team.js';
 import { DEFAULT_COMMAND, runRecall, type RecallCommand } from '../../pipeline/run.js';
 import { noteText } from '../helpers/kb.js';
 

@@ -20,11 +20,11 @@ import {
   type LocalIdentity,
   type StoreRow,
   type TrustList,
-} from '../../sources/team-shard.js';
-import { parseNote } from '../../core/note.js';
-import { displayUrl, loadTeamSettings, redact, secretsOf } from '../../sources/team-settings.js';
-import { orTsQuery } from '../../sources/team-store.js';
-import { originLabel } from '../../sinks/origin-label.js';
+} from '../../sources/team/shard.js';
+import { parseNote } from '../../core/note/note.js';
+import { displayUrl, loadTeamSettings, redact, secretsOf } from '../../sources/team/settings.js';
+import { orTsQuery } from '../../sources/team/store.js';
+import { originLabel } from '../../sinks/render/origin-label.js';
 
 const row = (over: Partial<StoreRow> = {}): StoreRow => ({
   id: 'lrn-x',

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freshTeam, adminQuery } from '../helpers/pg.js';
-import { teamStatus, teamTrust, teamHistory, formatStatus } from '../../cli/team.js';
+import { teamStatus, teamTrust, teamHistory, formatStatus } from '../../cli/team/team.js';
 import { runHook } from '../../hooks/runtime.js';
 import { HOOKS } from '../../hooks/registry.js';
 import { noteText } from '../helpers/kb.js';

@@ -9,9 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { freshTeam } from '../helpers/pg.js';
 import { findPgBin, startCluster, type Cluster } from '../../scripts/pg-cluster.js';
-import { teamInit, teamStatus } from '../../cli/team.js';
+import { teamInit, teamStatus } from '../../cli/team/team.js';
 import { noteText } from '../helpers/kb.js';
-import { provenancePath } from '../../sources/team-shard.js';
+import { provenancePath } from '../../sources/team/shard.js';
 import { machine, pull, push, recall, server, write, stopTeam, type Machine } from './team-e2e.js';
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-team-outage-'));
@@ -61,8 +61,8 @@ ownServer('team store when the server goes away', () => {
     expect(
       await st({ RECALL_TEAM_URL: `${url.toString()}?sslmode=verify-full&sslrootcert=${encodeURIComponent(own.caFile!)}` }),
     ).toMatchObject({ reachable: true });
-    const { openStore } = await import('../../sources/team-store.js');
-    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const { openStore } = await import('../../sources/team/store.js');
+    const { loadTeamSettings } = await import('../../sources/team/settings.js');
     const encrypted = async (mode: string): Promise<boolean> => {
       const conn = await openStore(loadTeamSettings({ ...reader.env, RECALL_TEAM_URL: url.toString(), PGSSLMODE: mode }, reader.state));
       try {

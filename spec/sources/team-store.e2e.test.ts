@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { freshTeam, adminQuery } from '../helpers/pg.js';
-import { teamInit, teamPush } from '../../cli/team.js';
+import { teamInit, teamPush } from '../../cli/team/team.js';
 import { noteText } from '../helpers/kb.js';
 import { BIN, repo, allText, io, server, shared, startTeam, stopTeam, suite, write, type Machine } from './team-e2e.js';
 
@@ -40,8 +40,8 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('init migrates a store of an older schema version in place, keeping its notes and narrowing what teammates may change', async () => {
-    const { openStore, migrate, searchStore, storeInfo } = await import('../../sources/team-store.js');
-    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const { openStore, migrate, searchStore, storeInfo } = await import('../../sources/team/store.js');
+    const { loadTeamSettings } = await import('../../sources/team/settings.js');
     const env = { ...alice.env, RECALL_TEAM_URL: team.dbUrl, RECALL_TEAM_SCHEMA: 'oldteam' };
     const conn = await openStore(loadTeamSettings(env, alice.state));
     const aliceRole = team.roles['alice']!.name;
@@ -105,8 +105,8 @@ suite('team store on PostgreSQL', () => {
   });
 
   it('the store ranks notes by note vector when the query has one (pgvector on the server when it has it, else in the client)', async () => {
-    const { openStore, pushBatch, searchStore, storeInfo } = await import('../../sources/team-store.js');
-    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const { openStore, pushBatch, searchStore, storeInfo } = await import('../../sources/team/store.js');
+    const { loadTeamSettings } = await import('../../sources/team/settings.js');
     const conn = await openStore(loadTeamSettings(alice.env, alice.state));
     try {
       const info = await storeInfo(conn);

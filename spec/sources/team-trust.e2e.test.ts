@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freshTeam, adminQuery } from '../helpers/pg.js';
-import { formatPull, formatPush, formatStatus, teamStatus, teamTrust } from '../../cli/team.js';
+import { formatPull, formatPush, formatStatus, teamStatus, teamTrust } from '../../cli/team/team.js';
 import { noteText } from '../helpers/kb.js';
 import { io, machine, pull, push, recall, shared, startTeam, stopTeam, suite, write, type Machine } from './team-e2e.js';
 
@@ -130,8 +130,8 @@ suite('team store trust under attack', () => {
   });
 
   it('a value the server refuses leaves out that note only, named, and the rest of the batch publishes', async () => {
-    const { openStore, pushBatch, storeInfo } = await import('../../sources/team-store.js');
-    const { loadTeamSettings } = await import('../../sources/team-settings.js');
+    const { openStore, pushBatch, storeInfo } = await import('../../sources/team/store.js');
+    const { loadTeamSettings } = await import('../../sources/team/settings.js');
     const conn = await openStore(loadTeamSettings(alice.env, alice.state));
     try {
       const info = await storeInfo(conn);

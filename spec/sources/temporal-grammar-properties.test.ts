@@ -1,6 +1,6 @@
 /** Properties of the temporal grammar over generated text: it never throws, and a window it finds is well formed. */
 import { describe, it, expect } from '@jest/globals';
-import { extractTemporal, mayContainDate, type TemporalConstraint } from '../../sources/temporal-grammar.js';
+import { extractTemporal, mayContainDate, type TemporalConstraint } from '../../sources/query/temporal-grammar.js';
 import { rng } from '../../scripts/bench/kb-gen.js';
 
 describe('extractTemporal: property', () => {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { extractTemporal, mayContainDate, temporalToJson, type TemporalConstraint } from '../../sources/temporal-grammar.js';
+import { extractTemporal, mayContainDate, temporalToJson, type TemporalConstraint } from '../../sources/query/temporal-grammar.js';
 
 /** Wednesday 2026-06-10 12:00 local time. */
 const REF = new Date(2026, 5, 10, 12, 0, 0);

@@ -12,7 +12,7 @@ import {
   type BoostContext,
 } from '../../../operators/math/boosts.js';
 import type { BoostName } from '../../../core/types.js';
-import type { Note } from '../../../core/note.js';
+import type { Note } from '../../../core/note/note.js';
 import { DAY_MS } from '../../../core/dates.js';
 
 const NOW = Date.UTC(2026, 5, 10, 12, 0, 0);

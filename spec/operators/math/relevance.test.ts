@@ -17,7 +17,7 @@ import {
   type RelevanceFeatures,
   type WeightedTerm,
 } from '../../../operators/math/relevance.js';
-import { infoOf, wordCounts } from '../../../sources/word-info.js';
+import { infoOf, wordCounts } from '../../../sources/query/word-info.js';
 
 describe('queryTerms', () => {
   it('keeps two-letter technical words, drops function words and repeats, stems as the index does', () => {

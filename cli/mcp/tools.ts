@@ -1,0 +1,213 @@
+/**
+ * The tools of `recall mcp`: search, the staged index, timeline, hydrate, and explain; and the
+ * writes an agent makes as it learns: save, supersede, forget (the same library functions as
+ * `recall add`, `recall supersede` and `recall forget`).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { CHARS_PER_TOKEN } from '../../sinks/economics.js';
+import { DEFAULT_COMMAND, runRecall, type RecallCommand, type RunIo } from '../../pipeline/run.js';
+import { stageHydrate, stageIndex, stageTimeline, type StagesScope } from '../stages/index.js';
+import { runExplain } from '../trace/index.js';
+import { errorMessage } from '../../core/errors.js';
+import { asReferenceBlock } from '../../sinks/safe-text.js';
+import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './budget.js';
+import { addNote, forget, supersede } from '../../pipeline/notes/index.js';
+import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../../pipeline/learnings/index.js';
+import { randomUUID } from 'node:crypto';
+
+export interface ToolContext {
+  scope: StagesScope;
+  io: RunIo;
+}
+
+type ToolResult = { content: { type: 'text'; text: string }[]; isError?: true };
+
+const result = (text: string): ToolResult => ({ content: [{ type: 'text', text }] });
+
+/** A tool's answer, or its error as a tool error the agent can read (never a protocol failure). */
+async function guarded(fn: () => Promise<string>): Promise<ToolResult> {
+  try {
+    return result(await fn());
+  } catch (err) {
+    return { content: [{ type: 'text', text: `recall: ${errorMessage(err)}` }], isError: true };
+  }
+}
+
+const SEARCH_DESCRIPTION =
+  'Search the knowledge base of prior learnings (past fixes, decisions, pitfalls) for the task at hand. Ranked, with abstention: learnings that clear the relevance floor first, then "weak matches" under it, each with its relevance; check those before concluding the KB has nothing. Short specific queries work best: tool names, error snippets, project.';
+
+async function search(
+  a: { query: string; limit?: number; confidence?: RecallCommand['confidence']; mode?: RecallCommand['mode']; tags?: string[] },
+  ctx: ToolContext,
+): Promise<string> {
+  const cmd: RecallCommand = {
+    ...DEFAULT_COMMAND,
+    ...ctx.scope,
+    query: a.query,
+    limit: a.limit ?? 10,
+    confidence: a.confidence ?? 'ANY',
+    mode: a.mode ?? 'naive',
+    tags: a.tags ?? [],
+    maxChars: chars(MCP_BUDGETS.search),
+    followup: false,
+    // An agent that asked is shown what the ranking found under the floor too, marked as weak
+    // matches with their relevance (a hook, which nobody asked, injects nothing under it).
+    showWeak: true,
+  };
+  const found = (await runRecall(cmd, ctx.io)).stdout.trim();
+  if (!found) return `No learning in the KB matches "${a.query}", not even weakly (recall abstained).`;
+  // Learnings reach the agent as one delimited block of reference material, as from a hook;
+  // the budget is applied inside the block so that it stays closed.
+  const wrapper = asReferenceBlock('x').length - 1;
+  return asReferenceBlock(fitText(found, MCP_BUDGETS.search - Math.ceil(wrapper / CHARS_PER_TOKEN)));
+}
+
+function registerSearch(server: McpServer, ctx: ToolContext): void {
+  const inputSchema = {
+    query: z.string().min(1).describe('what you are about to do, or an error snippet'),
+    limit: z.number().int().min(1).max(20).optional().describe('results (default 10)'),
+    confidence: z.enum(['HIGH', 'MEDIUM', 'LOW', 'ANY']).optional().describe('minimum confidence tier (default ANY)'),
+    mode: z.enum(['naive', 'local', 'global']).optional().describe('naive (default), local: graph neighbourhood, global: broad patterns'),
+    tags: z.array(z.string()).optional().describe('tags that boost matching notes'),
+  };
+  server.registerTool('search', { title: 'Recall prior learnings', description: SEARCH_DESCRIPTION, inputSchema }, (a) =>
+    guarded(() => search(a, ctx)),
+  );
+}
+
+function registerStages(server: McpServer, { scope, io }: ToolContext): void {
+  server.registerTool(
+    'index',
+    {
+      title: 'Staged recall, step 1: index',
+      description:
+        'ID-only rows (id, title, score, project, date) for a query, best first: triage many hits cheaply, then use timeline or hydrate on the few that matter.',
+      inputSchema: { query: z.string().min(1), limit: z.number().int().min(1).max(50).optional().describe('rows (default 20)') },
+    },
+    (a) =>
+      guarded(async () => fitStep(await stageIndex(a.query, { ...scope, ...(a.limit ? { limit: a.limit } : {}) }, io), MCP_BUDGETS.index)),
+  );
+  server.registerTool(
+    'timeline',
+    {
+      title: 'Staged recall, step 2: timeline',
+      description:
+        'Chronological neighbours (ID-only rows) around an anchor note, to see how a problem evolved. Give an anchor id from index, or a query to pick one.',
+      inputSchema: {
+        anchor: z.string().optional().describe('note id from index'),
+        query: z.string().optional().describe('used to find the anchor when none is given'),
+        depth_before: z.number().int().min(0).max(20).optional(),
+        depth_after: z.number().int().min(0).max(20).optional(),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const step = await stageTimeline(
+          {
+            ...scope,
+            ...(a.anchor ? { anchor: a.anchor } : {}),
+            ...(a.query ? { query: a.query } : {}),
+            ...(a.depth_before !== undefined ? { depthBefore: a.depth_before } : {}),
+            ...(a.depth_after !== undefined ? { depthAfter: a.depth_after } : {}),
+          },
+          io,
+        );
+        return fitStep(step, MCP_BUDGETS.timeline);
+      }),
+  );
+  server.registerTool(
+    'hydrate',
+    {
+      title: 'Staged recall, step 3: hydrate',
+      description: `Full notes (frontmatter, body, entities) for ids chosen through index and timeline; at most ${HYDRATE_MAX_IDS} at once. Never hydrate without filtering first.`,
+      inputSchema: { ids: z.array(z.string().min(1)).min(1).max(HYDRATE_MAX_IDS) },
+    },
+    (a) => guarded(async () => fitStep(await stageHydrate(a.ids, scope, io), MCP_BUDGETS.hydrate)),
+  );
+}
+
+function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
+  server.registerTool(
+    'explain',
+    {
+      title: 'Explain a recall result',
+      description: 'Say where one note dropped out of (or ranked in) the result of a query, and why: arms, fusion, filters, boosts, gates.',
+      inputSchema: { query: z.string().min(1), id: z.string().min(1).describe('note id (or file name without .md)') },
+    },
+    (a) =>
+      guarded(async () => {
+        const cmd = { ...DEFAULT_COMMAND, ...scope, query: a.query, format: 'json' as const, gapLog: false, followup: false };
+        return fitText(`${(await runExplain(cmd, a.id, io)).message}\n`, MCP_BUDGETS.explain);
+      }),
+  );
+}
+
+const SAVE_DESCRIPTION =
+  "Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project's reflect KB; the next recall finds it.";
+
+function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
+  const connection = randomUUID().slice(0, 8);
+  const L = LEARNING_LIMITS;
+  server.registerTool(
+    'save',
+    {
+      title: 'Save a learning',
+      description: SAVE_DESCRIPTION,
+      inputSchema: {
+        title: z.string().describe(`one line naming the learning (at most ${L.title} characters)`),
+        insight: z.string().describe(`the one sentence recall shows: what is true and non-obvious (at most ${L.insight})`),
+        how_to_apply: z.string().optional().describe(`one line: what to do next time (at most ${L.apply})`),
+        tags: z.array(z.string()).optional().describe(`lower-case words (at most ${L.tags}): tool, library, area`),
+        confidence: z.enum(['high', 'medium', 'low']).optional().describe('high: verified; medium (default); low: a hunch'),
+        type: z.string().optional().describe('pattern (default), bug-fix, decision, correction, anti-pattern'),
+        body: z.string().optional().describe(`markdown detail: problem, what failed, what worked (at most ${L.body})`),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const client = server.server.getClientVersion()?.name ?? '';
+        const note = { ...checkLearning(a), source: provenanceOf(io.env, 'recall mcp', { client, fallbackSession: `mcp-${connection}` }) };
+        const r = addNote(note, scope, io);
+        return `Saved ${r.id} to ${r.path}${r.created ? ` (new KB ${r.kb})` : ''}. The next recall finds it.`;
+      }),
+  );
+  server.registerTool(
+    'supersede',
+    {
+      title: 'Supersede a learning',
+      description:
+        'Mark a learning as replaced by a newer one (save the new one first): recall stops returning the old one, and each note names the other.',
+      inputSchema: {
+        old_id: z.string().describe('id of the learning that is no longer right'),
+        new_id: z.string().describe('id of the learning that replaces it'),
+      },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = supersede(checkId('old_id', a.old_id), checkId('new_id', a.new_id), scope, io);
+        return `${r.old.id} is superseded by ${r.new.id}; recall no longer returns ${r.old.id}.`;
+      }),
+  );
+  server.registerTool(
+    'forget',
+    {
+      title: 'Forget a learning',
+      description:
+        "Retire a learning that is wrong or no longer useful: it moves to the KB's .forgotten/ folder, where recall never looks.",
+      inputSchema: { id: z.string().describe('id of the learning to forget') },
+    },
+    (a) =>
+      guarded(async () => {
+        const r = forget(checkId('id', a.id), scope, io);
+        return `Forgot ${r.id}: moved to ${r.to}.`;
+      }),
+  );
+}
+
+export function registerTools(server: McpServer, ctx: ToolContext): void {
+  registerSearch(server, ctx);
+  registerStages(server, ctx);
+  registerExplain(server, ctx);
+  registerWrites(server, ctx);
+}

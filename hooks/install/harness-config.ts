@@ -1,0 +1,99 @@
+/**
+ * How each harness runs recall's hooks: events, commands and timeouts, in one table. The plugin's
+ * hooks/hooks.json, `recall hooks config` (print only) and `recall hooks install` all follow it (a
+ * spec checks hooks/hooks.json against it).
+ *
+ * Commands start `scripts/launch.mjs`, which builds the bundle on first use when the install has
+ * none, and answers with an empty envelope if it cannot run, so a hook never fails the agent.
+ * - claude: settings.json `hooks` groups; the Claude Code plugin uses ${CLAUDE_PLUGIN_ROOT} instead
+ *   of this install's absolute path;
+ * - codex: the same shape (Codex reads Claude-style hooks.json), with REFLECT_HARNESS=codex;
+ * - copilot: `{"version": 1, "hooks": {...}}` with camelCase events, REFLECT_HARNESS=copilot, and the
+ *   prompt hook on userPromptTransformed (Copilot ignores what userPromptSubmitted returns).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { HOOK_NAMES, HOOK_TABLE, type HookName } from '../hook-table.js';
+
+import type { Harness } from '../../sinks/hook-envelope.js';
+
+export type { Harness };
+export const HARNESSES: readonly Harness[] = ['claude', 'codex', 'copilot'];
+
+/** The install root: the folder holding bin/recall and scripts/launch.mjs. */
+export function installRoot(moduleUrl: string = import.meta.url): string {
+  let dir = path.dirname(fileURLToPath(moduleUrl));
+  for (let i = 0; i < 4; i += 1) {
+    if (fs.existsSync(path.join(dir, 'bin', 'recall')) && fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    dir = path.dirname(dir);
+  }
+  throw new Error('cannot find the recall install folder (bin/recall) from this module');
+}
+
+/**
+ * The hooks and the harness-side timeouts (seconds) they are registered with: the hook table. Each
+ * hook's own deadline (REFLECT_RECALL_TIMEOUT, REFLECT_SUBAGENT_RECALL_TIMEOUT) stays inside these.
+ */
+export const HOOK_WIRING = HOOK_TABLE;
+
+export const shellQuote = (s: string): string => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** The shell command that runs hook `name` from the install at `root` (a shell-quoted path or `"${VAR}"`). */
+export function hookCommand(name: HookName, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
+  const launcher = rootIsVariable ? `"${root}/scripts/launch.mjs"` : shellQuote(path.join(root, 'scripts', 'launch.mjs'));
+  const prefix = harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : '';
+  return `${prefix}node ${launcher} hook ${name}`;
+}
+
+/** `{"hooks": {...}}` for Claude Code settings and plugin hooks.json, and Codex hooks.json. */
+export function claudeStyleHooks(root: string, harness: 'claude' | 'codex', rootIsVariable = false): { hooks: Record<string, unknown[]> } {
+  return {
+    hooks: Object.fromEntries(
+      HOOK_WIRING.map((h) => [
+        h.event,
+        [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }],
+      ]),
+    ),
+  };
+}
+
+/** Copilot CLI's hook file for this install. */
+export function copilotHooks(root: string): { version: 1; hooks: Record<string, unknown[]> } {
+  return {
+    version: 1,
+    hooks: Object.fromEntries(
+      HOOK_WIRING.map((h) => [
+        h.copilotEvent,
+        [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }],
+      ]),
+    ),
+  };
+}
+
+/** The print-only form (`recall hooks config`): the whole file to merge, as JSON. */
+export function hooksConfig(harness: Harness, root: string = installRoot()): string {
+  const body = harness === 'copilot' ? copilotHooks(root) : claudeStyleHooks(root, harness);
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
+
+/** The MCP server command of this install: `node <root>/scripts/launch.mjs recall mcp`. */
+export function mcpCommand(root: string): { command: string; args: string[] } {
+  return { command: 'node', args: [path.join(root, 'scripts', 'launch.mjs'), 'recall', 'mcp'] };
+}
+
+const HOOK_ALTERNATIVES = HOOK_NAMES.join('|');
+/** The forms a recall hook command has had: the launcher, the built entry scripts, the `recall hook` command. */
+const RECALL_HOOK_COMMANDS = [
+  new RegExp(`scripts/launch\\.mjs['"]?\\s+hook\\s+(${HOOK_ALTERNATIVES})\\b`),
+  new RegExp(`dist/hooks/(${HOOK_ALTERNATIVES})\\.js\\b`),
+  new RegExp(`\\brecall['"]?\\s+hook\\s+(${HOOK_ALTERNATIVES})\\b`),
+];
+
+/**
+ * True for a hook command that runs recall (this install or any other copy, old or new form), so
+ * install replaces it and uninstall removes it without touching anyone else's hooks.
+ */
+export function isRecallHookCommand(command: unknown): boolean {
+  return typeof command === 'string' && RECALL_HOOK_COMMANDS.some((re) => re.test(command));
+}

@@ -1,0 +1,5 @@
+// Entry of pipeline/notes/: other folders import this folder through this file only (spec/architecture.test.ts);
+// files inside the folder import each other directly.
+export type { KbOptions } from './kb.js';
+export { showNote } from './notes.js';
+export { addNote, forget, supersede } from './write.js';

@@ -1,0 +1,198 @@
+/**
+ * The KB writes of `recall add`, `recall supersede OLD NEW` and `recall forget ID` (re-exported by
+ * pipeline/notes/notes.ts; the MCP server's tools call the same functions).
+ *
+ * Safe to call concurrently from any number of processes (CLI, MCP server, scripts): each write
+ * resolves its notes through an index refreshed under the refresh lock (waiting for a `recall
+ * index` that holds it), then re-reads and edits the files while holding the KB's writer lock
+ * (withNotesLock), so an edit is made to the file as it is now, never to what the index said a
+ * moment earlier. A write that did not happen throws (NoteWriteError for a runtime failure), and
+ * the CLI exits non-zero: it never reports success for a note that did not land.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config/index.js';
+import { detectProject } from '../scope.js';
+import { isHarnessMemory, writableScope } from '../kb-sources/index.js';
+import { cleanNote } from '../learnings/index.js';
+import { checkKbDir } from '../run.js';
+import { NotFoundError, UsageError } from '../../core/errors.js';
+import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../../sources/kb/index.js';
+import { parseNote, type Note } from '../../core/note/index.js';
+import {
+  NoteWriteError,
+  moveToForgotten,
+  noteText,
+  rewriteNote,
+  withFrontmatter,
+  withNotesLock,
+  writeNewNote,
+  type NewNote,
+} from '../../sinks/note-writer.js';
+import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './kb.js';
+
+/** Codes of errors that already say what went wrong with the command's input; anything else is a failed write. */
+const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE']);
+
+/** Run one write; a runtime failure (disk full, permission, busy index) becomes a NoteWriteError naming the command. */
+function writing<T>(what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof Error && NAMED_ERRORS.has((err as { code?: unknown }).code)) throw err;
+    throw new NoteWriteError(`${what} failed, nothing written: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+  }
+}
+
+/**
+ * The text of a note's file as it is now, checked to still be the note the index named (same id,
+ * still in place). Called with the writer lock held.
+ */
+function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
+  let text: string;
+  try {
+    text = fs.readFileSync(abs, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new NotFoundError(`${asked}: ${abs} was moved or removed meanwhile`);
+    throw err;
+  }
+  const now = parseNote(text, note.path, note.location);
+  if (now.key !== note.key) throw new NotFoundError(`${asked}: ${abs} now holds ${now.key}, not ${note.key}`);
+  return { text, now };
+}
+
+export interface AddResult {
+  id: string;
+  path: string;
+  kb: string;
+  created: boolean;
+}
+
+/** Where new notes go in a KB root: documents/ of a reflect KB (created for a new KB), else the folder itself. */
+function newNotesDir(root: string): string {
+  const flat = fs.existsSync(root) && kbLayout(root) === 'flat' && hasMarkdown(root);
+  return path.join(root, notesDir(flat ? 'flat' : 'reflect'));
+}
+
+export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new Date()): AddResult {
+  // What reaches the disk has no secrets and no invisible characters, whoever wrote it.
+  const n = cleanNote(given);
+  if (!n.title.trim()) throw new UsageError('a note needs a title (--title)');
+  if (!n.keyInsight.trim()) throw new UsageError('a note needs a key insight (--insight): the one sentence recall shows');
+  const config = loadConfig(io.env);
+  // A --kb that does not exist yet is a new KB: add creates it.
+  if (opts.kb && fs.existsSync(path.resolve(io.cwd, opts.kb))) checkKbDir(opts.kb, io.cwd, { allowEmpty: true });
+  // The reflect KB of this project: a harness's memory folder is read, never written.
+  const scope = writableScope(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env });
+  const created = !fs.existsSync(scope.root);
+  const project = n.project ?? (detectProject(config, io.cwd) || undefined);
+  const { id, slug, text } = noteText({ ...n, ...(project ? { project } : {}) }, now);
+  // The note must read back as written: the same parser recall uses checks it before it lands.
+  const parsed = parseNote(text, `documents/${slug}.md`, 'documents');
+  if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
+  return writing('add', () => {
+    const dir = newNotesDir(scope.root);
+    // The notes folder first (with the user's umask, as before), so the lock never creates the KB root itself.
+    fs.mkdirSync(dir, { recursive: true });
+    const clash = (waitMs: number): void => {
+      if (n.id && withKbIfExists(scope, config, io.env, (h) => candidates(h, n.id!).length > 0, waitMs))
+        throw new UsageError(`--id ${n.id}: a note with this id already exists`);
+    };
+    // The slow part (bringing a big index up to date) before the writer lock, which is held for
+    // milliseconds only; under the lock, a short second look catches a note with the same --id that
+    // another add wrote meanwhile.
+    clash(60_000);
+    const file = withNotesLock(scope.root, () => {
+      clash(2_000);
+      return writeNewNote(dir, slug, text);
+    });
+    return { id, path: file, kb: scope.root, created };
+  });
+}
+
+/** A harness's memory folder is read-only to recall: it is the harness's to change. */
+function refuseHarnessMemory(root: string, io: NotesIo, home: string): void {
+  if (isHarnessMemory(root, io.env, home))
+    throw new UsageError(`${root}: a harness's own memory folder, which recall reads but never changes; change it in the harness`);
+}
+
+export interface SupersedeResult {
+  old: { id: string; path: string };
+  new: { id: string; path: string };
+}
+
+export function supersede(oldId: string, newId: string, opts: KbOptions, io: NotesIo): SupersedeResult {
+  return writing('supersede', () =>
+    withKb(
+      opts,
+      io,
+      ({ index, scope, config }) => {
+        refuseHarnessMemory(scope.root, io, config.home);
+        const oldNote = resolveNote(index, oldId, scope.root, { live: true });
+        const newNote = resolveNote(index, newId, scope.root, { live: true });
+        if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
+        const oldAbs = path.join(scope.root, oldNote.path);
+        const newAbs = path.join(scope.root, newNote.path);
+        return withNotesLock(scope.root, () => {
+          // The files as they are now: another writer may have edited them since the index was read.
+          const oldNow = currentText(oldAbs, oldNote, oldId);
+          const newNow = currentText(newAbs, newNote, newId);
+          if (newNow.now.supersededBy)
+            throw new UsageError(`${newId}: is itself superseded by ${newNow.now.supersededBy}; supersede with that note instead`);
+          const listed = newNow.now.frontmatter['supersedes'];
+          const prior = (Array.isArray(listed) ? listed : listed ? [listed] : []).map(String).filter((s) => s && s !== 'null');
+          // Build both edits before writing either: a bad header stops it all.
+          const oldText = withFrontmatter(oldNow.text, { superseded_by: newNote.key });
+          const newText = withFrontmatter(newNow.text, { supersedes: [...new Set([...prior, oldNote.key])] });
+          rewriteNote(newAbs, newText);
+          try {
+            rewriteNote(oldAbs, oldText);
+          } catch (err) {
+            // Half a supersession is worse than none: put NEW back as it was, then report the failure.
+            let undone = true;
+            try {
+              rewriteNote(newAbs, newNow.text);
+            } catch {
+              undone = false;
+            }
+            const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
+            throw new NoteWriteError(
+              undone
+                ? `supersede failed, nothing written: ${oldAbs}: ${why}`
+                : `supersede failed half-way: ${newAbs} lists ${oldNote.key} under supersedes but ${oldAbs} could not be edited (${why})`,
+            );
+          }
+          return { old: { id: oldNote.key, path: oldAbs }, new: { id: newNote.key, path: newAbs } };
+        });
+      },
+      { write: true },
+    ),
+  );
+}
+
+export interface ForgetResult {
+  id: string;
+  from: string;
+  to: string;
+}
+
+export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
+  return writing('forget', () =>
+    withKb(
+      opts,
+      io,
+      ({ index, scope, config }) => {
+        refuseHarnessMemory(scope.root, io, config.home);
+        const note = resolveNote(index, id, scope.root, { live: true });
+        const layout = kbLayout(scope.root);
+        const from = path.join(scope.root, note.path);
+        return withNotesLock(scope.root, () => {
+          currentText(from, note, id);
+          const to = moveToForgotten(from, path.join(scope.root, notesDir(layout)), path.join(scope.root, forgottenDir(layout)));
+          return { id: note.key, from, to };
+        });
+      },
+      { write: true },
+    ),
+  );
+}

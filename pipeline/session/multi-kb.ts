@@ -1,0 +1,184 @@
+/**
+ * Several KBs searched together (`recall --kb A --kb B QUERY`): each KB runs the whole recall
+ * pipeline on its own index (its own term weights, relevance estimate and floor), and the ranked
+ * lists are fused with reciprocal rank fusion (k = 60, as the arms are) weighted by each result's
+ * absolute relevance: ranks say how a KB orders its own notes, relevance (calibrated, the same scale
+ * in every KB) says how two KBs' notes compare; native scores, which are relative to each KB's
+ * candidates, are never compared. A note found in two KBs under one id counts once, with both ranks. Weak matches are fused the same way; nothing is returned only when every KB abstains.
+ *
+ * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
+ */
+import path from 'node:path';
+import { concat, lastValueFrom, map, reduce, tap, type Observable } from 'rxjs';
+import { openSession } from './session.js';
+import { bookkeeping } from './bookkeeping.js';
+import { degradationLines, scopeJson } from './render-outcome.js';
+import type { RecallAnswer, RecallCommand, RecallSession, RunIo, RunOptions, RunResult } from '../command.js';
+import type { KbSources } from '../kb-sources/index.js';
+import type { ArmOutcome, RecallOutcome, ScoredCandidate } from '../../core/types.js';
+import { renderOutcome } from './render-outcome.js';
+import { RRF_K } from '../../core/rrf.js';
+import { scrubAlong } from '../../sinks/scrub/index.js';
+
+/** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
+export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {
+  const fused = new Map<string, { c: ScoredCandidate; rrf: number; first: number }>();
+  let order = 0;
+  for (const list of lists) {
+    list.forEach((c, i) => {
+      const prev = fused.get(c.note.key);
+      const w = (c.relevance > 0 ? c.relevance : 1e-3) / (RRF_K + i + 1);
+      if (prev) prev.rrf += w;
+      else fused.set(c.note.key, { c, rrf: w, first: order++ });
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.rrf - a.rrf || b.c.relevance - a.c.relevance || a.first - b.first).map((f) => f.c);
+}
+
+function withAbsolutePath(c: ScoredCandidate, root: string): ScoredCandidate {
+  return { ...c, note: { ...c.note, path: path.join(root, c.note.path) } };
+}
+
+/** Arms summed over KBs: hits added, the slowest time, ok when any KB's arm was. */
+function mergeArms(all: readonly ArmOutcome[][]): ArmOutcome[] {
+  const out = new Map<string, ArmOutcome>();
+  for (const arms of all) {
+    for (const a of arms) {
+      const prev = out.get(a.arm);
+      if (!prev) out.set(a.arm, { ...a, hits: [...a.hits] });
+      else
+        out.set(a.arm, {
+          ...prev,
+          hits: [...prev.hits, ...a.hits],
+          ms: Math.max(prev.ms, a.ms),
+          status: prev.status === 'ok' || a.status === 'ok' ? 'ok' : prev.status,
+        });
+    }
+  }
+  return [...out.values()];
+}
+
+type KbOutcome = { session: RecallSession; outcome: RecallOutcome };
+
+/** A KB as degradations and abstentions name it: its folder name, or the harness whose memory it is. */
+const kbLabel = (o: { session: RecallSession }): string =>
+  o.session.scope.kind === 'claude-memory' || o.session.scope.kind === 'codex-memory'
+    ? o.session.scope.kind
+    : path.basename(o.session.scope.root);
+
+/** The KBs' outcomes as one: results and weak matches fused, arms merged, degradations named by KB. */
+function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit: number): RecallOutcome {
+  const results = fuseLists(outcomes.map((o) => o.outcome.results.map((c) => withAbsolutePath(c, o.session.scope.root)))).slice(0, limit);
+  const weak = fuseLists(outcomes.map((o) => o.outcome.weak.map((c) => withAbsolutePath(c, o.session.scope.root))));
+  const base = outcomes[0]?.outcome;
+  return {
+    query: cmd.query,
+    mode: cmd.mode,
+    results,
+    ranked: fuseLists(outcomes.map((o) => o.outcome.ranked)),
+    oodGated: outcomes.length > 0 && outcomes.every((o) => o.outcome.oodGated),
+    coverage: base?.coverage ?? null,
+    temporal: base?.temporal ?? null,
+    cacheTier: null,
+    arms: mergeArms(outcomes.map((o) => o.outcome.arms)),
+    degraded: outcomes.flatMap((o) => o.outcome.degraded.map((d) => ({ ...d, stage: `${d.stage} [${kbLabel(o)}]` }))),
+    drops: outcomes.flatMap((o) => o.outcome.drops),
+    persona: null,
+    floor: base?.floor ?? 0,
+    abstained:
+      results.length === 0 && outcomes.some((o) => o.outcome.abstained)
+        ? outcomes.map((o) => `${kbLabel(o)}: ${o.outcome.abstained ?? 'nothing found'}`).join('; ')
+        : null,
+    weak: results.length > 0 || cmd.showWeak !== false ? weak : [],
+    notice: null,
+    ms: outcomes.reduce((n, o) => n + o.outcome.ms, 0),
+  };
+}
+
+/** Each KB answers for itself, quietly and one after the other: the fused answer is rendered and logged once by the caller. */
+function eachKb$(cmd: RecallCommand, sessions: readonly RecallSession[], runOpts: RunOptions): Observable<KbOutcome[]> {
+  const quiet = { ...runOpts, noLog: true, caller: runOpts.caller ?? 'cli' };
+  return concat(
+    ...sessions.map((session) =>
+      session
+        .outcome$({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, quiet)
+        .pipe(map((a): KbOutcome[] => (a.outcome ? [{ session, outcome: a.outcome }] : []))),
+    ),
+  ).pipe(reduce((all: KbOutcome[], one) => [...all, ...one], []));
+}
+
+/**
+ * Several opened KBs as one session: each recall runs in every KB and the answers are fused,
+ * rendered and logged once. Closing it closes them all. The first KB stands for the whole in
+ * `scope` (its config and glyphs are used); `sources` lists them all.
+ */
+export function combineSessions(sessions: readonly RecallSession[], warn: (line: string) => void, sources?: KbSources): RecallSession {
+  const first = sessions[0]!;
+  const all: KbSources = sources ?? { read: sessions.map((s) => s.scope), skipped: [], zeroConfig: false };
+  const config = first.config;
+  const record = (cmd: RecallCommand, outcome: RecallOutcome, given: readonly ScoredCandidate[] | undefined, runOpts: RunOptions): void => {
+    if (runOpts.noLog) return;
+    const logged = { ...cmd, kbs: sessions.map((s) => s.scope.root) };
+    bookkeeping(
+      logged,
+      config,
+      outcome,
+      first.glyphs(),
+      Date.now(),
+      warn,
+      cmd.verbose,
+      runOpts.caller ?? 'cli',
+      first.scope.root,
+      '',
+      given,
+    );
+  };
+  const outcome$ = (cmd: RecallCommand, runOpts: RunOptions = {}): Observable<RecallAnswer> =>
+    eachKb$(cmd, sessions, runOpts).pipe(
+      map((outcomes) => fuseOutcomes(cmd, outcomes, cmd.limit ?? config.defaultLimit)),
+      tap((outcome) => {
+        if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) warn(l);
+        if (cmd.format === 'markdown' && outcome.abstained)
+          warn(`recall: nothing relevant enough to return (${scrubAlong(outcome.abstained, cmd.query)})`);
+      }),
+      map((outcome): RecallAnswer => ({ outcome, scope: first.scope, refresh: first.refresh })),
+    );
+  return {
+    config,
+    scope: first.scope,
+    refresh: first.refresh,
+    liveNotes: sessions.reduce((n, s) => n + Math.max(0, s.liveNotes), 0),
+    sources: all,
+    glyphs: () => first.glyphs(),
+    outcome$,
+    record: (cmd, outcome, given, runOpts = {}) => record(cmd, outcome, given, runOpts),
+    async run(cmd, runOpts = {}) {
+      const outcome = (await lastValueFrom(outcome$(cmd, runOpts))).outcome!;
+      const glyphs = first.glyphs();
+      const kb = sessions.map((s) => scopeJson(s.scope));
+      const stdout = renderOutcome(cmd, outcome, outcome.results, { config, glyphs, kb });
+      record(cmd, outcome, undefined, runOpts);
+      return { stdout, outcome, scope: first.scope, refresh: first.refresh };
+    },
+    close: () => {
+      for (const s of sessions) s.close();
+    },
+  };
+}
+
+export async function runMultiRecall(cmd: RecallCommand, io: RunIo, opts: { noLog?: boolean } = {}): Promise<RunResult> {
+  const kbs = cmd.kbs ?? (cmd.kb ? [cmd.kb] : []);
+  const sessions: RecallSession[] = [];
+  try {
+    for (const kb of kbs) sessions.push(await openSession({ kb, global: false, allBranches: false, verbose: cmd.verbose }, io));
+  } catch (err) {
+    for (const s of sessions) s.close();
+    throw err;
+  }
+  const combined = combineSessions(sessions, io.warn);
+  try {
+    return await combined.run(cmd, { ...(opts.noLog ? { noLog: true } : {}), caller: 'cli' });
+  } finally {
+    combined.close();
+  }
+}

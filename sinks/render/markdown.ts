@@ -1,0 +1,188 @@
+/**
+ * `--format markdown` (the reference's block, kept compatible): the block injected into an agent's context.
+ *
+ * ```
+ * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
+ * (N, R and S count what the block shows, not every result: the reference added whole notes.)
+ * - **[<id>]** <key_insight, else title: gist>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
+ *   How to apply: <how_to_apply>
+ * - _(…K more truncated)_
+ * ```
+ * Pure: the only effect is the economics stat of a note's source file, which is injectable.
+ */
+import { type Note, noteGist } from '../../core/note/index.js';
+import type { ScoredCandidate } from '../../core/types.js';
+import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from '../economics.js';
+import { oneLine, safeId } from '../safe-text.js';
+import { originLabel } from './origin-label.js';
+
+/** Characters of the query shown in the header (the reference's `query[:80]`). */
+export const HEADER_QUERY_CHARS = 80;
+
+/** Cap on a body-section field value (the reference's `[:500]`), so one long section cannot fill the budget. */
+export const FIELD_SECTION_MAX_CHARS = 500;
+
+/** Fields that fall back to a body section when the frontmatter has no value; `rule` and others have none. */
+const BODY_SECTION_FALLBACK: Readonly<Record<string, string>> = {
+  problem: 'Problem',
+  fix: 'Solution',
+  root_cause: 'Root Cause',
+};
+
+const EM_DASH = '\u2014';
+const ARROW = '\u2192';
+const ELLIPSIS = '\u2026';
+
+export interface RenderMarkdownInput {
+  query: string;
+  results: ScoredCandidate[];
+  /** `--field NAME` projection, or null ('' counts as null). */
+  field: string | null;
+  /** Character budget for header + entries; ≤ 0 means no budget. */
+  maxChars: number;
+  economics: boolean;
+  glyphs: ReadonlyMap<string, string>;
+  home: string;
+  /** Injected stat for the economics source-file fallback (default: fs). */
+  statSize?: StatSize;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v.trim();
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (v === null || v === undefined) return '';
+  return JSON.stringify(v);
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Text of the first `## <heading>` section of a markdown body (heading matched case-insensitively,
+ * up to the next line starting with `##`), whitespace collapsed, at most FIELD_SECTION_MAX_CHARS
+ * code points. No such section, or an empty one → null.
+ */
+export function bodySection(body: string, heading: string): string | null {
+  const re = new RegExp(`^##[ \\t]+${escapeRe(heading)}[ \\t]*$([\\s\\S]*?)(?=^##|(?![\\s\\S]))`, 'im');
+  const m = re.exec(body);
+  if (!m) return null;
+  const text = (m[1] ?? '').split(/\s+/).filter(Boolean).join(' ');
+  return text === '' ? null : pyHead(text, FIELD_SECTION_MAX_CHARS);
+}
+
+/**
+ * `--field NAME` value of a note: the frontmatter value of that key (strings trimmed, lists joined
+ * with '; ', numbers and booleans stringified, objects as JSON); an absent, null, blank, empty-list
+ * or empty-object value falls back to the body section for `problem` (## Problem), `fix`
+ * (## Solution) and `root_cause` (## Root Cause); other names (`rule` included) → null.
+ */
+export function fieldValue(note: Note, name: string): string | null {
+  const v = note.frontmatter[name];
+  let text: string;
+  if (Array.isArray(v))
+    text = v
+      .map(scalarText)
+      .filter((s) => s !== '')
+      .join('; ');
+  else if (isObject(v)) text = Object.keys(v).length === 0 ? '' : JSON.stringify(v);
+  else text = scalarText(v);
+  if (text !== '') return text;
+  const heading = BODY_SECTION_FALLBACK[name];
+  return heading === undefined ? null : bodySection(note.body, heading);
+}
+
+/** ` — <glyph> D:<d> → R:<r> (-p%)`, or `(+p%)` when reading costs more than discovering. */
+export function economicsSuffix(row: EconomicsRow): string {
+  const saved = row.discovery_tokens - row.read_tokens;
+  const pct = saved >= 0 ? `-${row.savings_pct}` : `+${Math.abs(row.savings_pct)}`;
+  return ` ${EM_DASH} ${row.glyph} D:${row.discovery_tokens} ${ARROW} R:${row.read_tokens} (${pct}%)`;
+}
+
+/**
+ * What a note without a key insight says: its title and the gist of its body (a plain markdown
+ * note's first paragraph), so the entry carries the point and not only a heading. Just the title
+ * when the body has no prose, or when the gist only repeats the title.
+ */
+export function titleAndGist(note: Pick<Note, 'title' | 'body'>): string {
+  const gist = noteGist(note.body ?? '');
+  if (!gist || gist.toLowerCase() === note.title.toLowerCase()) return note.title;
+  return `${note.title}: ${gist}`;
+}
+
+/**
+ * The markdown block. No results → ''. The budget (header line + its newline, then each entry +
+ * newline) stops at the first entry that would exceed it and appends `- _(…K more truncated)_`
+ * (not counted), even before the first entry. The header counts what is actually in the block: N is
+ * the learnings shown ("1 learning"), R the token estimate of the whole rendered block (characters /
+ * 4), S the savings of the learnings shown. `(field: NAME)` appears only when some result has that
+ * field (the others show their key insight). Output is right-trimmed and ends with one newline.
+ */
+export function renderMarkdown(input: RenderMarkdownInput): string {
+  const { results } = input;
+  const field = input.field || null; // '' is no projection
+  if (results.length === 0) return '';
+  const rows = input.economics
+    ? results.map((c) => economicsRow(c.note, { glyphs: input.glyphs, home: input.home, statSize: input.statSize }))
+    : null;
+  const showField = field !== null && results.some((c) => fieldValue(c.note, field) !== null);
+
+  const entries = results.map((c, i) => {
+    const note = c.note;
+    // Every note field is shown on one line, so nothing a note holds can start a line of its own.
+    const text = oneLine((showField ? fieldValue(note, field) : null) || note.keyInsight || titleAndGist(note));
+    const suffix = rows ? economicsSuffix(rows[i]!) : '';
+    const origin = originLabel(note);
+    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
+    const how = field === null ? oneLine(note.howToApply) : '';
+    if (how) entryLines.push(`  How to apply: ${how}`);
+    return entryLines.join('\n');
+  });
+  const headerFor = (shown: number, injected: number): string => {
+    // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
+    let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
+    if (showField) header += ` (field: ${field})`;
+    if (rows) {
+      const block = economicsBlock(rows.slice(0, shown));
+      header += ` ${EM_DASH} ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected, est ~${block.saved_tokens} tok saved`;
+    }
+    return header;
+  };
+  // The header's length depends on its numbers and the entries that fit depend on the header: size
+  // the budget with the header for every result (its numbers are the largest), then settle the
+  // token count on the final text.
+  const reserve = pyLen(headerFor(results.length, 10 * Math.max(1, pyLen(entries.join('\n'))))) + 1;
+  const body: string[] = [];
+  let used = reserve;
+  let shown = 0;
+  for (const [i, entry] of entries.entries()) {
+    const cost = pyLen(entry) + 1;
+    if (input.maxChars > 0 && used + cost > input.maxChars) {
+      body.push(`- _(${ELLIPSIS}${results.length - i} more truncated)_`);
+      break;
+    }
+    body.push(entry);
+    used += cost;
+    shown += 1;
+  }
+  let injected = 0;
+  let text = '';
+  for (let pass = 0; pass < 3; pass += 1) {
+    text = [headerFor(shown, injected), ...body].join('\n').trimEnd() + '\n';
+    const next = Math.floor(pyLen(text) / CHARS_PER_TOKEN);
+    if (next === injected) break;
+    injected = next;
+  }
+  return text;
+}
+
+/**
+ * Candidates under the relevance floor, for a person reading the CLI (hooks never show them): a
+ * marked line, then one line each with the note's relevance. No weak matches → ''.
+ */
+export function renderWeak(weak: readonly ScoredCandidate[], floor: number, hasResults: boolean): string {
+  if (weak.length === 0) return '';
+  const lines = [`${hasResults ? '\n' : ''}_Weak matches (relevance below ${floor.toFixed(2)}; probably not about this):_`];
+  for (const c of weak) lines.push(`- [${safeId(c.note.displayId)}] ${oneLine(c.note.title)} (relevance ${c.relevance.toFixed(2)})`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,92 @@
+/**
+ * Statistics the relevance estimate reads on every recall: term document frequencies from the
+ * full-text vocabulary, and which candidate notes the entity graph links.
+ */
+import type { SqlDatabase, SqlStatement } from '../sqlite/index.js';
+import type { IndexHandle } from './store.js';
+import { countNotes } from './lookups.js';
+
+/**
+ * Statements the relevance estimate runs on every recall, prepared once per connection. Lists are
+ * passed as one JSON array (`json_each`) so the statement text does not change with their length.
+ */
+interface RelevanceStatements {
+  df: SqlStatement;
+  shared: SqlStatement;
+  edges: SqlStatement;
+}
+const relevanceStatements = new WeakMap<SqlDatabase, RelevanceStatements>();
+
+function statementsFor(h: IndexHandle): RelevanceStatements {
+  let st = relevanceStatements.get(h.db);
+  if (st) return st;
+  // A temp table is per connection and never written to the index file (works on a read-only index).
+  h.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.notes_vocab USING fts5vocab(main, notes_fts, 'row')`);
+  // Mentions are indexed by the file they came from (the note itself or its entity sidecar); a
+  // candidate entity's note count is bounded by a LIMIT so a hub named by thousands of notes costs
+  // no more than a specific one.
+  const candidateMentions = `cm AS (SELECT DISTINCT entity_id, note_path FROM mentions
+      WHERE source IN (SELECT value FROM json_each(@sources)) AND note_path IN (SELECT value FROM json_each(@notes)))`;
+  st = {
+    df: h.db.prepare(`SELECT term, doc FROM temp.notes_vocab WHERE term IN (SELECT value FROM json_each(?))`),
+    shared: h.db.prepare(
+      `WITH ${candidateMentions},
+            specific AS (SELECT DISTINCT entity_id FROM cm
+                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
+       SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
+       JOIN cm b ON b.entity_id = a.entity_id AND b.note_path > a.note_path
+       WHERE a.entity_id IN (SELECT entity_id FROM specific)`,
+    ),
+    // A relationship links two notes only between specific entities: an edge into a hub
+    // ("idempotency → postgres") would link a note to every note that names the hub.
+    edges: h.db.prepare(
+      `WITH ${candidateMentions},
+            specific AS (SELECT DISTINCT entity_id FROM cm
+                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
+       SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
+       JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
+       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path
+         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
+    ),
+  };
+  relevanceStatements.set(h.db, st);
+  return st;
+}
+
+/**
+ * How many live notes contain each stem (the FTS5 vocabulary of the live-notes index, so stems
+ * must be Porter stems as the index makes them), and how many live notes there are.
+ */
+export function termStats(h: IndexHandle, stems: readonly string[]): { live: number; df: Map<string, number> } {
+  const st = statementsFor(h);
+  const df = new Map<string, number>();
+  if (stems.length)
+    for (const r of st.df.all(JSON.stringify([...new Set(stems)])) as { term: string; doc: number }[]) df.set(r.term, r.doc);
+  return { live: countNotes(h).live, df };
+}
+
+/**
+ * Pairs among the given notes (by path) that the KB's entity graph links: both mention the same
+ * entity, when that entity is named by at most `maxNotesPerEntity` notes (a hub such as "postgres"
+ * links everything and so nothing), or a live relationship joins an entity of one to an entity of
+ * the other, both specific in the same sense (a relationship whose validity has ended does not
+ * count). Symmetric; a note is never linked to itself.
+ */
+export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPerEntity: number, nowMs: number): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const unique = [...new Set(paths)];
+  if (unique.length < 2) return out;
+  const st = statementsFor(h);
+  const sources = JSON.stringify(unique.flatMap((p) => [p, p.replace(/\.md$/, '.entities.yaml')]));
+  const notes = JSON.stringify(unique);
+  const link = (a: string, b: string): void => {
+    if (a === b) return;
+    if (!out.has(a)) out.set(a, new Set());
+    if (!out.has(b)) out.set(b, new Set());
+    out.get(a)!.add(b);
+    out.get(b)!.add(a);
+  };
+  for (const r of st.shared.all({ sources, notes, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
+  for (const r of st.edges.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
+  return out;
+}
