@@ -4,9 +4,11 @@
  * with a working directory of its own, so the thin client (and the server again, for values that
  * come from recall.toml) makes them absolute against the caller's directory before they are used.
  * Without that, `REFLECT_MODELS_DIR=models` would name the caller's folder in one process and the
- * server's in the other, and the models would silently go missing.
+ * server's in the other, and the models would silently go missing. `REFLECT_STATE_DIR` alone is
+ * taken from HOME, as every process takes it.
  */
 import path from 'node:path';
+import { resolveStateDir } from './state-dir.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,5 +47,11 @@ export function absolutePathSettings(env: Env, cwd: string): Record<string, stri
     if (path.isAbsolute(t) || t === '~' || t.startsWith('~/') || t.startsWith('$REFLECT_STATE_DIR/')) continue;
     out[name] = path.resolve(cwd, t);
   }
+  // The state dir is the exception: a relative one is taken from HOME in every process (see
+  // state-dir.ts), so a hook answered by the recall server keeps its logs where an in-process one
+  // does, never in the project the harness runs in.
+  const state = env['REFLECT_STATE_DIR']?.trim();
+  const home = out['HOME']?.trim();
+  if (state && !path.isAbsolute(state) && !state.startsWith('~') && home) out['REFLECT_STATE_DIR'] = resolveStateDir(home, state);
   return out;
 }

@@ -54,6 +54,14 @@ describe('relative path settings', () => {
     });
   });
 
+  it('a relative state dir is taken from HOME, as in-process, never from the caller folder', () => {
+    const env = absolutePathSettings({ REFLECT_STATE_DIR: 'relstate', HOME: '/home/me' }, '/home/me/project');
+    expect(env['REFLECT_STATE_DIR']).toBe('/home/me/relstate');
+    // A relative HOME is made absolute first, and the state dir follows it.
+    expect(absolutePathSettings({ REFLECT_STATE_DIR: 's', HOME: 'h' }, '/w')['REFLECT_STATE_DIR']).toBe('/w/h/s');
+    expect(absolutePathSettings({ REFLECT_STATE_DIR: '~/s', HOME: '/home/me' }, '/w')['REFLECT_STATE_DIR']).toBe('~/s');
+  });
+
   it('a recall and a hook through the server answer as in-process ones do', async () => {
     base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-relpaths-'));
     const state = path.join(base, 'state');
