@@ -12,6 +12,7 @@
  */
 import type { ScoredCandidate } from '../../core/types.js';
 import type { RunResult } from '../../pipeline/run.js';
+import type { RefreshReport } from '../../sources/index/index.js';
 import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
 import { errorMessage } from '../../core/errors.js';
 import { str } from '../../core/note/index.js';
@@ -64,7 +65,7 @@ export interface PromptEvent {
   input: Record<string, unknown>;
   sessionId: string | null;
   /** The recall (every result above the floor, best first) and what of it was injected (`kept`, as `block`). */
-  res: Pick<RunResult, 'outcome' | 'scope'>;
+  res: Pick<RunResult, 'outcome' | 'scope' | 'refresh'>;
   picked: { kept: readonly ScoredCandidate[]; block: string };
   stages: { stage: string; ms: number }[];
 }
@@ -76,6 +77,23 @@ export interface PromptEvent {
 function hookStartMs(ctx: HookContext): number {
   const row = hookRow('user-prompt-submit');
   return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
+}
+
+/** Whether the index was left part-built at the deadline (a background refresher goes on with it). */
+const stillIndexing = (refresh: RefreshReport | null): refresh is RefreshReport => refresh !== null && !refresh.complete;
+
+/** Why a prompt found no notes at all: a KB whose index is still being built is not an empty KB. */
+export function nothingToRecall(refresh: RefreshReport | null): string {
+  if (!stillIndexing(refresh)) return 'no notes to recall from (the KB is empty or missing)';
+  return refresh.pending > 0
+    ? `the index is still being built (${refresh.pending} files left for a background refresher): nothing to recall yet`
+    : 'the index holds no notes yet and could not be refreshed now (another process is refreshing it, or it cannot be written)';
+}
+
+/** The degradations of the recall as `stage:reason`; with no recall, an index left part-built. */
+function degradedOf(res: PromptEvent['res']): string[] {
+  if (res.outcome) return res.outcome.degraded.map((d) => `${d.stage}:${d.reason}`);
+  return stillIndexing(res.refresh) ? ['index:unavailable'] : [];
 }
 
 const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
@@ -109,12 +127,12 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         injected,
         deduped,
         over_budget: leftOut.map(idOf).filter((id) => !deduped.includes(id)),
-        abstained: outcome ? outcome.abstained : 'no notes to recall from (the KB is empty or missing)',
+        abstained: outcome ? outcome.abstained : nothingToRecall(ev.res.refresh),
         tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: ev.stages,
         recall_ms: Math.round(outcome?.ms ?? 0),
         hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
-        degraded: (outcome?.degraded ?? []).map((d) => `${d.stage}:${d.reason}`),
+        degraded: degradedOf(ev.res),
       },
       ctx.now(),
     );

@@ -24,7 +24,11 @@ const ANSWER_RESERVE_MS = 50;
 
 /** Why the KB gives nothing to recall (it holds no live note). */
 function emptyKbWhy(kb: OpenedKb): string {
-  const { scope } = kb;
+  const { scope, refresh } = kb;
+  if (refresh && !refresh.complete)
+    return refresh.pending > 0
+      ? `the index of ${scope.root} is still being built (${refresh.pending} files left for a background refresher)`
+      : `the index of ${scope.root} holds no notes yet and could not be refreshed now`;
   return fs.existsSync(path.join(scope.root, 'documents'))
     ? `no learnings in ${path.join(scope.root, 'documents')}`
     : fs.existsSync(scope.root)
