@@ -3,8 +3,8 @@
  * rebuilding), then note vectors when an embedding model is installed.
  */
 import { errorMessage } from '../core/errors.js';
-import { embedMissing } from '../sources/models/index.js';
 import {
+  embedMissing,
   refreshLockHolder,
   tryRefreshLock,
   classifyDbError,

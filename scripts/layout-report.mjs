@@ -5,10 +5,14 @@
 // below a layer folder (sources/index/); its entry is its index.ts, and an import from outside the
 // folder that names another of its files goes past the entry (spec/architecture.test.ts forbids
 // that for static imports). Files at a layer's top that share a name prefix (sources/team-*.ts) are
-// counted as prefix groups: a flat stand-in for a folder.
+// counted as prefix groups: a flat stand-in for a folder. Import cycles: the strongly connected
+// components of the runtime import graph of the source layers (static imports and re-exports;
+// `import type`, `export type` and `{ type X }`-only ones left out), between files and between
+// feature folders; the spec checks the same file graph has none.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LAYERS = ['core', 'io', 'sources', 'operators', 'sinks', 'pipeline', 'hooks', 'cli', 'server', 'scripts'];
@@ -33,6 +37,77 @@ const prefixOf = (p) => {
   const parts = p.split('/');
   return parts.length === 2 ? `${parts[0]}/${parts[1].split(/[-.]/)[0]}` : null;
 };
+
+const CYCLE_LAYERS = LAYERS.filter((l) => l !== 'scripts');
+
+function typeOnly(node) {
+  const clause = ts.isImportDeclaration(node) ? node.importClause : node.exportClause;
+  if (ts.isImportDeclaration(node) && clause === undefined) return false;
+  if ((ts.isImportDeclaration(node) ? clause : node).isTypeOnly) return true;
+  const named = ts.isImportDeclaration(node) ? (clause.name === undefined ? clause.namedBindings : undefined) : clause;
+  return (
+    named !== undefined &&
+    (ts.isNamedImports(named) || ts.isNamedExports(named)) &&
+    named.elements.length > 0 &&
+    named.elements.every((e) => e.isTypeOnly)
+  );
+}
+
+/** Targets (repository paths) of a file's static runtime imports and re-exports. */
+function runtimeTargets(f) {
+  const file = ts.createSourceFile(f, fs.readFileSync(path.join(root, f), 'utf8'), ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  return file.statements
+    .filter((n) => (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) && n.moduleSpecifier && ts.isStringLiteral(n.moduleSpecifier))
+    .filter((n) => n.moduleSpecifier.text.startsWith('.') && !typeOnly(n))
+    .map((n) => path.posix.normalize(path.posix.join(path.posix.dirname(f), n.moduleSpecifier.text)).replace(/\.js$/, '.ts'));
+}
+
+/** Strongly connected components of two nodes or more, or with a self-edge (Tarjan). */
+function cycles(graph) {
+  const order = new Map();
+  const low = new Map();
+  const stack = [];
+  const out = [];
+  const visit = (v) => {
+    order.set(v, order.size);
+    low.set(v, order.get(v));
+    stack.push(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!order.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v), order.get(w)));
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const c = [];
+    for (let w = stack.pop(); ; w = stack.pop()) {
+      c.push(w);
+      if (w === v) break;
+    }
+    if (c.length > 1 || graph.get(v).includes(v)) out.push(c.sort());
+  };
+  for (const v of [...graph.keys()].sort()) if (!order.has(v)) visit(v);
+  return out;
+}
+
+function importCycles(files) {
+  const fileGraph = new Map();
+  const folderGraph = new Map();
+  for (const f of files.filter((x) => x.endsWith('.ts') && CYCLE_LAYERS.includes(x.split('/')[0]))) {
+    const targets = runtimeTargets(f);
+    fileGraph.set(f, targets);
+    const from = featureFolder(f) ?? path.posix.dirname(f);
+    const edges = folderGraph.get(from) ?? new Set();
+    for (const t of targets) {
+      const to = featureFolder(t) ?? path.posix.dirname(t);
+      if (to !== from) edges.add(to);
+    }
+    folderGraph.set(from, edges);
+  }
+  const folders = new Map([...folderGraph].map(([k, v]) => [k, [...v]]));
+  return { files: cycles(fileGraph), folders: cycles(folders) };
+}
 
 function report() {
   const files = LAYERS.flatMap((l) => walk(path.join(root, l))).map(rel);
@@ -63,7 +138,8 @@ function report() {
   }
   const layers = Object.fromEntries(LAYERS.map((l) => [l, files.filter((f) => f.startsWith(`${l}/`)).length]));
   const prefixGroups = Object.fromEntries(Object.entries(prefixSize).filter(([, n]) => n >= 3));
-  return { files: files.length, specs: specs.length, layers, perFolder, prefixGroups, imports: counts, pastEntryTargets };
+  const runtimeCycles = importCycles(files);
+  return { files: files.length, specs: specs.length, layers, perFolder, prefixGroups, imports: counts, pastEntryTargets, runtimeCycles };
 }
 
 const r = report();
@@ -85,6 +161,11 @@ if (process.argv.includes('--json')) {
   row('past an entry', 'pastEntry');
   row('  of them static', 'pastEntryStatic');
   row('into a prefix group', 'intoPrefixGroup');
+  const { files: fileCycles, folders: folderCycles } = r.runtimeCycles;
+  lines.push('', 'runtime import cycles (source layers, type-only imports left out):');
+  lines.push(`  between files           ${String(fileCycles.length).padStart(6)}  (${fileCycles.flat().length} files in them)`);
+  lines.push(`  between folders         ${String(folderCycles.length).padStart(6)}  (${folderCycles.flat().length} folders in them)`);
+  for (const c of [...fileCycles, ...folderCycles]) lines.push(`    ${c.join(' ')}`);
   const top = Object.entries(r.pastEntryTargets).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
   if (top.length > 0) {
     lines.push('', 'most imported past an entry (source files):');

@@ -23,6 +23,7 @@ import { describe, it, expect } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importCycles, runtimeImports } from './helpers/import-cycles.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -111,6 +112,22 @@ export function pastEntry(): string[] {
     .flatMap((f) => pastEntryIn(path.relative(repo, f).split(path.sep).join('/'), fs.readFileSync(f, 'utf8')));
 }
 
+/** The source layers whose runtime import graph must have no cycle (scripts/ may import anything). */
+const SOURCE_LAYERS = ['core', 'io', 'sources', 'operators', 'sinks', 'pipeline', 'hooks', 'cli', 'server'];
+
+/** The runtime import graph of the source layers: repository path -> the repository paths it imports. */
+export function runtimeGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of SOURCE_LAYERS.flatMap((l) => tsFiles(path.join(repo, l))).filter((f) => !f.endsWith('.d.ts'))) {
+    const rel = path.relative(repo, file).split(path.sep).join('/');
+    const targets = runtimeImports(fs.readFileSync(file, 'utf8')).map((s) =>
+      path.posix.normalize(path.posix.join(path.posix.dirname(rel), s)).replace(/\.js$/, '.ts'),
+    );
+    graph.set(rel, targets);
+  }
+  return graph;
+}
+
 describe('architecture', () => {
   it('every import points down the layers: none up, none sideways', () => {
     expect(violations()).toEqual([]);
@@ -158,6 +175,43 @@ describe('architecture', () => {
     ].join('\n');
     expect(relativeImports(src)).toEqual(['../pipeline/x.js', './y.js', '../sinks/z.js', '../cli/w.js']);
     expect(staticImports(src)).toEqual(['../pipeline/x.js', './y.js', '../sinks/z.js']);
+  });
+
+  it('the runtime imports of the source layers have no cycle', () => {
+    expect(importCycles(runtimeGraph())).toEqual([]);
+  });
+
+  it('the cycle check counts type-only imports out and names each cycle by its files', () => {
+    const src = [
+      "import type { A } from './a.js';",
+      "import { type B, type C } from './b.js';",
+      "export type { D } from './d.js';",
+      "export { type E } from './e.js';",
+      "import { F, type G } from './f.js';",
+      "export { H } from './h.js';",
+      "import './i.js';",
+      "import J from './j.js';",
+      "export * from './k.js';",
+      "const l = await import('./l.js');",
+    ].join('\n');
+    expect(runtimeImports(src)).toEqual(['./f.js', './h.js', './i.js', './j.js', './k.js']);
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts', 'x.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['d.ts']],
+      ['e.ts', ['a.ts']],
+      ['x.ts', []],
+    ]);
+    expect(importCycles(graph)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts', 'd.ts -> d.ts']);
+    expect(
+      importCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('spec folders mirror the source tree', () => {

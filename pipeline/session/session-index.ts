@@ -5,8 +5,7 @@
 import { errorMessage } from '../../core/errors.js';
 import type { ModelClient } from '../../core/ports.js';
 import type { Degradation } from '../../core/types.js';
-import { embedMissing } from '../../sources/models/index.js';
-import { refreshWithin, classifyDbError, type IndexHandle } from '../../sources/index/index.js';
+import { embedMissing, refreshWithin, classifyDbError, type IndexHandle } from '../../sources/index/index.js';
 import type { IndexOpener, RunIo, ScopedIndex } from '../command.js';
 import type { RecallConfig } from '../config/index.js';
 import { openKbIndex } from '../kb/index.js';

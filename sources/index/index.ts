@@ -1,5 +1,6 @@
 // Entry of sources/index/: other folders import this folder through this file only (spec/architecture.test.ts);
 // files inside the folder import each other directly.
+export { embedMissing } from './embed-notes.js';
 export { normaliseEntity } from './entity-graph.js';
 export {
   type FtsOptions,
@@ -31,6 +32,7 @@ export {
 export { refreshLockHolder, refreshWaiting, refreshWithin, tryRefreshLock } from './refresh.js';
 export { linkedNotes, termStats } from './relevance.js';
 export { indexFileFor, indexGeneration, indexProblems } from './schema.js';
-export { type IndexHandle, MAX_NOTE_BYTES, type RefreshReport } from './store.js';
+export type { IndexHandle, RefreshReport } from './handle.js';
+export { MAX_NOTE_BYTES } from '../kb/index.js';
 export { refreshIndex } from './sync.js';
 export { countMissingVectors, notesMissingVectors, saveVectors, storedVectors, vectorCounts } from './vectors.js';

@@ -5,7 +5,7 @@
 import type { Note, NoteLocation } from '../../core/note/index.js';
 import { indexGeneration, NOTE_COLS, rowToNote, type NoteRow } from './schema.js';
 import type { SqlDatabase } from '../sqlite/index.js';
-import type { IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
 
 export interface ScoredRow {
   note: Note;

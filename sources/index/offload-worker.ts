@@ -11,7 +11,8 @@
 import { parentPort } from 'node:worker_threads';
 import { openDatabase } from '../sqlite/index.js';
 import { graphSearch } from '../arms/index.js';
-import { searchFts, type IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
+import { searchFts } from './lookups.js';
 import { MAX_OPEN_FILES, type OffloadReply, type OffloadRequest } from './offload.js';
 
 /** Connections by index file, least recently used first. */

@@ -19,7 +19,8 @@
 import { Worker } from 'node:worker_threads';
 import type { GraphHit } from '../arms/index.js';
 import type { FtsOptions, ScoredRow } from './lookups.js';
-import { indexGeneration, indexInstance, type IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
+import { indexGeneration, indexInstance } from './schema.js';
 
 /** What a worker is asked to look up. */
 export type OffloadTask =

@@ -10,7 +10,7 @@ import { mkdirPrivate } from '../../io/private-fs.js';
 import type { AttachedRoot } from '../kb/index.js';
 import { BUSY_TIMEOUT_MS, indexFileFor, prepareSchema } from './schema.js';
 import { announceReader, withdrawReader } from './readers.js';
-import type { IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
 
 export type DbFailure = 'corrupt' | 'full' | 'busy' | 'readonly' | 'other';
 

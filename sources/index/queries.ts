@@ -4,7 +4,8 @@
  * database directly.
  */
 import { type Note, hashedId, isHashedId, readableId } from '../../core/note/index.js';
-import { rowToNote, type IndexHandle, type NoteRow } from './store.js';
+import type { IndexHandle } from './handle.js';
+import { rowToNote, type NoteRow } from './schema.js';
 import { TEAM_PREFIX } from '../team/index.js';
 
 /**

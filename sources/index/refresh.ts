@@ -15,7 +15,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { classifyDbError, markSuspect, refreshIndex, type IndexHandle, type RefreshReport } from './store.js';
+import type { IndexHandle, RefreshReport } from './handle.js';
+import { classifyDbError, markSuspect } from './open.js';
+import { refreshIndex } from './sync.js';
 import { pidAlive } from './readers.js';
 
 /** A lock whose holder stopped refreshing it for this long is abandoned (a killed refresher). */

@@ -3,7 +3,7 @@
  * full-text vocabulary, and which candidate notes the entity graph links.
  */
 import type { SqlDatabase, SqlStatement } from '../sqlite/index.js';
-import type { IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
 import { countNotes } from './lookups.js';
 
 /**

@@ -11,7 +11,7 @@ import { extraFieldsText, type Note } from '../../core/note/index.js';
 import type { WalkProblem } from '../kb/index.js';
 import { GRAPH_DDL, GRAPH_TABLES } from './entity-graph.js';
 import { VECTOR_DDL } from '../models/index.js';
-import type { IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
 const SCHEMA_VERSION = '17';

@@ -17,14 +17,12 @@
  * last committed state); only a file SQLite reports as corrupt is set aside (one copy kept) and
  * rebuilt. When the state dir cannot be written the index lives in memory for this process (and says so).
  *
- * This module is the index's one entry point; the work lives in: index-schema (tables, rows),
- * index-open (opening, failures, healing), index-readers (readers of a no-WAL index), index-sync and
- * index-writer (refresh), index-lookups (read queries), index-vectors, index-relevance.
+ * This module gathers the index's store API in one place (other folders import the folder's entry,
+ * index.ts); the work lives in: schema (tables, rows), open (opening, failures, healing), readers
+ * (readers of a no-WAL index), sync and writer (refresh), lookups (read queries), vectors, relevance.
+ * The shared types live in handle.ts, which the parts import, so no part imports this facade back.
  */
-import type { SqlDatabase } from '../sqlite/index.js';
-import type { WalkProblem, AttachedRoot } from '../kb/index.js';
-import type { IndexOffload } from './offload.js';
-
+export type { IndexHandle, RefreshOptions, RefreshReport } from './handle.js';
 export { MAX_NOTE_BYTES } from '../kb/index.js';
 export { indexFileFor, indexGeneration, indexInstance, indexProblems, rowToNote, type NoteRow } from './schema.js';
 export { classifyDbError, closeIndex, IndexUnavailableError, markSuspect, openIndex, rebuildIndex, setBusyTimeout } from './open.js';
@@ -44,56 +42,3 @@ export {
 export type { FtsOptions, RetiredMatch, ScoredRow } from './lookups.js';
 export { countMissingVectors, notesMissingVectors, saveVectors, storedVectors, vectorCounts, type VectorCounts } from './vectors.js';
 export { linkedNotes, termStats } from './relevance.js';
-
-export interface IndexHandle {
-  db: SqlDatabase;
-  kbRoot: string;
-  /** Index file path, or ':memory:'. */
-  file: string;
-  /** Why the index is in memory, or was rebuilt, when it is. */
-  fallbackReason: string | null;
-  /** Follow symlinks that leave the KB root (RECALL_FOLLOW_OUTSIDE_LINKS=1). */
-  followOutside?: boolean;
-  /** Local fleet-import ledger consulted for the provenance of notes as they are indexed. */
-  fleetLedger?: string;
-  /** Folders indexed with the KB under their own path prefix (the pulled team shard). */
-  attached: readonly AttachedRoot[];
-  /** Worker threads that run this index's lookups in parallel (the recall server only); absent = in this thread. */
-  offload?: IndexOffload;
-}
-
-export interface RefreshReport {
-  total: number;
-  added: number;
-  updated: number;
-  removed: number;
-  unchanged: number;
-  /** Files that could not be used, with the reason (one line each). */
-  problems: WalkProblem[];
-  /** Problems found by this refresh only (files read this time). */
-  newProblems: WalkProblem[];
-  generation: number;
-  ms: number;
-  /** True when the fingerprint matched and nothing was compared or read. */
-  skipped: boolean;
-  /** False when the deadline stopped the refresh: `pending` changed files were left for later. */
-  complete: boolean;
-  pending: number;
-}
-
-export interface RefreshOptions {
-  /** Re-read every file (`recall index`). */
-  force?: boolean;
-  /** Also list the problems recorded earlier when nothing changed (default true; off on the hot path). */
-  problems?: boolean;
-  onProgress?: (done: number, total: number) => void;
-  /** Stop (after committing the batch in hand) once this epoch-ms time has passed. */
-  deadlineMs?: number;
-  /** Longest a batch transaction is kept open, ms (default: by caller and driver, see below). */
-  batchMs?: number;
-  /** Most files applied in one batch (default: by caller, see below). */
-  batchFiles?: number;
-  /** Called after each committed batch (a background refresher refreshes its lock there). */
-  onBatch?: () => void;
-  now?: () => number;
-}

@@ -8,7 +8,7 @@ import { walkWithAttached, type KbFile, type WalkProblem } from '../kb/index.js'
 import { getMeta, indexProblems } from './schema.js';
 import { yieldToReaders } from './readers.js';
 import { IndexWriter, type KnownFile, type RefreshCounts } from './writer.js';
-import type { IndexHandle, RefreshOptions, RefreshReport } from './store.js';
+import type { IndexHandle, RefreshOptions, RefreshReport } from './handle.js';
 
 /**
  * Batches of a refresh with a deadline (every hook): a batch transaction is closed after this long

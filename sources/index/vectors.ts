@@ -5,7 +5,7 @@
 import { modelText } from '../../core/note/index.js';
 import { decodeVector, encodeVector } from '../models/index.js';
 import { NOTE_COLS, rowToNote, type NoteRow } from './schema.js';
-import type { IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
 
 export interface VectorCounts {
   /** Live notes with a current vector from `model`. */

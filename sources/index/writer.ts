@@ -10,7 +10,7 @@ import { parseYamlMapping } from '../../core/frontmatter.js';
 import { type KbFile, type WalkProblem, decoratorFor, readText } from '../kb/index.js';
 import { GraphWriter, graphFromMapping } from './entity-graph.js';
 import { noteRow } from './schema.js';
-import type { IndexHandle } from './store.js';
+import type { IndexHandle } from './handle.js';
 
 /** What the index remembers of a file: enough to tell whether it changed since. */
 export interface KnownFile {

@@ -28,7 +28,7 @@ import type { Note, NoteOrigin } from '../../core/note/index.js';
 import type { AttachedRoot } from '../kb/index.js';
 import { splitFrontmatter } from '../../core/frontmatter.js';
 import { readJson, writeFileAtomic } from '../../io/atomic-write.js';
-import { MAX_NOTE_BYTES } from '../index/index.js';
+import { MAX_NOTE_BYTES } from '../kb/index.js';
 
 import {
   isTrusted,

@@ -2,10 +2,14 @@
  * Fills in note vectors for the vector arm: live notes without a current vector from the embedding
  * model are embedded in batches (through the model client: daemon or in-process) and stored with
  * the model name and the note's content hash, so an edited note or a model change is re-embedded.
+ * It lives with the index, not with the models: it writes the index and reaches the model only
+ * through the ModelClient port, so sources/index/ imports sources/models/ (the vector codec) and
+ * never the other way round.
  */
 import { lastValueFrom, timeout } from 'rxjs';
 import type { ModelClient } from '../../core/ports.js';
-import { countMissingVectors, notesMissingVectors, saveVectors, type IndexHandle } from '../index/index.js';
+import type { IndexHandle } from './handle.js';
+import { countMissingVectors, notesMissingVectors, saveVectors } from './vectors.js';
 
 /** Notes embedded per model call. */
 export const EMBED_BATCH = 16;
