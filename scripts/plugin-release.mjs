@@ -78,15 +78,17 @@ export function isRelease(commit, cwd = root) {
 }
 
 /**
- * The environment for commit-tree: git's own identity when it has one, else the fixed release
- * identity for the role (author, committer) that has none, so a clone with no user.name/user.email
- * (a CI machine, a fresh container) can still release. An identity set in the environment is kept.
+ * The environment for commit-tree: the configured identity (user.name and user.email, or the
+ * GIT_AUTHOR_* / GIT_COMMITTER_* variables) when there is one, else the fixed release identity for
+ * the role (author, committer) that has none, so a clone with no identity (a CI machine, a fresh
+ * container) can still release. useConfigOnly: an identity guessed from the host name (root@vm) is
+ * not taken, so the fallback does not depend on how the machine is named.
  */
 export function identityEnv(env, cwd = root) {
   const out = { ...env };
   for (const role of ['AUTHOR', 'COMMITTER']) {
     try {
-      git(['var', `GIT_${role}_IDENT`], { cwd, env });
+      git(['-c', 'user.useConfigOnly=true', 'var', `GIT_${role}_IDENT`], { cwd, env });
     } catch {
       for (const [k, v] of Object.entries(RELEASE_IDENTITY)) out[`GIT_${role}_${k}`] ||= v;
     }
