@@ -158,9 +158,20 @@ describe('plugin payload', () => {
       stderr: expect.stringMatching(/^plugin:release: main is not a plugin release branch.*\n$/),
     });
     expect(git('rev-parse', 'main')).toBe(main);
-    for (const argv of [['--branch', '--push', 'origin'], ['--branch'], ['--push'], ['--branch', 'a..b'], ['--brunch', 'x']]) {
+    const refused: [string[], string][] = [
+      [['--branch', '--push', 'origin'], '--branch needs a value'],
+      [['--branch'], '--branch needs a value'],
+      [['--push'], '--push needs a value'],
+      [['--branch', 'a..b'], '"a..b" is not a valid branch name'],
+      [['--brunch', 'x'], 'unknown argument "--brunch"'],
+    ];
+    for (const [argv, why] of refused) {
       const r = await release(argv, dir);
-      expect(r).toEqual({ status: 2, builds: 0, stderr: expect.stringMatching(/^plugin:release: .*usage: .*\n$/) });
+      expect(r).toEqual({
+        status: 2,
+        builds: 0,
+        stderr: `plugin:release: ${why}; usage: npm run plugin:release [-- --branch NAME] [--push REMOTE]\n`,
+      });
     }
     expect(git('for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main\nrefs/heads/work');
     // A remote whose `plugin` branch holds source: refused while this clone lacks the tip, and once it has it.
