@@ -4,7 +4,7 @@
  * (frontmatter parsed, recall.toml read), its CLI opens the ids shown, and it carries no
  * dependency for a plugin manager to fetch or build.
  */
-import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { describe, it, expect, beforeAll, afterAll, jest } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,5 +116,134 @@ describe('plugin payload', () => {
     expect(commitPayload(plugin, 'plugin', src)).toBeNull();
     expect(git('rev-parse', 'HEAD')).toBe(head);
     expect(git('status', '--porcelain')).toBe('');
+  });
+
+  type Run = (argv: string[], opts: { cwd: string; build: (dir: string) => Promise<number> }) => Promise<number>;
+
+  /** A source repository with a configured identity, on branch `work`, with `main` beside it. */
+  function sourceRepo(name: string): { dir: string; git: (...a: string[]) => string } {
+    const dir = path.join(base, name);
+    fs.mkdirSync(dir);
+    const git = (...a: string[]): string => spawnSync('git', a, { cwd: dir, encoding: 'utf8' }).stdout.trim();
+    git('init', '-q', '-b', 'main');
+    git('config', 'user.name', 'dev');
+    git('config', 'user.email', 'dev@example.org');
+    for (const f of ['package-lock.json', 'tsconfig.json', 'a.txt']) fs.writeFileSync(path.join(dir, f), '{}\n');
+    git('add', '-A');
+    git('commit', '-qm', 'source');
+    git('checkout', '-q', '-b', 'work');
+    return { dir, git };
+  }
+
+  async function release(argv: string[], cwd: string): Promise<{ status: number; stderr: string; builds: number }> {
+    const { run } = (await import(path.join(repo, 'scripts', 'plugin-release.mjs'))) as { run: Run };
+    let builds = 0;
+    let stderr = '';
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+    try {
+      const build = (dir: string): Promise<number> => (builds++, fs.cpSync(plugin, dir, { recursive: true }), Promise.resolve(1));
+      return { status: await run(argv, { cwd, build }), stderr, builds };
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  it('plugin:release refuses, before building, a local or remote branch whose tip is not a payload release, and a flag with no value', async () => {
+    const { dir, git } = sourceRepo('refuse');
+    const main = git('rev-parse', 'main');
+    const onMain = await release(['--branch', 'main'], dir);
+    expect(onMain).toEqual({
+      status: 1,
+      builds: 0,
+      stderr: expect.stringMatching(/^plugin:release: main is not a plugin release branch.*\n$/),
+    });
+    expect(git('rev-parse', 'main')).toBe(main);
+    const refused: [string[], string][] = [
+      [['--branch', '--push', 'origin'], '--branch needs a value'],
+      [['--branch'], '--branch needs a value'],
+      [['--push'], '--push needs a value'],
+      [['--branch', 'a..b'], '"a..b" is not a valid branch name'],
+      [['--brunch', 'x'], 'unknown argument "--brunch"'],
+    ];
+    for (const [argv, why] of refused) {
+      const r = await release(argv, dir);
+      expect(r).toEqual({
+        status: 2,
+        builds: 0,
+        stderr: `plugin:release: ${why}; usage: npm run plugin:release [-- --branch NAME] [--push REMOTE]\n`,
+      });
+    }
+    expect(git('for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main\nrefs/heads/work');
+    // A remote whose `plugin` branch holds source: refused while this clone lacks the tip, and once it has it.
+    const remote = path.join(base, 'refuse.git');
+    spawnSync('git', ['init', '-q', '--bare', remote]);
+    git('push', '-q', remote, 'main:refs/heads/plugin');
+    const other = sourceRepo('other');
+    fs.writeFileSync(path.join(other.dir, 'b.txt'), 'more\n');
+    other.git('add', '-A');
+    other.git('commit', '-qm', 'more source');
+    other.git('push', '-q', '-f', remote, 'work:refs/heads/plugin');
+    const unknown = await release(['--push', remote], dir);
+    expect(unknown).toEqual({ status: 1, builds: 0, stderr: expect.stringMatching(/^plugin:release: plugin on .* fetch it first\n$/) });
+    git('fetch', '-q', remote, 'plugin');
+    const fetched = await release(['--push', remote], dir);
+    expect(fetched).toEqual({
+      status: 1,
+      builds: 0,
+      stderr: expect.stringMatching(/^plugin:release: plugin on .* is not a plugin release branch/),
+    });
+    expect(git('for-each-ref', '--format=%(refname)', 'refs/heads')).toBe('refs/heads/main\nrefs/heads/work');
+    expect(spawnSync('git', ['rev-parse', 'plugin'], { cwd: remote, encoding: 'utf8' }).stdout.trim()).toBe(other.git('rev-parse', 'HEAD'));
+  });
+
+  it('plugin:release advances and pushes a branch of first-format releases, each new commit with the release trailer', async () => {
+    const { dir, git } = sourceRepo('advance');
+    // A release as the first releases wrote it: a payload tree (one file short, so the next build
+    // differs), the subject alone, no trailer.
+    const tmpIndex = path.join(base, 'advance-index');
+    const env = { ...process.env, GIT_INDEX_FILE: tmpIndex };
+    spawnSync('git', ['--work-tree', plugin, 'add', '-A', '-f', '.'], { cwd: dir, env });
+    spawnSync('git', ['--work-tree', plugin, 'rm', '-q', '--cached', 'README.md'], { cwd: dir, env });
+    const tree = spawnSync('git', ['write-tree'], { cwd: dir, env, encoding: 'utf8' }).stdout.trim();
+    const legacy = git('commit-tree', tree, '-m', `recall plugin payload 0.0.1, built from ${git('rev-parse', 'HEAD')}`);
+    git('update-ref', 'refs/heads/plugin', legacy);
+    const remote = path.join(base, 'advance.git');
+    spawnSync('git', ['init', '-q', '--bare', remote]);
+    git('push', '-q', remote, 'plugin');
+    const r = await release(['--branch', 'plugin', '--push', remote], dir);
+    expect(r).toEqual({ status: 0, builds: 1, stderr: '' });
+    expect(git('rev-parse', 'plugin^')).toBe(legacy);
+    expect(git('log', '-1', '--format=%B', 'plugin').split('\n')).toContain('Recall-Plugin-Release: 1');
+    expect(spawnSync('git', ['rev-parse', 'plugin'], { cwd: remote, encoding: 'utf8' }).stdout.trim()).toBe(git('rev-parse', 'plugin'));
+    // The new format is accepted in turn: the same build again commits nothing and succeeds.
+    expect(await release(['--push', remote], dir)).toEqual({ status: 0, builds: 1, stderr: '' });
+  });
+
+  it('plugin:release with no git identity configured commits as "recall release", and as the configured identity when there is one', () => {
+    const { dir, git } = sourceRepo('ident');
+    git('config', '--unset', 'user.name');
+    git('config', '--unset', 'user.email');
+    const home = path.join(base, 'ident-home');
+    fs.mkdirSync(home);
+    const script = (branch: string): string =>
+      `import { run } from ${JSON.stringify(path.join(repo, 'scripts', 'plugin-release.mjs'))};
+       import fs from 'node:fs';
+       const build = async (d) => (fs.cpSync(${JSON.stringify(plugin)}, d, { recursive: true }), 1);
+       process.exitCode = await run(['--branch', '${branch}'], { cwd: ${JSON.stringify(dir)}, build });`;
+    const child = (branch: string): ReturnType<typeof spawnSync> =>
+      spawnSync(process.execPath, ['--input-type=module', '-e', script(branch)], {
+        env: { PATH: process.env['PATH'] ?? '', HOME: home, GIT_CONFIG_NOSYSTEM: '1' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+    const bare = child('plugin');
+    expect({ status: bare.status, stderr: bare.stderr }).toEqual({ status: 0, stderr: '' });
+    expect(git('log', '-1', '--format=%an <%ae>|%cn <%ce>', 'plugin')).toBe(
+      'recall release <release@localhost>|recall release <release@localhost>',
+    );
+    git('config', 'user.name', 'rel');
+    git('config', 'user.email', 'rel@example.org');
+    expect(child('plugin2').status).toBe(0);
+    expect(git('log', '-1', '--format=%an <%ae>|%cn <%ce>', 'plugin2')).toBe('rel <rel@example.org>|rel <rel@example.org>');
   });
 });
