@@ -21,6 +21,7 @@ export {
   liveNotes,
   noteByFileStem,
   notesByDate,
+  notesDeclaring,
   notesNamed,
   notesOutside,
   problemFileLike,
