@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { str, type Note, hashedId, isHashedId, readableId } from '../../core/note/index.js';
+import { str, type Note, declaredIdOf, hashedId, isHashedId, readableId } from '../../core/note/index.js';
 import { parseLooseDate } from '../../core/dates.js';
 import { contentTerms, termCoverage } from '../../core/terms.js';
 import type { IndexRow, StageHit } from './types.js';
@@ -167,7 +167,9 @@ export function findNote(notes: readonly Note[], id: string): Note | undefined {
     notes.find((n) => n.key === id || noteStem(n) === id) ??
     // The hashed form injected text shows for an id it cannot print.
     (isHashedId(id) ? notes.find((n) => hashedId(stageId(n)) === id) : undefined) ??
-    // The id as declared (`Pool per worker`): its readable form is the key.
+    // The id as declared (`Pool size per worker`): the note that declared it.
+    notes.find((n) => n.key !== id && declaredIdOf(n) === id) ??
+    // A path that could not be shown as typed (`infra/Kafka Lag`): its readable form is the key.
     (readableId(id) !== id ? findNote(notes, readableId(id)) : undefined)
   );
 }

@@ -6,7 +6,15 @@ import { openKbIndex, openSession, type RecallCommand, type RunIo } from '../../
 import type { TraceEvent } from '../../operators/trace-stage.js';
 import { RELEVANCE_MODEL, type ModelFeature, evidenceInWords } from '../../operators/math/index.js';
 import { GENERIC_ONLY_MAX } from '../../operators/estimate-relevance.js';
-import { notesByKeys, closeIndex, type IndexHandle, keyOfHashedId, noteByFileStem, problemFileLike } from '../../sources/index/index.js';
+import {
+  notesByKeys,
+  closeIndex,
+  type IndexHandle,
+  keyOfHashedId,
+  noteByFileStem,
+  notesDeclaring,
+  problemFileLike,
+} from '../../sources/index/index.js';
 import { loadConfig } from '../../pipeline/config/index.js';
 import { resolveSources } from '../../pipeline/kb-sources/index.js';
 import { scopeHolding } from '../../pipeline/id-scope.js';
@@ -104,10 +112,10 @@ type Answer = (verdict: string, message: string, extra?: Partial<ExplainResult>)
 /** The note's key in the index, or the answer when the id names no live note (unknown, unusable, retired). */
 function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer): { key: string } | ExplainResult {
   const config = loadConfig(io.env);
-  // A note key, a file stem, the id as declared (its readable form is the key), or the hashed form
+  // A note key, a file stem, the id as declared (the note that declared it), or the hashed form
   // an injected block shows for an id it cannot print.
   const rowOf = (index: IndexHandle) => {
-    const key = keyOfHashedId(index, id) ?? readableId(id);
+    const key = keyOfHashedId(index, id) ?? notesDeclaring(index, id).find((n) => n.location === 'documents')?.key ?? readableId(id);
     return notesByKeys(index, [id]).get(id) ?? noteByFileStem(index, id) ?? notesByKeys(index, [key]).get(key);
   };
   // With no KB configured, the zero-config source that holds the id (pipeline/id-scope).

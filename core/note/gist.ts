@@ -90,6 +90,14 @@ const SHOWABLE_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/;
  */
 export function readableId(id: string): string {
   if (SHOWABLE_ID_RE.test(id)) return id;
+  const { slug, lost } = slugOf(id);
+  const hash = createHash('sha1').update(id).digest('hex').slice(0, 6);
+  const base = slug.slice(0, lost || !slug ? 120 : 128).replace(/[-/._:@]+$/, '');
+  return lost || !base ? (base ? `${base}-${hash}` : `note-${hash}`) : base;
+}
+
+/** `id` with accents folded and every run of characters an id cannot show turned into one `-`; `lost` when some had no ASCII form. */
+function slugOf(id: string): { slug: string; lost: boolean } {
   const folded = id.normalize('NFKD').replace(/\p{M}+/gu, '');
   const slug = folded
     .split('/')
@@ -101,10 +109,32 @@ export function readableId(id: string): string {
     )
     .filter(Boolean)
     .join('/');
-  const lost = /[^\x20-\x7e]/.test(folded);
-  const hash = createHash('sha1').update(id).digest('hex').slice(0, 6);
-  const base = slug.slice(0, lost || !slug ? 120 : 128).replace(/[-/._:@]+$/, '');
-  return lost || !base ? (base ? `${base}-${hash}` : `note-${hash}`) : base;
+  return { slug, lost: /[^\x20-\x7e]/.test(folded) };
+}
+
+/** What every key `declaredKey` makes for `declared` starts with (the part before its hash), for a lookup by the declared text. */
+export function declaredKeyPrefix(declared: string): string {
+  const base = slugOf(declared)
+    .slug.slice(0, 120)
+    .replace(/[-/._:@]+$/, '');
+  return `${base || 'note'}-`;
+}
+
+/**
+ * The key of a note from the id (or Claude Code memory `name`) it declares, `place` being where it
+ * lives (its path id, the same for a note and its retired copies). A declaration that is already a
+ * showable id is the key as is (a reflect KB's ids never move). Any other had to be changed (slugged
+ * or cut) and gets 6 hex of the SHA-1 of the declaration and its place after its readable form:
+ * `Pool size per worker` → `Pool-size-per-worker-3fa1c2`. So two declarations that read alike
+ * (`Pool size per worker`, `Pool   size per worker!`, one long name and another with the same start),
+ * or two files declaring one unreadable name, never share a key and one of them never hides the
+ * other; and a note whose declared id is exactly `Pool-size-per-worker` keeps that id. The key is
+ * the same on every run and in any walk order: it depends on the note's own file only.
+ */
+export function declaredKey(declared: string, place: string): string {
+  if (SHOWABLE_ID_RE.test(declared)) return declared;
+  const hash = createHash('sha1').update(`${declared}\0${place}`).digest('hex').slice(0, 6);
+  return `${declaredKeyPrefix(declared)}${hash}`;
 }
 
 /**

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { splitFrontmatter } from '../frontmatter.js';
 import { parseLooseDate } from '../dates.js';
-import { noteGist, readableId } from './gist.js';
+import { declaredKey, noteGist, readableId } from './gist.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -193,13 +193,14 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const id = str(fm['id']);
   const name = str(fm['name']);
   // A declared id or name that could not be shown as typed (a memory file's `name: Pool per worker`)
-  // becomes its readable form, the one id injected text, logs, show and hydrate all use; a reflect
-  // id is already readable and never moves. First 256 code points (not UTF-16 units) for text with
-  // no id, as the reference's chunk_text[:256].
+  // becomes its readable form with a hash of it and of the file's place (declaredKey), the one id
+  // injected text, logs, show and hydrate all use; a reflect id is already readable and never moves.
+  // First 256 code points (not UTF-16 units) for text with no id, as the reference's chunk_text[:256].
   const declared = id || name;
+  const place = pathId(relPath);
   const key =
-    (declared && readableId(declared)) ||
-    pathId(relPath) ||
+    (declared && declaredKey(declared, place ?? relPath)) ||
+    place ||
     createHash('sha1').update(Array.from(chunkText).slice(0, 256).join('')).digest('hex').slice(0, 12);
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
@@ -243,4 +244,9 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     body,
     chunkText,
   };
+}
+
+/** The id a note declares (frontmatter `id`, else a memory file's `name`), as written; '' when none. */
+export function declaredIdOf(note: Pick<Note, 'frontmatter'>): string {
+  return str(note.frontmatter['id']) || str(note.frontmatter['name']);
 }

@@ -4,7 +4,7 @@
  * lists are fused with reciprocal rank fusion (k = 60, as the arms are) weighted by each result's
  * absolute relevance: ranks say how a KB orders its own notes, relevance (calibrated, the same scale
  * in every KB) says how two KBs' notes compare; native scores, which are relative to each KB's
- * candidates, are never compared. A note found in two KBs under one id counts once, with both ranks. Weak matches are fused the same way; nothing is returned only when every KB abstains.
+ * candidates, are never compared. A note found in two KBs (one id, one text) counts once, with both ranks; two files declaring one id stay two. Weak matches are fused the same way; nothing is returned only when every KB abstains.
  *
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
@@ -20,16 +20,21 @@ import { renderOutcome } from './render-outcome.js';
 import { RRF_K } from '../../core/rrf.js';
 import { scrubAlong } from '../../sinks/scrub/index.js';
 
-/** Relevance-weighted reciprocal rank fusion of ranked lists by note key; the first list that has a note supplies it. */
+/**
+ * Relevance-weighted reciprocal rank fusion of ranked lists by note: its key and its text, so one
+ * note copied into two KBs counts once while two different files that declare one id (a learnings
+ * note and a memory file both `id: deploy`) stay two results. The first list that has a note supplies it.
+ */
 export function fuseLists(lists: readonly ScoredCandidate[][]): ScoredCandidate[] {
   const fused = new Map<string, { c: ScoredCandidate; rrf: number; first: number }>();
   let order = 0;
   for (const list of lists) {
     list.forEach((c, i) => {
-      const prev = fused.get(c.note.key);
+      const id = `${c.note.key}\0${c.note.contentHash}`;
+      const prev = fused.get(id);
       const w = (c.relevance > 0 ? c.relevance : 1e-3) / (RRF_K + i + 1);
       if (prev) prev.rrf += w;
-      else fused.set(c.note.key, { c, rrf: w, first: order++ });
+      else fused.set(id, { c, rrf: w, first: order++ });
     });
   }
   return [...fused.values()].sort((a, b) => b.rrf - a.rrf || b.c.relevance - a.c.relevance || a.first - b.first).map((f) => f.c);

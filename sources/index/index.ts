@@ -22,6 +22,7 @@ export {
   liveNotes,
   noteByFileStem,
   notesByDate,
+  notesDeclaring,
   notesNamed,
   notesOutside,
   problemFileLike,

@@ -3,7 +3,7 @@
  * SQL lives here, next to the schema it reads, so nothing above the sources layer touches the index
  * database directly.
  */
-import { type Note, hashedId, isHashedId, readableId } from '../../core/note/index.js';
+import { type Note, declaredIdOf, declaredKeyPrefix, hashedId, isHashedId, readableId } from '../../core/note/index.js';
 import type { IndexHandle } from './handle.js';
 import { rowToNote, type NoteRow } from './schema.js';
 import { TEAM_PREFIX } from '../team/index.js';
@@ -92,11 +92,25 @@ export function notesNamed(h: IndexHandle, id: string): Note[] {
     )
     .all(`${id}.md`, `%/${likeEscape(id)}.md`) as NoteRow[];
   if (rows.length) return rows.map(rowToNote);
-  // The id as declared (`recall show "Pool per worker"`) names the note its readable form keys.
+  // The id as declared (`recall show "Pool size per worker"`) names the notes that declared it.
+  const declaring = notesDeclaring(h, id);
+  if (declaring.length) return declaring;
+  // A path that could not be shown as typed (`infra/Kafka Lag`) names the note its readable form keys.
   const readable = readableId(id);
   if (readable !== id) return notesNamed(h, readable);
   const key = keyOfHashedId(h, id);
   return key ? notesNamed(h, key) : [];
+}
+
+/**
+ * The KB's own notes whose declared id (or memory `name`) is exactly `declared` though their key is
+ * not (it had to be made readable: core/note/gist.ts declaredKey), live ones first, then by path.
+ */
+export function notesDeclaring(h: IndexHandle, declared: string): Note[] {
+  const rows = h.db
+    .prepare(`SELECT data, body, chunk FROM notes WHERE key LIKE ? ESCAPE '\\' AND ${OWN} ORDER BY location = 'documents' DESC, path`)
+    .all(`${likeEscape(declaredKeyPrefix(declared))}%`) as NoteRow[];
+  return rows.map(rowToNote).filter((n) => n.key !== declared && declaredIdOf(n) === declared);
 }
 
 /** The key a hashed id (`id-<10 hex>`, how injected text shows an id it cannot print) stands for, or null. */

@@ -10,6 +10,10 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { repo, zeroConfigWorld, type ZeroConfigWorld } from '../helpers/zero-config.js';
+import { declaredKey } from '../../core/note/index.js';
+
+// The name had to be slugged: its readable form and a hash of it and of the file's place.
+const POOL_ID = declaredKey('Pool size per worker', 'feedback_pool');
 
 let w: ZeroConfigWorld;
 let client: Client;
@@ -52,9 +56,10 @@ const shownIds = (block: string): string[] => [...block.matchAll(/^- \*\*\[(.+?)
 describe('ids of harness memory notes, zero-config', () => {
   it('a memory name with spaces is one readable id, in the injected block and in the recall log', () => {
     const ids = shownIds(w.promptHook('how large should the postgres connection pool be per gunicorn worker', 'mem-ids-1'));
-    expect(ids).toContain('Pool-size-per-worker');
+    expect(POOL_ID).toMatch(/^Pool-size-per-worker-[0-9a-f]{6}$/);
+    expect(ids).toContain(POOL_ID);
     const log = fs.readFileSync(path.join(w.home, '.reflect', 'recall_log.jsonl'), 'utf8');
-    expect(log).toContain('"Pool-size-per-worker"');
+    expect(log).toContain(`"${POOL_ID}"`);
     expect(log).not.toContain('Pool size per worker');
   });
 
@@ -63,7 +68,7 @@ describe('ids of harness memory notes, zero-config', () => {
       ...shownIds(w.promptHook('how large should the postgres connection pool be per gunicorn worker', 'mem-ids-2')),
       ...shownIds(w.promptHook('can I merge my pull request to main on Friday before the release?', 'mem-ids-3')),
     ];
-    expect(ids).toEqual(expect.arrayContaining(['Pool-size-per-worker', 'merge-freeze']));
+    expect(ids).toEqual(expect.arrayContaining([POOL_ID, 'merge-freeze']));
     expect(ids.some((id) => id.startsWith('lrn-'))).toBe(true);
     for (const id of new Set(ids)) {
       const show = w.recall(['show', id]);
@@ -78,6 +83,6 @@ describe('ids of harness memory notes, zero-config', () => {
       expect(mcp.content.map((c) => c.text).join('')).toContain('"found": true');
     }
     // The name as the memory file declares it opens the note too.
-    expect(w.recall(['show', 'Pool size per worker']).stdout).toContain('[Pool-size-per-worker]');
+    expect(w.recall(['show', 'Pool size per worker']).stdout).toContain(`[${POOL_ID}]`);
   }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
 import fc from 'fast-check';
-import { GIST_MAX_CHARS, firstParagraph, noteGist, readableId } from '../../core/note/gist.js';
+import { GIST_MAX_CHARS, declaredKey, firstParagraph, noteGist, readableId } from '../../core/note/gist.js';
 import { parseNote } from '../../core/note/note.js';
 
 describe('noteGist', () => {
@@ -52,6 +52,37 @@ describe('readableId', () => {
 
   it('always gives an id that is shown as typed (property)', () => {
     fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 300 }), (id) => SHOWN.test(readableId(id))));
+  });
+});
+
+describe('declaredKey', () => {
+  const memory = (name: string) => `---\nname: ${JSON.stringify(name)}\ndescription: pool\n---\nPool.\n`;
+
+  it('keeps a declared id that is shown as typed; any other gets its readable form and a hash', () => {
+    expect(declaredKey('lrn-pool-c04e7a', 'x')).toBe('lrn-pool-c04e7a');
+    expect(declaredKey('Pool-size-per-worker', 'c')).toBe('Pool-size-per-worker');
+    expect(declaredKey('Pool size per worker', 'a')).toMatch(/^Pool-size-per-worker-[0-9a-f]{6}$/);
+    expect(declaredKey('заметка о пуле', 'e')).toMatch(/^note-[0-9a-f]{6}$/);
+  });
+
+  it('never gives two declarations that read alike, or one unreadable name in two files, one key', () => {
+    const keys = [
+      parseNote(memory('Pool size per worker'), 'a.md', 'documents').key,
+      parseNote(memory('Pool-size-per-worker'), 'c.md', 'documents').key,
+      parseNote(memory('Pool   size per worker!'), 'd.md', 'documents').key,
+      parseNote(memory('заметка о пуле'), 'e.md', 'documents').key,
+      parseNote(memory('заметка о пуле'), 'f.md', 'documents').key,
+      parseNote(memory(`${'pool '.repeat(100)}web`), 'g.md', 'documents').key,
+      parseNote(memory(`${'pool '.repeat(100)}jobs`), 'h.md', 'documents').key,
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const k of keys) expect(k).toMatch(/^[A-Za-z0-9][A-Za-z0-9._:@/-]{0,127}$/);
+  });
+
+  it('is the same on every run and for a retired copy of the note', () => {
+    const live = parseNote(memory('Pool size per worker'), 'documents/pool.md', 'documents').key;
+    expect(parseNote(memory('Pool size per worker'), 'documents/pool.md', 'documents').key).toBe(live);
+    expect(parseNote(memory('Pool size per worker'), 'archived/pool.md', 'archived').key).toBe(live);
   });
 });
 

@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { RECALL_BIN, runHook, envelope, context } from './helpers.js';
 import { driverEnv } from '../helpers/driver.js';
 import { safeId } from '../../sinks/safe-text.js';
+import { declaredKey } from '../../core/note/index.js';
 
 let base: string;
 let vault: string;
@@ -88,7 +89,9 @@ describe('plain markdown notes in hooks', () => {
     ];
     // A declared id that cannot be typed as is shows in its readable form, the note's one id.
     const declared = shownIds(prompt('p-3', 'is there a merge freeze before the friday release'));
-    expect(declared).toEqual(['merge-freeze-fridays']);
+    // Slugged, so its readable form and a hash of it and of the file's place.
+    expect(declared).toEqual([declaredKey('merge freeze (fridays)', 'freeze')]);
+    expect(declared[0]).toMatch(/^merge-freeze-fridays-[0-9a-f]{6}$/);
     expect(safeId(declared[0]!)).toBe(declared[0]);
     ids.push(...declared);
     expect(ids.slice(0, 2)).toEqual(['infra/Kafka-Lag', '2024-05-01']);
@@ -108,7 +111,7 @@ describe('plain markdown notes in hooks', () => {
     }
     // The file's own name, and an id as it was declared, still open the note.
     expect(cli('show', 'infra/Kafka Lag').status).toBe(0);
-    expect(cli('show', 'merge freeze (fridays)').stdout).toContain('[merge-freeze-fridays]');
+    expect(cli('show', 'merge freeze (fridays)').stdout).toContain(`[${declared[0]}]`);
   });
 });
 
