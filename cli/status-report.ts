@@ -242,8 +242,10 @@ const kib = (n: number): string => (n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 
 /** The sources block: every KB read (with its live notes), every source skipped and why, where saves go. */
 function sourceLines(src: StatusReport['sources']): string[] {
   const how = src.zeroConfig ? 'no KB configured: the zero-config sources' : 'the configured KB';
-  const lines = [`sources   ${src.read.length} read, ${src.skipped.length} not read (${how})`];
-  for (const s of src.read) lines.push(`          read ${s.root} (${s.reason}): ${s.live} live`);
+  // The KB saves go to stands in as "read" when nothing is (answers name it): list it once, as not read.
+  const read = src.read.filter((r) => !src.skipped.some((s) => s.root === r.root));
+  const lines = [`sources   ${read.length} read, ${src.skipped.length} not read (${how})`];
+  for (const s of read) lines.push(`          read ${s.root} (${s.reason}): ${s.live} live`);
   for (const s of src.skipped) lines.push(`          not read ${s.root || s.source}: ${s.why}`);
   lines.push(`          saves go to ${src.writeTo.root} (${src.writeTo.reason})`);
   return lines;
