@@ -1,5 +1,5 @@
 // The index's shared types: a leaf that imports none of its siblings at run time, so every part of
-// sources/index/ can name the handle without importing the facade (store.ts) that re-exports the parts.
+// sources/index/ can name the handle without importing the entry (index.ts) that re-exports the parts.
 import type { SqlDatabase } from '../sqlite/index.js';
 import type { WalkProblem, AttachedRoot } from '../kb/index.js';
 import type { IndexOffload } from './offload.js';

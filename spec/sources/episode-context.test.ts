@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { lastValueFrom } from 'rxjs';
 import { bm25Arm, ftsQuery } from '../../sources/arms/bm25.js';
-import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index/store.js';
+import { closeIndex, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index/index.js';
 import { EPISODE_RANKED_SQL, MAX_EPISODE_NOTES } from '../../sources/index/lookups.js';
 import { episodeOf } from '../../sources/index/schema.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';

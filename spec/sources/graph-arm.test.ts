@@ -1,5 +1,5 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { openIndex, refreshIndex, closeIndex, type IndexHandle } from '../../sources/index/store.js';
+import { openIndex, refreshIndex, closeIndex, type IndexHandle } from '../../sources/index/index.js';
 import { graphSearch } from '../../sources/arms/graph.js';
 import { normaliseEntity } from '../../sources/index/entity-graph.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';

@@ -23,7 +23,7 @@ import {
   searchFts,
   termStats,
   type IndexHandle,
-} from '../../sources/index/store.js';
+} from '../../sources/index/index.js';
 import { ftsQuery } from '../../sources/arms/bm25.js';
 import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { firstValueFrom } from 'rxjs';
-import { closeIndex, indexGeneration, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index/store.js';
+import { closeIndex, indexGeneration, openIndex, refreshIndex, searchFts, type IndexHandle } from '../../sources/index/index.js';
 import { graphArm, graphSearch } from '../../sources/arms/graph.js';
 import { bm25Arm } from '../../sources/arms/bm25.js';
 import { IndexWorkers, MAX_OPEN_FILES, OFFLOAD_THREADS, type IndexOffload } from '../../sources/index/offload.js';

@@ -11,7 +11,7 @@ import {
   searchFts,
   closeIndex,
   type IndexHandle,
-} from '../../sources/index/store.js';
+} from '../../sources/index/index.js';
 import { ftsQuery } from '../../sources/arms/bm25.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 

@@ -7,7 +7,7 @@ import { extractTemporal } from '../../sources/query/temporal-grammar.js';
 import { expandQuery, morphy, relatedToPair, relatedWords } from '../../sources/query/word-expansion.js';
 import { sortedTable } from '../../sources/query/sorted-table.js';
 import { queryTerms } from '../../core/stems.js';
-import { openIndex, refreshIndex, closeIndex } from '../../sources/index/store.js';
+import { openIndex, refreshIndex, closeIndex } from '../../sources/index/index.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
 
