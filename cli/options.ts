@@ -6,6 +6,7 @@
  */
 import parser from 'yargs-parser';
 import { UsageError } from '../core/errors.js';
+import { setting } from '../core/settings/index.js';
 import type { OutputFormat, RecallCommand } from '../pipeline/run.js';
 import type { RecallMode } from '../pipeline/recall/index.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
@@ -134,7 +135,8 @@ export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
   if (!query) throw new UsageError('empty query');
   const num = (name: string, opts: { min?: number; max?: number; integer?: boolean }): number | undefined =>
     requireNumber(name, a[name], opts);
-  const limit = num('limit', { min: 1, integer: true });
+  // The same range as REFLECT_RECALL_LIMIT (the settings table): `--limit 99999` is a typo, not a request.
+  const limit = num('limit', { min: 1, max: setting('REFLECT_RECALL_LIMIT').max, integer: true });
   const minOverlap = num('min-overlap', { min: 0, max: 1 });
   const floor = num('floor', { min: 0, max: 1 });
   const maxChars = num('max-chars', { min: 0, integer: true });

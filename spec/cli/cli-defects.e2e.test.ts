@@ -51,7 +51,7 @@ describe('defects found trying the CLI as a new user', () => {
 
   it('a bad number is reported as typed, not as NaN', () => {
     expect(run(['--kb', 'examples/kb', 'x', '--limit', 'abc']).stderr).toBe(
-      'recall: error: --limit must be an integer of at least 1 (got "abc")\n',
+      'recall: error: --limit must be an integer between 1 and 1000 (got "abc")\n',
     );
     expect(run(['stages', 'index', 'x', '--kb', 'examples/kb', '--limit', 'two']).stderr).toBe(
       'recall: error: --limit must be an integer of at least 1 (got "two")\n',

@@ -57,8 +57,9 @@ describe('bin/recall', () => {
 
   it.each([
     [['--kb', 'examples/kb', 'q', '--bogus'], /Unknown argument: bogus/],
-    [['--kb', 'examples/kb', 'q', '--limit', 'abc'], /--limit must be an integer of at least 1/],
-    [['--kb', 'examples/kb', 'q', '--limit', '0'], /--limit must be an integer of at least 1/],
+    [['--kb', 'examples/kb', 'q', '--limit', 'abc'], /--limit must be an integer between 1 and 1000/],
+    [['--kb', 'examples/kb', 'q', '--limit', '0'], /--limit must be an integer between 1 and 1000/],
+    [['--kb', 'examples/kb', 'q', '--limit', '99999'], /--limit must be an integer between 1 and 1000 \(got "99999"\)/],
     [['--kb', 'examples/kb', 'q', '--confidence', 'SOMETIMES'], /--confidence must be one of HIGH, MEDIUM, LOW, ANY/],
     [['--kb', 'examples/kb', 'q', '--min-overlap', '2'], /--min-overlap must be a number between 0 and 1/],
     [['--kb', 'examples/kb', 'q', '--format', 'xml'], /--format must be one of markdown, json, fleet-context/],
