@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   PROTOCOL_VERSION,
+  buildStamp,
   serverDisabled,
   serverWaitMs,
   serverSocketPath,
@@ -36,6 +37,11 @@ const LAST_RESORT_MS = 2000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = (): string => path.join(here, 'server.mjs');
+/** This client's build, sent with each call: a server of another build declines and stops (see buildStamp). */
+const withBuild = (): { build?: string } => {
+  const build = buildStamp(serverEntry());
+  return build === null ? {} : { build };
+};
 
 /** The server's answer, or why this process must run the request itself (null: the server is switched off). */
 type Via = { answer: ServerAnswer & { ok: true } } | { fallback: Failure | 'declined' | 'failed'; detail: string } | null;
@@ -129,6 +135,7 @@ async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promis
     cwd: process.cwd(),
     startedMs,
     deadlineMs: deadline,
+    ...withBuild(),
   };
   const slotDir = path.dirname(serverSocketPath(env));
   let slot: SlotOutcome | null = null;
@@ -229,6 +236,7 @@ export async function cliClient(argv: string[]): Promise<void> {
       env: absolutePathSettings(process.env, process.cwd()),
       cwd: process.cwd(),
       isTty: process.stderr.isTTY === true,
+      ...withBuild(),
     };
     const via = await viaServer(process.env, req, Date.now() + 10 * 60_000);
     if (via && 'answer' in via && 'code' in via.answer) {

@@ -10,6 +10,7 @@ import { IndexWorkers } from '../sources/index/index.js';
 import { sqliteDriver } from '../sources/sqlite/index.js';
 import { KbPool } from './kb-pool.js';
 import { serveRecall } from './server.js';
+import { buildStamp } from '../sources/recall-server/index.js';
 import { withConfigFile, loadConfig } from '../pipeline/config/index.js';
 
 /** The environment with recall.toml's settings (its idle timeout may be set there); the bare environment if the file is broken. */
@@ -47,7 +48,9 @@ if (!socket) {
   process.exitCode = 2;
 } else {
   const pool = new KbPool(Date.now, lookupThreads());
-  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool });
+  // Read now: a rebuild later changes the file, and callers of the new build are then declined.
+  const build = buildStamp(fileURLToPath(import.meta.url));
+  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
   // or a timer of an unfinished request must not keep it alive.
   process.exit(0);

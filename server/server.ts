@@ -43,6 +43,8 @@ export interface ServeOptions {
   socket: string;
   idleTimeoutSec: number;
   pool: KbPool;
+  /** This server's build (buildStamp of its own file when it started); null or absent: not checked. */
+  build?: string | null;
 }
 
 /**
@@ -174,6 +176,12 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
   });
   return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
+    if ((req.op === 'hook' || req.op === 'cli') && req.build !== undefined && opts.build && req.build !== opts.build) {
+      // recall was rebuilt or updated since this server started: the caller runs its own (newer)
+      // code, and this server stops, so the next call starts one of the caller's build.
+      setImmediate(stop);
+      return { ok: false, decline: 'another build of recall (this server was started before an update and stops now)' };
+    }
     if (req.op === 'status') return { ok: true, status: status() };
     if (req.op === 'shutdown') {
       setImmediate(stop);

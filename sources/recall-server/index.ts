@@ -12,6 +12,7 @@ export {
   type ServerAnswer,
   type ServerRequest,
   type ServerStatus,
+  buildStamp,
   checkSocketDir,
   serverDisabled,
   serverSocketPath,

@@ -7,6 +7,7 @@
  * answers at once with an `accepted` line (proof that it is alive and not stuck in other work); the
  * client confirms with a `go` line; the server runs the request, writes one answer line and closes.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -35,6 +36,8 @@ export interface HookRequest {
    * empty context when the request cannot run in time (absent from older clients).
    */
   deadlineMs?: number;
+  /** The client's build of recall (see buildStamp; absent from older clients). */
+  build?: string;
 }
 
 export interface CliRequest {
@@ -44,6 +47,8 @@ export interface CliRequest {
   env: Env;
   cwd: string;
   isTty: boolean;
+  /** The client's build of recall (see buildStamp; absent from older clients). */
+  build?: string;
 }
 
 export type ServerRequest = HookRequest | CliRequest | { op: 'status'; v: number } | { op: 'shutdown'; v: number };
@@ -71,6 +76,22 @@ export type ServerAnswer =
   /** Not something the server runs (another command, another version): the client runs it itself. */
   | { ok: false; decline: string }
   | { ok: false; error: string };
+
+/**
+ * Which build of recall a server file is: its device, inode, size and modification time. The server
+ * reads it of its own file when it starts, the client of the server file next to it on each call.
+ * They differ once recall is rebuilt or updated (a plugin update installs into another folder, but
+ * the socket stays in the same state dir): the old server then declines and stops, so nobody keeps
+ * running the code of before the update. One stat, a few microseconds; null when the file cannot be read.
+ */
+export function buildStamp(serverFile: string): string | null {
+  try {
+    const st = fs.statSync(serverFile);
+    return `${st.dev}:${st.ino}:${st.size}:${Math.round(st.mtimeMs)}`;
+  } catch {
+    return null;
+  }
+}
 
 export const ACCEPTED_LINE = '{"accepted":true}';
 /**

@@ -14,7 +14,7 @@ import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
 import { waitFor } from '../helpers/wait.js';
 import { ask } from '../../sources/recall-server/ask.js';
-import { PROTOCOL_VERSION, serverSocketPath, type ServerAnswer } from '../../sources/recall-server/protocol.js';
+import { PROTOCOL_VERSION, buildStamp, serverSocketPath, type ServerAnswer } from '../../sources/recall-server/protocol.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUNDLE = path.join(repo, 'dist', 'bundle');
@@ -225,6 +225,23 @@ describe('recall server', () => {
     expect(await requests(socket)).toBe(0);
     expect(server!.pid).toBe(before);
   }, 60_000);
+
+  it('serves callers of its own build, and declines and stops for a caller of another build (recall updated)', async () => {
+    const e = env(kb);
+    const socket = await startServer(e);
+    const own = buildStamp(path.join(BUNDLE, 'server.mjs'));
+    expect(own).not.toBeNull();
+    const req = { op: 'cli' as const, v: PROTOCOL_VERSION, argv: ['pgbouncer', '--format', 'json'], env: e, cwd: kb.root, isTty: false };
+    const same = await ask(socket, { ...req, build: own! }, 2000, Date.now() + 20_000);
+    expect('failed' in same ? same.failed : same.answer).toMatchObject({ ok: true, code: 0 });
+    const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
+    const other = await ask(socket, { ...req, build: `${own!}-rebuilt` }, 2000, Date.now() + 20_000);
+    expect('failed' in other ? other.failed : other.answer).toEqual({
+      ok: false,
+      decline: expect.stringMatching(/another build of recall/) as unknown as string,
+    });
+    await expect(exited).resolves.toBe(0);
+  }, 30_000);
 
   it('stops when its state dir is removed', async () => {
     const e = env(kb);
