@@ -197,5 +197,9 @@ export function fastParse(argv: readonly string[]): RecallCommand | null {
   });
   const known = new Set(['_', '--', ...Object.keys(RECALL_OPTIONS)]);
   if (Object.keys(parsed).some((k) => !known.has(k))) return null;
+  // `recall --kb DIR show ID` is the show command with an option first, as most command lines allow,
+  // not a search for "show ID" (`recall --kb DIR -- show` still searches the word).
+  const first = parsed._[0];
+  if (typeof first === 'string' && (COMMAND_WORDS as readonly string[]).includes(first) && !argv.includes('--')) return null;
   return toRecallCommand(parsed);
 }

@@ -38,6 +38,19 @@ describe('defects found trying the CLI as a new user (exit codes, verbosity, mac
     });
   });
 
+  it('an option before a command word runs the command; after `--` the word is searched', () => {
+    const show = run(['--kb', 'examples/kb', 'show', 'lrn-pgbouncer-prepared-stmts-3fa91c']);
+    expect(show.code).toBe(0);
+    expect(show.stdout.split('\n')[0]).toBe('pgbouncer transaction pooling breaks asyncpg prepared statements');
+    expect(run(['--kb', 'examples/kb', 'show', 'nope'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^recall: nope: no note/),
+    });
+    const searched = run(['--kb', 'examples/kb', '--format', 'json', '--', 'show']);
+    expect(searched.code).toBe(0);
+    expect(JSON.parse(searched.stdout)).toMatchObject({ query: 'show' });
+  });
+
   it('which KB is read is shown: --verbose, JSON; a branch without a shard reads the project shard', () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-shards-'));
     fs.mkdirSync(path.join(root, 'shards/billing-svc/documents'), { recursive: true });
