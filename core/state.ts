@@ -39,6 +39,11 @@ export interface RelevanceEstimate {
    */
   ranking?: number;
   source: RelevanceSource;
+  /**
+   * Keys of the candidates this note supersedes (operators/lift-successors.ts): it is at least as
+   * relevant as each and the score ranks it above them. Absent = none.
+   */
+  succeeds?: readonly string[];
   /** The lexical features (also computed when a cross-encoder decided, for explain). */
   features: RelevanceFeatures | null;
 }

@@ -52,8 +52,8 @@ export interface Candidate {
   ranks: Partial<Record<ArmName, number>>;
 }
 
-/** Where a candidate's absolute relevance comes from. */
-export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked';
+/** Where a candidate's absolute relevance comes from ('successor': lifted to the note it supersedes). */
+export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor';
 
 export interface ScoredCandidate extends Candidate {
   /** Raw cross-encoder logit when the note was rescored, else null. */

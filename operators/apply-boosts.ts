@@ -16,7 +16,8 @@
  *   arm's score over its best) does not say. Measured on the LoCoMo dev conversations: evidence
  *   recall@10 0.637 → 0.652 with it, golden and abstention sets unchanged. The factor is the
  *   estimate's ranking form (RelevanceEstimate.ranking), which also counts a title's label words.
- * Output is sorted by score, stable (ties keep RRF order). Empty in → empty out.
+ * Output is sorted by score, stable (ties keep RRF order), except that a note that supersedes another
+ * candidate scores at least as high and sorts above it (lift-successors.ts). Empty in → empty out.
  *
  * A boost that throws (a malformed note field, a failing project lookup) is neutral (factor 1) for
  * every candidate and recorded as a degradation `boost:<name>`; the other boosts and the recall go on.
@@ -35,6 +36,7 @@ import {
   type BoostNorms,
 } from './math/index.js';
 import { scoringWindow } from './rerank-top.js';
+import { rankSuccessors } from './lift-successors.js';
 import { errorMessage } from '../core/errors.js';
 import type { BoostName } from '../core/types.js';
 import type { RecallState, RelevanceEstimate } from '../core/state.js';
@@ -75,7 +77,8 @@ export function scoreCandidates(
       score: base * boostProduct(boosts) * relevanceFactor,
     };
   });
-  return scored.sort((a, b) => b.score - a.score);
+  // A note that supersedes another candidate ranks above it (lift-successors.ts).
+  return rankSuccessors(scored, relevance);
 }
 
 export interface ApplyBoostsOptions {

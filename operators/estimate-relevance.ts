@@ -12,6 +12,8 @@
  *   the query (RelevanceEstimate.ranking; apply-boosts.ts multiplies it).
  * - A query whose only specific words are its date phrase ("what changed last week") asks for the
  *   notes of that window: a note the temporal arm found gets WINDOW_MATCH_RELEVANCE.
+ * - A note linked by the KB's entity graph to a clearly relevant one gets LINK_SHARE of its relevance;
+ *   a note that supersedes a relevant one gets all of it (lift-successors.ts).
  * - The port failing (index busy, word counts missing) degrades, never fails the recall: missing
  *   document frequencies count every term as present in one note, missing word counts weigh every
  *   term 0.5; the degradation is recorded.
@@ -42,6 +44,7 @@ import { type Note, searchableText } from '../core/note/index.js';
 import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { STOPWORDS } from '../core/terms.js';
 import { scoringWindow } from './rerank-top.js';
+import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
 
 /** Characters of a note read for the estimate: a long note is judged by its start. */
 export const RELEVANCE_TEXT_CHARS = 20_000;
@@ -76,6 +79,8 @@ export interface EstimateRelevanceOptions {
   limit: number;
   /** Notes (by path) the KB's entity graph links to each given note; may throw (no links then). */
   links?: (paths: readonly string[]) => ReadonlyMap<string, ReadonlySet<string>>;
+  /** Which of the given notes supersede which (lift-successors.ts); may throw (no lift then). */
+  successors?: SuccessorsPort;
 }
 
 /**
@@ -251,6 +256,8 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
       relevance.set(c.note.key, i < window ? estimate(c) : { p: 0, source: 'lexical', features: null });
     });
     if (opts.links && state.candidates.length > 1) liftLinked(relevance, state.candidates, window, opts.links, degraded);
+    // After the link lift, so a replacement is never left below what its predecessor was lifted to.
+    if (opts.successors && state.candidates.length > 1) liftSuccessors(relevance, state.candidates, opts.successors, degraded);
     return {
       ...state,
       weighed,

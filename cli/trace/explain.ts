@@ -53,7 +53,9 @@ export function relevanceVerdict(
         ? 'the cross-encoder'
         : c.source === 'linked'
           ? 'an entity link to a clearly relevant note'
-          : 'the date window of the query';
+          : c.source === 'successor'
+            ? 'the relevance of a note it supersedes'
+            : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
   if (c.features && !c.features.specificCovered && c.relevance <= GENERIC_ONLY_MAX) {

@@ -68,4 +68,6 @@ export interface RecallDeps {
   hasNotesIn?: (startMs: number, endMs: number) => boolean;
   /** Entity-graph links between candidate notes (by path), for the relevance estimate. */
   linkedNotes?: EstimateRelevanceOptions['links'];
+  /** Successions among candidate notes (by path: older → newer), for the relevance estimate. */
+  successorNotes?: EstimateRelevanceOptions['successors'];
 }

@@ -127,6 +127,7 @@ function rankStages(run: RecallRun): Stage[] {
     dateWindow: temporal !== null,
     limit: req.limit,
     ...(deps.linkedNotes ? { links: deps.linkedNotes } : {}),
+    ...(deps.successorNotes ? { successors: deps.successorNotes } : {}),
   });
   return [
     { name: 'relevance', op: relevance, trace: ev.relevanceEvent },

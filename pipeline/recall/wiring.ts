@@ -12,7 +12,7 @@ import type { ArmHit } from '../../core/types.js';
 import type { Observable } from 'rxjs';
 import type { TraceSink } from '../../operators/trace-stage.js';
 import { mayContainDate, expandQuery, infoOf, wordCounts } from '../../sources/query/index.js';
-import { linkedNotes, notesInWindow, storedVectors, termStats, type IndexHandle } from '../../sources/index/index.js';
+import { linkedNotes, notesInWindow, storedVectors, successorNotes, termStats, type IndexHandle } from '../../sources/index/index.js';
 import { openLedger } from '../../sources/ledger.js';
 import { armSpecs } from './arm-specs.js';
 import type { RecallConfig } from '../config/index.js';
@@ -28,6 +28,8 @@ import type { Scope } from '../scope.js';
  */
 const LINK_HUB_MIN_NOTES = 3;
 const LINK_HUB_FRACTION = 0.01;
+/** An entity named by more notes than this is a hub (say "postgres"): it links nothing and succeeds nothing. */
+const linkHub = (liveNotes: number): number => Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION));
 
 /**
  * Characters of a query searched for date phrases: a pasted 500 KB log would make the date grammar
@@ -133,8 +135,8 @@ export function recallDeps(req: RecallRequest, w: RecallWiring): RecallDeps {
     storedVectors: (paths) => (models.models.embed ? storedVectors(index, models.models.embed, paths) : new Map()),
     weighTerms: (stems, opts) => weighTerms(index, stems, opts?.infoOnly),
     hasNotesIn: (startMs, endMs) => notesInWindow(index, startMs, endMs, 1).length > 0,
-    // An entity named by more notes than this is a hub (say "postgres") and links nothing.
-    linkedNotes: (paths) => linkedNotes(index, paths, Math.max(LINK_HUB_MIN_NOTES, Math.ceil(w.liveNotes * LINK_HUB_FRACTION)), now()),
+    linkedNotes: (paths) => linkedNotes(index, paths, linkHub(w.liveNotes), now()),
+    successorNotes: (paths) => successorNotes(index, paths, linkHub(w.liveNotes), now()),
     ...(w.trace ? { trace: w.trace } : {}),
   };
 }

@@ -14,6 +14,8 @@ interface RelevanceStatements {
   df: SqlStatement;
   shared: SqlStatement;
   edges: SqlStatement;
+  declared: SqlStatement;
+  graphSuccessors: SqlStatement;
 }
 const relevanceStatements = new WeakMap<SqlDatabase, RelevanceStatements>();
 
@@ -27,12 +29,13 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
   // no more than a specific one.
   const candidateMentions = `cm AS (SELECT DISTINCT entity_id, note_path FROM mentions
       WHERE source IN (SELECT value FROM json_each(@sources)) AND note_path IN (SELECT value FROM json_each(@notes)))`;
+  const specificMentions = `specific AS (SELECT DISTINCT entity_id FROM cm
+                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)`;
+  const liveEdge = `e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now)`;
   st = {
     df: h.db.prepare(`SELECT term, doc FROM temp.notes_vocab WHERE term IN (SELECT value FROM json_each(?))`),
     shared: h.db.prepare(
-      `WITH ${candidateMentions},
-            specific AS (SELECT DISTINCT entity_id FROM cm
-                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
+      `WITH ${candidateMentions}, ${specificMentions}
        SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
        JOIN cm b ON b.entity_id = a.entity_id AND b.note_path > a.note_path
        WHERE a.entity_id IN (SELECT entity_id FROM specific)`,
@@ -40,12 +43,28 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
     // A relationship links two notes only between specific entities: an edge into a hub
     // ("idempotency → postgres") would link a note to every note that names the hub.
     edges: h.db.prepare(
-      `WITH ${candidateMentions},
-            specific AS (SELECT DISTINCT entity_id FROM cm
-                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)
+      `WITH ${candidateMentions}, ${specificMentions}
        SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
        JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
-       WHERE e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now) AND a.note_path != b.note_path
+       WHERE ${liveEdge} AND e.type != 'supersedes' AND a.note_path != b.note_path
+         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
+    ),
+    // Frontmatter `supersedes: <key>` of a live note, both notes among the given ones.
+    declared: h.db.prepare(
+      `SELECT DISTINCT o.path AS older, s.by_path AS newer FROM supersedes s JOIN notes o ON o.key = s.target
+       WHERE s.by_path IN (SELECT value FROM json_each(@notes)) AND o.path IN (SELECT value FROM json_each(@notes))
+         AND o.location = 'documents' AND o.path != s.by_path`,
+    ),
+    // A live `supersedes` relationship from an entity of the newer note to an entity of the older one.
+    // The sidecar that declares it names both ends, so a note that names the newer end is never the
+    // older note; both ends must be specific, as for a link (a hub would make every note that names
+    // it the successor of everything).
+    graphSuccessors: h.db.prepare(
+      `WITH ${candidateMentions}, ${specificMentions}
+       SELECT DISTINCT b.note_path AS older, a.note_path AS newer FROM cm a
+       JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
+       WHERE ${liveEdge} AND e.type = 'supersedes' AND a.note_path != b.note_path
+         AND NOT EXISTS (SELECT 1 FROM cm x WHERE x.note_path = b.note_path AND x.entity_id = e.src)
          AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
     ),
   };
@@ -70,15 +89,15 @@ export function termStats(h: IndexHandle, stems: readonly string[]): { live: num
  * entity, when that entity is named by at most `maxNotesPerEntity` notes (a hub such as "postgres"
  * links everything and so nothing), or a live relationship joins an entity of one to an entity of
  * the other, both specific in the same sense (a relationship whose validity has ended does not
- * count). Symmetric; a note is never linked to itself.
+ * count; a `supersedes` relationship is a succession, see successorNotes). Symmetric; a note is never
+ * linked to itself.
  */
 export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPerEntity: number, nowMs: number): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   const unique = [...new Set(paths)];
   if (unique.length < 2) return out;
   const st = statementsFor(h);
-  const sources = JSON.stringify(unique.flatMap((p) => [p, p.replace(/\.md$/, '.entities.yaml')]));
-  const notes = JSON.stringify(unique);
+  const { sources, notes } = candidateLists(unique);
   const link = (a: string, b: string): void => {
     if (a === b) return;
     if (!out.has(a)) out.set(a, new Set());
@@ -88,5 +107,38 @@ export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPe
   };
   for (const r of st.shared.all({ sources, notes, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
   for (const r of st.edges.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
+  return out;
+}
+
+/** The statements' lists of the given notes: their paths, and the files their mentions came from (note and sidecar). */
+function candidateLists(unique: readonly string[]): { sources: string; notes: string } {
+  return { sources: JSON.stringify(unique.flatMap((p) => [p, p.replace(/\.md$/, '.entities.yaml')])), notes: JSON.stringify(unique) };
+}
+
+/**
+ * Successions among the given notes (by path): older path → the paths of the live notes that
+ * supersede it, declared in frontmatter (`supersedes: <id>`) or by a live `supersedes` relationship
+ * of the entity graph from an entity of the newer note to an entity of the older one (both
+ * specific, as for linkedNotes). One pass over the given notes, whatever their number.
+ */
+export function successorNotes(
+  h: IndexHandle,
+  paths: readonly string[],
+  maxNotesPerEntity: number,
+  nowMs: number,
+): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const unique = [...new Set(paths)];
+  if (unique.length < 2) return out;
+  const st = statementsFor(h);
+  const { sources, notes } = candidateLists(unique);
+  const add = (r: { older: string; newer: string }): void => {
+    if (r.older === r.newer) return;
+    if (!out.has(r.older)) out.set(r.older, new Set());
+    out.get(r.older)!.add(r.newer);
+  };
+  for (const r of st.declared.all({ notes }) as { older: string; newer: string }[]) add(r);
+  for (const r of st.graphSuccessors.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { older: string; newer: string }[])
+    add(r);
   return out;
 }
