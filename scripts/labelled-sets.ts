@@ -109,6 +109,25 @@ export interface SetOptions {
   workDir?: string;
 }
 
+/**
+ * The prompt sets' hard negatives, as their README lists them: off-topic prompts that name a note's
+ * tool or paste its error but ask about another problem. The issue's targets count them apart from
+ * the other off-topic prompts, so the report shows them as a class of their own ("hard").
+ */
+const HARD_NEGATIVES: ReadonlySet<string> = new Set([
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `gp-ood-0${i}`),
+  'gp-followup-03',
+  'gp-followup-04',
+  ...Array.from({ length: 12 }, (_, i) => `ep-ood-${String(i + 1).padStart(2, '0')}`),
+  'ep-followup-04',
+  'ep-followup-05',
+  'ep-followup-06',
+]);
+
+function withHardClass(queries: LabelledQuery[]): LabelledQuery[] {
+  return queries.map((q) => (HARD_NEGATIVES.has(q.id) && q.relevant.length === 0 ? { ...q, class: 'hard' } : q));
+}
+
 /** The prompt sets (both KBs) and the title-phrase set, those whose files exist. */
 function promptSets(sharedEval: string, golden: string, repo: string, want: (f: string) => boolean): LabelledSet[] {
   const sets: LabelledSet[] = [];
@@ -118,7 +137,7 @@ function promptSets(sharedEval: string, golden: string, repo: string, want: (f: 
       name: 'prompts-golden',
       family: 'prompts',
       kb: golden,
-      queries: loadQueries(path.join(prompts, 'golden-prompts.jsonl')),
+      queries: withHardClass(loadQueries(path.join(prompts, 'golden-prompts.jsonl'))),
       k: 3,
     });
   if (want('prompts') && fs.existsSync(path.join(prompts, 'examples-prompts.jsonl')))
@@ -126,7 +145,7 @@ function promptSets(sharedEval: string, golden: string, repo: string, want: (f: 
       name: 'prompts-examples',
       family: 'prompts',
       kb: path.join(repo, 'examples', 'kb'),
-      queries: loadQueries(path.join(prompts, 'examples-prompts.jsonl')),
+      queries: withHardClass(loadQueries(path.join(prompts, 'examples-prompts.jsonl'))),
       k: 3,
     });
   const titles = path.join(repo, 'examples', 'eval', 'title-phrases.jsonl');
