@@ -93,17 +93,31 @@ const UPS_KEEP = 3;
 const UPS_CHARS = 1500;
 
 /**
+ * Relevance at which a learning is more likely about the prompt than not. The prompt hook's floor
+ * sits lower (RECALL_FLOOR_USER_PROMPT, 0.3): a prompt of a few sentences always carries words a
+ * one-line note lacks, so a note that answers it often scores 0.3-0.5. Under this line a learning is
+ * given alone at most: one weaker match costs the agent a few hundred characters, three would crowd
+ * out the prompt.
+ */
+export const LIKELY_RELEVANCE = 0.5;
+
+/**
  * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
- * whole learnings whose block fits UPS_CHARS. A learning that does not fit is skipped, not cut.
+ * whole learnings whose block fits UPS_CHARS, at most one of them under LIKELY_RELEVANCE. A learning
+ * that does not fit is skipped, not cut.
  */
 export function wholeLearnings(
   results: readonly ScoredCandidate[],
   renderList: (list: ScoredCandidate[]) => string,
+  floor: number,
 ): { kept: ScoredCandidate[]; block: string } {
+  // A floor of 0 is "off" (every floor's documented meaning): then nothing is held back either.
+  const weak = (c: ScoredCandidate): boolean => floor > 0 && c.relevance < LIKELY_RELEVANCE;
   const kept: ScoredCandidate[] = [];
   let block = '';
   for (const c of results) {
     if (kept.length >= UPS_KEEP) break;
+    if (weak(c) && kept.some(weak)) continue;
     const next = renderList([...kept, c]);
     if (next.length > UPS_CHARS) continue;
     kept.push(c);
@@ -126,11 +140,12 @@ function selectFresh(
   prompt: string,
   sessionId: string | null,
   results: readonly ScoredCandidate[],
+  floor: number,
 ) {
   let picked: { kept: ScoredCandidate[]; block: string } = { kept: [], block: '' };
   const choose = (seen: ReadonlySet<string>): string[] => {
     const fresh = results.filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
-    picked = wholeLearnings(fresh, (list) => renderResults(session, prompt, list, 0));
+    picked = wholeLearnings(fresh, (list) => renderResults(session, prompt, list, 0), floor);
     return picked.kept.map(injectedId);
   };
   if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
@@ -168,7 +183,7 @@ export const userPromptSubmitHook: HookSpec = {
         const runOpts = { caller: 'user-prompt-submit', trace: clock.sink };
         return session.outcome$(cmd, runOpts).pipe(
           map((res) => {
-            const picked = selectFresh(ctx, session, prompt, sessionId, res.outcome?.results ?? []);
+            const picked = selectFresh(ctx, session, prompt, sessionId, res.outcome?.results ?? [], cmd.floor ?? 0);
             // Logged as given: the recall log line says what this hook injected, not what it fetched.
             if (res.outcome) session.record(cmd, res.outcome, picked.kept, runOpts);
             recordPromptEvent(ctx, { query: prompt, input, sessionId, res, picked, stages: clock.stages() });

@@ -106,7 +106,7 @@ async function runProfile(
         glyphs: session.glyphs(),
         home: session.config.home,
       });
-    const { kept } = wholeLearnings(r.outcome?.results ?? [], render);
+    const { kept } = wholeLearnings(r.outcome?.results ?? [], render, floors.userPrompt);
     const ids = kept.map((c) => c.note.key);
     return { ids, returned: ids, arms: kept.map((c) => Object.keys(c.ranks)) };
   }

@@ -99,7 +99,7 @@ export const RETRIEVAL_SETTINGS: readonly Setting[] = [
     key: 'floor_user_prompt',
     env: 'RECALL_FLOOR_USER_PROMPT',
     type: 'number',
-    def: 0.5,
+    def: 0.3,
     min: 0,
     max: 1,
     strict: true,

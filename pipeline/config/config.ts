@@ -135,7 +135,9 @@ export type RelevanceFloors = Record<FloorCaller, number>;
  * "more likely about the query than not"; on the labelled sets it keeps every in-domain prompt and
  * silences almost every off-topic one (README, "Relevance and abstention"). SessionStart's query is a
  * bag of project, branch and commit words, most of which a relevant note does not repeat, so its
- * floor sits lower; it also keeps the minimum term overlap gate.
+ * floor sits lower; it also keeps the minimum term overlap gate. The prompt hook's floor sits lower
+ * still (0.3): a prompt of a few sentences always carries words a one-line note lacks, and the hook
+ * gives at most one learning under 0.5 (hooks/registry.ts, LIKELY_RELEVANCE).
  */
 export const FLOOR_SETTINGS: Readonly<Record<FloorCaller, { env: string; def: number }>> = mapValues(
   {
