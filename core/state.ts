@@ -44,6 +44,12 @@ export interface RelevanceEstimate {
    * relevant as each and the score ranks it above them. Absent = none.
    */
   succeeds?: readonly string[];
+  /**
+   * Share of the query's phrases (adjacent content-word pairs, label words left out) that the note's
+   * title repeats, 0..1 (operators/math/evidence.ts, titlePhraseShare); absent = 0. The ranking
+   * multiplies 1 + TITLE_PHRASE_WEIGHT × it when no cross-encoder scored the note (apply-boosts.ts).
+   */
+  titlePhrases?: number;
   /** The lexical features (also computed when a cross-encoder decided, for explain). */
   features: RelevanceFeatures | null;
 }

@@ -74,6 +74,8 @@ export interface ScoredCandidate extends Candidate {
    * else the estimate's ranking form (RelevanceEstimate.ranking, which counts a title's label words).
    */
   relevanceFactor: number;
+  /** What the score multiplies for a title repeating the query's phrases (1 with a cross-encoder; see apply-boosts.ts). */
+  titleFactor: number;
   boosts: Record<BoostName, number>;
   score: number;
 }

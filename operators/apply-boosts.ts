@@ -1,7 +1,7 @@
 /**
  * Scoring:
  *
- *   score = base × relevance × confidence × recency × tags × proof × project × domain × authority × speculative
+ *   score = base × relevance × title × confidence × recency × tags × proof × project × domain × authority × speculative
  *
  * - base = sigmoid(cross-encoder logit) for the rescored window; when no cross-encoder score
  *   exists it is the candidate's fused evidence (each arm's native score over that arm's best,
@@ -16,6 +16,11 @@
  *   arm's score over its best) does not say. Measured on the LoCoMo dev conversations: evidence
  *   recall@10 0.637 → 0.652 with it, golden and abstention sets unchanged. The factor is the
  *   estimate's ranking form (RelevanceEstimate.ranking), which also counts a title's label words.
+ * - title is 1 + TITLE_PHRASE_WEIGHT × the share of the query's phrases the note's title repeats
+ *   (RelevanceEstimate.titlePhrases), when no cross-encoder scored the note. The relevance factor
+ *   cannot rank notes that all contain the query's words (its sigmoid saturates near 1), so for
+ *   "transaction pooling" the note whose graph matched best came first, not the one titled
+ *   "pgbouncer transaction pooling breaks …".
  * Output is sorted by score, stable (ties keep RRF order), except that a note that supersedes another
  * candidate scores at least as high and sorts above it (lift-successors.ts). Empty in → empty out.
  *
@@ -42,6 +47,12 @@ import type { BoostName } from '../core/types.js';
 import type { RecallState, RelevanceEstimate } from '../core/state.js';
 import type { Candidate, Degradation, ScoredCandidate } from '../core/types.js';
 
+/**
+ * What a title that repeats every phrase of the query multiplies the score by, less one: 1 doubles
+ * it, as much as a second retrieval arm agreeing fully would add to the fused evidence.
+ */
+export const TITLE_PHRASE_WEIGHT = 1;
+
 /** Scores candidates from their boost norms (one record per candidate, in candidate order) and sorts them. */
 export function scoreCandidates(
   candidates: readonly Candidate[],
@@ -66,6 +77,7 @@ export function scoreCandidates(
     // The cross-encoder's probability is already the base (also for a note an entity link lifted: the
     // lift is for the floor, and must not lower the score); any other estimate adds what the base lacks.
     const relevanceFactor = logit === undefined && est ? (est.ranking ?? est.p) : 1;
+    const titleFactor = logit === undefined ? 1 + TITLE_PHRASE_WEIGHT * (est?.titlePhrases ?? 0) : 1;
     return {
       ...c,
       ce: logit ?? null,
@@ -73,8 +85,9 @@ export function scoreCandidates(
       relevance: est?.p ?? (logit !== undefined ? sigmoid(logit) : 0),
       relevanceSource: est?.source ?? (logit !== undefined ? 'cross-encoder' : 'lexical'),
       relevanceFactor,
+      titleFactor,
       boosts,
-      score: base * boostProduct(boosts) * relevanceFactor,
+      score: base * boostProduct(boosts) * relevanceFactor * titleFactor,
     };
   });
   // A note that supersedes another candidate ranks above it (lift-successors.ts).

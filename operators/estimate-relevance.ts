@@ -10,6 +10,8 @@
  * - Each lexical estimate also has a ranking form, which counts the title's label words (a
  *   conversation's speaker): they say which notes of this KB are nearer, not whether it is about
  *   the query (RelevanceEstimate.ranking; apply-boosts.ts multiplies it).
+ * - Each estimate in the window also says what share of the query's phrases the note's title
+ *   repeats (title-phrases.ts; RelevanceEstimate.titlePhrases), which the ranking multiplies in too.
  * - A query whose only specific words are its date phrase ("what changed last week") asks for the
  *   notes of that window: a note the temporal arm found gets WINDOW_MATCH_RELEVANCE.
  * - A note linked by the KB's entity graph to a clearly relevant one gets LINK_SHARE of its relevance;
@@ -39,12 +41,12 @@ import {
   summaryShare,
   type StemPair,
 } from './math/index.js';
-import { textStemPairs, textStems, stemOf, type QueryTerm } from '../core/stems.js';
+import { textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
 import { type Note, searchableText } from '../core/note/index.js';
 import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
-import { STOPWORDS } from '../core/terms.js';
 import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
+import { titlePhrases, titleStems } from './title-phrases.js';
 
 /** Characters of a note read for the estimate: a long note is judged by its start. */
 export const RELEVANCE_TEXT_CHARS = 20_000;
@@ -98,11 +100,14 @@ interface Evidence {
   phrases: number;
   standout: number;
   specificPhrase: boolean;
+  /** Share of the query's phrases the title repeats (RelevanceEstimate.titlePhrases). */
+  titlePhrases: number;
 }
 
 /**
  * The absolute evidence features of the window's notes (operators/math/evidence.ts), and whether
- * each repeats a phrase of the query made of words that are not everyday coding words.
+ * each repeats a phrase of the query made of words that are not everyday coding words, and how
+ * many of the query's phrases its title repeats.
  */
 function evidenceOf(
   window: readonly Candidate[],
@@ -133,18 +138,17 @@ function evidenceOf(
       phrases: saturate(phrases),
       standout: 0,
       specificPhrase,
+      titlePhrases: 0,
     });
   }
   standouts(masses).forEach((s, i) => (out.get(notes[i]!.note.key)!.standout = s));
-  return out;
-}
-
-function titleStems(title: string): Set<string> {
-  const out = new Set<string>();
-  for (const w of title.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (w.length < 2 || STOPWORDS.has(w)) continue;
-    out.add(stemOf(w));
-  }
+  const titles = titlePhrases(
+    notes.map((c) => c.note),
+    pairs,
+    byStem,
+    live,
+  );
+  for (const [key, share] of titles) out.get(key)!.titlePhrases = share;
   return out;
 }
 
@@ -236,20 +240,22 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
       const base = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
       const more = extra.get(c.note.key);
       let features = base;
+      const titlePhrases = more?.titlePhrases ?? 0;
       if (base && more) {
-        const { specificPhrase, ...amounts } = more;
+        const { specificPhrase, titlePhrases: _t, ...amounts } = more;
         // A phrase of the query the note repeats ("connection pool") is a specific combination.
         features = { ...base, ...amounts, specificCovered: base.specificCovered || specificPhrase ? 1 : 0 };
       }
       const logit = state.ce?.get(c.note.key);
       if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
-      if (windowQuery && c.ranks.temporal !== undefined) return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features };
+      if (windowQuery && c.ranks.temporal !== undefined)
+        return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features, titlePhrases };
       if (!features) return { p: 0, source: 'lexical', features };
       // A note that shares only everyday words with the query ("fail", "tests", "run") is not about it,
       // however many of them it shares: it needs at least one specific word of the query.
       const cap = (x: number): number => (features.specificCovered ? x : Math.min(x, GENERIC_ONLY_MAX));
       const ranking = lexicalRelevance({ ...features, titleCoverage: features.titleWithLabels });
-      return { p: cap(lexicalRelevance(features)), ranking: cap(ranking), source: 'lexical', features };
+      return { p: cap(lexicalRelevance(features)), ranking: cap(ranking), source: 'lexical', features, titlePhrases };
     };
     state.candidates.forEach((c, i) => {
       if (relevance.has(c.note.key)) return;

@@ -51,6 +51,8 @@ export type TraceEvent =
         relevance: number;
         /** What the score multiplied for relevance (1 with a cross-encoder; labels counted; see ScoredCandidate). */
         factor: number;
+        /** What the score multiplied for the title repeating the query's phrases (absent in older traces = 1). */
+        title?: number;
         ce: number | null;
         boosts: Record<BoostName, number>;
       }[];

@@ -66,7 +66,7 @@ function abstainLines(ev: EventOf<'abstain'>, f: Fmt): string[] {
 
 function scoreLines(ev: EventOf<'score'>, f: Fmt): string[] {
   return [
-    `${f.head('score')}base × boosts (confidence recency tags proof project domain authority speculative) × relevance factor`,
+    `${f.head('score')}base × boosts (confidence recency tags proof project domain authority speculative) × relevance factor [× title phrases]`,
     ...ev.candidates.slice(0, 20).map((c) => {
       const b = c.boosts;
       const factors = [b.confidence, b.recency, b.tags, b.proof, b.project, b.domain, b.authority, b.speculative]
@@ -74,7 +74,8 @@ function scoreLines(ev: EventOf<'score'>, f: Fmt): string[] {
         .join(' ');
       // The factor differs from the relevance when the title's label words count in the ranking only.
       const label = Math.abs(c.factor - c.relevance) > 5e-4 && c.ce === null ? ' (title labels counted)' : '';
-      return `${INDENT}${String(c.rank).padStart(3)}. ${c.id}  ${f.paint('bold', num(c.score, 4))} = ${num(c.base, 4)}${c.ce !== null ? ` (ce ${num(c.ce, 2)})` : ''} × ${factors} × ${num(c.factor, 3)}  ${f.paint('dim', `relevance ${num(c.relevance, 3)}${label}`)}`;
+      const title = c.title !== undefined && c.title !== 1 ? ` × ${num(c.title, 3)}` : '';
+      return `${INDENT}${String(c.rank).padStart(3)}. ${c.id}  ${f.paint('bold', num(c.score, 4))} = ${num(c.base, 4)}${c.ce !== null ? ` (ce ${num(c.ce, 2)})` : ''} × ${factors} × ${num(c.factor, 3)}${title}  ${f.paint('dim', `relevance ${num(c.relevance, 3)}${label}`)}`;
     }),
   ];
 }

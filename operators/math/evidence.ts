@@ -115,6 +115,29 @@ export function phraseCount(
   return n;
 }
 
+/**
+ * Share of the query's phrases that the note's title repeats (`title`: the title's stems, `titlePairs`:
+ * its adjacent pairs, see pairKey). A title names the problem, so "transaction pooling" in a title
+ * says more than the same words in a body or an entity graph. A phrase with a label word of the KB
+ * (a speaker heading every turn: `label`) does not count, nor one of two everyday coding words
+ * ("fix tests"); 0 when the query has no phrase that counts. A share, not a count: one phrase of a
+ * 40-word prompt in a title is a small part of what was asked.
+ */
+export function titlePhraseShare(
+  pairs: readonly StemPair[],
+  terms: ReadonlyMap<string, WeightedTerm>,
+  title: NoteTerms,
+  titlePairs: ReadonlySet<string>,
+  label: (t: WeightedTerm) => boolean,
+): number {
+  const counted = pairs.filter(([a, b]) => {
+    const ta = terms.get(a);
+    const tb = terms.get(b);
+    return ta && tb && !label(ta) && !label(tb) && !(ta.everyday && tb.everyday);
+  });
+  return counted.length ? phraseCount(counted, terms, title, () => titlePairs) / counted.length : 0;
+}
+
 export const saturate = (x: number): number => 1 - Math.exp(-x);
 
 /** The log scale of the evidence sums: ln(1 + x), so that a tenth rare word adds less than the second. */

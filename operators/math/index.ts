@@ -22,6 +22,7 @@ export {
   saturate,
   standouts,
   summaryShare,
+  titlePhraseShare,
 } from './evidence.js';
 export { mmrSelect } from './mmr.js';
 export {
@@ -37,8 +38,11 @@ export {
   containsTerm,
   contributions,
   isLabel,
+  MIN_LABEL_NOTES,
+  TITLE_LABEL_SHARE,
   lexicalRelevance,
   matchedStem,
   noteTerms,
   relevanceFeatures,
+  type WeightedTerm,
 } from './relevance.js';

@@ -96,6 +96,7 @@ export const scoreEvent: Describe = (st) => ({
     base: c.base,
     relevance: c.relevance,
     factor: c.relevanceFactor,
+    title: c.titleFactor,
     ce: c.ce,
     boosts: c.boosts,
   })),

@@ -24,6 +24,7 @@ export function scored(n: Note, score: number, relevance = 0.5): ScoredCandidate
     relevance,
     relevanceSource: 'lexical',
     relevanceFactor: relevance,
+    titleFactor: 1,
     boosts: { ...NEUTRAL_BOOSTS },
     score,
   };

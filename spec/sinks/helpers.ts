@@ -67,6 +67,7 @@ export function makeCandidate(note: Partial<Note> = {}, over: Partial<ScoredCand
     relevance: 1,
     relevanceSource: 'lexical',
     relevanceFactor: 1,
+    titleFactor: 1,
     boosts: { ...NO_BOOSTS },
     score: 0.5,
     ...over,
