@@ -26,7 +26,7 @@ import { sqliteDriver } from '../sources/sqlite/index.js';
 import { modelPresence, type ModelRole } from '../sources/models/index.js';
 import { daemonSocketPath } from '../sources/daemon-protocol.js';
 import type { TeamStatus } from './team/index.js';
-import { stripControls } from '../sinks/safe-text.js';
+import { noteLines, type StatusNotes } from './status-notes.js';
 
 export { hookWiring, recallEvents, type HookWiring } from '../hooks/install/index.js';
 
@@ -81,7 +81,7 @@ export interface StatusReport {
     layout: 'reflect' | 'flat';
     exists: boolean;
   };
-  notes: { live: number; archived: number; forgotten: number; skipped: { path: string; reason: string }[] };
+  notes: StatusNotes;
   /**
    * Everything a recall here reads (the first is `kb` above) with its live notes, the sources
    * skipped and why, and where a saved note goes (pipeline/kb-sources).
@@ -147,7 +147,7 @@ export interface StatusOptions {
 
 /** The KB's note counts and its index, brought up to date the way a recall would (when the KB exists). */
 function indexFacts(root: string, exists: boolean, config: RecallConfig, env: Env): Pick<StatusReport, 'notes' | 'index'> {
-  let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [] };
+  let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [], warnings: [] };
   let index: StatusReport['index'] = {
     file: indexFileFor(root, config.stateDir),
     driver: sqliteDriver(),
@@ -161,7 +161,8 @@ function indexFacts(root: string, exists: boolean, config: RecallConfig, env: En
     try {
       const r = refreshIndex(h, { problems: true });
       const c = countNotes(h);
-      notes = { ...c, skipped: r.problems.map((p) => ({ path: p.rel, reason: p.message })) };
+      const listed = (ps: typeof r.problems) => ps.map((p) => ({ path: p.rel, reason: p.message }));
+      notes = { ...c, skipped: listed(r.problems), warnings: listed(r.warnings) };
       index = {
         ...index,
         file: h.file,
@@ -263,12 +264,7 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     `          layout: ${r.kb.layout === 'reflect' ? 'reflect KB (documents/, archived/)' : 'folder of markdown (every *.md is a note)'}${r.kb.exists ? '' : '; the folder does not exist yet (`recall add` creates it)'}`,
   );
-  out.push(
-    `notes     ${r.notes.live} live, ${r.notes.archived} archived, ${r.notes.forgotten} forgotten; ${r.notes.skipped.length} skipped`,
-  );
-  // File names are the user's (or an attacker's): no escape sequence reaches the terminal.
-  for (const s of r.notes.skipped.slice(0, 20)) out.push(`          skipped ${stripControls(s.path)}: ${stripControls(s.reason)}`);
-  if (r.notes.skipped.length > 20) out.push(`          … ${r.notes.skipped.length - 20} more (recall index --verbose lists all)`);
+  out.push(...noteLines(r.notes));
   out.push(...sourceLines(r.sources));
   const ref = r.index.refreshed;
   const fresh =

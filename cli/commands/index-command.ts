@@ -21,6 +21,7 @@ function reportJson({ report, scope, file, vectors }: IndexResult): unknown {
     sqlite: sqliteDriver(),
     vectors,
     skipped: report.problems.map((p) => ({ path: p.rel, reason: p.message })),
+    warnings: report.warnings.map((p) => ({ path: p.rel, reason: p.message })),
   };
 }
 
@@ -56,6 +57,7 @@ async function indexKbs(a: Record<string, unknown>, io: CliIo): Promise<void> {
     }
     io.stdout(reportText(result));
     for (const p of result.report.problems) io.stderr(`recall: skipped ${p.rel}: ${p.message}\n`);
+    for (const p of result.report.warnings) io.stderr(`recall: warning ${p.rel}: ${p.message}\n`);
   }
   if (a['json']) io.stdout(jsonText(reports.length === 1 ? reports[0] : reports));
 }

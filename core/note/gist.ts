@@ -138,6 +138,16 @@ export function declaredKey(declared: string, place: string): string {
 }
 
 /**
+ * The key of a live note whose key another live note already holds (two files declaring one id):
+ * its key, `-` and `hexLen` hex of the SHA-1 of its place (its path id, the same for the note and its
+ * retired copies, so an archived copy of it gets the same key). Readable, and the same on every run
+ * for the same file; the first holder keeps the plain key (sources/index/key-claims.ts).
+ */
+export function distinctKey(key: string, place: string, hexLen = 6): string {
+  return `${key}-${createHash('sha1').update(place).digest('hex').slice(0, hexLen)}`;
+}
+
+/**
  * How an id that cannot be shown as is (a frontmatter `id: my note`) appears in injected text:
  * `id-` and 10 hex digits of its SHA-1. sinks/safe-text.ts prints it so; lookups accept it back, so
  * every id the agent is shown opens (a spec keeps the two equal).

@@ -52,6 +52,7 @@ export function refreshScoped(
   for (const n of out.notices)
     degraded.push({ stage: 'index', reason: out.report.complete || out.background ? 'unavailable' : 'error', message: n });
   if (verbose) for (const p of out.report.problems) io.warn(`recall: skipped ${p.rel}: ${p.message}`);
+  if (verbose) for (const p of out.report.warnings) io.warn(`recall: warning ${p.rel}: ${p.message}`);
   return { index, refresh: out.report, degraded };
 }
 

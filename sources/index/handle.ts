@@ -31,6 +31,11 @@ export interface RefreshReport {
   problems: WalkProblem[];
   /** Problems found by this refresh only (files read this time). */
   newProblems: WalkProblem[];
+  /**
+   * Notes indexed all the same with a warning (another file held their id), one line each; listed
+   * whenever `problems` are.
+   */
+  warnings: WalkProblem[];
   generation: number;
   ms: number;
   /** True when the fingerprint matched and nothing was compared or read. */

@@ -55,7 +55,7 @@ export {
 } from './queries.js';
 export { refreshLockHolder, refreshWaiting, refreshWithin, tryRefreshLock } from './refresh.js';
 export { linkedNotes, successorNotes, termStats } from './relevance.js';
-export { indexFileFor, indexGeneration, indexProblems } from './schema.js';
+export { indexFileFor, indexGeneration, indexProblems, indexWarnings } from './schema.js';
 export type { IndexHandle, RefreshReport } from './handle.js';
 export { MAX_NOTE_BYTES } from '../kb/index.js';
 export { refreshIndex } from './sync.js';

@@ -139,6 +139,7 @@ function notRefreshed(): RefreshReport {
     unchanged: 0,
     problems: [],
     newProblems: [],
+    warnings: [],
     generation: 0,
     ms: 0,
     skipped: true,

@@ -14,7 +14,7 @@ import { VECTOR_DDL } from '../models/index.js';
 import type { IndexHandle } from './handle.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '18';
+const SCHEMA_VERSION = '19';
 /** How long a write waits for another writer before giving up (SQLite busy timeout). */
 export const BUSY_TIMEOUT_MS = 1000;
 
@@ -22,7 +22,7 @@ const DDL = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
   path TEXT PRIMARY KEY, kind TEXT NOT NULL, mtime_ms REAL NOT NULL, size INTEGER NOT NULL,
-  content_hash TEXT, problem TEXT);
+  content_hash TEXT, problem TEXT, warning TEXT);
 CREATE TABLE IF NOT EXISTS notes (
   rowid INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, key TEXT NOT NULL, location TEXT NOT NULL,
   date_ms INTEGER, content_hash TEXT NOT NULL, declared_hash TEXT,
@@ -181,6 +181,18 @@ export function indexProblems(h: IndexHandle): WalkProblem[] {
   const walk = getMeta(h.db, 'walk_problems');
   const walkProblems = walk ? (JSON.parse(walk) as WalkProblem[]) : [];
   return [...walkProblems, ...rows.map((r) => ({ rel: r.path, message: r.problem }))];
+}
+
+/**
+ * Notes indexed all the same with a warning (a file whose key another note held, indexed under a
+ * key of its own: key-claims.ts), one line each, by path; kept until the file is read again.
+ */
+export function indexWarnings(h: IndexHandle): WalkProblem[] {
+  const rows = h.db.prepare(`SELECT path, warning FROM files WHERE warning IS NOT NULL ORDER BY path`).all() as {
+    path: string;
+    warning: string;
+  }[];
+  return rows.map((r) => ({ rel: r.path, message: r.warning }));
 }
 
 /** The columns `rowToNote` reads, from a query that names the notes table `n`. */

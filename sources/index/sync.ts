@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { SqlDatabase } from '../sqlite/index.js';
 import { walkWithAttached, type KbFile, type WalkProblem } from '../kb/index.js';
-import { getMeta, indexProblems } from './schema.js';
+import { getMeta, indexProblems, indexWarnings } from './schema.js';
 import { yieldToReaders } from './readers.js';
 import { IndexWriter, type KnownFile, type RefreshCounts } from './writer.js';
 import type { IndexHandle, RefreshOptions, RefreshReport } from './handle.js';
@@ -44,23 +44,42 @@ function fingerprint(files: KbFile[]): string {
 
 function knownFiles(db: SqlDatabase): Map<string, KnownFile> {
   const known = new Map<string, KnownFile>();
-  for (const r of db.prepare(`SELECT path, mtime_ms, size, content_hash FROM files`).all() as (KnownFile & { path: string })[])
+  for (const r of db.prepare(`SELECT path, mtime_ms, size, content_hash, warning FROM files`).all() as (KnownFile & { path: string })[])
     known.set(r.path, r);
   return known;
 }
 
-/** Files whose stat data changed (all of them when forced), files no longer there, and how many are unchanged. */
-function plan(files: KbFile[], known: Map<string, KnownFile>, force: boolean): { todo: KbFile[]; gone: string[]; unchanged: number } {
+interface Plan {
+  todo: KbFile[];
+  gone: string[];
+  unchanged: number;
+  /** Unchanged files read again all the same (see below). */
+  recheck: Set<string>;
+  seen: Set<string>;
+}
+
+/**
+ * Files whose stat data changed (all of them when forced), files no longer there, and how many are
+ * unchanged. The unchanged notes indexed under a distinct key (another file held theirs:
+ * key-claims.ts) are read again after the others, so one whose key was freed since (the other file
+ * edited, renamed or removed) gets it back; this runs only when the listing changed, and such notes
+ * are few.
+ */
+function plan(files: KbFile[], known: Map<string, KnownFile>, force: boolean): Plan {
   const seen = new Set<string>();
   const todo: KbFile[] = [];
+  const warned: KbFile[] = [];
   let unchanged = 0;
   for (const f of files) {
     seen.add(f.rel);
     const prev = known.get(f.rel);
-    if (!force && prev && prev.mtime_ms === f.mtimeMs && prev.size === f.size) unchanged += 1;
-    else todo.push(f);
+    if (!force && prev && prev.mtime_ms === f.mtimeMs && prev.size === f.size) {
+      if (prev.warning !== null) warned.push(f);
+      else unchanged += 1;
+    } else todo.push(f);
   }
-  return { todo, gone: [...known.keys()].filter((p) => !seen.has(p)), unchanged };
+  const gone = [...known.keys()].filter((p) => !seen.has(p));
+  return { todo: [...todo, ...warned], gone, unchanged, recheck: new Set(warned.map((f) => f.rel)), seen };
 }
 
 /**
@@ -126,19 +145,20 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
   const generation = Number(getMeta(h.db, 'generation')) || 0;
   if (!opts.force && fp === getMeta(h.db, 'fingerprint')) {
     const problems = opts.problems === false ? [] : indexProblems(h);
+    const warnings = opts.problems === false ? [] : indexWarnings(h);
     const nothing = { added: 0, updated: 0, removed: 0, unchanged: files.length, generation, newProblems: [] };
-    return report(files.length, nothing, { problems, ms: performance.now() - t0, skipped: true, pending: 0 });
+    return report(files.length, nothing, { problems, warnings, ms: performance.now() - t0, skipped: true, pending: 0 });
   }
   const known = knownFiles(h.db);
-  const { todo, gone, unchanged } = plan(files, known, opts.force === true);
+  const { todo, gone, unchanged, recheck, seen } = plan(files, known, opts.force === true);
   const counts: RefreshCounts = { added: 0, updated: 0, removed: 0, unchanged, generation, newProblems: [] };
-  const writer = new IndexWriter(h, opts.force === true, known, counts);
+  const writer = new IndexWriter(h, opts.force === true, known, counts, seen, recheck);
   const next = applyInBatches(h, writer, todo, files.length, opts);
   const done = (pending: number): RefreshReport =>
     report(
       files.length,
       { ...counts, newProblems: [...walkProblems, ...counts.newProblems] },
-      { problems: indexProblems(h), ms: performance.now() - t0, skipped: false, pending },
+      { problems: indexProblems(h), warnings: indexWarnings(h), ms: performance.now() - t0, skipped: false, pending },
     );
   if (next < todo.length) return done(todo.length - next);
   h.db
@@ -156,7 +176,7 @@ export function refreshIndex(h: IndexHandle, opts: RefreshOptions = {}): Refresh
 function report(
   total: number,
   c: RefreshCounts,
-  rest: { problems: WalkProblem[]; ms: number; skipped: boolean; pending: number },
+  rest: { problems: WalkProblem[]; warnings: WalkProblem[]; ms: number; skipped: boolean; pending: number },
 ): RefreshReport {
   return {
     total,
@@ -166,6 +186,7 @@ function report(
     unchanged: c.unchanged,
     problems: rest.problems,
     newProblems: c.newProblems,
+    warnings: rest.warnings,
     generation: c.generation,
     ms: rest.ms,
     skipped: rest.skipped,

@@ -9,6 +9,7 @@ import { loadFleetLedger } from './fleet-ledger.js';
 import { parseYamlMapping } from '../../core/frontmatter.js';
 import { type KbFile, type WalkProblem, decoratorFor, readText } from '../kb/index.js';
 import { GraphWriter, graphFromMapping } from './entity-graph.js';
+import { KeyClaims } from './key-claims.js';
 import { noteRow } from './schema.js';
 import type { IndexHandle } from './handle.js';
 
@@ -17,6 +18,8 @@ export interface KnownFile {
   mtime_ms: number;
   size: number;
   content_hash: string | null;
+  /** The warning the file's note was indexed with (another note held its key), or null. */
+  warning: string | null;
 }
 
 /** Counters of one refresh (rolled back with a batch that failed). */
@@ -40,9 +43,10 @@ function prepareStatements(h: IndexHandle) {
   const db = h.db;
   return {
     upsertFile: db.prepare(
-      `INSERT INTO files(path, kind, mtime_ms, size, content_hash, problem) VALUES (@path, @kind, @mtime_ms, @size, @content_hash, @problem)
+      `INSERT INTO files(path, kind, mtime_ms, size, content_hash, problem, warning)
+     VALUES (@path, @kind, @mtime_ms, @size, @content_hash, @problem, @warning)
      ON CONFLICT(path) DO UPDATE SET kind=excluded.kind, mtime_ms=excluded.mtime_ms, size=excluded.size,
-       content_hash=excluded.content_hash, problem=excluded.problem`,
+       content_hash=excluded.content_hash, problem=excluded.problem, warning=excluded.warning`,
     ),
     deleteFile: db.prepare(`DELETE FROM files WHERE path = ?`),
     deleteNote: db.prepare(`DELETE FROM notes WHERE path = ?`),
@@ -69,16 +73,24 @@ function prepareStatements(h: IndexHandle) {
 export class IndexWriter {
   private readonly st: ReturnType<typeof prepareStatements>;
   private readonly graph: GraphWriter;
+  private readonly claims: KeyClaims;
   private fleet: FleetLookup | undefined;
 
+  /**
+   * `present`: the paths of the walk in progress; `recheck`: files to parse again even when their
+   * text did not change (a note indexed under a distinct key may have its own back).
+   */
   constructor(
     private readonly h: IndexHandle,
     private readonly force: boolean,
     private readonly known: ReadonlyMap<string, KnownFile>,
     readonly counts: RefreshCounts,
+    present: ReadonlySet<string>,
+    private readonly recheck: ReadonlySet<string> = new Set(),
   ) {
     this.st = prepareStatements(h);
     this.graph = new GraphWriter(h.db);
+    this.claims = new KeyClaims(h.db, present);
   }
 
   /** Apply one changed file; returns whether the index content changed. */
@@ -86,6 +98,7 @@ export class IndexWriter {
     const prev = this.known.get(f.rel);
     const read = readText(f);
     let problem: string | null;
+    let warning: string | null = null;
     let hash: string | null = null;
     if ('problem' in read) {
       problem = read.problem;
@@ -93,19 +106,20 @@ export class IndexWriter {
       problem = "Claude Code's index of the other memory files (links only), not a learning";
     } else {
       hash = createHash('sha256').update(read.text).digest('hex');
-      if (!this.force && prev && prev.content_hash === hash) {
+      if (!this.force && prev && prev.content_hash === hash && !this.recheck.has(f.rel)) {
         // Touched but identical: record the new stat data only.
-        this.st.upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem: null });
+        const stat = { path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash };
+        this.st.upsertFile.run({ ...stat, problem: null, warning: prev.warning });
         this.counts.unchanged += 1;
         return false;
       }
-      problem = this.storeContent(f, read.text);
+      ({ problem, warning } = this.storeContent(f, read.text));
     }
     if (problem !== null) {
       this.forget(f.rel);
       this.counts.newProblems.push({ rel: f.rel, message: problem });
     }
-    this.st.upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem });
+    this.st.upsertFile.run({ path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash, problem, warning });
     if (prev) this.counts.updated += 1;
     else this.counts.added += 1;
     return true;
@@ -130,33 +144,40 @@ export class IndexWriter {
     if (c.removed > 0 || (this.force && c.added + c.updated === 0)) this.bumpGeneration();
   }
 
-  /** Store a note or an entity sidecar; returns the file's problem when it cannot be parsed. */
-  private storeContent(f: KbFile, text: string): string | null {
+  /**
+   * Store a note or an entity sidecar; returns the file's problem when it cannot be parsed, and the
+   * warning a note stored all the same comes with.
+   */
+  private storeContent(f: KbFile, text: string): { problem: string | null; warning: string | null } {
     try {
-      if (f.kind === 'note') this.storeNote(f, text);
-      else this.storeSidecar(f, text);
-      return null;
+      if (f.kind === 'note') return { problem: null, warning: this.storeNote(f, text) };
+      this.storeSidecar(f, text);
+      return { problem: null, warning: null };
     } catch (err) {
       // A database failure ends the batch (rolled back); anything else is this file's problem.
       if (sqliteErrorCode(err) !== null) throw err;
-      return (err as Error).message.split('\n')[0] ?? 'unreadable';
+      return { problem: (err as Error).message.split('\n')[0] ?? 'unreadable', warning: null };
     }
   }
 
-  private storeNote(f: KbFile, text: string): void {
+  private storeNote(f: KbFile, text: string): string | null {
     const parsed = parseNote(text, f.rel, f.location, this.fleetLookup());
     // A note of an attached root (the team shard) gets its provenance from that root.
     const decorate = decoratorFor(this.h.attached, f.rel);
-    const note = decorate ? decorate(parsed, f.abs) : parsed;
-    if (!note) {
+    const decorated = decorate ? decorate(parsed, f.abs) : parsed;
+    if (!decorated) {
       // Left out of this index (its root says so): drop what an earlier refresh stored for it.
       this.forget(f.rel);
-      return;
+      return null;
     }
+    // Two files of the KB that come to one key would hide each other: the second gets its own.
+    const claimed = decorate ? { key: decorated.key, warning: null } : this.claims.claim(decorated);
+    const note = claimed.key === decorated.key ? decorated : { ...decorated, key: claimed.key, displayId: claimed.key };
     this.st.upsertNote.run(noteRow(note));
     this.st.deleteSupersedes.run(f.rel);
     if (note.location === 'documents') for (const t of supersedesTargets(note)) this.st.insertSupersedes.run(t, f.rel, note.key);
     this.graph.replace(f.rel, f.rel, note.key, graphFromMapping(note.frontmatter['entities'], note.frontmatter['causal_relations']));
+    return claimed.warning;
   }
 
   private storeSidecar(f: KbFile, text: string): void {

@@ -15,6 +15,7 @@ const report = (over: Partial<RefreshReport>): RefreshReport => ({
   unchanged: 0,
   problems: [],
   newProblems: [],
+  warnings: [],
   generation: 1,
   ms: 10,
   skipped: false,
