@@ -81,11 +81,15 @@ export function titlePhrases(
   const labels = new Set<string>();
   for (const t of terms.values()) if (isLabel(t, live) && titles.filter((s) => s.set.has(t.stem)).length > heads) labels.add(t.stem);
   notes.forEach((n, i) => {
-    if (isExcerptTitle(n.title, n.body)) return out.set(n.key, 0);
-    out.set(
-      n.key,
-      titlePhraseShare(pairs, terms, titles[i]!, textStemPairs(n.title), (t) => labels.has(t.stem)),
+    const share = titlePhraseShare(
+      pairs,
+      terms,
+      titles[i]!,
+      () => textStemPairs(n.title),
+      (t) => labels.has(t.stem),
     );
+    // The body is read only for a title that repeats a phrase (most titles repeat none).
+    out.set(n.key, share > 0 && isExcerptTitle(n.title, n.body) ? 0 : share);
   });
   return out;
 }

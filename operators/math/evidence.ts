@@ -117,7 +117,7 @@ export function phraseCount(
 
 /**
  * Share of the query's phrases that the note's title repeats (`title`: the title's stems, `titlePairs`:
- * its adjacent pairs, see pairKey). A title names the problem, so "transaction pooling" in a title
+ * its adjacent pairs, see pairKey, built only when the title has both words of a pair). A title names the problem, so "transaction pooling" in a title
  * says more than the same words in a body or an entity graph. A phrase with a label word of the KB
  * (a speaker heading every turn: `label`) does not count, nor one of two everyday coding words
  * ("fix tests"); 0 when the query has no phrase that counts. A share, not a count: one phrase of a
@@ -127,7 +127,7 @@ export function titlePhraseShare(
   pairs: readonly StemPair[],
   terms: ReadonlyMap<string, WeightedTerm>,
   title: NoteTerms,
-  titlePairs: ReadonlySet<string>,
+  titlePairs: () => ReadonlySet<string>,
   label: (t: WeightedTerm) => boolean,
 ): number {
   const counted = pairs.filter(([a, b]) => {
@@ -135,7 +135,7 @@ export function titlePhraseShare(
     const tb = terms.get(b);
     return ta && tb && !label(ta) && !label(tb) && !(ta.everyday && tb.everyday);
   });
-  return counted.length ? phraseCount(counted, terms, title, () => titlePairs) / counted.length : 0;
+  return counted.length ? phraseCount(counted, terms, title, titlePairs) / counted.length : 0;
 }
 
 export const saturate = (x: number): number => 1 - Math.exp(-x);
