@@ -50,22 +50,30 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
          AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
     ),
     // Frontmatter `supersedes: <key>` of a live note, both notes among the given ones.
+    // Driven from the candidates' paths through supersedes_by and notes_key: written the other way
+    // round (supersedes filtered by the lists) SQLite took 18 ms for 200 candidates on a 10k-note index
+    // with an empty supersedes table; this way 0.2 ms.
     declared: h.db.prepare(
-      `SELECT DISTINCT o.path AS older, s.by_path AS newer FROM supersedes s JOIN notes o ON o.key = s.target
-       WHERE s.by_path IN (SELECT value FROM json_each(@notes)) AND o.path IN (SELECT value FROM json_each(@notes))
-         AND o.location = 'documents' AND o.path != s.by_path`,
+      `SELECT DISTINCT o.path AS older, s.by_path AS newer FROM json_each(@notes) j
+       JOIN supersedes s ON s.by_path = j.value JOIN notes o ON o.key = s.target
+       WHERE o.location = 'documents' AND o.path != s.by_path AND o.path IN (SELECT value FROM json_each(@notes))`,
     ),
     // A live `supersedes` relationship from an entity of the newer note to an entity of the older one.
     // The sidecar that declares it names both ends, so a note that names the newer end is never the
     // older note; both ends must be specific, as for a link (a hub would make every note that names
     // it the successor of everything).
+    // The few `supersedes` edges between candidate entities first; only their two ends are then
+    // checked for being specific (counting every candidate entity's notes cost more than the rest).
     graphSuccessors: h.db.prepare(
-      `WITH ${candidateMentions}, ${specificMentions}
-       SELECT DISTINCT b.note_path AS older, a.note_path AS newer FROM cm a
-       JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
-       WHERE ${liveEdge} AND e.type = 'supersedes' AND a.note_path != b.note_path
-         AND NOT EXISTS (SELECT 1 FROM cm x WHERE x.note_path = b.note_path AND x.entity_id = e.src)
-         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
+      `WITH ${candidateMentions},
+       sup AS (SELECT e.src, e.dst FROM edges e WHERE ${liveEdge} AND e.type = 'supersedes'
+               AND e.src IN (SELECT entity_id FROM cm) AND e.dst IN (SELECT entity_id FROM cm))
+       SELECT DISTINCT b.note_path AS older, a.note_path AS newer FROM sup
+       JOIN cm a ON a.entity_id = sup.src JOIN cm b ON b.entity_id = sup.dst
+       WHERE a.note_path != b.note_path
+         AND NOT EXISTS (SELECT 1 FROM cm x WHERE x.note_path = b.note_path AND x.entity_id = sup.src)
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = sup.src LIMIT @cap)) < @cap
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = sup.dst LIMIT @cap)) < @cap`,
     ),
   };
   relevanceStatements.set(h.db, st);
