@@ -18,6 +18,7 @@ import {
   runHookCommand,
   runSkillCommands,
   section,
+  skip,
   type SpawnSyncReturns,
 } from './common.js';
 
@@ -28,17 +29,25 @@ function installPlugin(payload: string, market: string): string | null {
   section('Claude Code: plugin from the release branch');
   const claude = (...a: string[]): SpawnSyncReturns<string> & { ms: number } => run(bin('claude'), a, { env: env(), cwd: base });
   const validate = claude('plugin', 'validate', '--profile', 'directory', payload);
-  check(
-    'claude plugin validate --profile directory <payload>',
-    validate.status === 0,
-    (validate.stdout.match(/✔[^\n]*|✘[^\n]*/g) ?? []).join(' | '),
-  );
-  const provides = (validate.stdout.match(/❯ (hooks|skills|mcpServers|bin):[^\n]*/g) ?? []).map((l) => l.replace('❯ ', ''));
-  check(
-    'validate lists the hooks, the skill, the MCP server and bin',
-    ['hooks:', 'skills: recall:recall', 'mcpServers: recall', 'bin: recall'].every((p) => provides.some((l) => l.startsWith(p))),
-    provides.length ? `${provides.length} parts` : validate.stdout.slice(0, 500),
-  );
+  if (/unknown option '--profile'/.test(validate.stderr)) {
+    // Claude Code before the directory profile (2.1.197 has none): its validate reads the plugin
+    // manifest itself, and lists no parts; the hooks, skill and MCP server are run after install.
+    const manifest = claude('plugin', 'validate', path.join(payload, '.claude-plugin', 'plugin.json'));
+    check('claude plugin validate <payload>/.claude-plugin/plugin.json', manifest.status === 0, manifest.stdout.trim().split('\n').pop());
+    skip('validate lists the hooks, the skill, the MCP server and bin', 'this Claude Code has no `validate --profile`');
+  } else {
+    check(
+      'claude plugin validate --profile directory <payload>',
+      validate.status === 0,
+      (validate.stdout.match(/✔[^\n]*|✘[^\n]*/g) ?? []).join(' | '),
+    );
+    const provides = (validate.stdout.match(/❯ (hooks|skills|mcpServers|bin):[^\n]*/g) ?? []).map((l) => l.replace('❯ ', ''));
+    check(
+      'validate lists the hooks, the skill, the MCP server and bin',
+      ['hooks:', 'skills: recall:recall', 'mcpServers: recall', 'bin: recall'].every((p) => provides.some((l) => l.startsWith(p))),
+      provides.length ? `${provides.length} parts` : validate.stdout.slice(0, 500),
+    );
+  }
   const marketValidate = claude('plugin', 'validate', payload);
   check('claude plugin validate <payload> (its marketplace)', marketValidate.status === 0, marketValidate.stdout.trim().split('\n').pop());
   const mAdd = claude('plugin', 'marketplace', 'add', `${market}#plugin`);

@@ -35,6 +35,10 @@ export function check(label: string, ok: boolean, detail = ''): boolean {
   process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${label}${detail ? `: ${detail}` : ''}\n`);
   return ok;
 }
+/** A check this client cannot run (an older CLI lacks the command): printed, not counted as passed or failed. */
+export function skip(label: string, why: string): void {
+  process.stdout.write(`skip ${label}: ${why}\n`);
+}
 export const section = (title: string): void => void process.stdout.write(`\n== ${title}\n`);
 
 export function run(
