@@ -60,7 +60,8 @@ function currentText(abs: string, note: Note, asked: string): { text: string; no
   // A file whose declared id another note already holds is indexed under a key of its own
   // (sources/index/key-claims.ts): that key, not the one its text declares, is what the index named.
   const place = pathId(note.path);
-  const same = now.key === note.key || (place !== null && isDistinctKeyOf(note.key, now.key, place));
+  const same =
+    now.key === note.key || isDistinctKeyOf(note.key, now.key, note.path) || (place !== null && isDistinctKeyOf(note.key, now.key, place));
   if (!same) throw new NotFoundError(`${asked}: ${abs} now holds ${now.key}, not ${note.key}`);
   return { text, now };
 }
