@@ -7,7 +7,8 @@
  *
  * - liftSuccessors (relevance stage, after the entity-link lift): the newer note gets the older
  *   one's relevance and ranking form when its own are lower (source 'successor'), and records the
- *   notes it supersedes (RelevanceEstimate.succeeds).
+ *   notes it supersedes (RelevanceEstimate.succeeds). Along a chain only the newest note, which no
+ *   candidate supersedes, is lifted.
  * - rankSuccessors (score stage): a successor scores at least as high as each note it supersedes
  *   and sorts above it on a tie, also when the cross-encoder's probability is its base.
  *
@@ -49,8 +50,9 @@ export function liftSuccessors(
     const e = relevance.get(newer);
     if (e && !e.succeeds?.includes(older)) relevance.set(newer, { ...e, succeeds: [...(e.succeeds ?? []), older] });
   }
+  const own = new Map(relevance);
   // A chain (A superseded by B, B by C) passes A's relevance on to C: repeat while anything rises,
-  // at most once per pair (a cycle rises to its best member and stops).
+  // at most once per pair (a cycle stops, and lifts none of its members: each is superseded).
   for (let pass = 0; pass <= pairs.length; pass += 1) {
     let rose = false;
     for (const [older, newer] of pairs) {
@@ -61,6 +63,13 @@ export function liftSuccessors(
       rose = true;
     }
     if (!rose) break;
+  }
+  // A note that another candidate supersedes is outdated itself: it passes its predecessor's
+  // relevance on to its replacement but keeps its own. Lifting every link of a chain (v0 → v1 → … →
+  // v9, the query about v0) filled the prompt hook with v9, v8 and v7, two of them retired advice.
+  for (const [older] of pairs) {
+    const e = own.get(older);
+    if (e) relevance.set(older, e);
   }
 }
 

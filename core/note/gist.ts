@@ -147,6 +147,12 @@ export function distinctKey(key: string, place: string, hexLen = 6): string {
   return `${key}-${createHash('sha1').update(place).digest('hex').slice(0, hexLen)}`;
 }
 
+/** Whether `key` is a distinctKey of `own` for a note at `place` (any hash length): the key the index gave it. */
+export function isDistinctKeyOf(key: string, own: string, place: string): boolean {
+  const hexLen = key.length - own.length - 1;
+  return hexLen > 0 && key.startsWith(`${own}-`) && key === distinctKey(own, place, hexLen);
+}
+
 /**
  * How an id that cannot be shown as is (a frontmatter `id: my note`) appears in injected text:
  * `id-` and 10 hex digits of its SHA-1. sinks/safe-text.ts prints it so; lookups accept it back, so

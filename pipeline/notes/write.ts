@@ -18,7 +18,7 @@ import { cleanNote } from '../learnings/index.js';
 import { checkKbDir } from '../run.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../../sources/kb/index.js';
-import { parseNote, type Note } from '../../core/note/index.js';
+import { isDistinctKeyOf, parseNote, pathId, type Note } from '../../core/note/index.js';
 import {
   NoteWriteError,
   moveToForgotten,
@@ -57,7 +57,12 @@ function currentText(abs: string, note: Note, asked: string): { text: string; no
     throw err;
   }
   const now = parseNote(text, note.path, note.location);
-  if (now.key !== note.key) throw new NotFoundError(`${asked}: ${abs} now holds ${now.key}, not ${note.key}`);
+  // A file whose declared id another note already holds is indexed under a key of its own
+  // (sources/index/key-claims.ts): that key, not the one its text declares, is what the index named.
+  const place = pathId(note.path);
+  const same =
+    now.key === note.key || isDistinctKeyOf(note.key, now.key, note.path) || (place !== null && isDistinctKeyOf(note.key, now.key, place));
+  if (!same) throw new NotFoundError(`${asked}: ${abs} now holds ${now.key}, not ${note.key}`);
   return { text, now };
 }
 

@@ -61,8 +61,12 @@ export class KeyClaims {
     const holder = this.holderOf(own, note.path);
     let key = own;
     if (holder !== null) {
-      for (const n of HEX_LENGTHS) {
-        key = distinctKey(own, place, n);
+      // Files whose paths read alike (`Kafka Lag.md`, `Kafka-Lag.md`, `Kafka,Lag.md`, …) share their
+      // place, so past three of them the place's hashes are all taken: then the hash of the file's own
+      // path, which no other live file has.
+      const tries = [...HEX_LENGTHS.map((n) => distinctKey(own, place, n)), distinctKey(own, note.path, 40)];
+      for (const k of tries) {
+        key = k;
         if (this.holderOf(key, note.path) === null) break;
       }
     }

@@ -5,6 +5,7 @@
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempKb, type TempKb } from '../helpers/kb.js';
@@ -80,5 +81,17 @@ describe('two notes declaring one id, from the CLI', () => {
     expect(i.code).toBe(0);
     expect(i.stdout).toContain('2 usable of 2 files');
     expect(i.stderr.split('\n').filter((l) => l.startsWith(`recall: ${WARNING}`))).toHaveLength(1);
+  });
+
+  it('forget and supersede take the id the second file is indexed under', () => {
+    kb = sharedKb();
+    kb.write('documents/c.md', '---\nid: lrn-other\ntitle: "Kafka lag alerting"\n---\nAlert on consumer lag growth, not on its level.\n');
+    const s = run(['supersede', B_KEY, 'lrn-other', '--kb', kb.root]);
+    expect([s.code, s.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(path.join(kb.root, 'documents', 'b.md'), 'utf8')).toContain(`superseded_by: lrn-other`);
+    const f = run(['forget', B_KEY, '--kb', kb.root]);
+    expect([f.code, f.stderr]).toEqual([0, '']);
+    expect(fs.existsSync(path.join(kb.root, 'documents', 'b.md'))).toBe(false);
+    expect(run(['show', 'lrn-shared-id', '--kb', kb.root]).stdout).toContain('Kafka consumer rebalancing storms');
   });
 });

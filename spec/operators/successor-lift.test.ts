@@ -77,6 +77,30 @@ describe('successor lift', () => {
     expect(first!.score).toBeGreaterThanOrEqual(second!.score);
   });
 
+  it('along a chain lifts only the newest note: the one between is retired advice itself', async () => {
+    const chain = [OLD, NEW, { id: 'sessions-v2', title: 'Auth convention: sessions in redis', body: 'Sessions moved to redis.' }];
+    const candidates = chain.map((n, i) => ({
+      note: note({ id: n.id, title: n.title }, n.body, PATH(n.id)),
+      rrf: 1 / (61 + i),
+      evidence: 1 / (i + 1),
+      ranks: { bm25: i + 1 },
+    }));
+    const successors = (): Map<string, Set<string>> =>
+      new Map([
+        [PATH('jwt'), new Set([PATH('sessions')])],
+        [PATH('sessions'), new Set([PATH('sessions-v2')])],
+      ]);
+    const s = await lastValueFrom(
+      of({ ...initialState(QUERY, []), candidates, ce: null }).pipe(
+        estimateRelevance({ terms: queryTerms(QUERY), weigh, dateWindow: false, limit: 10, successors }),
+      ),
+    );
+    const p = (k: string): number => s.relevance.get(k)!.p;
+    expect(s.relevance.get('sessions-v2')).toMatchObject({ p: p('jwt'), source: 'successor', succeeds: ['sessions'] });
+    expect(s.relevance.get('sessions')).toMatchObject({ source: 'lexical', succeeds: ['jwt'] });
+    expect(p('sessions')).toBeLessThan(p('jwt'));
+  });
+
   it('degrades, never fails, when the lookup throws', async () => {
     const s = await run({
       successors: () => {

@@ -51,6 +51,16 @@ describe('two live files declaring one id', () => {
     expect(B_KEY).toMatch(/^lrn-shared-id-[0-9a-f]{6}$/);
   });
 
+  it('gives every one of many files whose paths read alike a key of its own', () => {
+    kb = tempKb();
+    const names = ['Kafka Lag', 'Kafka-Lag', 'Kafka  Lag', 'Kafka,Lag', 'Kafka;Lag', 'Kafka(Lag'];
+    for (const n of names) kb.write(`documents/${n}.md`, `---\ntitle: "${n}"\n---\nconsumer lag notes of ${n}\n`);
+    withIndex(kb, (h) => {
+      refreshIndex(h);
+      expect(new Set(Object.values(keys(h))).size).toBe(names.length);
+    });
+  });
+
   it('the declared id opens the first file, the new key the second', () => {
     kb = sharedKb();
     withIndex(kb, (h) => {
