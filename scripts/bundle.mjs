@@ -1,6 +1,7 @@
 // Bundles the CLI entry into dist/bundle/ with esbuild so a hook or CLI process loads one file
 // instead of hundreds of modules (measured in toolchain.md: ~2x faster start). Native and
 // data-heavy packages stay external. Code splitting keeps chrono-node in a lazily loaded chunk.
+import { createHash } from 'node:crypto';
 import { build } from 'esbuild';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -108,6 +109,26 @@ export async function bundle(root, outdir, { sourcemap = true } = {}) {
     logLevel: 'warning',
     legalComments: 'none',
   });
+  writeBuildId(outdir);
+}
+
+/**
+ * `build-id`: a hash of every bundled module, by name and content. The thin client sends it with
+ * each call and a recall server of another build id declines and stops (sources/recall-server/
+ * protocol.ts, buildStamp): after a rebuild or an update nobody keeps running the old code, while
+ * two installs of one build (a Claude Code and a Codex plugin of one version, in two folders) that
+ * share a state dir share one server.
+ */
+function writeBuildId(outdir) {
+  const hash = createHash('sha256');
+  for (const name of fs
+    .readdirSync(outdir)
+    .filter((n) => n.endsWith('.mjs'))
+    .sort()) {
+    hash.update(`${name}\0`);
+    hash.update(fs.readFileSync(path.join(outdir, name)));
+  }
+  fs.writeFileSync(path.join(outdir, 'build-id'), `${hash.digest('hex').slice(0, 32)}\n`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

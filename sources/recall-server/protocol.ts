@@ -78,16 +78,18 @@ export type ServerAnswer =
   | { ok: false; error: string };
 
 /**
- * Which build of recall a server file is: its device, inode, size and modification time. The server
- * reads it of its own file when it starts, the client of the server file next to it on each call.
- * They differ once recall is rebuilt or updated (a plugin update installs into another folder, but
- * the socket stays in the same state dir): the old server then declines and stops, so nobody keeps
- * running the code of before the update. One stat, a few microseconds; null when the file cannot be read.
+ * Which build of recall a server file belongs to: the `build-id` next to it, a hash of every bundled
+ * module that the build writes (scripts/bundle.mjs). The server reads it when it starts, the client
+ * on each call (a 33-byte read). They differ once recall is rebuilt or updated (a plugin update
+ * installs into another folder, but the socket stays in the same state dir): the old server then
+ * declines and stops, so nobody keeps running the code of before the update. Two installs of one
+ * build in two folders have the same id, and share one server. Null when there is no readable id
+ * (a bundle built before build ids): then builds are not compared.
  */
 export function buildStamp(serverFile: string): string | null {
   try {
-    const st = fs.statSync(serverFile);
-    return `${st.dev}:${st.ino}:${st.size}:${Math.round(st.mtimeMs)}`;
+    const id = fs.readFileSync(path.join(path.dirname(serverFile), 'build-id'), 'utf8').trim();
+    return /^[0-9a-f]{16,64}$/.test(id) ? id : null;
   } catch {
     return null;
   }

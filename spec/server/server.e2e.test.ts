@@ -230,7 +230,12 @@ describe('recall server', () => {
     const e = env(kb);
     const socket = await startServer(e);
     const own = buildStamp(path.join(BUNDLE, 'server.mjs'));
-    expect(own).not.toBeNull();
+    expect(own).toMatch(/^[0-9a-f]{32}$/);
+    // A second install of the same build (another plugin folder) is the same build: one server serves both.
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-bundle-copy-'));
+    fs.cpSync(BUNDLE, copy, { recursive: true });
+    expect(buildStamp(path.join(copy, 'server.mjs'))).toBe(own);
+    fs.rmSync(copy, { recursive: true, force: true });
     const req = { op: 'cli' as const, v: PROTOCOL_VERSION, argv: ['pgbouncer', '--format', 'json'], env: e, cwd: kb.root, isTty: false };
     const same = await ask(socket, { ...req, build: own! }, 2000, Date.now() + 20_000);
     expect('failed' in same ? same.failed : same.answer).toMatchObject({ ok: true, code: 0 });
