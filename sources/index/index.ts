@@ -54,7 +54,7 @@ export {
   supersededKeys,
 } from './queries.js';
 export { refreshLockHolder, refreshWaiting, refreshWithin, tryRefreshLock } from './refresh.js';
-export { linkedNotes, successorNotes, termStats } from './relevance.js';
+export { MAX_LINK_ENTITIES, MAX_SUPERSEDES_CLAIMS, linkedNotes, successorNotes, termStats } from './relevance.js';
 export { indexFileFor, indexGeneration, indexProblems, indexWarnings } from './schema.js';
 export type { IndexHandle, RefreshReport } from './handle.js';
 export { MAX_NOTE_BYTES } from '../kb/index.js';

@@ -19,35 +19,57 @@ interface RelevanceStatements {
 }
 const relevanceStatements = new WeakMap<SqlDatabase, RelevanceStatements>();
 
+/**
+ * A file that declares more `supersedes` relationships than this is not anyone's successor: a note
+ * replaces one or two older ones, and a sidecar claiming to replace a hundred would lend its note the
+ * relevance of each (measured: one such note was injected first for 28 of 31 prompts of the example KB).
+ */
+export const MAX_SUPERSEDES_CLAIMS = 3;
+/**
+ * Link limits of one note: entities its note and sidecar name, and relationships one file declares.
+ * The example KB's sidecars name at most 7 and declare at most 5; past these a file is a list of
+ * everything, and one hostile note linked that way was injected for 29 of the example KB's 31 titles.
+ */
+export const MAX_LINK_ENTITIES = 24;
+export const MAX_LINK_CLAIMS = 12;
+
+// Mentions are indexed by the file they came from (the note itself or its entity sidecar); a
+// candidate entity's note count is bounded by a LIMIT so a hub named by thousands of notes costs
+// no more than a specific one.
+const candidateMentions = `cm AS (SELECT DISTINCT entity_id, note_path FROM mentions
+    WHERE source IN (SELECT value FROM json_each(@sources)) AND note_path IN (SELECT value FROM json_each(@notes)))`;
+const specificMentions = `specific AS (SELECT DISTINCT entity_id FROM cm
+                       WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)`;
+const liveEdge = `e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now)`;
+// Candidate notes whose own files name more entities than MAX_LINK_ENTITIES: a note (or sidecar)
+// that lists a hundred entities is linked to everything it lists, and would borrow the relevance of
+// whatever note matches; it gets no link (nor lends one).
+const crowdedFiles = `crowded AS (SELECT note_path FROM cm GROUP BY note_path HAVING COUNT(*) > ${MAX_LINK_ENTITIES})`;
+
 function statementsFor(h: IndexHandle): RelevanceStatements {
   let st = relevanceStatements.get(h.db);
   if (st) return st;
   // A temp table is per connection and never written to the index file (works on a read-only index).
   h.db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.notes_vocab USING fts5vocab(main, notes_fts, 'row')`);
-  // Mentions are indexed by the file they came from (the note itself or its entity sidecar); a
-  // candidate entity's note count is bounded by a LIMIT so a hub named by thousands of notes costs
-  // no more than a specific one.
-  const candidateMentions = `cm AS (SELECT DISTINCT entity_id, note_path FROM mentions
-      WHERE source IN (SELECT value FROM json_each(@sources)) AND note_path IN (SELECT value FROM json_each(@notes)))`;
-  const specificMentions = `specific AS (SELECT DISTINCT entity_id FROM cm
-                         WHERE (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = cm.entity_id LIMIT @cap)) < @cap)`;
-  const liveEdge = `e.retired = 0 AND (e.valid_end_ms IS NULL OR e.valid_end_ms > @now)`;
   st = {
     df: h.db.prepare(`SELECT term, doc FROM temp.notes_vocab WHERE term IN (SELECT value FROM json_each(?))`),
     shared: h.db.prepare(
-      `WITH ${candidateMentions}, ${specificMentions}
+      `WITH ${candidateMentions}, ${specificMentions}, ${crowdedFiles}
        SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
        JOIN cm b ON b.entity_id = a.entity_id AND b.note_path > a.note_path
-       WHERE a.entity_id IN (SELECT entity_id FROM specific)`,
+       WHERE a.entity_id IN (SELECT entity_id FROM specific)
+         AND a.note_path NOT IN (SELECT note_path FROM crowded) AND b.note_path NOT IN (SELECT note_path FROM crowded)`,
     ),
     // A relationship links two notes only between specific entities: an edge into a hub
     // ("idempotency → postgres") would link a note to every note that names the hub.
     edges: h.db.prepare(
-      `WITH ${candidateMentions}, ${specificMentions}
+      `WITH ${candidateMentions}, ${specificMentions}, ${crowdedFiles}
        SELECT DISTINCT a.note_path AS a, b.note_path AS b FROM cm a
        JOIN edges e ON e.src = a.entity_id JOIN cm b ON b.entity_id = e.dst
        WHERE ${liveEdge} AND e.type != 'supersedes' AND a.note_path != b.note_path
-         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)`,
+         AND a.entity_id IN (SELECT entity_id FROM specific) AND b.entity_id IN (SELECT entity_id FROM specific)
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM edges x WHERE x.source = e.source LIMIT @claims)) < @claims
+         AND a.note_path NOT IN (SELECT note_path FROM crowded) AND b.note_path NOT IN (SELECT note_path FROM crowded)`,
     ),
     // Frontmatter `supersedes: <key>` of a live note, both notes among the given ones.
     // Driven from the candidates' paths through supersedes_by and notes_key: written the other way
@@ -65,15 +87,18 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
     // The few `supersedes` edges between candidate entities first; only their two ends are then
     // checked for being specific (counting every candidate entity's notes cost more than the rest).
     graphSuccessors: h.db.prepare(
-      `WITH ${candidateMentions},
-       sup AS (SELECT e.src, e.dst FROM edges e WHERE ${liveEdge} AND e.type = 'supersedes'
+      `WITH ${candidateMentions}, ${crowdedFiles},
+       sup AS (SELECT e.src, e.dst, e.source FROM edges e WHERE ${liveEdge} AND e.type = 'supersedes'
                AND e.src IN (SELECT entity_id FROM cm) AND e.dst IN (SELECT entity_id FROM cm))
        SELECT DISTINCT b.note_path AS older, a.note_path AS newer FROM sup
        JOIN cm a ON a.entity_id = sup.src JOIN cm b ON b.entity_id = sup.dst
        WHERE a.note_path != b.note_path
          AND NOT EXISTS (SELECT 1 FROM cm x WHERE x.note_path = b.note_path AND x.entity_id = sup.src)
          AND (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = sup.src LIMIT @cap)) < @cap
-         AND (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = sup.dst LIMIT @cap)) < @cap`,
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM mentions m WHERE m.entity_id = sup.dst LIMIT @cap)) < @cap
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM edges x WHERE x.source = sup.source AND x.type = 'supersedes'
+              AND x.retired = 0 LIMIT @claims)) < @claims
+         AND a.note_path NOT IN (SELECT note_path FROM crowded) AND b.note_path NOT IN (SELECT note_path FROM crowded)`,
     ),
   };
   relevanceStatements.set(h.db, st);
@@ -114,7 +139,8 @@ export function linkedNotes(h: IndexHandle, paths: readonly string[], maxNotesPe
     out.get(b)!.add(a);
   };
   for (const r of st.shared.all({ sources, notes, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
-  for (const r of st.edges.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { a: string; b: string }[]) link(r.a, r.b);
+  const params = { sources, notes, now: nowMs, cap: maxNotesPerEntity + 1, claims: MAX_LINK_CLAIMS + 1 };
+  for (const r of st.edges.all(params) as { a: string; b: string }[]) link(r.a, r.b);
   return out;
 }
 
@@ -146,7 +172,7 @@ export function successorNotes(
     out.get(r.older)!.add(r.newer);
   };
   for (const r of st.declared.all({ notes }) as { older: string; newer: string }[]) add(r);
-  for (const r of st.graphSuccessors.all({ sources, notes, now: nowMs, cap: maxNotesPerEntity + 1 }) as { older: string; newer: string }[])
-    add(r);
+  const params = { sources, notes, now: nowMs, cap: maxNotesPerEntity + 1, claims: MAX_SUPERSEDES_CLAIMS + 1 };
+  for (const r of st.graphSuccessors.all(params) as { older: string; newer: string }[]) add(r);
   return out;
 }

@@ -11,7 +11,16 @@ import { queryTerms } from '../../core/stems.js';
 import { initialState, type RecallState } from '../../core/state.js';
 import { BOOST_ALPHAS } from '../../pipeline/config/config.js';
 import type { BoostName } from '../../core/types.js';
-import { closeIndex, linkedNotes, openIndex, refreshIndex, successorNotes, type IndexHandle } from '../../sources/index/index.js';
+import {
+  MAX_LINK_ENTITIES,
+  MAX_SUPERSEDES_CLAIMS,
+  closeIndex,
+  linkedNotes,
+  openIndex,
+  refreshIndex,
+  successorNotes,
+  type IndexHandle,
+} from '../../sources/index/index.js';
 import { note } from '../helpers/notes.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
@@ -151,6 +160,44 @@ describe('successorNotes (index)', () => {
     expect(successorNotes(x, [...all, 'documents/migrate.md'], 5, Date.now())).toEqual(
       new Map([['documents/jwt.md', new Set(['documents/sessions.md', 'documents/migrate.md'])]]),
     );
+  });
+
+  it("a sidecar that claims to supersede more than MAX_SUPERSEDES_CLAIMS entities makes its note nobody's successor", () => {
+    const names = ['jwt-auth', 'tf-lock', 'a-one', 'b-two'];
+    const x = indexed((k) => {
+      k.write('documents/jwt.entities.yaml', sidecar('jwt', 'jwt-auth', '  []\n'));
+      k.write('documents/other.entities.yaml', sidecar('other', 'tf-lock', '  []\n'));
+      k.write(
+        'documents/sessions.entities.yaml',
+        sidecar(
+          'sessions',
+          'session-auth',
+          names.map((n) => `  - source: "session-auth"\n    target: "${n}"\n    type: supersedes\n`).join(''),
+        ),
+      );
+    });
+    expect(names.length).toBeGreaterThan(MAX_SUPERSEDES_CLAIMS);
+    expect(successorNotes(x, all, 5, Date.now())).toEqual(new Map());
+  });
+
+  it('a note whose files name more than MAX_LINK_ENTITIES entities is linked to nothing and succeeds nothing', () => {
+    const many = Array.from({ length: MAX_LINK_ENTITIES + 1 }, (_, i) => `topic-${i}`);
+    const x = indexed((k) => {
+      k.write('documents/jwt.entities.yaml', sidecar('jwt', 'jwt-auth', '  []\n'));
+      k.write(
+        'documents/other.entities.yaml',
+        sidecar('other', 'tf-lock', '  - source: "tf-lock"\n    target: "jwt-auth"\n    type: part_of\n'),
+      );
+      // A note that names everything: jwt's and other's entities among a crowd, and claims to replace jwt.
+      k.write(
+        'documents/sessions.entities.yaml',
+        `document_id: sessions\nentities:\n${['session-auth', 'jwt-auth', 'tf-lock', ...many].map((n) => `  - name: "${n}"\n`).join('')}` +
+          'relationships:\n  - source: "session-auth"\n    target: "jwt-auth"\n    type: supersedes\n',
+      );
+    });
+    expect(linkedNotes(x, all, 5, Date.now()).get('documents/sessions.md')).toBeUndefined();
+    expect(linkedNotes(x, all, 5, Date.now()).get('documents/other.md')).toEqual(new Set(['documents/jwt.md']));
+    expect(successorNotes(x, all, 5, Date.now())).toEqual(new Map());
   });
 
   it('finds a frontmatter `supersedes`, and leaves a relationship of another type to the entity links', () => {
