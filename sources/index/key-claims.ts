@@ -8,6 +8,9 @@
  * same key is indexed under distinctKey (the key and 6 hex of a hash of its place) with a one-line
  * warning naming both files. Its retired copies (archived/, .forgotten/ at the same place) follow it,
  * as they share their live note's key everywhere else (a live note with an archived copy is retired).
+ * A copy whose live note is gone has only its file to go by: `recall forget` writes the key such a
+ * note was indexed under into its `id:` (pipeline/notes/write.ts), so that copy never takes the
+ * shared id, which would retire the other note on the next fresh index.
  *
  * Which file holds the key: on a fresh index the first in walk order (sorted by path); later, the
  * one already holding it, so a note keeps its key when it or the other file is edited, and a file
