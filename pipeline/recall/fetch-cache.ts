@@ -40,9 +40,9 @@ export interface FileCacheOptions {
 
 export function cacheKeyFor(o: Pick<FileCacheOptions, 'query' | 'mode' | 'limit' | 'engines' | 'kbRoot' | 'config'>): CacheKey {
   const c = o.config;
-  // The arm switches and the episode weight change what a fetch finds: a fetch made under other
-  // settings is another entry, not a hit.
-  const arms = `g${Number(c.graphArm)}t${Number(c.temporalArm && c.temporalEnabled)}e${c.episodeWeight}`;
+  // The arm switches, the episode weight and whether retired notes stay candidates change what a
+  // fetch finds: a fetch made under other settings is another entry, not a hit.
+  const arms = `g${Number(c.graphArm)}t${Number(c.temporalArm && c.temporalEnabled)}e${c.episodeWeight}s${Number(c.includeSuperseded)}`;
   return {
     query: o.query,
     mode: o.mode,

@@ -200,7 +200,13 @@ describe('cache', () => {
     const q = 'how should I configure postgres connection pool sizing';
     await recallIn(kb, q, { cache: true });
     expect((await recallIn(kb, q, { cache: true })).outcome!.cacheTier).toBe('exact');
-    const variants: Record<string, string>[] = [{ RECALL_EPISODE_WEIGHT: '0' }, { RECALL_GRAPH_ARM: '0' }, { RECALL_TEMPORAL_ARM: '0' }];
+    const variants: Record<string, string>[] = [
+      { RECALL_EPISODE_WEIGHT: '0' },
+      { RECALL_GRAPH_ARM: '0' },
+      { RECALL_TEMPORAL_ARM: '0' },
+      // Retired notes kept as candidates: a fetch made without them would hide them.
+      { REFLECT_RECALL_INCLUDE_SUPERSEDED: '1' },
+    ];
     for (const env of variants) {
       expect((await recallIn(kb, q, { cache: true }, { env })).outcome!.cacheTier).toBeNull();
       expect((await recallIn(kb, q, { cache: true }, { env })).outcome!.cacheTier).toBe('exact');
