@@ -12,7 +12,7 @@ async function runStep(a: Record<string, unknown>, io: CliIo): Promise<object> {
   const sio = serviceIo(io);
   const scope = oneKb(a, 'stages');
   const words = ((a['args'] as string[] | undefined) ?? []).map(String);
-  const limit = requireNumber('limit', a['limit'], { min: 1, integer: true });
+  const limit = requireNumber('limit', a['limit'], { min: 1, max: 1000, integer: true });
   const before = requireNumber('depth-before', a['depth-before'], { min: 0, integer: true });
   const after = requireNumber('depth-after', a['depth-after'], { min: 0, integer: true });
   if (a['step'] === 'index') return st.stageIndex(words.join(' '), { ...scope, ...(limit !== undefined ? { limit } : {}) }, sio);

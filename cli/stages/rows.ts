@@ -12,6 +12,8 @@ import type { IndexRow, StageHit } from './types.js';
 
 /** Default rows of step 1 (the reference's `--limit 20`): enough to triage, ~1-2k tokens in all. Range 1..1000. */
 export const INDEX_DEFAULT_LIMIT = 20;
+/** Most rows one index step returns: the same bound as a recall's limit (REFLECT_RECALL_LIMIT, 1..1000). */
+export const INDEX_MAX_LIMIT = 1000;
 /** Rows step 2 asks step 1 for when it picks the anchor from a query (reference value). */
 export const TIMELINE_QUERY_LIMIT = 5;
 /** Notes shown on each side of the anchor by default (reference value). Range 0..∞ (negatives clamp to 0). */

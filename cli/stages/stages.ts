@@ -30,6 +30,7 @@ import {
   DATE_MAX,
   ID_MAX,
   INDEX_DEFAULT_LIMIT,
+  INDEX_MAX_LIMIT,
   PROJECT_MAX,
   TIMELINE_QUERY_LIMIT,
   TITLE_MAX,
@@ -62,6 +63,7 @@ export type * from './types.js';
 export { workflowText } from './workflow.js';
 export {
   INDEX_DEFAULT_LIMIT,
+  INDEX_MAX_LIMIT,
   INDEX_ROW_MAX_TOKENS,
   TIMELINE_DEFAULT_DEPTH,
   indexRow,
@@ -160,14 +162,15 @@ const pipelineSearch: StageSearch = async (query, limit, scope, io) => {
  * are scanned lexically instead (see `lexicalIndex`). No hits at all → `count: 0, results: []`.
  * Rows never carry bodies and each estimates ≤ 100 tokens.
  *
- * @param opts.limit rows at most; default 20, an integer ≥ 1.
+ * @param opts.limit rows at most; default 20, an integer from 1 to INDEX_MAX_LIMIT.
  * @throws UsageError for an empty query, a bad limit or a `--kb` that is not a directory.
  */
 export async function stageIndex(query: string, opts: StagesScope & { limit?: number }, io: StagesIo): Promise<IndexStep> {
   const q = query.trim();
   if (!q) throw new UsageError('empty query');
   const limit = opts.limit ?? INDEX_DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be an integer of at least 1');
+  if (!Number.isInteger(limit) || limit < 1 || limit > INDEX_MAX_LIMIT)
+    throw new UsageError(`--limit must be an integer between 1 and ${INDEX_MAX_LIMIT}`);
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const search = io.search ?? pipelineSearch;
   let hits: StageHit[] = [];

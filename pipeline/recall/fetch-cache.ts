@@ -28,7 +28,7 @@ export interface FileCacheOptions {
   ttlSec: number;
   config: Pick<
     RecallConfig,
-    'stateDir' | 'fuzzyCache' | 'fuzzyThreshold' | 'episodeWeight' | 'graphArm' | 'temporalArm' | 'temporalEnabled'
+    'stateDir' | 'fuzzyCache' | 'fuzzyThreshold' | 'episodeWeight' | 'graphArm' | 'temporalArm' | 'temporalEnabled' | 'includeSuperseded'
   >;
   engines: Engines;
   kbRoot: string;

@@ -54,7 +54,7 @@ describe('defects found trying the CLI as a new user', () => {
       'recall: error: --limit must be an integer between 1 and 1000 (got "abc")\n',
     );
     expect(run(['stages', 'index', 'x', '--kb', 'examples/kb', '--limit', 'two']).stderr).toBe(
-      'recall: error: --limit must be an integer of at least 1 (got "two")\n',
+      'recall: error: --limit must be an integer between 1 and 1000 (got "two")\n',
     );
     expect(run(['replay', '--limit', 'x']).stderr).toBe('recall: error: --limit must be an integer of at least 1 (got "x")\n');
   });

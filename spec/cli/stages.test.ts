@@ -81,7 +81,7 @@ describe('stageIndex (step 1)', () => {
   it('honours --limit (limit 1 → one row) and rejects an empty query or a bad limit', async () => {
     expect((await stageIndex('zanzibar quota drift', { ...scope, limit: 1 }, io)).results).toHaveLength(1);
     await expect(stageIndex('   ', scope, io)).rejects.toThrow(UsageError);
-    await expect(stageIndex('zanzibar', { ...scope, limit: 0 }, io)).rejects.toThrow(/--limit must be an integer of at least 1/);
+    await expect(stageIndex('zanzibar', { ...scope, limit: 0 }, io)).rejects.toThrow(/--limit must be an integer between 1 and 1000/);
   });
 
   it('takes project from category/agent and date from created or the archived header', async () => {
