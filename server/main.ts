@@ -49,8 +49,10 @@ if (!socket) {
 } else {
   const pool = new KbPool(Date.now, lookupThreads());
   // Read now: a rebuild later changes the file, and callers of the new build are then declined.
-  const build = buildStamp(fileURLToPath(import.meta.url));
-  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build });
+  const own = fileURLToPath(import.meta.url);
+  const build = buildStamp(own);
+  const installedBuild = (): string | null => buildStamp(own);
+  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
   // or a timer of an unfinished request must not keep it alive.
   process.exit(0);

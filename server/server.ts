@@ -45,6 +45,8 @@ export interface ServeOptions {
   pool: KbPool;
   /** This server's build (buildStamp of its own file when it started); null or absent: not checked. */
   build?: string | null;
+  /** Its build as its install folder holds it now (buildStamp again); absent: not checked. */
+  installedBuild?: () => string | null;
 }
 
 /**
@@ -176,11 +178,14 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
   });
   return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
-    if ((req.op === 'hook' || req.op === 'cli') && req.build !== undefined && opts.build && req.build !== opts.build) {
-      // recall was rebuilt or updated since this server started: the caller runs its own (newer)
-      // code, and this server stops, so the next call starts one of the caller's build.
+    // recall was rebuilt or updated since this server started, or its folder removed while another install
+    // of its build calls it (its lazily loaded modules are gone): the caller runs its own code, and this
+    // server stops, so the next call starts one from the caller's install.
+    const moved = (): boolean => opts.installedBuild !== undefined && opts.installedBuild() !== opts.build;
+    const op = req.op === 'hook' || req.op === 'cli';
+    if (op && opts.build && ((req.build !== undefined && req.build !== opts.build) || moved())) {
       setImmediate(stop);
-      return { ok: false, decline: 'another build of recall (this server was started before an update and stops now)' };
+      return { ok: false, decline: 'another build of recall, or this server was started from a folder since removed (it stops now)' };
     }
     if (req.op === 'status') return { ok: true, status: status() };
     if (req.op === 'shutdown') {

@@ -34,10 +34,10 @@ function env(k: TempKb, extra: Record<string, string> = {}): Record<string, stri
   };
 }
 
-async function startServer(e: Record<string, string>): Promise<string> {
+async function startServer(e: Record<string, string>, bundle = BUNDLE): Promise<string> {
   const socket = serverSocketPath(e);
   fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-  server = spawn(process.execPath, [path.join(BUNDLE, 'server.mjs'), '--socket', socket], { env: e, stdio: 'ignore' });
+  server = spawn(process.execPath, [path.join(bundle, 'server.mjs'), '--socket', socket], { env: e, stdio: 'ignore' });
   const up = await waitFor(
     async () => {
       const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 500, Date.now() + 1000);
@@ -246,6 +246,39 @@ describe('recall server', () => {
       decline: expect.stringMatching(/another build of recall/) as unknown as string,
     });
     await expect(exited).resolves.toBe(0);
+  }, 30_000);
+
+  it('declines and stops once the install it was started from is removed, though a caller of its build remains', async () => {
+    const e = env(kb);
+    // A second install of this build (beside the first, so its packages resolve as the first's do).
+    const copy = path.join(repo, 'dist', `.bundle-copy-${process.pid}`);
+    fs.cpSync(BUNDLE, copy, { recursive: true });
+    try {
+      const socket = await startServer(e, copy);
+      const own = buildStamp(path.join(BUNDLE, 'server.mjs'))!;
+      const req = {
+        op: 'cli' as const,
+        v: PROTOCOL_VERSION,
+        argv: ['pgbouncer', '--format', 'json'],
+        env: e,
+        cwd: kb.root,
+        isTty: false,
+        build: own,
+      };
+      const served = await ask(socket, req, 2000, Date.now() + 20_000);
+      expect('failed' in served ? served.failed : served.answer).toMatchObject({ ok: true, code: 0 });
+      const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
+      // The plugin of that folder uninstalled: its lazily loaded modules are gone with it.
+      fs.rmSync(copy, { recursive: true, force: true });
+      const after = await ask(socket, req, 2000, Date.now() + 20_000);
+      expect('failed' in after ? after.failed : after.answer).toEqual({
+        ok: false,
+        decline: expect.stringMatching(/another build of recall/) as unknown as string,
+      });
+      await expect(exited).resolves.toBe(0);
+    } finally {
+      fs.rmSync(copy, { recursive: true, force: true });
+    }
   }, 30_000);
 
   it('stops when its state dir is removed', async () => {
