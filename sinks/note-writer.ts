@@ -226,21 +226,42 @@ export function rewriteNote(file: string, text: string): void {
 /**
  * Move a note (and its entity sidecar) into `forgottenDir`, keeping its path below `notesDir`.
  * Returns the new path of the note. Never overwrites: a taken name gets `.1`, `.2`, … before `.md`.
+ * With `text`, the forgotten copy holds that text instead (the note edited on its way out); the
+ * note itself is never rewritten, so a move that fails leaves it exactly as it was (a symlink too).
  */
-export function moveToForgotten(abs: string, notesDir: string, forgottenDir: string): string {
+export function moveToForgotten(abs: string, notesDir: string, forgottenDir: string, text?: string): string {
   const rel = path.relative(notesDir, abs);
   const base = path.join(forgottenDir, rel).replace(/\.md$/i, '');
   let target = `${base}.md`;
   for (let i = 1; fs.existsSync(target); i += 1) target = `${base}.${i}.md`;
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  // A hard link then unlink is a no-clobber rename: it fails rather than replace a note that
-  // appeared under that name in the meantime.
-  fs.linkSync(abs, target);
-  fs.unlinkSync(abs);
+  // A hard link (or an exclusive create) then unlink is a no-clobber rename: it fails rather than
+  // replace a note that appeared under that name in the meantime.
+  if (text === undefined) fs.linkSync(abs, target);
+  else writeCopy(target, text, fs.statSync(abs).mode & 0o777);
+  try {
+    fs.unlinkSync(abs);
+  } catch (err) {
+    // The note stays where it was: the copy just made would be a second one.
+    fs.rmSync(target, { force: true });
+    throw err;
+  }
   const sidecar = abs.replace(/\.md$/i, '.entities.yaml');
   if (fs.existsSync(sidecar)) {
     const to = target.replace(/\.md$/i, '.entities.yaml');
     if (!fs.existsSync(to)) fs.renameSync(sidecar, to);
   }
   return target;
+}
+
+/** Create `file` with `text` and `mode`, never replacing a file; a half-written copy is removed. */
+function writeCopy(file: string, text: string, mode: number): void {
+  try {
+    fs.writeFileSync(file, text, { flag: 'wx', mode });
+    fs.chmodSync(file, mode);
+  } catch (err) {
+    // EEXIST: the name was taken meanwhile by a file that is not ours to remove.
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') fs.rmSync(file, { force: true });
+    throw err;
+  }
 }

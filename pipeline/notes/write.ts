@@ -196,15 +196,10 @@ export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
           // A note indexed under a key of its own because another live file declares the same id
           // leaves that key in its forgotten copy: read from the file alone (a fresh index), the copy
           // would otherwise take the shared id and retire the other note, which was never forgotten.
-          const own = now.key !== note.key;
-          if (own) rewriteNote(from, withFrontmatter(text, { id: note.key }));
-          try {
-            const to = moveToForgotten(from, path.join(scope.root, notesDir(layout)), path.join(scope.root, forgottenDir(layout)));
-            return { id: note.key, from, to };
-          } catch (err) {
-            if (own) rewriteNote(from, text);
-            throw err;
-          }
+          // Only the copy is edited: a move that fails leaves the note as it was.
+          const copy = now.key !== note.key ? withFrontmatter(text, { id: note.key }) : undefined;
+          const to = moveToForgotten(from, path.join(scope.root, notesDir(layout)), path.join(scope.root, forgottenDir(layout)), copy);
+          return { id: note.key, from, to };
         });
       },
       { write: true },

@@ -84,4 +84,21 @@ describe('forgetting one of two notes that declare one id', () => {
     expect(titles('pgbouncer')).toEqual([]);
     expect(fresh('pgbouncer')).toEqual([]);
   });
+
+  it('a forget whose move fails leaves the note as it was, a symlink and its bytes, with no copy', () => {
+    kb = tempKb();
+    const crlf = B.replace(/\n/g, '\r\n').trimEnd(); // CRLF, no final newline: any rewrite shows
+    kb.write('documents/a.md', A);
+    kb.write('documents/real/b.md', crlf);
+    fs.symlinkSync('real/b.md', path.join(kb.root, 'documents', 'b.md'));
+    expect(titles('pgbouncer')).toEqual(['Pgbouncer pool sizing']);
+    // The forgotten folder's name taken by a plain file: the move cannot be made.
+    kb.write('documents/.forgotten', 'not a folder\n');
+    const f = run(['forget', distinctKey(ID, 'b'), '--kb', kb.root]);
+    expect(f.code).not.toBe(0);
+    const link = path.join(kb.root, 'documents', 'b.md');
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(link, 'utf8')).toBe(crlf);
+    expect(fs.readdirSync(path.join(kb.root, 'documents')).sort()).toEqual(['.forgotten', 'a.md', 'b.md', 'real']);
+  });
 });
