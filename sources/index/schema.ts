@@ -75,19 +75,38 @@ export function indexFileFor(kbRoot: string, stateDir: string): string {
   return path.join(stateDir, 'index', `${slug}-${digest}${fileTag()}.sqlite`);
 }
 
+/** Whether the index already has this schema version (then nothing is written but a missing instance id). */
+function schemaCurrent(db: SqlDatabase): boolean {
+  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
+  if (!hasMeta) return false;
+  const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
+  return row?.v === SCHEMA_VERSION;
+}
+
 export function prepareSchema(db: SqlDatabase): void {
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  const hasMeta = db.prepare(`SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'`).get();
-  if (hasMeta) {
-    const row = db.prepare(`SELECT v FROM meta WHERE k='schema'`).get() as { v: string } | undefined;
-    if (row?.v === SCHEMA_VERSION) {
-      // Indexes made before the instance id existed get one (a write only that once).
-      if (!getMeta(db, 'instance')) db.prepare(`INSERT OR IGNORE INTO meta(k, v) VALUES ('instance', ?)`).run(randomUUID());
-      return;
+  if (!schemaCurrent(db)) {
+    // Checked again and made under the write lock, as one transaction: two processes opening a new
+    // index at once would otherwise interleave, and the second, seeing the first's meta table
+    // without its version row yet, dropped the tables the first was filling ("no such table:
+    // sidecars" in 1 of 9 concurrent `recall supersede` runs on a loaded machine).
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      if (!schemaCurrent(db)) createSchema(db);
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
     }
-    const tables = ['notes_fts', 'notes', 'files', 'sidecars', 'supersedes', 'vectors', ...GRAPH_TABLES, 'meta'];
-    db.exec(tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join('\n'));
   }
+  // Indexes made before the instance id existed get one (a write only that once).
+  if (!getMeta(db, 'instance')) db.prepare(`INSERT OR IGNORE INTO meta(k, v) VALUES ('instance', ?)`).run(randomUUID());
+}
+
+/** Drop whatever an older schema left, and create this one (inside prepareSchema's transaction). */
+function createSchema(db: SqlDatabase): void {
+  const tables = ['notes_fts', 'notes', 'files', 'sidecars', 'supersedes', 'vectors', ...GRAPH_TABLES, 'meta'];
+  db.exec(tables.map((t) => `DROP TABLE IF EXISTS ${t};`).join('\n'));
   db.exec(DDL);
   db.exec(GRAPH_DDL);
   db.exec(VECTOR_DDL);
