@@ -51,6 +51,7 @@ describe('the commands read the sources a hook reads', () => {
     const r = w.recall(['explain', FRIDAY, '--id', 'merge-freeze', '--json']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { verdict: string }).verdict).toBe('included');
+    expect(r.stderr).toContain(`recall: reading 2 sources: ${w.home}/.learnings`);
   }, 60_000);
 
   it('trace labels the block of each KB and the fused result', () => {
@@ -74,6 +75,7 @@ describe('the commands read the sources a hook reads', () => {
   it('stages timeline (by query) and hydrate find a note in any source', () => {
     const t = JSON.parse(w.recall(['stages', 'timeline', 'merge', 'friday', 'release']).stdout) as { anchor?: string; error?: string };
     expect(t).toMatchObject({ anchor: 'merge-freeze' });
+    expect(w.recall(['stages', 'index', 'merge', 'friday']).stderr).toContain(`recall: reading 2 sources: ${w.home}/.learnings`);
     const redis = (JSON.parse(w.recall(['list', '--json']).stdout) as { id: string }[]).find((r) => r.id.startsWith('lrn-redis'))!.id;
     const h = JSON.parse(w.recall(['stages', 'hydrate', redis, 'merge-freeze']).stdout) as { results: { id: string; found: boolean }[] };
     expect(h.results.map((r) => [r.id, r.found])).toEqual([
