@@ -57,7 +57,9 @@ describe('renderMarkdown', () => {
     const alone = renderMarkdown(input([memory]));
     expect(alone).not.toMatch(/D:\d/);
     expect(alone).not.toContain('tok saved');
-    expect(alone).toMatch(/^## Prior learnings relevant to `redis pool` \u2014 1 learning, ~\d+ tok injected\n- \*\*\[merge-freeze\]\*\* No merges on Friday\n$/);
+    expect(alone).toMatch(
+      /^## Prior learnings relevant to `redis pool` \u2014 1 learning, ~\d+ tok injected\n- \*\*\[merge-freeze\]\*\* No merges on Friday\n$/,
+    );
     // Beside a note with a real figure, only that note's savings are counted.
     const mixed = renderMarkdown(input([three()[0]!, memory]));
     expect(mixed).toContain('D:3000');
