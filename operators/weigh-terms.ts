@@ -19,6 +19,8 @@ export type WeighPort = (
   live: number;
   df: ReadonlyMap<string, number> | Error;
   info: ReadonlyMap<string, number> | Error;
+  /** Those of the stems everyday English writes as names ("friday", "carolin"); absent when unknown. */
+  names?: ReadonlySet<string>;
 };
 
 /**
