@@ -41,9 +41,9 @@ import {
   summaryShare,
   type StemPair,
 } from './math/index.js';
-import { namesInTexts, textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
+import { textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
 import { type Note, searchableText } from '../core/note/index.js';
-import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
+import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
 import { titlePhrases, titleStems } from './title-phrases.js';
@@ -171,15 +171,6 @@ function weighQuery(
   };
 }
 
-/** The query stems everyday English writes as names, from the word counts (none when they are unavailable). */
-function englishNames(opts: EstimateRelevanceOptions): ReadonlySet<string> {
-  try {
-    return opts.weigh(opts.terms.map((t) => t.stem), { infoOnly: true }).names ?? new Set();
-  } catch {
-    return new Set();
-  }
-}
-
 /** Lifts notes the KB's entity graph links to a clearly relevant one (LINK_SHARE); a failing lookup is recorded. */
 function liftLinked(
   relevance: Map<string, RelevanceEstimate>,
@@ -243,20 +234,11 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     const stemsOf = new Map<string, NoteTerms>();
     for (const c of state.candidates.slice(0, window))
       if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
-    // A query word is a name when the notes write it as one (see namesInTexts), or, for a word no
-    // note of the window uses, when everyday English does ("Friday", "Caroline": englishNames),
-    // whatever capitals the prompt used.
-    const windowNotes = state.candidates.slice(0, window).map((c) => c.note);
-    const { names, seen } = namesInTexts(
-      // Title, key insight and body: tags are lower-case labels by convention ("john", "kafka") and say nothing of case.
-      windowNotes.filter((n, i) => windowNotes.indexOf(n) === i).map((n) => `${n.title}\n${n.keyInsight}\n${n.body}`),
-      new Set(opts.terms.map((t) => t.word)),
-      RELEVANCE_TEXT_CHARS,
+    const terms = namedTerms(
+      opts.terms,
+      state.candidates.slice(0, window).map((c) => c.note),
+      opts.weigh,
     );
-    const english = englishNames(opts);
-    // The notes decide for a word they use; everyday English for one they never use.
-    const isName = (t: QueryTerm): boolean => (seen.has(t.word) ? names.has(t.word) : english.has(t.stem));
-    const terms = opts.terms.map((t) => (t.proper === isName(t) ? t : { ...t, proper: isName(t) }));
     const { weighed, live, degraded } = weighQuery(opts, terms, [...stemsOf.values()]);
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
