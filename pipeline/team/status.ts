@@ -23,6 +23,7 @@ import {
   saveTrust,
   type Authority,
   type ShardSummary,
+  type Stall,
   type StoreCounts,
 } from '../../sources/team/index.js';
 import { nowIso, setup, withStore, type TeamIo } from './io.js';
@@ -77,7 +78,17 @@ export interface TeamStatus {
   lastPush: { at: string; kb: string; shared: number; published: number; unchanged: number; retired: number; conflicts: number }[];
   /** Only when probed: the store as the server sees it, or why it could not be reached. */
   server?:
-    | { reachable: true; storeId: string; schemaVersion: number; pgvector: boolean; counts: StoreCounts }
+    | {
+        reachable: true;
+        storeId: string;
+        schemaVersion: number;
+        /** The schema version this recall migrates a store to (`recall team init`). */
+        latestSchema: number;
+        pgvector: boolean;
+        counts: StoreCounts;
+        /** A transaction open in the store that holds back changes committed after it (every pull sees none of them). */
+        stalled: Stall | null;
+      }
     | { reachable: false; error: string };
 }
 
@@ -153,8 +164,10 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
             reachable: true as const,
             storeId: info.storeId,
             schemaVersion: info.version,
+            latestSchema: store.STORE_SCHEMA_VERSION,
             pgvector: info.pgvector,
             counts: await store.storeCounts(conn),
+            stalled: await store.storeStall(conn),
           };
         },
         { connectTimeoutMs: opts.probeTimeoutMs ?? 3000 },

@@ -146,8 +146,9 @@ export function applyToShard(
   ) {
     return 'unchanged';
   }
-  const { text, provenance } = renderPulledNote(projection, storeId, nowIso);
-  if (Buffer.byteLength(text) > MAX_NOTE_BYTES) {
+  // A revision over the cap in the store was never read (its content is not here): skip it as the index would.
+  const rendered = (projection.row.bytes ?? 0) > MAX_NOTE_BYTES ? null : renderPulledNote(projection, storeId, nowIso);
+  if (!rendered || Buffer.byteLength(rendered.text) > MAX_NOTE_BYTES) {
     // The index would skip it anyway; do not let a store fill the disk with what recall never reads.
     if (before || fs.existsSync(file)) {
       fs.rmSync(file, { force: true });
@@ -156,6 +157,7 @@ export function applyToShard(
     }
     return 'too-large';
   }
+  const { text, provenance } = rendered;
   ensureDir(docs);
   ensureDir(provenanceOf(shard));
   const full: Provenance = { ...provenance, file_sha256: createHash('sha256').update(text).digest('hex') };
