@@ -279,7 +279,7 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
 function indexAfterPull(config: RecallConfig, kb: string | null, io: TeamIo): string | null {
   try {
     const scope = resolveScope(config, { kb, cwd: io.cwd });
-    const index = openKbIndex(config, scope.root, io.env);
+    const index = openKbIndex(config, scope.root);
     try {
       refreshIndex(index, { problems: false });
       return scope.root;

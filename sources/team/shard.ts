@@ -279,11 +279,12 @@ export function decorateTeamNote(note: Note, abs: string, realKb: string | null 
 
 /**
  * The shard as an extra root of a KB's index, so a plain recall searches the pulled notes next to
- * the KB's own (less the ones this KB published). Nothing when nothing was pulled, when
- * RECALL_TEAM_NOTES=0, or when the KB is the shard itself.
+ * the KB's own (less the ones this KB published). Nothing when nothing was pulled, or when the KB
+ * is the shard itself. RECALL_TEAM_NOTES=0 does not change it: the index is shared by calls with
+ * other settings (a recall server, concurrent processes), so that setting drops the shard's notes
+ * from its own recall instead (operators/drop-team-notes.ts).
  */
-export function teamAttachments(stateDir: string, kbRoot: string, env: Readonly<Record<string, string | undefined>>): AttachedRoot[] {
-  if (env['RECALL_TEAM_NOTES']?.trim() === '0') return [];
+export function teamAttachments(stateDir: string, kbRoot: string): AttachedRoot[] {
   const shard = path.join(stateDir, 'team', 'shard');
   if (!fs.existsSync(documentsOf(shard))) return [];
   let realKb: string | null = null;
