@@ -113,6 +113,8 @@ export function formatStatus(s: TeamStatus): string {
           (s.lastPull.refused ? `, ${s.lastPull.refused} retirements refused (see \`recall team pull\`)` : '')
       : 'last pull: never',
   );
+  // Without asking the server (--no-probe), what the last pull saw.
+  if (s.lastPull?.stalled && !s.server) lines.push(`at the last pull, ${stallLine(s.lastPull.stalled)}`);
   if (s.lastPullError) lines.push(`last pull error: ${s.lastPullError.at}: ${s.lastPullError.message}`);
   if (s.lastPush.length === 0) lines.push('last push: never');
   for (const p of s.lastPush)

@@ -73,7 +73,7 @@ export interface TeamStatus {
   shard: { root: string; notes: number; quarantined: number; authors: Record<string, number> };
   trusted: { author: string; authority: Authority; since: string }[];
   /** `refused`: retirements the last pull did not take (by roles neither the note's author nor trusted). */
-  lastPull: { at: string; rows: number; written: number; removed: number; refused: number; full: boolean } | null;
+  lastPull: { at: string; rows: number; written: number; removed: number; refused: number; full: boolean; stalled: Stall | null } | null;
   lastPullError: { at: string; message: string } | null;
   lastPush: { at: string; kb: string; shared: number; published: number; unchanged: number; retired: number; conflicts: number }[];
   /** Only when probed: the store as the server sees it, or why it could not be reached. */
@@ -149,6 +149,8 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
           // A pull state saved by an earlier recall has no refusals recorded.
           refused: Object.values(pull.last.refused ?? {}).reduce((a, b) => a + b, 0),
           full: pull.last.full,
+          // Absent from a pull state saved by an earlier recall.
+          stalled: pull.last.stalled ?? null,
         }
       : null,
     lastPullError: pull?.lastError ?? null,

@@ -93,7 +93,9 @@ async function liveHits(
     .sort((a, b) => score.get(revKey(b.row.id, b.row.revision))! - score.get(revKey(a.row.id, a.row.revision))!)
     .slice(0, limit);
   const now = new Date().toISOString();
-  return (await store.loadContent(conn, shown)).map((p) => toHit(p, info.storeId, now, score.get(revKey(p.row.id, p.row.revision))!));
+  return (await store.loadContent(conn, shown))
+    .filter((p): p is Projection => p !== null)
+    .map((p) => toHit(p, info.storeId, now, score.get(revKey(p.row.id, p.row.revision))!));
 }
 
 export function teamLiveArm(

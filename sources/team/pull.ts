@@ -62,11 +62,12 @@ async function stallOf(conn: TeamConnection, s: string, horizon: string): Promis
   const [w] = await conn.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${s}.notes WHERE txid >= $1::xid8`, [horizon]);
   const waiting = w?.n ?? 0;
   if (waiting === 0) return null;
-  // The oldest transaction with an id; its start and role are hidden from other roles unless granted pg_read_all_stats.
+  // The transaction whose id is the horizon (backend_xid holds the low 32 bits of it); its start and
+  // role are hidden from other roles unless granted pg_read_all_stats, and a prepared one has no session.
   const [a] = await conn.query<{ since: Date | null; by: string | null }>(
     `SELECT xact_start AS since, usename AS by FROM pg_stat_activity
-     WHERE backend_xid IS NOT NULL AND xact_start IS NOT NULL AND pid <> pg_backend_pid()
-     ORDER BY age(backend_xid) DESC LIMIT 1`,
+     WHERE backend_xid::text = ($1::xid8::text::numeric % 4294967296)::text AND xact_start IS NOT NULL LIMIT 1`,
+    [horizon],
   );
   return { since: a?.since ? new Date(a.since).toISOString() : null, by: a?.by ?? null, waiting };
 }

@@ -79,10 +79,11 @@ export function byteBatches<T extends Projection | null>(projections: readonly T
 
 /**
  * The projections with the content of their chosen revisions read (one query: keep the batch within
- * CONTENT_BATCH_BYTES), in the same order; those over the cap come back unread. The projections
- * given are left as they were, so a caller holding them does not hold their content.
+ * CONTENT_BATCH_BYTES), in the same order; those over the cap come back unread, and one whose row is
+ * gone comes back null. The projections given are left as they were, so a caller holding them does
+ * not hold their content.
  */
-export async function loadContent<T extends Projection | null>(conn: TeamConnection, projections: readonly T[]): Promise<T[]> {
+export async function loadContent<T extends Projection | null>(conn: TeamConnection, projections: readonly T[]): Promise<(T | null)[]> {
   const wanted = projections.filter((p): p is T & Projection => p !== null && !overCap(p) && p.row.loaded === false);
   if (wanted.length === 0) return [...projections];
   const rows = await conn.query<{ id: string; revision: number; title: string; body: string; frontmatter: Record<string, unknown> }>(
@@ -95,12 +96,13 @@ export async function loadContent<T extends Projection | null>(conn: TeamConnect
   return projections.map((p) => {
     if (p === null || overCap(p) || p.row.loaded !== false) return p;
     const r = byKey.get(`${p.row.revision}\0${p.row.id}`);
-    // Gone between the two reads (the owner deleted it): shown with no content rather than another revision.
+    // Gone between the two reads (the owner deleted it; a pull reads both in one snapshot, the live arm does not): nothing to show.
+    if (!r) return null;
     const row: StoreRow = {
       ...p.row,
-      title: r?.title ?? p.row.title,
-      body: r?.body ?? '',
-      frontmatter: r?.frontmatter && typeof r.frontmatter === 'object' ? r.frontmatter : {},
+      title: r.title,
+      body: r.body,
+      frontmatter: r.frontmatter && typeof r.frontmatter === 'object' ? r.frontmatter : {},
       loaded: true,
     };
     return { ...p, row };

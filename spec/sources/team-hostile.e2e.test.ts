@@ -121,6 +121,9 @@ suite('a hostile teammate and everyone else’s pulls', () => {
       const status = formatStatus(await teamStatus(io(carol).env, { probe: true }));
       expect(status).toMatch(/^server: .*\n.*the store has a transaction open since \S+/m);
       expect(status).toMatch(/3 changes committed after it are not visible yet/);
+      expect(formatStatus(await teamStatus(io(carol).env, { probe: false }))).toMatch(
+        /^at the last pull, the store has a transaction open since .*; 3 changes committed after it are not visible yet/m,
+      );
     } finally {
       await open.query('ROLLBACK').catch(() => undefined);
       await open.end();
