@@ -87,15 +87,19 @@ function readHead(gitDir: string): { ref: string } | { sha: string } | null {
   return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(head) ? { sha: head } : null;
 }
 
-/** Current branch of the work tree holding `cwd`: '' when detached, outside a repository or unreadable. */
+/** A ref name git would accept as a file below refs/ (no `..`, no empty or dot-led part), so it names no other file. */
+const safeRef = (ref: string): boolean => ref.split('/').every((p) => p !== '' && !p.startsWith('.') && !p.endsWith('.lock'));
+
+/**
+ * Current branch of the work tree holding `cwd`: '' when detached, outside a repository or
+ * unreadable. A reftable repository's HEAD names `refs/heads/.invalid` (its refs live elsewhere),
+ * which is not a branch: '' too, as are its commit subjects (recentCommitSubjects).
+ */
 export function currentBranch(cwd: string): string {
   const repo = findRepo(cwd);
   const head = repo ? readHead(repo.gitDir) : null;
-  return head && 'ref' in head && head.ref.startsWith('refs/heads/') ? head.ref.slice('refs/heads/'.length) : '';
+  return head && 'ref' in head && head.ref.startsWith('refs/heads/') && safeRef(head.ref) ? head.ref.slice('refs/heads/'.length) : '';
 }
-
-/** A ref name git would accept as a file below refs/ (no `..`, no empty or dot-led part), so it names no other file. */
-const safeRef = (ref: string): boolean => ref.split('/').every((p) => p !== '' && !p.startsWith('.') && !p.endsWith('.lock'));
 
 /** The commit a ref names: its loose file in the git dir or the common dir, else packed-refs; null when none. */
 function resolveRef(repo: GitRepo, ref: string): string | null {

@@ -86,10 +86,13 @@ describe('reading a repository without its configuration', () => {
     expect(subjects).toEqual(['mine']);
   });
 
-  it('a HEAD naming a path outside refs/ is not followed', () => {
+  it('a HEAD naming a path outside refs/ is not followed, and a reftable HEAD names no branch', () => {
     const dir = repoWithCommits(['x']);
     fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/../../../../etc/hostname\n');
     expect(headCommit(dir)).toBeNull();
+    expect(currentBranch(dir)).toBe('');
+    fs.writeFileSync(path.join(dir, '.git', 'HEAD'), 'ref: refs/heads/.invalid\n');
+    expect(currentBranch(dir)).toBe('');
   });
 
   it('origin url parsed as git writes it: quotes, comments, other remotes and sections', () => {
