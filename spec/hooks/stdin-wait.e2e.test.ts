@@ -69,7 +69,7 @@ describe('hook stdin on a loaded machine', () => {
     expect(await runReader('pipe', PAYLOAD)).toBe(PAYLOAD);
   });
 
-  it('SubagentStart started past its deadline by a slow start, stdin a file: its input is read, one envelope', async () => {
+  it('SubagentStart started past its deadline by a slow start, stdin a file: input read, no "empty stdin", an empty answer at once', async () => {
     const c = hostileKb();
     dir = c.base;
     const file = path.join(c.base, 'payload.json');
@@ -102,6 +102,8 @@ describe('hook stdin on a loaded machine', () => {
       ? fs.readFileSync(path.join(c.state, 'last-event.json'), 'utf8')
       : '';
     expect(said + crumb).not.toContain('empty stdin');
+    // Its input read, past the deadline: the hook answers at once instead of starting a recall that could only be late.
+    expect(said).toContain('started too late: the 1 s deadline passed before the input was read; no context given');
   });
 
   it('the wait is bounded by the deadline, with a floor for input still on its way', () => {
