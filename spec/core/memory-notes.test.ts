@@ -77,11 +77,11 @@ describe('a memory folder with a replaced memory', () => {
     }
     // Marked where recall shows it: `list --all` and `show`.
     const io = { env, cwd: k.root, warn: () => undefined };
-    const listed = listNotes({ kb: k.root, global: false, allBranches: false, verbose: false, all: true }, io);
+    const listed = listNotes({ kb: k.root, global: false, allBranches: false, all: true }, io);
     expect(listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))?.state).toBe('superseded');
     expect(listed.find((n) => n.path.endsWith('project_ci_github_actions.md'))?.state).toBe('live');
     const older = listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))!;
-    expect(showNote(older.id, { kb: k.root, global: false, allBranches: false, verbose: false }, io).superseded_by).toBe(
+    expect(showNote(older.id, { kb: k.root, global: false, allBranches: false }, io).superseded_by).toBe(
       'ci-github-actions',
     );
   });
