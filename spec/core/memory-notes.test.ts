@@ -81,8 +81,6 @@ describe('a memory folder with a replaced memory', () => {
     expect(listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))?.state).toBe('superseded');
     expect(listed.find((n) => n.path.endsWith('project_ci_github_actions.md'))?.state).toBe('live');
     const older = listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))!;
-    expect(showNote(older.id, { kb: k.root, global: false, allBranches: false }, io).superseded_by).toBe(
-      'ci-github-actions',
-    );
+    expect(showNote(older.id, { kb: k.root, global: false, allBranches: false }, io).superseded_by).toBe('ci-github-actions');
   });
 });
