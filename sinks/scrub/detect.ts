@@ -184,14 +184,20 @@ const TOKEN = /[A-Za-z0-9+/_-]+={0,3}/g;
  */
 const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*)+(?:[-_][a-z0-9]{1,12})?$/;
 
-/** Hex (a commit, a digest, a UUID, a colour) stands for itself: hex is never taken on its own. */
-const HEX_RUN = /(?<![A-Za-z0-9])(?:[0-9a-f]{6,}(?:-[0-9a-f]{4,})*|[0-9A-F]{6,}(?:-[0-9A-F]{4,})*)(?![A-Za-z0-9])/g;
+/**
+ * Hex (a commit, a digest, a UUID's groups, a colour) stands for itself: hex is never taken on its
+ * own. A piece between separators is hex when it is all hex digits of one case, 6 or more of them,
+ * or 4 or more with a digit among them.
+ */
+const isHexPiece = (w: string): boolean => /^(?:[0-9a-f]+|[0-9A-F]+)$/.test(w) && (w.length >= 6 || (w.length >= 4 && /[0-9]/.test(w)));
+/** A bit width between words (`Uint8Array`, `Float32Array`, `Base64Url`, `Sha256Hash`). */
+const BIT_WIDTH = /(?<=[a-z]{2})(?:8|16|32|64|128|256|512)(?=[A-Z][a-z])/g;
 /**
  * What written text is made of: words with a vowel (`Global`, `docs`), capitals standing as a word
  * (`API/`, `JSONParse`), numbers.
  */
-const WRITTEN_PART =
-  /[A-Z]?[a-z]*[aeiouy][a-z]*|(?<![A-Za-z])[A-Z]{2,8}(?![a-z])|[A-Z]{2,8}(?=[A-Z][a-z])|(?<![A-Za-z0-9])[0-9]+(?![A-Za-z0-9])/g;
+const WRITTEN_PART = /[A-Z]?[a-z]+|(?<![A-Za-z])[A-Z]{2,8}(?![a-z])|[A-Z]{2,8}(?=[A-Z][a-z])|(?<![A-Za-z0-9])[0-9]+(?![A-Za-z0-9])/g;
+const VOWEL_OR_NOT_WORD = /[aeiouy]|^[A-Z0-9]+$/;
 
 type CharClass = 'upper' | 'lower' | 'digit' | null;
 const classOf = (ch: string | undefined): CharClass =>
@@ -202,8 +208,8 @@ const classOf = (ch: string | undefined): CharClass =>
  * base64 switches between capitals, small letters and digits at nearly every character: a small
  * letter alone between digits or capitals (`7b4`, `KxQ`), a digit alone next to a capital (`K7M`),
  * a capital alone between digits, long capital runs inside a word, several `aBCd` switches. Written
- * text has none of these (`Global_Objects/Array`, `all-MiniLM-L6-v2`, `getUserById`, where a capital
- * after a lone small letter starts the next word), and most of its characters are in words
+ * text has none of these (`Global_Objects/Uint8Array`, `all-MiniLM-L6-v2`, `getUserById`, where a
+ * capital after a lone small letter starts the next word), and most of its characters are in words
  * or numbers. `+` never appears in paths or names.
  *
  * Measured on a million random base64 strings of 32 characters (the shortest judged), about 3 in
@@ -212,8 +218,11 @@ const classOf = (ch: string | undefined): CharClass =>
  */
 function readsAsWritten(t: string): boolean {
   if (t.includes('+')) return false;
-  const m = t.replace(HEX_RUN, (x) => '-'.repeat(x.length));
-  const startsWord = (j: number): boolean => classOf(m[j]) === 'upper' && classOf(m[j + 1]) === 'lower';
+  // Every pattern here is linear: a run can be 100 kB of a hostile paste.
+  const m = t.replace(/[A-Za-z0-9]+/g, (w) => (isHexPiece(w) ? '-'.repeat(w.length) : w)).replace(BIT_WIDTH, (x) => '-'.repeat(x.length));
+  // A capital starts the next word when a small letter follows it, or ends the run (`ReDoS`, `NaN`).
+  const startsWord = (j: number): boolean =>
+    classOf(m[j]) === 'upper' && (classOf(m[j + 1]) === 'lower' || !/[A-Za-z]/.test(m[j + 1] ?? ''));
   for (let i = 1; i < m.length - 1; i += 1) {
     const [a, b, c] = [classOf(m[i - 1]), classOf(m[i]), classOf(m[i + 1])];
     if (!a || !b || !c) continue;
@@ -225,7 +234,7 @@ function readsAsWritten(t: string): boolean {
   const alnum = m.replace(/[^A-Za-z0-9]/g, '').length;
   if (alnum === 0) return true;
   let written = 0;
-  for (const p of m.matchAll(WRITTEN_PART)) written += p[0].length;
+  for (const p of m.matchAll(WRITTEN_PART)) if (VOWEL_OR_NOT_WORD.test(p[0])) written += p[0].length;
   return written >= 0.6 * alnum;
 }
 

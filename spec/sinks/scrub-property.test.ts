@@ -214,12 +214,13 @@ describe('ids and paths are not secrets', () => {
 
   it('keeps paths and URLs made of words', () => {
     for (const p of [
-      'see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Array for details',
+      'see https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Uint8Array for details',
       'https://github.com/microsoft/TypeScript/blob/71af02f7459dc812e85ac31365bfe23daf14b4e4/src/lib/es5.d.ts line 40',
       'pull sentence-transformers/all-MiniLM-L6-v2 into ~/.cache/recall/models/all-MiniLM-L6-v2/onnx',
       'open /Users/alice/Library/Application Support/Code/User/globalStorage/state.vscdb',
       'packages/api/src/v2/handlers/orderHandler.test.ts fails on CI',
       'src/examples/server/demoInMemoryOAuthProvider.ts is the example',
+      'see https://owasp.org/www-community/attacks/Regular_expression_Denial_of_Service_-_ReDoS first',
     ])
       expect([p, scrub(p)]).toEqual([p, p]);
   });
