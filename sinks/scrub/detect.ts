@@ -62,10 +62,12 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
     rule: 'recall:env-secret',
     re: /\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*["']?([^\s"'`]{4,200})/dg,
   },
-  // The same said in other languages: "das Passwort ist …", "le mot de passe est …", "la contraseña es …".
+  // The same said in other languages: "das Passwort ist …", "le mot de passe est …", "la contraseña es …",
+  // "la password è …". Words that also mean something else ("clave", "parola") are left out, and the
+  // English word takes only connectors English prose does not use ("password to the db" is not one).
   {
     rule: 'recall:said-secret',
-    re: /(?<![\p{L}\p{N}])(?:password|passwort|kennwort|mot de passe|contraseña|contrasena|clave|senha|wachtwoord|lösenord|passord|adgangskode|salasana|hasło|haslo|heslo|jelszó|parola|пароль|密码|密碼|パスワード|비밀번호)["']?\s*(?:ist|lautet|war|est|était|es|era|é|è|är|er|on|jest|je|to|是|は|：)\s*["'`„“«]?([^\s"'`“”»]{4,200})/dgiu,
+    re: /(?:(?<![\p{L}\p{N}])(?:passwort|kennwort|mot de passe|contraseña|contrasena|senha|wachtwoord|lösenord|passord|adgangskode|salasana|hasło|haslo|heslo|jelszó|пароль)["']?\s*(?:(?:ist|lautet|war|est|était|es|era|é|è|är|er|on|jest|je|to|is|было|это)(?![\p{L}\p{N}])|[=:：])|(?<![\p{L}\p{N}])(?:password|passwort)["']?\s*(?:ist|lautet|est|era|é|è|är|jest)(?![\p{L}\p{N}])|(?:密码|密碼|パスワード|비밀번호)\s*(?:是|は|：|:|=|는|은))\s*["'`„“«]?([^\s"'`“”»]{4,200})/dgiu,
   },
   // A password on a command line: `mysql -uroot -pS3cret` (glued to -p; `-p` alone asks for it), `sshpass -p …`.
   {
@@ -210,7 +212,7 @@ const classOf = (ch: string | undefined): CharClass =>
  * a capital alone between digits, long capital runs inside a word, several `aBCd` switches. Written
  * text has none of these (`Global_Objects/Uint8Array`, `all-MiniLM-L6-v2`, `getUserById`, where a
  * capital after a lone small letter starts the next word), and most of its characters are in words
- * or numbers. `+` never appears in paths or names.
+ * or numbers. `+` never appears in paths or names, nor 25 small letters and digits in one piece.
  *
  * Measured on 200,000 random base64 strings of 32 characters (the shortest judged), about 4 in
  * 10,000 are kept (a third of them for their low entropy); 2 in 100,000 at 40 characters, 5 in
@@ -218,6 +220,8 @@ const classOf = (ch: string | undefined): CharClass =>
  */
 function readsAsWritten(t: string): boolean {
   if (t.includes('+')) return false;
+  // A long piece of small letters and digits with no separator is a random token (base36), not a word.
+  for (const w of t.match(/[A-Za-z0-9]+/g) ?? []) if (w.length >= 25 && /^[a-z0-9]+$/.test(w) && !isHexPiece(w)) return false;
   // Every pattern here is linear: a run can be 100 kB of a hostile paste.
   const m = t.replace(/[A-Za-z0-9]+/g, (w) => (isHexPiece(w) ? '-'.repeat(w.length) : w)).replace(BIT_WIDTH, (x) => '-'.repeat(x.length));
   // A capital starts the next word when a small letter follows it, or ends the run (`ReDoS`, `NaN`).
