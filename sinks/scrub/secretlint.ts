@@ -43,12 +43,6 @@ const SKIPPED = new Set(['@secretlint/secretlint-rule-filter-comments', '@secret
  * and goes with the secret key pasted next to it.
  */
 const OPTIONS: Record<string, Record<string, unknown>> = {
-  // The private key rule reports the whole block, header and END line included: the key is what
-  // lies between them (recall's own PEM rule in detect.ts also takes blocks without an END line).
-  '@secretlint/secretlint-rule-privatekey': {
-    re: /^-{3,5} ?BEGIN [^\n]*?PRIVATE KEY[^\n]*?-{3,5}([\s\S]*?)(?:-{3,5} ?END\b|$)/d,
-    reach: 0,
-  },
   '@secretlint/secretlint-rule-aws': { enableIDScanRule: true },
 };
 
