@@ -9,8 +9,9 @@
  *    hunter2" or as a JSON/YAML member, an environment assignment named like a secret
  *    `PGPASSWORD=…`, a password said in a few other languages, one on a mysql or sshpass command
  *    line, hex that a secret word names, auth headers / bearer tokens in pasted requests), JWTs,
- *    Stripe and Google API keys, and well-known key prefixes (`sk-ant-`, `ghp_`, `AKIA`, …) followed by a tail of any
- *    length (the preset wants each key's exact length, but a truncated or test key is still a key).
+ *    Stripe and Google API keys, and well-known key prefixes (`sk-ant-`, `ghp_`, `AKIA`, …)
+ *    followed by a tail of any length (the preset wants each key's exact length, but a truncated or
+ *    test key is still a key).
  * 3. An entropy rule for long random tokens no pattern names: 32+ characters of the base64/url
  *    alphabet, judged whole (`/` is a base64 character, so a run is never cut into path segments),
  *    at 4.0 bits per character or more (random base64 of that length scores about 4.6-5; hex,
@@ -76,7 +77,8 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
   },
   { rule: 'recall:cli-password', re: /\bsshpass\s+-p\s*('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})/dg },
   // Hex the words just before call a secret: "twilio auth token 3f9c…", "signing secret for staging: 9b1d…".
-  // Hex alone is a hash or an id (a commit, an md5) and is kept; said to be a secret, it is one.
+  // Hex alone is a hash or an id (a commit, an md5) and is kept; said to be a secret, it is one,
+  // unless the words between name a hash ("the token fix is commit 3f9c…", HASH_WORDS).
   {
     rule: 'recall:hex-secret',
     re: /\b(?:auth[ _-]?token|token|secret|api[ _-]?key|access[ _-]?key|password|passwd|signing[ _-]?key|credentials?)\b[^\n]{0,24}?\b([0-9a-fA-F]{32,128})\b/dgi,
@@ -111,6 +113,9 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
 const SAID_NOT_SECRET =
   /^(?:include|omit|same-origin|falsch|richtig|leer|erforderlich|abgelaufen|ungültig|gesetzt|nicht|korrekt|requis|vide|expiré|obligatoire|incorrecto|vacío|requerido|obligatorio|errada|vazia|onjuist|verplicht|required|optional|empty|blank|set|unset|missing|wrong|incorrect|invalid|correct|expired|valid|stored|saved|hidden|masked|redacted|\*+|x+|\.+|null|none|true|false|the|a|an|in|not|being|still|now|also|too|only)[.,;:!?)]*$/i;
 
+/** Words that say a hex string is a hash or a revision, not a secret. */
+const HASH_WORDS = /\b(?:commit|sha\d*|hash|digest|checksum|md5|rev|revision|fingerprint)\b/i;
+
 /** Counts, sizes and switches (`MAX_TOKENS=4096`, `token: 3600`, `SECRET_ROTATION=true`). */
 const NOT_A_SECRET_VALUE = /^(?:\d{1,7}|\d+(?:\.\d+)?[smhdkKMG]?b?|true|false|yes|no|on|off|enabled?|disabled?)$/i;
 /** Secret-sounding names that hold settings or paths, not secrets (`TOKEN_TTL`, `SECRET_FILE`). */
@@ -134,6 +139,7 @@ function wordRanges(text: string, out: SecretRange[]): void {
       )
         continue;
       if (rule === 'recall:env-secret' && NOT_A_SECRET_NAME.test(m[0])) continue;
+      if (rule === 'recall:hex-secret' && HASH_WORDS.test(m[0])) continue;
       if (PLACEHOLDER.test(value)) continue;
       out.push({ start: g[0], end: g[0] + value.length, rule });
     }

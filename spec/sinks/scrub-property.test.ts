@@ -211,6 +211,7 @@ describe('secrets said in other ways', () => {
       'the password to the staging db is required',
       'la clave es usar un pool por worker',
       'md5 3f9c2a7b1e4d5c6b7a8f9e0d1c2b3a4f of the tarball differs',
+      'the token expiry fix is commit 3f9c2a7b1e4d5c6b7a8f9e0d1c2b3a4f5e6d7c8b on main',
     ])
       expect([p, scrub(p)]).toEqual([p, p]);
   });
