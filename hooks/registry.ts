@@ -18,6 +18,7 @@ import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import type { ScoredCandidate } from '../core/types.js';
+import { sessionKey } from '../core/session-key.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
 import { oneLine, safeId } from '../sinks/safe-text.js';
@@ -196,7 +197,11 @@ function selectFresh(
   };
   if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
     choose(readInjected(ctx.stateDir, sessionId));
-    hookLog(ctx, 'user-prompt-submit', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+    hookLog(
+      ctx,
+      'user-prompt-submit',
+      `could not record injected ids for session ${sessionKey(sessionId)} (lock busy or state dir not writable)`,
+    );
   } else if (!sessionId) choose(new Set());
   return picked;
 }

@@ -9,6 +9,7 @@ import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyLen } from '../sinks/e
 import { recordInjected, resetInjected } from '../sinks/logs/index.js';
 import { kbProblem } from '../pipeline/health/index.js';
 import { DAY_MS } from '../core/dates.js';
+import { sessionKey } from '../core/session-key.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { injectedId, renderAnswer, renderResults, shownResults } from './hook-session.js';
 
@@ -34,7 +35,12 @@ function recordSessionStart(ctx: HookContext, input: Record<string, unknown>, sh
   const source = pick(input, ['source']);
   const ok =
     source === 'clear' || source === 'compact' ? resetInjected(ctx.stateDir, sessionId, ids) : recordInjected(ctx.stateDir, sessionId, ids);
-  if (!ok) hookLog(ctx, 'session-start', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+  if (!ok)
+    hookLog(
+      ctx,
+      'session-start',
+      `could not record injected ids for session ${sessionKey(sessionId)} (lock busy or state dir not writable)`,
+    );
 }
 
 /** Why this session's KB gives nothing to recall, with the fix (null when it has notes). */

@@ -15,6 +15,7 @@ import type { RunResult } from '../../pipeline/run.js';
 import type { RefreshReport } from '../../sources/index/index.js';
 import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
 import { errorMessage } from '../../core/errors.js';
+import { sessionKey } from '../../core/session-key.js';
 import { str } from '../../core/note/index.js';
 import type { TraceEvent, TraceSink } from '../../operators/trace-stage.js';
 import { readAssistantAfter, transcriptSize } from '../../sources/transcript/index.js';
@@ -178,7 +179,7 @@ export function judgePendingUse(ctx: HookContext, sessionId: string | null): voi
         hookLog(
           ctx,
           'user-prompt-submit',
-          `helpfulness: transcript of session ${sessionId} unreadable; ${p.clues.length} verdicts skipped`,
+          `helpfulness: transcript of session ${sessionKey(sessionId)} unreadable; ${p.clues.length} verdicts skipped`,
         );
         continue;
       }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { noteText, tempKb, type TempKb } from '../helpers/kb.js';
 import { RECALL_BIN, context, env as hookEnv, repo, runHook } from '../hooks/helpers.js';
+import { sessionKey } from '../../core/session-key.js';
 
 const FIXTURES = path.join(repo, 'spec', 'fixtures', 'transcripts');
 const ON_TOPIC = 'postgres connection pool exhausted during the nightly job';
@@ -111,8 +112,8 @@ describe('helpfulness verdicts in the recall log', () => {
   it('marks the note used where the assistant quotes it, with the phrase as evidence, and not used where it ignores it', () => {
     const verdicts = logLines('used').filter((v) => v['id'] === 'lrn-pool-idle');
     const bySession = Object.fromEntries(verdicts.map((v) => [v['session'], v]));
-    expect(bySession['sess-quotes']).toMatchObject({ used: true, by: 'phrase', evidence: 'close transactions before slow' });
-    expect(bySession['sess-ignores']).toMatchObject({ used: false, evidence: null });
+    expect(bySession[sessionKey('sess-quotes')]).toMatchObject({ used: true, by: 'phrase', evidence: 'close transactions before slow' });
+    expect(bySession[sessionKey('sess-ignores')]).toMatchObject({ used: false, evidence: null });
     // No transcript text is stored: nothing the assistant wrote beyond the note's own phrase.
     const log = fs.readFileSync(path.join(kb.state, 'recall_log.jsonl'), 'utf8');
     expect(log).not.toContain('max_connections');
@@ -120,7 +121,7 @@ describe('helpfulness verdicts in the recall log', () => {
   });
 
   it('records each prompt: what was injected with its tokens, and the abstention with its reason', () => {
-    const hooks = logLines('hook').filter((h) => h['session'] === 'sess-quotes');
+    const hooks = logLines('hook').filter((h) => h['session'] === sessionKey('sess-quotes'));
     expect(hooks.map((h) => h['query'])).toEqual([ON_TOPIC, OFF_TOPIC]);
     const injected = hooks[0]!['injected'] as { id: string; tokens: number }[];
     expect(injected.map((n) => n.id)).toContain('lrn-pool-idle');
