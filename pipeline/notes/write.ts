@@ -35,7 +35,7 @@ import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type N
 const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE']);
 
 /** Run one write; a runtime failure (disk full, permission, busy index) becomes a NoteWriteError naming the command. */
-function writing<T>(what: string, fn: () => T): T {
+export function writing<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
@@ -48,7 +48,7 @@ function writing<T>(what: string, fn: () => T): T {
  * The text of a note's file as it is now, checked to still be the note the index named (same id,
  * still in place). Called with the writer lock held.
  */
-function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
+export function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
   let text: string;
   try {
     text = fs.readFileSync(abs, 'utf8');
@@ -116,7 +116,7 @@ export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new 
 }
 
 /** A harness's memory folder is read-only to recall: it is the harness's to change. */
-function refuseHarnessMemory(root: string, io: NotesIo, home: string): void {
+export function refuseHarnessMemory(root: string, io: NotesIo, home: string): void {
   if (isHarnessMemory(root, io.env, home))
     throw new UsageError(`${root}: a harness's own memory folder, which recall reads but never changes; change it in the harness`);
 }
