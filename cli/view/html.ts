@@ -105,7 +105,7 @@ code{background:#eef1f5;padding:0 3px;border-radius:3px}
 .explain{background:#fffbe6;border:1px solid #eadb9c;border-radius:6px;padding:8px 12px;margin:8px 0}
 svg text{font:11px system-ui,sans-serif;fill:#333}
 .status{background:#eef3fb;border:1px solid #c9d7ee;border-radius:6px;padding:6px 10px}
-.degraded{color:#8a1c1c}.num{text-align:right}
+.degraded{color:#8a1c1c}.num{text-align:right}.nowrap{white-space:nowrap}
 .flash{background:#e8f6ee;border:1px solid #a8dbbd;border-radius:6px;padding:6px 10px}.flash.error{background:#fdeceb;border-color:#eeb4ae}
 .actions{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:8px 12px;margin:12px 0}
 form.action{margin:6px 0}form.filters{margin:8px 0;display:flex;gap:6px;flex-wrap:wrap}ul.sources{margin:4px 0 8px;padding-left:18px}

@@ -67,13 +67,13 @@ export function notesPage(ctx: PageCtx, sources: readonly NoteSource[], data: Vi
       if (!matches(n, u, f)) continue;
       const review = REVIEW?.unreviewed(n.frontmatter) ?? null;
       rows.push(
-        h`<tr data-id="${n.id}"><td><a href="${href('/note', { id: n.id, kb: s.root })}"><code>${n.id}</code></a></td><td>${n.title}${review ? h`<br><span class="small unused">${review}</span>` : ''}</td><td class="small">${sourceLabel(s)}</td><td class="small">${n.state === 'live' ? 'live' : h`<span class="unused">${n.state}</span>`}</td><td class="small">${n.date ?? '—'}</td><td class="num">${u.injected}</td><td class="num used">${u.used}</td><td class="num unused">${u.notUsed}</td><td class="small">${u.last ? timeTag(u.last, ctx.now) : h`<span class="muted">never</span>`}</td></tr>`,
+        h`<tr data-id="${n.id}"><td><a href="${href('/note', { id: n.id, kb: s.root })}"><code>${n.id}</code></a></td><td>${n.title}${review ? h`<br><span class="small unused">${review}</span>` : ''}</td><td class="small">${sourceLabel(s)}</td><td class="small">${n.state === 'live' ? 'live' : h`<span class="unused">${n.state}</span>`}</td><td class="small nowrap">${n.date ?? '—'}</td><td class="num">${u.injected}</td><td class="num${u.used ? ' used' : ' muted'}">${u.used}</td><td class="num${u.notUsed ? ' unused' : ' muted'}">${u.notUsed}</td><td class="small nowrap">${u.last ? timeTag(u.last, ctx.now) : h`<span class="muted">never</span>`}</td></tr>`,
       );
     }
   }
   const sourcesLine = sources.map(
     (s) =>
-      h`<li><b>${sourceLabel(s)}</b> <span class="small muted">${s.root} · ${s.reason} · ${plural(s.notes.length, 'note')}${s.readOnly ? ' · read-only: recall never changes it' : ''}</span></li>`,
+      h`<li><b>${sourceLabel(s)}</b> <span class="small muted">${s.root} · ${s.reason} · ${plural(s.notes.length, 'note')}${s.readOnly ? ' · recall never changes it' : ''}</span></li>`,
   );
   const form = h`<form class="filters" action="/notes" method="get"><input name="q" value="${f.q}" placeholder="words in id, title, insight, tags" aria-label="filter">
 <select name="state" aria-label="state">${option('live', 'live', f.state)}${option('all', 'every state', f.state)}${option('superseded', 'superseded', f.state)}${option('forgotten', 'forgotten', f.state)}${option('archived', 'archived', f.state)}</select>

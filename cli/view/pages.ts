@@ -82,11 +82,19 @@ function eventRow(ctx: PageCtx, ev: ViewEvent): Html {
   return h`<tr class="event"><td class="small muted">${timeTag(ev.ts, ctx.now)}<br>${ev.hook}</td><td><div class="prompt"><b>${ev.query}</b></div>${injected}${extra}${stagesLine(ev)}</td></tr>`;
 }
 
+/** The optional parts as a person names them (a part not listed keeps its stage name). */
+const PART_NAMES: Readonly<Record<string, string>> = {
+  'arm:vector': 'the vector arm',
+  embed: 'embeddings',
+  rerank: 'the reranker',
+};
+
 /** The status line: optional parts not installed, said once for the whole log. */
 function statusLine(data: ViewData): Html {
   const missing = optionalMissing(data.events);
   if (!missing.parts.length) return h``;
-  return h`<p class="status small" id="status">Optional models not installed: ${missing.parts.join(', ')} did not run (${plural(missing.prompts, 'prompt')}). That is the normal state; <code>recall models pull</code> installs them.</p>`;
+  const parts = missing.parts.map((p) => PART_NAMES[p] ?? p);
+  return h`<p class="status small" id="status">Optional models not installed: ${parts.join(', ')} did not run (${plural(missing.prompts, 'prompt')}). That is the normal state; <code>recall models pull</code> installs them.</p>`;
 }
 
 export function sessionsPage(ctx: PageCtx, data: ViewData): string {

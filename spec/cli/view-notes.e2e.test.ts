@@ -130,11 +130,11 @@ describe('the Notes page', () => {
     const row = (id: string): string => new RegExp(`<tr data-id="${id}">[\\s\\S]*?</tr>`).exec(r.body)?.[0] ?? '';
     // The person's KB and Claude Code's memory folder, each named.
     expect(r.body).toMatch(/<b>KB \.learnings<\/b>/);
-    expect(r.body).toMatch(/<b>Claude Code memory<\/b>[\s\S]*read-only: recall never changes it/);
+    expect(r.body).toMatch(/<b>Claude Code memory<\/b>[^\n]*recall never changes it/);
     expect(row('merge-freeze')).toContain('Claude Code memory');
     // Injected once (its session had no next prompt, so it is not judged yet), last use today.
     expect(row('lrn-pool')).toMatch(
-      /<td class="num">1<\/td><td class="num used">0<\/td><td class="num unused">0<\/td><td class="small"><time datetime="\d{4}-\d\d-\d\dT[\d:]+" title="[^"]+">today \d\d:\d\d<\/time>/,
+      /<td class="num">1<\/td><td class="num muted">0<\/td><td class="num muted">0<\/td><td class="small nowrap"><time datetime="\d{4}-\d\d-\d\dT[\d:]+" title="[^"]+">today \d\d:\d\d<\/time>/,
     );
     expect(row('lrn-stale')).toMatch(/<td class="num">0<\/td>[\s\S]*never/);
   });
@@ -158,7 +158,7 @@ describe('the Sessions page after real prompts', () => {
     const r = await get('/');
     // ... and the page says it once, on its status line.
     expect(r.body.match(/id="status"/g)).toHaveLength(1);
-    expect(r.body).toMatch(/Optional models not installed: .+ did not run \(2 prompts\)/);
+    expect(r.body).toMatch(/Optional models not installed: the vector arm[^<]* did not run \(2 prompts\)/);
     expect(r.body).not.toMatch(/degraded: [^<]*unavailable/);
   });
 
@@ -210,7 +210,19 @@ describe('note actions', () => {
     expect(fs.readdirSync(w.memory).sort()).toEqual(['MEMORY.md', 'merge_freeze.md']);
   });
 
-  it('waits for the writer lock the CLI takes: a write held by another writer is refused, then lands once it is free', async () => {
+  it('says why a change was refused (an empty how-to-apply line, an unknown note) and writes nothing', async () => {
+    const before = fs.readFileSync(noteFile('lrn-stale'), 'utf8');
+    const csrf = await csrfOf('lrn-stale');
+    const empty = await post({ action: 'apply', id: 'lrn-stale', kb: learnings, csrf, apply: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatch(/id="flash">the how-to-apply line is empty/);
+    const unknown = await post({ action: 'supersede', id: 'lrn-stale', kb: learnings, csrf, new: 'no-such-note' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body).toMatch(/no-such-note: no note with this id/);
+    expect(fs.readFileSync(noteFile('lrn-stale'), 'utf8')).toBe(before);
+  });
+
+  it('takes the writer lock the CLI takes: while another writer holds it, nothing is written and the page says why', async () => {
     const lock = path.join(learnings, '.recall-notes.lock');
     fs.writeFileSync(lock, String(process.pid));
     // Kept fresh: an old lock is taken over as its owner's leftover.
