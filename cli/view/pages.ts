@@ -45,20 +45,33 @@ export function stageRuns(stages: readonly { stage: string; ms: number }[]): { s
   return runs;
 }
 
-function stagesLine(ev: ViewEvent): Html {
-  const runs = stageRuns(ev.stages).map((run, i, all) => {
+/** A KB the view reads, as the stage lines name it. */
+export interface KbLabel {
+  root: string;
+  label: string;
+}
+
+/**
+ * Each KB's stages of one prompt, labelled. The hook line records the first KB it read (`kb`),
+ * not the list: when that is the view's first KB and the prompt ran as many KBs as the view
+ * reads, they are the same sources in the same order and are named; otherwise numbered.
+ */
+function stagesLine(ev: ViewEvent, kbs: readonly KbLabel[]): Html {
+  const runs = stageRuns(ev.stages);
+  const named = runs.length === kbs.length && ev.kb === kbs[0]?.root;
+  const lines = runs.map((run, i) => {
     const parts = run.filter((s) => !s.stage.startsWith('arm:') && s.ms > 0).map((s) => `${s.stage} ${s.ms}`);
     const arms = run.filter((s) => s.stage.startsWith('arm:')).map((s) => `${s.stage.slice(4)} ${s.ms}`);
-    const label = all.length > 1 ? `KB ${i + 1} of ${all.length}: ` : '';
+    const label = runs.length > 1 ? `${named ? kbs[i]!.label : `KB ${i + 1} of ${runs.length}`}: ` : '';
     return `${label}${parts.length ? `${parts.join(', ')} ms` : ''}${arms.length ? `${parts.length ? ' · ' : ''}arms: ${arms.join(', ')} ms` : ''}`;
   });
-  return h`<span class="small muted">hook ${ev.hookMs} ms · recall ${ev.recallMs} ms${runs
+  return h`<span class="small muted">hook ${ev.hookMs} ms · recall ${ev.recallMs} ms${lines
     .filter(Boolean)
     .map((r) => ` · ${r}`)
     .join('')}</span>`;
 }
 
-function eventRow(ctx: PageCtx, ev: ViewEvent): Html {
+function eventRow(ctx: PageCtx, ev: ViewEvent, kbs: readonly KbLabel[]): Html {
   const injected = ev.injected.length
     ? h`<table class="small"><tr><th>injected</th><th>title</th><th>relevance</th><th>tokens</th><th>helped?</th></tr>${ev.injected.map(
         (n) =>
@@ -79,7 +92,7 @@ function eventRow(ctx: PageCtx, ev: ViewEvent): Html {
       ? h`<div class="small degraded">degraded: ${ev.degraded.filter((d) => !isOptionalMissing(d)).join(', ')}</div>`
       : '',
   ];
-  return h`<tr class="event"><td class="small muted">${timeTag(ev.ts, ctx.now)}<br>${ev.hook}</td><td><div class="prompt"><b>${ev.query}</b></div>${injected}${extra}${stagesLine(ev)}</td></tr>`;
+  return h`<tr class="event"><td class="small muted">${timeTag(ev.ts, ctx.now)}<br>${ev.hook}</td><td><div class="prompt"><b>${ev.query}</b></div>${injected}${extra}${stagesLine(ev, kbs)}</td></tr>`;
 }
 
 /** The optional parts as a person names them (a part not listed keeps its stage name). */
@@ -97,7 +110,7 @@ function statusLine(data: ViewData): Html {
   return h`<p class="status small" id="status">Optional models not installed: ${parts.join(', ')} did not run (${plural(missing.prompts, 'prompt')}). That is the normal state; <code>recall models pull</code> installs them.</p>`;
 }
 
-export function sessionsPage(ctx: PageCtx, data: ViewData): string {
+export function sessionsPage(ctx: PageCtx, data: ViewData, kbs: readonly KbLabel[] = []): string {
   const all = usedShare(data.events);
   const summary =
     all.share === null ? 'no verdict yet' : `${all.used} of ${all.judged} injected notes used (${Math.round(all.share * 100)}%)`;
@@ -105,7 +118,7 @@ export function sessionsPage(ctx: PageCtx, data: ViewData): string {
     (
       s,
     ) => h`<section class="session" data-session="${s.id}"><h2>Session <code>${s.id}</code> <span class="small muted">${timeTag(s.first, ctx.now)} – ${timeTag(s.last, ctx.now)} · ${plural(s.events.length, 'prompt')}</span></h2>
-<table>${s.events.map((ev) => eventRow(ctx, ev))}</table></section>`,
+<table>${s.events.map((ev) => eventRow(ctx, ev, kbs))}</table></section>`,
   );
   const empty = h`<p class="muted">No hook calls logged yet. Once the prompt hook has run (in Claude Code, Codex or Copilot, or <code>recall hook user-prompt-submit</code> fed a hook JSON), its prompts show here.</p>`;
   const body = h`<h1>Sessions, newest first</h1>${statusLine(data)}<p>Helpfulness overall: <b id="used-overall">${summary}</b>${data.skipped ? h` <span class="muted small">(${plural(data.skipped, 'unreadable log line')} skipped)</span>` : ''}</p>

@@ -15,11 +15,13 @@ import { randomBytes } from 'node:crypto';
 import { errorMessage } from '../../core/errors.js';
 import { notesOfEverySource, showNote, type KbOptions, type NoteSource } from '../../pipeline/notes/index.js';
 import type { RunIo } from '../../pipeline/run.js';
+import { loadConfig } from '../../pipeline/config/index.js';
+import { resolveSources } from '../../pipeline/kb-sources/index.js';
 import { createViewAuth, secretMatches, type ViewAuth } from './auth.js';
 import { loadViewData } from './data.js';
 import { esc, type PageCtx } from './html.js';
-import { daysPage, sessionsPage } from './pages.js';
-import { notePage, notesFilter, notesPage, type NoteText } from './notes-page.js';
+import { daysPage, sessionsPage, type KbLabel } from './pages.js';
+import { notePage, notesFilter, notesPage, sourceLabel, type NoteText } from './notes-page.js';
 import { DONE, runAction, type ActionName } from './actions.js';
 import { runSearch, searchPage } from './search.js';
 
@@ -102,6 +104,17 @@ function sourcesOf(opts: ViewServerOptions): NoteSource[] {
   return notesOfEverySource(opts.kb, { env: opts.io.env, cwd: opts.io.cwd, warn: () => undefined });
 }
 
+/** The KBs a recall here reads, named as the pages name them (no index is opened). */
+function kbLabels(opts: ViewServerOptions): KbLabel[] {
+  try {
+    const config = loadConfig(opts.io.env);
+    const { read } = resolveSources(config, { ...opts.kb, cwd: opts.io.cwd, env: opts.io.env });
+    return read.map((s) => ({ root: s.root, label: sourceLabel(s) }));
+  } catch {
+    return [];
+  }
+}
+
 /** The source a note page shows: the one the link names (if read), else the first that holds the id. */
 function sourceFor(id: string, kb: string | null, sources: readonly NoteSource[]): NoteSource | null {
   return sources.find((s) => s.root === kb) ?? sources.find((s) => s.notes.some((n) => n.id === id)) ?? null;
@@ -131,7 +144,7 @@ async function route(url: URL, opts: ViewServerOptions, ctx: PageCtx): Promise<R
   const page = (body: string): Reply => ({ status: 200, body, html: true });
   switch (url.pathname) {
     case '/':
-      return page(sessionsPage(ctx, data()));
+      return page(sessionsPage(ctx, data(), kbLabels(opts)));
     case '/days':
       return page(daysPage(ctx, data()));
     case '/notes':

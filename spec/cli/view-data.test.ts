@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { dailyTotals, loadViewData, noteUses, optionalMissing, percentile, usedShare } from '../../cli/view/data.js';
 import { esc, h, humanTime, plural } from '../../cli/view/html.js';
-import { stageRuns } from '../../cli/view/pages.js';
+import { sessionsPage, stageRuns } from '../../cli/view/pages.js';
 import { createViewAuth } from '../../cli/view/auth.js';
 import { hostAllowed, sameOrigin, tokenMatches } from '../../cli/view/server.js';
 import { withHowToApply } from '../../pipeline/notes/index.js';
@@ -142,6 +142,27 @@ describe('what a person reads', () => {
     ];
     expect(stageRuns([...one, ...second])).toEqual([one, second]);
     expect(stageRuns([])).toEqual([]);
+  });
+
+  it('names each KB’s stages when the prompt read the view’s KBs, and numbers them otherwise', () => {
+    const stages = [
+      { stage: 'arms', ms: 5 },
+      { stage: 'arm:bm25', ms: 4 },
+      { stage: 'fuse', ms: 1 },
+      { stage: 'arm:bm25', ms: 3 },
+      { stage: 'fuse', ms: 2 },
+    ];
+    const data = loadViewData(stateWith([hook('2026-12-05T10:00:00', 'e1', { kb: '/kb/a', stages })]));
+    const ctx = { nonce: 'n', csrf: 'c', now };
+    const kbs = [
+      { root: '/kb/a', label: 'KB a' },
+      { root: '/kb/b', label: 'Claude Code memory' },
+    ];
+    expect(sessionsPage(ctx, data, kbs)).toContain(
+      ' · KB a: arms 5, fuse 1 ms · arms: bm25 4 ms · Claude Code memory: fuse 2 ms · arms: bm25 3 ms',
+    );
+    expect(sessionsPage(ctx, data, [kbs[1]!, kbs[0]!])).toContain(' · KB 1 of 2: arms 5, fuse 1 ms · arms: bm25 4 ms · KB 2 of 2: ');
+    expect(sessionsPage(ctx, data)).toContain(' · KB 1 of 2: ');
   });
 
   it('gathers the optional parts not installed (once, KB labels dropped) and leaves timeouts, errors and indexing out', () => {

@@ -172,7 +172,8 @@ describe('the Sessions page after real prompts', () => {
 
   it('labels the stages of each KB read (two KBs: the person’s and Claude Code’s memory)', async () => {
     const r = await get('/');
-    expect(r.body).toMatch(/KB 1 of 2: [^<]*KB 2 of 2: /);
+    // The hook ran in the project the view reads: the same two KBs, named.
+    expect(r.body).toMatch(/ · KB \.learnings: [^<]* · Claude Code memory: /);
     const search = await get(`/search?q=${encodeURIComponent(MERGE_PROMPT)}`);
     expect(search.body).toMatch(/<h2>Stages · KB \.learnings/);
     expect(search.body).toMatch(/<h2>Stages · Claude Code memory/);
