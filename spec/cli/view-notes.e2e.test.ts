@@ -13,11 +13,11 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import fs from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { zeroConfigWorld, type ZeroConfigWorld } from '../helpers/zero-config.js';
 import { CHROMIUM, launchChromium, type Browser } from '../helpers/chromium.js';
+import { viewClient, type Res, type ViewClient } from '../helpers/view-client.js';
 
 const bin = path.join(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'bin', 'recall');
 const POOL_PROMPT = 'postgres pool exhausted by idle transactions during the nightly job';
@@ -26,51 +26,18 @@ const MERGE_PROMPT = 'can I merge my pull request to main on Friday before the r
 let w: ZeroConfigWorld;
 let view: ChildProcess;
 let origin = '';
-let cookie = '';
 let learnings = '';
 /** The run's token, from the URL recall view printed. */
 let token = '';
 
-type Res = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-function request(method: string, pathAndQuery: string, headers: Record<string, string> = {}, body?: string): Promise<Res> {
-  const u = new URL(origin);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { method, host: '127.0.0.1', port: u.port, path: pathAndQuery, headers: { host: u.host, ...(cookie ? { cookie } : {}), ...headers } },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-const get = (p: string): Promise<Res> => request('GET', p);
-
-/** The CSRF token the note page's forms carry. */
-async function csrfOf(id: string): Promise<string> {
-  const page = await get(`/note?id=${encodeURIComponent(id)}`);
-  const m = /name="csrf" value="([^"]+)"/.exec(page.body);
-  if (!m) throw new Error(`no form on the page of ${id}: ${page.body.slice(0, 300)}`);
-  return m[1]!;
-}
-
-function post(fields: Record<string, string>, headers: Record<string, string> = { origin }): Promise<Res> {
-  return request(
-    'POST',
-    '/action',
-    { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    new URLSearchParams(fields).toString(),
-  );
-}
+let client: ViewClient;
+const get = (p: string): Promise<Res> => client.get(p);
+const post = (fields: Record<string, string>, headers?: Record<string, string>): Promise<Res> => client.post(fields, headers);
+const csrfOf = (id: string): Promise<string> => client.csrfOf(id);
 
 const noteFile = (id: string): string => {
   const docs = path.join(learnings, 'documents');
-  const name = fs.readdirSync(docs).find((n) => fs.readFileSync(path.join(docs, n), 'utf8').includes(`id: "${id}"\n`));
+  const name = fs.readdirSync(docs).find((n) => n.endsWith('.md') && fs.readFileSync(path.join(docs, n), 'utf8').includes(`id: "${id}"\n`));
   if (!name) throw new Error(`${id}: no file in ${docs}`);
   return path.join(docs, name);
 };
@@ -113,9 +80,8 @@ beforeAll(async () => {
   const u = new URL(first);
   origin = u.origin;
   token = u.searchParams.get('t') ?? '';
-  const login = await get(`/?t=${token}`);
-  expect(login.status).toBe(303);
-  cookie = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).join('; ');
+  client = viewClient(origin);
+  expect((await client.login(token)).status).toBe(303);
 }, 180_000);
 
 afterAll(async () => {
