@@ -35,7 +35,7 @@ import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type N
 const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE']);
 
 /** Run one write; a runtime failure (disk full, permission, busy index) becomes a NoteWriteError naming the command. */
-function writing<T>(what: string, fn: () => T): T {
+export function writing<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
@@ -48,7 +48,7 @@ function writing<T>(what: string, fn: () => T): T {
  * The text of a note's file as it is now, checked to still be the note the index named (same id,
  * still in place). Called with the writer lock held.
  */
-function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
+export function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
   let text: string;
   try {
     text = fs.readFileSync(abs, 'utf8');
@@ -122,7 +122,7 @@ export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new 
  * KB root and again on each path written, links followed (isHarnessMemory compares real paths): a
  * KB's documents/ or a single note may be a link into a memory folder.
  */
-function refuseHarnessMemory(target: string, io: NotesIo, home: string): void {
+export function refuseHarnessMemory(target: string, io: NotesIo, home: string): void {
   if (isHarnessMemory(target, io.env, home))
     throw new UsageError(`${target}: in a harness's own memory folder, which recall reads but never changes; change it in the harness`);
 }

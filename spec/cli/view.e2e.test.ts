@@ -58,9 +58,17 @@ function logLines(kind: string): Record<string, unknown>[] {
     .filter((o) => o['kind'] === kind);
 }
 
-function get(pathAndQuery: string, host = url.host): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+/** The session cookie the printed URL's token was traded for (beforeAll). */
+let cookie = '';
+
+function get(
+  pathAndQuery: string,
+  host = url.host,
+  withCookie = true,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: url.port, path: pathAndQuery, headers: { host } }, (res) => {
+    const headers = { host, ...(withCookie && cookie ? { cookie } : {}) };
+    const req = http.get({ host: '127.0.0.1', port: url.port, path: pathAndQuery, headers }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -101,6 +109,9 @@ beforeAll(async () => {
     view.on('exit', (code) => reject(new Error(`recall view exited (${code})`)));
   });
   url = new URL(first);
+  const login = await get(withToken('/'));
+  expect(login.status).toBe(303);
+  cookie = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).join('; ');
 }, 120_000);
 
 afterAll(async () => {
@@ -131,15 +142,16 @@ describe('helpfulness verdicts in the recall log', () => {
 });
 
 describe('the view server', () => {
-  it('refuses a request without the token, with a wrong token, or with another Host', async () => {
-    expect((await get('/')).status).toBe(403);
-    expect((await get('/?t=wrong')).status).toBe(403);
-    expect((await get(withToken('/'), `evil.example:${url.port}`)).status).toBe(403);
-    expect((await get(withToken('/'))).status).toBe(200);
+  it('refuses a request without the session cookie, with a wrong token, or with another Host', async () => {
+    expect((await get('/', url.host, false)).status).toBe(403);
+    expect((await get('/?t=wrong', url.host, false)).status).toBe(403);
+    expect((await get('/', `evil.example:${url.port}`)).status).toBe(403);
+    expect((await get(withToken('/'), `evil.example:${url.port}`, false)).status).toBe(403);
+    expect((await get('/')).status).toBe(200);
   });
 
   it('sends a CSP that allows only its own nonce-tagged style and script', async () => {
-    const r = await get(withToken('/'));
+    const r = await get('/');
     const csp = String(r.headers['content-security-policy']);
     expect(csp).toMatch(/default-src 'none'/);
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
@@ -194,7 +206,7 @@ browser('the view in a real browser (headless chromium)', () => {
   it('searches the KB and draws the stage timeline; totals per day', async () => {
     const search = await dumpDom(withToken('/search', { q: 'postgres pool exhausted by idle transactions' }));
     expect(search).toMatch(/<table id="results">[\s\S]*lrn-pool-idle/);
-    expect(search).toMatch(/<div id="timeline"><svg[\s\S]*arm:bm25/);
+    expect(search).toMatch(/<div class="timeline" id="timeline"><svg[\s\S]*arm:bm25/);
     const days = await dumpDom(withToken('/days'));
     expect(days).toMatch(/<table id="days">[\s\S]*<td>\d{4}-\d\d-\d\d<\/td><td>4<\/td><td>2<\/td>/);
     expect(days).toContain('<svg');
