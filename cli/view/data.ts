@@ -145,6 +145,60 @@ export function loadViewData(stateDir: string): ViewData {
   return { sessions: [...sessions.values()].sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0)), events, skipped };
 }
 
+/**
+ * Whether a recorded degradation (`stage:reason`, a KB's name in brackets when several were read)
+ * is an optional part that is not installed: the vector arm and the reranker need models that
+ * `recall models pull` fetches, and without them they answer "unavailable" on every prompt. That
+ * is the normal state of an install, said once on the Sessions page, not on each prompt. An index
+ * still being built (`index:unavailable`), a timeout or an error is not.
+ */
+export function isOptionalMissing(degraded: string): boolean {
+  return degraded.endsWith(':unavailable') && !degraded.startsWith('index');
+}
+
+/** The optional parts missing in these events (their stage names, KB labels dropped), and on how many prompts. */
+export function optionalMissing(events: readonly ViewEvent[]): { parts: string[]; prompts: number } {
+  const parts = new Set<string>();
+  let prompts = 0;
+  for (const ev of events) {
+    const missing = ev.degraded.filter(isOptionalMissing);
+    if (missing.length) prompts += 1;
+    for (const d of missing) parts.add(d.replace(/:unavailable$/, '').replace(/ \[.*\]$/, ''));
+  }
+  return { parts: [...parts].sort(), prompts };
+}
+
+/** What the log says of one note: injections, verdicts and when it was last injected. */
+export interface NoteUse {
+  injected: number;
+  used: number;
+  notUsed: number;
+  deduped: number;
+  last: string | null;
+}
+
+/** Use of every note named in the log, by id. */
+export function noteUses(events: readonly ViewEvent[]): Map<string, NoteUse> {
+  const out = new Map<string, NoteUse>();
+  const of = (id: string): NoteUse => {
+    let u = out.get(id);
+    if (!u) out.set(id, (u = { injected: 0, used: 0, notUsed: 0, deduped: 0, last: null }));
+    return u;
+  };
+  for (const ev of events) {
+    for (const n of ev.injected) {
+      const u = of(n.id);
+      u.injected += 1;
+      if (!u.last || ev.ts > u.last) u.last = ev.ts;
+      const v = ev.verdicts.get(n.id);
+      if (v?.used) u.used += 1;
+      else if (v) u.notUsed += 1;
+    }
+    for (const id of ev.deduped) of(id).deduped += 1;
+  }
+  return out;
+}
+
 /** Used share of judged injections: used / judged (null when none was judged). */
 export function usedShare(events: readonly ViewEvent[], id?: string): { used: number; judged: number; share: number | null } {
   let used = 0;

@@ -1,6 +1,6 @@
 /**
- * HTML building blocks of `recall view`: escaping, the page frame, links that carry the run's
- * token, and small inline SVG charts. Every piece of data (note text, prompts, ids, reasons) goes
+ * HTML building blocks of `recall view`: escaping, the page frame, links, times as a person reads
+ * them, and small inline SVG charts. Every piece of data (note text, prompts, ids, reasons) goes
  * through `esc`; the page's one style and one script carry the response's CSP nonce, so markup a
  * hostile note smuggles in is shown as text and could not run if it got through.
  */
@@ -37,16 +37,56 @@ function part(v: unknown): string {
   return esc(v);
 }
 
-/** What every page needs to build its links: the run's token. */
+/** What every page needs: the response's CSP nonce and the session's CSRF token (for forms that change a note). */
 export interface PageCtx {
-  token: string;
   nonce: string;
+  csrf: string;
+  /** The page's own time, for "today" and "yesterday" (tests fix it). */
+  now: Date;
 }
 
-/** A link to a page of this view, with the token and the given query parameters. */
-export function href(ctx: PageCtx, page: string, params: Record<string, string> = {}): string {
-  const q = new URLSearchParams({ ...params, t: ctx.token });
-  return `${page}?${q.toString()}`;
+/** A link to a page of this view with the given query parameters (the session cookie authenticates it; no secret in a URL). */
+export function href(page: string, params: Record<string, string> = {}): string {
+  const q = new URLSearchParams(params).toString();
+  return q ? `${page}?${q}` : page;
+}
+
+/** "1 prompt", "2 prompts". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/**
+ * A log time (local, `2026-12-05T14:03:09`) as a person reads it: "today 14:03", "yesterday 09:12",
+ * "Tue 14:03" within the week, "1 Dec 14:03" this year, "1 Dec 2025 14:03" before. Text that is not
+ * a time is returned as it is.
+ */
+export function humanTime(ts: string, now: Date): string {
+  const m = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d)/.exec(ts);
+  if (!m) return ts;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]) - 1, Number(m[3])];
+  const hm = `${m[4]}:${m[5]}`;
+  const day = new Date(y, mo, d).getTime();
+  const today = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+  const ago = Math.round((today - day) / DAY_MS);
+  if (ago === 0) return `today ${hm}`;
+  if (ago === 1) return `yesterday ${hm}`;
+  if (ago > 1 && ago < 7) return `${WEEKDAYS[new Date(day).getDay()]} ${hm}`;
+  return `${d} ${MONTHS[mo]}${y === now.getFullYear() ? '' : ` ${y}`} ${hm}`;
+}
+
+/** A log time in a <time> element: readable text, the exact time on hover. */
+export function timeTag(ts: string, now: Date): Html {
+  return h`<time datetime="${ts}" title="${ts}">${humanTime(ts, now)}</time>`;
+}
+
+/** The hidden field every form that changes a note carries. */
+export function csrfField(ctx: PageCtx): Html {
+  return h`<input type="hidden" name="csrf" value="${ctx.csrf}">`;
 }
 
 const STYLE = `
@@ -64,6 +104,11 @@ th{font-weight:600;color:#555}.muted{color:#6b7280}.small{font-size:12px}
 code{background:#eef1f5;padding:0 3px;border-radius:3px}
 .explain{background:#fffbe6;border:1px solid #eadb9c;border-radius:6px;padding:8px 12px;margin:8px 0}
 svg text{font:11px system-ui,sans-serif;fill:#333}
+.status{background:#eef3fb;border:1px solid #c9d7ee;border-radius:6px;padding:6px 10px}
+.degraded{color:#8a1c1c}.num{text-align:right}.nowrap{white-space:nowrap}
+.flash{background:#e8f6ee;border:1px solid #a8dbbd;border-radius:6px;padding:6px 10px}.flash.error{background:#fdeceb;border-color:#eeb4ae}
+.actions{background:#fff;border:1px solid #dde1e7;border-radius:6px;padding:8px 12px;margin:12px 0}
+form.action{margin:6px 0}form.filters{margin:8px 0;display:flex;gap:6px;flex-wrap:wrap}ul.sources{margin:4px 0 8px;padding-left:18px}
 `;
 
 /** Pressing "s" focuses the search box: the page's only script. */
@@ -72,12 +117,12 @@ const SCRIPT = `document.addEventListener('keydown',function(e){var q=document.g
 /** The page frame: navigation (with the search form) and the body. */
 export function page(ctx: PageCtx, title: string, body: Html): string {
   const doc = h`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="no-referrer">
+<html lang="en"><head><meta charset="utf-8"><meta name="referrer" content="same-origin">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${title} · recall view</title><style nonce="${ctx.nonce}">${raw(STYLE)}</style></head>
 <body><header><b>recall view</b>
-<a href="${href(ctx, '/')}">Sessions</a><a href="${href(ctx, '/days')}">Totals per day</a><a href="${href(ctx, '/search')}">Search</a>
-<form action="/search" method="get"><input type="hidden" name="t" value="${ctx.token}"><input id="q" name="q" placeholder="search the KB (press s)" aria-label="search the KB"></form>
+<a href="/">Sessions</a><a href="/notes">Notes</a><a href="/days">Totals per day</a><a href="/search">Search</a>
+<form action="/search" method="get"><input id="q" name="q" placeholder="search the KB (press s)" aria-label="search the KB"></form>
 </header><main>${body}</main><script nonce="${ctx.nonce}">${raw(SCRIPT)}</script></body></html>
 `;
   return doc.html;

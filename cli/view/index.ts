@@ -1,8 +1,9 @@
 /**
  * `recall view`: a local web page of what recall put in the agent's context and whether it was
- * used (sessions, notes, search with the stage timeline, totals per day), served by this process on
- * 127.0.0.1 with a random token in its URL, until interrupted. It reads the user's own state only:
- * the recall log of the state dir and the KB.
+ * used (sessions, notes, search with the stage timeline, totals per day), with the note actions a
+ * person takes after a week of use (forget, supersede, edit how to apply), served by this process
+ * on 127.0.0.1 until interrupted. It reads the user's own state only: the recall log of the state
+ * dir and the sources a recall reads. Who may use it: auth.ts.
  */
 import { spawn } from 'node:child_process';
 import { loadConfig } from '../../pipeline/config/index.js';
@@ -11,7 +12,7 @@ import { UsageError } from '../../core/errors.js';
 import type { CliIo } from '../shared.js';
 import { startViewServer, type ViewServer } from './server.js';
 
-export { startViewServer, tokenMatches, hostAllowed, type ViewServer } from './server.js';
+export { startViewServer, tokenMatches, hostAllowed, sameOrigin, type ViewServer } from './server.js';
 export { loadViewData, dailyTotals, usedShare, percentile } from './data.js';
 
 export interface ViewOptions {
@@ -20,7 +21,11 @@ export interface ViewOptions {
   open: boolean;
 }
 
-/** Opens the URL in the user's browser; a missing opener is said on stderr, never fatal. */
+/**
+ * Opens the URL in the user's browser; a missing opener is said on stderr, never fatal. The URL is
+ * on the opener's command line, which every local user can read in /proc while it runs: give it a
+ * one-time code (ViewServer.openUrl), never the run's token.
+ */
 function openBrowser(url: string, io: CliIo): void {
   const [cmd, args] =
     process.platform === 'darwin'
@@ -55,8 +60,10 @@ export async function runView(opts: ViewOptions, io: CliIo): Promise<void> {
     throw err;
   }
   io.stdout(`${server.url}\n`);
-  io.stderr("recall view: serving on 127.0.0.1 only; the URL carries this run's token. Ctrl-C stops it.\n");
-  if (opts.open) openBrowser(server.url, io);
+  io.stderr(
+    "recall view: serving on 127.0.0.1 only; the URL carries this run's token (keep it to yourself; the browser gets a one-time link). Ctrl-C stops it.\n",
+  );
+  if (opts.open) openBrowser(server.openUrl(), io);
   await new Promise<void>((resolve) => {
     const stop = (): void => {
       process.off('SIGINT', stop);

@@ -1,9 +1,10 @@
 /**
- * The pages of `recall view`, rendered on the server from the recall log (data.ts): sessions, a
- * note, totals per day. The search page is in search.ts. Pure functions of their data.
+ * The pages of `recall view`, rendered on the server from the recall log (data.ts): sessions and
+ * totals per day. The notes and a note are in notes-page.ts, the search page in search.ts. Pure
+ * functions of their data.
  */
-import { barChart, h, href, page, type Html, type PageCtx } from './html.js';
-import { dailyTotals, usedShare, type ViewData, type ViewEvent } from './data.js';
+import { barChart, h, href, page, plural, timeTag, type Html, type PageCtx } from './html.js';
+import { dailyTotals, isOptionalMissing, optionalMissing, usedShare, type ViewData, type ViewEvent } from './data.js';
 
 /** How "used" is decided, said on every page that shows a verdict. */
 export const USED_EXPLAINED = h`<div class="explain"><b>How "used" is decided.</b> When the session's next prompt arrives, recall reads
@@ -14,11 +15,11 @@ consecutive words of its key insight, fix or how-to-apply that contain at least 
 contained. A paraphrase is not detected, so "not used" means no trace of the note was found. Nothing of the transcript is stored: only
 the verdict and the phrase that matched. The last prompt of a session waits for a next prompt and shows as "not judged yet".</div>`;
 
-function noteLink(ctx: PageCtx, id: string, label?: string): Html {
-  return h`<a href="${href(ctx, '/note', { id })}"><code>${id}</code></a>${label ? h` ${label}` : ''}`;
+function noteLink(id: string, label?: string): Html {
+  return h`<a href="${href('/note', { id })}"><code>${id}</code></a>${label ? h` ${label}` : ''}`;
 }
 
-function verdictCell(ev: ViewEvent, id: string): Html {
+export function verdictCell(ev: ViewEvent, id: string): Html {
   const v = ev.verdicts.get(id);
   if (!v) return h`<span class="muted">not judged yet</span>`;
   return v.used
@@ -26,69 +27,103 @@ function verdictCell(ev: ViewEvent, id: string): Html {
     : h`<span class="unused">not used</span>`;
 }
 
-function stagesLine(ev: ViewEvent): Html {
-  const parts = ev.stages.filter((s) => !s.stage.startsWith('arm:') && s.ms > 0).map((s) => `${s.stage} ${s.ms}`);
-  const arms = ev.stages.filter((s) => s.stage.startsWith('arm:')).map((s) => `${s.stage.slice(4)} ${s.ms}`);
-  return h`<span class="small muted">hook ${ev.hookMs} ms · recall ${ev.recallMs} ms${parts.length ? ` · ${parts.join(', ')} ms` : ''}${arms.length ? ` · arms: ${arms.join(', ')} ms` : ''}</span>`;
+/**
+ * The logged stages cut into one run per KB: with several KBs read, each runs the whole recall in
+ * turn and its stages follow the previous KB's, so a stage name seen again starts the next KB.
+ */
+export function stageRuns(stages: readonly { stage: string; ms: number }[]): { stage: string; ms: number }[][] {
+  const runs: { stage: string; ms: number }[][] = [];
+  let seen = new Set<string>();
+  for (const s of stages) {
+    if (!runs.length || seen.has(s.stage)) {
+      runs.push([]);
+      seen = new Set();
+    }
+    seen.add(s.stage);
+    runs[runs.length - 1]!.push(s);
+  }
+  return runs;
 }
 
-function eventRow(ctx: PageCtx, ev: ViewEvent): Html {
+/** A KB the view reads, as the stage lines name it. */
+export interface KbLabel {
+  root: string;
+  label: string;
+}
+
+/**
+ * Each KB's stages of one prompt, labelled. The hook line records the first KB it read (`kb`),
+ * not the list: when that is the view's first KB and the prompt ran as many KBs as the view
+ * reads, they are the same sources in the same order and are named; otherwise numbered.
+ */
+function stagesLine(ev: ViewEvent, kbs: readonly KbLabel[]): Html {
+  const runs = stageRuns(ev.stages);
+  const named = runs.length === kbs.length && ev.kb === kbs[0]?.root;
+  const lines = runs.map((run, i) => {
+    const parts = run.filter((s) => !s.stage.startsWith('arm:') && s.ms > 0).map((s) => `${s.stage} ${s.ms}`);
+    const arms = run.filter((s) => s.stage.startsWith('arm:')).map((s) => `${s.stage.slice(4)} ${s.ms}`);
+    const label = runs.length > 1 ? `${named ? kbs[i]!.label : `KB ${i + 1} of ${runs.length}`}: ` : '';
+    return `${label}${parts.length ? `${parts.join(', ')} ms` : ''}${arms.length ? `${parts.length ? ' · ' : ''}arms: ${arms.join(', ')} ms` : ''}`;
+  });
+  return h`<span class="small muted">hook ${ev.hookMs} ms · recall ${ev.recallMs} ms${lines
+    .filter(Boolean)
+    .map((r) => ` · ${r}`)
+    .join('')}</span>`;
+}
+
+function eventRow(ctx: PageCtx, ev: ViewEvent, kbs: readonly KbLabel[]): Html {
   const injected = ev.injected.length
     ? h`<table class="small"><tr><th>injected</th><th>title</th><th>relevance</th><th>tokens</th><th>helped?</th></tr>${ev.injected.map(
         (n) =>
-          h`<tr><td>${noteLink(ctx, n.id)}</td><td>${n.title}</td><td>${n.relevance.toFixed(2)}</td><td>${n.tokens}</td><td>${verdictCell(ev, n.id)}</td></tr>`,
+          h`<tr><td>${noteLink(n.id)}</td><td>${n.title}</td><td>${n.relevance.toFixed(2)}</td><td>${n.tokens}</td><td>${verdictCell(ev, n.id)}</td></tr>`,
       )}</table>`
     : ev.abstained !== null
       ? h`<div class="abstain">abstained: ${ev.abstained}</div>`
       : h`<div class="muted">nothing injected${ev.deduped.length ? ' (every match was already given to this session)' : ''}</div>`;
   const extra = [
     ev.deduped.length
-      ? h`<div class="small">deduped (already given in this session): ${ev.deduped.map((id) => noteLink(ctx, id, ' '))}</div>`
+      ? h`<div class="small">deduped (already given in this session): ${ev.deduped.map((id) => noteLink(id, ' '))}</div>`
       : '',
     ev.overBudget.length
-      ? h`<div class="small muted">above the floor, left out by the size or count limit: ${ev.overBudget.map((id) => noteLink(ctx, id, ' '))}</div>`
+      ? h`<div class="small muted">above the floor, left out by the size or count limit: ${ev.overBudget.map((id) => noteLink(id, ' '))}</div>`
       : '',
-    ev.degraded.length ? h`<div class="small muted">degraded: ${ev.degraded.join(', ')}</div>` : '',
+    // Optional models not installed is the normal state: said once, on the status line, not here.
+    ev.degraded.some((d) => !isOptionalMissing(d))
+      ? h`<div class="small degraded">degraded: ${ev.degraded.filter((d) => !isOptionalMissing(d)).join(', ')}</div>`
+      : '',
   ];
-  return h`<tr class="event"><td class="small muted">${ev.ts.slice(11)}<br>${ev.hook}</td><td><div class="prompt"><b>${ev.query}</b></div>${injected}${extra}${stagesLine(ev)}</td></tr>`;
+  return h`<tr class="event"><td class="small muted">${timeTag(ev.ts, ctx.now)}<br>${ev.hook}</td><td><div class="prompt"><b>${ev.query}</b></div>${injected}${extra}${stagesLine(ev, kbs)}</td></tr>`;
 }
 
-export function sessionsPage(ctx: PageCtx, data: ViewData): string {
+/** The optional parts as a person names them (a part not listed keeps its stage name). */
+const PART_NAMES: Readonly<Record<string, string>> = {
+  'arm:vector': 'the vector arm',
+  embed: 'embeddings',
+  rerank: 'the reranker',
+};
+
+/** The status line: optional parts not installed, said once for the whole log. */
+function statusLine(data: ViewData): Html {
+  const missing = optionalMissing(data.events);
+  if (!missing.parts.length) return h``;
+  const parts = missing.parts.map((p) => PART_NAMES[p] ?? p);
+  return h`<p class="status small" id="status">Optional models not installed: ${parts.join(', ')} did not run (${plural(missing.prompts, 'prompt')}). That is the normal state; <code>recall models pull</code> installs them.</p>`;
+}
+
+export function sessionsPage(ctx: PageCtx, data: ViewData, kbs: readonly KbLabel[] = []): string {
   const all = usedShare(data.events);
   const summary =
     all.share === null ? 'no verdict yet' : `${all.used} of ${all.judged} injected notes used (${Math.round(all.share * 100)}%)`;
   const sessions = data.sessions.slice(0, 100).map(
     (
       s,
-    ) => h`<section class="session" data-session="${s.id}"><h2>Session <code>${s.id}</code> <span class="small muted">${s.first} – ${s.last} · ${s.events.length} prompts</span></h2>
-<table>${s.events.map((ev) => eventRow(ctx, ev))}</table></section>`,
+    ) => h`<section class="session" data-session="${s.id}"><h2>Session <code>${s.id}</code> <span class="small muted">${timeTag(s.first, ctx.now)} – ${timeTag(s.last, ctx.now)} · ${plural(s.events.length, 'prompt')}</span></h2>
+<table>${s.events.map((ev) => eventRow(ctx, ev, kbs))}</table></section>`,
   );
   const empty = h`<p class="muted">No hook calls logged yet. Once the prompt hook has run (in Claude Code, Codex or Copilot, or <code>recall hook user-prompt-submit</code> fed a hook JSON), its prompts show here.</p>`;
-  const body = h`<h1>Sessions, newest first</h1><p>Helpfulness overall: <b id="used-overall">${summary}</b>${data.skipped ? h` <span class="muted small">(${data.skipped} unreadable log lines skipped)</span>` : ''}</p>
+  const body = h`<h1>Sessions, newest first</h1>${statusLine(data)}<p>Helpfulness overall: <b id="used-overall">${summary}</b>${data.skipped ? h` <span class="muted small">(${plural(data.skipped, 'unreadable log line')} skipped)</span>` : ''}</p>
 ${USED_EXPLAINED}${data.sessions.length ? sessions : empty}${data.sessions.length > 100 ? h`<p class="muted">(older sessions not shown)</p>` : ''}`;
   return page(ctx, 'Sessions', body);
-}
-
-/** A note as the note page shows it (from the KB), or why it could not be read. */
-export type NoteText =
-  { title: string; path: string; keyInsight: string; howToApply: string; body: string; state: string } | { error: string };
-
-export function notePage(ctx: PageCtx, id: string, note: NoteText, data: ViewData): string {
-  const seen = data.events.filter((ev) => ev.injected.some((n) => n.id === id));
-  const share = usedShare(seen, id);
-  const text =
-    'error' in note
-      ? h`<p class="muted">${note.error}</p>`
-      : h`<h2>${note.title}</h2><p class="small muted">${note.path}${note.state ? ` · ${note.state}` : ''}</p>
-${note.keyInsight ? h`<p><b>Key insight:</b> ${note.keyInsight}</p>` : ''}${note.howToApply ? h`<p><b>How to apply:</b> ${note.howToApply}</p>` : ''}<div class="note">${note.body.trim()}</div>`;
-  const rows = seen.map(
-    (ev) =>
-      h`<tr><td class="small">${ev.ts}</td><td class="small"><code>${ev.session}</code></td><td>${ev.query}</td><td>${verdictCell(ev, id)}</td></tr>`,
-  );
-  const usage = h`<h2>Where it was injected</h2><p>Injected <b id="inject-count">${seen.length}</b> ${seen.length === 1 ? 'time' : 'times'}; deduped ${data.events.filter((ev) => ev.deduped.includes(id)).length} times.</p>
-${seen.length ? h`<table><tr><th>when</th><th>session</th><th>prompt</th><th>helped?</th></tr>${rows}</table>` : ''}
-<h2>Whether it was used</h2><p id="used-share">${share.share === null ? 'not judged yet' : `used ${share.used} of ${share.judged} judged times (${Math.round(share.share * 100)}%)`}</p>${USED_EXPLAINED}`;
-  return page(ctx, id, h`<h1>Note <code>${id}</code></h1>${text}${usage}`);
 }
 
 export function daysPage(ctx: PageCtx, data: ViewData): string {

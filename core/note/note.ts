@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { splitFrontmatter } from '../frontmatter.js';
 import { parseLooseDate } from '../dates.js';
 import { declaredKey, noteGist, readableId } from './gist.js';
+import { memoryFields } from './memory.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -90,6 +91,16 @@ export interface Note {
   chunkText: string;
   /** Set on notes imported from a team store (never from the note's own frontmatter). */
   origin?: NoteOrigin;
+  /**
+   * A Claude Code memory's kind (user, feedback, project, reference), from `metadata.type` or the
+   * older top-level `type:`; '' for other notes.
+   */
+  memoryType?: string;
+  /**
+   * Notes this one says it replaces, by the name its `[[name]]` link gives, read from its text (see
+   * replacedLinks): Claude Code writes a new memory beside the old one and says so in words.
+   */
+  replaces?: string[];
 }
 
 const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;
@@ -243,6 +254,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     frontmatter: fm,
     body,
     chunkText,
+    ...memoryFields(fm, body, name),
   };
 }
 

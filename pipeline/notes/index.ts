@@ -3,3 +3,5 @@
 export type { KbOptions } from './kb.js';
 export { showNote } from './notes.js';
 export { addNote, forget, supersede } from './write.js';
+export { notesOfEverySource, type NoteSource, type NoteState, type SourceNote } from './all-notes.js';
+export { HOW_TO_APPLY_MAX_CHARS, setHowToApply, withHowToApply, type HowToApplyResult } from './edit.js';

@@ -35,7 +35,7 @@ import { candidates, harnessMemoryNote, resolveNote, withKb, withKbIfExists, typ
 const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE']);
 
 /** Run one write; a runtime failure (disk full, permission, busy index) becomes a NoteWriteError naming the command. */
-function writing<T>(what: string, fn: () => T): T {
+export function writing<T>(what: string, fn: () => T): T {
   try {
     return fn();
   } catch (err) {
@@ -48,7 +48,7 @@ function writing<T>(what: string, fn: () => T): T {
  * The text of a note's file as it is now, checked to still be the note the index named (same id,
  * still in place). Called with the writer lock held.
  */
-function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
+export function currentText(abs: string, note: Note, asked: string): { text: string; now: Note } {
   let text: string;
   try {
     text = fs.readFileSync(abs, 'utf8');
@@ -97,6 +97,8 @@ export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new 
   if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
   return writing('add', () => {
     const dir = newNotesDir(scope.root);
+    // Where the note lands once links are followed: a KB whose documents/ links into a memory folder.
+    refuseHarnessMemory(dir, io, config.home);
     // The notes folder first (with the user's umask, as before), so the lock never creates the KB root itself.
     fs.mkdirSync(dir, { recursive: true });
     const clash = (waitMs: number): void => {
@@ -132,10 +134,14 @@ function writableNote(index: Parameters<typeof resolveNote>[0], id: string, root
   }
 }
 
-/** A harness's memory folder is read-only to recall: it is the harness's to change. */
-function refuseHarnessMemory(root: string, io: NotesIo, home: string): void {
-  if (isHarnessMemory(root, io.env, home))
-    throw new UsageError(`${root}: a harness's own memory folder, which recall reads but never changes; change it in the harness`);
+/**
+ * A harness's memory folder is read-only to recall: it is the harness's to change. Checked on the
+ * KB root and again on each path written, links followed (isHarnessMemory compares real paths): a
+ * KB's documents/ or a single note may be a link into a memory folder.
+ */
+export function refuseHarnessMemory(target: string, io: NotesIo, home: string): void {
+  if (isHarnessMemory(target, io.env, home))
+    throw new UsageError(`${target}: in a harness's own memory folder, which recall reads but never changes; change it in the harness`);
 }
 
 export interface SupersedeResult {
@@ -155,6 +161,7 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
         if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
         const oldAbs = path.join(scope.root, oldNote.path);
         const newAbs = path.join(scope.root, newNote.path);
+        for (const abs of [oldAbs, newAbs]) refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           // The files as they are now: another writer may have edited them since the index was read.
           const oldNow = currentText(oldAbs, oldNote, oldId);
@@ -208,6 +215,7 @@ export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
         const note = writableNote(index, id, scope.root, opts, io);
         const layout = kbLayout(scope.root);
         const from = path.join(scope.root, note.path);
+        for (const abs of [from, path.join(scope.root, forgottenDir(layout))]) refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           const { text, now } = currentText(from, note, id);
           // A note indexed under a key of its own because another live file declares the same id

@@ -12,9 +12,10 @@
  * Writers never throw: a failure comes back as a message for the hook's log.
  */
 import path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { appendLine, readJson, writeFileAtomic } from '../../io/atomic-write.js';
 import { toNaiveIso } from '../../core/dates.js';
+import { sessionKey } from '../../core/session-key.js';
 import { errorMessage } from '../../core/errors.js';
 import type { UseClues, UseVerdict } from '../../core/helpfulness/index.js';
 import { withFileLock, LOG_MAX_BYTES } from '../logs/index.js';
@@ -27,6 +28,8 @@ export interface InjectedNote {
   score: number;
   /** Estimated tokens of the note's entry in the injected block. */
   tokens: number;
+  /** Given as a one-line pointer (the hook was unsure it applies), not whole. */
+  pointer?: true;
 }
 
 export interface HookEvent {
@@ -87,16 +90,38 @@ export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { 
   const ts = localIso(nowMs);
   const event = randomBytes(6).toString('hex');
   const query = scrub(ev.query.slice(0, 2 * HOOK_QUERY_CHARS)).slice(0, HOOK_QUERY_CHARS);
-  // Every field, not only the prompt: a note title can hold a token, and the abstention reason
-  // quotes the prompt's own words (a password among them), so it is cleaned by what the prompt held.
-  const { query: _raw, ...rest } = ev;
-  const err = append(stateDir, { ts, v: 2, kind: 'hook', event, ...scrubAlong(rest, ev.query), query }, 'hook event');
+  // Text that came from people is scrubbed: a note title can hold a token, and the abstention
+  // reason quotes the prompt's own words (a password among them), so it is cleaned by what the
+  // prompt held. Note ids are recall's own names for notes and are kept as they are: a redacted id
+  // (or one with a piece of the prompt's secret cut out of it) loses the note for `recall view`,
+  // `replay` and the verdicts. The session id is hashed (core/session-key.ts).
+  const { query: _raw, session, injected, deduped, over_budget, ...rest } = ev;
+  const clean = scrubAlong({ ...rest, titles: injected.map((n) => n.title) }, ev.query);
+  const { titles, ...cleanRest } = clean;
+  const line = {
+    ts,
+    v: 2,
+    kind: 'hook',
+    event,
+    ...cleanRest,
+    session: session === null ? null : sessionKey(session),
+    injected: injected.map((n, i) => ({ ...n, title: titles[i] ?? '' })),
+    deduped,
+    over_budget,
+    query,
+  };
+  const err = append(stateDir, line, 'hook event');
   return err ? { error: err } : { ts, event };
 }
 
+/** Appends a verdict line: the note id as it is, the session hashed, the evidence (a phrase of the note) scrubbed. */
 export function logUseEvent(stateDir: string, ev: UseEvent, nowMs: number): string | null {
   const evidence = ev.evidence === null ? null : scrub(ev.evidence).slice(0, 200);
-  return append(stateDir, { ts: localIso(nowMs), v: 2, kind: 'used', ...ev, evidence }, 'helpfulness verdict');
+  return append(
+    stateDir,
+    { ts: localIso(nowMs), v: 2, kind: 'used', ...ev, session: sessionKey(ev.session), evidence },
+    'helpfulness verdict',
+  );
 }
 
 /** An injection waiting for its verdict. */
@@ -114,9 +139,7 @@ export interface PendingInjection {
 const MAX_PENDING = 3;
 
 export function pendingFile(stateDir: string, sessionId: string): string {
-  const safe = sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-  const name = safe === sessionId ? safe : `${safe}-${createHash('sha1').update(sessionId).digest('hex').slice(0, 8)}`;
-  return path.join(stateDir, 'helpfulness', `${name}.json`);
+  return path.join(stateDir, 'helpfulness', `${sessionKey(sessionId)}.json`);
 }
 
 function readPending(file: string): PendingInjection[] {

@@ -7,7 +7,8 @@
  * Writers never throw: a failed write is returned as a message for the degradation record.
  *
  * Queries are prompts, and prompts hold secrets: every query (and every string of a logged request)
- * is scrubbed (sinks/scrub/scrub.ts) before it is written anywhere here. Each log is rotated to `<name>.1` at `maxBytes`.
+ * is scrubbed (sinks/scrub/scrub.ts) before it is written anywhere here, and a session id is written
+ * as its hash (core/session-key.ts). Each log is rotated to `<name>.1` at `maxBytes`.
  */
 import path from 'node:path';
 import { contentTerms } from '../../core/terms.js';
@@ -16,6 +17,7 @@ import { appendLine, readJson, writeFileAtomic } from '../../io/atomic-write.js'
 import { withFileLock } from './file-lock.js';
 import { scrub, scrubAlong, scrubStrings } from '../scrub/index.js';
 import { errorMessage } from '../../core/errors.js';
+import { sessionKey } from '../../core/session-key.js';
 
 function localIsoSeconds(nowMs: number): string {
   return toNaiveIso(new Date(Math.floor(nowMs / 1000) * 1000));
@@ -94,7 +96,7 @@ export function logGap(
         ts: localIsoSeconds(nowMs),
         query: query.slice(0, 200),
         normalized,
-        session_id: sessionId ?? `unknown-${day}`,
+        session_id: sessionId === null ? `unknown-${day}` : sessionKey(sessionId),
       },
       { maxBytes },
     );
@@ -140,7 +142,7 @@ export function recordFollowup(
       {
         ts: new Date(nowMs).toISOString(),
         op: 'recall_search',
-        session_id: opts.sessionId,
+        session_id: sessionKey(opts.sessionId),
         followup,
         window_seconds: opts.windowSec,
         result_count: ids.length,
@@ -158,7 +160,8 @@ function updateRecent(file: string, opts: FollowupOptions, query: string, ids: s
   {
     const raw = readJson<Record<string, RecentEntry>>(file, {});
     const recent: Record<string, RecentEntry> = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : {};
-    const prior = recent[opts.sessionId];
+    const session = sessionKey(opts.sessionId);
+    const prior = recent[session];
     const delta = prior ? now - prior.at : -1;
     const followup =
       !!prior &&
@@ -170,7 +173,7 @@ function updateRecent(file: string, opts: FollowupOptions, query: string, ids: s
       prior.result_ids.every((id) => !ids.includes(id));
     const horizon = Math.max(opts.windowSec, 3600);
     const kept = Object.fromEntries(Object.entries(recent).filter(([, e]) => e && typeof e.at === 'number' && now - e.at <= horizon));
-    kept[opts.sessionId] = { query, result_ids: ids, at: now };
+    kept[session] = { query, result_ids: ids, at: now };
     writeFileAtomic(file, JSON.stringify(kept));
     return followup;
   }

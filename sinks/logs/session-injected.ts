@@ -1,19 +1,18 @@
 /**
- * Ids already injected into a session (`<state>/session-injected/<session>.json`:
+ * Ids already injected into a session (`<state>/session-injected/<session key>.json`, the key a hash
+ * of the session id (core/session-key.ts), so no session id names a file:
  * {"injected": sorted ids, "ts": epoch}). Checking which ids are new and recording them happen
  * under one exclusive lock (claimInjected), so concurrent hooks of one session never inject the same
  * note twice nor lose each other's ids; the file itself is replaced atomically.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
+import { sessionKey } from '../../core/session-key.js';
 import { readJson, writeFileAtomic } from '../../io/atomic-write.js';
 import { withFileLock } from './file-lock.js';
 
-export function sessionFile(stateDir: string, sessionId: string): string {
-  const safe = sessionId.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 80);
-  const name = safe === sessionId ? safe : `${safe}-${createHash('sha1').update(sessionId).digest('hex').slice(0, 8)}`;
-  return path.join(stateDir, 'session-injected', `${name}.json`);
+export function sessionFile(stateDir: string, sessionId: string, folder = 'session-injected'): string {
+  return path.join(stateDir, folder, `${sessionKey(sessionId)}.json`);
 }
 
 export function readInjected(stateDir: string, sessionId: string): Set<string> {
@@ -61,7 +60,7 @@ export function recordInjected(stateDir: string, sessionId: string, ids: readonl
  */
 export function claimNotice(stateDir: string, sessionId: string | null): boolean {
   if (!sessionId) return true;
-  const file = sessionFile(stateDir, sessionId).replace(`${path.sep}session-injected${path.sep}`, `${path.sep}session-notified${path.sep}`);
+  const file = sessionFile(stateDir, sessionId, 'session-notified');
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     fs.closeSync(fs.openSync(file, 'wx', 0o600));

@@ -3,7 +3,9 @@
  *
  * ```
  * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
- * (N, R and S count what the block shows, not every result: the reference added whole notes.)
+ * (N, R and S count what the block shows, not every result: the reference added whole notes. A note
+ * whose discovery cost is only the learning-type guess gets no D/R figure and adds nothing to S; with
+ * no such figure at all, the header says nothing of savings.)
  * - **[<id>]** <key_insight, else title: gist>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
  *   How to apply: <how_to_apply>
  * - _(…K more truncated)_
@@ -131,7 +133,8 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
     const note = c.note;
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
     const text = oneLine((showField ? fieldValue(note, field) : null) || note.keyInsight || titleAndGist(note));
-    const suffix = rows ? economicsSuffix(rows[i]!) : '';
+    // A guessed discovery cost (the note declares none, e.g. every Claude Code memory) is no figure to show.
+    const suffix = rows && !rows[i]!.estimated ? economicsSuffix(rows[i]!) : '';
     const origin = originLabel(note);
     const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
     const how = field === null ? oneLine(note.howToApply) : '';
@@ -143,8 +146,11 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
     let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
     if (showField) header += ` (field: ${field})`;
     if (rows) {
-      const block = economicsBlock(rows.slice(0, shown));
-      header += ` ${EM_DASH} ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected, est ~${block.saved_tokens} tok saved`;
+      // Savings are claimed only for the learnings whose discovery cost is known, and not at all when
+      // every learning shown has a guessed one (with none shown, the reference's "est ~0" stays).
+      const measured = rows.slice(0, shown).filter((r) => !r.estimated);
+      header += ` ${EM_DASH} ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected`;
+      if (measured.length || shown === 0) header += `, est ~${economicsBlock(measured).saved_tokens} tok saved`;
     }
     return header;
   };

@@ -1,5 +1,5 @@
 /**
- * Where the secrets are in a text: character ranges found by three detectors, merged.
+ * Where the secrets are in a text: character ranges found by four detectors, merged.
  *
  * 1. secretlint's recommended rule preset (an npm dependency, run synchronously by secretlint.ts):
  *    maintained rules for provider keys and tokens (AWS, GitHub, GitLab, npm, Slack, OpenAI,
@@ -7,12 +7,18 @@
  * 2. recall's own rules for what the preset lacks: shapes that are secrets but not tokens
  *    (credentials in a URL `postgres://user:pw@host`, a password said in words "the password is
  *    hunter2" or as a JSON/YAML member, an environment assignment named like a secret
- *    `PGPASSWORD=…`, auth headers / bearer tokens in pasted requests), JWTs, Stripe and Google API
- *    keys, and well-known key prefixes (`sk-ant-`, `ghp_`, `AKIA`, …) followed by a tail of any
- *    length (the preset wants each key's exact length, but a truncated or test key is still a key).
+ *    `PGPASSWORD=…`, a password said in a few other languages, one on a mysql or sshpass command
+ *    line, hex that a secret word names, auth headers / bearer tokens in pasted requests), JWTs,
+ *    Stripe and Google API keys, and well-known key prefixes (`sk-ant-`, `ghp_`, `AKIA`, …)
+ *    followed by a tail of any length (the preset wants each key's exact length, but a truncated or
+ *    test key is still a key).
  * 3. An entropy rule for long random tokens no pattern names: 32+ characters of the base64/url
- *    alphabet mixing letters and digits, at 4.0 bits per character or more (random base64 of that
- *    length scores about 4.6-5; identifiers, words and paths well under 4).
+ *    alphabet, judged whole (`/` is a base64 character, so a run is never cut into path segments),
+ *    at 4.0 bits per character or more (random base64 of that length scores about 4.6-5; hex,
+ *    identifiers, words and paths under 4), unless it reads as written text (a path or URL made of
+ *    words, a note id or other slug).
+ * 4. A PEM rule: a private key header starts a block that runs to its END line, or to the end of the
+ *    text when none follows.
  *
  * Pure and synchronous: a string in, ranges out.
  */
@@ -57,6 +63,26 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
     rule: 'recall:env-secret',
     re: /\b[A-Z][A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|CREDENTIALS?)[A-Z0-9_]*\s*[=:]\s*["']?([^\s"'`]{4,200})/dg,
   },
+  // The same said in other languages: "das Passwort ist …", "le mot de passe est …", "la contraseña es …",
+  // "la password è …". Words that also mean something else ("clave", "parola") are left out, and the
+  // English word takes only connectors English prose does not use ("password to the db" is not one).
+  {
+    rule: 'recall:said-secret',
+    re: /(?:(?<![\p{L}\p{N}])(?:passwort|kennwort|mot de passe|contraseña|contrasena|senha|wachtwoord|lösenord|passord|adgangskode|salasana|hasło|haslo|heslo|jelszó|пароль)["']?\s*(?:(?:ist|lautet|war|est|était|es|era|é|è|är|er|on|jest|je|to|is|было|это)(?![\p{L}\p{N}])|[=:：])|(?<![\p{L}\p{N}])(?:password|passwort)["']?\s*(?:ist|lautet|est|era|é|è|är|jest)(?![\p{L}\p{N}])|(?:密码|密碼|パスワード|비밀번호)\s*(?:是|は|：|:|=|는|은))\s*["'`„“«]?([^\s"'`“”»]{4,200})/dgiu,
+  },
+  // A password on a command line: `mysql -uroot -pS3cret` (glued to -p; `-p` alone asks for it), `sshpass -p …`.
+  {
+    rule: 'recall:cli-password',
+    re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})/dg,
+  },
+  { rule: 'recall:cli-password', re: /\bsshpass\s+-p\s*('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})/dg },
+  // Hex the words just before call a secret: "twilio auth token 3f9c…", "signing secret for staging: 9b1d…".
+  // Hex alone is a hash or an id (a commit, an md5) and is kept; said to be a secret, it is one,
+  // unless the words between name a hash ("the token fix is commit 3f9c…", HASH_WORDS).
+  {
+    rule: 'recall:hex-secret',
+    re: /\b(?:auth[ _-]?token|token|secret|api[ _-]?key|access[ _-]?key|password|passwd|signing[ _-]?key|credentials?)\b[^\n]{0,24}?\b([0-9a-fA-F]{32,128})\b/dgi,
+  },
   // Pasted HTTP: `Authorization: Basic …`, `X-Api-Key: …`, `Bearer …`.
   {
     rule: 'recall:auth-header',
@@ -85,7 +111,10 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
 
 /** Values that are placeholders, not secrets, when said in words ("the password is required"). */
 const SAID_NOT_SECRET =
-  /^(?:required|optional|empty|blank|set|unset|missing|wrong|incorrect|invalid|correct|expired|valid|stored|saved|hidden|masked|redacted|\*+|x+|\.+|null|none|true|false|the|a|an|in|not|being|still|now|also|too|only)[.,;:!?)]*$/i;
+  /^(?:include|omit|same-origin|falsch|richtig|leer|erforderlich|abgelaufen|ungültig|gesetzt|nicht|korrekt|requis|vide|expiré|obligatoire|incorrecto|vacío|requerido|obligatorio|errada|vazia|onjuist|verplicht|required|optional|empty|blank|set|unset|missing|wrong|incorrect|invalid|correct|expired|valid|stored|saved|hidden|masked|redacted|\*+|x+|\.+|null|none|true|false|the|a|an|in|not|being|still|now|also|too|only)[.,;:!?)]*$/i;
+
+/** Words that say a hex string is a hash or a revision, not a secret. */
+const HASH_WORDS = /\b(?:commit|sha\d*|hash|digest|checksum|md5|rev|revision|fingerprint)\b/i;
 
 /** Counts, sizes and switches (`MAX_TOKENS=4096`, `token: 3600`, `SECRET_ROTATION=true`). */
 const NOT_A_SECRET_VALUE = /^(?:\d{1,7}|\d+(?:\.\d+)?[smhdkKMG]?b?|true|false|yes|no|on|off|enabled?|disabled?)$/i;
@@ -103,11 +132,43 @@ function wordRanges(text: string, out: SecretRange[]): void {
       const g = m.indices![1];
       if (!g) continue;
       const value = m[1]!.replace(/[.,;:!?)]+$/, '');
-      if (rule !== 'recall:url-credentials' && (SAID_NOT_SECRET.test(value) || NOT_A_SECRET_VALUE.test(value))) continue;
+      if (
+        rule !== 'recall:url-credentials' &&
+        rule !== 'recall:cli-password' &&
+        (SAID_NOT_SECRET.test(value) || NOT_A_SECRET_VALUE.test(value))
+      )
+        continue;
       if (rule === 'recall:env-secret' && NOT_A_SECRET_NAME.test(m[0])) continue;
+      if (rule === 'recall:hex-secret' && HASH_WORDS.test(m[0])) continue;
       if (PLACEHOLDER.test(value)) continue;
       out.push({ start: g[0], end: g[0] + value.length, rule });
     }
+  }
+}
+
+/**
+ * A private key's PEM header (`-----BEGIN RSA PRIVATE KEY-----`, `OPENSSH`, `EC`, `ENCRYPTED`, PGP's
+ * `PRIVATE KEY BLOCK`, SSH2's four-dash form). The header is kept, so a log still says a key was
+ * pasted; everything after it is the key.
+ */
+const PEM_BEGIN = /-{3,5} ?BEGIN (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)? ?-{3,5}/g;
+const PEM_END = /-{3,5} ?END\b/g;
+
+/**
+ * Each private key block from the end of its header to its END line, or to the end of the text
+ * when no END line follows (a paste cut short, a key pasted and the question after it): nothing
+ * after a header can be told apart from the key, so nothing after it is kept. Line breaks play no
+ * part, so a key inside a JSON string (`"-----BEGIN PRIVATE KEY-----\\nMIIE…"`) is found too.
+ */
+function pemRanges(text: string, out: SecretRange[]): void {
+  PEM_BEGIN.lastIndex = 0;
+  for (let m = PEM_BEGIN.exec(text); m; m = PEM_BEGIN.exec(text)) {
+    const start = m.index + m[0].length;
+    PEM_END.lastIndex = start;
+    const end = PEM_END.exec(text);
+    out.push({ start, end: end ? end.index : text.length, rule: 'recall:private-key' });
+    if (!end) return;
+    PEM_BEGIN.lastIndex = end.index;
   }
 }
 
@@ -121,23 +182,81 @@ const ENTROPY_MIN_LENGTH = 32;
 const ENTROPY_MIN_BITS = 4.0;
 // `=` only as base64 padding at the end: inside, it separates a name from its value (`KEY=value`).
 // Any run, the length checked after: `{32,}` would retry up to 32 characters at every position.
+// `/` belongs to the run: base64 uses it, so a run is judged whole, never cut into path segments.
 const TOKEN = /[A-Za-z0-9+/_-]+={0,3}/g;
 
-const SLUG = /^[a-z]+(?:[-_][a-z]+)+(?:[-_][a-z0-9]{1,12})?$/;
+/**
+ * A slug: lowercase words (digits allowed, `s3`, `k8s`, `oauth2`) joined by - or _, a short suffix
+ * last (`lrn-s3-multipart-upload-needs-abort-rule-4f9a2c`, a note id). Words push the entropy up
+ * without being random; a token is not made of them.
+ */
+const SLUG = /^[a-z][a-z0-9]*(?:[-_][a-z][a-z0-9]*)+(?:[-_][a-z0-9]{1,12})?$/;
+
+/**
+ * Hex (a commit, a digest, a UUID's groups, a colour) stands for itself: hex is never taken on its
+ * own. A piece between separators is hex when it is all hex digits of one case, 6 or more of them,
+ * or 4 or more with a digit among them.
+ */
+const isHexPiece = (w: string): boolean => /^(?:[0-9a-f]+|[0-9A-F]+)$/.test(w) && (w.length >= 6 || (w.length >= 4 && /[0-9]/.test(w)));
+/** A bit width between words (`Uint8Array`, `Float32Array`, `Base64Url`, `Sha256Hash`). */
+const BIT_WIDTH = /(?<=[a-z]{2})(?:8|16|32|64|128|256|512)(?=[A-Z][a-z])/g;
+/**
+ * What written text is made of: words with a vowel (`Global`, `docs`), capitals standing as a word
+ * (`API/`, `JSONParse`), numbers.
+ */
+const WRITTEN_PART = /[A-Z]?[a-z]+|(?<![A-Za-z])[A-Z]{2,8}(?![a-z])|[A-Z]{2,8}(?=[A-Z][a-z])|(?<![A-Za-z0-9])[0-9]+(?![A-Za-z0-9])/g;
+const VOWEL_OR_NOT_WORD = /[aeiouy]|^[A-Z0-9]+$/;
+
+type CharClass = 'upper' | 'lower' | 'digit' | null;
+const classOf = (ch: string | undefined): CharClass =>
+  ch === undefined ? null : ch >= 'A' && ch <= 'Z' ? 'upper' : ch >= 'a' && ch <= 'z' ? 'lower' : ch >= '0' && ch <= '9' ? 'digit' : null;
+
+/**
+ * The run reads as written text (a path, a URL, an identifier), not as random characters. Random
+ * base64 switches between capitals, small letters and digits at nearly every character: a small
+ * letter alone between digits or capitals (`7b4`, `KxQ`), a digit alone next to a capital (`K7M`),
+ * a capital alone between digits, long capital runs inside a word, several `aBCd` switches. Written
+ * text has none of these (`Global_Objects/Uint8Array`, `all-MiniLM-L6-v2`, `getUserById`, where a
+ * capital after a lone small letter starts the next word), and most of its characters are in words
+ * or numbers. `+` never appears in paths or names, nor 25 small letters and digits in one piece.
+ *
+ * Measured on 200,000 random base64 strings of 32 characters (the shortest judged), about 4 in
+ * 10,000 are kept (a third of them for their low entropy); 2 in 100,000 at 40 characters, 5 in
+ * 100,000 for base64url of 32 bytes; none of 50,000 at 64.
+ */
+function readsAsWritten(t: string): boolean {
+  if (t.includes('+')) return false;
+  // A long piece of small letters and digits with no separator is a random token (base36), not a word.
+  for (const w of t.match(/[A-Za-z0-9]+/g) ?? []) if (w.length >= 25 && /^[a-z0-9]+$/.test(w) && !isHexPiece(w)) return false;
+  // Every pattern here is linear: a run can be 100 kB of a hostile paste.
+  const m = t.replace(/[A-Za-z0-9]+/g, (w) => (isHexPiece(w) ? '-'.repeat(w.length) : w)).replace(BIT_WIDTH, (x) => '-'.repeat(x.length));
+  // A capital starts the next word when a small letter follows it, or ends the run (`ReDoS`, `NaN`).
+  const startsWord = (j: number): boolean =>
+    classOf(m[j]) === 'upper' && (classOf(m[j + 1]) === 'lower' || !/[A-Za-z]/.test(m[j + 1] ?? ''));
+  for (let i = 1; i < m.length - 1; i += 1) {
+    const [a, b, c] = [classOf(m[i - 1]), classOf(m[i]), classOf(m[i + 1])];
+    if (!a || !b || !c) continue;
+    if (b === 'lower' && a !== 'lower' && c !== 'lower' && !(a === 'upper' && c === 'upper' && startsWord(i + 1))) return false;
+    if (b === 'digit' && a !== 'digit' && c !== 'digit' && (a === 'upper' || c === 'upper')) return false;
+    if (b === 'upper' && a === 'digit' && c === 'digit') return false;
+  }
+  if (/[a-z][A-Z]{7,}/.test(m) || (m.match(/[a-z][A-Z]{2,}[a-z]/g) ?? []).length >= 2) return false;
+  const alnum = m.replace(/[^A-Za-z0-9]/g, '').length;
+  if (alnum === 0) return true;
+  let written = 0;
+  for (const p of m.matchAll(WRITTEN_PART)) if (VOWEL_OR_NOT_WORD.test(p[0])) written += p[0].length;
+  return written >= 0.6 * alnum;
+}
 
 function entropyRanges(text: string, out: SecretRange[]): void {
   TOKEN.lastIndex = 0;
   for (let m = TOKEN.exec(text); m; m = TOKEN.exec(text)) {
     const t = m[0];
     if (t.length < ENTROPY_MIN_LENGTH) continue;
-    // A path or URL part is words between slashes: judge it by its longest segment.
-    const longest = t.split('/').reduce((a, b) => (b.length > a.length ? b : a), '');
-    if (longest.length < ENTROPY_MIN_LENGTH && t.includes('/') && !/[+=]/.test(t)) continue;
-    if (!/[0-9]/.test(t) || !/[A-Za-z]/.test(t)) continue;
-    // A slug: lowercase words joined by - or _, a short suffix last (`lrn-pytest-pg-pool-fixture-c04e7a`,
-    // a note id). Words push the entropy up without being random; a token is not made of them.
+    if (!/[A-Za-z]/.test(t)) continue;
     if (SLUG.test(t)) continue;
     if (shannonEntropy(t) < ENTROPY_MIN_BITS) continue;
+    if (readsAsWritten(t)) continue;
     out.push({ start: m.index, end: m.index + t.length, rule: 'recall:entropy' });
   }
 }
@@ -146,6 +265,7 @@ function entropyRanges(text: string, out: SecretRange[]): void {
 export function findSecrets(text: string): SecretRange[] {
   const found: SecretRange[] = [];
   secretlintRanges(text, found);
+  pemRanges(text, found);
   wordRanges(text, found);
   entropyRanges(text, found);
   found.sort((a, b) => a.start - b.start || b.end - a.end);

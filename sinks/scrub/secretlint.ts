@@ -55,6 +55,8 @@ export const SECRETLINT_RULES: readonly SecretlintRule[] = (recommended as unkno
  * position inside it, so the words around it stay readable in a log:
  * - the URL rules report the whole URL; the password between `user:` and `@` is the secret (the
  *   user name and host are kept, as recall's own URL rule does);
+ * - the private key rule reports the whole PEM block; the body between header and END line is the
+ *   secret (the header is kept, so a log says a key was pasted);
  * - the AWS rule reports a secret access key at the start of `AWS_SECRET_ACCESS_KEY=…` with the key's
  *   length (its range starts at the name), so the key is looked for from there.
  * When the secret is not found where expected, the reported range is kept as it is.
@@ -62,6 +64,12 @@ export const SECRETLINT_RULES: readonly SecretlintRule[] = (recommended as unkno
 const NARROW: Record<string, { re: RegExp; reach: number }> = {
   '@secretlint/secretlint-rule-basicauth': { re: /:\/\/[^:/\s@]{1,256}:([^@/\s]{1,256})@/d, reach: 0 },
   '@secretlint/secretlint-rule-database-connection-string': { re: /:\/\/[^:/\s@]{1,100}:([^@/\s]{1,200})@/d, reach: 0 },
+  // The private key rule reports the whole block, header and END line included: the key is what
+  // lies between them (recall's own PEM rule in detect.ts also takes blocks without an END line).
+  '@secretlint/secretlint-rule-privatekey': {
+    re: /^-{3,5} ?BEGIN [^\n]*?PRIVATE KEY[^\n]*?-{3,5}([\s\S]*?)(?:-{3,5} ?END\b|$)/d,
+    reach: 0,
+  },
   '@secretlint/secretlint-rule-aws': {
     re: /^["']?(?:AWS|aws|Aws)?_?(?:SECRET|secret|Secret)_?(?:ACCESS|access|Access)_?(?:KEY|key|Key)["']?\s*(?::|=>|=)\s*["']?([A-Za-z0-9/+=]{40})/d,
     reach: 300,

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { noteText, tempKb, type TempKb } from '../helpers/kb.js';
 import { RECALL_BIN, context, env as hookEnv, repo, runHook } from '../hooks/helpers.js';
+import { sessionKey } from '../../core/session-key.js';
 
 const FIXTURES = path.join(repo, 'spec', 'fixtures', 'transcripts');
 const ON_TOPIC = 'postgres connection pool exhausted during the nightly job';
@@ -57,9 +58,17 @@ function logLines(kind: string): Record<string, unknown>[] {
     .filter((o) => o['kind'] === kind);
 }
 
-function get(pathAndQuery: string, host = url.host): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+/** The session cookie the printed URL's token was traded for (beforeAll). */
+let cookie = '';
+
+function get(
+  pathAndQuery: string,
+  host = url.host,
+  withCookie = true,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port: url.port, path: pathAndQuery, headers: { host } }, (res) => {
+    const headers = { host, ...(withCookie && cookie ? { cookie } : {}) };
+    const req = http.get({ host: '127.0.0.1', port: url.port, path: pathAndQuery, headers }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
@@ -100,6 +109,9 @@ beforeAll(async () => {
     view.on('exit', (code) => reject(new Error(`recall view exited (${code})`)));
   });
   url = new URL(first);
+  const login = await get(withToken('/'));
+  expect(login.status).toBe(303);
+  cookie = (login.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]!).join('; ');
 }, 120_000);
 
 afterAll(async () => {
@@ -111,8 +123,8 @@ describe('helpfulness verdicts in the recall log', () => {
   it('marks the note used where the assistant quotes it, with the phrase as evidence, and not used where it ignores it', () => {
     const verdicts = logLines('used').filter((v) => v['id'] === 'lrn-pool-idle');
     const bySession = Object.fromEntries(verdicts.map((v) => [v['session'], v]));
-    expect(bySession['sess-quotes']).toMatchObject({ used: true, by: 'phrase', evidence: 'close transactions before slow' });
-    expect(bySession['sess-ignores']).toMatchObject({ used: false, evidence: null });
+    expect(bySession[sessionKey('sess-quotes')]).toMatchObject({ used: true, by: 'phrase', evidence: 'close transactions before slow' });
+    expect(bySession[sessionKey('sess-ignores')]).toMatchObject({ used: false, evidence: null });
     // No transcript text is stored: nothing the assistant wrote beyond the note's own phrase.
     const log = fs.readFileSync(path.join(kb.state, 'recall_log.jsonl'), 'utf8');
     expect(log).not.toContain('max_connections');
@@ -120,7 +132,7 @@ describe('helpfulness verdicts in the recall log', () => {
   });
 
   it('records each prompt: what was injected with its tokens, and the abstention with its reason', () => {
-    const hooks = logLines('hook').filter((h) => h['session'] === 'sess-quotes');
+    const hooks = logLines('hook').filter((h) => h['session'] === sessionKey('sess-quotes'));
     expect(hooks.map((h) => h['query'])).toEqual([ON_TOPIC, OFF_TOPIC]);
     const injected = hooks[0]!['injected'] as { id: string; tokens: number }[];
     expect(injected.map((n) => n.id)).toContain('lrn-pool-idle');
@@ -130,15 +142,16 @@ describe('helpfulness verdicts in the recall log', () => {
 });
 
 describe('the view server', () => {
-  it('refuses a request without the token, with a wrong token, or with another Host', async () => {
-    expect((await get('/')).status).toBe(403);
-    expect((await get('/?t=wrong')).status).toBe(403);
-    expect((await get(withToken('/'), `evil.example:${url.port}`)).status).toBe(403);
-    expect((await get(withToken('/'))).status).toBe(200);
+  it('refuses a request without the session cookie, with a wrong token, or with another Host', async () => {
+    expect((await get('/', url.host, false)).status).toBe(403);
+    expect((await get('/?t=wrong', url.host, false)).status).toBe(403);
+    expect((await get('/', `evil.example:${url.port}`)).status).toBe(403);
+    expect((await get(withToken('/'), `evil.example:${url.port}`, false)).status).toBe(403);
+    expect((await get('/')).status).toBe(200);
   });
 
   it('sends a CSP that allows only its own nonce-tagged style and script', async () => {
-    const r = await get(withToken('/'));
+    const r = await get('/');
     const csp = String(r.headers['content-security-policy']);
     expect(csp).toMatch(/default-src 'none'/);
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
@@ -193,7 +206,7 @@ browser('the view in a real browser (headless chromium)', () => {
   it('searches the KB and draws the stage timeline; totals per day', async () => {
     const search = await dumpDom(withToken('/search', { q: 'postgres pool exhausted by idle transactions' }));
     expect(search).toMatch(/<table id="results">[\s\S]*lrn-pool-idle/);
-    expect(search).toMatch(/<div id="timeline"><svg[\s\S]*arm:bm25/);
+    expect(search).toMatch(/<div class="timeline" id="timeline"><svg[\s\S]*arm:bm25/);
     const days = await dumpDom(withToken('/days'));
     expect(days).toMatch(/<table id="days">[\s\S]*<td>\d{4}-\d\d-\d\d<\/td><td>4<\/td><td>2<\/td>/);
     expect(days).toContain('<svg');

@@ -1,7 +1,8 @@
 /**
  * Where state goes: a relative REFLECT_STATE_DIR is taken from HOME, never from the folder a hook
  * runs in (the project), in every process that reads it (config, the thin client's protocol, the
- * config file lookup); a session id from hook stdin never leaves session-injected/ as a file name.
+ * config file lookup); a session id from hook stdin never leaves session-injected/, and names a file
+ * there only as its hash.
  */
 import { describe, it, expect } from '@jest/globals';
 import path from 'node:path';
@@ -42,5 +43,8 @@ describe('session file names', () => {
     }
     // Distinct ids that clean to the same text stay distinct files.
     expect(sessionFile(home, 'a/b')).not.toBe(sessionFile(home, 'a_b'));
+    // The name is a hash: nothing of the id (a token sent as session_id) is in it.
+    expect(path.basename(sessionFile(home, 'ok-123_A.b'))).toMatch(/^s-[0-9a-f]{16}\.json$/);
+    expect(sessionFile(home, 'ok-123_A.b')).toBe(sessionFile(home, 'ok-123_A.b'));
   });
 });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { noteText, type TempKb } from '../helpers/kb.js';
+import { sessionFile } from '../../sinks/logs/session-injected.js';
 import { RECALL_BIN, env, runHook, runHookAsync, envelope, context, kbWithPoolNotes, kbWithNotes } from './helpers.js';
 
 let kb: TempKb;
@@ -44,7 +45,7 @@ describe('user-prompt-submit', () => {
       ),
     );
     expect(copilot).toEqual({});
-    expect(fs.existsSync(path.join(kb.state, 'session-injected', 'sess-3.json'))).toBe(false);
+    expect(fs.existsSync(sessionFile(kb.state, 'sess-3'))).toBe(false);
   });
 
   it('adds learnings to the model-facing prompt through Copilot userPromptTransformed, deduped per session', () => {
@@ -106,7 +107,7 @@ describe('user-prompt-submit', () => {
     let last = 'x';
     for (let i = 0; i < 3 && last !== ''; i += 1) last = ask();
     expect(last).toBe('');
-    const recorded = JSON.parse(fs.readFileSync(path.join(kb.state, 'session-injected', 'dedupe.json'), 'utf8')) as { injected: string[] };
+    const recorded = JSON.parse(fs.readFileSync(sessionFile(kb.state, 'dedupe'), 'utf8')) as { injected: string[] };
     expect(new Set(recorded.injected).size).toBe(recorded.injected.length);
   });
 
@@ -150,7 +151,7 @@ describe('user-prompt-submit', () => {
     expect(text.length).toBeLessThanOrEqual(1500);
     expect(text).not.toContain('lrn-huge');
     expect(text).not.toContain('truncated');
-    const recorded = JSON.parse(fs.readFileSync(path.join(kb.state, 'session-injected', 'budget.json'), 'utf8')) as { injected: string[] };
+    const recorded = JSON.parse(fs.readFileSync(sessionFile(kb.state, 'budget'), 'utf8')) as { injected: string[] };
     expect(recorded.injected).not.toContain('lrn-huge');
   });
 
@@ -174,8 +175,7 @@ describe('user-prompt-submit', () => {
     );
     const injected = new Set<string>();
     for (const o of outs) for (const m of context(o).matchAll(/\*\*\[([^\]]+)\]\*\*/g)) injected.add(m[1]!);
-    const recorded = (JSON.parse(fs.readFileSync(path.join(kb.state, 'session-injected', 'race.json'), 'utf8')) as { injected: string[] })
-      .injected;
+    const recorded = (JSON.parse(fs.readFileSync(sessionFile(kb.state, 'race'), 'utf8')) as { injected: string[] }).injected;
     expect(recorded.length).toBe(new Set(recorded).size);
     expect(new Set(recorded)).toEqual(injected);
     expect(fs.readdirSync(path.join(kb.state, 'session-injected')).filter((f) => f.endsWith('.lock'))).toEqual([]);

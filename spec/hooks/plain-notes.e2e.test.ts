@@ -13,6 +13,7 @@ import { RECALL_BIN, runHook, envelope, context } from './helpers.js';
 import { driverEnv } from '../helpers/driver.js';
 import { safeId } from '../../sinks/safe-text.js';
 import { declaredKey } from '../../core/note/index.js';
+import { sessionFile } from '../../sinks/logs/session-injected.js';
 
 let base: string;
 let vault: string;
@@ -134,7 +135,7 @@ describe('SessionStart dedupe', () => {
     expect(shownIds(prompt('d-2', 'kafka consumer lag after a rebalance'))).toEqual(['infra/Kafka-Lag']);
     // A compaction drops the earlier context: the set starts over with what this SessionStart gives.
     expect(shownIds(start('d-1', 'compact'))).toEqual(['infra/Kafka-Lag']);
-    const injected = JSON.parse(fs.readFileSync(path.join(state, 'session-injected', 'd-1.json'), 'utf8')) as { injected: string[] };
+    const injected = JSON.parse(fs.readFileSync(sessionFile(state, 'd-1'), 'utf8')) as { injected: string[] };
     expect(injected.injected).toEqual(['infra/Kafka-Lag']);
   });
 });

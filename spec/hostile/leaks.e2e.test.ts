@@ -40,6 +40,11 @@ describe('secrets in prompts', () => {
       const r = await runCli(['--kb', c.kb, s.prompt], { env: c.env, killAfterMs: 30_000 });
       expect(r.code).toBe(0);
     }
+    // … a token sent as the session id, twice (it named the session's files and was logged) …
+    for (const q of ['postgres connection pool exhausted in tests', 'kafka consumer lag after a rebalance']) {
+      const r = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(q, SECRET_SHAPES[3]!.secret), killAfterMs: 30_000 });
+      expectEnvelope(r, 30_000);
+    }
     // … and a hook whose stdin is broken JSON with a secret in it: the breadcrumb quotes the input.
     const broken = `{"session_id":"bad","prompt":"${SECRET_SHAPES[3]!.secret} ${SECRET_SHAPES[6]!.secret}`;
     expectEnvelope(await runHook('user-prompt-submit', { env: c.env, stdin: broken, killAfterMs: 30_000 }), 30_000);
@@ -51,6 +56,7 @@ describe('secrets in prompts', () => {
     expect(names.filter((n) => /^recall_cache\/[0-9a-f]{16}\.json$/.test(n)).length).toBeGreaterThan(0);
     for (const n of ['recall_log.jsonl', 'knowledge-gaps.jsonl', 'recall_cache/index.json'])
       expect(files.find((f) => names[files.indexOf(f)] === n)!.text).toContain('***REDACTED***');
+    expect(names.filter((n) => n.includes(SECRET_SHAPES[3]!.secret))).toEqual([]);
     const leaks = SECRET_SHAPES.filter((s) => files.some((f) => f.text.includes(s.secret))).map(
       (s) =>
         `${s.name} in ${files

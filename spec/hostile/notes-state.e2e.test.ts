@@ -6,6 +6,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, note, prompt, runCli, runHook, type Case } from './helpers.js';
+import { sessionKey } from '../../core/session-key.js';
 
 let c: Case;
 afterEach(() => c?.cleanup());
@@ -151,7 +152,8 @@ describe('what recall keeps', () => {
       ),
     );
     const recent = JSON.parse(fs.readFileSync(path.join(c.state, 'recent-searches.json'), 'utf8')) as Record<string, unknown>;
-    expect(Object.keys(recent).filter((k) => /^s\d+$/.test(k))).toHaveLength(20);
+    // Kept by the session's hash (core/session-key.ts).
+    expect(Array.from({ length: 20 }, (_, i) => sessionKey(`s${i}`)).filter((k) => k in recent)).toHaveLength(20);
     const outs = await Promise.all(
       Array.from({ length: 8 }, () => runHook('user-prompt-submit', { env, stdin: prompt('postgres connection pool case', 'same') })),
     );

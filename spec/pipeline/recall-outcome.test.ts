@@ -5,6 +5,7 @@ import { openDatabase } from '../../sources/sqlite/sqlite.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { recallIn, ids } from '../helpers/run.js';
 import { loadConfig } from '../../pipeline/config/config.js';
+import { sessionKey } from '../../core/session-key.js';
 
 let kb: TempKb;
 afterEach(() => kb?.cleanup());
@@ -109,7 +110,8 @@ describe('bookkeeping', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(gaps).toEqual([expect.objectContaining({ normalized: 'matches nothing zzz', session_id: 's1' })]);
+    // The session is logged as its hash (core/session-key.ts).
+    expect(gaps).toEqual([expect.objectContaining({ normalized: 'matches nothing zzz', session_id: sessionKey('s1') })]);
     const metrics = fs
       .readFileSync(path.join(kb.state, 'metrics.jsonl'), 'utf8')
       .trim()
