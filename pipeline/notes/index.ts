@@ -2,4 +2,5 @@
 // files inside the folder import each other directly.
 export type { KbOptions } from './kb.js';
 export { showNote } from './notes.js';
-export { addNote, forget, supersede } from './write.js';
+export { PersonsNoteError, addNote, forget, supersede, type WriteGuard } from './write.js';
+export { acceptNote, agentShell, listUnreviewed, rejectNote, type AcceptResult, type UnreviewedNote } from './review.js';
