@@ -70,8 +70,8 @@ export function unreviewedMark(fm: Record<string, unknown>): UnreviewedMark | nu
   return { state: 'unreviewed', ...author };
 }
 
-/** Longest session id shown in a label: enough to tell sessions apart, short enough for a line. */
-const SESSION_SHOWN = 12;
+/** Characters of a session id shown in a label: a UUID's first group, enough to tell sessions apart (as a short commit hash). */
+const SESSION_SHOWN = 8;
 
 /** A session id as a label shows it: its first characters, only letters, digits and `._:-`. */
 export function shortSession(id: string): string {
