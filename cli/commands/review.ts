@@ -16,7 +16,10 @@ const notesIo = (io: CliIo) => ({ env: io.env, cwd: io.cwd, warn: (l: string) =>
 /** The list for a person: one block per note, its words as written (on one line each), then what to run. */
 export function formatReview(rows: readonly UnreviewedNote[]): string {
   if (rows.length === 0) return 'No note awaits review: every note of this KB was written or accepted by a person.\n';
-  const out = [`${rows.length} ${rows.length === 1 ? 'note' : 'notes'} written by an agent ${rows.length === 1 ? 'awaits' : 'await'} your review:`, ''];
+  const out = [
+    `${rows.length} ${rows.length === 1 ? 'note' : 'notes'} written by an agent ${rows.length === 1 ? 'awaits' : 'await'} your review:`,
+    '',
+  ];
   for (const r of rows) {
     const claimed = r.claimed_confidence && r.claimed_confidence !== r.confidence ? ` (claims ${oneLine(r.claimed_confidence)})` : '';
     out.push(`${r.id}  ${r.date ?? '—'}  ${r.confidence}${claimed}  ${oneLine(r.title)}`);

@@ -116,8 +116,8 @@ export function titleAndGist(note: Pick<Note, 'title' | 'body'>): string {
   return `${note.title}: ${gist}`;
 }
 
-/** A URL (any scheme) outside a code span. */
-const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s`]+/gi;
+/** A URL (any scheme), without the punctuation that ends the sentence it sits in. */
+const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s`]*[^\s`.,;:!?)\]'"\u201d]/gi;
 
 /**
  * An agent's unreviewed words as a quotation, for the block: one line (oneLine), every URL outside a
