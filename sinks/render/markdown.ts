@@ -218,6 +218,11 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
 export function renderWeak(weak: readonly ScoredCandidate[], floor: number, hasResults: boolean): string {
   if (weak.length === 0) return '';
   const lines = [`${hasResults ? '\n' : ''}_Weak matches (relevance below ${floor.toFixed(2)}; probably not about this):_`];
-  for (const c of weak) lines.push(`- [${safeId(c.note.displayId)}] ${oneLine(c.note.title)} (relevance ${c.relevance.toFixed(2)})`);
+  for (const c of weak) {
+    // An agent's unreviewed note: its title quoted and labelled here too (the MCP search shows these lines).
+    const r = c.note.review;
+    const title = r ? `${quotedAgentText(c.note.title)} (${unreviewedLabel(r)})` : oneLine(c.note.title);
+    lines.push(`- [${safeId(c.note.displayId)}] ${title} (relevance ${c.relevance.toFixed(2)})`);
+  }
   return `${lines.join('\n')}\n`;
 }
