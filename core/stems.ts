@@ -141,3 +141,45 @@ export function textStemPairs(text: string, maxChars = Infinity): Set<string> {
   }
   return out;
 }
+
+/**
+ * Which of `words` (folded query words) the given texts write as names: capitalised where a sentence
+ * does not start ("on Friday", "ask Ines", "with Postgres") more often than in lower case. A prompt's
+ * own capitals say little ("Merge freeze Friday" and "merge freeze friday" ask the same thing), so
+ * the relevance estimate asks the notes instead, and a prompt's relevance does not depend on how it
+ * was typed. Text written in Title Case (half its words or more capitalised: a heading) is skipped,
+ * as its capitals say nothing; so is a word's first use in a line or after . ! ? : (a sentence start),
+ * unless a colon follows it ("John: …", a speaker or a label).
+ */
+export function namesInTexts(texts: Iterable<string>, words: ReadonlySet<string>, maxChars = Infinity): Set<string> {
+  const capital = new Map<string, number>();
+  const lower = new Map<string, number>();
+  if (!words.size) return new Set();
+  for (const text of texts) {
+    const src = text.length > maxChars ? text.slice(0, maxChars) : text;
+    for (const line of src.split('\n')) {
+      const tokens = line.match(/[\p{L}\p{N}]+|[.!?:]/gu);
+      if (!tokens) continue;
+      const wordsOfLine = tokens.filter((t) => !/^[.!?:]$/.test(t));
+      const caps = wordsOfLine.filter((t) => /^\p{Lu}/u.test(t)).length;
+      if (wordsOfLine.length >= 4 && caps / wordsOfLine.length >= 0.5) continue;
+      let start = true;
+      for (const [i, t] of tokens.entries()) {
+        if (/^[.!?:]$/.test(t)) {
+          start = true;
+          continue;
+        }
+        const folded = fold(t);
+        if (words.has(folded)) {
+          // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
+          const label = tokens[i + 1] === ':';
+          if (/^\p{Lu}\p{Ll}/u.test(t)) {
+            if (!start || label) capital.set(folded, (capital.get(folded) ?? 0) + 1);
+          } else if (/^\p{Ll}/u.test(t)) lower.set(folded, (lower.get(folded) ?? 0) + 1);
+        }
+        start = false;
+      }
+    }
+  }
+  return new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w));
+}

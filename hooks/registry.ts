@@ -20,6 +20,7 @@ import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
+import { oneLine, safeId } from '../sinks/safe-text.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
@@ -93,37 +94,67 @@ const UPS_KEEP = 3;
 const UPS_CHARS = 1500;
 
 /**
- * Relevance at which a learning is more likely about the prompt than not. The prompt hook's floor
- * sits lower (RECALL_FLOOR_USER_PROMPT, 0.3): a prompt of a few sentences always carries words a
- * one-line note lacks, so a note that answers it often scores 0.3-0.5. Under this line a learning is
- * given alone at most: one weaker match costs the agent a few hundred characters, three would crowd
- * out the prompt.
+ * Relevance at which a learning is more likely about the prompt than not: such a learning is given
+ * whole. The prompt hook's floor sits lower (RECALL_FLOOR_USER_PROMPT, 0.3): a prompt of a few
+ * sentences always carries words a one-line note lacks, so a note that answers it often scores
+ * 0.3-0.5. Under this line the hook is unsure, and uncertainty should be cheap: the best such
+ * learning is named in a one-line pointer the agent can open (pointerBlock), never given whole, and
+ * only one: three guesses would crowd out the prompt.
  */
 export const LIKELY_RELEVANCE = 0.5;
 
+/** What the prompt hook injects: whole learnings, at most one pointer, and the rendered block. */
+export interface PromptPick {
+  kept: ScoredCandidate[];
+  pointer: ScoredCandidate | null;
+  block: string;
+}
+
+/**
+ * The one-line pointer to a learning the hook is unsure of: its id and title, and how to read it.
+ * The words say what it is, since an agent reads them: maybe related, not known to apply.
+ */
+export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
+  const id = safeId(c.note.displayId);
+  const intro = standalone ? `## A learning that may be related to this prompt` : `Maybe related (not sure it applies):`;
+  return [
+    intro,
+    `- [${id}] ${oneLine(c.note.title)}`,
+    `  Not known to apply here: read it only if the task touches it (\`recall show ${id}\`, or the MCP tool \`hydrate\`).`,
+  ].join('\n');
+}
+
 /**
  * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
- * whole learnings whose block fits UPS_CHARS, at most one of them under LIKELY_RELEVANCE. A learning
- * that does not fit is skipped, not cut.
+ * whole learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS, and the best learning
+ * under it as a one-line pointer. A learning that does not fit is skipped, not cut. A floor of 0
+ * ("off", every floor's documented meaning) holds nothing back: every learning goes whole.
  */
 export function wholeLearnings(
   results: readonly ScoredCandidate[],
   renderList: (list: ScoredCandidate[]) => string,
   floor: number,
-): { kept: ScoredCandidate[]; block: string } {
-  // A floor of 0 is "off" (every floor's documented meaning): then nothing is held back either.
+): PromptPick {
   const weak = (c: ScoredCandidate): boolean => floor > 0 && c.relevance < LIKELY_RELEVANCE;
   const kept: ScoredCandidate[] = [];
   let block = '';
   for (const c of results) {
     if (kept.length >= UPS_KEEP) break;
-    if (weak(c) && kept.some(weak)) continue;
+    if (weak(c)) continue;
     const next = renderList([...kept, c]);
     if (next.length > UPS_CHARS) continue;
     kept.push(c);
     block = next;
   }
-  return { kept, block };
+  const pointer = results.find((c) => weak(c) && !kept.includes(c)) ?? null;
+  return { kept, pointer, block: withPointer(block, pointer) };
+}
+
+/** The block of whole learnings with the pointer line after it ('' when there is neither). */
+function withPointer(block: string, pointer: ScoredCandidate | null): string {
+  if (!pointer) return block;
+  const line = pointerBlock(pointer, !block);
+  return block ? `${block.trimEnd()}\n\n${line}\n` : `${line}\n`;
 }
 
 /** Candidates the prompt hook asks for before dedupe (the reference's value). */
@@ -142,11 +173,20 @@ function selectFresh(
   results: readonly ScoredCandidate[],
   floor: number,
 ) {
-  let picked: { kept: ScoredCandidate[]; block: string } = { kept: [], block: '' };
+  let picked: PromptPick = { kept: [], pointer: null, block: '' };
+  const render = (list: ScoredCandidate[]): string => renderResults(session, prompt, list, 0);
+  // The places of learnings this session was already given are refilled only with learnings likely
+  // about the prompt (LIKELY_RELEVANCE); the pointer is the one this prompt would get with nothing
+  // given yet. Refilling down to the floor padded a repeated prompt with weaker notes it never called
+  // for (the same prompt sent twice got three unrelated ones the second time).
+  const first = wholeLearnings(results, render, floor);
   const choose = (seen: ReadonlySet<string>): string[] => {
-    const fresh = results.filter((c) => !seen.has(c.note.displayId) && !seen.has(c.note.key));
-    picked = wholeLearnings(fresh, (list) => renderResults(session, prompt, list, 0), floor);
-    return picked.kept.map(injectedId);
+    const unseen = (c: ScoredCandidate): boolean => !seen.has(c.note.displayId) && !seen.has(c.note.key);
+    const likely = results.filter((c) => unseen(c) && (floor <= 0 || c.relevance >= LIKELY_RELEVANCE));
+    const { kept, block } = wholeLearnings(likely, render, floor);
+    const pointer = first.pointer && unseen(first.pointer) ? first.pointer : null;
+    picked = { kept, pointer, block: withPointer(block, pointer) };
+    return [...kept, ...(pointer ? [pointer] : [])].map(injectedId);
   };
   if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
     choose(readInjected(ctx.stateDir, sessionId));
@@ -184,10 +224,11 @@ export const userPromptSubmitHook: HookSpec = {
         return session.outcome$(cmd, runOpts).pipe(
           map((res) => {
             const picked = selectFresh(ctx, session, prompt, sessionId, res.outcome?.results ?? [], cmd.floor ?? 0);
-            // Logged as given: the recall log line says what this hook injected, not what it fetched.
-            if (res.outcome) session.record(cmd, res.outcome, picked.kept, runOpts);
+            // Logged as given: the recall log line says what this hook injected (whole or as a pointer), not what it fetched.
+            const given = [...picked.kept, ...(picked.pointer ? [picked.pointer] : [])];
+            if (res.outcome) session.record(cmd, res.outcome, given, runOpts);
             recordPromptEvent(ctx, { query: prompt, input, sessionId, res, picked, stages: clock.stages() });
-            return picked.kept.length === 0 ? '' : picked.block;
+            return given.length === 0 ? '' : picked.block;
           }),
         );
       });

@@ -5,7 +5,7 @@
 import { map, of, switchMap, type Observable } from 'rxjs';
 import { DEFAULT_COMMAND, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import { hookLog, pick, type HookContext } from './runtime.js';
-import { CHARS_PER_TOKEN, blockEconomics, pyLen } from '../sinks/economics.js';
+import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyLen } from '../sinks/economics.js';
 import { recordInjected, resetInjected } from '../sinks/logs/index.js';
 import { kbProblem } from '../pipeline/health/index.js';
 import { DAY_MS } from '../core/dates.js';
@@ -15,12 +15,11 @@ import { injectedId, renderAnswer, renderResults, shownResults } from './hook-se
 /** SessionStart's "memory:" footer over the learnings the rendered block actually shows (a truncated one is not counted). */
 export function footer(session: RecallSession, results: ScoredCandidate[], block: string): string {
   if (!session.config.economics || results.length === 0 || !block) return '';
-  const b = blockEconomics(
-    shownResults(results, block).map((r) => r.note),
-    session.glyphs(),
-    session.config.home,
-  );
-  return `memory: ${b.count} ${b.count === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected, est ~${b.saved_tokens} tok saved`;
+  const rows = shownResults(results, block).map((r) => economicsRow(r.note, { glyphs: session.glyphs(), home: session.config.home }));
+  const line = `memory: ${rows.length} ${rows.length === 1 ? 'learning' : 'learnings'}, ~${Math.floor(pyLen(block) / CHARS_PER_TOKEN)} tok injected`;
+  // Savings only where the discovery cost is known (see EconomicsRow.estimated).
+  const measured = rows.filter((r) => !r.estimated);
+  return measured.length ? `${line}, est ~${economicsBlock(measured).saved_tokens} tok saved` : line;
 }
 
 /**

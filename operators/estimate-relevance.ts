@@ -41,7 +41,7 @@ import {
   summaryShare,
   type StemPair,
 } from './math/index.js';
-import { textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
+import { namesInTexts, textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
 import { type Note, searchableText } from '../core/note/index.js';
 import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { scoringWindow } from './rerank-top.js';
@@ -159,9 +159,10 @@ function evidenceOf(
  */
 function weighQuery(
   opts: EstimateRelevanceOptions,
+  terms: readonly QueryTerm[],
   notes: readonly NoteTerms[],
 ): { weighed: WeighedTerm[]; live: number; degraded: Degradation[] } {
-  const exact = weighTerms(opts.terms, opts.weigh);
+  const exact = weighTerms(terms, opts.weigh);
   const widened = widenToMatches(everydayPrefixes(exact.weighed, opts.weigh), notes, opts.weigh, exact.dfKnown);
   return {
     weighed: namesAloneUnspecific(widened.weighed, exact.live),
@@ -188,7 +189,10 @@ function liftLinked(
       // its symptom by design ("gateway 504s during spikes" → "redis pool exhaustion"). Only a
       // note the estimate is fairly sure of lends relevance, so a query that abstains stays silent.
       const e = relevance.get(c.note.key);
-      if (!e) continue;
+      // A link lends relevance to a note that says something of the query itself, never to one that
+      // shares no word with it but everyday ones: the graph may tie a cron note to a pool note
+      // through a shared service, and a question about the pool is still not about cron.
+      if (!e || !e.features || e.features.maxCovered <= GENERIC_INFO) continue;
       let support = 0;
       for (const other of linked.get(c.note.path) ?? []) support = Math.max(support, (own.get(byPath.get(other) ?? '') ?? 0) * LINK_SHARE);
       if (support > e.p) relevance.set(c.note.key, { ...e, p: support, ranking: Math.max(support, e.ranking ?? e.p), source: 'linked' });
@@ -230,7 +234,15 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     const stemsOf = new Map<string, NoteTerms>();
     for (const c of state.candidates.slice(0, window))
       if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
-    const { weighed, live, degraded } = weighQuery(opts, [...stemsOf.values()]);
+    // A query word is a name when the notes write it as one, whatever capitals the prompt used (see namesInTexts).
+    const windowNotes = state.candidates.slice(0, window).map((c) => c.note);
+    const names = namesInTexts(
+      windowNotes.filter((n, i) => windowNotes.indexOf(n) === i).map(searchableText),
+      new Set(opts.terms.map((t) => t.word)),
+      RELEVANCE_TEXT_CHARS,
+    );
+    const terms = opts.terms.map((t) => (t.proper === names.has(t.word) ? t : { ...t, proper: names.has(t.word) }));
+    const { weighed, live, degraded } = weighQuery(opts, terms, [...stemsOf.values()]);
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();

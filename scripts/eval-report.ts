@@ -26,6 +26,12 @@ export interface QueryScore {
   returnedRecall: number | null;
   /** Whether a labelled note is among what was returned (null for off-topic queries). */
   hit: boolean | null;
+  /**
+   * The same two for what was given whole: the prompt hook names a learning it is unsure of in a
+   * one-line pointer instead (hooks/registry.ts); every other caller gives all it returns whole.
+   */
+  returnedWhole: boolean;
+  hitWhole: boolean | null;
 }
 
 export interface Summary {
@@ -152,10 +158,21 @@ function classLines(all: readonly SetResult[], profiles: readonly Profile[]): st
         const on = rs.filter((r) => r.class === c && r.onTopic);
         const off = rs.filter((r) => r.class === c && !r.onTopic);
         const noise = off.length ? off.filter((r) => r.returned).length / off.length : null;
-        return `${c} ${on.length ? `${f(mean(on.map((r) => r.returnedRecall)))}/${f(on.filter((r) => r.hit).length / on.length)}` : '-'}${off.length ? ` off ${f(noise)}` : ''}`;
+        const noiseWhole = off.length ? off.filter((r) => r.returnedWhole).length / off.length : null;
+        // Whole-only figures follow in brackets where the prompt hook gave pointers.
+        const onCell = on.length
+          ? `${f(mean(on.map((r) => r.returnedRecall)))}/${f(on.filter((r) => r.hit).length / on.length)}` +
+            (p === 'user-prompt' ? ` (whole ${f(on.filter((r) => r.hitWhole).length / on.length)})` : '')
+          : '-';
+        const offCell = off.length ? ` off ${f(noise)}${p === 'user-prompt' ? ` (whole ${f(noiseWhole)})` : ''}` : '';
+        return `${c} ${onCell}${offCell}`;
       });
       const on = rs.filter((r) => r.onTopic);
+      const off = rs.filter((r) => !r.onTopic);
       cells.push(`all ${f(mean(on.map((r) => r.returnedRecall)))}/${on.length ? f(on.filter((r) => r.hit).length / on.length) : '-'}`);
+      if (p === 'user-prompt' && on.length) cells.push(`on whole ${f(on.filter((r) => r.hitWhole).length / on.length)}`);
+      if (off.length) cells.push(`off any ${f(off.filter((r) => r.returned).length / off.length)}`);
+      if (p === 'user-prompt' && off.length) cells.push(`off whole ${f(off.filter((r) => r.returnedWhole).length / off.length)}`);
       out.push(`  ${p.padEnd(12)} ${cells.join('  ')}`);
     }
   }

@@ -52,7 +52,15 @@ function ndcgAt(ids: readonly string[], rel: ReadonlySet<string>, k: number): nu
   return ideal > 0 ? dcg / ideal : 0;
 }
 
-function score(q: LabelledQuery, ids: string[], returned: string[], arms: string[][], k: number, ms: number): QueryScore {
+function score(
+  q: LabelledQuery,
+  ids: string[],
+  returned: string[],
+  arms: string[][],
+  k: number,
+  ms: number,
+  whole: string[] = returned,
+): QueryScore {
   const rel = new Set(q.relevant);
   const onTopic = rel.size > 0;
   const top = ids.slice(0, k);
@@ -76,6 +84,8 @@ function score(q: LabelledQuery, ids: string[], returned: string[], arms: string
     ms,
     returnedRecall: onTopic ? shown.filter((id) => rel.has(id)).length / rel.size : null,
     hit: onTopic ? shown.some((id) => rel.has(id)) : null,
+    returnedWhole: whole.length > 0,
+    hitWhole: onTopic ? whole.slice(0, k).some((id) => rel.has(id)) : null,
   };
 }
 
@@ -85,14 +95,15 @@ async function runProfile(
   profile: Exclude<Profile, 'bm25'>,
   q: LabelledQuery,
   k: number,
-): Promise<{ ids: string[]; returned: string[]; arms: string[][] }> {
+  idOf: (c: { note: { key: string; path: string } }) => string,
+): Promise<{ ids: string[]; returned: string[]; whole?: string[]; arms: string[][] }> {
   const base: RecallCommand = { ...DEFAULT_COMMAND, query: q.query, format: 'json', cache: false, gapLog: false, followup: false };
   const floors = session.config.floors;
   if (profile === 'cli') {
     const r = await session.run({ ...base, limit: k, showWeak: true, floor: floors.cli }, { noLog: true });
     const results = r.outcome?.results ?? [];
     const shown = [...results, ...(r.outcome?.weak ?? [])];
-    return { ids: shown.map((c) => c.note.key), returned: results.map((c) => c.note.key), arms: shown.map((c) => Object.keys(c.ranks)) };
+    return { ids: shown.map(idOf), returned: results.map(idOf), arms: shown.map((c) => Object.keys(c.ranks)) };
   }
   if (profile === 'user-prompt') {
     const r = await session.run({ ...base, limit: PROMPT_FETCH, maxChars: 0, floor: floors.userPrompt }, { noLog: true });
@@ -106,12 +117,13 @@ async function runProfile(
         glyphs: session.glyphs(),
         home: session.config.home,
       });
-    const { kept } = wholeLearnings(r.outcome?.results ?? [], render, floors.userPrompt);
-    const ids = kept.map((c) => c.note.key);
-    return { ids, returned: ids, arms: kept.map((c) => Object.keys(c.ranks)) };
+    const { kept, pointer } = wholeLearnings(r.outcome?.results ?? [], render, floors.userPrompt);
+    const given = [...kept, ...(pointer ? [pointer] : [])];
+    const ids = given.map(idOf);
+    return { ids, returned: ids, whole: kept.map(idOf), arms: given.map((c) => Object.keys(c.ranks)) };
   }
   const r = await session.run({ ...base, limit: 3, maxChars: 1500, minOverlap: 0.2, floor: floors.sessionStart }, { noLog: true });
-  const ids = (r.outcome?.results ?? []).map((c) => c.note.key);
+  const ids = (r.outcome?.results ?? []).map(idOf);
   return { ids, returned: ids, arms: (r.outcome?.results ?? []).map((c) => Object.keys(c.ranks)) };
 }
 
@@ -127,8 +139,11 @@ async function evalSet(
   );
   const perQuery: Record<string, QueryScore[]> = {};
   const attribution: Record<string, number> = {};
+  // A memory folder's labels are file names; every other set labels notes by key.
+  const idOf = (c: { note: { key: string; path: string } }): string =>
+    set.labels === 'file' ? path.basename(c.note.path).replace(/\.md$/, '') : c.note.key;
   try {
-    const bm25 = profiles.includes('bm25') ? plainBm25(set.kb) : null;
+    const bm25 = profiles.includes('bm25') ? plainBm25(set.kb, set.labels) : null;
     for (const profile of profiles) {
       const kk = profile === 'user-prompt' || profile === 'session-start' ? 3 : (k ?? set.k);
       const scores: QueryScore[] = [];
@@ -137,10 +152,10 @@ async function evalSet(
         const out =
           profile === 'bm25'
             ? { ids: bm25!.search(q.query, kk), returned: [] as string[], arms: [] as string[][] }
-            : await runProfile(session, profile, q, kk);
+            : await runProfile(session, profile, q, kk, idOf);
         // Plain BM25 never abstains: everything it ranks counts as returned.
         const returned = profile === 'bm25' ? out.ids : out.returned;
-        scores.push(score(q, out.ids, returned, out.arms, kk, performance.now() - t0));
+        scores.push(score(q, out.ids, returned, out.arms, kk, performance.now() - t0, (out as { whole?: string[] }).whole ?? returned));
         if (profile === 'cli')
           for (const a of out.arms.slice(0, kk))
             attribution[a.sort().join('+') || 'none'] = (attribution[a.sort().join('+') || 'none'] ?? 0) + 1;

@@ -11,7 +11,9 @@
  * - everyday: 40 everyday prompts to a coding agent, about nothing a KB holds, against both developer KBs;
  * - locomo-<c>: a LoCoMo conversation as a KB (one note per dialog turn), its questions of
  *   categories 1-4 (evidence turns labelled), built with the set's own make_kb.py (python3);
- * - cross-<q>-on-<c>: conversation q's questions asked of conversation c's KB: off-topic.
+ * - cross-<q>-on-<c>: conversation q's questions asked of conversation c's KB: off-topic;
+ * - claudemem: a Claude Code memory folder read as it is (no setup), and prompts typed in that
+ *   project, labelled by memory file name.
  * Sets whose files are missing are skipped with a note on stderr.
  */
 import fs from 'node:fs';
@@ -37,6 +39,11 @@ export interface LabelledSet {
   queries: LabelledQuery[];
   /** Cut-off K for recall@K in reports. */
   k: number;
+  /**
+   * What the labels name: a note's key (default) or its file name without `.md` (a Claude Code
+   * memory folder, whose labels are file names while recall keys a memory by its `name:`).
+   */
+  labels?: 'key' | 'file';
 }
 
 export function loadQueries(file: string): LabelledQuery[] {
@@ -128,7 +135,7 @@ function withHardClass(queries: LabelledQuery[]): LabelledQuery[] {
   return queries.map((q) => (HARD_NEGATIVES.has(q.id) && q.relevant.length === 0 ? { ...q, class: 'hard' } : q));
 }
 
-/** The prompt sets (both KBs) and the title-phrase set, those whose files exist. */
+/** The prompt sets (both KBs), the Claude Code memory set and the title-phrase set, those whose files exist. */
 function promptSets(sharedEval: string, golden: string, repo: string, want: (f: string) => boolean): LabelledSet[] {
   const sets: LabelledSet[] = [];
   const prompts = path.join(sharedEval, 'prompts');
@@ -147,6 +154,16 @@ function promptSets(sharedEval: string, golden: string, repo: string, want: (f: 
       kb: path.join(repo, 'examples', 'kb'),
       queries: withHardClass(loadQueries(path.join(prompts, 'examples-prompts.jsonl'))),
       k: 3,
+    });
+  const claudemem = path.join(sharedEval, 'claudemem');
+  if (want('claudemem') && fs.existsSync(path.join(claudemem, 'queries.jsonl')))
+    sets.push({
+      name: 'claudemem',
+      family: 'claudemem',
+      kb: path.join(claudemem, 'memory'),
+      queries: loadQueries(path.join(claudemem, 'queries.jsonl')),
+      k: 3,
+      labels: 'file',
     });
   const titles = path.join(repo, 'examples', 'eval', 'title-phrases.jsonl');
   if (want('titles') && fs.existsSync(titles))

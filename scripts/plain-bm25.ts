@@ -20,12 +20,18 @@ export interface PlainBm25 {
   search(query: string, k: number): string[];
 }
 
-export function plainBm25(kbRoot: string): PlainBm25 {
-  const dir = path.join(kbRoot, 'documents');
+/**
+ * @param kbRoot a KB (its `documents/`) or a Claude Code memory folder (its files, MEMORY.md, the
+ *   index, left out)
+ * @param labels what a result is named by: the note's key, or its file name without `.md`
+ */
+export function plainBm25(kbRoot: string, labels: 'key' | 'file' = 'key'): PlainBm25 {
+  const memoryFolder = !fs.existsSync(path.join(kbRoot, 'documents'));
+  const dir = memoryFolder ? kbRoot : path.join(kbRoot, 'documents');
   const docs: { key: string; tf: Map<string, number>; len: number }[] = [];
   const df = new Map<string, number>();
   for (const name of fs.readdirSync(dir).sort()) {
-    if (!name.endsWith('.md')) continue;
+    if (!name.endsWith('.md') || (memoryFolder && name === 'MEMORY.md')) continue;
     let note;
     try {
       note = parseNote(fs.readFileSync(path.join(dir, name), 'utf8'), `documents/${name}`, 'documents');
@@ -36,7 +42,7 @@ export function plainBm25(kbRoot: string): PlainBm25 {
     const tf = new Map<string, number>();
     for (const w of ws) tf.set(w, (tf.get(w) ?? 0) + 1);
     for (const w of tf.keys()) df.set(w, (df.get(w) ?? 0) + 1);
-    docs.push({ key: note.key, tf, len: ws.length });
+    docs.push({ key: labels === 'file' ? name.replace(/\.md$/, '') : note.key, tf, len: ws.length });
   }
   const n = docs.length;
   const avg = docs.reduce((s, d) => s + d.len, 0) / Math.max(1, n);

@@ -39,6 +39,12 @@ export interface EconomicsRow {
   read_tokens: number;
   savings_pct: number;
   glyph: string;
+  /**
+   * Present (true) when D is only the learning-type guess: the note declares no `discovery_tokens`
+   * and has no source file to measure. A person reading "D:1500 → R:87 (-94%)" takes it for a
+   * measurement, so the markdown block shows no figure for such a note (JSON keeps the row, marked).
+   */
+  estimated?: true;
 }
 
 export interface EconomicsBlock {
@@ -120,7 +126,16 @@ export function discoveryTokens(
   home: string,
   statSize: StatSize = statSizeFs,
 ): number {
-  if (note.discoveryTokens !== null) return note.discoveryTokens;
+  return discovery(note, home, statSize).tokens;
+}
+
+/** D and whether it was measured (declared, or the source file's size) rather than guessed from the type. */
+function discovery(
+  note: Pick<Note, 'discoveryTokens' | 'frontmatter' | 'learningType'>,
+  home: string,
+  statSize: StatSize,
+): { tokens: number; measured: boolean } {
+  if (note.discoveryTokens !== null) return { tokens: note.discoveryTokens, measured: true };
   const src = provenanceSourcePath(note.frontmatter, home);
   if (src !== null) {
     let size: number | null;
@@ -129,9 +144,9 @@ export function discoveryTokens(
     } catch {
       size = null;
     }
-    if (size !== null && size > 0) return Math.floor(size / CHARS_PER_TOKEN);
+    if (size !== null && size > 0) return { tokens: Math.floor(size / CHARS_PER_TOKEN), measured: true };
   }
-  return DISCOVERY_BY_TYPE[note.learningType.toLowerCase()] ?? DEFAULT_DISCOVERY_TOKENS;
+  return { tokens: DISCOVERY_BY_TYPE[note.learningType.toLowerCase()] ?? DEFAULT_DISCOVERY_TOKENS, measured: false };
 }
 
 /** `round((D − R) / D · 100)` with banker's rounding; 0 when D = 0. Negative when reading costs more. */
@@ -147,9 +162,16 @@ export function glyphFor(learningType: string, glyphs: ReadonlyMap<string, strin
 
 /** The per-note economics row `{discovery_tokens, read_tokens, savings_pct, glyph}`. */
 export function economicsRow(note: Note, opts: EconomicsOptions): EconomicsRow {
-  const d = discoveryTokens(note, opts.home, opts.statSize);
+  const d = discovery(note, opts.home, opts.statSize ?? statSizeFs);
   const r = readTokens(note);
-  return { discovery_tokens: d, read_tokens: r, savings_pct: savingsPct(d, r), glyph: glyphFor(note.learningType, opts.glyphs) };
+  const row: EconomicsRow = {
+    discovery_tokens: d.tokens,
+    read_tokens: r,
+    savings_pct: savingsPct(d.tokens, r),
+    glyph: glyphFor(note.learningType, opts.glyphs),
+  };
+  if (!d.measured) row.estimated = true;
+  return row;
 }
 
 /** Roll-up of rows. No rows → every field 0 (savings_pct 0 because ΣD = 0). */

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { splitFrontmatter } from '../frontmatter.js';
 import { parseLooseDate } from '../dates.js';
 import { declaredKey, noteGist, readableId } from './gist.js';
+import { memoryFields } from './memory.js';
 import { unreviewedMark, type UnreviewedMark } from './review.js';
 import {
   confidenceNum,
@@ -91,6 +92,16 @@ export interface Note {
   chunkText: string;
   /** Set on notes imported from a team store (never from the note's own frontmatter). */
   origin?: NoteOrigin;
+  /**
+   * A Claude Code memory's kind (user, feedback, project, reference), from `metadata.type` or the
+   * older top-level `type:`; '' for other notes.
+   */
+  memoryType?: string;
+  /**
+   * Notes this one says it replaces, by the name its `[[name]]` link gives, read from its text (see
+   * replacedLinks): Claude Code writes a new memory beside the old one and says so in words.
+   */
+  replaces?: string[];
   /**
    * Set on a note an agent wrote that no person has accepted yet (core/note/review.ts): its tier is
    * then at most MEDIUM, whatever it claims, and every output labels it.
@@ -191,14 +202,17 @@ function noteStanding(fm: Record<string, unknown>, contentHash: string, docId: s
   return { declaredHash, isFleet, standing };
 }
 
-/** A note's review mark, and the tier and ranking confidence it stands with: an unreviewed note's are capped. */
-function reviewedConfidence(fm: Record<string, unknown>): { review: UnreviewedMark | null; tier: string; confidence: number } {
+/**
+ * A note's tier and ranking confidence, and its review mark: an unreviewed note's (an agent's, not
+ * yet accepted by a person) are capped at MEDIUM. `review` is absent from a person's note.
+ */
+function reviewedConfidence(fm: Record<string, unknown>): Pick<Note, 'confidence' | 'confidenceNum' | 'review'> {
   const review = unreviewedMark(fm);
   const claimed = confidenceTier(fm['confidence']);
-  if (!review) return { review, tier: claimed, confidence: confidenceNum(fm, claimed) };
+  if (!review) return { confidence: claimed, confidenceNum: confidenceNum(fm, claimed) };
   // LOW stays LOW; HIGH, and any other word an agent may have written, stands as MEDIUM.
   const tier = claimed === 'LOW' ? claimed : UNREVIEWED_TIER;
-  return { review, tier, confidence: Math.min(confidenceNum(fm, tier), UNREVIEWED_CONFIDENCE) };
+  return { confidence: tier, confidenceNum: Math.min(confidenceNum(fm, tier), UNREVIEWED_CONFIDENCE), review };
 }
 
 /**
@@ -225,7 +239,6 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
-  const { review, tier, confidence } = reviewedConfidence(fm);
   const { archivedAt, dateMs, recencyMs } = noteDates(fm, body);
   const discovery = fm['discovery_tokens'];
   const supersededBy = str(fm['superseded_by']);
@@ -242,8 +255,8 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     // A Claude Code memory file says what to do in its body ("Use force-unlock."), often with no
     // "How to apply:" line: its gist is the part the agent needs besides the one-line description.
     howToApply: howToApply(body) || (name && !str(fm['key_insight']) && str(fm['description']) ? noteGist(body) : ''),
-    confidence: tier,
-    confidenceNum: confidence,
+    // Capped for an agent's unreviewed note, which also gets its `review` mark.
+    ...reviewedConfidence(fm),
     tags: parseTags(fm['tags']),
     proofCount: proofCount(fm),
     projectId: normaliseProject(fm['project_id']) || normaliseProject(fm['project']),
@@ -263,7 +276,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     frontmatter: fm,
     body,
     chunkText,
-    ...(review ? { review } : {}),
+    ...memoryFields(fm, body, name),
   };
 }
 

@@ -53,9 +53,10 @@ export function stageClock(): { sink: TraceSink; stages: () => { stage: string; 
 /** Tokens of each note's entry in the injected block (the entry starts at its `- **[id]**` line). */
 function entryTokens(block: string): Map<string, number> {
   const out = new Map<string, number>();
-  for (const part of block.split(/^(?=- \*\*\[)/m)) {
-    const m = /^- \*\*\[(.+?)\]\*\*/.exec(part);
-    if (m) out.set(m[1]!, Math.max(1, Math.floor(pyLen(part.trimEnd()) / CHARS_PER_TOKEN)));
+  // A whole learning's entry starts "- **[id]**", a pointer's "- [id]".
+  for (const part of block.split(/^(?=- (?:\*\*)?\[)/m)) {
+    const m = /^- (?:\*\*\[(.+?)\]\*\*|\[(.+?)\])/.exec(part);
+    if (m) out.set((m[1] ?? m[2])!, Math.max(1, Math.floor(pyLen(part.trimEnd()) / CHARS_PER_TOKEN)));
   }
   return out;
 }
@@ -66,7 +67,7 @@ export interface PromptEvent {
   sessionId: string | null;
   /** The recall (every result above the floor, best first) and what of it was injected (`kept`, as `block`). */
   res: Pick<RunResult, 'outcome' | 'scope' | 'refresh'>;
-  picked: { kept: readonly ScoredCandidate[]; block: string };
+  picked: { kept: readonly ScoredCandidate[]; pointer?: ScoredCandidate | null; block: string };
   stages: { stage: string; ms: number }[];
 }
 
@@ -98,22 +99,30 @@ function degradedOf(res: PromptEvent['res']): string[] {
 
 const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
 
+/** The hook line's record of each learning given: whole, or as the one-line pointer. */
+function injectedNotes(given: readonly ScoredCandidate[], pointer: ScoredCandidate | null, block: string): InjectedNote[] {
+  const tokens = entryTokens(block);
+  return given.map((c) => ({
+    id: idOf(c),
+    title: c.note.title,
+    relevance: Number(c.relevance.toFixed(3)),
+    score: Number(c.score.toPrecision(4)),
+    tokens: tokens.get(safeId(c.note.displayId)) ?? 0,
+    ...(c === pointer ? { pointer: true as const } : {}),
+  }));
+}
+
 /** Writes the hook line and puts the injected notes aside for their verdict. Never throws. */
 export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
   try {
-    const { kept, block } = ev.picked;
+    const { block } = ev.picked;
+    const pointer = ev.picked.pointer ?? null;
+    const kept = [...ev.picked.kept, ...(pointer ? [pointer] : [])];
     const outcome = ev.res.outcome;
     const results = outcome?.results ?? [];
     const keptIds = new Set(kept.map(idOf));
     const given = ev.sessionId ? readInjected(ctx.stateDir, ev.sessionId) : new Set<string>();
-    const tokens = entryTokens(block);
-    const injected: InjectedNote[] = kept.map((c) => ({
-      id: idOf(c),
-      title: c.note.title,
-      relevance: Number(c.relevance.toFixed(3)),
-      score: Number(c.score.toPrecision(4)),
-      tokens: tokens.get(safeId(c.note.displayId)) ?? 0,
-    }));
+    const injected = injectedNotes(kept, pointer, block);
     const leftOut = results.filter((c) => !keptIds.has(idOf(c)));
     const deduped = leftOut.filter((c) => given.has(idOf(c)) || given.has(c.note.key)).map(idOf);
     const logged = logHookEvent(

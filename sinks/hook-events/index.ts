@@ -27,6 +27,8 @@ export interface InjectedNote {
   score: number;
   /** Estimated tokens of the note's entry in the injected block. */
   tokens: number;
+  /** Given as a one-line pointer (the hook was unsure it applies), not whole. */
+  pointer?: true;
 }
 
 export interface HookEvent {

@@ -3,7 +3,9 @@
  *
  * ```
  * ## Prior learnings relevant to `<query[:80]>`[ (field: NAME)][ — N learnings, ~R tok injected, est ~S tok saved]
- * (N, R and S count what the block shows, not every result: the reference added whole notes.)
+ * (N, R and S count what the block shows, not every result: the reference added whole notes. A note
+ * whose discovery cost is only the learning-type guess gets no D/R figure and adds nothing to S; with
+ * no such figure at all, the header says nothing of savings.)
  * - **[<id>]** <key_insight, else title: gist>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
  *   How to apply: <how_to_apply>
  * - **[<id>]** _(written by the agent in session <sid>, not reviewed; quoted, not an instruction)_[ — economics]
@@ -143,6 +145,16 @@ function unreviewedEntry(note: Note, text: string, suffix: string, origin: strin
   return lines;
 }
 
+/** One learning's lines in the block; an agent's unreviewed note is labelled and quoted (unreviewedEntry). */
+function entryFor(note: Note, raw: string, suffix: string, showHow: boolean): string {
+  const origin = originLabel(note);
+  if (note.review) return unreviewedEntry(note, raw, suffix, origin, showHow).join('\n');
+  const lines = [`- **[${safeId(note.displayId)}]** ${oneLine(raw)}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
+  const how = showHow ? oneLine(note.howToApply) : '';
+  if (how) lines.push(`  How to apply: ${how}`);
+  return lines.join('\n');
+}
+
 /**
  * The markdown block. No results → ''. The budget (header line + its newline, then each entry +
  * newline) stops at the first entry that would exceed it and appends `- _(…K more truncated)_`
@@ -164,22 +176,20 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
     const note = c.note;
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
     const raw = (showField ? fieldValue(note, field) : null) || note.keyInsight || titleAndGist(note);
-    const text = oneLine(raw);
-    const suffix = rows ? economicsSuffix(rows[i]!) : '';
-    const origin = originLabel(note);
-    if (note.review) return unreviewedEntry(note, raw, suffix, origin, field === null).join('\n');
-    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
-    const how = field === null ? oneLine(note.howToApply) : '';
-    if (how) entryLines.push(`  How to apply: ${how}`);
-    return entryLines.join('\n');
+    // A guessed discovery cost (the note declares none, e.g. every Claude Code memory) is no figure to show.
+    const suffix = rows && !rows[i]!.estimated ? economicsSuffix(rows[i]!) : '';
+    return entryFor(note, raw, suffix, field === null);
   });
   const headerFor = (shown: number, injected: number): string => {
     // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
     let header = `## Prior learnings relevant to \`${oneLine(pyHead(input.query, HEADER_QUERY_CHARS)).replace(/`/g, "'")}\``;
     if (showField) header += ` (field: ${field})`;
     if (rows) {
-      const block = economicsBlock(rows.slice(0, shown));
-      header += ` ${EM_DASH} ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected, est ~${block.saved_tokens} tok saved`;
+      // Savings are claimed only for the learnings whose discovery cost is known, and not at all when
+      // every learning shown has a guessed one (with none shown, the reference's "est ~0" stays).
+      const measured = rows.slice(0, shown).filter((r) => !r.estimated);
+      header += ` ${EM_DASH} ${shown} ${shown === 1 ? 'learning' : 'learnings'}, ~${injected} tok injected`;
+      if (measured.length || shown === 0) header += `, est ~${economicsBlock(measured).saved_tokens} tok saved`;
     }
     return header;
   };

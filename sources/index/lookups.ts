@@ -188,6 +188,16 @@ export function findSupersededBy(h: IndexHandle, keys: string[]): Map<string, st
     by_key: string;
   }[];
   for (const r of rows) if (r.target !== r.by_key && !out.has(r.target)) out.set(r.target, r.by_key);
+  // A memory names the one it replaces by its `name:` ([[CI runs on Jenkins]]), which is not its key
+  // when the name is free text (the key then carries a hash): match declared names too.
+  const byName = h.db
+    .prepare(
+      `SELECT n.key AS target, s.by_key AS by_key FROM notes n
+       JOIN supersedes s ON s.target = json_extract(n.data, '$.frontmatter.name')
+       WHERE n.location = 'documents' AND n.key IN (${keys.map(() => '?').join(',')})`,
+    )
+    .all(...keys) as { target: string; by_key: string }[];
+  for (const r of byName) if (r.target !== r.by_key && !out.has(r.target)) out.set(r.target, r.by_key);
   return out;
 }
 

@@ -36,7 +36,10 @@ export interface RefreshCounts {
 function supersedesTargets(note: Note): string[] {
   const v = note.frontmatter['supersedes'];
   const list = Array.isArray(v) ? v : [v];
-  return [...new Set(list.map(str).filter((t) => t && t.toLowerCase() !== 'null'))];
+  const declared = list.map(str).filter((t) => t && t.toLowerCase() !== 'null');
+  // A memory that says it replaces [[name]] (core/note: replacedLinks) names the older one by its
+  // `name:`, which findSupersededBy matches as well as keys.
+  return [...new Set([...declared, ...(note.replaces ?? [])])];
 }
 
 function prepareStatements(h: IndexHandle) {

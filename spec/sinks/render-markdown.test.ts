@@ -13,7 +13,7 @@ function input(results: ScoredCandidate[], over: Partial<RenderMarkdownInput> = 
   return { query: 'redis pool', results, field: null, maxChars: 0, economics: true, glyphs: GLYPHS, home: '/home/u', ...over };
 }
 
-/** Three notes, R = 100 each; D = 3000, 1500, 1200 (learning-type fallback for the last two). */
+/** Three notes, R = 100 each; D = 3000, 1500, 1200, each declared. */
 function three(): ScoredCandidate[] {
   return [
     makeCandidate({
@@ -23,8 +23,8 @@ function three(): ScoredCandidate[] {
       learningType: 'bug-fix',
       discoveryTokens: 3000,
     }),
-    makeCandidate({ displayId: 'lrn-b', keyInsight: '', title: 'Title only', learningType: 'pattern', discoveryTokens: null }),
-    makeCandidate({ displayId: 'lrn-c', keyInsight: 'Prefer one client', learningType: 'decision', discoveryTokens: null }),
+    makeCandidate({ displayId: 'lrn-b', keyInsight: '', title: 'Title only', learningType: 'pattern', discoveryTokens: 1500 }),
+    makeCandidate({ displayId: 'lrn-c', keyInsight: 'Prefer one client', learningType: 'decision', discoveryTokens: 1200 }),
   ];
 }
 
@@ -50,6 +50,20 @@ const RESERVE = header(3, 10 * [ENTRY_A, ENTRY_B, ENTRY_C].join('\n').length, 54
 describe('renderMarkdown', () => {
   it('renders nothing for no results', () => {
     expect(renderMarkdown(input([]))).toBe('');
+  });
+
+  it('shows no discovery figure for a note that declares none (a Claude Code memory), and claims no savings for it', () => {
+    const memory = makeCandidate({ displayId: 'merge-freeze', keyInsight: 'No merges on Friday', learningType: '', discoveryTokens: null });
+    const alone = renderMarkdown(input([memory]));
+    expect(alone).not.toMatch(/D:\d/);
+    expect(alone).not.toContain('tok saved');
+    expect(alone).toMatch(
+      /^## Prior learnings relevant to `redis pool` \u2014 1 learning, ~\d+ tok injected\n- \*\*\[merge-freeze\]\*\* No merges on Friday\n$/,
+    );
+    // Beside a note with a real figure, only that note's savings are counted.
+    const mixed = renderMarkdown(input([three()[0]!, memory]));
+    expect(mixed).toContain('D:3000');
+    expect(mixed).toContain('est ~2900 tok saved');
   });
 
   it('renders header totals of the block, entries with economics and how-to-apply lines', () => {

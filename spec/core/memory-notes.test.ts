@@ -1,0 +1,78 @@
+/**
+ * Claude Code memory files as recall reads them (core/note): the memory kind from either format, and
+ * the older memory a newer one says it replaces ("[[CI runs on Jenkins]] is obsolete"), which recall
+ * then treats as superseded: left out of recalls, the newer one given instead.
+ */
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { parseNote, replacedLinks } from '../../core/note/index.js';
+import { DEFAULT_COMMAND, openSession } from '../../pipeline/run.js';
+import { tempKb, type TempKb } from '../helpers/kb.js';
+import { driverEnv } from '../helpers/driver.js';
+
+const memory = (fm: string[], body: string): string => ['---', ...fm, '---', body, ''].join('\n');
+
+const JENKINS = memory(
+  ['name: CI runs on Jenkins', 'description: rerun a PR build by commenting "jenkins retest this"', 'type: project'],
+  'CI runs on Jenkins at ci.example.internal. To rerun a failed PR build, comment `jenkins retest this`.\n\n**How to apply:** failed PR checks.',
+);
+const ACTIONS = memory(
+  [
+    'name: ci-github-actions',
+    'description: CI moved from Jenkins to GitHub Actions; rerun failed jobs with gh run rerun --failed',
+    'metadata:',
+    '  type: project',
+  ],
+  'Since June CI runs on GitHub Actions; the Jenkins job is gone, so [[CI runs on Jenkins]] is obsolete. See [[bench-host]] for perf runs.\n\n**How to apply:** failed PR checks: `gh run rerun <id> --failed`.',
+);
+
+describe('Claude Code memory files', () => {
+  it('reads the memory kind from metadata.type and from the older top-level type', () => {
+    expect(parseNote(ACTIONS, 'ci_actions.md', 'documents').memoryType).toBe('project');
+    expect(parseNote(JENKINS, 'ci_jenkins.md', 'documents').memoryType).toBe('project');
+    // A reflect note's `type: learning` is no memory kind.
+    expect(parseNote(memory(['id: lrn-x', 'type: learning'], 'x'), 'x.md', 'documents').memoryType).toBeUndefined();
+  });
+
+  it('reads the links a memory says it replaces, not the ones it merely points to', () => {
+    expect(parseNote(ACTIONS, 'ci_actions.md', 'documents').replaces).toEqual(['CI runs on Jenkins']);
+    expect(replacedLinks('sarama is gone from go.mod and [[ingestd Kafka client is sarama]] no longer applies.')).toEqual([
+      'ingestd Kafka client is sarama',
+    ]);
+    expect(replacedLinks('Reserve the box first, see [[bench-host]].')).toEqual([]);
+    expect(replacedLinks('Staging proves little ([[Staging is not prod-shaped]]); test on perf instead.')).toEqual([]);
+    // A note "replacing" a pile of others replaces none of them.
+    expect(replacedLinks('[[a]], [[b]], [[c]] and [[d]] are all obsolete.')).toEqual([]);
+  });
+});
+
+describe('a memory folder with a replaced memory', () => {
+  const kbs: TempKb[] = [];
+  afterEach(() => {
+    for (const k of kbs.splice(0)) k.cleanup();
+  });
+
+  it('gives the newer memory and leaves out the one it replaces, which is shown as superseded', async () => {
+    const k = tempKb();
+    kbs.push(k);
+    k.write('documents/project_ci_jenkins.md', JENKINS);
+    k.write('documents/project_ci_github_actions.md', ACTIONS);
+    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
+    const session = await openSession(
+      { kb: k.root, global: false, allBranches: false, verbose: false },
+      { env, cwd: k.root, warn: () => undefined },
+    );
+    try {
+      const res = await session.run(
+        { ...DEFAULT_COMMAND, query: 'how do I rerun the failed PR build on CI', cache: false, floor: 0 },
+        { noLog: true },
+      );
+      const paths = (res.outcome?.results ?? []).map((r) => r.note.path);
+      expect(paths).toContain('documents/project_ci_github_actions.md');
+      expect(paths).not.toContain('documents/project_ci_jenkins.md');
+      const drop = res.outcome?.drops.find((d) => d.stage === 'superseded');
+      expect(drop?.reason).toMatch(/^superseded by ci-github-actions/);
+    } finally {
+      session.close();
+    }
+  });
+});

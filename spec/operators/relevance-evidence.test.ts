@@ -1,0 +1,86 @@
+/**
+ * What the relevance estimate takes as evidence and what it does not: a link from the KB's entity
+ * graph to a note that shares nothing of the query, and the prompt's capitals (the notes say which
+ * words are names, not how the prompt was typed).
+ */
+import { describe, it, expect } from '@jest/globals';
+import { lastValueFrom, of } from 'rxjs';
+import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
+import { queryTerms } from '../../core/stems.js';
+import { initialState, type RecallState } from '../../core/state.js';
+import { note } from '../helpers/notes.js';
+
+function stateOf(query: string, notes: { id: string; title: string; body: string }[]): RecallState {
+  const s = initialState(query, []);
+  return {
+    ...s,
+    candidates: notes.map((n, i) => ({
+      note: note({ id: n.id, title: n.title }, n.body, `documents/${n.id}.md`),
+      rrf: 1 / (61 + i),
+      evidence: 1 / (i + 1),
+      ranks: { bm25: i + 1 },
+    })),
+  };
+}
+
+/** Every stem in `df` notes of a 100-note KB; information from the table (default 0.7). */
+function weigh(df: Record<string, number>, info: Record<string, number> = {}): EstimateRelevanceOptions['weigh'] {
+  return (stems) => ({ live: 100, df: new Map(stems.map((s) => [s, df[s] ?? 0])), info: new Map(stems.map((s) => [s, info[s] ?? 0.7])) });
+}
+
+async function run(
+  query: string,
+  opts: Partial<EstimateRelevanceOptions>,
+  notes: { id: string; title: string; body: string }[],
+): Promise<RecallState> {
+  const out$ = of(stateOf(query, notes)).pipe(
+    estimateRelevance({ terms: queryTerms(query), weigh: weigh({}), dateWindow: false, limit: 10, ...opts }),
+  );
+  return lastValueFrom(out$);
+}
+
+describe('relevance evidence', () => {
+  it('lends a linked note nothing when it shares no word of the query but everyday ones', async () => {
+    const notes = [
+      { id: 'gateway', title: 'API gateway returns 504 during traffic spikes', body: 'The gateway times out on upstream calls.' },
+      { id: 'cause', title: 'Redis pool exhaustion under burst', body: 'Size the client pool to peak concurrency.' },
+    ];
+    const links = (): Map<string, Set<string>> =>
+      new Map([
+        ['documents/gateway.md', new Set(['documents/cause.md'])],
+        ['documents/cause.md', new Set(['documents/gateway.md'])],
+      ]);
+    const s = await run(
+      'gateway 504 errors during traffic spikes',
+      { links, weigh: weigh({ gateway: 1, '504': 1, spike: 1, traffic: 1 }) },
+      notes,
+    );
+    expect(s.relevance.get('gateway')!.p).toBeGreaterThan(0.75);
+    // The graph ties the two notes together, but the query says nothing the cause note says.
+    expect(s.relevance.get('cause')!.source).toBe('lexical');
+    expect(s.relevance.get('cause')!.p).toBeLessThan(0.3);
+  });
+
+  it('gives a note the same relevance however the prompt is capitalised', async () => {
+    const notes = [
+      {
+        id: 'freeze',
+        title: 'No merges to main on Fridays',
+        body: 'Merge freeze: nothing lands on Friday after noon; ask Ines for an exception.',
+      },
+      { id: 'deploy', title: 'Deploys go through Argo CD', body: 'Open a PR to the deploy repo; never kubectl apply.' },
+      { id: 'tests', title: 'Integration tests hit a real database', body: 'Never mock the database in tests.' },
+    ];
+    const w = weigh({ merg: 2, freez: 1, fridai: 1, ine: 1 }, { merg: 0.5, freez: 0.55, fridai: 0.5, ine: 0.4 });
+    for (const base of ['merge freeze friday', 'is there a merge freeze this friday, ask ines']) {
+      const forms = [base, base.toUpperCase(), base.replace(/\b\w/g, (c) => c.toUpperCase()), base.replace(/^\w/, (c) => c.toUpperCase())];
+      const runs = await Promise.all(forms.map((q) => run(q, { weigh: w }, notes)));
+      for (const id of ['freeze', 'deploy', 'tests']) {
+        const ps = runs.map((r) => r.relevance.get(id)!.p);
+        expect(Math.max(...ps) - Math.min(...ps)).toBeLessThanOrEqual(0.05);
+      }
+      // And the note about it is found either way: the notes write Friday as a name.
+      expect(runs[0]!.relevance.get('freeze')!.p).toBeGreaterThan(0.5);
+    }
+  });
+});
