@@ -22,11 +22,11 @@ export function formatReview(rows: readonly UnreviewedNote[]): string {
   ];
   for (const r of rows) {
     const claimed = r.claimed_confidence && r.claimed_confidence !== r.confidence ? ` (claims ${oneLine(r.claimed_confidence)})` : '';
-    out.push(`${r.id}  ${r.date ?? '—'}  ${r.confidence}${claimed}  ${oneLine(r.title)}`);
+    out.push(`${oneLine(r.id)}  ${r.date ?? '—'}  ${r.confidence}${claimed}  ${oneLine(r.title)}`);
     out.push(`  ${r.label}, via ${oneLine(r.source_tool) || 'an unknown tool'}`);
     if (r.key_insight) out.push(`  insight: ${oneLine(r.key_insight)}`);
     if (r.how_to_apply) out.push(`  how to apply: ${oneLine(r.how_to_apply)}`);
-    out.push(`  ${r.path}`, '');
+    out.push(`  ${oneLine(r.path)}`, '');
   }
   out.push('Accept one as your own with `recall accept ID` (--confidence to set its tier), or retire it with `recall reject ID`.');
   return `${out.join('\n')}\n`;
@@ -52,7 +52,7 @@ export function acceptCommand(io: CliIo): CommandModule {
     builder: (y: Argv) =>
       y.positional('id', { type: 'string', describe: 'note id (see recall review)' }).options({
         ...SCOPE_OPTIONS,
-        confidence: { type: 'string', describe: 'set its confidence: high, medium or low (default: as written, at most medium)' },
+        confidence: { type: 'string', describe: 'set its confidence: high, medium or low (default: as its file says)' },
         ...JSON_OPTION,
       }),
     handler: async (a) => {

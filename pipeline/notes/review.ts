@@ -14,7 +14,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { STATUS_APPROVED, unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
+import { STATUS_APPROVED, str, unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
 import { TIER_CONFIDENCE, type ConfidenceTier } from '../../core/confidence.js';
 import { notesByDate } from '../../sources/index/index.js';
 import { rewriteNote, withFrontmatter, withNotesLock } from '../../sinks/note-writer.js';
@@ -53,7 +53,7 @@ export function listUnreviewed(opts: KbOptions, io: NotesIo): UnreviewedNote[] {
         key_insight: n.keyInsight,
         how_to_apply: n.howToApply,
         confidence: n.confidence,
-        claimed_confidence: String(n.frontmatter['confidence'] ?? '').toUpperCase(),
+        claimed_confidence: str(n.frontmatter['confidence']).toUpperCase(),
         tags: n.tags,
         date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null,
         source_tool: n.review!.tool,
@@ -91,7 +91,7 @@ export function acceptNote(id: string, opts: KbOptions, io: NotesIo, o: { confid
           const set: Record<string, unknown> = { status: STATUS_APPROVED, approved_at: (o.now ?? new Date()).toISOString() };
           if (o.confidence) Object.assign(set, { confidence: o.confidence, confidence_num: TIER_CONFIDENCE[o.confidence] });
           rewriteNote(abs, withFrontmatter(text, set));
-          return { id: note.key, path: abs, confidence: (o.confidence ?? String(now.frontmatter['confidence'] ?? 'medium')).toUpperCase() };
+          return { id: note.key, path: abs, confidence: (o.confidence ?? (str(now.frontmatter['confidence']) || 'medium')).toUpperCase() };
         });
       },
       { write: true },

@@ -7,6 +7,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { tempKb, type TempKb } from '../helpers/kb.js';
+import { ids, recallIn } from '../helpers/run.js';
 import { PersonsNoteError, acceptNote, agentShell, forget, listUnreviewed, rejectNote, supersede } from '../../pipeline/notes/index.js';
 
 let kb: TempKb;
@@ -68,5 +69,14 @@ describe('review library', () => {
     expect(agentShell({ CLAUDECODE: '1' })).toMatch(/Claude Code/);
     expect(agentShell({ CODEX_THREAD_ID: 't' })).toMatch(/Codex/);
     expect(agentShell({ HOME: '/h' })).toBeNull();
+  });
+
+  it("an unreviewed note's supersedes list retires nothing until a person accepts it", async () => {
+    kb = tempKb();
+    kb.write('documents/p.md', personNote('p').replace('insight p', 'postgres pool sizing per worker'));
+    kb.write('documents/a.md', agentNote('a', 'supersedes: [p]\n').replace('insight a', 'postgres pool sizing, the agent says'));
+    expect(ids(await recallIn(kb, 'postgres pool sizing'))).toContain('p');
+    acceptNote('a', opts(), io());
+    expect(ids(await recallIn(kb, 'postgres pool sizing'))).not.toContain('p');
   });
 });
