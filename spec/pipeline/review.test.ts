@@ -9,6 +9,7 @@ import path from 'node:path';
 import { tempKb, type TempKb } from '../helpers/kb.js';
 import { ids, recallIn } from '../helpers/run.js';
 import { PersonsNoteError, acceptNote, agentShell, forget, listUnreviewed, rejectNote, supersede } from '../../pipeline/notes/index.js';
+import { formatList, formatShown, listNotes, showNote } from '../../pipeline/notes/notes.js';
 
 let kb: TempKb;
 afterEach(() => kb?.cleanup());
@@ -78,5 +79,19 @@ describe('review library', () => {
     expect(ids(await recallIn(kb, 'postgres pool sizing'))).toContain('p');
     acceptNote('a', opts(), io());
     expect(ids(await recallIn(kb, 'postgres pool sizing'))).not.toContain('p');
+  });
+
+  it('show and list mark an unreviewed note, and only it', () => {
+    kb = tempKb();
+    kb.write('documents/a.md', agentNote('a'));
+    kb.write('documents/p.md', personNote('p'));
+    expect(formatShown(showNote('a', opts(), io())).split('\n')[2]).toBe(
+      'UNREVIEWED: written by the agent in session sess-1, not reviewed (recall accept a / recall reject a)',
+    );
+    expect(formatShown(showNote('p', opts(), io())).split('\n')[2]).not.toMatch(/UNREVIEWED/);
+    const rows = listNotes(opts(), io());
+    expect(rows.find((r) => r.id === 'a')!.review).toBe('written by the agent in session sess-1, not reviewed');
+    expect('review' in rows.find((r) => r.id === 'p')!).toBe(false);
+    expect(formatList(rows)).toMatch(/ a {2}agent a {2}\[unreviewed\]\n/);
   });
 });
