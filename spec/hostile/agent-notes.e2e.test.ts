@@ -15,7 +15,11 @@ import { parseDocument } from 'yaml';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { cliEntry, expectEnvelope, hostileCase, note, runCli, runHook, type Case } from './helpers.js';
+import { spawn } from 'node:child_process';
+import { cliEntry, expectEnvelope, hostileCase, note, repo, runCli, runHook, type Case } from './helpers.js';
+import { waitFor } from '../helpers/wait.js';
+import { ask } from '../../sources/recall-server/ask.js';
+import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
 
 /** The agent's session, as Claude Code gives it to its MCP servers (CLAUDE_CODE_SESSION_ID). */
 const SESSION = '7f3a9c21-5d7e-4b1a-9f00-2c4e6a8b0d13';
@@ -163,6 +167,48 @@ describe('an agent-written note (issue 36, item 1)', () => {
     expect(showing.length).toBeGreaterThan(0);
     expect(showing.filter((b) => !labelled(b, poisonId))).toEqual([]);
     expect(showing.flatMap(unquotedLines)).toEqual([]);
+  }, 120_000);
+
+  it('holds through a running recall server too: no probe, the note labelled and quoted', async () => {
+    const env = { ...(c.env as Record<string, string>) };
+    const socket = serverSocketPath(env);
+    fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+    const served = async (): Promise<number> => {
+      const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 1000, Date.now() + 2000);
+      if ('failed' in out || !out.answer.ok || !('status' in out.answer)) throw new Error('recall server gave no status');
+      return out.answer.status.requests;
+    };
+    // The hooks above may have started one in the background already; else one is started here.
+    const child = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    try {
+      expect(await waitFor(async () => fs.existsSync(socket) && (await served().catch(() => -1)) >= 0, 20_000, 50)).toBe(true);
+      const before = await served();
+      const probesBefore = probeLines().length;
+      const blocks: string[] = [];
+      for (let i = 10; i < 13; i += 1)
+        blocks.push(expectEnvelope(await runHook('session-start', { stdin: sessionStart(i), env, cwd: project }), HOOK_DEADLINE_MS));
+      blocks.push(
+        expectEnvelope(
+          await runHook('user-prompt-submit', { stdin: userPrompt(TEST_PROMPTS[0]!, 10), env, cwd: project }),
+          HOOK_DEADLINE_MS,
+        ),
+      );
+      // Answered by the server, not by a fallback in the hook's own process.
+      expect((await served()) - before).toBe(4);
+      expect(
+        probeLines()
+          .slice(probesBefore)
+          .filter((l) => l.includes(poisonId)),
+      ).toEqual([]);
+      const showing = blocks.filter((b) => b.includes('evil.example'));
+      expect(showing.length).toBeGreaterThan(0);
+      expect(showing.filter((b) => !labelled(b, poisonId))).toEqual([]);
+      expect(showing.flatMap(unquotedLines)).toEqual([]);
+    } finally {
+      child.kill();
+      await exited;
+    }
   }, 120_000);
 
   it("MCP forget and supersede refuse a person's note (no elicitation): 0 of 6 retired, each refusal names the command", async () => {
