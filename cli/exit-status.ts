@@ -10,6 +10,7 @@ import type { IndexFailed } from '../pipeline/run-index.js';
 import type { NoteEditError, NoteWriteError } from '../sinks/note-writer.js';
 import type { TeamErrorCode } from '../sources/team/index.js';
 import type { PullErrorCode } from '../sources/models/index.js';
+import type { StateDirError } from '../io/private-fs.js';
 import type { CliIo } from './shared.js';
 
 export type FailureCode =
@@ -19,7 +20,8 @@ export type FailureCode =
   | NoteEditError['code']
   | NoteWriteError['code']
   | TeamErrorCode
-  | PullErrorCode;
+  | PullErrorCode
+  | StateDirError['code'];
 
 export interface Failure {
   status: 1 | 2;
@@ -52,6 +54,8 @@ export const FAILURES: Readonly<Record<FailureCode, Failure>> = {
   E_PULL_HTTP: PULL,
   E_PULL_SIZE: PULL,
   E_PULL_IO: PULL,
+  // A state dir of another user: a setting to change, said as a usage error is.
+  E_STATE_DIR: { status: 2, prefix: 'error: ' },
 };
 
 /** The failure a thrown value stands for, by its `code`; null for anything else (a runtime problem). */

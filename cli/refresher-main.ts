@@ -19,7 +19,7 @@ if (!kb) {
   const config = loadConfig(process.env);
   // Opened as every recall opens it (team shard attached): a refresher that walked fewer folders
   // would delete the others' notes from the index.
-  const index = openKbIndex(config, kb, process.env);
+  const index = openKbIndex(config, kb);
   const lock = index.file === ':memory:' ? null : tryRefreshLock(index.file);
   try {
     if (lock) refreshIndex(index, { problems: false, onBatch: () => lock.beat() });

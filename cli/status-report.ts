@@ -146,7 +146,7 @@ export interface StatusOptions {
 }
 
 /** The KB's note counts and its index, brought up to date the way a recall would (when the KB exists). */
-function indexFacts(root: string, exists: boolean, config: RecallConfig, env: Env): Pick<StatusReport, 'notes' | 'index'> {
+function indexFacts(root: string, exists: boolean, config: RecallConfig): Pick<StatusReport, 'notes' | 'index'> {
   let notes: StatusReport['notes'] = { live: 0, archived: 0, forgotten: 0, skipped: [], warnings: [] };
   let index: StatusReport['index'] = {
     file: indexFileFor(root, config.stateDir),
@@ -157,7 +157,7 @@ function indexFacts(root: string, exists: boolean, config: RecallConfig, env: En
     inMemory: null,
   };
   if (exists) {
-    const h = openKbIndex(config, root, env);
+    const h = openKbIndex(config, root);
     try {
       const r = refreshIndex(h, { problems: true });
       const c = countNotes(h);
@@ -186,12 +186,12 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
   const scope = sources.read[0]!;
   const exists = fs.existsSync(scope.root);
   const layout = kbLayout(scope.root);
-  const { notes, index } = indexFacts(scope.root, exists, config, io.env);
+  const { notes, index } = indexFacts(scope.root, exists, config);
   const read = sources.read.map((s, i) => ({
     root: s.root,
     scope: s.kind,
     reason: s.reason,
-    live: i === 0 ? notes.live : indexFacts(s.root, fs.existsSync(s.root), config, io.env).notes.live,
+    live: i === 0 ? notes.live : indexFacts(s.root, fs.existsSync(s.root), config).notes.live,
   }));
   const writeTo = writableScope(config, scopeOpts);
   const settings = {

@@ -149,12 +149,17 @@ export function textStemPairs(text: string, maxChars = Infinity): Set<string> {
  * the relevance estimate asks the notes instead, and a prompt's relevance does not depend on how it
  * was typed. Text written in Title Case (half its words or more capitalised: a heading) is skipped,
  * as its capitals say nothing; so is a word's first use in a line or after . ! ? : (a sentence start),
- * unless a colon follows it ("John: …", a speaker or a label).
+ * unless a colon follows it ("John: …", a speaker or a label). `seen`: the words the texts use at all.
  */
-export function namesInTexts(texts: Iterable<string>, words: ReadonlySet<string>, maxChars = Infinity): Set<string> {
+export function namesInTexts(
+  texts: Iterable<string>,
+  words: ReadonlySet<string>,
+  maxChars = Infinity,
+): { names: Set<string>; seen: Set<string> } {
   const capital = new Map<string, number>();
   const lower = new Map<string, number>();
-  if (!words.size) return new Set();
+  const seen = new Set<string>();
+  if (!words.size) return { names: new Set(), seen };
   for (const text of texts) {
     const src = text.length > maxChars ? text.slice(0, maxChars) : text;
     for (const line of src.split('\n')) {
@@ -171,6 +176,7 @@ export function namesInTexts(texts: Iterable<string>, words: ReadonlySet<string>
         }
         const folded = fold(t);
         if (words.has(folded)) {
+          seen.add(folded);
           // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
           const label = tokens[i + 1] === ':';
           if (/^\p{Lu}\p{Ll}/u.test(t)) {
@@ -181,5 +187,5 @@ export function namesInTexts(texts: Iterable<string>, words: ReadonlySet<string>
       }
     }
   }
-  return new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w));
+  return { names: new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w)), seen };
 }

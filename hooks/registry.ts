@@ -8,12 +8,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { defer, map, of, type Observable } from 'rxjs';
+import { defer, from, map, of, switchMap, type Observable } from 'rxjs';
 import { DEFAULT_COMMAND, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import type { HookContext, HookSpec } from './runtime.js';
 import { HOOK_DEADLINE_SEC, hookRow, type HookName } from './hook-table.js';
 import { hookLog, pick } from './runtime.js';
-import { buildSessionQuery, currentBranch } from './session-query.js';
+import { buildSessionQuery, currentBranch, type SessionQuery } from './session-query.js';
 import { subagentQuery } from './subagent-query.js';
 import { conventionsLine, flagOn, loadSkills, matchSkills, skillsBlock, slotsBlock } from './ambient.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
@@ -52,39 +52,45 @@ export const sessionStartHook: HookSpec = {
         }
       };
       if (real(cwd) === real(home)) return of('');
-      const config = ctx.config;
-      const q = buildSessionQuery(cwd, ctx.stateDir);
-      const tiered = flagOn(ctx.env, 'REFLECT_TIERED_INJECT');
-      const ambient = join(
-        flagOn(ctx.env, 'REFLECT_SLOTS') ? slotsBlock(config.dbPath, q.project) : '',
-        tiered ? conventionsLine(config.dbPath, q.project) : '',
-      );
-      if (tiered) {
-        const minScore = ctx.overrides.num('REFLECT_SKILL_TIER_MIN_SCORE', 2, 0, 1000);
-        const skills = matchSkills(q.query, loadSkills(ctx.env['REFLECT_SKILLS_DIR'] || path.join(home, '.claude', 'skills')), minScore);
-        if (skills.length) return of(join(ambient, skillsBlock(skills)));
-      }
-      if (!q.query) return of(ambient);
-      // Scope resolution needs the branch of the project, not of wherever the hook process runs.
-      const branch = ctx.env['RECALL_BRANCH'] ?? currentBranch(cwd);
-      const env = { ...ctx.env, RECALL_BRANCH: branch };
-      // The settings already read, with the project's branch (the only one of them that changes).
-      const branched = { ...config, scope: { ...config.scope, branch } };
-      return session$(
-        ctx,
-        cwd,
-        env,
-        (session) => {
-          // Nothing to recall from (no KB, no notes, an unreadable index): the person is told, with the fix.
-          ctx.notice = sessionProblem(session, env, home);
-          return sessionStartRecall$(ctx, input, session, q).pipe(
-            map(({ block, results }) => join(ambient, block, footer(session, results, block))),
-          );
-        },
-        branched,
-      );
+      // Asynchronous: git may take seconds on a big or hostile repository, and the recall server
+      // serves other projects meanwhile.
+      return from(buildSessionQuery(cwd, ctx.stateDir, ctx.env)).pipe(switchMap((q) => sessionStartFor(ctx, input, cwd, home, q)));
     }),
 };
+
+/** The SessionStart answer once its query is known. */
+function sessionStartFor(ctx: HookContext, input: Record<string, unknown>, cwd: string, home: string, q: SessionQuery): Observable<string> {
+  const config = ctx.config;
+  const tiered = flagOn(ctx.env, 'REFLECT_TIERED_INJECT');
+  const ambient = join(
+    flagOn(ctx.env, 'REFLECT_SLOTS') ? slotsBlock(config.dbPath, q.project) : '',
+    tiered ? conventionsLine(config.dbPath, q.project) : '',
+  );
+  if (tiered) {
+    const minScore = ctx.overrides.num('REFLECT_SKILL_TIER_MIN_SCORE', 2, 0, 1000);
+    const skills = matchSkills(q.query, loadSkills(ctx.env['REFLECT_SKILLS_DIR'] || path.join(home, '.claude', 'skills')), minScore);
+    if (skills.length) return of(join(ambient, skillsBlock(skills)));
+  }
+  if (!q.query) return of(ambient);
+  // Scope resolution needs the branch of the project, not of wherever the hook process runs.
+  const branch = ctx.env['RECALL_BRANCH'] ?? currentBranch(cwd);
+  const env = { ...ctx.env, RECALL_BRANCH: branch };
+  // The settings already read, with the project's branch (the only one of them that changes).
+  const branched = { ...config, scope: { ...config.scope, branch } };
+  return session$(
+    ctx,
+    cwd,
+    env,
+    (session) => {
+      // Nothing to recall from (no KB, no notes, an unreadable index): the person is told, with the fix.
+      ctx.notice = sessionProblem(session, env, home);
+      return sessionStartRecall$(ctx, input, session, q).pipe(
+        map(({ block, results }) => join(ambient, block, footer(session, results, block))),
+      );
+    },
+    branched,
+  );
+}
 
 /** Prompts shorter than this carry too little to search for (the reference's value). */
 export const MIN_PROMPT_CHARS = 12;

@@ -3,6 +3,7 @@
  * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
+import os from 'node:os';
 import { asyncScheduler, defer, lastValueFrom, take, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
 import { loadConfig, type RecallConfig, withConfigFile } from '../pipeline/config/index.js';
 import type { RunIo } from '../pipeline/run.js';
@@ -13,6 +14,8 @@ import { leaveBreadcrumb, logHookLine, claimNotice } from '../sinks/logs/index.j
 import { asReferenceBlock } from '../sinks/safe-text.js';
 import { hookFailure } from '../pipeline/health/index.js';
 import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../io/hook-input.js';
+import { StateDirError, checkStateDir } from '../io/private-fs.js';
+import { resolveStateDir } from '../core/state-dir.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -163,6 +166,9 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
       TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1',
     };
     const config = loadConfig(env);
+    // A state dir of another user is refused before anything is written there (failed() then
+    // records why in this user's own default state dir).
+    checkStateDir(config.stateDir);
     stateDir = config.stateDir;
     for (const w of file.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     const stdinProblem = hookInputProblem(io.stdinText);
@@ -209,8 +215,23 @@ export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: s
 function failed(spec: HookSpec, harness: Harness, input: Record<string, unknown>, stateDir: string, err: unknown) {
   const message = errorMessage(err);
   if (stateDir) leaveBreadcrumb(stateDir, spec.name, err instanceof Error ? err.name : 'Error', message);
+  else if (err instanceof StateDirError) recordRefusedStateDir(spec.name, message);
   const notice = userNotice(spec, input, stateDir, hookFailure(message));
   return { envelope: toHookEnvelope(harness, spec.event, '', {}, notice), context: '', error: message };
+}
+
+/**
+ * Where a refused state dir is recorded: the default one, ~/.reflect, when it is this user's (and
+ * is not the refused one), so `recall status` and the hook logs there say why hooks went quiet.
+ */
+function recordRefusedStateDir(hook: string, message: string): void {
+  try {
+    const fallback = resolveStateDir(process.env['HOME'] || os.homedir(), null);
+    checkStateDir(fallback);
+    leaveBreadcrumb(fallback, hook, 'StateDirError', message);
+  } catch {
+    /* no state dir of this user to record it in: the SessionStart notice still says it */
+  }
 }
 
 /** The SessionStart notice for the person, the first time in this session only (null otherwise). */

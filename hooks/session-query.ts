@@ -8,7 +8,8 @@
  *      dropped, most frequent first);
  *   4. up to 3 more from the last 5 records of <state>/commits.jsonl (written by a post-commit hook);
  *   5. lower-cased and deduplicated in order. The commit tokens are also the query tags.
- * Every git call has a 5 s timeout; a failure contributes nothing.
+ * The commit subjects come from git run without the repository's configuration (sources/git.ts),
+ * asynchronously and with a 5 s timeout; a failure contributes nothing.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -79,10 +80,10 @@ export interface SessionQuery {
   branch: string;
 }
 
-export function buildSessionQuery(cwd: string, stateDir: string): SessionQuery {
+export async function buildSessionQuery(cwd: string, stateDir: string, env: NodeJS.ProcessEnv = process.env): Promise<SessionQuery> {
   const project = projectId(cwd);
   const branch = currentBranch(cwd);
-  const gitTags = rankTokens(recentCommitSubjects(cwd, 5), 3);
+  const gitTags = rankTokens(await recentCommitSubjects(cwd, 5, env), 3);
   const recordTags = rankTokens(recentCommitRecords(stateDir), 3).filter((t) => !gitTags.includes(t));
   const tags = [...gitTags, ...recordTags];
   const words: string[] = [];

@@ -18,11 +18,15 @@ export const TASK_CHARS = 400;
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-/** Last bytes of a file as text, or '' (missing, unreadable, not a regular file). */
+/**
+ * Last bytes of a file as text, or '' (missing, unreadable, not a regular file). Opened without
+ * blocking and checked before any read: `transcript_path` comes from the payload, and a FIFO there
+ * would block the open itself (in the recall server, every other caller with it).
+ */
 function tail(file: string, bytes: number): string {
   let fd: number | null = null;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const st = fs.fstatSync(fd);
     if (!st.isFile()) return '';
     const len = Math.min(bytes, st.size);

@@ -14,9 +14,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
-import { mkdirPrivate } from './private-fs.js';
+import { foreignOwner, mkdirPrivate, myUid } from './private-fs.js';
 
 export { mkdirPrivate };
+export { StateDirError, checkStateDir } from './private-fs.js';
 
 const { O_WRONLY, O_APPEND, O_CREAT, O_NONBLOCK, O_NOFOLLOW } = fs.constants;
 
@@ -53,6 +54,15 @@ export function writeFileAtomic(file: string, data: string): void {
   }
 }
 
+/** A log or its folder that belongs to another user: appending would hand them what recall logs. */
+export class NotOwnedError extends Error {
+  readonly code = 'E_NOT_OWNED';
+  constructor(file: string, uid: number) {
+    super(`${file} belongs to uid ${uid}, not to this user; not written`);
+    this.name = 'NotOwnedError';
+  }
+}
+
 export class NotARegularFileError extends Error {
   readonly code = 'E_NOT_REGULAR';
   constructor(file: string) {
@@ -76,8 +86,14 @@ export interface AppendOptions {
   maxBytes?: number;
 }
 
-/** Append text to a regular file (created 0600); throws for a FIFO, device, socket or symlink at that name. */
+/**
+ * Append text to a regular file of this user (created 0600); throws for a FIFO, device, socket or
+ * symlink at that name, and for a file or folder another user owns (a pre-made 0666 log in a shared
+ * folder would hand that user every line).
+ */
 export function appendText(file: string, text: string, opts: AppendOptions = {}): void {
+  const dirOwner = foreignOwner(path.dirname(file));
+  if (dirOwner !== null) throw new NotOwnedError(path.dirname(file), dirOwner);
   mkdirPrivate(path.dirname(file));
   if (opts.maxBytes !== undefined) rotateIfFull(file, opts.maxBytes);
   let fd: number;
@@ -89,7 +105,9 @@ export function appendText(file: string, text: string, opts: AppendOptions = {})
     throw err;
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) throw new NotARegularFileError(file);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotARegularFileError(file);
+    if (typeof process.getuid === 'function' && st.uid !== myUid()) throw new NotOwnedError(file, st.uid);
     fs.writeSync(fd, text);
   } finally {
     fs.closeSync(fd);

@@ -4,6 +4,7 @@
  * it without loading the pipeline, and both read a hook's input and deadline exactly alike. Each
  * hook's deadline setting and its default live in the hook table (hooks/hook-table.ts).
  */
+import fs from 'node:fs';
 
 /** Largest stdin a hook reads (harness payloads are small; a runaway pipe must not exhaust memory). */
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
@@ -26,9 +27,16 @@ export function deadlineSec(raw: string | undefined, defaultSec: number): number
   return text !== '' && Number.isFinite(n) && n >= DEADLINE_MIN_SEC && n <= DEADLINE_MAX_SEC ? n : defaultSec;
 }
 
-/** How long a hook may spend reading stdin, given its deadline (epoch ms). */
+/**
+ * Shortest wait for input still on its way through a pipe, even when a slow start left no time
+ * before the deadline: the harness wrote it at spawn, and an answer made without it is empty. Small
+ * next to every harness's limit (10 s and more against a 5 s deadline).
+ */
+export const STDIN_MIN_WAIT_MS = 200;
+
+/** How long a hook may spend reading stdin from now on, given its deadline (epoch ms). */
 export function stdinWaitMs(deadlineMs: number, now = Date.now()): number {
-  return Math.min(STDIN_WAIT_MS, Math.max(0, (deadlineMs - now) * STDIN_SHARE));
+  return Math.min(STDIN_WAIT_MS, Math.max(STDIN_MIN_WAIT_MS, (deadlineMs - now) * STDIN_SHARE));
 }
 
 function lastNonSpace(b: Buffer): number {
@@ -40,12 +48,44 @@ function lastNonSpace(b: Buffer): number {
 }
 
 /**
+ * A regular file's whole text read at once from `fd` ('' when over `max`); null when `fd` is not a
+ * regular file. A file given as stdin holds all its input already: no wait can miss it, at any load.
+ */
+function readRegularFile(fd: number, max: number): string | null {
+  try {
+    if (!fs.fstatSync(fd).isFile()) return null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for (;;) {
+      const buf = Buffer.alloc(64 * 1024);
+      const n = fs.readSync(fd, buf, 0, buf.length, null);
+      if (n === 0) break;
+      size += n;
+      if (size > max) return '';
+      chunks.push(buf.subarray(0, n));
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Read the hook's stdin (capped at `max` bytes): resolves at end of input, as soon as what arrived
  * is one complete JSON value (a harness may keep the pipe open after writing it), or when `waitMs`
  * passed (with what arrived: a partial payload parses to {} later). '' for a TTY or a closed stdin.
+ *
+ * The wait counts from when reading starts, not from process start: its timer is armed once the
+ * event loop has polled the stream (setImmediate), and callers give at least STDIN_MIN_WAIT_MS
+ * (stdinWaitMs). A timer armed at once with the deadline's share used up by a slow start (0 ms)
+ * fired before the first read on a loaded machine, and the hook answered from "empty stdin" with
+ * its input sitting in the pipe. A regular file is read at once, without waiting.
  */
 export function readStdin(stream: NodeJS.ReadStream = process.stdin, max = MAX_STDIN_BYTES, waitMs = STDIN_WAIT_MS): Promise<string> {
   if (stream.isTTY) return Promise.resolve('');
+  const fd = (stream as { fd?: unknown }).fd;
+  const whole = typeof fd === 'number' ? readRegularFile(fd, max) : null;
+  if (whole !== null) return Promise.resolve(whole);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -54,15 +94,21 @@ export function readStdin(stream: NodeJS.ReadStream = process.stdin, max = MAX_S
     const finish = (value: string): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearImmediate(armed);
+      if (timer) clearTimeout(timer);
       stream.removeAllListeners('data');
       stream.pause();
       // Let go of the pipe: an open stdin must not keep the process alive after the answer.
       (stream as { unref?: () => void }).unref?.();
       resolve(value);
     };
-    const timer = setTimeout(() => finish(text()), Math.max(0, waitMs));
-    timer.unref();
+    let timer: NodeJS.Timeout | undefined;
+    // setImmediate runs after the loop's poll phase: the stream has been read from once by then.
+    const armed = setImmediate(() => {
+      timer = setTimeout(() => finish(text()), Math.max(0, waitMs));
+      timer.unref();
+    });
+    armed.unref();
     stream.on('data', (c: Buffer) => {
       size += c.length;
       if (size > max) return finish('');

@@ -18,6 +18,55 @@ export function ownPrivateDir(dir: string): boolean {
   }
 }
 
+/** The owner of `p` when it exists and is not this user (null otherwise, and where the platform has no uids). */
+export function foreignOwner(p: string): number | null {
+  if (typeof process.getuid !== 'function') return null;
+  try {
+    const uid = fs.statSync(p).uid;
+    return uid === myUid() ? null : uid;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why `dir` is no place to create a folder of this user in, or null: it belongs to another user
+ * and others may write in it without the sticky bit (like a shared 0777 folder, unlike /tmp), so
+ * its owner or anyone else could rename what recall makes there and put their own in its place.
+ */
+export function openForeignFolder(dir: string): string | null {
+  if (typeof process.getuid !== 'function') return null;
+  try {
+    const st = fs.statSync(dir);
+    if (st.uid === myUid() || (st.mode & 0o022) === 0 || (st.mode & 0o1000) !== 0) return null;
+    return `${dir}, a folder of uid ${st.uid} that others may write in`;
+  } catch {
+    return null;
+  }
+}
+
+export class StateDirError extends Error {
+  readonly code = 'E_STATE_DIR';
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateDirError';
+  }
+}
+
+/**
+ * Refuse a state dir that exists and belongs to another user. Prompts, note text and session ids
+ * go there: in another user's folder (a shared 0777 one, or a REFLECT_STATE_DIR set to someone
+ * else's), that user reads them, or pre-makes the log files recall would append to. A folder not
+ * made yet is fine: recall creates it, owner-only.
+ */
+export function checkStateDir(dir: string): void {
+  const owner = foreignOwner(dir);
+  if (owner !== null)
+    throw new StateDirError(
+      `state dir ${dir} belongs to uid ${owner}, not to this user; recall keeps nothing there (set REFLECT_STATE_DIR to a folder of yours)`,
+    );
+}
+
 /** Largest state file read back (recent searches, cache entries, ledgers: all far smaller). */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 
@@ -34,6 +83,8 @@ export function mkdirPrivate(dir: string): void {
   }
   const parent = path.dirname(abs);
   if (parent !== abs) mkdirPrivate(parent);
+  const open = openForeignFolder(parent);
+  if (open) throw new StateDirError(`${abs}: not created in ${open}`);
   try {
     fs.mkdirSync(abs, { mode: 0o700 });
   } catch (err) {

@@ -41,9 +41,9 @@ import {
   summaryShare,
   type StemPair,
 } from './math/index.js';
-import { namesInTexts, textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
+import { textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
 import { type Note, searchableText } from '../core/note/index.js';
-import { everydayPrefixes, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
+import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
 import { titlePhrases, titleStems } from './title-phrases.js';
@@ -234,14 +234,11 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     const stemsOf = new Map<string, NoteTerms>();
     for (const c of state.candidates.slice(0, window))
       if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
-    // A query word is a name when the notes write it as one, whatever capitals the prompt used (see namesInTexts).
-    const windowNotes = state.candidates.slice(0, window).map((c) => c.note);
-    const names = namesInTexts(
-      windowNotes.filter((n, i) => windowNotes.indexOf(n) === i).map(searchableText),
-      new Set(opts.terms.map((t) => t.word)),
-      RELEVANCE_TEXT_CHARS,
+    const terms = namedTerms(
+      opts.terms,
+      state.candidates.slice(0, window).map((c) => c.note),
+      opts.weigh,
     );
-    const terms = opts.terms.map((t) => (t.proper === names.has(t.word) ? t : { ...t, proper: names.has(t.word) }));
     const { weighed, live, degraded } = weighQuery(opts, terms, [...stemsOf.values()]);
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);

@@ -5,7 +5,8 @@
  */
 import type { WeighedTerm } from '../core/state.js';
 import type { Degradation } from '../core/types.js';
-import { stemOf, type QueryTerm } from '../core/stems.js';
+import { namesInTexts, stemOf, type QueryTerm } from '../core/stems.js';
+import type { Note } from '../core/note/index.js';
 import { GENERIC_INFO, abbreviationCandidates, isLabel, matchedStem, type NoteTerms } from './math/index.js';
 
 /**
@@ -19,6 +20,8 @@ export type WeighPort = (
   live: number;
   df: ReadonlyMap<string, number> | Error;
   info: ReadonlyMap<string, number> | Error;
+  /** Those of the stems everyday English writes as names ("friday", "carolin"); absent when unknown. */
+  names?: ReadonlySet<string>;
 };
 
 /**
@@ -177,4 +180,35 @@ export function namesAloneUnspecific(weighed: readonly WeighedTerm[], live: numb
   const hub = (t: WeighedTerm): boolean => t.proper && isLabel(t, live);
   if (!unknown || known.length === 0 || !known.every(hub)) return [...weighed];
   return weighed.map((t) => (t.df > 0 && hub(t) ? { ...t, specific: false } : t));
+}
+
+/** Characters of a note read for the names of the query (as much as the relevance estimate reads). */
+const NAME_TEXT_CHARS = 20_000;
+
+/**
+ * The query's terms with `proper` (a name) decided by the notes, not by the prompt's capitals
+ * ("Merge freeze Friday" and "merge freeze friday" ask the same thing): a word the notes use is a
+ * name when they write it as one (core/stems.ts: namesInTexts; tags left out, as they are lower-case
+ * labels by convention); a word no note uses is a name when everyday English writes it as one
+ * (the word counts: "Friday", "Caroline"). Word counts that cannot be read name nothing.
+ */
+export function namedTerms(terms: readonly QueryTerm[], notes: readonly Note[], weigh: WeighPort): QueryTerm[] {
+  const unique = notes.filter((n, i) => notes.indexOf(n) === i);
+  const { names, seen } = namesInTexts(
+    unique.map((n) => `${n.title}\n${n.keyInsight}\n${n.body}`),
+    new Set(terms.map((t) => t.word)),
+    NAME_TEXT_CHARS,
+  );
+  let english: ReadonlySet<string> = new Set();
+  try {
+    english =
+      weigh(
+        terms.map((t) => t.stem),
+        { infoOnly: true },
+      ).names ?? english;
+  } catch {
+    // No word counts: only the notes name anything.
+  }
+  const isName = (t: QueryTerm): boolean => (seen.has(t.word) ? names.has(t.word) : english.has(t.stem));
+  return terms.map((t) => (t.proper === isName(t) ? t : { ...t, proper: isName(t) }));
 }

@@ -23,7 +23,7 @@ export function scopeHolding(config: RecallConfig, scopes: readonly Scope[], env
   if (scopes.length < 2) return scopes[0]!;
   for (const scope of scopes) {
     if (!fs.existsSync(scope.root)) continue;
-    const h = openKbIndex(config, scope.root, env);
+    const h = openKbIndex(config, scope.root);
     try {
       refreshWaiting(h, PROBE_REFRESH_WAIT_MS);
       if (holds(h)) return scope;

@@ -33,7 +33,7 @@ export async function runIndex(
   const config = loadConfig(io.env);
   if (cmd.kb) checkKbDir(cmd.kb, io.cwd);
   const scope = resolveScope(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd });
-  let index = openKbIndex(config, scope.root, io.env);
+  let index = openKbIndex(config, scope.root);
   const lock = index.file === ':memory:' ? null : await waitForRefreshLock(index.file, io.warn);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);

@@ -100,7 +100,7 @@ function machine(tmp: string, store: Store, name: string): Machine {
 /** What the first recall after a pull does: an incremental refresh of the KB's index, shard attached. */
 function refreshReader(r: Machine): number {
   const s = performance.now();
-  const h = openKbIndex(loadConfig(r.env), r.kb, r.env);
+  const h = openKbIndex(loadConfig(r.env), r.kb);
   try {
     refreshIndex(h, { problems: false });
   } finally {

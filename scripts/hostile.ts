@@ -15,6 +15,7 @@ import {
   LEAK_CASES,
   WRITE_CASES,
   RACE_CASES,
+  REPO_CASES,
   BURST_CASES,
   only,
   removeCaseDirs,
@@ -28,6 +29,7 @@ const cases: Record<string, () => Promise<void>> = {
   ...LEAK_CASES,
   ...WRITE_CASES,
   ...RACE_CASES,
+  ...REPO_CASES,
   ...BURST_CASES,
 };
 

@@ -15,7 +15,8 @@
 // Why it refuses: the payload replaces the branch's whole tree, so a branch that holds anything
 // else (main, a topic branch) must never be advanced. Before building, it refuses (exit 1) a target
 // branch, local or on the --push remote, whose tip is not a release commit (see isRelease), and
-// (exit 2) a flag with no value, an invalid branch name or the checked-out branch. With no git
+// (exit 2) a flag with no value, an invalid branch name (`@` included), a name a remote-tracking
+// branch or tag answers to, or a branch checked out here or in a linked worktree. With no git
 // identity configured, release commits carry "recall release <release@localhost>" (identityEnv).
 // Plain JavaScript: it runs from a clone after `npm ci`, before anything else is built.
 import fs from 'node:fs';
@@ -136,6 +137,42 @@ export function parseArgs(argv) {
   return args;
 }
 
+/**
+ * A new local branch whose name a remote-tracking branch or a tag already answers to (`origin/main`)
+ * would shadow it: `git log origin/main` would then name the release, not the remote's main. A name
+ * under a configured remote's prefix is refused even before that remote has such a branch.
+ */
+function refuseShadowing(branch, cwd) {
+  const exists = (ref) => {
+    try {
+      git(['show-ref', '--verify', '-q', ref], { cwd });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const ref of [`refs/remotes/${branch}`, `refs/tags/${branch}`])
+    if (exists(ref))
+      throw new ReleaseError(
+        `${JSON.stringify(branch)} would shadow the ${ref.startsWith('refs/tags/') ? 'tag' : 'remote-tracking branch'} ${ref}; ${USAGE}`,
+        2,
+      );
+  const remote = git(['remote'], { cwd })
+    .split('\n')
+    .find((r) => r && branch.startsWith(`${r}/`));
+  if (remote) throw new ReleaseError(`${JSON.stringify(branch)} starts with the name of the remote ${remote}; ${USAGE}`, 2);
+}
+
+/** The worktree (main or linked) that has `branch` checked out, or null. */
+function checkedOutAt(branch, cwd) {
+  let at = null;
+  for (const line of git(['worktree', 'list', '--porcelain'], { cwd }).split('\n')) {
+    if (line.startsWith('worktree ')) at = line.slice('worktree '.length);
+    else if (line === `branch refs/heads/${branch}`) return at;
+  }
+  return null;
+}
+
 /** Every refusal that needs no build: a bad branch name, the checked-out branch, a branch (local or on the remote) that is not a release branch. */
 function check({ branch, remote }, cwd) {
   let name = null;
@@ -146,8 +183,18 @@ function check({ branch, remote }, cwd) {
   }
   // check-ref-format --branch expands @{-N}: only a name that stands for itself is taken.
   if (name !== branch) throw new ReleaseError(`${JSON.stringify(branch)} is not a valid branch name; ${USAGE}`, 2);
-  if (git(['rev-parse', '--abbrev-ref', 'HEAD'], { cwd }) === branch)
+  // git accepts refs/heads/@, but reads `@` as HEAD everywhere after: the branch could not be named.
+  if (branch === '@') throw new ReleaseError(`"@" is not a valid branch name (git reads @ as HEAD); ${USAGE}`, 2);
+  refuseShadowing(branch, cwd);
+  const where = checkedOutAt(branch, cwd);
+  if (where === path.resolve(cwd) || where === git(['rev-parse', '--show-toplevel'], { cwd }))
     throw new ReleaseError(`the checkout is on ${branch}; run it from a source branch`, 2);
+  // Moving a branch another worktree has checked out changes that worktree's HEAD under its files.
+  if (where)
+    throw new ReleaseError(
+      `${branch} is checked out in the worktree at ${where}; release to another --branch or check out something else there`,
+      2,
+    );
   const local = tipOf(branch, cwd);
   if (local && !isRelease(local, cwd))
     throw new ReleaseError(

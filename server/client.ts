@@ -125,6 +125,16 @@ type InProcess = (
 async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
   const deadline = hookDeadline(name, env, startedMs);
   const stdinText = await readHookStdin(process.stdin, deadline);
+  if (Date.now() >= deadline) {
+    // A loaded machine took the whole deadline to start this process: an answer now, empty, beats a
+    // recall that can only arrive late (and that, queued on the server, slows every other hook).
+    logLine(
+      env,
+      name,
+      `started too late: the ${Math.round((deadline - startedMs) / 1000)} s deadline passed before the input was read; no context given`,
+    );
+    return { envelope: null, start: false };
+  }
   // Relative path settings mean the caller's folder, not the server's: made absolute here.
   const req: ServerRequest = {
     op: 'hook',

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { openForeignFolder } from '../io/private-fs.js';
 
 /** In-process fallbacks at once: one per core (at least 2), as many as can run without slowing each other. */
 export const IN_PROCESS_SLOTS = Math.max(2, os.availableParallelism());
@@ -64,6 +65,8 @@ function claim(file: string): Slot {
 /** Take one of the in-process places of the run folder `dir`. Never throws. */
 export function takeFallbackSlot(dir: string, slots = IN_PROCESS_SLOTS): SlotOutcome {
   try {
+    // Never made in a folder of another user that others may write in (a shared state dir).
+    if (openForeignFolder(path.dirname(dir))) return 'unbounded';
     if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode: 0o700 });
   } catch {
     return 'unbounded';

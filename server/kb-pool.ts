@@ -32,6 +32,8 @@ export const SAFETY_CHECK_MS = 10 * 60_000;
 
 interface Held {
   file: string;
+  /** The options it was opened with (see open). */
+  opened: string;
   root: string;
   /** Open handle; the WebAssembly driver's is closed between requests (see release). */
   index: IndexHandle | null;
@@ -98,6 +100,23 @@ export class KbPool {
     if (h.users === 0) this.closeHandle(h);
   }
 
+  /**
+   * The held index of `file`, unless it must be reopened: the file was replaced (set aside as
+   * corrupt, deleted) or marked for a check, so that opening heals it as in a one-shot recall; or
+   * this call opens it otherwise (`opened`: links followed, fleet ledger, attached shard). One held
+   * index per file: two handles of one file opened otherwise would each refresh it to their own
+   * files and vouch for it afterwards, serving one call's settings to the next.
+   */
+  private reusable(file: string, opened: string): Held | undefined {
+    const h = this.held.get(file);
+    if (h && (inode(file) !== h.ino || fs.existsSync(`${file}.suspect`) || h.opened !== opened)) {
+      this.drop(h);
+      this.held.delete(file);
+      return undefined;
+    }
+    return h;
+  }
+
   private open(
     config: RecallConfig,
     scope: Scope,
@@ -106,24 +125,18 @@ export class KbPool {
     deadlineMs: number | undefined,
     now: () => number,
   ): ScopedIndex {
-    const options = kbIndexOptions(config, scope.root, io.env);
+    const options = kbIndexOptions(config, scope.root);
     const file = indexFileFor(scope.root, config.stateDir);
-    const key = `${file}\0${JSON.stringify([options.followOutside, options.fleetLedger, (options.attached ?? []).map((a) => [a.prefix, a.root])])}`;
-    let h = this.held.get(key);
-    // The index file was replaced (set aside as corrupt, deleted) or marked for a check: reopen it,
-    // so that opening heals it as in a one-shot recall.
-    if (h && (inode(file) !== h.ino || fs.existsSync(`${file}.suspect`))) {
-      this.drop(h);
-      this.held.delete(key);
-      h = undefined;
-    }
-    const index = h?.index ?? openKbIndex(config, scope.root, io.env);
+    const opened = JSON.stringify([options.followOutside, options.fleetLedger, (options.attached ?? []).map((a) => [a.prefix, a.root])]);
+    let h = this.reusable(file, opened);
+    const index = h?.index ?? openKbIndex(config, scope.root);
     if (h && !h.index) h.ino = inode(file);
     // An index that could not be opened on disk (in memory for this call) is not kept.
     if (index.fallbackReason || index.file === ':memory:') return refreshScoped(index, io, verbose, deadlineMs, now);
     if (!h) {
       h = {
         file,
+        opened,
         root: scope.root,
         index,
         ino: inode(file),
@@ -133,7 +146,7 @@ export class KbPool {
         users: 0,
         dropped: false,
       };
-      this.held.set(key, h);
+      this.held.set(file, h);
     }
     h.index = index;
     this.attachThreads(index);

@@ -92,7 +92,7 @@ function withLiveIndex<T>(
   if (opts.kb) checkKbDir(opts.kb, io.cwd);
   const read = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env }).read;
   const scope = holds ? scopeHolding(config, read, io.env, holds) : read[0]!;
-  const h = openKbIndex(config, scope.root, io.env);
+  const h = openKbIndex(config, scope.root);
   try {
     if (h.fallbackReason) io.warn(`recall: ${h.fallbackReason}`);
     for (const n of refreshWithin(h, { problems: false, backgroundEnv: io.env }).notices) io.warn(`recall: ${n}`);

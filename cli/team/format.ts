@@ -1,5 +1,5 @@
 /** The text the team commands print for their reports. */
-import type { InitReport, PushReport, PullReport, TeamStatus, teamTrust } from '../../pipeline/team/index.js';
+import type { InitReport, PushReport, PullReport, Stall, TeamStatus, teamTrust } from '../../pipeline/team/index.js';
 
 export function formatInit(r: InitReport): string {
   return (
@@ -43,9 +43,10 @@ export function formatPull(r: PullReport): string {
   const why = [
     r.unchanged ? `${r.unchanged} already in the shard at that revision` : '',
     r.retired ? `${r.retired} retired in the store by their author or a trusted teammate` : '',
-    r.tooLarge ? `${r.tooLarge} larger than 1 MiB (recall does not read them)` : '',
+    r.tooLarge ? `${r.tooLarge} larger than 1 MiB (recall does not read them: ${named(r.tooLargeIds ?? [], r.tooLarge)})` : '',
   ].filter(Boolean);
   if (why.length) lines.push(`not written: ${why.join('; ')}`);
+  if (r.stalled) lines.push(stallLine(r.stalled));
   const refused = Object.entries(r.refused);
   if (refused.length) {
     const n = refused.reduce((a, [, c]) => a + c, 0);
@@ -64,6 +65,21 @@ export function formatPull(r: PullReport): string {
   lines.push(`team shard: ${s.notes} notes, ${s.quarantined} quarantined (trust an author with \`recall team trust AUTHOR\`)`);
   if (r.indexed) lines.push(`indexed with ${r.indexed}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Ids, and how many more there are. */
+const named = (ids: readonly string[], total: number): string =>
+  `${ids.join(', ')}${total > ids.length ? `, and ${total - ids.length} more` : ''}`;
+
+/** Why a pull sees nothing new although teammates pushed: a transaction left open holds the store's view back. */
+export function stallLine(s: Stall): string {
+  const since = s.since
+    ? `since ${s.since}${s.by ? ` (role ${s.by})` : ''}`
+    : 'since before this pull (its start is shown only to its role and to pg_read_all_stats)';
+  return (
+    `the store has a transaction open ${since}; ${s.waiting} changes committed after it are not visible yet ` +
+    `(they arrive with the first pull after it ends)`
+  );
 }
 
 export function formatTrust(r: ReturnType<typeof teamTrust>): string {
@@ -97,6 +113,8 @@ export function formatStatus(s: TeamStatus): string {
           (s.lastPull.refused ? `, ${s.lastPull.refused} retirements refused (see \`recall team pull\`)` : '')
       : 'last pull: never',
   );
+  // Without asking the server (--no-probe), what the last pull saw.
+  if (s.lastPull?.stalled && !s.server) lines.push(`at the last pull, ${stallLine(s.lastPull.stalled)}`);
   if (s.lastPullError) lines.push(`last pull error: ${s.lastPullError.at}: ${s.lastPullError.message}`);
   if (s.lastPush.length === 0) lines.push('last push: never');
   for (const p of s.lastPush)
@@ -115,6 +133,11 @@ export function formatStatus(s: TeamStatus): string {
               .join(', ') || 'none'
           }`,
       );
+      if (s.server.stalled) lines.push(stallLine(s.server.stalled));
+      if (s.server.schemaVersion < s.server.latestSchema)
+        lines.push(
+          `the store's schema is version ${s.server.schemaVersion}; run \`recall team init\` as the role that owns it to migrate it to ${s.server.latestSchema}`,
+        );
     } else {
       lines.push(`server: unreachable: ${s.server.error}`);
     }

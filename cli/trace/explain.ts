@@ -123,7 +123,7 @@ function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer):
   // With no KB configured, the zero-config source that holds the id (pipeline/id-scope).
   const sources = resolveSources(config, { kb: cmd.kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd, env: io.env });
   const scope = scopeHolding(config, sources.read, io.env, (h) => rowOf(h) !== undefined);
-  const index = openKbIndex(config, scope.root, io.env);
+  const index = openKbIndex(config, scope.root);
   try {
     const row = rowOf(index);
     if (!row) {

@@ -9,6 +9,7 @@ export const RETRIEVAL_SETTINGS: readonly Setting[] = [
     key: 'state_dir',
     env: 'REFLECT_STATE_DIR',
     type: 'string',
+    path: true,
     def: '~/.reflect',
     about: 'index, cache, logs, models (a relative path is taken from HOME)',
   },
@@ -16,6 +17,7 @@ export const RETRIEVAL_SETTINGS: readonly Setting[] = [
     key: 'kb',
     env: 'GLOBAL_LEARNINGS_PATH',
     type: 'string',
+    path: true,
     def: null,
     shown: '–',
     about: 'KB read everywhere (instead of the scope rules); --kb still wins',
@@ -30,7 +32,14 @@ export const RETRIEVAL_SETTINGS: readonly Setting[] = [
     about:
       'KBs read together everywhere, instead of the scope rules and harness memory (a list in recall.toml; paths joined by `:` in the environment); `kb` and --kb win',
   },
-  { key: 'learnings_root', env: 'RECALL_LEARNINGS_ROOT', type: 'string', def: '~/.learnings', about: 'pooled KB and its shards/' },
+  {
+    key: 'learnings_root',
+    env: 'RECALL_LEARNINGS_ROOT',
+    type: 'string',
+    path: true,
+    def: '~/.learnings',
+    about: 'pooled KB and its shards/',
+  },
   { key: 'global', env: 'RECALL_GLOBAL', type: 'boolean', def: false, about: 'always read the pooled KB' },
   {
     key: 'learnings_kb',

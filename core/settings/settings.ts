@@ -30,6 +30,10 @@ export interface Setting {
   /** The range as the README shows it, when that is not `min..max`. */
   range?: string;
   /**
+   * Strings: a path (a relative one means the caller's folder: see core/path-settings.ts).
+   */
+  path?: true;
+  /**
    * Strings: a list of paths. recall.toml takes a TOML array of strings (or one string); the
    * environment joins them with the platform's path delimiter (`:`), as PATH does.
    */

@@ -79,6 +79,8 @@ export interface RecallConfig {
   followupWindowSec: number;
   economics: boolean;
   includeSuperseded: boolean;
+  /** Search the pulled team shard (RECALL_TEAM_NOTES); off drops its notes from this recall only, the index keeps them. */
+  teamNotes: boolean;
   scope: {
     globalLearningsPath: string | null;
     learningsRoot: string;
@@ -193,6 +195,7 @@ function readStages(r: EnvReader) {
     followupWindowSec: r.number('RECALL_FOLLOWUP_WINDOW_SECONDS'),
     economics: r.bool('RECALL_ECONOMICS'),
     includeSuperseded: r.bool('REFLECT_RECALL_INCLUDE_SUPERSEDED'),
+    teamNotes: r.bool('RECALL_TEAM_NOTES'),
   };
 }
 

@@ -130,11 +130,15 @@ export function writableScope(config: RecallConfig, opts: SourceOptions): Scope 
 /** A folder inside Claude Code's projects/ or Codex's memories store: harness memory, read-only to recall. */
 export function isHarnessMemory(dir: string, env: Env, home: string): boolean {
   // Real paths on both sides: a symlink to a memory folder (or one of its parents) is that folder.
+  // A path not made yet is its nearest existing parent's real path plus the rest, so a folder about
+  // to be created below a link into a memory folder is inside it too.
   const real = (p: string): string => {
+    const abs = path.resolve(p);
     try {
-      return fs.realpathSync(p);
+      return fs.realpathSync(abs);
     } catch {
-      return path.resolve(p);
+      const parent = path.dirname(abs);
+      return parent === abs ? abs : path.join(real(parent), path.basename(abs));
     }
   };
   const abs = real(dir);

@@ -7,15 +7,15 @@ import type { RecallConfig } from '../config/index.js';
 import { openIndex, type IndexHandle, type OpenIndexOptions } from '../../sources/index/index.js';
 import { teamAttachments } from '../../sources/team/index.js';
 
-export function kbIndexOptions(config: RecallConfig, root: string, env: Readonly<Record<string, string | undefined>>): OpenIndexOptions {
+export function kbIndexOptions(config: RecallConfig, root: string): OpenIndexOptions {
   return {
     followOutside: config.followOutsideLinks,
     fleetLedger: config.fleetLedger,
-    attached: teamAttachments(config.stateDir, root, env),
+    attached: teamAttachments(config.stateDir, root),
   };
 }
 
 /** The index of a KB root, with the pulled team shard attached when there is one. */
-export function openKbIndex(config: RecallConfig, root: string, env: Readonly<Record<string, string | undefined>>): IndexHandle {
-  return openIndex(root, config.stateDir, kbIndexOptions(config, root, env));
+export function openKbIndex(config: RecallConfig, root: string): IndexHandle {
+  return openIndex(root, config.stateDir, kbIndexOptions(config, root));
 }

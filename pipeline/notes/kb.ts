@@ -66,7 +66,7 @@ export function withKbHolding<T>(opts: KbOptions, id: string, io: NotesIo, fn: (
 }
 
 function withScope<T>(config: RecallConfig, scope: Scope, io: NotesIo, fn: (kb: OpenKb) => T, mode: { write?: boolean }): T {
-  const index = openKbIndex(config, scope.root, io.env);
+  const index = openKbIndex(config, scope.root);
   try {
     if (index.fallbackReason) io.warn(`recall: ${index.fallbackReason}`);
     const { notice } = refreshWaiting(index, mode.write ? WRITE_REFRESH_WAIT_MS : READ_REFRESH_WAIT_MS);
@@ -108,7 +108,7 @@ export function withKbIfExists<T>(
   refreshWaitMs = WRITE_REFRESH_WAIT_MS,
 ): T | null {
   if (!fs.existsSync(scope.root)) return null;
-  const h = openKbIndex(config, scope.root, env);
+  const h = openKbIndex(config, scope.root);
   try {
     refreshWaiting(h, refreshWaitMs);
     return fn(h);

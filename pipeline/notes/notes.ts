@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { notesByDate, supersededKeys } from '../../sources/index/index.js';
+import { findSupersededBy, notesByDate, supersededKeys } from '../../sources/index/index.js';
 import { parseLooseDate } from '../../core/dates.js';
 import { unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
 import { resolveNote, withKb, withKbHolding, type KbOptions, type NotesIo } from './kb.js';
@@ -48,7 +48,8 @@ export function showNote(id: string, opts: KbOptions, io: NotesIo): ShownNote {
       learning_type: n.learningType,
       tags: n.tags,
       date: n.dateMs !== null ? new Date(n.dateMs).toISOString().slice(0, 10) : null,
-      superseded_by: n.supersededBy,
+      // Retired by its own frontmatter, or by a newer note that declares it replaces this one.
+      superseded_by: n.supersededBy ?? (n.location === 'documents' ? (findSupersededBy(index, [n.key]).get(n.key) ?? null) : null),
       frontmatter: n.frontmatter,
       body: n.body,
     };

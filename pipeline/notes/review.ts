@@ -85,6 +85,8 @@ export function acceptNote(id: string, opts: KbOptions, io: NotesIo, o: { confid
         refuseHarnessMemory(scope.root, io, config.home);
         const note = resolveNote(index, id, scope.root, { live: true });
         const abs = path.join(scope.root, note.path);
+        // The file itself may be a link into a memory folder (checked with links followed).
+        refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           const { text, now } = currentText(abs, note, id);
           if (!unreviewedMark(now.frontmatter)) throw new UsageError(`${note.key}: not awaiting review (a person wrote or accepted it)`);

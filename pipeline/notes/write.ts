@@ -128,6 +128,8 @@ export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new 
   if (parsed.key !== id) throw new Error(`the written note would read back with id ${parsed.key}, not ${id}`);
   return writing('add', () => {
     const dir = newNotesDir(scope.root);
+    // Where the note lands once links are followed: a KB whose documents/ links into a memory folder.
+    refuseHarnessMemory(dir, io, config.home);
     // The notes folder first (with the user's umask, as before), so the lock never creates the KB root itself.
     fs.mkdirSync(dir, { recursive: true });
     const clash = (waitMs: number): void => {
@@ -146,10 +148,14 @@ export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new 
   });
 }
 
-/** A harness's memory folder is read-only to recall: it is the harness's to change. */
-export function refuseHarnessMemory(root: string, io: NotesIo, home: string): void {
-  if (isHarnessMemory(root, io.env, home))
-    throw new UsageError(`${root}: a harness's own memory folder, which recall reads but never changes; change it in the harness`);
+/**
+ * A harness's memory folder is read-only to recall: it is the harness's to change. Checked on the
+ * KB root and again on each path written, links followed (isHarnessMemory compares real paths): a
+ * KB's documents/ or a single note may be a link into a memory folder.
+ */
+export function refuseHarnessMemory(target: string, io: NotesIo, home: string): void {
+  if (isHarnessMemory(target, io.env, home))
+    throw new UsageError(`${target}: in a harness's own memory folder, which recall reads but never changes; change it in the harness`);
 }
 
 export interface SupersedeResult {
@@ -169,6 +175,7 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
         if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
         const oldAbs = path.join(scope.root, oldNote.path);
         const newAbs = path.join(scope.root, newNote.path);
+        for (const abs of [oldAbs, newAbs]) refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           // The files as they are now: another writer may have edited them since the index was read.
           const oldNow = currentText(oldAbs, oldNote, oldId);
@@ -238,6 +245,7 @@ export function retire(
         const note = resolveNote(index, id, scope.root, { live: true });
         const layout = kbLayout(scope.root);
         const from = path.join(scope.root, note.path);
+        for (const abs of [from, path.join(scope.root, forgottenDir(layout))]) refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           const { text, now } = currentText(from, note, id);
           checkGuard(how.guard, now, note.key, from, scope.root, how.what);

@@ -28,7 +28,15 @@ export interface FileCacheOptions {
   ttlSec: number;
   config: Pick<
     RecallConfig,
-    'stateDir' | 'fuzzyCache' | 'fuzzyThreshold' | 'episodeWeight' | 'graphArm' | 'temporalArm' | 'temporalEnabled' | 'includeSuperseded'
+    | 'stateDir'
+    | 'fuzzyCache'
+    | 'fuzzyThreshold'
+    | 'episodeWeight'
+    | 'graphArm'
+    | 'temporalArm'
+    | 'temporalEnabled'
+    | 'includeSuperseded'
+    | 'teamNotes'
   >;
   engines: Engines;
   kbRoot: string;
@@ -40,9 +48,9 @@ export interface FileCacheOptions {
 
 export function cacheKeyFor(o: Pick<FileCacheOptions, 'query' | 'mode' | 'limit' | 'engines' | 'kbRoot' | 'config'>): CacheKey {
   const c = o.config;
-  // The arm switches, the episode weight and whether retired notes stay candidates change what a
-  // fetch finds: a fetch made under other settings is another entry, not a hit.
-  const arms = `g${Number(c.graphArm)}t${Number(c.temporalArm && c.temporalEnabled)}e${c.episodeWeight}s${Number(c.includeSuperseded)}`;
+  // The arm switches, the episode weight and whether retired notes and the pulled team notes stay
+  // candidates change what a fetch finds: a fetch made under other settings is another entry, not a hit.
+  const arms = `g${Number(c.graphArm)}t${Number(c.temporalArm && c.temporalEnabled)}e${c.episodeWeight}s${Number(c.includeSuperseded)}${c.teamNotes === false ? 'n0' : ''}`;
   return {
     query: o.query,
     mode: o.mode,

@@ -1,7 +1,7 @@
 /**
  * The stages of one recall, in order, as a table (folded into one operator by pipeline/recall/stage-table.ts):
  *
- *   start ─▶ cache ─▶ arms ─▶ floors ─▶ fuse ─▶ superseded ─▶ rerank ─▶ store fetch      (the fetch)
+ *   start ─▶ cache ─▶ arms ─▶ floors ─▶ fuse ─▶ team notes ─▶ superseded ─▶ rerank ─▶ store fetch (the fetch)
  *         ─▶ early degradations ─▶ relevance ─▶ score ─▶ quarantine ─▶ confidence ─▶ OOD gate
  *         ─▶ abstain ─▶ MMR / limit ─▶ token budget                                       (the ranking)
  *
@@ -18,6 +18,8 @@ import { applyBoosts } from '../../operators/apply-boosts.js';
 import { applyArmFloors } from '../../operators/arm-floors.js';
 import { diversify } from '../../operators/diversify.js';
 import { dropQuarantined } from '../../operators/drop-quarantined.js';
+import { dropTeamNotes } from '../../operators/drop-team-notes.js';
+import { TEAM_PREFIX } from '../../sources/team/index.js';
 import { estimateRelevance } from '../../operators/estimate-relevance.js';
 import { filterConfidence } from '../../operators/filter-confidence.js';
 import { filterSuperseded } from '../../operators/filter-superseded.js';
@@ -90,6 +92,7 @@ function fetchStages(run: RecallRun): Stage[] {
     { name: 'arms', op: armsStage(run), trace: ev.armEvents, fetch: true },
     { name: 'floors', op: applyArmFloors(config.armFloors), trace: ev.floorsEvent, fetch: true },
     { name: 'fuse', op: fuseRrf(), trace: ev.fuseEvent, fetch: true },
+    { name: 'team notes', op: dropTeamNotes(config.teamNotes, TEAM_PREFIX), fetch: true },
     {
       name: 'superseded',
       op: filterSuperseded({ enabled: !config.includeSuperseded, lookup: run.retired }),

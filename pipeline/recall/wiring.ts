@@ -55,7 +55,7 @@ function weighTerms(
   index: IndexHandle,
   stems: readonly string[],
   infoOnly = false,
-): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error } {
+): { live: number; df: Map<string, number> | Error; info: Map<string, number> | Error; names?: Set<string> } {
   let live = 1;
   let df: Map<string, number> | Error = new Map();
   if (!infoOnly)
@@ -67,13 +67,15 @@ function weighTerms(
       df = asError(err);
     }
   let info: Map<string, number> | Error;
+  let names: Set<string> | undefined;
   try {
     const counts = wordCounts();
     info = new Map(stems.map((s) => [s, infoOf(counts, s)]));
+    names = new Set(stems.filter((s) => counts.isName(s)));
   } catch (err) {
     info = asError(err);
   }
-  return { live, df, info };
+  return { live, df, info, ...(names ? { names } : {}) };
 }
 
 /** The date grammar, loaded only when the query may hold a date phrase. */

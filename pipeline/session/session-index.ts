@@ -27,7 +27,7 @@ export type { IndexOpener, ScopedIndex } from '../command.js';
  * its file watcher saw a change).
  */
 export const openAndRefresh: IndexOpener = (config, scope, io, verbose, deadlineMs, now) =>
-  refreshScoped(openKbIndex(config, scope.root, io.env), io, verbose, deadlineMs, now);
+  refreshScoped(openKbIndex(config, scope.root), io, verbose, deadlineMs, now);
 
 /** Refresh an opened index the way every recall does (bounded by the caller's deadline). */
 export function refreshScoped(

@@ -3,7 +3,7 @@
  * once, so that several recalls (a hook's probe and main recall) share that work.
  */
 import type { Observable } from 'rxjs';
-import { ensurePrivateDir } from '../../io/atomic-write.js';
+import { checkStateDir, ensurePrivateDir } from '../../io/atomic-write.js';
 import { errorMessage } from '../../core/errors.js';
 import type { ModelClient } from '../../core/ports.js';
 import type { ArmHit, Degradation } from '../../core/types.js';
@@ -131,6 +131,7 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
   const config = io.config ?? loadConfig(io.env);
   const verbose = opts.verbose || config.debug;
   const now = io.now ?? Date.now;
+  checkStateDir(config.stateDir);
   ensurePrivateDir(config.stateDir);
   if (verbose) io.warn(`recall: reading ${scope.root} (${scope.reason})`);
   const { index, refresh, degraded, release } = (io.openIndex ?? openAndRefresh)(config, scope, io, verbose, opts.deadlineMs, now);

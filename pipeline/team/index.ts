@@ -6,3 +6,4 @@ export { type PullOptions, type PullReport, teamPull } from './pull.js';
 export { shareMark } from './push-plan.js';
 export { type PushOptions, type PushReport, teamPush } from './push.js';
 export { type TeamStatus, type TrustReport, teamHistory, teamStatus, teamTrust } from './status.js';
+export type { Stall } from '../../sources/team/index.js';

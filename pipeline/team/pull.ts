@@ -13,21 +13,22 @@ import { readJson, writeFileAtomic } from '../../io/atomic-write.js';
 import {
   TeamError,
   displayUrl,
-  localPublishers,
   type TeamSettings,
   applyToShard,
   clearShard,
   isTrusted,
   loadTrust,
-  projectNote,
   recountShard,
-  type LocalIdentity,
   type Projection,
   type ShardSummary,
   type PullCursor,
+  type Stall,
   type TeamConnection,
 } from '../../sources/team/index.js';
 import { PULL_PAGE, nowIso, setup, withStore, type TeamIo } from './io.js';
+
+/** Notes over the size cap a pull names (the rest are counted). */
+const TOO_LARGE_NAMED = 5;
 
 export interface PullState {
   storeId: string;
@@ -49,8 +50,15 @@ export interface PullReport {
   written: number;
   removed: number;
   unchanged: number;
-  /** Notes larger than recall reads (1 MiB), not written. */
+  /** Notes larger than recall reads (1 MiB), not written (their content is never read from the store). */
   tooLarge: number;
+  /** The ids of the first of them (TOO_LARGE_NAMED at most), to say which. */
+  tooLargeIds: string[];
+  /**
+   * A transaction open in the store since before this pull, holding back changes committed after
+   * it began (they arrive with the first pull after it ends), or null.
+   */
+  stalled: Stall | null;
   /** Notes not written because every revision was retired by its author or a trusted teammate (none was in the shard). */
   retired: number;
   /**
@@ -124,6 +132,7 @@ interface PullRun {
   state: PullState | null;
   applied: number;
   counts: { written: number; removed: number; unchanged: number; 'too-large': number; retired: number };
+  tooLargeIds: string[];
   refused: Record<string, number>;
   heldBack: number;
   local: number;
@@ -156,6 +165,7 @@ function applyNote(run: PullRun, shard: string, id: string, projection: Projecti
   const outcome = applyToShard(shard, id, projection, storeId, run.state!.summary, at);
   // Nothing to remove and nothing to show: every revision was retired by someone whose word we take.
   run.counts[!projection && outcome === 'unchanged' ? 'retired' : outcome] += 1;
+  if (outcome === 'too-large' && run.tooLargeIds.length < TOO_LARGE_NAMED) run.tooLargeIds.push(id);
   if (projection?.refused) run.refused[projection.refused.by] = (run.refused[projection.refused.by] ?? 0) + 1;
   if (projection?.heldBack) run.heldBack += 1;
   if (projection?.localKb) run.local += 1;
@@ -173,21 +183,21 @@ async function pullPages(
   const shard = settings.paths.shard;
   const trust = loadTrust(settings.paths);
   const info = await store.storeInfo(conn);
+  // The same choice of revision the live arm makes (sources/team/revisions.ts).
+  const { choose, local } = await store.chooser(conn, settings);
   const start = startState(settings, store, info.storeId, opts.full === true);
   run.state = start.state;
   savePullState(settings, run.state);
   fs.mkdirSync(shard, { recursive: true, mode: 0o700 });
   const at = nowIso(io);
   let rows = 0;
-  const local: LocalIdentity = {
-    role: await store.sessionRole(conn),
-    machine: settings.machine,
-    publishers: localPublishers(settings.paths),
-  };
-  const end = await store.pullChanges(conn, run.state.cursor, opts.pageSize ?? PULL_PAGE, async (page) => {
-    for (const [id, revisions] of page.notes) applyNote(run, shard, id, projectNote(revisions, trust, local), info.storeId, at);
-    rows += page.rows;
+  const role = local.role;
+  const end = await store.pullChanges(conn, run.state.cursor, opts.pageSize ?? PULL_PAGE, choose, async (page) => {
+    for (const [id, projection] of page.notes) applyNote(run, shard, id, projection, info.storeId, at);
     run.applied += page.notes.size;
+    // Only a page's last part moves the position: the parts before it are applied again on a resume.
+    if (!page.cursor) return;
+    rows += page.rows;
     run.state = { ...run.state!, cursor: page.cursor };
     savePullState(settings, run.state);
     io.progress?.(`pulled ${rows} changes`);
@@ -203,17 +213,19 @@ async function pullPages(
     removed: counts.removed,
     unchanged: counts.unchanged,
     tooLarge: counts['too-large'],
+    tooLargeIds: run.tooLargeIds,
+    stalled: end.stalled,
     retired: counts.retired,
     refused: run.refused,
     heldBack: run.heldBack,
     local: run.local,
-    role: local.role,
-    roleTrusted: isTrusted(trust, local.role),
+    role,
+    roleTrusted: isTrusted(trust, role),
     summary: run.state.summary,
     ms: 0,
     indexed: null,
   };
-  run.state = { storeId: info.storeId, cursor: end, summary: run.state.summary, inProgress: false, last: report };
+  run.state = { storeId: info.storeId, cursor: end.cursor, summary: run.state.summary, inProgress: false, last: report };
   savePullState(settings, run.state);
   return report;
 }
@@ -246,6 +258,7 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
     state: null,
     applied: 0,
     counts: { written: 0, removed: 0, unchanged: 0, 'too-large': 0, retired: 0 },
+    tooLargeIds: [],
     refused: {},
     heldBack: 0,
     local: 0,
@@ -266,7 +279,7 @@ export async function teamPull(opts: PullOptions, io: TeamIo): Promise<PullRepor
 function indexAfterPull(config: RecallConfig, kb: string | null, io: TeamIo): string | null {
   try {
     const scope = resolveScope(config, { kb, cwd: io.cwd });
-    const index = openKbIndex(config, scope.root, io.env);
+    const index = openKbIndex(config, scope.root);
     try {
       refreshIndex(index, { problems: false });
       return scope.root;

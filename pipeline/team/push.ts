@@ -221,7 +221,7 @@ export async function teamPush(opts: PushOptions, io: TeamIo): Promise<PushRepor
     throw new TeamError('E_TEAM_NOT_CONFIGURED', 'no team store configured: set RECALL_TEAM_URL or run `recall team init --url URL`');
   const { kbRoot, realKb, shareAll } = pushTarget(opts, io, config, settings);
   const origin: PushOrigin = { machine: settings.machine, kb: realKb, publisher: publisherId(settings.paths, realKb) };
-  const index = openKbIndex(config, kbRoot, io.env);
+  const index = openKbIndex(config, kbRoot);
   try {
     const refresh = refreshIndex(index, { problems: false });
     const refreshSkipped = refresh.problems

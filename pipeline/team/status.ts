@@ -23,6 +23,7 @@ import {
   saveTrust,
   type Authority,
   type ShardSummary,
+  type Stall,
   type StoreCounts,
 } from '../../sources/team/index.js';
 import { nowIso, setup, withStore, type TeamIo } from './io.js';
@@ -72,12 +73,22 @@ export interface TeamStatus {
   shard: { root: string; notes: number; quarantined: number; authors: Record<string, number> };
   trusted: { author: string; authority: Authority; since: string }[];
   /** `refused`: retirements the last pull did not take (by roles neither the note's author nor trusted). */
-  lastPull: { at: string; rows: number; written: number; removed: number; refused: number; full: boolean } | null;
+  lastPull: { at: string; rows: number; written: number; removed: number; refused: number; full: boolean; stalled: Stall | null } | null;
   lastPullError: { at: string; message: string } | null;
   lastPush: { at: string; kb: string; shared: number; published: number; unchanged: number; retired: number; conflicts: number }[];
   /** Only when probed: the store as the server sees it, or why it could not be reached. */
   server?:
-    | { reachable: true; storeId: string; schemaVersion: number; pgvector: boolean; counts: StoreCounts }
+    | {
+        reachable: true;
+        storeId: string;
+        schemaVersion: number;
+        /** The schema version this recall migrates a store to (`recall team init`). */
+        latestSchema: number;
+        pgvector: boolean;
+        counts: StoreCounts;
+        /** A transaction open in the store that holds back changes committed after it (every pull sees none of them). */
+        stalled: Stall | null;
+      }
     | { reachable: false; error: string };
 }
 
@@ -138,6 +149,8 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
           // A pull state saved by an earlier recall has no refusals recorded.
           refused: Object.values(pull.last.refused ?? {}).reduce((a, b) => a + b, 0),
           full: pull.last.full,
+          // Absent from a pull state saved by an earlier recall.
+          stalled: pull.last.stalled ?? null,
         }
       : null,
     lastPullError: pull?.lastError ?? null,
@@ -153,8 +166,10 @@ export async function teamStatus(env: Env, opts: { probe?: boolean; probeTimeout
             reachable: true as const,
             storeId: info.storeId,
             schemaVersion: info.version,
+            latestSchema: store.STORE_SCHEMA_VERSION,
             pgvector: info.pgvector,
             counts: await store.storeCounts(conn),
+            stalled: await store.storeStall(conn),
           };
         },
         { connectTimeoutMs: opts.probeTimeoutMs ?? 3000 },

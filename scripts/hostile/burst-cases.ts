@@ -25,6 +25,8 @@ function logKinds(state: string, name: string): string {
   return [
     `${count(/answered in this process/g)} ran in-process after the server did not accept in time`,
     `${count(/no context given|server-busy/g)} answered empty (server busy / no place)`,
+    `${count(/empty stdin/g)} logged "empty stdin"`,
+    `${count(/started too late/g)} started past their deadline`,
   ].join(', ');
 }
 

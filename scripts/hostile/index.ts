@@ -7,4 +7,5 @@ export { KB_CASES } from './kb-cases.js';
 export { LEAK_CASES } from './leak-cases.js';
 export { LOAD_CASES } from './load-cases.js';
 export { RACE_CASES } from './race-cases.js';
+export { REPO_CASES } from './repo-cases.js';
 export { WRITE_CASES } from './write-cases.js';

@@ -1,15 +1,24 @@
 /**
- * An exclusive lock file for read-modify-write of small state files (`<file>.lock`, created with
- * O_EXCL). Hooks of one user run concurrently; without it, two updates of recent-searches.json or of
- * a session's injected ids read the same old state and one of them is lost. A lock left by a killed
- * process is taken over once older than STALE_LOCK_MS. Waiting is bounded: past `waitMs` the update
- * is skipped and the caller records that.
+ * An exclusive lock file for read-modify-write of small state files and of a KB's notes
+ * (`<file>.lock`, created with O_EXCL). Hooks of one user run concurrently; without it, two updates
+ * of recent-searches.json or of a session's injected ids read the same old state and one of them is
+ * lost. Waiting is bounded: past `waitMs` the caller gets LockBusyError and records that.
+ *
+ * A lock is stale when its owner is gone, never merely because it is old: a holder suspended for a
+ * while (SIGSTOP, a laptop lid, a debugger, a machine swapping) still holds it, and taking it from
+ * under that holder lost one of two racing supersedes. The lock file names its owner as
+ * "pid host start" (start: the process's start time, where /proc gives one, so a pid reused by a
+ * later process does not look like the owner). A lock of this host whose pid is gone, or now belongs
+ * to another process, is taken over at once; one whose owner lives is waited for, however old. Only
+ * a lock that names no owner of this host (written by another machine sharing the folder, or left
+ * empty by a process killed between creating and writing it) is judged by age, STALE_LOCK_MS.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { mkdirPrivate } from '../../io/atomic-write.js';
+import { mkdirPrivate, readSmallFile } from '../../io/atomic-write.js';
 
-/** A lock older than this was left by a crashed or killed process (updates take milliseconds). */
+/** Age after which a lock naming no owner on this host is taken as abandoned (updates take milliseconds). */
 const STALE_LOCK_MS = 10_000;
 /** Default longest wait for the lock. */
 const LOCK_WAIT_MS = 3_000;
@@ -26,17 +35,71 @@ export class LockBusyError extends Error {
   }
 }
 
+/** A process's start time in clock ticks since boot (/proc/PID/stat, field 22); '' where there is no /proc. */
+export function processStart(pid: number): string {
+  let stat: string;
+  try {
+    // procfs, not a file anyone can plant: read whole (its files report size 0, so no sized read).
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return '';
+  }
+  // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+}
+
+/** What a lock file says of its owner. */
+export const lockOwnerText = (): string => `${process.pid} ${os.hostname()} ${processStart(process.pid)}`.trim();
+
+/**
+ * Whether the owner a lock file names is gone: 'gone' (its pid is free or belongs to a later
+ * process), 'alive', or 'unknown' (no owner written, or an owner on another host).
+ */
+export function lockOwnerState(text: string): 'gone' | 'alive' | 'unknown' {
+  const [pidText, host, start] = text.trim().split(' ');
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || host !== os.hostname()) return 'unknown';
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: the pid lives, as another user's process (a reused pid, or a sudo run): not free.
+    if ((err as NodeJS.ErrnoException).code === 'ESRCH') return 'gone';
+  }
+  const now = processStart(pid);
+  return start && now && now !== start ? 'gone' : 'alive';
+}
+
+/** Remove the lock at `lock` if it is stale, and only the very file judged (another waiter may have replaced it meanwhile). */
+function clearStale(lock: string): void {
+  let judged: fs.Stats;
+  try {
+    judged = fs.statSync(lock);
+  } catch {
+    return; // released meanwhile
+  }
+  const owner = lockOwnerState(readSmallFile(lock, 4096) ?? '');
+  const stale = owner === 'gone' || (owner === 'unknown' && Date.now() - judged.mtimeMs > STALE_LOCK_MS);
+  if (!stale) return;
+  try {
+    if (fs.statSync(lock).ino === judged.ino) fs.rmSync(lock, { force: true });
+  } catch {
+    /* released meanwhile */
+  }
+}
+
 /** Run `fn` holding the lock of `file`; throws LockBusyError when the lock stays taken past `waitMs`. */
 export function withFileLock<T>(file: string, fn: () => T, waitMs = LOCK_WAIT_MS): T {
   mkdirPrivate(path.dirname(file));
   const lock = `${file}.lock`;
   const until = Date.now() + waitMs;
+  let mine: number;
   for (;;) {
     try {
-      // The lock is the file's existence; its pid is informative only (writing it may fail on a full disk).
       const fd = fs.openSync(lock, 'wx', 0o600);
       try {
-        fs.writeSync(fd, String(process.pid));
+        mine = fs.fstatSync(fd).ino;
+        // The owner is written at once; a lock left empty (a full disk) is judged by its age.
+        fs.writeSync(fd, lockOwnerText());
       } catch {
         /* an empty lock file locks all the same */
       } finally {
@@ -45,11 +108,7 @@ export function withFileLock<T>(file: string, fn: () => T, waitMs = LOCK_WAIT_MS
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > STALE_LOCK_MS) fs.rmSync(lock, { force: true });
-      } catch {
-        /* released meanwhile */
-      }
+      clearStale(lock);
       if (Date.now() > until) throw new LockBusyError(file);
       sleep(2 + Math.floor(Math.random() * 8));
     }
@@ -57,6 +116,11 @@ export function withFileLock<T>(file: string, fn: () => T, waitMs = LOCK_WAIT_MS
   try {
     return fn();
   } finally {
-    fs.rmSync(lock, { force: true });
+    // Only this process's own lock: one taken over meanwhile is its new owner's to remove.
+    try {
+      if (mine! === undefined || fs.statSync(lock).ino === mine) fs.rmSync(lock, { force: true });
+    } catch {
+      /* already gone */
+    }
   }
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase, sqliteDriver, sqliteErrorCode, type SqlDatabase } from '../sqlite/index.js';
-import { mkdirPrivate } from '../../io/private-fs.js';
+import { checkStateDir, mkdirPrivate } from '../../io/private-fs.js';
 import type { AttachedRoot } from '../kb/index.js';
 import { BUSY_TIMEOUT_MS, indexFileFor, prepareSchema } from './schema.js';
 import { announceReader, withdrawReader } from './readers.js';
@@ -187,6 +187,8 @@ export interface OpenIndexOptions {
  *   index live in memory for this process, and `fallbackReason` says why.
  */
 export function openIndex(kbRoot: string, stateDir: string, opts: OpenIndexOptions = {}): IndexHandle {
+  // The index holds every note's text: never in a folder another user owns.
+  checkStateDir(stateDir);
   const file = indexFileFor(kbRoot, stateDir);
   let healed: string | null = null;
   try {

@@ -128,11 +128,17 @@ export function notesByDate(h: IndexHandle): Note[] {
   return rows.map(rowToNote);
 }
 
-/** Keys some note of the KB's own declares it supersedes. */
+/**
+ * Keys some note of the KB's own declares it supersedes: by key, or by the `name:` of a memory a
+ * newer memory says it replaces (core/note/memory.ts).
+ */
 export function supersededKeys(h: IndexHandle): Set<string> {
-  return new Set(
-    (h.db.prepare(`SELECT target FROM supersedes WHERE by_path NOT LIKE '${TEAM_PREFIX}/%'`).all() as { target: string }[]).map(
-      (r) => r.target,
-    ),
-  );
+  const rows = h.db
+    .prepare(
+      `SELECT target FROM supersedes WHERE by_path NOT LIKE '${TEAM_PREFIX}/%'
+       UNION SELECT n.key FROM notes n JOIN supersedes s ON s.target = json_extract(n.data, '$.frontmatter.name')
+       WHERE s.by_path NOT LIKE '${TEAM_PREFIX}/%' AND n.key != s.by_key`,
+    )
+    .all() as { target: string }[];
+  return new Set(rows.map((r) => r.target));
 }

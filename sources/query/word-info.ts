@@ -24,6 +24,8 @@ export interface WordCounts {
   total: number;
   /** Count of a stem in the corpus (0 when unseen). */
   count(stem: string): number;
+  /** Whether the corpus writes the stem's words capitalised more often than not ("Friday", "Caroline"): a name. */
+  isName(stem: string): boolean;
 }
 
 /** Counts from the data file: a `#total\tN` header, then sorted `stem\tcount` lines. */
@@ -33,7 +35,12 @@ function sortedTableCounts(text: string): WordCounts {
   const total = Number(header[1]);
   if (header[0] !== '#total' || !Number.isFinite(total) || total <= 0) throw new Error('stem-counts.tsv has no #total header');
   const table = sortedTable(text.slice(first + 1));
-  return { total, count: (stem) => Number(table.get(stem) ?? 0) || 0 };
+  // A line is `stem\tcount`, or `stem\tcount\tname` for a name (scripts/build-data.mjs).
+  return {
+    total,
+    count: (stem) => parseInt(table.get(stem) ?? '0', 10) || 0,
+    isName: (stem) => table.get(stem)?.endsWith('\tname') ?? false,
+  };
 }
 
 /**
@@ -54,15 +61,17 @@ function packageCounts(): WordCounts {
     count: number;
   }[];
   const counts = new Map<string, number>();
+  const capitalised = new Map<string, number>();
   let total = 0;
   for (const { word, count } of entries) {
     const w = String(word).toLowerCase();
     if (!/^[a-z]+$/.test(w) || !Number.isFinite(count)) continue;
     const s = stemOf(w);
     counts.set(s, (counts.get(s) ?? 0) + count);
+    if (/^[A-Z]/.test(String(word))) capitalised.set(s, (capitalised.get(s) ?? 0) + count);
     total += count;
   }
-  return { total, count: (stem) => counts.get(stem) ?? 0 };
+  return { total, count: (stem) => counts.get(stem) ?? 0, isName: (stem) => (capitalised.get(stem) ?? 0) * 2 > (counts.get(stem) ?? 0) };
 }
 
 let loaded: WordCounts | null = null;

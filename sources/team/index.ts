@@ -14,7 +14,7 @@ export {
   saveTrust,
   shardFileName,
 } from './projection.js';
-export type { PullCursor } from './pull.js';
+export type { PullCursor, Stall } from './pull.js';
 export type { PushCounts, PushItem, PushOrigin, RetireItem } from './push.js';
 export type { StoreInfo } from './schema.js';
 export { type StoreCounts, searchStore } from './search.js';

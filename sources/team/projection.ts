@@ -53,6 +53,10 @@ export interface StoreRow {
   retiredBy: string | null;
   /** Publisher id of the KB it came from (null on rows from before schema version 3). */
   publisher: string | null;
+  /** Size of title, body and frontmatter in bytes, when the row was read without them (see sources/team/rows.ts). */
+  bytes?: number;
+  /** False while title, body and frontmatter are not read yet (a row read for choosing); absent or true once they are. */
+  loaded?: boolean;
 }
 
 export interface TrustList {

@@ -5,9 +5,16 @@
 import { TeamError, causeCode } from './settings.js';
 import { ident, inTransaction, teamError, type TeamConnection } from './connection.js';
 import { ownRowsOnly, UPDATABLE_COLUMNS } from './schema-v3.js';
+import { NOTE_BYTES_CAP, NOTE_BYTES_SQL } from './rows.js';
 
 /** Version of the schema this code writes and reads; `recall team init` migrates older stores. */
-export const STORE_SCHEMA_VERSION = 3;
+export const STORE_SCHEMA_VERSION = 4;
+/**
+ * Oldest schema this code still reads and writes: version 4 only adds the size cap, which readers
+ * apply themselves (rows over it are skipped), so a store whose owner has not migrated it yet keeps
+ * working for teammates who upgraded first; \`recall team status\` says it wants \`recall team init\`.
+ */
+export const OLDEST_USABLE_SCHEMA = 3;
 
 /** The notes table, one row per published revision, with its indexes (first migration). */
 const notesTable = (s: string): string => `
@@ -98,6 +105,14 @@ ALTER TABLE ${s}.notes ADD COLUMN tsv_head tsvector GENERATED ALWAYS AS (
 CREATE INDEX notes_tsv_head ON ${s}.notes USING gin (tsv_head);
 `,
     3: ownRowsOnly(s),
+    // A note's content at most the size of a KB note file (1 MiB): fifty 100 MB rows made every
+    // teammate's pull die of a heap out-of-memory. Rows published before this migration are exempt
+    // (published_at is set by the server and cannot be changed), so the migration neither fails on
+    // them nor deletes anyone's data, and their lifecycle can still change (a forget, a newer
+    // revision taking the head); readers skip them (sources/team/revisions.ts).
+    4: `DO $$ BEGIN
+  EXECUTE format('ALTER TABLE ${s}.notes ADD CONSTRAINT notes_size CHECK (${NOTE_BYTES_SQL} <= ${NOTE_BYTES_CAP} OR published_at < %L::timestamptz)', now());
+END $$;`,
   };
 }
 
@@ -119,7 +134,7 @@ export async function storeInfo(conn: TeamConnection): Promise<StoreInfo> {
   if (version > STORE_SCHEMA_VERSION) {
     throw NEWER_SCHEMA(version);
   }
-  if (version < STORE_SCHEMA_VERSION)
+  if (version < OLDEST_USABLE_SCHEMA)
     throw new TeamError(
       'E_TEAM_SCHEMA_OLD',
       `the team store's schema is version ${version}: run \`recall team init\` to migrate it to ${STORE_SCHEMA_VERSION}`,

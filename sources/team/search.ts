@@ -24,7 +24,9 @@ const VECTOR_POOL = 100;
 const TEXT_CANDIDATES = 200;
 
 export interface StoreHit {
-  row: StoreRow;
+  /** The note and the revision of it that matched. */
+  id: string;
+  revision: number;
   /** Higher is better: ts_rank_cd alone, or a fused full-text + vector score when a query vector was given. */
   score: number;
 }
@@ -42,7 +44,13 @@ function cosine(a: readonly number[], b: readonly number[]): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
-type TextRow = RawRow & { rank: number; vec: number[] | null };
+/** A matching revision: which one, its rank, and its vector when it has one of the query's model. No content. */
+interface TextRow {
+  id: string;
+  revision: number;
+  rank: number;
+  vec: number[] | null;
+}
 interface QueryVector {
   model: string;
   query: number[];
@@ -50,10 +58,12 @@ interface QueryVector {
 }
 
 /**
- * Candidates: notes whose heading (title, key insight, tags) holds any query word, ranked on that
- * small vector; only when those are too few, also notes whose whole text holds every query word.
+ * Candidates: revisions whose heading (title, key insight, tags) holds any query word, ranked on that
+ * small vector; only when those are too few, also revisions whose whole text holds every query word.
  * Then the candidates are ranked on the whole text. Ranking every note that merely uses a common
- * query word in its body is what makes an OR search slow on a large store.
+ * query word in its body is what makes an OR search slow on a large store. Every revision is a
+ * candidate, not only the store's latest: which revision a machine shows is its own choice (a
+ * trusted author's revision under an untrusted teammate's newer one), made by the caller.
  */
 async function textCandidates(
   conn: TeamConnection,
@@ -68,70 +78,71 @@ async function textCandidates(
   return conn.query<TextRow>(
     `WITH q AS (SELECT to_tsquery('english', $1) AS o, to_tsquery('english', $5) AS a),
      heading AS MATERIALIZED (
-       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE n.head AND n.tsv_head @@ q.o AND NOT (n.machine = $3 AND n.author = session_user)
+       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE n.tsv_head @@ q.o AND NOT (n.machine = $3 AND n.author = session_user)
        ORDER BY ts_rank_cd(n.tsv_head, q.o, 1) DESC LIMIT $7),
      allwords AS (
-       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE (SELECT count(*) FROM heading) < $2 AND n.head AND n.tsv @@ q.a AND NOT (n.machine = $3 AND n.author = session_user)
+       SELECT n.id, n.revision FROM ${s}.notes n, q WHERE (SELECT count(*) FROM heading) < $2 AND n.tsv @@ q.a AND NOT (n.machine = $3 AND n.author = session_user)
        ORDER BY ts_rank_cd(n.tsv, q.a, 1) DESC LIMIT $7),
      cand AS (SELECT * FROM heading UNION SELECT * FROM allwords)
-     SELECT ${ROW_COLS.split(', ')
-       .map((c) => `n.${c}`)
-       .join(', ')}, ts_rank_cd(n.tsv, q.o, 1) AS rank,
+     SELECT n.id, n.revision, ts_rank_cd(n.tsv, q.o, 1) AS rank,
             CASE WHEN n.embed_model = $4 THEN n.embedding END AS vec
      FROM ${s}.notes n JOIN cand USING (id, revision), q
-     ORDER BY rank DESC, n.id LIMIT $6`,
+     ORDER BY rank DESC, n.id, n.revision DESC LIMIT $6`,
     [q, limit, notMachine, model, q.split(' | ').join(' & '), pool, Math.max(pool, TEXT_CANDIDATES)],
   );
 }
 
-/** Notes by vector: pgvector's cosine distance on the server, else cosine in the client over the text candidates. */
+/** Revisions by vector: pgvector's cosine distance on the server, else cosine in the client over the text candidates. */
 async function vectorCandidates(
   conn: TeamConnection,
   vector: QueryVector,
   notMachine: string,
   pool: number,
   text: TextRow[],
-): Promise<{ raw: RawRow; sim: number }[]> {
+): Promise<{ id: string; revision: number; sim: number }[]> {
   if (!vector.pgvector) {
-    const byVector = text.filter((r) => r.vec).map((r) => ({ raw: r, sim: cosine(vector.query, r.vec!) }));
+    const byVector = text.filter((r) => r.vec).map((r) => ({ id: r.id, revision: r.revision, sim: cosine(vector.query, r.vec!) }));
     return byVector.sort((a, b) => b.sim - a.sim);
   }
   const s = ident(conn.schema);
   const lit = `[${vector.query.map((x) => (Number.isFinite(x) ? x : 0)).join(',')}]`;
-  const rows = await conn.query<RawRow & { sim: number }>(
-    `SELECT ${ROW_COLS}, 1 - (embedding_v <=> $1::vector) AS sim FROM ${s}.notes
-     WHERE head AND embed_model = $2 AND NOT (machine = $3 AND author = session_user) AND embedding_v IS NOT NULL
+  const rows = await conn.query<{ id: string; revision: number; sim: number }>(
+    `SELECT id, revision, 1 - (embedding_v <=> $1::vector) AS sim FROM ${s}.notes
+     WHERE embed_model = $2 AND NOT (machine = $3 AND author = session_user) AND embedding_v IS NOT NULL
      ORDER BY embedding_v <=> $1::vector LIMIT $4`,
     [lit, vector.model, notMachine, pool],
   );
-  return rows.map((r) => ({ raw: r, sim: Number(r.sim) }));
+  return rows.map((r) => ({ id: r.id, revision: r.revision, sim: Number(r.sim) }));
 }
 
-/** Each signal in 0..1 (text rank over the best text rank, cosine similarity floored at 0), summed. */
-function fuse(text: TextRow[], byVector: { raw: RawRow; sim: number }[], limit: number): StoreHit[] {
+/** Each signal in 0..1 (text rank over the best text rank, cosine similarity floored at 0), summed per revision. */
+function fuse(text: TextRow[], byVector: { id: string; revision: number; sim: number }[], limit: number): StoreHit[] {
   const best = text.reduce((m, r) => Math.max(m, Number(r.rank)), 0);
-  const fused = new Map<string, { raw: RawRow; score: number }>();
-  const add = (raw: RawRow, part: number): void => {
-    const cur = fused.get(raw.id) ?? { raw, score: 0 };
+  const fused = new Map<string, StoreHit>();
+  const add = (id: string, revision: number, part: number): void => {
+    const key = `${revision}\0${id}`;
+    const cur = fused.get(key) ?? { id, revision, score: 0 };
     cur.score += part;
-    fused.set(raw.id, cur);
+    fused.set(key, cur);
   };
-  for (const r of text) add(r, best > 0 ? Number(r.rank) / best : 0);
-  for (const v of byVector) add(v.raw, Math.max(0, v.sim));
+  for (const r of text) add(r.id, r.revision, best > 0 ? Number(r.rank) / best : 0);
+  for (const v of byVector) add(v.id, v.revision, Math.max(0, v.sim));
   return [...fused.values()]
-    .sort((a, b) => b.score - a.score || (a.raw.id < b.raw.id ? -1 : 1))
-    .slice(0, limit)
-    .map((f) => ({ row: toStoreRow(f.raw), score: f.score }));
+    .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : b.revision - a.revision))
+    .slice(0, limit);
 }
 
 /**
- * Latest revisions matching the query, best first, from other publishers: not the ones this role
- * published from the machine `notMachine` (a teammate on the same host is another role). Full text (ts_rank_cd,
- * length-normalised) always; with a query vector, note vectors of the same model also rank: by
- * pgvector's cosine distance on the server when it has the extension (which also finds notes
- * sharing no word with the query), else by cosine in the client over the full-text candidates. The
- * score is the sum of the two signals, each in 0..1 (text rank over the best one; cosine, floored
- * at 0), so the vector decides between notes the words rank alike.
+ * Revisions matching the query, best first, from other publishers: not the ones this role
+ * published from the machine `notMachine` (a teammate on the same host is another role). Full text
+ * (ts_rank_cd, length-normalised) always; with a query vector, note vectors of the same model also
+ * rank: by pgvector's cosine distance on the server when it has the extension (which also finds
+ * notes sharing no word with the query), else by cosine in the client over the full-text
+ * candidates. The score is the sum of the two signals, each in 0..1 (text rank over the best one;
+ * cosine, floored at 0), so the vector decides between notes the words rank alike. Every revision
+ * can match, the store's latest or not: the caller decides which one of a note is shown
+ * (sources/team/revisions.ts) and keeps the note when that revision is among the hits. No content
+ * is read here.
  */
 export async function searchStore(
   conn: TeamConnection,
@@ -142,7 +153,7 @@ export async function searchStore(
 ): Promise<StoreHit[]> {
   const pool = vector ? Math.max(limit, VECTOR_POOL) : limit;
   const text = await textCandidates(conn, orTsQuery(query), limit, notMachine, vector?.model ?? null, pool);
-  if (!vector) return text.slice(0, limit).map((r) => ({ row: toStoreRow(r), score: Number(r.rank) }));
+  if (!vector) return text.slice(0, limit).map((r) => ({ id: r.id, revision: r.revision, score: Number(r.rank) }));
   return fuse(text, await vectorCandidates(conn, vector, notMachine, pool, text), limit);
 }
 

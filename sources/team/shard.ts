@@ -146,8 +146,9 @@ export function applyToShard(
   ) {
     return 'unchanged';
   }
-  const { text, provenance } = renderPulledNote(projection, storeId, nowIso);
-  if (Buffer.byteLength(text) > MAX_NOTE_BYTES) {
+  // A revision over the cap in the store was never read (its content is not here): skip it as the index would.
+  const rendered = (projection.row.bytes ?? 0) > MAX_NOTE_BYTES ? null : renderPulledNote(projection, storeId, nowIso);
+  if (!rendered || Buffer.byteLength(rendered.text) > MAX_NOTE_BYTES) {
     // The index would skip it anyway; do not let a store fill the disk with what recall never reads.
     if (before || fs.existsSync(file)) {
       fs.rmSync(file, { force: true });
@@ -156,6 +157,7 @@ export function applyToShard(
     }
     return 'too-large';
   }
+  const { text, provenance } = rendered;
   ensureDir(docs);
   ensureDir(provenanceOf(shard));
   const full: Provenance = { ...provenance, file_sha256: createHash('sha256').update(text).digest('hex') };
@@ -277,11 +279,12 @@ export function decorateTeamNote(note: Note, abs: string, realKb: string | null 
 
 /**
  * The shard as an extra root of a KB's index, so a plain recall searches the pulled notes next to
- * the KB's own (less the ones this KB published). Nothing when nothing was pulled, when
- * RECALL_TEAM_NOTES=0, or when the KB is the shard itself.
+ * the KB's own (less the ones this KB published). Nothing when nothing was pulled, or when the KB
+ * is the shard itself. RECALL_TEAM_NOTES=0 does not change it: the index is shared by calls with
+ * other settings (a recall server, concurrent processes), so that setting drops the shard's notes
+ * from its own recall instead (operators/drop-team-notes.ts).
  */
-export function teamAttachments(stateDir: string, kbRoot: string, env: Readonly<Record<string, string | undefined>>): AttachedRoot[] {
-  if (env['RECALL_TEAM_NOTES']?.trim() === '0') return [];
+export function teamAttachments(stateDir: string, kbRoot: string): AttachedRoot[] {
   const shard = path.join(stateDir, 'team', 'shard');
   if (!fs.existsSync(documentsOf(shard))) return [];
   let realKb: string | null = null;

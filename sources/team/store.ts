@@ -19,9 +19,10 @@
  * A trigger makes published content immutable: only the lifecycle columns can change, and row-level
  * security lets a role change only the rows it published (sources/team/schema.ts, version 3).
  *
- * The work lives in team-connection (connecting, errors), team-schema (migrations), team-push,
- * team-pull, team-search and team-rows; this module is their one entry point, loaded on demand
- * so that `pg` is only read when a team store is configured.
+ * The work lives in connection (connecting, errors), schema (migrations), push, pull, revisions
+ * (which revision of a note is shown, content read in bounded batches), search and rows; this
+ * module is their one entry point, loaded on demand so that `pg` is only read when a team store is
+ * configured.
  *
  * Every error that leaves these modules is a TeamError whose message has the password removed.
  */
@@ -38,5 +39,6 @@ export {
   type Rejected,
   type RetireItem,
 } from './push.js';
-export { pullChanges, START_CURSOR, type PullCursor, type PullPage } from './pull.js';
+export { pullChanges, START_CURSOR, storeStall, type PullCursor, type PullEnd, type PullPage, type Stall } from './pull.js';
+export { chooser, chooseRevisions, loadContent, overCap } from './revisions.js';
 export { noteHistory, orTsQuery, searchStore, storeCounts, type StoreCounts, type StoreHit } from './search.js';

@@ -9,6 +9,7 @@ import { IndexFailed } from '../../pipeline/run-index.js';
 import { NoteEditError, NoteWriteError } from '../../sinks/note-writer.js';
 import { TeamError, type TeamErrorCode } from '../../sources/team/settings.js';
 import { PullError, type PullErrorCode } from '../../sources/models/pull-errors.js';
+import { StateDirError } from '../../io/private-fs.js';
 
 function ended(err: unknown): { status: number; stderr: string } {
   let stderr = '';
@@ -37,6 +38,7 @@ const CASES: [string, Error, number, string][] = [
   ['E_INDEX_FAILED', new IndexFailed('indexing /kb failed: disk full'), 1, 'recall: indexing /kb failed: disk full\n'],
   ['E_NOTE_EDIT', new NoteEditError('frontmatter is not a mapping'), 1, 'recall: frontmatter is not a mapping\n'],
   ['E_NOTE_WRITE', new NoteWriteError('forget failed, nothing written'), 1, 'recall: forget failed, nothing written\n'],
+  ['E_STATE_DIR', new StateDirError('state dir /s belongs to uid 7'), 2, 'recall: error: state dir /s belongs to uid 7\n'],
   ...TEAM_CODES.map((c): [string, Error, number, string] => [c, new TeamError(c, `store says ${c}`), 1, `recall: team: store says ${c}\n`]),
   ...PULL_CODES.map((c): [string, Error, number, string] => [
     c,

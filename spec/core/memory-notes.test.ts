@@ -6,6 +6,7 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { parseNote, replacedLinks } from '../../core/note/index.js';
 import { DEFAULT_COMMAND, openSession } from '../../pipeline/run.js';
+import { listNotes, showNote } from '../../pipeline/notes/notes.js';
 import { tempKb, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
 
@@ -74,5 +75,12 @@ describe('a memory folder with a replaced memory', () => {
     } finally {
       session.close();
     }
+    // Marked where recall shows it: `list --all` and `show`.
+    const io = { env, cwd: k.root, warn: () => undefined };
+    const listed = listNotes({ kb: k.root, global: false, allBranches: false, all: true }, io);
+    expect(listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))?.state).toBe('superseded');
+    expect(listed.find((n) => n.path.endsWith('project_ci_github_actions.md'))?.state).toBe('live');
+    const older = listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))!;
+    expect(showNote(older.id, { kb: k.root, global: false, allBranches: false }, io).superseded_by).toBe('ci-github-actions');
   });
 });

@@ -83,4 +83,14 @@ describe('relevance evidence', () => {
       expect(runs[0]!.relevance.get('freeze')!.p).toBeGreaterThan(0.5);
     }
   });
+
+  it('takes a word no note uses as a name when everyday English writes it as one, however it is typed', async () => {
+    const notes = [{ id: 'trip', title: 'Melanie: we went camping at the lake', body: 'Melanie said: the kids loved camping.' }];
+    const names = (stems: readonly string[]): Set<string> => new Set(stems.filter((s) => s === 'carolin'));
+    const w: EstimateRelevanceOptions['weigh'] = (stems) => ({ ...weigh({ camp: 3 })(stems), names: names(stems) });
+    for (const q of ['did caroline go camping', 'did Caroline go camping']) {
+      const s = await run(q, { weigh: w }, notes);
+      expect(s.weighed.find((t) => t.word === 'caroline')).toMatchObject({ proper: true, info: 1 });
+    }
+  });
 });

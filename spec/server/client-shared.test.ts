@@ -84,6 +84,11 @@ describe('thin client and in-process path agree', () => {
     expect([...seen].sort()).toEqual([
       'cli/command-words.ts',
       'core/path-settings.ts',
+      // The settings table (data, no imports): the path settings the client makes absolute come from it.
+      'core/settings/index.ts',
+      'core/settings/retrieval.ts',
+      'core/settings/runtime.ts',
+      'core/settings/settings.ts',
       'core/state-dir.ts',
       'core/truthy.ts',
       'hooks/hook-table.ts',

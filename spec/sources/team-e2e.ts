@@ -106,7 +106,7 @@ export async function startTeam(base: string): Promise<TeamWorld> {
     { url: team.dbUrl, grant: Object.values(team.roles).map((r) => r.name), grantRead: [], shareAll: [] },
     { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined },
   );
-  expect(init.applied).toEqual([1, 2, 3]);
+  expect(init.applied).toEqual([1, 2, 3, 4]);
   return { team, secrets, alice, bob, carol };
 }
 

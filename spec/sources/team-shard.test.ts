@@ -213,13 +213,12 @@ describe('pulled note files', () => {
     expect(after.notes).toBe(0);
   });
 
-  it("the shard is attached to a KB's index only when it exists, is not the KB itself, and RECALL_TEAM_NOTES is not 0", () => {
+  it("the shard is attached to a KB's index when it exists and is not the KB itself, whatever RECALL_TEAM_NOTES says", () => {
     const state = tmp();
-    expect(teamAttachments(state, '/kb', {})).toEqual([]);
+    expect(teamAttachments(state, '/kb')).toEqual([]);
     fs.mkdirSync(path.join(state, 'team', 'shard', 'documents'), { recursive: true });
-    expect(teamAttachments(state, '/kb', {})).toHaveLength(1);
-    expect(teamAttachments(state, path.join(state, 'team', 'shard'), {})).toEqual([]);
-    expect(teamAttachments(state, '/kb', { RECALL_TEAM_NOTES: '0' })).toEqual([]);
+    expect(teamAttachments(state, '/kb')).toHaveLength(1);
+    expect(teamAttachments(state, path.join(state, 'team', 'shard'))).toEqual([]);
   });
 
   it('labels show the author, strip control characters and say quarantined', () => {

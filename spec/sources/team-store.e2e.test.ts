@@ -27,12 +27,12 @@ suite('team store on PostgreSQL', () => {
       { env: { ...alice.env, RECALL_TEAM_URL: '' }, cwd: alice.kb, warn: () => undefined },
     );
     expect(again.applied).toEqual([]);
-    expect(again.info.version).toBe(3);
+    expect(again.info.version).toBe(4);
     const saved = fs.readFileSync(path.join(alice.state, 'team', 'config.json'), 'utf8');
     expect(saved).toContain('/team_');
     expect(saved).not.toContain(new URL(team.dbUrl).password);
     const meta = await adminQuery(team.dbUrl, `SELECT v FROM recall.meta WHERE k = 'schema_version'`);
-    expect(meta.rows[0].v).toBe('3');
+    expect(meta.rows[0].v).toBe('4');
     // A teammate's role (no CREATE right on the database) can run init too: it finds the store up to date.
     const mine = await teamInit({ grant: [], grantRead: [], shareAll: [] }, io(bob));
     expect(mine.applied).toEqual([]);
@@ -48,7 +48,7 @@ suite('team store on PostgreSQL', () => {
     const bobRole = team.roles['bob']!.name;
     try {
       expect((await migrate(conn, { write: [], read: [] }, 2)).applied).toEqual([1, 2]);
-      await expect(storeInfo(conn)).rejects.toThrow(/version 2: run `recall team init` to migrate it to 3/);
+      await expect(storeInfo(conn)).rejects.toThrow(/version 2: run `recall team init` to migrate it to 4/);
       // What a version-2 store granted teammates: UPDATE on the whole table.
       await conn.query(`GRANT USAGE ON SCHEMA oldteam TO ${aliceRole}, ${bobRole}`);
       await conn.query(`GRANT SELECT, INSERT, UPDATE ON oldteam.notes TO ${aliceRole}, ${bobRole}`);
@@ -63,10 +63,25 @@ suite('team store on PostgreSQL', () => {
       `INSERT INTO oldteam.notes (id, revision, content_hash, title, body, frontmatter, machine, kb, updated_at, head)
        VALUES ('lrn-old', 1, 'h', 'terraform state lock stuck', 'force-unlock', '{}', 'old-box', '/old', '2026-01-01T00:00:00Z', true)`,
     );
+    // A store before version 4 took a row of any size.
+    await asRole(
+      'bob',
+      `INSERT INTO oldteam.notes (id, revision, content_hash, title, body, frontmatter, machine, kb, updated_at, head)
+       VALUES ('lrn-old-huge', 1, 'h', 'huge', repeat('x', 2000000), '{}', 'old-box', '/old', '2026-01-01T00:00:00Z', true)`,
+    );
     // Before the migration alice can take bob's note off the head.
-    expect((await asRole('alice', `UPDATE oldteam.notes SET head = head WHERE author <> current_user`)).rowCount).toBe(1);
+    expect((await asRole('alice', `UPDATE oldteam.notes SET head = head WHERE author <> current_user`)).rowCount).toBe(2);
     const up = await teamInit({ grant: [], grantRead: [], shareAll: [] }, { env, cwd: alice.kb, warn: () => undefined });
-    expect(up.applied).toEqual([3]);
+    expect(up.applied).toEqual([3, 4]);
+    // Version 4 caps a new row's content at 1 MiB; the row published before it stays, and its author can still retire it.
+    await expect(
+      asRole(
+        'bob',
+        `INSERT INTO oldteam.notes (id, revision, content_hash, title, body, frontmatter, machine, kb, updated_at, head)
+         VALUES ('lrn-new-huge', 1, 'h', 'huge', repeat('x', 2000000), '{}', 'old-box', '/old', now(), true)`,
+      ),
+    ).rejects.toThrow(/notes_size/);
+    expect((await asRole('bob', `UPDATE oldteam.notes SET state = 'forgotten' WHERE id = 'lrn-old-huge'`)).rowCount).toBe(1);
     // After it: none of bob's rows is alice's to change, and even bob may change only the lifecycle columns.
     expect((await asRole('alice', `UPDATE oldteam.notes SET head = false WHERE head AND author <> current_user`)).rowCount).toBe(0);
     await expect(asRole('bob', `UPDATE oldteam.notes SET embed_model = 'x' WHERE id = 'lrn-old'`)).rejects.toThrow(/permission denied/);
@@ -78,8 +93,8 @@ suite('team store on PostgreSQL', () => {
     expect(privs.rows[0]).toEqual({ whole: false, state: true });
     const again = await openStore(loadTeamSettings(env, alice.state));
     try {
-      expect((await storeInfo(again)).version).toBe(3);
-      expect((await searchStore(again, 'terraform lock', 5, 'elsewhere')).map((h) => h.row.id)).toEqual(['lrn-old']);
+      expect((await storeInfo(again)).version).toBe(4);
+      expect((await searchStore(again, 'terraform lock', 5, 'elsewhere')).map((h) => h.id)).toEqual(['lrn-old']);
       expect((await again.query<{ publisher: string | null }>(`SELECT publisher FROM oldteam.notes`))[0]!.publisher).toBeNull();
     } finally {
       await again.close();
@@ -133,7 +148,7 @@ suite('team store on PostgreSQL', () => {
         info.pgvector,
       );
       const ids = async (q: string, v: number[]) =>
-        (await searchStore(conn, q, 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: info.pgvector })).map((h) => h.row.id);
+        (await searchStore(conn, q, 5, 'carol-laptop', { model: 'm-test', query: v, pgvector: info.pgvector })).map((h) => h.id);
       expect((await ids('selenium grid session', [0, 1, 0])).slice(0, 2)).toEqual(['lrn-v2', 'lrn-v1']);
       expect((await ids('selenium grid session', [1, 0.1, 0])).slice(0, 2)).toEqual(['lrn-v1', 'lrn-v2']);
       // Only the server can find by vector a note that shares no word with the query.

@@ -90,6 +90,14 @@ describe('word information', () => {
     expect(info('pgbouncer')).toBe(1);
     expect(info('the')).toBeGreaterThanOrEqual(0);
   });
+
+  it('knows the words everyday English writes capitalised as names, whatever case they are asked in', () => {
+    const c = wordCounts();
+    for (const w of ['friday', 'caroline', 'john', 'kafka']) expect([w, c.isName(stemOf(w))]).toEqual([w, true]);
+    // Subtitles capitalise what starts a line, so a word mostly said alone ("Freeze!", "Listen") is
+    // listed as a name too; the estimate asks the counts only about words no note of the window uses.
+    for (const w of ['go', 'will', 'merge', 'pool', 'tests']) expect([w, c.isName(stemOf(w))]).toEqual([w, false]);
+  });
 });
 
 const term = (stem: string, info: number, df: number): WeightedTerm => ({ stem, info, df });
