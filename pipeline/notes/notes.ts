@@ -10,6 +10,7 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { findSupersededBy, notesByDate, supersededKeys } from '../../sources/index/index.js';
 import { parseLooseDate } from '../../core/dates.js';
+import { unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
 import { resolveNote, withKb, withKbHolding, type KbOptions, type NotesIo } from './kb.js';
 
 export type { KbOptions, NotesIo } from './kb.js';
@@ -63,6 +64,7 @@ export function formatShown(n: ShownNote): string {
     n.date && `dated ${n.date}`,
     n.tags.length ? `tags ${n.tags.join(', ')}` : '',
   ].filter(Boolean);
+  const review = n.location === 'documents' ? unreviewedMark(n.frontmatter) : null;
   const state =
     n.location === 'forgotten'
       ? 'FORGOTTEN (never recalled)'
@@ -70,7 +72,9 @@ export function formatShown(n: ShownNote): string {
         ? 'ARCHIVED (never recalled)'
         : n.superseded_by
           ? `SUPERSEDED by ${n.superseded_by} (never recalled)`
-          : '';
+          : review
+            ? `UNREVIEWED: ${unreviewedLabel(review)} (recall accept ${n.id} / recall reject ${n.id})`
+            : '';
   const lines = [`${n.title}`, `[${n.id}]  ${n.path}`, ...(state ? [state] : []), ...(facts.length ? [facts.join(' · ')] : []), ''];
   if (n.key_insight) lines.push(n.key_insight, '');
   if (n.how_to_apply) lines.push(`How to apply: ${n.how_to_apply}`, '');
@@ -97,6 +101,8 @@ export interface ListedNote {
   tags: string[];
   state: 'live' | 'superseded' | 'archived' | 'forgotten';
   path: string;
+  /** Only on a live note an agent wrote that no person accepted: the label recall shows with it. */
+  review?: string;
 }
 
 export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
@@ -124,6 +130,7 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
         tags: n.tags,
         state,
         path: n.path,
+        ...(state === 'live' && n.review ? { review: unreviewedLabel(n.review) } : {}),
       });
       if (opts.limit !== undefined && out.length >= opts.limit) break;
     }
@@ -134,7 +141,8 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
 export function formatList(rows: readonly ListedNote[]): string {
   return rows
     .map(
-      (r) => `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}\n`,
+      (r) =>
+        `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : r.review ? '  [unreviewed]' : ''}\n`,
     )
     .join('');
 }
@@ -142,4 +150,4 @@ export function formatList(rows: readonly ListedNote[]): string {
 // ---------------------------------------------------------------------------------------------
 // add, supersede, forget (pipeline/notes/write.ts)
 
-export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult } from './write.js';
+export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult, type WriteGuard } from './write.js';
