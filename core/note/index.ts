@@ -4,3 +4,14 @@ export { howToApply, parseTags, str } from './fields.js';
 export { declaredKey, declaredKeyPrefix, distinctKey, hashedId, isDistinctKeyOf, isHashedId, noteGist, readableId } from './gist.js';
 export { type FleetLookup, type Note, type NoteLocation, type NoteOrigin, declaredIdOf, isMemoryIndex, parseNote, pathId } from './note.js';
 export { MODEL_TEXT_CHARS, extraFieldsText, modelText, searchableText } from './text.js';
+export {
+  type NoteAuthor,
+  type UnreviewedMark,
+  STATUS_APPROVED,
+  STATUS_PROPOSED,
+  isAgentAuthor,
+  noteAuthor,
+  shortSession,
+  unreviewedLabel,
+  unreviewedMark,
+} from './review.js';

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { splitFrontmatter } from '../frontmatter.js';
 import { parseLooseDate } from '../dates.js';
 import { declaredKey, noteGist, readableId } from './gist.js';
+import { unreviewedMark, type UnreviewedMark } from './review.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -90,7 +91,16 @@ export interface Note {
   chunkText: string;
   /** Set on notes imported from a team store (never from the note's own frontmatter). */
   origin?: NoteOrigin;
+  /**
+   * Set on a note an agent wrote that no person has accepted yet (core/note/review.ts): its tier is
+   * then at most MEDIUM, whatever it claims, and every output labels it.
+   */
+  review?: UnreviewedMark;
 }
+
+/** Highest tier and ranking confidence an unreviewed note stands with: an agent's claim of HIGH is not honoured. */
+const UNREVIEWED_TIER = 'MEDIUM';
+const UNREVIEWED_CONFIDENCE = 0.6;
 
 const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;
 
@@ -181,6 +191,16 @@ function noteStanding(fm: Record<string, unknown>, contentHash: string, docId: s
   return { declaredHash, isFleet, standing };
 }
 
+/** A note's review mark, and the tier and ranking confidence it stands with: an unreviewed note's are capped. */
+function reviewedConfidence(fm: Record<string, unknown>): { review: UnreviewedMark | null; tier: string; confidence: number } {
+  const review = unreviewedMark(fm);
+  const claimed = confidenceTier(fm['confidence']);
+  if (!review) return { review, tier: claimed, confidence: confidenceNum(fm, claimed) };
+  // LOW stays LOW; HIGH, and any other word an agent may have written, stands as MEDIUM.
+  const tier = claimed === 'LOW' ? claimed : UNREVIEWED_TIER;
+  return { review, tier, confidence: Math.min(confidenceNum(fm, tier), UNREVIEWED_CONFIDENCE) };
+}
+
 /**
  * Build a Note from a file's text. Throws FrontmatterError for a broken header (the caller skips the
  * note with a one-line reason); every other oddity is coerced. `fleet` looks the note up in the
@@ -205,7 +225,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
-  const tier = confidenceTier(fm['confidence']);
+  const { review, tier, confidence } = reviewedConfidence(fm);
   const { archivedAt, dateMs, recencyMs } = noteDates(fm, body);
   const discovery = fm['discovery_tokens'];
   const supersededBy = str(fm['superseded_by']);
@@ -223,7 +243,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     // "How to apply:" line: its gist is the part the agent needs besides the one-line description.
     howToApply: howToApply(body) || (name && !str(fm['key_insight']) && str(fm['description']) ? noteGist(body) : ''),
     confidence: tier,
-    confidenceNum: confidenceNum(fm, tier),
+    confidenceNum: confidence,
     tags: parseTags(fm['tags']),
     proofCount: proofCount(fm),
     projectId: normaliseProject(fm['project_id']) || normaliseProject(fm['project']),
@@ -243,6 +263,7 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     frontmatter: fm,
     body,
     chunkText,
+    ...(review ? { review } : {}),
   };
 }
 

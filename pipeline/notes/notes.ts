@@ -141,4 +141,4 @@ export function formatList(rows: readonly ListedNote[]): string {
 // ---------------------------------------------------------------------------------------------
 // add, supersede, forget (pipeline/notes/write.ts)
 
-export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult } from './write.js';
+export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult, type WriteGuard } from './write.js';

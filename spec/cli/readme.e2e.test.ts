@@ -208,6 +208,16 @@ describe('README commands', () => {
     expect(all).toMatch(/lrn-pool-raise {2}Pool sizing, first try {2}\[forgotten\]/);
   });
 
+  it("review lists the agent's notes; accept makes one a person's, reject retires the other", () => {
+    const review = find(/^bin\/recall review /)[0]!.stdout;
+    expect(review).toMatch(/^2 notes written by an agent await your review:/);
+    expect(review).toContain('written by the agent in session 7f3a9c21…, not reviewed, via recall add');
+    expect(find(/^bin\/recall accept /)[0]!.stdout).toMatch(/^accepted lrn-ci-cache-lockfile \(confidence HIGH\): \S+\.md\n$/);
+    expect(find(/^bin\/recall reject /)[0]!.stdout).toMatch(
+      /^rejected lrn-run-setup-script: moved \S+ → \S+my-kb\/documents\/\.forgotten\/run-the-setup-script-before-tests\.md/,
+    );
+  });
+
   it('index, stages, trace (text, JSON lines, into head), explain (text and JSON), replay', () => {
     expect(find(/^bin\/recall index --kb/)[0]!.stdout).toMatch(
       /^indexed \S+example-kb: 62 usable of 62 files \(\d+ added, \d+ re-read, 0 removed\)/,
