@@ -55,16 +55,21 @@ function option(value: string, label: string, current: string): Html {
   return value === current ? h`<option value="${value}" selected>${label}</option>` : h`<option value="${value}">${label}</option>`;
 }
 
+/** The most rows the Notes page draws (a KB of 200,000 notes is filtered, not scrolled). */
+const MAX_ROWS = 500;
+
 export function notesPage(ctx: PageCtx, sources: readonly NoteSource[], data: ViewData, f: NotesFilter): string {
   const uses = noteUses(data.events);
   const rows: Html[] = [];
-  let total = 0;
+  const total = sources.reduce((n, s) => n + s.notes.length, 0);
+  let matched = 0;
   for (const s of sources) {
     if (f.source && s.root !== f.source) continue;
     for (const n of s.notes) {
-      total += 1;
       const u = uses.get(n.id) ?? NO_USE;
       if (!matches(n, u, f)) continue;
+      matched += 1;
+      if (rows.length >= MAX_ROWS) continue;
       const review = REVIEW?.unreviewed(n.frontmatter) ?? null;
       rows.push(
         h`<tr data-id="${n.id}"><td><a href="${href('/note', { id: n.id, kb: s.root })}"><code>${n.id}</code></a></td><td>${n.title}${review ? h`<br><span class="small unused">${review}</span>` : ''}</td><td class="small">${sourceLabel(s)}</td><td class="small">${n.state === 'live' ? 'live' : h`<span class="unused">${n.state}</span>`}</td><td class="small nowrap">${n.date ?? '—'}</td><td class="num">${u.injected}</td><td class="num${u.used ? ' used' : ' muted'}">${u.used}</td><td class="num${u.notUsed ? ' unused' : ' muted'}">${u.notUsed}</td><td class="small nowrap">${u.last ? timeTag(u.last, ctx.now) : h`<span class="muted">never</span>`}</td></tr>`,
@@ -82,7 +87,11 @@ export function notesPage(ctx: PageCtx, sources: readonly NoteSource[], data: Vi
   const table = rows.length
     ? h`<table id="notes"><tr><th>note</th><th>title</th><th>source</th><th>state</th><th>dated</th><th>injected</th><th>used</th><th>not used</th><th>last injected</th></tr>${rows}</table>`
     : h`<p class="muted" id="no-notes">${total ? 'No note matches these filters.' : 'No notes in the sources read.'}</p>`;
-  const body = h`<h1>Notes</h1><p>Every note of every source recall reads here (${plural(total, 'note')}); ${plural(rows.length, 'note')} shown.</p>
+  const shown =
+    matched > rows.length
+      ? `${plural(matched, 'note')} match, the first ${rows.length} shown: narrow the filter`
+      : `${plural(matched, 'note')} shown`;
+  const body = h`<h1>Notes</h1><p>Every note of every source recall reads here (${plural(total, 'note')}); ${shown}.</p>
 <ul class="sources">${sourcesLine}</ul>${form}${table}
 <p class="small muted">Injected: prompts it was put in the context of. Used / not used: the verdicts on those injections (how "used" is decided is said on the Sessions page); an injection whose session had no next prompt yet is not judged.</p>`;
   return page(ctx, 'Notes', body);

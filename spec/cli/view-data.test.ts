@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { dailyTotals, loadViewData, noteUses, optionalMissing, percentile, usedShare } from '../../cli/view/data.js';
 import { esc, h, humanTime, plural } from '../../cli/view/html.js';
 import { sessionsPage, stageRuns } from '../../cli/view/pages.js';
+import { notesFilter, notesPage } from '../../cli/view/notes-page.js';
 import { createViewAuth } from '../../cli/view/auth.js';
 import { hostAllowed, sameOrigin, tokenMatches } from '../../cli/view/server.js';
 import { withHowToApply } from '../../pipeline/notes/index.js';
@@ -253,5 +254,43 @@ describe('recall view sign-in', () => {
     expect(sameOrigin({ origin: 'http://127.0.0.1:8377', 'sec-fetch-site': 'same-site' }, 8377)).toBe(false);
     expect(sameOrigin({ origin: 'null' }, 8377)).toBe(false);
     expect(sameOrigin({}, 8377)).toBe(false);
+  });
+});
+
+describe('the Notes page', () => {
+  const note = (i: number) => ({
+    id: `n${i}`,
+    title: i % 2 ? 'redis eviction' : 'postgres pool',
+    keyInsight: '',
+    howToApply: '',
+    date: null,
+    confidence: 'MEDIUM',
+    tags: [],
+    state: 'live' as const,
+    supersededBy: null,
+    path: `documents/n${i}.md`,
+    frontmatter: {},
+  });
+  const source = (root: string, n: number, from = 0) => ({
+    root,
+    kind: 'configured' as const,
+    reason: 'test',
+    readOnly: false,
+    notes: Array.from({ length: n }, (_, i) => note(from + i)),
+  });
+  const ctx = { nonce: 'n', csrf: 'c', now: new Date(2026, 11, 5) };
+  const empty = loadViewData(stateWith([]));
+  const rows = (html: string): number => (html.match(/<tr data-id=/g) ?? []).length;
+
+  it('draws at most 500 rows and says how many matched; the total counts every source whatever the filter', () => {
+    const sources = [source('/kb/a', 600), source('/kb/b', 3, 600)];
+    const all = notesPage(ctx, sources, empty, notesFilter(new URLSearchParams()));
+    expect(rows(all)).toBe(500);
+    expect(all).toContain('(603 notes); 603 notes match, the first 500 shown: narrow the filter.');
+    const b = notesPage(ctx, sources, empty, notesFilter(new URLSearchParams({ source: '/kb/b' })));
+    expect(rows(b)).toBe(3);
+    expect(b).toContain('(603 notes); 3 notes shown.');
+    const redis = notesPage(ctx, sources, empty, notesFilter(new URLSearchParams({ q: 'REDIS eviction', source: '/kb/b' })));
+    expect(rows(redis)).toBe(1);
   });
 });
