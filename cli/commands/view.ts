@@ -1,4 +1,4 @@
-/** `recall view`: the local web view of sessions, injections, abstentions and helpfulness. */
+/** `recall view`: the local web view of sessions, injections, abstentions, helpfulness and notes, with note actions. */
 import type { Argv, CommandModule } from 'yargs';
 import { requireNumber } from '../options.js';
 import { SCOPE_OPTIONS, oneKb, type CliIo } from '../shared.js';
@@ -7,7 +7,7 @@ export function viewCommand(io: CliIo): CommandModule {
   return {
     command: 'view',
     describe:
-      'A local web page (127.0.0.1, token in the URL) of what recall injected per session, what was abstained on, and whether notes were used',
+      'A local web page (127.0.0.1; the printed URL carries a token) of what recall injected per session and whether it was used, and of every note, with actions to edit, supersede or forget one',
     builder: (y: Argv) =>
       y.options({
         ...SCOPE_OPTIONS,
