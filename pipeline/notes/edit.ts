@@ -52,6 +52,8 @@ export function setHowToApply(id: string, given: string, opts: KbOptions, io: No
         refuseHarnessMemory(scope.root, io, config.home);
         const note = resolveNote(index, id, scope.root, { live: true });
         const abs = path.join(scope.root, note.path);
+        // The file itself too, links followed: one note of a KB may be a link into a memory folder.
+        refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           const { text } = currentText(abs, note, id);
           const next = withHowToApply(text, line);
