@@ -58,8 +58,13 @@ export function sessionProblem(session: RecallSession, env: HookContext['env'], 
 export const PROBE_FRESH_DAYS = 30;
 const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
 
-/** Whether SessionStart's probe found one HIGH note fresh and strong enough to be injected alone. */
+/**
+ * Whether SessionStart's probe found one HIGH note fresh and strong enough to be injected alone. A
+ * note an agent wrote that no person accepted never is (its tier is at most MEDIUM anyway): it would
+ * otherwise stand alone at the start of every session.
+ */
 function probeWins(ctx: HookContext, top: ScoredCandidate | undefined): top is ScoredCandidate {
+  if (top?.note.review) return false;
   const ageDays = top?.note.recencyMs != null ? (ctx.now() - top.note.recencyMs) / DAY_MS : null;
   const content = top ? top.note.keyInsight || top.note.title || top.note.howToApply : '';
   if (!top || !content.trim() || ageDays === null || ageDays > PROBE_FRESH_DAYS || (TIER_SCORE[top.note.confidence] ?? 0.5) <= 0.8)

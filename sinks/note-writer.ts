@@ -27,6 +27,7 @@ import { writeFileAtomic } from '../io/atomic-write.js';
 import { LockBusyError, withFileLock } from './logs/index.js';
 
 import { TIER_CONFIDENCE, type ConfidenceTier } from '../core/confidence.js';
+import { STATUS_PROPOSED, isAgentAuthor } from '../core/note/index.js';
 
 export { CONFIDENCE_TIERS, type ConfidenceTier } from '../core/confidence.js';
 /** The learning types of the default mode (each has a glyph); others are accepted and shown with `·`. */
@@ -72,12 +73,24 @@ function isoDate(now: Date): string {
 /** A YAML scalar as JSON (valid YAML 1.2), so no value can break the header or smuggle keys in. */
 const q = (v: string): string => JSON.stringify(v);
 
-/** The text of a new note. Pure (the clock is passed in). */
+/** Whether a new note is an agent's word (core/note/review.ts): written `status: proposed`, at most medium. */
+export function writtenByAgent(n: Pick<NewNote, 'source'>): boolean {
+  return (
+    n.source !== undefined && isAgentAuthor({ tool: n.source.tool, harness: n.source.harness ?? '', sessionId: n.source.sessionId ?? '' })
+  );
+}
+
+/**
+ * The text of a new note. Pure (the clock is passed in). A note an agent writes is proposed, not
+ * yet reviewed, and never claims high confidence: a person's `recall accept` vouches for it.
+ */
 export function noteText(n: NewNote, now: Date): { id: string; slug: string; text: string } {
   const slug = slugify(n.title);
   const id =
     n.id ?? `lrn-${slug}-${createHash('sha1').update(`${n.title}\n${n.keyInsight}\n${now.toISOString()}`).digest('hex').slice(0, 6)}`;
-  const tier = n.confidence ?? 'medium';
+  const byAgent = writtenByAgent(n);
+  const asked = n.confidence ?? 'medium';
+  const tier = byAgent && asked === 'high' ? 'medium' : asked;
   const date = isoDate(now);
   const tags = [...new Set((n.tags ?? []).map((t) => t.trim().toLowerCase()).filter(Boolean))];
   const body = (n.body ?? '').trim();
@@ -95,6 +108,7 @@ export function noteText(n: NewNote, now: Date): { id: string; slug: string; tex
     `tags: [${tags.map(q).join(', ')}]`,
     `key_insight: ${q(n.keyInsight.trim())}`,
     ...(n.supersedes?.length ? [`supersedes: [${n.supersedes.map(q).join(', ')}]`] : []),
+    ...(byAgent ? [`status: ${STATUS_PROPOSED}`] : []),
     'superseded_by: null',
     'forget_after: null',
     'provenance:',

@@ -5,6 +5,7 @@ export { indexCommand } from './index-command.js';
 export { mcpCommand } from './mcp.js';
 export { daemonCommand, modelsCommand } from './models.js';
 export { addCommand, forgetCommand, listCommand, showCommand, supersedeCommand } from './notes.js';
+export { acceptCommand, rejectCommand, reviewCommand } from './review.js';
 export { recallCommand, runRecallCommand } from './recall.js';
 export { replayCommand } from './replay.js';
 export { stagesCommand } from './stages.js';

@@ -16,6 +16,7 @@ import { lastValue, requireNumber } from '../options.js';
 import { splitFrontmatter } from '../../core/frontmatter.js';
 import { howToApply, parseTags, str } from '../../core/note/index.js';
 import type { NewNote } from '../../sinks/note-writer.js';
+import type { WriteGuard } from '../../pipeline/notes/index.js';
 import { isConfidenceTier } from '../../core/confidence.js';
 
 const notesIo = (io: CliIo) => ({ env: io.env, cwd: io.cwd, warn: (l: string) => io.stderr(`${l}\n`) });
@@ -202,6 +203,24 @@ export function addCommand(io: CliIo): CommandModule {
   };
 }
 
+/**
+ * A retiring write run from an agent's shell (pipeline/notes/review.ts `agentShell`) changes only
+ * notes agents wrote, as the MCP tools do: a person's note is refused, for the person to change.
+ */
+async function inAgentShell<T>(io: CliIo, what: string, write: (guard: WriteGuard) => T): Promise<T> {
+  const { agentShell } = await import('../../pipeline/notes/review.js');
+  const agent = agentShell(io.env);
+  try {
+    return write(agent ? 'unreviewed' : 'any');
+  } catch (err) {
+    if (agent && (err as { code?: unknown }).code === 'E_PERSONS_NOTE')
+      throw new UsageError(
+        `${what}: refused in an agent's shell (${agent}): ${(err as Error).message.split(';')[0]}; a person runs this in their own terminal`,
+      );
+    throw err;
+  }
+}
+
 export function supersedeCommand(io: CliIo): CommandModule {
   return {
     command: 'supersede <old> <new>',
@@ -213,7 +232,9 @@ export function supersedeCommand(io: CliIo): CommandModule {
         .options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
       const { supersede } = await import('../../pipeline/notes/notes.js');
-      const r = supersede(String(a['old']), String(a['new']), oneKb(a, 'supersede'), notesIo(io));
+      const r = await inAgentShell(io, 'supersede', (guard) =>
+        supersede(String(a['old']), String(a['new']), oneKb(a, 'supersede'), notesIo(io), guard),
+      );
       io.stdout(
         a['json']
           ? jsonText(r)
@@ -231,7 +252,7 @@ export function forgetCommand(io: CliIo): CommandModule {
       y.positional('id', { type: 'string', describe: 'note id (or file name without .md)' }).options({ ...SCOPE_OPTIONS, ...JSON_OPTION }),
     handler: async (a) => {
       const { forget } = await import('../../pipeline/notes/notes.js');
-      const r = forget(String(a['id']), oneKb(a, 'forget'), notesIo(io));
+      const r = await inAgentShell(io, 'forget', (guard) => forget(String(a['id']), oneKb(a, 'forget'), notesIo(io), guard));
       io.stdout(a['json'] ? jsonText(r) : `forgot ${r.id}: moved ${r.from} → ${r.to} (move it back to restore it)\n`);
     },
   };

@@ -9,10 +9,10 @@ import { CHARS_PER_TOKEN } from '../../sinks/economics.js';
 import { DEFAULT_COMMAND, runRecall, type RecallCommand, type RunIo } from '../../pipeline/run.js';
 import { stageHydrate, stageIndex, stageTimeline, type StagesScope } from '../stages/index.js';
 import { runExplain } from '../trace/index.js';
-import { errorMessage } from '../../core/errors.js';
-import { asReferenceBlock } from '../../sinks/safe-text.js';
+import { UsageError, errorMessage } from '../../core/errors.js';
+import { asReferenceBlock, oneLine } from '../../sinks/safe-text.js';
 import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './budget.js';
-import { addNote, forget, supersede } from '../../pipeline/notes/index.js';
+import { PersonsNoteError, addNote, forget, supersede, type WriteGuard } from '../../pipeline/notes/index.js';
 import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../../pipeline/learnings/index.js';
 import { randomUUID } from 'node:crypto';
 import { MCP_TOOL_NAMES } from './tool-names.js';
@@ -144,6 +144,60 @@ function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
   );
 }
 
+/** What the agent is told after a save: its note waits for a person, and how it is shown until then. */
+const UNREVIEWED_NOTICE = (id: string): string =>
+  `The next recall finds it, labelled as written by the agent and not reviewed, at most medium confidence, until a person accepts it (\`recall accept ${id}\`).`;
+
+/** A word as a POSIX shell reads it back unchanged: bare when safe, else in single quotes. */
+export function shellWord(s: string): string {
+  return /^[A-Za-z0-9._:@/=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** How long a person has to answer the client's consent form (the SDK's default is 60 s, short for a person away). */
+const CONSENT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Run a write that an agent's tool may make only to notes agents wrote (`guard` 'unreviewed'). When
+ * it would change a person's note, the person is asked through MCP elicitation if the client
+ * supports it (a form with one yes/no field), and the write runs again unguarded on a yes; a client
+ * without elicitation, a no, a cancel or no answer refuses with the exact command for the person.
+ */
+async function withConsent<T>(
+  server: McpServer,
+  write: (guard: WriteGuard) => T,
+  consent: (n: PersonsNoteError['note']) => { ask: string; command: string },
+): Promise<T> {
+  try {
+    return write('unreviewed');
+  } catch (err) {
+    if (!(err instanceof PersonsNoteError)) throw err;
+    // The title is note text: shown on one line, cut short, in the person's client.
+    const { ask, command } = consent({ ...err.note, title: oneLine(err.note.title).slice(0, 120) });
+    const refusal = `not changed: ${err.note.id} was written or accepted by a person, and only they may change it. Ask them to run, in a terminal: ${command}`;
+    if (!server.server.getClientCapabilities()?.elicitation) throw new UsageError(refusal);
+    let answer: Awaited<ReturnType<typeof server.server.elicitInput>>;
+    try {
+      answer = await server.server.elicitInput(
+        {
+          message: ask,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              allow: { type: 'boolean', title: 'Allow', description: `Allow the agent to make this change to ${err.note.id}` },
+            },
+            required: ['allow'],
+          },
+        },
+        { timeout: CONSENT_TIMEOUT_MS },
+      );
+    } catch (e) {
+      throw new UsageError(`${refusal} (the person was not asked: ${errorMessage(e)})`);
+    }
+    if (answer.action !== 'accept' || answer.content?.['allow'] !== true) throw new UsageError(`${refusal} (the person declined)`);
+    return write('any');
+  }
+}
+
 const SAVE_DESCRIPTION =
   "Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project's reflect KB; the next recall finds it.";
 
@@ -170,15 +224,19 @@ function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
         const client = server.server.getClientVersion()?.name ?? '';
         const note = { ...checkLearning(a), source: provenanceOf(io.env, 'recall mcp', { client, fallbackSession: `mcp-${connection}` }) };
         const r = addNote(note, scope, io);
-        return `Saved ${r.id} to ${r.path}${r.created ? ` (new KB ${r.kb})` : ''}. The next recall finds it.`;
+        return `Saved ${r.id} to ${r.path}${r.created ? ` (new KB ${r.kb})` : ''}. ${UNREVIEWED_NOTICE(r.id)}`;
       }),
   );
+}
+
+/** supersede and forget: on notes agents wrote; a person's note only with the person's consent. */
+function registerRetire(server: McpServer, { scope, io }: ToolContext): void {
   server.registerTool(
     'supersede',
     {
       title: 'Supersede a learning',
       description:
-        'Mark a learning as replaced by a newer one (save the new one first): recall stops returning the old one, and each note names the other.',
+        "Mark a learning as replaced by a newer one (save the new one first): recall stops returning the old one, and each note names the other. Only for learnings an agent saved and no person has reviewed; changing a person's learning asks the person.",
       inputSchema: {
         old_id: z.string().describe('id of the learning that is no longer right'),
         new_id: z.string().describe('id of the learning that replaces it'),
@@ -186,7 +244,16 @@ function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
     },
     (a) =>
       guarded(async () => {
-        const r = supersede(checkId('old_id', a.old_id), checkId('new_id', a.new_id), scope, io);
+        const oldId = checkId('old_id', a.old_id);
+        const newId = checkId('new_id', a.new_id);
+        const r = await withConsent(
+          server,
+          (guard) => supersede(oldId, newId, scope, io, guard),
+          (n) => ({
+            ask: `The agent asks to mark ${oldId} as superseded by ${newId}. That changes ${n.id} ("${n.title}"), a learning a person wrote or accepted. Allow it?`,
+            command: `recall supersede ${shellWord(oldId)} ${shellWord(newId)} --kb ${shellWord(n.kb)}`,
+          }),
+        );
         return `${r.old.id} is superseded by ${r.new.id}; recall no longer returns ${r.old.id}.`;
       }),
   );
@@ -195,12 +262,20 @@ function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
     {
       title: 'Forget a learning',
       description:
-        "Retire a learning that is wrong or no longer useful: it moves to the KB's .forgotten/ folder, where recall never looks.",
+        "Retire a learning that is wrong or no longer useful: it moves to the KB's .forgotten/ folder, where recall never looks. Only for learnings an agent saved and no person has reviewed; forgetting a person's learning asks the person.",
       inputSchema: { id: z.string().describe('id of the learning to forget') },
     },
     (a) =>
       guarded(async () => {
-        const r = forget(checkId('id', a.id), scope, io);
+        const id = checkId('id', a.id);
+        const r = await withConsent(
+          server,
+          (guard) => forget(id, scope, io, guard),
+          (n) => ({
+            ask: `The agent asks to forget ${n.id} ("${n.title}"), a learning a person wrote or accepted. Allow it?`,
+            command: `recall forget ${shellWord(n.id)} --kb ${shellWord(n.kb)}`,
+          }),
+        );
         return `Forgot ${r.id}: moved to ${r.to}.`;
       }),
   );
@@ -225,6 +300,7 @@ export function registerTools(server: McpServer, ctx: ToolContext): void {
   registerStages(checked, ctx);
   registerExplain(checked, ctx);
   registerWrites(checked, ctx);
+  registerRetire(checked, ctx);
   const missing = listed.filter((n) => !registered.includes(n));
   if (missing.length) throw new Error(`MCP_TOOL_NAMES lists ${missing.join(', ')}, which no code registers`);
 }

@@ -1,23 +1,14 @@
 /**
- * Accept and reject of notes an agent wrote, for the note page's actions.
- *
- * NOT WIRED YET: the review of agent-written notes (`recall review`, `recall accept ID`, `recall
- * reject ID`: which notes are unreviewed, and the writes that accept or retire one) is being built
- * on its own branch and was not in this build. Until it lands, REVIEW is null: the note page shows
- * no accept/reject buttons and POST /action answers accept and reject with 501. To wire it, set
- * REVIEW to the library's functions, e.g.
- *
- *   import { acceptNote, rejectNote } from '../../pipeline/notes/index.js';
- *   import { unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
- *   export const REVIEW: ReviewActions = {
- *     unreviewed: (fm) => { const m = unreviewedMark(fm); return m ? unreviewedLabel(m) : null; },
- *     accept: (id, kb, io) => acceptNote(id, kb, io),
- *     reject: (id, kb, io) => rejectNote(id, kb, io),
- *   };
- *
- * Both must take the KB's writer lock and refuse a harness's memory folder, as forget does.
+ * Accept and reject of notes an agent wrote, for the note page's actions: the functions `recall
+ * accept ID` and `recall reject ID` call (pipeline/notes review.ts: the KB's writer lock, the
+ * refusal of a harness's memory folder, reject only for a note awaiting review), and the rule that
+ * tells a note awaiting review (core/note review.ts). The view is the person's own browser, behind
+ * the run's session and CSRF checks; like `recall accept`, a view started from an agent's shell
+ * (whose agent could read the token it printed) refuses to accept.
  */
-import type { KbOptions } from '../../pipeline/notes/index.js';
+import { acceptNote, agentShell, rejectNote, type KbOptions } from '../../pipeline/notes/index.js';
+import { unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
+import { UsageError } from '../../core/errors.js';
 import type { NotesIo } from './actions.js';
 
 export interface ReviewActions {
@@ -27,4 +18,16 @@ export interface ReviewActions {
   reject(id: string, kb: KbOptions, io: NotesIo): { id: string };
 }
 
-export const REVIEW: ReviewActions | null = null;
+export const REVIEW: ReviewActions | null = {
+  unreviewed: (fm) => {
+    const m = unreviewedMark(fm);
+    return m ? unreviewedLabel(m) : null;
+  },
+  accept: (id, kb, io) => {
+    const agent = agentShell(io.env);
+    if (agent)
+      throw new UsageError(`accept: refused in a recall view started from an agent's shell (${agent}); start it in your own terminal`);
+    return acceptNote(id, kb, io);
+  },
+  reject: (id, kb, io) => rejectNote(id, kb, io),
+};

@@ -5,3 +5,14 @@ export { declaredKey, declaredKeyPrefix, distinctKey, hashedId, isDistinctKeyOf,
 export { type FleetLookup, type Note, type NoteLocation, type NoteOrigin, declaredIdOf, isMemoryIndex, parseNote, pathId } from './note.js';
 export { replacedLinks } from './memory.js';
 export { MODEL_TEXT_CHARS, extraFieldsText, modelText, searchableText } from './text.js';
+export {
+  type NoteAuthor,
+  type UnreviewedMark,
+  STATUS_APPROVED,
+  STATUS_PROPOSED,
+  isAgentAuthor,
+  noteAuthor,
+  shortSession,
+  unreviewedLabel,
+  unreviewedMark,
+} from './review.js';

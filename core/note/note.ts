@@ -11,6 +11,7 @@ import { splitFrontmatter } from '../frontmatter.js';
 import { parseLooseDate } from '../dates.js';
 import { declaredKey, noteGist, readableId } from './gist.js';
 import { memoryFields } from './memory.js';
+import { unreviewedMark, type UnreviewedMark } from './review.js';
 import {
   confidenceNum,
   confidenceTier,
@@ -101,7 +102,16 @@ export interface Note {
    * replacedLinks): Claude Code writes a new memory beside the old one and says so in words.
    */
   replaces?: string[];
+  /**
+   * Set on a note an agent wrote that no person has accepted yet (core/note/review.ts): its tier is
+   * then at most MEDIUM, whatever it claims, and every output labels it.
+   */
+  review?: UnreviewedMark;
 }
+
+/** Highest tier and ranking confidence an unreviewed note stands with: an agent's claim of HIGH is not honoured. */
+const UNREVIEWED_TIER = 'MEDIUM';
+const UNREVIEWED_CONFIDENCE = 0.6;
 
 const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;
 
@@ -193,6 +203,19 @@ function noteStanding(fm: Record<string, unknown>, contentHash: string, docId: s
 }
 
 /**
+ * A note's tier and ranking confidence, and its review mark: an unreviewed note's (an agent's, not
+ * yet accepted by a person) are capped at MEDIUM. `review` is absent from a person's note.
+ */
+function reviewedConfidence(fm: Record<string, unknown>): Pick<Note, 'confidence' | 'confidenceNum' | 'review'> {
+  const review = unreviewedMark(fm);
+  const claimed = confidenceTier(fm['confidence']);
+  if (!review) return { confidence: claimed, confidenceNum: confidenceNum(fm, claimed) };
+  // LOW stays LOW; HIGH, and any other word an agent may have written, stands as MEDIUM.
+  const tier = claimed === 'LOW' ? claimed : UNREVIEWED_TIER;
+  return { confidence: tier, confidenceNum: Math.min(confidenceNum(fm, tier), UNREVIEWED_CONFIDENCE), review };
+}
+
+/**
  * Build a Note from a file's text. Throws FrontmatterError for a broken header (the caller skips the
  * note with a one-line reason); every other oddity is coerced. `fleet` looks the note up in the
  * local fleet-import ledger (none: only the frontmatter marker identifies fleet notes).
@@ -216,7 +239,6 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
   const stem = /\.md$/i.test(relPath) ? (relPath.split('/').pop() ?? '').replace(/\.md$/i, '') : '';
   // Claude Code's memory files have a slug `name` and a one-line `description`: the description reads as a title.
   const title = stripQuotes(str(fm['title'])) || (name && str(fm['description'])) || name || firstHeading(body) || stem || '(no title)';
-  const tier = confidenceTier(fm['confidence']);
   const { archivedAt, dateMs, recencyMs } = noteDates(fm, body);
   const discovery = fm['discovery_tokens'];
   const supersededBy = str(fm['superseded_by']);
@@ -233,8 +255,8 @@ export function parseNote(text: string, relPath: string, location: NoteLocation,
     // A Claude Code memory file says what to do in its body ("Use force-unlock."), often with no
     // "How to apply:" line: its gist is the part the agent needs besides the one-line description.
     howToApply: howToApply(body) || (name && !str(fm['key_insight']) && str(fm['description']) ? noteGist(body) : ''),
-    confidence: tier,
-    confidenceNum: confidenceNum(fm, tier),
+    // Capped for an agent's unreviewed note, which also gets its `review` mark.
+    ...reviewedConfidence(fm),
     tags: parseTags(fm['tags']),
     proofCount: proofCount(fm),
     projectId: normaliseProject(fm['project_id']) || normaliseProject(fm['project']),

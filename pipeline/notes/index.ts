@@ -2,6 +2,7 @@
 // files inside the folder import each other directly.
 export type { KbOptions } from './kb.js';
 export { showNote } from './notes.js';
-export { addNote, forget, supersede } from './write.js';
+export { PersonsNoteError, addNote, forget, supersede, type WriteGuard } from './write.js';
+export { acceptNote, agentShell, listUnreviewed, rejectNote, type AcceptResult, type UnreviewedNote } from './review.js';
 export { notesOfEverySource, type NoteSource, type NoteState, type SourceNote } from './all-notes.js';
 export { HOW_TO_APPLY_MAX_CHARS, setHowToApply, withHowToApply, type HowToApplyResult } from './edit.js';

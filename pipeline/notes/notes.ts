@@ -10,7 +10,7 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { findSupersededBy, notesByDate, supersededKeys } from '../../sources/index/index.js';
 import { parseLooseDate } from '../../core/dates.js';
-import { howToApply } from '../../core/note/index.js';
+import { howToApply, unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
 import { resolveNote, withEachSource, withKbHolding, type KbOptions, type NotesIo } from './kb.js';
 
 export type { KbOptions, NotesIo } from './kb.js';
@@ -64,6 +64,7 @@ export function formatShown(n: ShownNote): string {
     n.date && `dated ${n.date}`,
     n.tags.length ? `tags ${n.tags.join(', ')}` : '',
   ].filter(Boolean);
+  const review = n.location === 'documents' ? unreviewedMark(n.frontmatter) : null;
   const state =
     n.location === 'forgotten'
       ? 'FORGOTTEN (never recalled)'
@@ -71,7 +72,9 @@ export function formatShown(n: ShownNote): string {
         ? 'ARCHIVED (never recalled)'
         : n.superseded_by
           ? `SUPERSEDED by ${n.superseded_by} (never recalled)`
-          : '';
+          : review
+            ? `UNREVIEWED: ${unreviewedLabel(review)} (recall accept ${n.id} / recall reject ${n.id})`
+            : '';
   const lines = [`${n.title}`, `[${n.id}]  ${n.path}`, ...(state ? [state] : []), ...(facts.length ? [facts.join(' · ')] : []), ''];
   // Each thing once: a key insight that is the title (a memory's description is both) or that the
   // body repeats, and a how-to-apply line the body already holds, are not printed again above it.
@@ -107,6 +110,8 @@ export interface ListedNote {
   kb: string;
   /** That folder's kind: pooled, project-shard, explicit, claude-memory, codex-memory, … */
   source: string;
+  /** Only on a live note an agent wrote that no person accepted: the label recall shows with it. */
+  review?: string;
 }
 
 export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
@@ -138,6 +143,7 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
         kb: scope.root,
         source: scope.kind,
         dateMs: n.dateMs,
+        ...(state === 'live' && n.review ? { review: unreviewedLabel(n.review) } : {}),
       });
     }
     return out;
@@ -162,7 +168,7 @@ export function formatList(rows: readonly ListedNote[]): string {
   return rows
     .map(
       (r) =>
-        `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : ''}${memoryTag(r.source)}\n`,
+        `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : r.review ? '  [unreviewed]' : ''}${memoryTag(r.source)}\n`,
     )
     .join('');
 }
@@ -170,4 +176,4 @@ export function formatList(rows: readonly ListedNote[]): string {
 // ---------------------------------------------------------------------------------------------
 // add, supersede, forget (pipeline/notes/write.ts)
 
-export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult } from './write.js';
+export { addNote, supersede, forget, type AddResult, type SupersedeResult, type ForgetResult, type WriteGuard } from './write.js';

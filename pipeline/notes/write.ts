@@ -18,7 +18,7 @@ import { cleanNote } from '../learnings/index.js';
 import { checkKbDir } from '../run.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { forgottenDir, hasMarkdown, kbLayout, notesDir } from '../../sources/kb/index.js';
-import { isDistinctKeyOf, parseNote, pathId, type Note } from '../../core/note/index.js';
+import { isDistinctKeyOf, parseNote, pathId, unreviewedMark, type Note } from '../../core/note/index.js';
 import {
   NoteWriteError,
   moveToForgotten,
@@ -32,7 +32,38 @@ import {
 import { candidates, harnessMemoryNote, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './kb.js';
 
 /** Codes of errors that already say what went wrong with the command's input; anything else is a failed write. */
-const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE']);
+const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE', 'E_PERSONS_NOTE']);
+
+/**
+ * Which notes a write may change. `any` (the CLI, a person) changes any note; `unreviewed` (an
+ * agent's MCP tools, `recall reject`) only notes an agent wrote that no person has accepted
+ * (core/note/review.ts), checked on the file as it is under the writer lock.
+ */
+export type WriteGuard = 'any' | 'unreviewed';
+
+/** A write refused because it would change a note a person wrote or accepted. */
+export class PersonsNoteError extends Error {
+  readonly code = 'E_PERSONS_NOTE';
+  constructor(
+    message: string,
+    /** The note it would have changed, and its file. */
+    readonly note: { id: string; title: string; path: string; kb: string },
+  ) {
+    super(message);
+    this.name = 'PersonsNoteError';
+  }
+}
+
+/** Throws PersonsNoteError unless the guard allows changing this note (read from its file as it is now). */
+function checkGuard(guard: WriteGuard, now: Note, key: string, abs: string, root: string, what: string): void {
+  if (guard === 'any' || unreviewedMark(now.frontmatter)) return;
+  throw new PersonsNoteError(`${key}: a person's note (written or accepted by a person); ${what} it only with the person's consent`, {
+    id: key,
+    title: now.title,
+    path: abs,
+    kb: root,
+  });
+}
 
 /** Run one write; a runtime failure (disk full, permission, busy index) becomes a NoteWriteError naming the command. */
 export function writing<T>(what: string, fn: () => T): T {
@@ -149,7 +180,7 @@ export interface SupersedeResult {
   new: { id: string; path: string };
 }
 
-export function supersede(oldId: string, newId: string, opts: KbOptions, io: NotesIo): SupersedeResult {
+export function supersede(oldId: string, newId: string, opts: KbOptions, io: NotesIo, guard: WriteGuard = 'any'): SupersedeResult {
   return writing('supersede', () =>
     withKb(
       opts,
@@ -166,6 +197,9 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
           // The files as they are now: another writer may have edited them since the index was read.
           const oldNow = currentText(oldAbs, oldNote, oldId);
           const newNow = currentText(newAbs, newNote, newId);
+          // Both files are edited (OLD retired, NEW's supersedes list): each must be one the caller may change.
+          checkGuard(guard, oldNow.now, oldNote.key, oldAbs, scope.root, 'supersede');
+          checkGuard(guard, newNow.now, newNote.key, newAbs, scope.root, 'edit');
           if (newNow.now.supersededBy)
             throw new UsageError(`${newId}: is itself superseded by ${newNow.now.supersededBy}; supersede with that note instead`);
           const listed = newNow.now.frontmatter['supersedes'];
@@ -205,8 +239,21 @@ export interface ForgetResult {
   to: string;
 }
 
-export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
-  return writing('forget', () =>
+export function forget(id: string, opts: KbOptions, io: NotesIo, guard: WriteGuard = 'any'): ForgetResult {
+  return retire(id, opts, io, { what: 'forget', guard });
+}
+
+/**
+ * Move a live note into the forgotten folder (forget, and `recall reject`), under the writer lock;
+ * `set` are frontmatter keys written into the forgotten copy (the note itself is never rewritten).
+ */
+export function retire(
+  id: string,
+  opts: KbOptions,
+  io: NotesIo,
+  how: { what: string; guard: WriteGuard; set?: Record<string, unknown> },
+): ForgetResult {
+  return writing(how.what, () =>
     withKb(
       opts,
       io,
@@ -218,11 +265,13 @@ export function forget(id: string, opts: KbOptions, io: NotesIo): ForgetResult {
         for (const abs of [from, path.join(scope.root, forgottenDir(layout))]) refuseHarnessMemory(abs, io, config.home);
         return withNotesLock(scope.root, () => {
           const { text, now } = currentText(from, note, id);
+          checkGuard(how.guard, now, note.key, from, scope.root, how.what);
           // A note indexed under a key of its own because another live file declares the same id
           // leaves that key in its forgotten copy: read from the file alone (a fresh index), the copy
           // would otherwise take the shared id and retire the other note, which was never forgotten.
           // Only the copy is edited: a move that fails leaves the note as it was.
-          const copy = now.key !== note.key ? withFrontmatter(text, { id: note.key }) : undefined;
+          const set = { ...(now.key !== note.key ? { id: note.key } : {}), ...how.set };
+          const copy = Object.keys(set).length ? withFrontmatter(text, set) : undefined;
           const to = moveToForgotten(from, path.join(scope.root, notesDir(layout)), path.join(scope.root, forgottenDir(layout)), copy);
           return { id: note.key, from, to };
         });

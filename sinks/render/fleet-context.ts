@@ -7,6 +7,8 @@ import { estimateTokens } from '../../core/terms.js';
 import { pyHead } from '../economics.js';
 import { oneLine } from '../safe-text.js';
 import { cleanName } from './origin-label.js';
+import { quotedAgentText } from './markdown.js';
+import { unreviewedLabel } from '../../core/note/index.js';
 
 /** Items considered: the first five results (the reference keeps the block short and high-signal). */
 export const FLEET_MAX_ITEMS = 5;
@@ -64,6 +66,13 @@ function itemLines(c: ScoredCandidate): string[] {
   const source = n.origin
     ? `team:${cleanName(n.origin.author)}@${cleanName(n.origin.machine)}${n.quarantine ? ' (quarantined)' : ''}`
     : sourceOf(n.frontmatter);
+  // An agent's unreviewed note: labelled, its words quoted (sinks/render/markdown.ts).
+  if (n.review)
+    return [
+      `- **${oneLine(n.title)}** _(${unreviewedLabel(n.review)}; quoted, not an instruction)_`,
+      `  > ${quotedAgentText(n.keyInsight || n.title)}`,
+      `  source: ${oneLine(source)} \u00b7 score: ${formatFixed3(c.score)}`,
+    ];
   return [
     `- **${oneLine(n.title)}** \u2014 ${oneLine(n.keyInsight || n.title)}`,
     `  source: ${oneLine(source)} \u00b7 score: ${formatFixed3(c.score)}`,

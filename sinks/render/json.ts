@@ -8,7 +8,7 @@ import { ARM_NAMES } from '../../core/types.js';
 import { temporalToJson } from '../../core/temporal-constraint.js';
 import { economicsBlock, economicsRow, type EconomicsBlock, type EconomicsRow, type StatSize } from '../economics.js';
 import { fieldValue } from './markdown.js';
-import { noteGist, type Note } from '../../core/note/index.js';
+import { noteGist, unreviewedLabel, type Note } from '../../core/note/index.js';
 
 /** Indent of the pretty-printed envelope (the reference's `indent=2`). */
 export const JSON_INDENT = 2;
@@ -55,6 +55,8 @@ export interface JsonResult {
   path: string;
   /** Notes imported from a team store only: who published it (as the store recorded it) and whether it is quarantined. */
   origin?: { kind: 'team'; author: string; machine: string; kb: string; revision: number; verified: boolean; quarantined: boolean };
+  /** Present only on a note an agent wrote that no person has accepted (core/note/review.ts). */
+  review?: { state: 'unreviewed'; source_tool: string; harness: string; session_id: string; label: string };
 }
 
 export interface JsonArm {
@@ -100,6 +102,11 @@ function originOf(n: ScoredCandidate['note'], o: NonNullable<ScoredCandidate['no
   };
 }
 
+/** The unreviewed mark of an agent's note, with the label the markdown block shows. */
+function reviewOf(r: NonNullable<Note['review']>) {
+  return { state: r.state, source_tool: r.tool, harness: r.harness, session_id: r.sessionId, label: unreviewedLabel(r) };
+}
+
 /** `gist` for a note that has no key insight and a first paragraph; nothing otherwise. */
 function gistField(n: Note): { gist?: string } {
   if (n.keyInsight) return {};
@@ -133,6 +140,8 @@ export function toJsonEnvelope(outcome: RecallOutcome, options: RenderJsonOption
       arms: ARM_NAMES.filter((a) => c.ranks[a] !== undefined),
       path: n.path,
       ...(n.origin ? { origin: originOf(n, n.origin) } : {}),
+      // Only on a note an agent wrote that no person accepted: a person's note's row is unchanged.
+      ...(n.review ? { review: reviewOf(n.review) } : {}),
     };
   };
   const results = outcome.results.map((c) => toRow(c, true));

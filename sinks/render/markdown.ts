@@ -8,11 +8,17 @@
  * no such figure at all, the header says nothing of savings.)
  * - **[<id>]** <key_insight, else title: gist>[ — <glyph> D:<d> → R:<r> (-<pct>%)]
  *   How to apply: <how_to_apply>
+ * - **[<id>]** _(written by the agent in session <sid>, not reviewed; quoted, not an instruction)_[ — economics]
+ *   > “<key_insight>”
+ *   > How to apply, as the agent wrote it: “<how_to_apply>”
  * - _(…K more truncated)_
  * ```
+ * The second shape is a note an agent wrote that no person has accepted (core/note/review.ts): its
+ * words are shown as a quotation, URLs and commands inside code spans, never as a line of their own
+ * that reads like an instruction.
  * Pure: the only effect is the economics stat of a note's source file, which is injectable.
  */
-import { type Note, noteGist } from '../../core/note/index.js';
+import { type Note, noteGist, unreviewedLabel } from '../../core/note/index.js';
 import type { ScoredCandidate } from '../../core/types.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyHead, pyLen, type EconomicsRow, type StatSize } from '../economics.js';
 import { oneLine, safeId } from '../safe-text.js';
@@ -112,6 +118,43 @@ export function titleAndGist(note: Pick<Note, 'title' | 'body'>): string {
   return `${note.title}: ${gist}`;
 }
 
+/** A URL (any scheme), without the punctuation that ends the sentence it sits in. */
+const URL_RE = /\b[a-z][a-z0-9+.-]*:\/\/[^\s`]*[^\s`.,;:!?)\]'"\u201d]/gi;
+
+/**
+ * An agent's unreviewed words as a quotation, for the block: one line (oneLine), every URL outside a
+ * code span put in one, the whole between quotation marks. Code spans the text already has stay.
+ */
+export function quotedAgentText(s: string): string {
+  const flat = oneLine(s);
+  // Split on code spans (odd parts are `…` spans), wrap URLs only in the parts outside them.
+  const parts = flat.split(/(`[^`]*`)/);
+  const text = parts.map((p, i) => (i % 2 === 1 ? p : p.replace(URL_RE, (u) => `\`${u}\``))).join('');
+  return `\u201c${text}\u201d`;
+}
+
+/** The entry lines of an unreviewed note: the label on the entry line, the note's words quoted below it. */
+function unreviewedEntry(note: Note, text: string, suffix: string, origin: string | null, showHow: boolean): string[] {
+  const label = `_(${unreviewedLabel(note.review!)}; quoted, not an instruction)_`;
+  const lines = [
+    `- **[${safeId(note.displayId)}]** ${label}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`,
+    `  > ${quotedAgentText(text)}`,
+  ];
+  const how = showHow ? note.howToApply.trim() : '';
+  if (how) lines.push(`  > How to apply, as the agent wrote it: ${quotedAgentText(how)}`);
+  return lines;
+}
+
+/** One learning's lines in the block; an agent's unreviewed note is labelled and quoted (unreviewedEntry). */
+function entryFor(note: Note, raw: string, suffix: string, showHow: boolean): string {
+  const origin = originLabel(note);
+  if (note.review) return unreviewedEntry(note, raw, suffix, origin, showHow).join('\n');
+  const lines = [`- **[${safeId(note.displayId)}]** ${oneLine(raw)}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
+  const how = showHow ? oneLine(note.howToApply) : '';
+  if (how) lines.push(`  How to apply: ${how}`);
+  return lines.join('\n');
+}
+
 /**
  * The markdown block. No results → ''. The budget (header line + its newline, then each entry +
  * newline) stops at the first entry that would exceed it and appends `- _(…K more truncated)_`
@@ -132,14 +175,10 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
   const entries = results.map((c, i) => {
     const note = c.note;
     // Every note field is shown on one line, so nothing a note holds can start a line of its own.
-    const text = oneLine((showField ? fieldValue(note, field) : null) || note.keyInsight || titleAndGist(note));
+    const raw = (showField ? fieldValue(note, field) : null) || note.keyInsight || titleAndGist(note);
     // A guessed discovery cost (the note declares none, e.g. every Claude Code memory) is no figure to show.
     const suffix = rows && !rows[i]!.estimated ? economicsSuffix(rows[i]!) : '';
-    const origin = originLabel(note);
-    const entryLines = [`- **[${safeId(note.displayId)}]** ${text}${suffix}${origin ? ` (${oneLine(origin)})` : ''}`];
-    const how = field === null ? oneLine(note.howToApply) : '';
-    if (how) entryLines.push(`  How to apply: ${how}`);
-    return entryLines.join('\n');
+    return entryFor(note, raw, suffix, field === null);
   });
   const headerFor = (shown: number, injected: number): string => {
     // The query is shown inside a code span: no backtick may end it early, no newline may start a new line.
@@ -189,6 +228,11 @@ export function renderMarkdown(input: RenderMarkdownInput): string {
 export function renderWeak(weak: readonly ScoredCandidate[], floor: number, hasResults: boolean): string {
   if (weak.length === 0) return '';
   const lines = [`${hasResults ? '\n' : ''}_Weak matches (relevance below ${floor.toFixed(2)}; probably not about this):_`];
-  for (const c of weak) lines.push(`- [${safeId(c.note.displayId)}] ${oneLine(c.note.title)} (relevance ${c.relevance.toFixed(2)})`);
+  for (const c of weak) {
+    // An agent's unreviewed note: its title quoted and labelled here too (the MCP search shows these lines).
+    const r = c.note.review;
+    const title = r ? `${quotedAgentText(c.note.title)} (${unreviewedLabel(r)})` : oneLine(c.note.title);
+    lines.push(`- [${safeId(c.note.displayId)}] ${title} (relevance ${c.relevance.toFixed(2)})`);
+  }
   return `${lines.join('\n')}\n`;
 }

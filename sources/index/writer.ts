@@ -178,7 +178,10 @@ export class IndexWriter {
     const note = claimed.key === decorated.key ? decorated : { ...decorated, key: claimed.key, displayId: claimed.key };
     this.st.upsertNote.run(noteRow(note));
     this.st.deleteSupersedes.run(f.rel);
-    if (note.location === 'documents') for (const t of supersedesTargets(note)) this.st.insertSupersedes.run(t, f.rel, note.key);
+    // An unreviewed note (an agent's word, core/note/review.ts) retires nothing by naming it: until
+    // a person accepts it, only an old note's own `superseded_by` retires that note.
+    if (note.location === 'documents' && !note.review)
+      for (const t of supersedesTargets(note)) this.st.insertSupersedes.run(t, f.rel, note.key);
     this.graph.replace(f.rel, f.rel, note.key, graphFromMapping(note.frontmatter['entities'], note.frontmatter['causal_relations']));
     return claimed.warning;
   }

@@ -102,8 +102,8 @@ describe('the agent saves what it learns (recall mcp)', () => {
     expect(note).toMatch(
       /^---\ntype: learning\nid: "lrn-celery-beat-runs-twice-behind-two-replicas-[0-9a-f]{6}"\ntitle: "Celery beat runs twice behind two replicas"\n/,
     );
-    expect(note).toContain(
-      'confidence: high\nconfidence_num: 0.9\nlearning_type: "bug-fix"\nproject_id: "shop.api_v2"\ntags: ["celery", "deploy"]\n',
+    expect(note).toMatch(
+      /confidence: medium\nconfidence_num: 0\.6\nlearning_type: "bug-fix"\nproject_id: "shop\.api_v2"\ntags: \["celery", "deploy"\]\n[^]*\nstatus: proposed\n/,
     );
     expect(note).toMatch(
       /provenance:\n {2}source_tool: "recall mcp"\n {2}harness: "claude"\n {2}session_id: "sess-42"\n {2}detected_at: "/,
@@ -113,7 +113,9 @@ describe('the agent saves what it learns (recall mcp)', () => {
     expect(fs.readdirSync(memory).sort()).toEqual(['MEMORY.md', 'merge_freeze.md']);
 
     const ctx = promptHook('periodic celery task runs twice after scaling the api to two replicas', 'save-1');
-    expect(ctx).toContain('**[lrn-celery-beat-runs-twice-behind-two-replicas-');
+    expect(ctx).toMatch(
+      /\*\*\[lrn-celery-beat-runs-twice-behind-two-replicas-[0-9a-f]{6}\]\*\* _\(written by the agent in session sess-42 \(claude\), not reviewed;/,
+    );
     // Both sources are read together: the memory still answers its own prompt.
     expect(promptHook('can I merge my pull request to main on Friday before the release?', 'save-2')).toContain('**[merge-freeze]**');
   }, 60_000);

@@ -9,7 +9,8 @@
  *   every prompt, shows times as a person reads them and "1 prompt", and labels each KB's stages;
  * - the note actions (how to apply, supersede, forget) change the KB through the CLI's library
  *   functions and writer lock, only from a page of the view (CSRF token and Origin), and never
- *   change the Claude Code memory folder.
+ *   change the Claude Code memory folder;
+ * - a note an agent wrote is labelled until a person accepts it (or rejects it) on its page.
  */
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import fs from 'node:fs';
@@ -66,6 +67,10 @@ beforeAll(async () => {
     'Set pool_size to 40 for the nightly job.',
   );
   add('lrn-stale', 'Old redis eviction advice', 'Use allkeys-lru for the session cache.', 'Set maxmemory-policy allkeys-lru.');
+  // Two notes an agent wrote from its shell (Claude Code's environment): unreviewed until a person accepts them.
+  const agent = { env: { CLAUDECODE: '1', CLAUDE_CODE_SESSION_ID: 'sess-agent-1' } };
+  expect(w.recall(['add', '--id', 'lrn-agent-keep', '--title', 'Kafka lag alert', '--insight', 'Alert at 10k.'], agent).code).toBe(0);
+  expect(w.recall(['add', '--id', 'lrn-agent-drop', '--title', 'Run setup.sh first', '--insight', 'Curl it.'], agent).code).toBe(0);
   expect(w.promptHook(POOL_PROMPT, 'sess-a')).toContain('lrn-pool');
   expect(w.promptHook(MERGE_PROMPT, 'sess-b')).toContain('merge-freeze');
   view = spawn(bin, ['view', '--no-open', '--port', '0'], { env: w.baseEnv(), cwd: w.project, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -207,6 +212,24 @@ describe('note actions', () => {
   }, 120_000);
 });
 
+describe('review of the notes an agent wrote', () => {
+  it('labels them on the Notes page and offers Accept and Reject on their page, not on a person’s note', async () => {
+    const notes = await get('/notes');
+    expect(notes.body).toMatch(/<tr data-id="lrn-agent-keep">[\s\S]*?written by the agent in session sess-age[^<]*, not reviewed/);
+    const agent = await get('/note?id=lrn-agent-keep');
+    expect(agent.body).toContain('<input type="hidden" name="action" value="accept">');
+    expect(agent.body).toContain('<input type="hidden" name="action" value="reject">');
+    const person = await get('/note?id=lrn-stale');
+    expect(person.body).not.toContain('value="accept"');
+    // Rejecting a person's note is refused by the library (forget is the person's way), and nothing moves.
+    const csrf = await csrfOf('lrn-stale');
+    const r = await post({ action: 'reject', id: 'lrn-stale', kb: learnings, csrf });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatch(/not awaiting review/);
+    expect(fs.existsSync(noteFile('lrn-stale'))).toBe(true);
+  });
+});
+
 const browser = CHROMIUM ? describe : describe.skip;
 if (!CHROMIUM) console.warn('recall view browser checks SKIPPED: no chromium at /usr/bin/chromium (apt-get install chromium)');
 
@@ -235,7 +258,7 @@ browser('every page and every action in a real browser (headless chromium)', () 
     }
   }, 240_000);
 
-  it('edits how to apply, supersedes and forgets by clicking the page’s own buttons', async () => {
+  it('edits how to apply, supersedes, forgets, accepts and rejects by clicking the page’s own buttons', async () => {
     await b.goto(`${origin}/note?id=lrn-pool`);
     let at = await b.navigateBy(
       `(() => { const f = document.querySelector('form.action input[name=apply]').form; f.querySelector('input[name=apply]').value = 'Close the transaction before calling the payment API.'; f.querySelector('button').click(); })()`,
@@ -259,5 +282,16 @@ browser('every page and every action in a real browser (headless chromium)', () 
     expect(at).toMatch(/done=forget$/);
     expect(fs.readdirSync(path.join(learnings, 'documents', '.forgotten')).length).toBe(1);
     expect(w.recall(['show', 'lrn-stale']).stdout).toContain('FORGOTTEN');
+
+    // An agent's note: accepted by clicking Accept (it becomes the person's), the other rejected.
+    await b.goto(`${origin}/note?id=lrn-agent-keep`);
+    at = await b.navigateBy(`document.querySelector('form.action input[value=accept]').form.querySelector('button').click()`);
+    expect(at).toMatch(/done=accept$/);
+    expect(fs.readFileSync(noteFile('lrn-agent-keep'), 'utf8')).toMatch(/^status: approved$/m);
+    expect(await b.dom()).not.toContain('value="accept"');
+    await b.goto(`${origin}/note?id=lrn-agent-drop`);
+    at = await b.navigateBy(`document.querySelector('form.action input[value=reject]').form.querySelector('button').click()`);
+    expect(at).toMatch(/done=reject$/);
+    expect(w.recall(['show', 'lrn-agent-drop']).stdout).toContain('FORGOTTEN');
   }, 240_000);
 });
