@@ -15,7 +15,7 @@ import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './budget.
 import { PersonsNoteError, addNote, forget, supersede, type WriteGuard } from '../../pipeline/notes/index.js';
 import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../../pipeline/learnings/index.js';
 import { randomUUID } from 'node:crypto';
-import { MCP_TOOL_NAMES } from './tool-names.js';
+import { listedOnly } from './tool-names.js';
 
 export interface ToolContext {
   scope: StagesScope;
@@ -282,25 +282,12 @@ function registerRetire(server: McpServer, { scope, io }: ToolContext): void {
 }
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
-  // Every tool registered is one MCP_TOOL_NAMES lists, and every one it lists is registered: the
-  // help describes the server from that list.
-  const registered: string[] = [];
-  const listed: readonly string[] = MCP_TOOL_NAMES;
-  const checked = new Proxy(server, {
-    get(target, prop, receiver) {
-      if (prop !== 'registerTool') return Reflect.get(target, prop, receiver) as unknown;
-      return (name: string, ...rest: unknown[]) => {
-        if (!listed.includes(name)) throw new Error(`MCP tool ${name} is missing from MCP_TOOL_NAMES (cli/mcp/tool-names.ts)`);
-        registered.push(name);
-        return (target.registerTool as (...a: unknown[]) => unknown).call(target, name, ...rest);
-      };
-    },
-  });
+  // Only tools MCP_TOOL_NAMES lists, and all of them: the help describes the server from that list.
+  const { checked, allRegistered } = listedOnly(server);
   registerSearch(checked, ctx);
   registerStages(checked, ctx);
   registerExplain(checked, ctx);
   registerWrites(checked, ctx);
   registerRetire(checked, ctx);
-  const missing = listed.filter((n) => !registered.includes(n));
-  if (missing.length) throw new Error(`MCP_TOOL_NAMES lists ${missing.join(', ')}, which no code registers`);
+  allRegistered();
 }
