@@ -14,6 +14,18 @@ import type { CliIo } from './shared.js';
 
 export type { CliIo };
 
+/** What bare `recall` prints: the few commands a new user needs, and where the rest is. */
+export const SHORT_HELP = `recall: prior learnings for a coding agent, from a markdown KB
+
+  recall QUERY            the learnings most relevant to QUERY (\`recall -\` reads it from stdin)
+  recall status           which KBs and memory folders are read, the index, models and hooks
+  recall list             the notes read, newest first (\`recall show ID\` prints one)
+  recall add              write a learning (--title, --insight, --apply)
+  recall hooks install    wire the hooks into Claude Code, Codex or Copilot (--harness)
+
+Every command: \`recall --help\`; one command: \`recall help COMMAND\`.
+`;
+
 export async function main(io: CliIo): Promise<number> {
   for (const w of io.configWarnings ?? []) io.stderr(`recall: ${w}\n`);
   try {
@@ -22,6 +34,11 @@ export async function main(io: CliIo): Promise<number> {
       const startedMs = Math.round(performance.timeOrigin);
       const { hookEnvelope } = await import('../hooks/entry.js');
       io.stdout(await hookEnvelope(io.argv[1], { stdin: process.stdin, env: io.env, cwd: io.cwd, startedMs }));
+      return 0;
+    }
+    // Bare `recall`: what to type next, as gh and git print, rather than an "empty query" error.
+    if (io.argv.length === 0) {
+      io.stdout(SHORT_HELP);
       return 0;
     }
     // `recall help [command]` and `recall version` are the flags' words, as in git and npm.

@@ -122,15 +122,32 @@ export function tagsOf(raw: unknown): string[] {
     .filter(Boolean);
 }
 
-/** Every `--kb` given, in order (an option given several times arrives as a list). */
+/**
+ * Every `--kb` given, in order (an option given several times arrives as a list). A `--kb` with no
+ * folder after it (`recall redis --kb`, `--kb=`) is a usage error: reading the default scope instead
+ * would answer from a KB the user did not ask for.
+ */
 export function kbList(raw: unknown): string[] {
   const list = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
-  return list.map((k) => String(k)).filter((k) => k !== '' && k !== 'true');
+  const kbs = list.map((k) => String(k));
+  if (kbs.some((k) => k.trim() === '' || k === 'true')) throw new UsageError('--kb needs a folder (--kb DIR)');
+  return kbs;
+}
+
+/** A string option given with nothing after it (`--field` at the end of the line) is a usage error, not an unset option. */
+function requireValues(a: Record<string, unknown>, names: readonly string[]): void {
+  for (const name of names) {
+    const v = a[name];
+    if (v === undefined) continue;
+    const values = Array.isArray(v) ? v : [v];
+    if (values.some((x) => x === '' || x === true || x === null)) throw new UsageError(`--${name} needs a value`);
+  }
 }
 
 /** Validate parsed arguments (kebab-case keys) into a RecallCommand. Throws UsageError. */
 export function toRecallCommand(a: Record<string, unknown>): RecallCommand {
   const positional = (a['query'] ?? a['_'] ?? []) as unknown[];
+  requireValues(a, BY_TYPE('string'));
   const query = positional.map(String).join(' ').trim();
   if (!query) throw new UsageError('empty query');
   const num = (name: string, opts: { min?: number; max?: number; integer?: boolean }): number | undefined =>

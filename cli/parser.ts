@@ -9,6 +9,7 @@ import type { CommandModule } from 'yargs';
 import { UsageError } from '../core/errors.js';
 import { installRoot } from '../hooks/install/index.js';
 import { oneLineYargsMessage, type CliIo, type ExitStatus } from './shared.js';
+import { COMMAND_WORDS, RECALL_OPTIONS } from './options.js';
 import {
   statusCommand,
   addCommand,
@@ -74,6 +75,24 @@ export function commandModules(io: CliIo, exit: ExitStatus): CommandModule[] {
   ];
 }
 
+/**
+ * What the shell completes for the word being typed: yargs's own completions, plus the options of a
+ * plain recall (`recall --li` → `--limit`), which yargs does not offer because they belong to the
+ * default command; without the default command's `$0`. Only the words that start with what is typed.
+ */
+export function completionsOf(current: string, argv: { _: unknown[] }, completions: readonly string[], zsh: boolean): string[] {
+  const words = argv._.map(String).filter((w) => w !== 'recall' && w !== current);
+  const out = completions.filter((c) => !c.startsWith('$0'));
+  const inCommand = words.some((w) => (COMMAND_WORDS as readonly string[]).includes(w));
+  if (!inCommand && current.startsWith('-')) {
+    for (const [key, o] of Object.entries(RECALL_OPTIONS)) {
+      const flag = `--${key}`;
+      if (!out.some((c) => c === flag || c.startsWith(`${flag}:`))) out.push(zsh ? `${flag}:${o.describe.replace(/:/g, '\\:')}` : flag);
+    }
+  }
+  return out.filter((c) => c.startsWith(current));
+}
+
 /** Parse and run `io.argv` with yargs; resolves to the exit status a command asked for (0 unless one did). */
 export async function runYargs(io: CliIo): Promise<number> {
   const { default: yargs } = await import('yargs');
@@ -93,7 +112,16 @@ export async function runYargs(io: CliIo): Promise<number> {
       if (err?.name === 'YError') throw new UsageError(oneLineYargsMessage(err.message));
       throw err ?? new UsageError(oneLineYargsMessage(msg));
     })
-    .completion('completion', 'Print a bash/zsh completion script (add `source <(recall completion)` to your shell profile)')
+    .completion(
+      'completion',
+      'Print a bash/zsh completion script (add `source <(recall completion)` to your shell profile; `recall` must be on PATH)',
+      (
+        current: string,
+        argv: { _: unknown[] },
+        defaults: (done: (err: Error | null, c: string[] | undefined) => void) => void,
+        done: (c: string[]) => void,
+      ) => defaults((_err, completions) => done(completionsOf(current, argv, completions ?? [], /zsh/.test(io.env['SHELL'] ?? '')))),
+    )
     .command(commandModules(io, exit))
     .parseAsync();
   return exit.code;

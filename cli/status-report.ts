@@ -17,7 +17,8 @@ import { loadConfig, type RecallConfig } from '../pipeline/config/index.js';
 import type { Scope } from '../pipeline/scope.js';
 import { resolveSources, writableScope } from '../pipeline/kb-sources/index.js';
 import { checkKbDir } from '../pipeline/run.js';
-import { claudePluginInstalled, hookWiring, type HookWiring } from '../hooks/install/index.js';
+import { claudePluginInstalled, codexPluginInstalled, hookWiring, type HookWiring } from '../hooks/install/index.js';
+import { hookLines } from './status-hooks.js';
 import { openKbIndex } from '../pipeline/kb/index.js';
 import { kbLayout } from '../sources/kb/index.js';
 import { kbProblem } from '../pipeline/health/index.js';
@@ -105,6 +106,8 @@ export interface StatusReport {
   daemon: { socket: string; running: boolean };
   hooks: HookWiring[];
   claudePlugin: boolean;
+  /** The recall plugin in Codex's plugin list, named, or null. */
+  codexPlugin: string | null;
   state: { dir: string; files: { name: string; bytes: number }[] };
   sections: Record<string, unknown>;
   /** Why recall cannot give the agent anything, with the fix (the line SessionStart shows the person), or null. */
@@ -227,6 +230,7 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
     daemon: { socket, running: fs.existsSync(socket) },
     hooks: hookWiring(io.env, io.cwd),
     claudePlugin: claudePluginInstalled(io.env),
+    codexPlugin: codexPluginInstalled(io.env),
     state: { dir: config.stateDir, files: stateFiles(config.stateDir) },
     sections,
     problem: kbProblem(
@@ -282,13 +286,7 @@ export function formatStatus(r: StatusReport): string {
   out.push(
     `daemon    ${r.daemon.running ? `socket present: ${r.daemon.socket} (recall daemon status asks it)` : 'not running (starts on first model use)'}`,
   );
-  const wired = r.hooks.filter((h) => h.events.length > 0 || h.problem);
-  if (wired.length === 0 && !r.claudePlugin)
-    out.push('hooks     not wired in any harness (recall hooks install --harness claude|codex|copilot)');
-  else {
-    out.push(`hooks     ${r.claudePlugin ? 'Claude Code plugin recall installed' : 'no Claude Code plugin'}`);
-    for (const h of wired) out.push(`          ${h.harness} (${h.scope}) ${h.file}: ${h.problem ?? h.events.join(', ')}`);
-  }
+  out.push(...hookLines(r));
   out.push(`state     ${r.state.dir}`);
   for (const f of r.state.files) out.push(`          ${f.name} ${kib(f.bytes)}`);
   for (const s of STATUS_SECTIONS) if (s.name in r.sections) out.push(...s.render(r.sections[s.name]));

@@ -60,7 +60,12 @@ export type TraceEvent =
     }
   | { stage: 'quarantine' | 'confidence' | 'mmr' | 'budget'; kept: string[]; dropped: Drop[]; t: number }
   | { stage: 'ood-gate'; coverage: number | null; gated: boolean; minOverlap: number; kept: string[]; t: number }
-  | { stage: 'result'; ids: string[]; scores: number[]; cacheTier: 'exact' | 'fuzzy' | null; degraded: string[]; ms: number; t: number };
+  | { stage: 'result'; ids: string[]; scores: number[]; cacheTier: 'exact' | 'fuzzy' | null; degraded: string[]; ms: number; t: number }
+  /**
+   * With several KBs read together, the start of one KB's events (`kb` 1..`of`, its folder and a
+   * label), and before the fused result `kb` 0 with root '' (pipeline/session/multi-kb.ts).
+   */
+  | { stage: 'kb'; kb: number; of: number; root: string; label: string; t: number };
 
 export type TraceSink = (event: TraceEvent) => void;
 

@@ -2,6 +2,7 @@
  * `recall hook <name>` (a hook entry point; main answers it before yargs loads, this module gives it
  * help and a usage error for a wrong name) and `recall hooks [config|install|uninstall]`.
  */
+import os from 'node:os';
 import type { Argv, CommandModule } from 'yargs';
 import { HOOK_NAMES } from '../../hooks/hook-table.js';
 import { HARNESSES } from '../../hooks/install/index.js';
@@ -38,6 +39,7 @@ export function hooksCommand(io: CliIo): CommandModule {
       const { hooksConfig, installRoot } = await import('../../hooks/install/harness-config.js');
       if (action === 'config') return io.stdout(hooksConfig(harness));
       const m = await import('../../hooks/install/install.js');
+      const { launcherChanges, launcherDir } = await import('../../hooks/install/stable-launcher.js');
       const install = action === 'install';
       const dryRun = a['dry-run'] === true;
       const o = {
@@ -48,8 +50,15 @@ export function hooksCommand(io: CliIo): CommandModule {
         env: io.env,
         cwd: io.cwd,
         root: installRoot(),
+        // Hooks run through a launcher in the state dir, which outlives this install's folder (a
+        // plugin update or uninstall, a moved clone): see hooks/install/stable-launcher.ts.
+        commandRoot: launcherDir(io.env, io.env['HOME'] || os.homedir()),
       };
-      const changes = m.planInstall(o, install);
+      const planned = m.planInstall(o, install);
+      // The launcher is written with the hooks that run it (not when the install changes nothing, as beside Codex's plugin).
+      const launcher =
+        install && !planned.some((c) => c.skippedBecause) ? launcherChanges(o.root, io.env, io.env['HOME'] || os.homedir()) : [];
+      const changes = [...launcher, ...planned];
       const backups = dryRun ? [] : m.applyChanges(changes);
       io.stdout(m.describeChanges(changes, o, dryRun, install, backups));
     },

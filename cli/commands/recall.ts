@@ -3,6 +3,8 @@ import type { Argv, CommandModule } from 'yargs';
 import { UsageError } from '../../core/errors.js';
 import { runRecall, type RecallCommand } from '../../pipeline/run.js';
 import { RECALL_OPTIONS, toRecallCommand, yargsOptions } from '../options.js';
+import { commandLike } from '../command-words.js';
+import type { RecallOutcome } from '../../core/types.js';
 import type { CliIo } from '../shared.js';
 
 /** Run one recall and print its output (the fast path of main calls this too). */
@@ -15,7 +17,24 @@ export async function runRecallCommand(cmd: RecallCommand, io: CliIo): Promise<v
   }
   const opener = io.openIndex ? { openIndex: io.openIndex } : {};
   const result = await runRecall(cmd, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...opener });
+  const typo = typoOfCommand(cmd, io.argv, result.outcome);
+  if (typo)
+    throw new UsageError(
+      `unknown command "${cmd.query}"; did you mean \`recall ${typo}\`? (no note matches "${cmd.query}"; \`recall -- ${cmd.query}\` searches it)`,
+    );
   if (result.stdout) io.stdout(result.stdout);
+}
+
+/**
+ * The command a plain one-word recall that found nothing was probably meant to be (`recall stauts`),
+ * else null. A word that finds a note is a search, however close to a command it is; `recall --
+ * WORD` always searches; a machine format (json, fleet-context) always gets its answer, never a usage error.
+ */
+function typoOfCommand(cmd: RecallCommand, argv: readonly string[], outcome: RecallOutcome | null): string | null {
+  // Only a word typed on the command line: not one read from stdin (`recall -`), not several.
+  if (cmd.format !== 'markdown' || argv.includes('--') || /\s/.test(cmd.query) || !argv.includes(cmd.query)) return null;
+  if (!outcome || outcome.results.length > 0 || outcome.weak.length > 0) return null;
+  return commandLike(cmd.query);
 }
 
 export function recallCommand(io: CliIo): CommandModule {

@@ -11,6 +11,10 @@ async function runStep(a: Record<string, unknown>, io: CliIo): Promise<object> {
   const st = await import('../stages/stages.js');
   const sio = serviceIo(io);
   const scope = oneKb(a, 'stages');
+  // Which sources the step reads, when they are not one KB the user chose (as list and trace say).
+  const { commandSources, sourcesLine } = await import('../../pipeline/kb-sources/index.js');
+  const line = sourcesLine(commandSources(scope, io).sources);
+  if (line) io.stderr(`${line}\n`);
   const words = ((a['args'] as string[] | undefined) ?? []).map(String);
   const limit = requireNumber('limit', a['limit'], { min: 1, max: 1000, integer: true });
   const before = requireNumber('depth-before', a['depth-before'], { min: 0, integer: true });

@@ -46,7 +46,12 @@ export function explainCommand(io: CliIo): CommandModule {
       const fmt = a['json'] === true ? 'json' : String(lastValue(a['format']));
       if (fmt !== 'text' && fmt !== 'json') throw new UsageError(`--format must be text or json for explain (got ${JSON.stringify(fmt)})`);
       const { runExplain } = await import('../trace/trace.js');
-      const r = await runExplain(tracedCommand(a, 'explain'), String(lastValue(a['id'])), serviceIo(io));
+      const cmd = tracedCommand(a, 'explain');
+      // Which sources the recall reads, when they are not one KB the user chose (as list and trace say).
+      const { commandSources, sourcesLine } = await import('../../pipeline/kb-sources/index.js');
+      const line = sourcesLine(commandSources(cmd, io).sources);
+      if (line) io.stderr(`${line}\n`);
+      const r = await runExplain(cmd, String(lastValue(a['id'])), serviceIo(io));
       if (r.verdict === 'unknown-id') throw new NotFoundError(r.message);
       io.stdout(fmt === 'json' ? jsonText(r) : `${r.message}\n`);
     },

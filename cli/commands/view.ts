@@ -16,8 +16,12 @@ export function viewCommand(io: CliIo): CommandModule {
       }),
     handler: async (a) => {
       const port = requireNumber('port', a['port'], { min: 0, max: 65535, integer: true }) ?? 0;
+      const kb = oneKb(a, 'view');
+      // The sources a hook here reads, checked before serving: a page of a KB that is not there helps no one.
+      const { commandSources } = await import('../../pipeline/kb-sources/index.js');
+      commandSources(kb, io);
       const { runView } = await import('../view/index.js');
-      await runView({ kb: oneKb(a, 'view'), port, open: a['open'] !== false }, io);
+      await runView({ kb, port, open: a['open'] !== false }, io);
     },
   };
 }

@@ -15,6 +15,7 @@ import { HYDRATE_MAX_IDS, MCP_BUDGETS, chars, fitStep, fitText } from './budget.
 import { PersonsNoteError, addNote, forget, supersede, type WriteGuard } from '../../pipeline/notes/index.js';
 import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../../pipeline/learnings/index.js';
 import { randomUUID } from 'node:crypto';
+import { listedOnly } from './tool-names.js';
 
 export interface ToolContext {
   scope: StagesScope;
@@ -281,9 +282,12 @@ function registerRetire(server: McpServer, { scope, io }: ToolContext): void {
 }
 
 export function registerTools(server: McpServer, ctx: ToolContext): void {
-  registerSearch(server, ctx);
-  registerStages(server, ctx);
-  registerExplain(server, ctx);
-  registerWrites(server, ctx);
-  registerRetire(server, ctx);
+  // Only tools MCP_TOOL_NAMES lists, and all of them: the help describes the server from that list.
+  const { checked, allRegistered } = listedOnly(server);
+  registerSearch(checked, ctx);
+  registerStages(checked, ctx);
+  registerExplain(checked, ctx);
+  registerWrites(checked, ctx);
+  registerRetire(checked, ctx);
+  allRegistered();
 }

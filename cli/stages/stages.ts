@@ -17,13 +17,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../../pipeline/config/index.js';
-import { resolveSources } from '../../pipeline/kb-sources/index.js';
-import { scopeHolding } from '../../pipeline/id-scope.js';
 import { UsageError, errorMessage } from '../../core/errors.js';
-import { DEFAULT_COMMAND, checkKbDir, openKbIndex, openSession, type RecallCommand } from '../../pipeline/run.js';
-import type { Scope } from '../../pipeline/scope.js';
-import { refreshWithin, closeIndex, type IndexHandle, liveNotes, sidecarText } from '../../sources/index/index.js';
+import { DEFAULT_COMMAND, checkKbDir, openSession, type RecallCommand } from '../../pipeline/run.js';
+import { type IndexHandle, liveNotes, sidecarText } from '../../sources/index/index.js';
+import { withEachLiveIndex, withLiveIndex } from './live-index.js';
 import type { Note } from '../../core/note/index.js';
 
 import {
@@ -73,34 +70,6 @@ export {
   stageId,
   timelineWindow,
 } from './rows.js';
-
-// ---------------------------------------------------------------------------------------------
-// Index access
-
-/**
- * Resolve the KB like recall does, open and refresh its index, run `fn`, close the index. With no KB
- * configured the staged steps read one index: the first zero-config source (pipeline/kb-sources), or
- * with `holds`, the first whose index holds what the step looks for (pipeline/id-scope).
- */
-function withLiveIndex<T>(
-  opts: StagesScope,
-  io: StagesIo,
-  fn: (h: IndexHandle, scope: Scope) => T,
-  holds?: (h: IndexHandle) => boolean,
-): T {
-  const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  const read = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env }).read;
-  const scope = holds ? scopeHolding(config, read, io.env, holds) : read[0]!;
-  const h = openKbIndex(config, scope.root);
-  try {
-    if (h.fallbackReason) io.warn(`recall: ${h.fallbackReason}`);
-    for (const n of refreshWithin(h, { problems: false, backgroundEnv: io.env }).notices) io.warn(`recall: ${n}`);
-    return fn(h, scope);
-  } finally {
-    closeIndex(h);
-  }
-}
 
 /** Parsed entity sidecar of a note (first by path when several), or null. */
 function sidecarOf(h: IndexHandle, notePath: string): Record<string, unknown> | null {
@@ -241,7 +210,13 @@ export async function stageTimeline(
       }));
       return { step: 2, anchor: cut(stageId(notes[at]!), ID_MAX), depth_before: before, depth_after: after, results };
     },
-    anchorId ? (h) => findNote(liveNotes(h, false), anchorId) !== undefined : undefined,
+    // The source holding the anchor, or with a query the one holding step 1's first row that is a
+    // note (step 1 searched every source; the timeline is of one source's notes).
+    anchorId
+      ? (h) => findNote(liveNotes(h, false), anchorId) !== undefined
+      : candidates.length
+        ? (h) => candidates.some((id) => findNote(liveNotes(h, false), id) !== undefined)
+        : undefined,
   );
 }
 
@@ -259,29 +234,27 @@ export async function stageTimeline(
 export async function stageHydrate(ids: string[], opts: StagesScope, io: StagesIo): Promise<HydrateStep> {
   const wanted = ids.map((i) => i.trim()).filter((i) => i !== '');
   if (wanted.length === 0) throw new UsageError('hydrate needs at least one ID');
-  // The source holding the first id: the ids of one staged search come from one source's rows.
-  const first = wanted[0]!;
-  return withLiveIndex(
-    opts,
-    io,
-    (h): HydrateStep => {
-      const notes = liveNotes(h, true);
-      const results = wanted.map((id): HydrateRow => {
-        const note = findNote(notes, id);
-        if (!note) return { id, found: false };
-        return {
-          id: stageId(note),
-          found: true,
-          title: stageTitle(note),
-          project: stageProject(note),
-          date: stageDate(note)?.text ?? '',
-          frontmatter: note.frontmatter,
-          body: note.body,
-          entities: sidecarOf(h, note.path),
-        };
+  // Each id from the first source a hook here reads that holds it: with no KB configured the rows
+  // of one staged search come from several sources (the reflect KB and Claude Code's memory).
+  const found = new Map<number, HydrateRow>();
+  withEachLiveIndex(opts, io, (h) => {
+    if (found.size === wanted.length) return;
+    const notes = liveNotes(h, true);
+    wanted.forEach((id, i) => {
+      const note = found.has(i) ? undefined : findNote(notes, id);
+      if (!note) return;
+      found.set(i, {
+        id: stageId(note),
+        found: true,
+        title: stageTitle(note),
+        project: stageProject(note),
+        date: stageDate(note)?.text ?? '',
+        frontmatter: note.frontmatter,
+        body: note.body,
+        entities: sidecarOf(h, note.path),
       });
-      return { step: 3, count: results.length, results };
-    },
-    (h) => findNote(liveNotes(h, false), first) !== undefined,
-  );
+    });
+  });
+  const results = wanted.map((id, i): HydrateRow => found.get(i) ?? { id, found: false });
+  return { step: 3, count: results.length, results };
 }

@@ -112,7 +112,7 @@ export interface ExplainResult {
 type Answer = (verdict: string, message: string, extra?: Partial<ExplainResult>) => ExplainResult;
 
 /** The note's key in the index, or the answer when the id names no live note (unknown, unusable, retired). */
-function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer): { key: string } | ExplainResult {
+function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer): { key: string; root: string } | ExplainResult {
   const config = loadConfig(io.env);
   // A note key, a file stem, the id as declared (the note that declared it), or the hashed form
   // an injected block shows for an id it cannot print.
@@ -137,7 +137,7 @@ function resolveNote(cmd: RecallCommand, id: string, io: RunIo, answer: Answer):
         'retired',
         `the note is in ${row.location === 'forgotten' ? 'the forgotten folder (.forgotten/)' : 'archived/'}: retired notes are never recalled`,
       );
-    return { key: row.key };
+    return { key: row.key, root: scope.root };
   } finally {
     closeIndex(index);
   }
@@ -248,6 +248,24 @@ export async function runExplain(cmd: RecallCommand, id: string, io: RunIo): Pro
   const answer: Answer = (verdict, message, extra = {}) => ({ ...base, verdict, message: `${id}: ${message}`, ...extra });
   const resolved = resolveNote(cmd, id, io, answer);
   if ('verdict' in resolved) return resolved;
-  const t = noteTrace(events, resolved.key);
+  const t = noteTrace(eventsFor(events, resolved.root), resolved.key);
   return keptOrDropped(t, answer) ?? neverKept(t, answer);
+}
+
+/**
+ * The events that speak of a note of the KB at `root`. One KB read: all of them. Several read
+ * together (no KB configured: the reflect KB and Claude Code's memory, ...): that KB's own stages,
+ * where the note was retrieved, scored and kept or dropped, then the fused result of all the KBs,
+ * which is what the recall returned; another KB's abstention says nothing about this note.
+ */
+export function eventsFor(events: readonly TraceEvent[], root: string): TraceEvent[] {
+  if (!events.some((e) => e.stage === 'kb')) return [...events];
+  const own: TraceEvent[] = [];
+  const fused: TraceEvent[] = [];
+  let into: TraceEvent[] | null = null;
+  for (const e of events) {
+    if (e.stage === 'kb') into = e.kb === 0 ? fused : e.root === root ? own : null;
+    else if (into) into.push(e);
+  }
+  return [...own.filter((e) => e.stage !== 'result'), ...fused];
 }

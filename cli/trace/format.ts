@@ -122,6 +122,8 @@ const FORMATTERS: { [S in Stage]: (ev: EventOf<S>, f: Fmt) => string[] } = {
   mmr: keptLines,
   budget: keptLines,
   'ood-gate': oodLines,
+  // Several KBs read together: a labelled rule above each KB's block, and above the fused result.
+  kb: (ev, f) => [f.paint('bold', ev.kb === 0 ? `── ${ev.label}` : `── KB ${ev.kb} of ${ev.of}: ${ev.label}  ${f.paint('dim', ev.root)}`)],
   result: (ev, f) => [
     `${f.head('result')}${ev.ids.length} notes in ${num(ev.ms, 1)} ms${ev.cacheTier ? ` (cache ${ev.cacheTier})` : ''}: ${list(ev.ids.map((id, i) => `${id} ${num(ev.scores[i] ?? 0, 3)}`))}`,
     ...(ev.degraded.length ? [`${INDENT}degraded: ${ev.degraded.join(', ')}`] : []),

@@ -40,6 +40,18 @@ export function describeChanges(
   backups: string[] = [],
 ): string {
   const out: string[] = [];
+  const skipped = changes.find((c) => c.skippedBecause);
+  if (skipped) {
+    // A second wiring beside the harness's own recall plugin would run recall twice on every prompt.
+    out.push(`nothing changed: ${skipped.skippedBecause}`);
+    out.push("  the plugin already runs recall's hooks; wiring them here too would run recall twice per prompt");
+    if (skipped.skippedBecause!.includes('runs recall too'))
+      out.push(`  recall runs twice now: remove the second wiring with \`recall hooks uninstall --harness ${o.harness}\``);
+    out.push(
+      `  to wire the hooks here instead, remove the plugin first: codex plugin remove ${/plugin (\S+)/.exec(skipped.skippedBecause!)?.[1] ?? 'recall@recall'}`,
+    );
+    return `${out.join('\n')}\n`;
+  }
   const changed = changes.filter((c) => c.after !== c.before);
   if (changed.length === 0) out.push(`nothing to change: recall is ${install ? 'already installed' : 'not installed'} there`);
   for (const c of changed) {

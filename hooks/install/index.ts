@@ -2,3 +2,4 @@
 // files inside the folder import each other directly.
 export { HARNESSES, installRoot } from './harness-config.js';
 export { type HookWiring, claudePluginInstalled, hookWiring, recallEvents } from './wiring-status.js';
+export { codexPluginInstalled } from './codex-plugin.js';

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { UsageError } from '../../core/errors.js';
 import { claudeStyleHooks, copilotHooks, isRecallHookCommand, mcpCommand, type Harness } from './harness-config.js';
+import { codexPluginSkip } from './codex-plugin.js';
 
 export type Scope = 'user' | 'project';
 
@@ -37,6 +38,8 @@ export interface InstallOptions {
   cwd: string;
   /** The recall install the hooks run (folder with scripts/launch.mjs). */
   root: string;
+  /** The folder whose scripts/launch.mjs the commands run, if not `root`: the CLI's stable launcher (stable-launcher.ts). */
+  commandRoot?: string;
 }
 
 export interface FileChange {
@@ -48,6 +51,7 @@ export interface FileChange {
   summary: string[];
   /** Copy the file aside before changing it (not for recall's own generated skill file). */
   backup?: boolean;
+  skippedBecause?: string; // why nothing was planned (the harness's own recall plugin runs the hooks)
 }
 
 type Json = Record<string, unknown>;
@@ -160,7 +164,8 @@ function hooksChange(o: InstallOptions, file: string, install: boolean): FileCha
     throw new UsageError(`${file}: "hooks" is not an object; nothing was changed`);
   }
   const hooks: Json = raw ? { ...(raw as Json) } : {};
-  const ours = o.harness === 'copilot' ? copilotHooks(o.root).hooks : claudeStyleHooks(o.root, o.harness).hooks;
+  const root = o.commandRoot ?? o.root;
+  const ours = o.harness === 'copilot' ? copilotHooks(root).hooks : claudeStyleHooks(root, o.harness).hooks;
   const events = new Set([...Object.keys(hooks), ...Object.keys(ours)]);
   for (const event of events) {
     const { kept, removed } = o.harness === 'copilot' ? withoutRecallEntries(hooks[event]) : withoutRecallGroups(hooks[event]);
@@ -247,7 +252,7 @@ function codexMcpChange(o: InstallOptions, file: string, install: boolean): File
     rest = [...lines.slice(0, from), ...lines.slice(end)];
   }
   let body = rest.join('\n').replace(/\n{3,}$/, '\n\n');
-  const { command, args } = mcpCommand(o.root);
+  const { command, args } = mcpCommand(o.commandRoot ?? o.root);
   if (install) {
     if (body.trim() && !body.endsWith('\n')) body += '\n';
     body += `${body.trim() ? '\n' : ''}# recall MCP server (added by \`recall hooks install --mcp\`)\n[mcp_servers.recall]\ncommand = ${JSON.stringify(command)}\nargs = ${JSON.stringify(args)}\n`;
@@ -264,7 +269,7 @@ function jsonMcpChange(o: InstallOptions, file: string, install: boolean): FileC
   const doc = readJson(file, before);
   const servers: Json = doc['mcpServers'] && typeof doc['mcpServers'] === 'object' ? { ...(doc['mcpServers'] as Json) } : {};
   const had = 'recall' in servers;
-  const { command, args } = mcpCommand(o.root);
+  const { command, args } = mcpCommand(o.commandRoot ?? o.root);
   if (install)
     servers['recall'] = o.harness === 'copilot' ? { type: 'local', command, args, tools: ['*'] } : { type: 'stdio', command, args };
   else delete servers['recall'];
@@ -277,6 +282,9 @@ function jsonMcpChange(o: InstallOptions, file: string, install: boolean): FileC
 
 export function planInstall(o: InstallOptions, install = true): FileChange[] {
   const t = targets(o);
+  // Codex's own plugin already runs recall's hooks: a second wiring would run recall twice per prompt.
+  const skip = install && o.harness === 'codex' ? codexPluginSkip(o.env, t.hooks, readText(t.hooks)) : null;
+  if (skip) return [skip];
   const changes = [hooksChange(o, t.hooks, install)];
   if (o.skill || !install) {
     const skill = skillChange(o, t.skillDir, install && o.skill);

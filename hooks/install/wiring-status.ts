@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { targets } from './install.js';
+import { staleLaunch } from './stable-launcher.js';
 import { HARNESSES, isRecallHookCommand, type Harness } from './harness-config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -18,6 +19,29 @@ export interface HookWiring {
   events: string[];
   /** Why the file could not be read, if it could not. */
   problem?: string;
+  /** Why the recall its hooks run cannot run any more (an install moved, updated or removed), if so. */
+  stale?: string;
+}
+
+/** The launch.mjs paths recall's hook commands in a hooks file run (a plugin's `${...}` variable form is not a path). */
+export function launchPaths(json: unknown): string[] {
+  const hooks = (json as { hooks?: unknown } | null)?.hooks;
+  if (!hooks || typeof hooks !== 'object') return [];
+  const out = new Set<string>();
+  for (const list of Object.values(hooks as Record<string, unknown>)) {
+    if (!Array.isArray(list)) continue;
+    for (const g of list) {
+      const x = g as { hooks?: unknown; command?: unknown; bash?: unknown };
+      const commands = Array.isArray(x?.hooks) ? (x.hooks as { command?: unknown }[]).map((h) => h?.command) : [x?.command, x?.bash];
+      for (const c of commands) {
+        if (!isRecallHookCommand(c)) continue;
+        const m = /\bnode\s+(?:'([^']*)'|"([^"]*)"|(\S+))\s+hook\s/.exec(String(c));
+        const p = m ? (m[1] ?? m[2] ?? m[3])!.replace(/'\\''/g, "'") : '';
+        if (p.endsWith('launch.mjs') && !p.includes('${')) out.add(p);
+      }
+    }
+  }
+  return [...out];
 }
 
 /** Events whose handlers run recall, in a harness's hooks file (Claude/Codex groups or Copilot entries). */
@@ -49,7 +73,11 @@ export function hookWiring(env: Env, cwd: string): HookWiring[] {
         continue; // no such file: nothing wired there
       }
       try {
-        out.push({ harness, scope, file, events: recallEvents(JSON.parse(text)) });
+        const json = JSON.parse(text) as unknown;
+        const stale = launchPaths(json)
+          .map(staleLaunch)
+          .find((why) => why !== null);
+        out.push({ harness, scope, file, events: recallEvents(json), ...(stale ? { stale } : {}) });
       } catch (err) {
         out.push({ harness, scope, file, events: [], problem: `not valid JSON (${(err as Error).message.split('\n')[0]})` });
       }

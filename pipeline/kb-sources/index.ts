@@ -19,6 +19,8 @@ import path from 'node:path';
 import type { RecallConfig } from '../config/index.js';
 import { resolveScope, type Scope, type ScopeOptions } from '../scope.js';
 import { hasMarkdown } from '../../sources/kb/index.js';
+import { loadConfig } from '../config/index.js';
+import { checkKbDir } from '../kb/index.js';
 import { claudeConfigDir, claudeMemoryDir, claudeMemoryOverride, codexMemoryDir } from '../../sources/harness-memory/index.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -105,6 +107,51 @@ export function resolveSources(config: RecallConfig, opts: SourceOptions): KbSou
   }
   if (read.length === 0) read.push(base);
   return { read, skipped, zeroConfig: true };
+}
+
+/** The scope options every note-reading command takes (`--kb`, `--global`, `--all-branches`). */
+export interface ReadScopeOptions {
+  kb: string | null;
+  global?: boolean;
+  allBranches?: boolean;
+}
+
+/**
+ * What a command that reads notes reads (list, show, explain, trace, stages, view, the MCP tools):
+ * exactly the sources a hook started in `cwd` reads (resolveSources, with the same settings and the
+ * same project folder), after a `--kb` folder is checked (a missing one is a usage error).
+ */
+export function commandSources(
+  opts: ReadScopeOptions,
+  io: { env: Env; cwd: string },
+  config: RecallConfig = loadConfig(io.env),
+): { config: RecallConfig; sources: KbSources } {
+  if (opts.kb) checkKbDir(opts.kb, io.cwd);
+  const sources = resolveSources(config, {
+    kb: opts.kb,
+    global: opts.global === true,
+    allBranches: opts.allBranches === true,
+    cwd: io.cwd,
+    env: io.env,
+  });
+  return { config, sources };
+}
+
+/** A source in a few words, for a label next to a note or a block of output: the harness whose memory it is, else the KB folder's name. */
+export function sourceLabel(scope: Scope): string {
+  if (scope.kind === 'claude-memory') return 'Claude Code memory';
+  if (scope.kind === 'codex-memory') return 'Codex memories';
+  return path.basename(scope.root) || scope.root;
+}
+
+/**
+ * The sources read, in one line for stderr (`recall: reading 2 sources: … ; …`), or null when the
+ * command reads the one KB the user configured: then there is nothing to say that they did not choose.
+ */
+export function sourcesLine(sources: KbSources): string | null {
+  if (!sources.zeroConfig && sources.read.length < 2) return null;
+  const each = sources.read.map((s) => `${s.root} (${s.reason})`);
+  return `recall: reading ${each.length === 1 ? '1 source' : `${each.length} sources`}: ${each.join('; ')}`;
 }
 
 /**

@@ -3,13 +3,14 @@
  * process opens it (pipeline/kb/kb-index.ts) and brought up to date, and notes looked up by ID.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { loadConfig, type RecallConfig } from '../config/index.js';
 import { resolveScope, type Scope } from '../scope.js';
 import { checkKbDir } from '../run.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { closeIndex, type IndexHandle, refreshWaiting, notesNamed } from '../../sources/index/index.js';
 import { openKbIndex } from '../kb/index.js';
-import { resolveSources } from '../kb-sources/index.js';
+import { commandSources, resolveSources, sourcesLine } from '../kb-sources/index.js';
 import { scopeHolding } from '../id-scope.js';
 import type { Note } from '../../core/note/index.js';
 
@@ -54,6 +55,24 @@ export function withKb<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T, m
 }
 
 /**
+ * Run `fn` on each source a hook here reads (pipeline/kb-sources: with no KB configured, the reflect
+ * KB and the project's Claude Code memory, ...), in the order a recall reads them, one index open at
+ * a time; a source folder that does not exist yet is passed by. io.warn names the sources read when
+ * they were not one KB the user chose.
+ */
+export function withEachSource<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb) => T): T[] {
+  const { config, sources } = commandSources(opts, io);
+  const line = sourcesLine(sources);
+  if (line) io.warn(line);
+  const out: T[] = [];
+  for (const scope of sources.read) {
+    if (!fs.existsSync(scope.root)) continue;
+    out.push(withScope(config, scope, io, fn, {}));
+  }
+  return out;
+}
+
+/**
  * Like withKb for reading the note `id` names: the KB that holds it among those a recall reads
  * (with no KB configured, a harness memory folder too), so every id an injected block shows opens.
  */
@@ -75,6 +94,21 @@ function withScope<T>(config: RecallConfig, scope: Scope, io: NotesIo, fn: (kb: 
   } finally {
     closeIndex(index);
   }
+}
+
+/**
+ * The note `id` names when it is not in the KB being written but in a harness's memory folder a
+ * hook here reads: its file and whose memory it is, so a write can say why it will not touch it.
+ */
+export function harnessMemoryNote(opts: KbOptions, id: string, io: NotesIo): { file: string; harness: string } | null {
+  const { config, sources } = commandSources(opts, io);
+  for (const scope of sources.read) {
+    const harness = scope.kind === 'claude-memory' ? "Claude Code's" : scope.kind === 'codex-memory' ? "Codex's" : null;
+    if (!harness || !fs.existsSync(scope.root)) continue;
+    const found = withKbIfExists(scope, config, io.env, (h) => candidates(h, id.trim())[0] ?? null, READ_REFRESH_WAIT_MS);
+    if (found) return { file: path.join(scope.root, found.path), harness };
+  }
+  return null;
 }
 
 /** Every note of the KB's own, of any location, whose id, file name or path matches `id`; the exact id first. */

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
 import { findSupersededBy, notesByDate, supersededKeys } from '../../sources/index/index.js';
 import { parseLooseDate } from '../../core/dates.js';
-import { unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
-import { resolveNote, withKb, withKbHolding, type KbOptions, type NotesIo } from './kb.js';
+import { howToApply, unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
+import { resolveNote, withEachSource, withKbHolding, type KbOptions, type NotesIo } from './kb.js';
 
 export type { KbOptions, NotesIo } from './kb.js';
 
@@ -76,8 +76,12 @@ export function formatShown(n: ShownNote): string {
             ? `UNREVIEWED: ${unreviewedLabel(review)} (recall accept ${n.id} / recall reject ${n.id})`
             : '';
   const lines = [`${n.title}`, `[${n.id}]  ${n.path}`, ...(state ? [state] : []), ...(facts.length ? [facts.join(' · ')] : []), ''];
-  if (n.key_insight) lines.push(n.key_insight, '');
-  if (n.how_to_apply) lines.push(`How to apply: ${n.how_to_apply}`, '');
+  // Each thing once: a key insight that is the title (a memory's description is both) or that the
+  // body repeats, and a how-to-apply line the body already holds, are not printed again above it.
+  const flat = (t: string): string => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  const body = flat(n.body);
+  if (n.key_insight && flat(n.key_insight) !== flat(n.title) && !body.includes(flat(n.key_insight))) lines.push(n.key_insight, '');
+  if (n.how_to_apply && !howToApply(n.body)) lines.push(`How to apply: ${n.how_to_apply}`, '');
   lines.push(n.body.trim());
   return `${lines.join('\n').trimEnd()}\n`;
 }
@@ -100,7 +104,12 @@ export interface ListedNote {
   title: string;
   tags: string[];
   state: 'live' | 'superseded' | 'archived' | 'forgotten';
+  /** Inside `kb`. */
   path: string;
+  /** The KB or memory folder holding the note (several are read with no KB configured). */
+  kb: string;
+  /** That folder's kind: pooled, project-shard, explicit, claude-memory, codex-memory, … */
+  source: string;
   /** Only on a live note an agent wrote that no person accepted: the label recall shows with it. */
   review?: string;
 }
@@ -109,9 +118,10 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
   const since = opts.since ? parseLooseDate(opts.since) : null;
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
   const wantTags = (opts.tags ?? []).map((t) => t.toLowerCase());
-  return withKb(opts, io, ({ index }) => {
+  // Every source a hook here reads, newest first across them all; --limit applies to the whole list.
+  const rows = withEachSource(opts, io, ({ index, scope }) => {
     const superseded = supersededKeys(index);
-    const out: ListedNote[] = [];
+    const out: (ListedNote & { dateMs: number | null })[] = [];
     for (const n of notesByDate(index)) {
       const state: ListedNote['state'] =
         n.location !== 'documents'
@@ -130,19 +140,35 @@ export function listNotes(opts: ListOptions, io: NotesIo): ListedNote[] {
         tags: n.tags,
         state,
         path: n.path,
+        kb: scope.root,
+        source: scope.kind,
+        dateMs: n.dateMs,
         ...(state === 'live' && n.review ? { review: unreviewedLabel(n.review) } : {}),
       });
-      if (opts.limit !== undefined && out.length >= opts.limit) break;
     }
     return out;
-  });
+  }).flat();
+  // A stable merge: dated notes newest first, undated ones last, each source's own order kept on ties.
+  const sorted = rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (b.r.dateMs ?? -Infinity) - (a.r.dateMs ?? -Infinity) || a.i - b.i)
+    .map(({ r }) => {
+      const { dateMs: _dateMs, ...row } = r;
+      return row;
+    });
+  return opts.limit !== undefined ? sorted.slice(0, opts.limit) : sorted;
+}
+
+/** A note from a harness's memory folder is marked: recall reads it but never changes it. */
+function memoryTag(source: string): string {
+  return source === 'claude-memory' ? '  (Claude Code memory)' : source === 'codex-memory' ? '  (Codex memories)' : '';
 }
 
 export function formatList(rows: readonly ListedNote[]): string {
   return rows
     .map(
       (r) =>
-        `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : r.review ? '  [unreviewed]' : ''}\n`,
+        `${(r.date ?? '—').padEnd(10)}  ${r.confidence.padEnd(6)}  ${r.id}  ${r.title}${r.state !== 'live' ? `  [${r.state}]` : r.review ? '  [unreviewed]' : ''}${memoryTag(r.source)}\n`,
     )
     .join('');
 }

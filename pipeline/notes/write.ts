@@ -29,7 +29,7 @@ import {
   writeNewNote,
   type NewNote,
 } from '../../sinks/note-writer.js';
-import { candidates, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './kb.js';
+import { candidates, harnessMemoryNote, resolveNote, withKb, withKbIfExists, type KbOptions, type NotesIo } from './kb.js';
 
 /** Codes of errors that already say what went wrong with the command's input; anything else is a failed write. */
 const NAMED_ERRORS: ReadonlySet<unknown> = new Set(['E_USAGE', 'E_NOT_FOUND', 'E_NOTE_EDIT', 'E_NOTE_WRITE', 'E_PERSONS_NOTE']);
@@ -149,6 +149,23 @@ export function addNote(given: NewNote, opts: KbOptions, io: NotesIo, now = new 
 }
 
 /**
+ * The live note `id` names in the KB being written; when it is not there but in a harness's memory
+ * folder that a recall here reads (and so shows), a usage error that says so instead of "no note".
+ */
+function writableNote(index: Parameters<typeof resolveNote>[0], id: string, root: string, opts: KbOptions, io: NotesIo): Note {
+  try {
+    return resolveNote(index, id, root, { live: true });
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+    const held = harnessMemoryNote(opts, id, io);
+    if (!held) throw err;
+    throw new UsageError(
+      `${id}: this note is in ${held.harness} memory folder (${held.file}), which recall reads but never changes; edit or delete it there`,
+    );
+  }
+}
+
+/**
  * A harness's memory folder is read-only to recall: it is the harness's to change. Checked on the
  * KB root and again on each path written, links followed (isHarnessMemory compares real paths): a
  * KB's documents/ or a single note may be a link into a memory folder.
@@ -170,8 +187,8 @@ export function supersede(oldId: string, newId: string, opts: KbOptions, io: Not
       io,
       ({ index, scope, config }) => {
         refuseHarnessMemory(scope.root, io, config.home);
-        const oldNote = resolveNote(index, oldId, scope.root, { live: true });
-        const newNote = resolveNote(index, newId, scope.root, { live: true });
+        const oldNote = writableNote(index, oldId, scope.root, opts, io);
+        const newNote = writableNote(index, newId, scope.root, opts, io);
         if (oldNote.key === newNote.key) throw new UsageError(`${oldId}: a note cannot supersede itself`);
         const oldAbs = path.join(scope.root, oldNote.path);
         const newAbs = path.join(scope.root, newNote.path);
@@ -242,7 +259,7 @@ export function retire(
       io,
       ({ index, scope, config }) => {
         refuseHarnessMemory(scope.root, io, config.home);
-        const note = resolveNote(index, id, scope.root, { live: true });
+        const note = writableNote(index, id, scope.root, opts, io);
         const layout = kbLayout(scope.root);
         const from = path.join(scope.root, note.path);
         for (const abs of [from, path.join(scope.root, forgottenDir(layout))]) refuseHarnessMemory(abs, io, config.home);

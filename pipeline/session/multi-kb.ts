@@ -9,7 +9,8 @@
  * With several KBs a result's `path` is absolute (the KB-relative path would not say which KB).
  */
 import path from 'node:path';
-import { concat, lastValueFrom, map, reduce, tap, type Observable } from 'rxjs';
+import { concat, defer, lastValueFrom, map, reduce, tap, type Observable } from 'rxjs';
+import type { TraceEvent } from '../../operators/trace-stage.js';
 import { openSession } from './session.js';
 import { bookkeeping } from './bookkeeping.js';
 import { degradationLines, scopeJson } from './render-outcome.js';
@@ -104,12 +105,38 @@ function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit:
 function eachKb$(cmd: RecallCommand, sessions: readonly RecallSession[], runOpts: RunOptions): Observable<KbOutcome[]> {
   const quiet = { ...runOpts, noLog: true, caller: runOpts.caller ?? 'cli' };
   return concat(
-    ...sessions.map((session) =>
-      session
-        .outcome$({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, quiet)
-        .pipe(map((a): KbOutcome[] => (a.outcome ? [{ session, outcome: a.outcome }] : []))),
+    ...sessions.map((session, i) =>
+      defer(() => {
+        // A trace says which KB the events that follow come from (`recall trace`, `recall explain`).
+        traceQuietly(runOpts, { stage: 'kb', kb: i + 1, of: sessions.length, root: session.scope.root, label: kbLabel({ session }), t: 0 });
+        return session.outcome$({ ...cmd, kb: session.scope.root, kbs: undefined, format: 'json', verbose: false }, quiet);
+      }).pipe(map((a): KbOutcome[] => (a.outcome ? [{ session, outcome: a.outcome }] : []))),
     ),
   ).pipe(reduce((all: KbOutcome[], one) => [...all, ...one], []));
+}
+
+/** One event to the run's trace sink, if any; a throwing sink never changes the recall. */
+function traceQuietly(runOpts: RunOptions, ev: TraceEvent): void {
+  try {
+    runOpts.trace?.(ev);
+  } catch {
+    /* tracing never changes the result */
+  }
+}
+
+/** The fused answer as the trace's last events: a `kb` 0 marker, then the result every KB's answers made together. */
+function traceFused(runOpts: RunOptions, n: number, outcome: RecallOutcome): void {
+  if (!runOpts.trace) return;
+  traceQuietly(runOpts, { stage: 'kb', kb: 0, of: n, root: '', label: `the ${n} KBs fused`, t: 0 });
+  traceQuietly(runOpts, {
+    stage: 'result',
+    ids: outcome.results.map((c) => c.note.key),
+    scores: outcome.results.map((c) => c.score),
+    cacheTier: null,
+    degraded: outcome.degraded.map((d) => `${d.stage}:${d.reason}`),
+    ms: outcome.ms,
+    t: outcome.ms,
+  });
 }
 
 /**
@@ -141,6 +168,7 @@ export function combineSessions(sessions: readonly RecallSession[], warn: (line:
   const outcome$ = (cmd: RecallCommand, runOpts: RunOptions = {}): Observable<RecallAnswer> =>
     eachKb$(cmd, sessions, runOpts).pipe(
       map((outcomes) => fuseOutcomes(cmd, outcomes, cmd.limit ?? config.defaultLimit)),
+      tap((outcome) => traceFused(runOpts, sessions.length, outcome)),
       tap((outcome) => {
         if (cmd.verbose) for (const l of degradationLines(outcome.degraded)) warn(l);
         if (cmd.format === 'markdown' && outcome.abstained)
