@@ -1,5 +1,5 @@
 /**
- * The three hook handlers. Each is a stream of the context text to inject ('' = nothing: the home
+ * The hook handlers. Each is a stream of the context text to inject ('' = nothing: the home
  * directory, a short prompt, a payload that says nothing about the work); runtime.ts subscribes to
  * it under the deadline and wraps it in the never-fail envelope. Recalls run in-process through a
  * recall session (one index refresh per hook): the hook asks it for outcomes, selects and renders
@@ -21,6 +21,7 @@ import type { ScoredCandidate } from '../core/types.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
+import { preToolUseHook } from './action-recall.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
@@ -232,4 +233,5 @@ export const HOOKS: Readonly<Record<HookName, HookSpec>> = {
   'session-start': sessionStartHook,
   'user-prompt-submit': userPromptSubmitHook,
   'subagent-start': subagentStartHook,
+  'pre-tool-use': preToolUseHook,
 };

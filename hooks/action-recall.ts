@@ -1,0 +1,222 @@
+/**
+ * The PreToolUse hook: the learnings about the action the agent is about to take (the command it
+ * runs, the file it edits), put in front of it just before it does.
+ *
+ * It fires before every tool call, so it is built for precision and speed:
+ * - no recall pipeline: the call is matched against each note's triggers (operators/action), kept
+ *   per KB index version in this process (the recall server keeps them across calls);
+ * - a learning is given at most once a session, from the same set the prompt hook records into;
+ * - it never decides the call (no permissionDecision, no updatedInput): its envelope carries context only;
+ * - `pre_tool_use = false` (RECALL_PRE_TOOL_USE=0) turns it off; its own deadline is
+ *   RECALL_PRE_TOOL_TIMEOUT (2 s), far inside what the harness is told.
+ * What it gave is one `kind: "hook"` line in the recall log with the tool call, scrubbed.
+ */
+import { defer, of, type Observable } from 'rxjs';
+import type { Note } from '../core/note/index.js';
+import type { ScoredCandidate } from '../core/types.js';
+import { errorMessage } from '../core/errors.js';
+import {
+  actionSummary,
+  buildTriggerIndex,
+  matchAction,
+  noteTriggers,
+  readToolCall,
+  stemsOf,
+  MAX_ACTION_NOTES,
+  type ActionMatch,
+  type ToolAction,
+  type TriggerIndex,
+} from '../operators/action/index.js';
+import type { NoteSet, RecallSession } from '../pipeline/run.js';
+import { infoOf, wordCounts } from '../sources/query/index.js';
+import { lastUserPrompt } from '../sources/transcript/index.js';
+import { CHARS_PER_TOKEN, pyLen } from '../sinks/economics.js';
+import { logHookEvent } from '../sinks/hook-events/index.js';
+import { claimInjected, readInjected } from '../sinks/logs/index.js';
+import { scrub } from '../sinks/scrub/index.js';
+import { hookRow } from './hook-table.js';
+import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
+import { injectedId, renderResults, session$ } from './hook-session.js';
+
+/** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
+const ACTION_CHARS = 1200;
+
+/** A KB's triggers, kept while its index version holds. */
+interface KbTriggers {
+  index: TriggerIndex;
+  notes: Map<string, Note>;
+}
+
+/** Trigger indexes by KB index version, in this process (a long-lived recall server reuses them). */
+const CACHE = new Map<string, KbTriggers>();
+/** Versions kept (several KBs, and an index that moved on while an old version was still asked for). */
+const CACHE_MAX = 8;
+
+function kbTriggers(set: NoteSet): KbTriggers {
+  const hit = set.version ? CACHE.get(set.version) : undefined;
+  if (hit) return hit;
+  const notes = new Map<string, Note>();
+  const triggers = set.notes().map((n) => {
+    const id = n.displayId !== '?' ? n.displayId : n.key;
+    notes.set(id, n);
+    return noteTriggers(n, id);
+  });
+  const made = { index: buildTriggerIndex(triggers), notes };
+  if (set.version) {
+    if (CACHE.size >= CACHE_MAX) CACHE.delete(CACHE.keys().next().value!);
+    CACHE.set(set.version, made);
+  }
+  return made;
+}
+
+/** Whether the action hook is switched on (on unless `pre_tool_use = false` / RECALL_PRE_TOOL_USE=0). */
+export function preToolUseOn(env: HookContext['env']): boolean {
+  const v = (env['RECALL_PRE_TOOL_USE'] ?? '').trim().toLowerCase();
+  return !['0', 'false', 'no', 'off'].includes(v);
+}
+
+/** How much a stem says in everyday English; without the word counts every stem counts fully (and the log says so). */
+function wordInfo(ctx: HookContext): (stem: string) => number {
+  try {
+    const counts = wordCounts();
+    return (stem) => infoOf(counts, stem);
+  } catch (err) {
+    hookLog(ctx, 'pre-tool-use', `word counts unavailable, every word counts as rare: ${errorMessage(err)}`);
+    return () => 1;
+  }
+}
+
+/** A matched note as the renderer takes it (the score is the action evidence, not a recall's relevance). */
+function asCandidate(note: Note, m: ActionMatch): ScoredCandidate {
+  const boosts = { confidence: 1, recency: 1, tags: 1, proof: 1, project: 1, domain: 1, authority: 1, speculative: 1 };
+  return {
+    note,
+    rrf: 0,
+    evidence: m.score,
+    ranks: {},
+    ce: null,
+    base: m.score,
+    relevance: Math.min(1, m.score / 4),
+    relevanceSource: 'lexical',
+    relevanceFactor: 1,
+    titleFactor: 1,
+    boosts,
+    score: m.score,
+  };
+}
+
+/** The notes of every KB the call matches, best first across KBs, at most MAX_ACTION_NOTES. */
+function matchAll(ctx: HookContext, session: RecallSession, action: ToolAction, cwd: string, prompt: string) {
+  const info = wordInfo(ctx);
+  const contextStems = prompt ? stemsOf(prompt) : undefined;
+  const out: { note: Note; match: ActionMatch }[] = [];
+  for (const set of session.noteSets()) {
+    const kb = kbTriggers(set);
+    for (const m of matchAction(kb.index, action, cwd, { info, ...(contextStems ? { contextStems } : {}) })) {
+      const note = kb.notes.get(m.id);
+      if (note) out.push({ note, match: m });
+    }
+  }
+  return out.sort((a, b) => b.match.score - a.match.score);
+}
+
+/** The one-line record of the call for logs: the command or the tool and its files, scrubbed. */
+export function scrubbedCall(action: ToolAction): string {
+  return scrub(actionSummary(action, 600)).slice(0, 300);
+}
+
+export const preToolUseHook: HookSpec = {
+  ...hookRow('pre-tool-use'),
+  run: (input, ctx) =>
+    defer((): Observable<string> => {
+      if (!preToolUseOn(ctx.env)) return of('');
+      const action = readToolCall(input);
+      if (!action) return of('');
+      const sessionId = pick(input, ['session_id', 'sessionId']);
+      const cwd = ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd;
+      const transcript = pick(input, ['transcript_path', 'transcriptPath']);
+      return session$(ctx, cwd, ctx.env, (session) =>
+        defer(() => {
+          const started = ctx.now();
+          const prompt = transcript ? lastUserPrompt(transcript) : '';
+          const matched = matchAll(ctx, session, action, cwd, prompt);
+          // The header names the call as the agent will see it: scrubbed, like every record of it.
+          const call = scrubbedCall(action);
+          let kept: { note: Note; match: ActionMatch }[] = [];
+          let block = '';
+          const choose = (seen: ReadonlySet<string>): string[] => {
+            kept = [];
+            block = '';
+            for (const m of matched) {
+              if (kept.length >= MAX_ACTION_NOTES) break;
+              const id = injectedId(asCandidate(m.note, m.match));
+              if (seen.has(id) || seen.has(m.note.key)) continue;
+              const next = renderResults(
+                session,
+                call,
+                [...kept, m].map((k) => asCandidate(k.note, k.match)),
+                0,
+              );
+              if (next.length > ACTION_CHARS && kept.length > 0) continue;
+              kept.push(m);
+              block = next;
+            }
+            return kept.map((k) => injectedId(asCandidate(k.note, k.match)));
+          };
+          if (sessionId && matched.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+            choose(readInjected(ctx.stateDir, sessionId));
+            hookLog(ctx, 'pre-tool-use', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+          } else if (!sessionId) choose(new Set());
+          if (matched.length > 0) recordAction(ctx, sessionId, session, call, matched, kept, block, ctx.now() - started);
+          return of(block);
+        }),
+      );
+    }),
+};
+
+/** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */
+function recordAction(
+  ctx: HookContext,
+  sessionId: string | null,
+  session: RecallSession,
+  call: string,
+  matched: readonly { note: Note; match: ActionMatch }[],
+  kept: readonly { note: Note; match: ActionMatch }[],
+  block: string,
+  ms: number,
+): void {
+  try {
+    const keptIds = new Set(kept.map((k) => k.note.key));
+    const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
+    const logged = logHookEvent(
+      ctx.stateDir,
+      {
+        hook: 'pre-tool-use',
+        harness: ctx.harness,
+        session: sessionId,
+        kb: session.scope.root ?? null,
+        query: call,
+        injected: kept.map((k) => ({
+          id: idOf(k.note),
+          title: k.note.title,
+          relevance: Number(Math.min(1, k.match.score / 4).toFixed(3)),
+          score: k.match.score,
+          tokens: Math.max(1, Math.floor(pyLen(block) / CHARS_PER_TOKEN / Math.max(1, kept.length))),
+        })),
+        deduped: matched.filter((m) => !keptIds.has(m.note.key)).map((m) => idOf(m.note)),
+        over_budget: [],
+        abstained: kept.length > 0 ? null : 'every matching learning was already given in this session',
+        tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
+        stages: [{ stage: 'match', ms: Math.round(ms) }],
+        recall_ms: Math.round(ms),
+        hook_ms: Math.round(ms),
+        degraded: [],
+        matched: matched.map((m) => ({ id: idOf(m.note), score: m.match.score, why: m.match.why.slice(0, 8) })),
+      },
+      ctx.now(),
+    );
+    if ('error' in logged) hookLog(ctx, 'pre-tool-use', logged.error);
+  } catch (err) {
+    hookLog(ctx, 'pre-tool-use', `hook event not recorded: ${errorMessage(err)}`);
+  }
+}
