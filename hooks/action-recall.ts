@@ -75,13 +75,13 @@ export function preToolUseOn(env: HookContext['env']): boolean {
   return !['0', 'false', 'no', 'off'].includes(v);
 }
 
-/** How much a stem says in everyday English; without the word counts every stem counts fully (and the log says so). */
-function wordInfo(ctx: HookContext): (stem: string) => number {
+/** How much a stem says in everyday English; without the word counts every stem counts fully (and `warn` says so). */
+export function wordInfo(warn: (line: string) => void): (stem: string) => number {
   try {
     const counts = wordCounts();
     return (stem) => infoOf(counts, stem);
   } catch (err) {
-    hookLog(ctx, 'pre-tool-use', `word counts unavailable, every word counts as rare: ${errorMessage(err)}`);
+    warn(`word counts unavailable, every word counts as rare: ${errorMessage(err)}`);
     return () => 1;
   }
 }
@@ -105,14 +105,32 @@ function asCandidate(note: Note, m: ActionMatch): ScoredCandidate {
   };
 }
 
-/** The notes of every KB the call matches, best first across KBs, at most MAX_ACTION_NOTES. */
-function matchAll(ctx: HookContext, session: RecallSession, action: ToolAction, cwd: string, prompt: string) {
-  const info = wordInfo(ctx);
-  const contextStems = prompt ? stemsOf(prompt) : undefined;
+export interface ActionMatchOptions {
+  info: (stem: string) => number;
+  /** The user's last prompt ('' = none). */
+  prompt: string;
+  /** Give notes under the threshold too, and more of them (a trace shows the near misses). */
+  threshold?: number;
+  max?: number;
+}
+
+/** The notes of every KB of the session the call matches, best first across KBs. */
+export function actionMatches(
+  session: RecallSession,
+  action: ToolAction,
+  cwd: string,
+  o: ActionMatchOptions,
+): { note: Note; match: ActionMatch }[] {
+  const contextStems = o.prompt ? stemsOf(o.prompt) : undefined;
   const out: { note: Note; match: ActionMatch }[] = [];
+  const extra = {
+    ...(contextStems ? { contextStems } : {}),
+    ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
+    ...(o.max ? { max: o.max } : {}),
+  };
   for (const set of session.noteSets()) {
     const kb = kbTriggers(set);
-    for (const m of matchAction(kb.index, action, cwd, { info, ...(contextStems ? { contextStems } : {}) })) {
+    for (const m of matchAction(kb.index, action, cwd, { info: o.info, ...extra })) {
       const note = kb.notes.get(m.id);
       if (note) out.push({ note, match: m });
     }
@@ -139,7 +157,8 @@ export const preToolUseHook: HookSpec = {
         defer(() => {
           const started = ctx.now();
           const prompt = transcript ? lastUserPrompt(transcript) : '';
-          const matched = matchAll(ctx, session, action, cwd, prompt);
+          const info = wordInfo((l) => hookLog(ctx, 'pre-tool-use', l));
+          const matched = actionMatches(session, action, cwd, { info, prompt });
           // The header names the call as the agent will see it: scrubbed, like every record of it.
           const call = scrubbedCall(action);
           let kept: { note: Note; match: ActionMatch }[] = [];

@@ -153,4 +153,22 @@ describe('pre-tool-use hook', () => {
     expect(line!['query']).toMatch(/^Bash: .*npm install zod/);
     expect((line!['injected'] as { id: string }[]).map((n) => n.id)).toEqual(['use-pnpm']);
   });
+
+  it('`recall trace --tool-call -` shows what the hook would give for a call, and why, with the call scrubbed', () => {
+    const token = 'ghp_' + 'Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2';
+    const input = stdin('s-trace', 'Bash', { command: `NPM_TOKEN=${token} npm install zod` });
+    const r = spawnSync(process.execPath, [RECALL_BIN, 'trace', '--tool-call', '-'], {
+      input,
+      env: env(),
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^tool call {3}Bash: .*npm install zod/m);
+    expect(r.stdout).toMatch(/^given {7}use-pnpm {2}\d+\.\d\d {2}command:npm install/m);
+    expect(r.stdout).not.toContain(token);
+    // A trace records nothing: the session may still be given the note.
+    expect(actionContext(bash('s-trace', 'npm install zod'))).toContain('**[use-pnpm]**');
+  });
 });
