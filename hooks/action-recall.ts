@@ -11,23 +11,21 @@
  *   RECALL_PRE_TOOL_TIMEOUT (2 s), far inside what the harness is told.
  * What it gave is one `kind: "hook"` line in the recall log with the tool call, scrubbed.
  */
-import { defer, of, type Observable } from 'rxjs';
+import { defer, from, map, of, type Observable } from 'rxjs';
 import type { Note } from '../core/note/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { errorMessage } from '../core/errors.js';
 import {
   actionSummary,
-  buildTriggerIndex,
   matchAction,
-  noteTriggers,
   readToolCall,
   stemsOf,
   MAX_ACTION_NOTES,
   type ActionMatch,
   type ToolAction,
-  type TriggerIndex,
 } from '../operators/action/index.js';
-import type { NoteSet, RecallSession } from '../pipeline/run.js';
+import type { RecallSession } from '../pipeline/run.js';
+import { kbTriggers } from './action-triggers.js';
 import { infoOf, wordCounts } from '../sources/query/index.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
 import { CHARS_PER_TOKEN, pyLen } from '../sinks/economics.js';
@@ -35,39 +33,12 @@ import { logHookEvent } from '../sinks/hook-events/index.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import { scrub } from '../sinks/scrub/index.js';
 import { hookRow } from './hook-table.js';
-import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
+import { OverrideReader, hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../io/hook-input.js';
 import { injectedId, renderResults, session$ } from './hook-session.js';
 
 /** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
 const ACTION_CHARS = 1200;
-
-/** A KB's triggers, kept while its index version holds. */
-interface KbTriggers {
-  index: TriggerIndex;
-  notes: Map<string, Note>;
-}
-
-/** Trigger indexes by KB index version, in this process (a long-lived recall server reuses them). */
-const CACHE = new Map<string, KbTriggers>();
-/** Versions kept (several KBs, and an index that moved on while an old version was still asked for). */
-const CACHE_MAX = 8;
-
-function kbTriggers(set: NoteSet): KbTriggers {
-  const hit = set.version ? CACHE.get(set.version) : undefined;
-  if (hit) return hit;
-  const notes = new Map<string, Note>();
-  const triggers = set.notes().map((n) => {
-    const id = n.displayId !== '?' ? n.displayId : n.key;
-    notes.set(id, n);
-    return noteTriggers(n, id);
-  });
-  const made = { index: buildTriggerIndex(triggers), notes };
-  if (set.version) {
-    if (CACHE.size >= CACHE_MAX) CACHE.delete(CACHE.keys().next().value!);
-    CACHE.set(set.version, made);
-  }
-  return made;
-}
 
 /** Whether the action hook is switched on (on unless `pre_tool_use = false` / RECALL_PRE_TOOL_USE=0). */
 export function preToolUseOn(env: HookContext['env']): boolean {
@@ -115,12 +86,12 @@ export interface ActionMatchOptions {
 }
 
 /** The notes of every KB of the session the call matches, best first across KBs. */
-export function actionMatches(
+export async function actionMatches(
   session: RecallSession,
   action: ToolAction,
   cwd: string,
   o: ActionMatchOptions,
-): { note: Note; match: ActionMatch }[] {
+): Promise<{ note: Note; match: ActionMatch }[]> {
   const contextStems = o.prompt ? stemsOf(o.prompt) : undefined;
   const out: { note: Note; match: ActionMatch }[] = [];
   const extra = {
@@ -128,8 +99,9 @@ export function actionMatches(
     ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
     ...(o.max ? { max: o.max } : {}),
   };
-  for (const set of session.noteSets()) {
-    const kb = kbTriggers(set);
+  // Every KB's notes are read now, while the session is open; the builds may finish later.
+  const kbs = await Promise.all(session.noteSets().map(kbTriggers));
+  for (const kb of kbs) {
     for (const m of matchAction(kb.index, action, cwd, { info: o.info, ...extra })) {
       const note = kb.notes.get(m.id);
       if (note) out.push({ note, match: m });
@@ -153,45 +125,52 @@ export const preToolUseHook: HookSpec = {
       const sessionId = pick(input, ['session_id', 'sessionId']);
       const cwd = ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd;
       const transcript = pick(input, ['transcript_path', 'transcriptPath']);
+      const started = ctx.now();
+      const prompt = transcript ? lastUserPrompt(transcript) : '';
+      const info = wordInfo((l) => hookLog(ctx, 'pre-tool-use', l));
       return session$(ctx, cwd, ctx.env, (session) =>
-        defer(() => {
-          const started = ctx.now();
-          const prompt = transcript ? lastUserPrompt(transcript) : '';
-          const info = wordInfo((l) => hookLog(ctx, 'pre-tool-use', l));
-          const matched = actionMatches(session, action, cwd, { info, prompt });
-          // The header names the call as the agent will see it: scrubbed, like every record of it.
-          const call = scrubbedCall(action);
-          let kept: { note: Note; match: ActionMatch }[] = [];
-          let block = '';
-          const choose = (seen: ReadonlySet<string>): string[] => {
-            kept = [];
-            block = '';
-            for (const m of matched) {
-              if (kept.length >= MAX_ACTION_NOTES) break;
-              const id = injectedId(asCandidate(m.note, m.match));
-              if (seen.has(id) || seen.has(m.note.key)) continue;
-              const next = renderResults(
-                session,
-                call,
-                [...kept, m].map((k) => asCandidate(k.note, k.match)),
-                0,
-              );
-              if (next.length > ACTION_CHARS && kept.length > 0) continue;
-              kept.push(m);
-              block = next;
-            }
-            return kept.map((k) => injectedId(asCandidate(k.note, k.match)));
-          };
-          if (sessionId && matched.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
-            choose(readInjected(ctx.stateDir, sessionId));
-            hookLog(ctx, 'pre-tool-use', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
-          } else if (!sessionId) choose(new Set());
-          if (matched.length > 0) recordAction(ctx, sessionId, session, call, matched, kept, block, ctx.now() - started);
-          return of(block);
-        }),
+        from(actionMatches(session, action, cwd, { info, prompt })).pipe(
+          map((matched) => {
+            // The header names the call as the agent will see it: scrubbed, like every record of it.
+            const call = scrubbedCall(action);
+            let kept: { note: Note; match: ActionMatch }[] = [];
+            let block = '';
+            const choose = (seen: ReadonlySet<string>): string[] => {
+              kept = [];
+              block = '';
+              for (const m of matched) {
+                if (kept.length >= MAX_ACTION_NOTES) break;
+                const id = injectedId(asCandidate(m.note, m.match));
+                if (seen.has(id) || seen.has(m.note.key)) continue;
+                const next = renderResults(
+                  session,
+                  call,
+                  [...kept, m].map((k) => asCandidate(k.note, k.match)),
+                  0,
+                );
+                if (next.length > ACTION_CHARS && kept.length > 0) continue;
+                kept.push(m);
+                block = next;
+              }
+              return kept.map((k) => injectedId(asCandidate(k.note, k.match)));
+            };
+            if (sessionId && matched.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+              choose(readInjected(ctx.stateDir, sessionId));
+              hookLog(ctx, 'pre-tool-use', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+            } else if (!sessionId) choose(new Set());
+            if (matched.length > 0) recordAction(ctx, sessionId, session, call, matched, kept, block, ctx.now() - started);
+            return block;
+          }),
+        ),
       );
     }),
 };
+
+/** When the hook process started: its deadline less its own timeout (read by the same rule as runHook). */
+function hookStartMs(ctx: HookContext): number {
+  const row = hookRow('pre-tool-use');
+  return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
+}
 
 /** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */
 function recordAction(
@@ -228,7 +207,7 @@ function recordAction(
         tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: [{ stage: 'match', ms: Math.round(ms) }],
         recall_ms: Math.round(ms),
-        hook_ms: Math.round(ms),
+        hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
         degraded: [],
         matched: matched.map((m) => ({ id: idOf(m.note), score: m.match.score, why: m.match.why.slice(0, 8) })),
       },
