@@ -28,6 +28,11 @@ const W_WHEN = 3;
 const W_PHRASE = 1.6;
 /** A shared code-like token, before its rarity among notes. */
 const W_COMPOUND = 1.2;
+/**
+ * A shared code-like token the note names in what it says to do (a config key, an API, a flag in its
+ * key insight, how to apply, fix or rule): what the note is about, enough alone when no other note names it.
+ */
+const W_FOCUS_COMPOUND = 1.6;
 /** Words rarer than this in everyday English (0..1, see the word-info source) count as evidence. */
 const MIN_STEM_INFO = 0.55;
 /** A word found only in the call's file path counts this much of a word in what the call runs or writes. */
@@ -86,7 +91,8 @@ export function projectPath(p: string, cwd: string): string {
 interface ActionFeatures {
   commands: string[][];
   paths: string[];
-  compounds: Set<string>;
+  /** Code-like tokens of the call: each one's forms (`poolclass=nullpool`, `poolclass`, `nullpool`) and word stems. */
+  compounds: Map<string, { forms: string[]; stems: string[] }>;
   stems: Set<string>;
   /** Stems only the call's file paths hold: where the change is, weaker than what it does. */
   pathOnly: Set<string>;
@@ -94,20 +100,24 @@ interface ActionFeatures {
 
 function features(a: ToolAction, cwd: string): ActionFeatures {
   const paths = a.paths.map((p) => projectPath(p, cwd));
-  const compounds = new Set<string>();
+  const compounds = new Map<string, { forms: string[]; stems: string[] }>();
+  const addForms = (tok: string): void => {
+    const forms = compoundsOf(tok);
+    if (forms.length > 0 && !compounds.has(forms[0]!)) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf) });
+  };
   const stems = new Set<string>();
   const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
   for (const c of a.commands) {
     for (const w of c) {
-      for (const x of compoundsOf(w)) compounds.add(x);
+      addForms(w);
       for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
     }
   }
-  for (const tok of rawTokens(a.text)) for (const x of compoundsOf(tok)) compounds.add(x);
+  for (const tok of rawTokens(a.text)) addForms(tok);
   for (const s of stemsOf(a.text)) stems.add(s);
   const pathOnly = new Set<string>();
   for (const p of paths) {
-    for (const x of compoundsOf(p.split('/').pop() ?? '')) compounds.add(x);
+    addForms(p.split('/').pop() ?? '');
     // The folders and the file's name, not its type (`.py`, `.yaml` say nothing about the topic).
     for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) {
       if (!stems.has(s)) pathOnly.add(s);
@@ -175,12 +185,18 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
 /** Shared code-like tokens, then rare words (a token's own words are not counted twice), then the prompt's. */
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   const counted = new Map<number, Set<string>>();
-  for (const c of f.compounds) {
-    const hits = idx.byCompound.get(c) ?? [];
-    for (const i of hits) {
-      ev.credit(i, W_COMPOUND * spread(hits.length), `token:${c}`, hits.length <= 2);
+  // One token of the call counts once per note, by the rarest of its forms that note names.
+  for (const { forms, stems } of f.compounds.values()) {
+    const best = new Map<number, { form: string; df: number }>();
+    for (const form of forms) {
+      const hits = idx.byCompound.get(form) ?? [];
+      for (const i of hits) if (!best.has(i) || best.get(i)!.df > hits.length) best.set(i, { form, df: hits.length });
+    }
+    for (const [i, { form, df }] of best) {
+      const weight = idx.notes[i]!.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
+      ev.credit(i, weight * spread(df), `token:${form}`, df <= 2);
       const seen = counted.get(i) ?? new Set<string>();
-      for (const w of tokenWords(c)) seen.add(stemOf(w));
+      for (const w of stems) seen.add(w);
       counted.set(i, seen);
     }
   }

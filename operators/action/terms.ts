@@ -62,6 +62,12 @@ export function compoundsOf(token: string): string[] {
   }
   const last = lower.split('/').pop() ?? '';
   if (last !== lower && isCompound(last)) out.add(last);
+  // The identifiers inside code (`{new Date(x).toLocaleString()}` names `toLocaleString`;
+  // `Date.prototype.toLocaleString` names it too), whole and by their dotted parts.
+  for (const m of token.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    for (const part of [m[0], ...m[0].split('.')]) if (isCompound(part) && !part.includes('.')) out.add(part.toLowerCase());
+    if (m[0].includes('.') && isCompound(m[0])) out.add(m[0].toLowerCase());
+  }
   // A flag is the same flag with or without its value, with one dash or two (`-f` aside).
   for (const c of [...out]) if (c.startsWith('--')) out.add(c.replace(/=.*$/, ''));
   return [...out].filter((c) => c.length >= MIN_COMPOUND_CHARS);

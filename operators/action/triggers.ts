@@ -30,8 +30,11 @@ export interface NoteTriggers {
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
   compounds: Set<string>;
+  /** Those it names in what it is about (title, key insight or description, how to apply, rule; not the fix's code). */
+  focusCompounds: Set<string>;
   /** Stems of the note's focus text. */
   stems: Set<string>;
+
   /** Programs the note names as commands (one-word code spans included). */
   programs: Set<string>;
 }
@@ -125,7 +128,8 @@ export function noteTriggers(
   note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body'>,
   id: string,
 ): NoteTriggers {
-  const when = list(note.frontmatter['applies_when']);
+  const fm = note.frontmatter;
+  const when = list(fm['applies_when']);
   const globs = when.filter(isPathPattern).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))
@@ -135,11 +139,16 @@ export function noteTriggers(
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
-  const compounds = new Set<string>();
+  // What the note warns about or is about, not the code its fix recommends: a call that already
+  // writes the fix (`origin: allowList`) is doing what the note says.
+  const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
+  const focusCompounds = new Set<string>();
+  for (const tok of rawTokens(about)) for (const c of compoundsOf(tok)) if (focusCompounds.size < MAX_PER_KIND) focusCompounds.add(c);
+  const compounds = new Set<string>(focusCompounds);
   for (const tok of [...rawTokens(focus), ...spans.flatMap((s) => rawTokens(s))]) {
     for (const c of compoundsOf(tok)) if (compounds.size < MAX_PER_KIND) compounds.add(c);
   }
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
-  return { id, commands, globs, phrases, compounds, stems: stemsOf(focus), programs };
+  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), programs };
 }

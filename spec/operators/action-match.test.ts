@@ -109,6 +109,24 @@ describe('matchAction', () => {
     expect(ids(idx, 'Edit', { file_path: '/home/dev/shop/notes.py', old_string: '', new_string: 'redis_url = settings.url' })).toEqual([]);
   });
 
+  it('gives a note for a config key or API it warns about, alone, but not for the code its fix recommends', () => {
+    const keys = kb({
+      'documents/pool.md': `---
+id: lrn-pool
+title: "Test database pool"
+key_insight: "Never raise pool_size to hide leaked connections in tests."
+fix: "engine = create_engine(url, poolclass=NullPool)"
+---
+Body.
+`,
+    });
+    const edit = (text: string) =>
+      matchAction(keys, call('Edit', { file_path: '/home/dev/shop/tests/conftest.py', old_string: '', new_string: text }), '/', { info });
+    expect(edit('engine = create_engine(URL, pool_size=40)').map((m) => m.id)).toEqual(['lrn-pool']);
+    // The fix's own code is weak evidence: one token of it is not enough.
+    expect(edit('conn = make(URL, poolclass=NullPool)')).toEqual([]);
+  });
+
   it('counts the prompt only for a note the call already points at', () => {
     const a = call('Bash', { command: 'terraform state list' });
     expect(matchAction(idx, a, '/', { info, contextStems: new Set(['lock', 'unlock', 'forc']) })).toEqual([]);
