@@ -41,6 +41,9 @@ export interface NoteTriggers {
 
 /** Most triggers kept per kind and note (a note of 500 code spans must not make every call match). */
 const MAX_PER_KIND = 200;
+/** `applies_when` entries read per note, and the longest entry (what `recall add --when` accepts). */
+const MAX_WHEN = 20;
+const MAX_WHEN_CHARS = 200;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : str(v) ? [str(v)] : []);
@@ -58,7 +61,13 @@ export function isPathPattern(entry: string): boolean {
 
 /** A path glob as a regular expression over `/`-separated paths: `**` any folders, `*` and `?` within one. */
 export function globRegExp(glob: string): RegExp {
-  const g = glob.trim().replace(/^\.\//, '');
+  // `**/**` and `***` say no more than `**`; collapsed, a glob cannot stack `.*` into slow backtracking.
+  const g = glob
+    .trim()
+    .replace(/^\.\//, '')
+    .replace(/\*{3,}/g, '**')
+    .replace(/(?:\*\*\/)+\*\*/g, '**')
+    .replace(/(?:\*\*\/){2,}/g, '**/');
   let re = '';
   for (let i = 0; i < g.length; i += 1) {
     const c = g[i]!;
@@ -129,7 +138,10 @@ export function noteTriggers(
   id: string,
 ): NoteTriggers {
   const fm = note.frontmatter;
-  const when = list(fm['applies_when']);
+  // Note text is data: a note cannot make every call slow with thousands of patterns or long globs.
+  const when = list(fm['applies_when'])
+    .filter((w) => w.length <= MAX_WHEN_CHARS)
+    .slice(0, MAX_WHEN);
   const globs = when.filter(isPathPattern).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))

@@ -171,4 +171,20 @@ describe('pre-tool-use hook', () => {
     // A trace records nothing: the session may still be given the note.
     expect(actionContext(bash('s-trace', 'npm install zod'))).toContain('**[use-pnpm]**');
   });
+
+  it('`recall replay` matches the logged commands again and compares what they matched', () => {
+    actionContext(bash('s-replay', 'yarn add zod'));
+    const r = spawnSync(process.execPath, [RECALL_BIN, 'replay', '--json'], {
+      env: env(),
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(0);
+    const diffs = (
+      JSON.parse(r.stdout) as { diffs: { caller: string; query: string; before: string[]; after: string[]; changed: boolean }[] }
+    ).diffs;
+    const yarn = diffs.find((d) => d.caller === 'pre-tool-use' && d.query.endsWith('yarn add zod'));
+    expect(yarn).toMatchObject({ before: ['use-pnpm'], after: ['use-pnpm'], changed: false });
+  });
 });

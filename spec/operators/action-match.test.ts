@@ -190,5 +190,9 @@ describe('shell and glob helpers', () => {
     expect(globRegExp('apps/api/**').test('/home/x/myapps/api/b.ts')).toBe(false);
     expect(globRegExp('*.tf').test('/infra/main.tf')).toBe(true);
     expect(globRegExp('*.tf').test('/infra/main.tfvars')).toBe(false);
+    // A glob written to backtrack answers at once on a long path.
+    const t0 = performance.now();
+    expect(globRegExp('**/**/**/**/**/**/**/**/**/x*y*z*w').test(`/${'a/'.repeat(2000)}b`)).toBe(false);
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });
