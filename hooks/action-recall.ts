@@ -135,9 +135,11 @@ export const preToolUseHook: HookSpec = {
             const call = scrubbedCall(action);
             let kept: { note: Note; match: ActionMatch }[] = [];
             let block = '';
+            let given: ReadonlySet<string> = new Set();
             const choose = (seen: ReadonlySet<string>): string[] => {
               kept = [];
               block = '';
+              given = seen;
               for (const m of matched) {
                 if (kept.length >= MAX_ACTION_NOTES) break;
                 const id = injectedId(asCandidate(m.note, m.match));
@@ -158,7 +160,7 @@ export const preToolUseHook: HookSpec = {
               choose(readInjected(ctx.stateDir, sessionId));
               hookLog(ctx, 'pre-tool-use', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
             } else if (!sessionId) choose(new Set());
-            if (matched.length > 0) recordAction(ctx, sessionId, session, call, matched, kept, block, ctx.now() - started);
+            if (matched.length > 0) recordAction(ctx, { sessionId, session, call, matched, kept, given, block, ms: ctx.now() - started });
             return block;
           }),
         ),
@@ -175,17 +177,24 @@ function hookStartMs(ctx: HookContext): number {
 /** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */
 function recordAction(
   ctx: HookContext,
-  sessionId: string | null,
-  session: RecallSession,
-  call: string,
-  matched: readonly { note: Note; match: ActionMatch }[],
-  kept: readonly { note: Note; match: ActionMatch }[],
-  block: string,
-  ms: number,
+  r: {
+    sessionId: string | null;
+    session: RecallSession;
+    call: string;
+    matched: readonly { note: Note; match: ActionMatch }[];
+    kept: readonly { note: Note; match: ActionMatch }[];
+    /** The ids the session had been given before this call. */
+    given: ReadonlySet<string>;
+    block: string;
+    ms: number;
+  },
 ): void {
+  const { sessionId, session, call, matched, kept, block, ms } = r;
   try {
     const keptIds = new Set(kept.map((k) => k.note.key));
     const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
+    const left = matched.filter((m) => !keptIds.has(m.note.key));
+    const wasGiven = (n: Note): boolean => r.given.has(idOf(n)) || r.given.has(n.key);
     const logged = logHookEvent(
       ctx.stateDir,
       {
@@ -201,8 +210,8 @@ function recordAction(
           score: k.match.score,
           tokens: Math.max(1, Math.floor(pyLen(block) / CHARS_PER_TOKEN / Math.max(1, kept.length))),
         })),
-        deduped: matched.filter((m) => !keptIds.has(m.note.key)).map((m) => idOf(m.note)),
-        over_budget: [],
+        deduped: left.filter((m) => wasGiven(m.note)).map((m) => idOf(m.note)),
+        over_budget: left.filter((m) => !wasGiven(m.note)).map((m) => idOf(m.note)),
         abstained: kept.length > 0 ? null : 'every matching learning was already given in this session',
         tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: [{ stage: 'match', ms: Math.round(ms) }],

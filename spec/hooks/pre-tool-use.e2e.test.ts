@@ -103,6 +103,13 @@ describe('pre-tool-use hook', () => {
   it('does not repeat a learning the prompt hook already gave in the session', () => {
     expect(recordInjected(state, 's-prompted', ['use-pnpm'])).toBe(true);
     expect(actionContext(bash('s-prompted', 'npm install zod'))).toBe('');
+    const line = fs
+      .readFileSync(path.join(state, 'recall_log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l['hook'] === 'pre-tool-use' && l['session'] === 's-prompted');
+    expect(line).toMatchObject({ injected: [], deduped: ['use-pnpm'], over_budget: [] });
   });
 
   it('gives nothing for calls that only look', () => {
