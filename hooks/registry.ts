@@ -23,6 +23,8 @@ import { injectedId, renderAnswer, renderResults, session$, shownResults } from 
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 import { preToolUseHook } from './action-recall.js';
 
+export { preToolUseHook };
+
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
 export { HOOK_DEADLINE_SEC };
