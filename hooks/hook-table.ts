@@ -12,7 +12,9 @@
  * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
  * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
  * - fixedContextEnv: a variable whose value, when set, is the user's own context, injected as given;
- * - entry: the source of the hook's entry script (`node dist/hooks/<name>.js`).
+ * - entry: the source of the hook's entry script (`node dist/hooks/<name>.js`);
+ * - matcher, copilotMatcher: the tool names the hook is wired for, where the harness filters by
+ *   tool (a regex the tool name must match whole).
  */
 
 /**
@@ -50,6 +52,23 @@ export const HOOK_TABLE = [
     defaultTimeoutSec: 5,
     fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
     entry: 'hooks/subagent-start.ts',
+  },
+  {
+    // Before every tool call: the harness waits for it, so its own deadline is short and the
+    // harness is told a few seconds more (a hook the harness kills answers nothing; Copilot denies
+    // the call when a preToolUse hook fails, so the hook must answer, empty, well before that).
+    name: 'pre-tool-use',
+    event: 'PreToolUse',
+    copilotEvent: 'preToolUse',
+    timeoutSec: 10,
+    timeoutEnv: 'RECALL_PRE_TOOL_TIMEOUT',
+    defaultTimeoutSec: 2,
+    entry: 'hooks/pre-tool-use.ts',
+    // Tools whose call can be an action a learning is about (Codex names its shell `Bash` and its
+    // patches `apply_patch`; Copilot's own tools are lower-case). Read-only tools (Read, Grep, Glob,
+    // view, web fetches, Task) do not start a process at all.
+    matcher: 'Bash|Edit|Write|MultiEdit|NotebookEdit|apply_patch',
+    copilotMatcher: 'bash|powershell|edit|create|apply_patch',
   },
 ] as const;
 

@@ -1,5 +1,5 @@
 /**
- * The three hook handlers. Each is a stream of the context text to inject ('' = nothing: the home
+ * The hook handlers. Each is a stream of the context text to inject ('' = nothing: the home
  * directory, a short prompt, a payload that says nothing about the work); runtime.ts subscribes to
  * it under the deadline and wraps it in the never-fail envelope. Recalls run in-process through a
  * recall session (one index refresh per hook): the hook asks it for outcomes, selects and renders
@@ -23,6 +23,9 @@ import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
 import { oneLine, safeId } from '../sinks/safe-text.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
+import { preToolUseHook } from './action-recall.js';
+
+export { preToolUseHook };
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
@@ -284,4 +287,5 @@ export const HOOKS: Readonly<Record<HookName, HookSpec>> = {
   'session-start': sessionStartHook,
   'user-prompt-submit': userPromptSubmitHook,
   'subagent-start': subagentStartHook,
+  'pre-tool-use': preToolUseHook,
 };

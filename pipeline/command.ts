@@ -4,6 +4,7 @@
  */
 import type { Observable } from 'rxjs';
 import type { ModelClient } from '../core/ports.js';
+import type { Note } from '../core/note/index.js';
 import type { Degradation, RecallOutcome, ScoredCandidate } from '../core/types.js';
 import type { ConfidenceFloor } from '../operators/filter-confidence.js';
 import type { TraceSink } from '../operators/trace-stage.js';
@@ -149,7 +150,20 @@ export interface RecallSession {
   record(cmd: RecallCommand, outcome: RecallOutcome, given: readonly ScoredCandidate[], opts?: RunOptions): void;
   /** Glyphs of the active mode (loaded once). */
   glyphs(): Map<string, string>;
+  /**
+   * The notes each KB of the session can give (live, not quarantined, not retired by their own
+   * frontmatter or a `supersedes` claim), read on call, with a version that changes whenever the
+   * KB's index does (null for an index held in memory): a caller may keep what it derives from
+   * them (the action hook's trigger index) until the version moves.
+   */
+  noteSets(): NoteSet[];
   close(): void;
+}
+
+export interface NoteSet {
+  root: string;
+  version: string | null;
+  notes(): Note[];
 }
 
 export interface RunOptions {

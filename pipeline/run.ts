@@ -10,6 +10,7 @@ import { openSession } from './session/index.js';
 export { DEFAULT_COMMAND } from './command.js';
 export type {
   IndexOpener,
+  NoteSet,
   OutputFormat,
   RecallAnswer,
   RecallCommand,

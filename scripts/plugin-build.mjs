@@ -52,7 +52,7 @@ const VENDORED = ['node-sqlite3-wasm', 'js-yaml', 'smol-toml'];
 const SKIPPED = /(^|\/)(README[^/]*|CHANGELOG[^/]*|bin|[^/]*\.d\.[cm]?ts|[^/]*\.map|[^/]*\.min\.js)$/i;
 
 const PLUGIN_DESCRIPTION =
-  'Injects relevant prior learnings at session start, on each prompt and when a subagent starts; recall skill and MCP tools for deeper digs.';
+  'Injects relevant prior learnings at session start, on each prompt, when a subagent starts and before a command or edit they are about; recall skill and MCP tools for deeper digs.';
 const CLAUDE_MARKET = {
   name: 'recall',
   owner: { name: 'recall' },

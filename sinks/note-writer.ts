@@ -4,8 +4,8 @@
  * alike.
  *
  * - A new note is `<notes dir>/<slug>.md` with the learning template's frontmatter (type, id
- *   `lrn-<slug>-<hash6>`, title, dates, confidence, learning_type, tags, key_insight, superseded_by,
- *   provenance) and a body whose `**How to apply:**` line recall shows. It is created atomically and
+ *   `lrn-<slug>-<hash6>`, title, dates, confidence, learning_type, tags, applies_when, key_insight,
+ *   superseded_by, provenance) and a body whose `**How to apply:**` line recall shows. It is created atomically and
  *   never over an existing file (written aside, then hard-linked into place, which fails if the name
  *   is taken).
  * - Supersession edits frontmatter in place with a YAML document model that keeps the author's
@@ -50,6 +50,8 @@ export interface NewNote {
   project?: string;
   /** Ids this note replaces. */
   supersedes?: string[];
+  /** When the learning applies: commands (`pnpm|npm install`) and path globs (`apps/api/**`), for the tool-call hook. */
+  appliesWhen?: string[];
   /** Who wrote it, for the provenance block: the tool (default `recall add`), the harness and its session. */
   source?: { tool: string; harness?: string; sessionId?: string };
 }
@@ -106,6 +108,7 @@ export function noteText(n: NewNote, now: Date): { id: string; slug: string; tex
     `learning_type: ${q(n.learningType ?? 'pattern')}`,
     ...(n.project ? [`project_id: ${q(n.project)}`] : []),
     `tags: [${tags.map(q).join(', ')}]`,
+    ...(n.appliesWhen?.length ? [`applies_when: [${n.appliesWhen.map((w) => q(w.trim())).join(', ')}]`] : []),
     `key_insight: ${q(n.keyInsight.trim())}`,
     ...(n.supersedes?.length ? [`supersedes: [${n.supersedes.map(q).join(', ')}]`] : []),
     ...(byAgent ? [`status: ${STATUS_PROPOSED}`] : []),

@@ -107,6 +107,7 @@ function fromNoteText(text: string): Partial<NewNote> {
     ...(isConfidenceTier(tier) ? { confidence: tier } : {}),
     ...(str(fm['learning_type']) ? { learningType: str(fm['learning_type']) } : {}),
     ...(str(fm['id']) ? { id: str(fm['id']) } : {}),
+    ...(Array.isArray(fm['applies_when']) ? { appliesWhen: (fm['applies_when'] as unknown[]).map((w) => str(w)).filter(Boolean) } : {}),
     body: body.replace(/^\*\*How to apply:\*\*.*$/m, '').trim(),
   };
 }
@@ -139,6 +140,7 @@ function noteFromFlags(a: Record<string, unknown>): Partial<NewNote> {
     ...(a['type'] !== undefined ? { learningType: String(lastValue(a['type'])).toLowerCase() } : {}),
     ...(a['body'] !== undefined ? { body: String(lastValue(a['body'])) } : {}),
     ...(a['id'] !== undefined ? { id: String(lastValue(a['id'])) } : {}),
+    ...(a['when'] !== undefined ? { appliesWhen: [a['when']].flat().map(String) } : {}),
   };
   if (a['confidence'] !== undefined) {
     const c = String(lastValue(a['confidence'])).toLowerCase();
@@ -164,6 +166,12 @@ export function addCommand(io: CliIo): CommandModule {
         type: { type: 'string', describe: 'learning type: pattern (default), bug-fix, decision, correction, anti-pattern, …' },
         body: { type: 'string', describe: 'body text (markdown)' },
         id: { type: 'string', describe: 'id to use (default lrn-<slug>-<hash>)' },
+        when: {
+          type: 'string',
+          array: true,
+          describe:
+            'when it applies (repeat): a command (`pnpm|npm install`) or a path glob (`apps/api/**`); shown before such a tool call',
+        },
         supersedes: { type: 'string', describe: 'id of a note this one replaces (it stops being recalled)' },
         edit: { type: 'boolean', default: false, describe: 'write the note in $VISUAL / $EDITOR' },
         'session-id': {
@@ -192,7 +200,8 @@ export function addCommand(io: CliIo): CommandModule {
       const note: NewNote = { title: '', keyInsight: '', ...base, ...fromFlags };
       if (a['supersedes'] !== undefined) note.supersedes = [String(lastValue(a['supersedes']))];
       // An agent running `recall add` from its shell: its harness and session go in the provenance.
-      const { provenanceOf } = await import('../../pipeline/learnings/index.js');
+      const { provenanceOf, checkAppliesWhen } = await import('../../pipeline/learnings/index.js');
+      if (note.appliesWhen) note.appliesWhen = checkAppliesWhen(note.appliesWhen);
       const sessionId = a['session-id'] !== undefined ? String(lastValue(a['session-id'])) : null;
       const source = provenanceOf(io.env, 'recall add', { sessionId });
       if (source.harness || source.sessionId) note.source = source;

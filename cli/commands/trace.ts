@@ -4,6 +4,16 @@ import { NotFoundError, UsageError } from '../../core/errors.js';
 import { RECALL_OPTIONS, lastValue, toRecallCommand, yargsOptions } from '../options.js';
 import { jsonText, oneKb, serviceIo, type CliIo } from '../shared.js';
 
+/** A file's text, or a usage error naming it. */
+async function readFile(file: string): Promise<string> {
+  const fs = await import('node:fs');
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`--tool-call ${file}: ${(err as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+  }
+}
+
 /** trace and explain show what every stage does: a cached run would skip the arms they describe. */
 const UNCACHED = {
   cache: { type: 'boolean', default: false, describe: 'reuse a cached fetch (default off here: a cached run skips the arms)' },
@@ -19,12 +29,24 @@ export function traceCommand(io: CliIo): CommandModule {
     command: 'trace [query..]',
     describe: 'Run a recall and stream what each stage did (--format text | jsonl; --json = jsonl); takes every recall option',
     builder: (y: Argv) =>
-      y
-        .positional('query', { type: 'string', array: true })
-        .options({ ...yargsOptions(RECALL_OPTIONS), ...UNCACHED, format: { type: 'string', default: 'text', describe: 'text | jsonl' } }),
+      y.positional('query', { type: 'string', array: true }).options({
+        ...yargsOptions(RECALL_OPTIONS),
+        ...UNCACHED,
+        format: { type: 'string', default: 'text', describe: 'text | jsonl' },
+        'tool-call': {
+          type: 'string',
+          describe: 'trace the tool-call hook instead: a PreToolUse hook JSON from this file (- = stdin)',
+        },
+      }),
     handler: async (a) => {
       const fmt = a['json'] === true ? 'jsonl' : String(lastValue(a['format']));
       if (fmt !== 'text' && fmt !== 'jsonl') throw new UsageError(`--format must be text or jsonl for trace (got ${JSON.stringify(fmt)})`);
+      if (a['tool-call'] !== undefined) {
+        const src = String(lastValue(a['tool-call']));
+        const text = src === '-' || src === '' ? (io.readStdin ? await io.readStdin() : '') : await readFile(src);
+        const { runActionTrace } = await import('../trace/action.js');
+        return runActionTrace(text, serviceIo(io), fmt, io.stdout);
+      }
       const { runTrace } = await import('../trace/trace.js');
       await runTrace(tracedCommand(a, 'trace'), serviceIo(io), fmt, io.stdout, io.isTty && fmt === 'text' && !io.env['NO_COLOR']);
     },

@@ -201,6 +201,14 @@ async function withConsent<T>(
 const SAVE_DESCRIPTION =
   "Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project's reflect KB; the next recall finds it.";
 
+/** The save tool's `applies_when`: when the learning is shown just before a tool call. */
+const APPLIES_WHEN_SCHEMA = z
+  .array(z.string())
+  .optional()
+  .describe(
+    `when it applies (at most ${LEARNING_LIMITS.when}): commands like "pnpm|npm install" or "terraform force-unlock", path globs like "apps/api/**"; recall shows the learning just before such a call`,
+  );
+
 function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
   const connection = randomUUID().slice(0, 8);
   const L = LEARNING_LIMITS;
@@ -217,6 +225,7 @@ function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
         confidence: z.enum(['high', 'medium', 'low']).optional().describe('high: verified; medium (default); low: a hunch'),
         type: z.string().optional().describe('pattern (default), bug-fix, decision, correction, anti-pattern'),
         body: z.string().optional().describe(`markdown detail: problem, what failed, what worked (at most ${L.body})`),
+        applies_when: APPLIES_WHEN_SCHEMA,
       },
     },
     (a) =>

@@ -127,7 +127,7 @@ export function logEvent(text: string): Record<string, unknown> | null {
  */
 export async function* readRecallLog(
   file: string,
-  onEvent?: (event: Record<string, unknown>) => void,
+  onEvent?: (event: Record<string, unknown>, line: number) => void,
 ): AsyncGenerator<LoggedRecall | BadRecord> {
   const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
   let n = 0;
@@ -139,7 +139,43 @@ export async function* readRecallLog(
       continue;
     }
     const event = logEvent(text);
-    if (event) onEvent?.(event);
+    if (event) onEvent?.(event, n);
     else yield parseLogLine(text, n);
   }
+}
+
+export interface LoggedAction {
+  line: number;
+  ts: string;
+  kb: string | null;
+  /** The call as logged: `Bash: <command>` or `<Tool>: <paths>`. */
+  call: string;
+  /** The ids it matched then (given or already given in the session). */
+  matched: string[];
+  ms: number | null;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The tool-call hook line of an event, or null for any other event. */
+export function loggedAction(e: Record<string, unknown>, line: number): LoggedAction | null {
+  if (e['kind'] !== 'hook' || e['hook'] !== 'pre-tool-use' || typeof e['query'] !== 'string') return null;
+  const matched = Array.isArray(e['matched'])
+    ? e['matched'].flatMap((m) =>
+        m && typeof m === 'object' && typeof (m as { id?: unknown }).id === 'string' ? [(m as { id: string }).id] : [],
+      )
+    : [
+        ...(Array.isArray(e['injected'])
+          ? e['injected'].flatMap((n) => (n && typeof n === 'object' ? strings([(n as { id?: unknown }).id]) : []))
+          : []),
+        ...strings(e['deduped']),
+      ];
+  return {
+    line,
+    ts: typeof e['ts'] === 'string' ? e['ts'] : '',
+    kb: typeof e['kb'] === 'string' ? e['kb'] : null,
+    call: e['query'],
+    matched,
+    ms: typeof e['recall_ms'] === 'number' ? e['recall_ms'] : null,
+  };
 }

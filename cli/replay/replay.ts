@@ -2,7 +2,7 @@
  * `recall replay [LOG] [--since DATE] [--limit N] [recall flags] [--fail-on-change] [--json]`
  *
  * Re-runs logged recalls (recall_log.jsonl) against the current KB and settings and reports what
- * would now be injected differently: ids added and removed, rank changes, token totals, latency.
+ * would now be injected differently (the tool-call hook's logged commands too: cli/replay/actions.ts): ids added and removed, rank changes, token totals, latency.
  * The settings in force are this process's (so `RECALL_TAG_ALPHA=0.5 recall replay` tries a new
  * alpha); flags given to replay override the logged request. It never writes the recall log, the
  * gap log, the follow-up diagnostic or the cache. Lines of the reference's schema (no `v`, no
@@ -16,36 +16,11 @@ import { estimateTokens } from '../../core/terms.js';
 import { parseLooseDate } from '../../core/dates.js';
 import { UsageError } from '../../core/errors.js';
 import { readRecallLog, type BadRecord, type LoggedRecall } from './log.js';
+import { loggedAction, type LoggedAction } from './log.js';
+import { diffIds, type ReplayDiff } from './diff.js';
 
 export { parseLogLine, readRecallLog, type BadRecord, type LoggedRecall } from './log.js';
-
-export interface ReplayDiff {
-  line: number;
-  query: string;
-  caller: string;
-  before: string[];
-  after: string[];
-  added: string[];
-  removed: string[];
-  /** Ids in both lists whose rank moved: [id, old rank, new rank] (1-based). */
-  moved: [string, number, number][];
-  tokensBefore: number | null;
-  tokensAfter: number;
-  msBefore: number | null;
-  msAfter: number;
-  changed: boolean;
-  /** Why this record could not be replayed (counted as a change). */
-  error?: string;
-}
-
-export function diffIds(before: readonly string[], after: readonly string[]): Pick<ReplayDiff, 'added' | 'removed' | 'moved' | 'changed'> {
-  const added = after.filter((id) => !before.includes(id));
-  const removed = before.filter((id) => !after.includes(id));
-  const moved: [string, number, number][] = after
-    .map((id, i): [string, number, number] => [id, before.indexOf(id) + 1, i + 1])
-    .filter(([, old, now]) => old > 0 && old !== now);
-  return { added, removed, moved, changed: added.length + removed.length + moved.length > 0 };
-}
+export { diffIds, type ReplayDiff } from './diff.js';
 
 const BASE: RecallCommand = { ...DEFAULT_COMMAND, format: 'json', cache: false, gapLog: false, followup: false };
 
@@ -115,12 +90,19 @@ async function pickRecords(
   log: string,
   opts: ReplayOptions,
   helpfulness: ReplayReport['helpfulness'],
+  actions: LoggedAction[],
 ): Promise<(LoggedRecall | BadRecord)[]> {
   const since = opts.since ? parseLooseDate(opts.since) : null;
   if (opts.since && !since) throw new UsageError(`--since ${opts.since}: not a date (use YYYY-MM-DD)`);
   const picked: (LoggedRecall | BadRecord)[] = [];
-  const tally = (e: Record<string, unknown>): void => {
-    if (e['kind'] !== 'used' || (since && (parseLooseDate(String(e['ts'] ?? ''))?.getTime() ?? 0) < since.getTime())) return;
+  const tally = (e: Record<string, unknown>, line: number): void => {
+    if (since && (parseLooseDate(String(e['ts'] ?? ''))?.getTime() ?? 0) < since.getTime()) return;
+    const action = loggedAction(e, line);
+    if (action) {
+      actions.push(action);
+      if (opts.limit !== undefined && actions.length > opts.limit) actions.shift();
+    }
+    if (e['kind'] !== 'used') return;
     helpfulness.judged += 1;
     if (e['used'] === true) helpfulness.used += 1;
   };
@@ -183,7 +165,8 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
   const log = path.resolve(io.cwd, opts.log ?? path.join(config.stateDir, 'recall_log.jsonl'));
   if (!fs.existsSync(log)) throw new UsageError(`${log}: no recall log to replay`);
   const helpfulness = { judged: 0, used: 0 };
-  const picked = await pickRecords(log, opts, helpfulness);
+  const actions: LoggedAction[] = [];
+  const picked = await pickRecords(log, opts, helpfulness, actions);
   const sessions = new Map<string, RecallSession>();
   const diffs: ReplayDiff[] = [];
   let skipped = 0;
@@ -199,6 +182,13 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
     }
   } finally {
     for (const s of sessions.values()) s.close();
+  }
+  // The tool-call hook's lines: their commands matched again (edits listed, not compared).
+  if (actions.length > 0) {
+    const { replayActions } = await import('./actions.js');
+    const done = await replayActions(actions, io);
+    diffs.push(...done);
+    skipped += done.filter((d) => d.error?.startsWith('not replayed')).length;
   }
   return { log, replayed: diffs.length - skipped, skipped, changed: diffs.filter((d) => d.changed).length, diffs, helpfulness };
 }

@@ -86,6 +86,22 @@ export const RUNTIME_SETTINGS: readonly Setting[] = [
     shown: '–',
     about: 'fixed text the subagent hook injects instead of a recall',
   },
+  {
+    key: 'pre_tool_use',
+    env: 'RECALL_PRE_TOOL_USE',
+    type: 'boolean',
+    def: true,
+    about: 'before each tool call: the learnings about that command or file (0 = off)',
+  },
+  {
+    key: 'pre_tool_timeout',
+    env: 'RECALL_PRE_TOOL_TIMEOUT',
+    type: 'number',
+    def: 2,
+    min: 0.05,
+    max: 3600,
+    about: 'seconds from process start of the tool-call hook; kept inside the harness timeout',
+  },
   { key: 'slots', env: 'REFLECT_SLOTS', type: 'boolean', def: false, about: 'session start: memory slots from reflect.db' },
   {
     key: 'tiered_inject',

@@ -52,7 +52,12 @@ export function claudeStyleHooks(root: string, harness: 'claude' | 'codex', root
     hooks: Object.fromEntries(
       HOOK_WIRING.map((h) => [
         h.event,
-        [{ hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }] }],
+        [
+          {
+            ...('matcher' in h ? { matcher: h.matcher } : {}),
+            hooks: [{ type: 'command', command: hookCommand(h.name, root, harness, rootIsVariable), timeout: h.timeoutSec }],
+          },
+        ],
       ]),
     ),
   };
@@ -65,7 +70,15 @@ export function copilotHooks(root: string): { version: 1; hooks: Record<string, 
     hooks: Object.fromEntries(
       HOOK_WIRING.map((h) => [
         h.copilotEvent,
-        [{ type: 'command', bash: hookCommand(h.name, root, 'copilot'), env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: h.timeoutSec }],
+        [
+          {
+            type: 'command',
+            bash: hookCommand(h.name, root, 'copilot'),
+            env: { REFLECT_HARNESS: 'copilot' },
+            timeoutSec: h.timeoutSec,
+            ...('copilotMatcher' in h ? { matcher: h.copilotMatcher } : {}),
+          },
+        ],
       ]),
     ),
   };

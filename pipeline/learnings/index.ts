@@ -23,6 +23,8 @@ export const LEARNING_LIMITS = {
   body: 20_000,
   tags: 20,
   tag: 40,
+  when: 20,
+  whenEntry: 200,
   type: 40,
   id: 128,
 } as const;
@@ -40,6 +42,8 @@ export interface LearningInput {
   type?: string;
   body?: string;
   id?: string;
+  /** When it applies: commands (`pnpm|npm install`) and path globs (`apps/api/**`), one per entry. */
+  applies_when?: string[];
 }
 
 /** Text without invisible or control characters (newlines and tabs kept), without surrounding space. */
@@ -84,6 +88,7 @@ export function checkLearning(a: LearningInput): NewNote {
       throw new UsageError(
         `tags: ${JSON.stringify(t.slice(0, 60))} is not a tag (lower-case letters, digits and . _ -, at most ${LEARNING_LIMITS.tag})`,
       );
+  const appliesWhen = checkAppliesWhen(a.applies_when ?? []);
   const confidence = (a.confidence ?? 'medium').trim().toLowerCase();
   if (!(CONFIDENCE_TIERS as readonly string[]).includes(confidence))
     throw new UsageError(`confidence: ${JSON.stringify(confidence.slice(0, 20))} is not one of ${CONFIDENCE_TIERS.join(', ')}`);
@@ -101,7 +106,23 @@ export function checkLearning(a: LearningInput): NewNote {
     confidence: confidence as ConfidenceTier,
     learningType,
     ...(a.id ? { id: secretFree('id', checkId('id', a.id)) } : {}),
+    ...(appliesWhen.length ? { appliesWhen } : {}),
   };
+}
+
+/**
+ * The `applies_when` entries: each one line, a command or a path glob, at most LEARNING_LIMITS.when
+ * of them. Throws UsageError naming the field and the entry.
+ */
+export function checkAppliesWhen(raw: readonly string[]): string[] {
+  const out = raw.map((w) => visibleText(String(w))).filter(Boolean);
+  if (out.length > LEARNING_LIMITS.when) throw new UsageError(`applies_when: ${out.length} entries, at most ${LEARNING_LIMITS.when}`);
+  for (const w of out) {
+    if (/[\r\n]/.test(w)) throw new UsageError(`applies_when: ${JSON.stringify(w.slice(0, 60))} must be one line`);
+    if (w.length > LEARNING_LIMITS.whenEntry)
+      throw new UsageError(`applies_when: an entry of ${w.length} characters, at most ${LEARNING_LIMITS.whenEntry}`);
+  }
+  return [...new Set(out)];
 }
 
 /** An id is a file name and shown everywhere: one that looks like a secret is refused, not scrubbed. */
@@ -120,6 +141,7 @@ export function cleanNote(n: NewNote): NewNote {
     ...(n.howToApply !== undefined ? { howToApply: clean(n.howToApply) } : {}),
     ...(n.body !== undefined ? { body: clean(n.body) } : {}),
     ...(n.tags ? { tags: n.tags.map(clean) } : {}),
+    ...(n.appliesWhen ? { appliesWhen: n.appliesWhen.map(clean) } : {}),
     ...(n.learningType !== undefined ? { learningType: clean(n.learningType) } : {}),
   };
 }

@@ -183,6 +183,7 @@ export function combineSessions(sessions: readonly RecallSession[], warn: (line:
     liveNotes: sessions.reduce((n, s) => n + Math.max(0, s.liveNotes), 0),
     sources: all,
     glyphs: () => first.glyphs(),
+    noteSets: () => sessions.flatMap((s) => s.noteSets()),
     outcome$,
     record: (cmd, outcome, given, runOpts = {}) => record(cmd, outcome, given, runOpts),
     async run(cmd, runOpts = {}) {

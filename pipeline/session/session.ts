@@ -7,11 +7,15 @@ import { checkStateDir, ensurePrivateDir } from '../../io/atomic-write.js';
 import { errorMessage } from '../../core/errors.js';
 import type { ModelClient } from '../../core/ports.js';
 import type { ArmHit, Degradation } from '../../core/types.js';
+import type { Note } from '../../core/note/index.js';
 import {
   classifyDbError,
   closeIndex,
   countNotes,
+  indexGeneration,
+  liveNotes as liveNotesOf,
   markSuspect,
+  supersededKeys,
   setBusyTimeout,
   type IndexHandle,
   type RefreshReport,
@@ -126,6 +130,17 @@ export async function openSession(opts: SessionOptions, given: RunIo): Promise<R
   return combineSessions(sessions, io.warn, sources);
 }
 
+/**
+ * The KB's live notes a recall may give: not quarantined, not retired by their own frontmatter
+ * (superseded_by, status superseded or archived), not named by another note's `supersedes`.
+ */
+function givableNotes(index: IndexHandle): Note[] {
+  const claimed = supersededKeys(index);
+  return liveNotesOf(index, true).filter(
+    (n) => !n.quarantine && !n.supersededBy && n.status !== 'superseded' && n.status !== 'archived' && !claimed.has(n.key),
+  );
+}
+
 /** One KB, its scope already resolved. */
 export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scope, sources?: KbSources): Promise<RecallSession> {
   const config = io.config ?? loadConfig(io.env);
@@ -156,6 +171,13 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
       outcome$: (cmd, runOpts = {}) => sessionOutcome$(kb, cmd, runOpts),
       record: (cmd, outcome, given, runOpts = {}) => recordGiven(kb, cmd, outcome, given, runOpts),
       glyphs: kb.glyphs,
+      noteSets: () => [
+        {
+          root: scope.root,
+          version: index.file === ':memory:' ? null : `${index.file}#${indexGeneration(index)}`,
+          notes: () => givableNotes(index),
+        },
+      ],
       close: () => {
         if (!closed) closeOrRelease();
         closed = true;

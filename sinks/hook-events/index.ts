@@ -2,7 +2,8 @@
  * What a hook gave the agent, and whether it was used, as lines of the recall log
  * (`recall_log.jsonl`), next to the recall lines `replay` re-runs. Both kinds carry a `kind` field,
  * which recall lines never have, so replay tells them apart:
- * - `kind: "hook"`: one line per prompt hook call: the prompt (scrubbed), the session, each injected
+ * - `kind: "hook"`: one line per prompt hook call (and per tool call that matched a learning, with
+ *   the call as its query): the prompt or call (scrubbed), the session, each injected
  *   note (id, title, relevance, size in tokens), the ids left out because the session already had
  *   them, the abstention reason, time per stage and the hook's own latency;
  * - `kind: "used"`: one line per injected note once judged: used or not, and the evidence (a phrase
@@ -54,6 +55,8 @@ export interface HookEvent {
   /** From the hook process's start to its answer. */
   hook_ms: number;
   degraded: string[];
+  /** The tool-call hook: every learning the call matched, with its evidence (`command:…`, `token:…`, `word:…`). */
+  matched?: { id: string; score: number; why: string[] }[];
 }
 
 export interface UseEvent {

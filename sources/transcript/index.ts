@@ -105,3 +105,56 @@ export function transcriptSize(file: string): number | null {
     return null;
   }
 }
+
+/** Bytes read from a transcript's end for its last user prompt. */
+export const PROMPT_TAIL_BYTES = 64 * 1024;
+
+/** The person's words in one transcript line (Claude Code or Codex), or null (tool results, injected text, other lines). */
+export function userTextOf(line: string): string | null {
+  let o: Record<string, unknown> | null;
+  try {
+    o = asRecord(JSON.parse(line));
+  } catch {
+    return null;
+  }
+  if (!o) return null;
+  if (o['type'] === 'user') {
+    const msg = asRecord(o['message']);
+    const content = msg?.['content'];
+    if (typeof content === 'string') return content;
+    // A content list of tool results is the harness speaking, not the person.
+    const texts = Array.isArray(content) ? content.filter((b) => asRecord(b)?.['type'] === 'text').map(blockText) : [];
+    return texts.length > 0 ? texts.join('\n') : null;
+  }
+  const payload = o['type'] === 'response_item' ? asRecord(o['payload']) : null;
+  if (payload?.['type'] === 'message' && payload['role'] === 'user') return contentText(payload['content']).join('\n') || null;
+  return null;
+}
+
+/**
+ * The last thing the person typed in a transcript, read from its last `maxBytes` (a hook must not
+ * read a long session whole), or '' when there is none or the file cannot be read.
+ */
+export function lastUserPrompt(file: string, maxBytes = PROMPT_TAIL_BYTES): string {
+  let fd: number | null = null;
+  try {
+    if (!fs.statSync(file).isFile()) return '';
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size === 0) return '';
+    const start = Math.max(0, st.size - maxBytes);
+    const buf = Buffer.alloc(st.size - start);
+    const got = fs.readSync(fd, buf, 0, buf.length, start);
+    const lines = buf.subarray(0, got).toString('utf8').split('\n');
+    for (let i = lines.length - 1; i >= 0; i -= 1) {
+      const text = lines[i]!.trim() ? userTextOf(lines[i]!) : null;
+      // Text the harness wraps in tags (a command's output, an injected reminder) is not the person's.
+      if (text && !/^\s*<[a-z-]+>/.test(text)) return text.slice(0, MAX_BLOCK_CHARS);
+    }
+    return '';
+  } catch {
+    return '';
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}

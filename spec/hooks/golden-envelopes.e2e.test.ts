@@ -28,7 +28,7 @@ type Case = 'inject' | 'empty';
 type Via = 'in-process' | 'server';
 
 const HARNESS_NAMES: readonly HarnessName[] = ['claude', 'codex', 'copilot'];
-const HOOK_NAMES = ['session-start', 'user-prompt-submit', 'subagent-start'] as const;
+const HOOK_NAMES = ['session-start', 'user-prompt-submit', 'subagent-start', 'pre-tool-use'] as const;
 type HookName = (typeof HOOK_NAMES)[number];
 
 let kb: TempKb;
@@ -56,6 +56,23 @@ afterAll(() => kb?.cleanup());
 function stdinFor(hook: HookName, harness: HarnessName, c: Case): string {
   const cwd = c === 'inject' ? project : otherProject;
   const prompt = c === 'inject' ? 'postgres connection pool exhausted in tests' : 'tune the zebra crossing lights at dusk';
+  // A call that only looks. (The notes here name no command or config key a call could touch, so
+  // the tool-call hook's injecting envelope is checked in pre-tool-use.e2e.test.ts instead.)
+  const command = 'ls -la';
+  if (hook === 'pre-tool-use') {
+    if (harness === 'copilot')
+      return JSON.stringify({ sessionId: `s-${c}`, timestamp: 1, cwd, toolName: 'bash', toolArgs: JSON.stringify({ command }) });
+    const codex = harness === 'codex' ? { turn_id: 't1', model: 'gpt-5', tool_use_id: 'call-1' } : {};
+    return JSON.stringify({
+      session_id: `s-${c}`,
+      transcript_path: null,
+      cwd,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command },
+      ...codex,
+    });
+  }
   if (harness === 'copilot') {
     if (hook === 'session-start') return JSON.stringify({ sessionId: 's-1', timestamp: 1, cwd, source: 'startup' });
     if (hook === 'user-prompt-submit') return JSON.stringify({ sessionId: `s-${c}`, timestamp: 1, cwd, prompt, transformedPrompt: prompt });
@@ -124,6 +141,7 @@ describe('golden hook envelopes', () => {
       for (const [c, via] of [...(['inject', 'empty'] as const)].flatMap((k) =>
         (['in-process', 'server'] as const).map((v) => [k, v] as const),
       )) {
+        if (hook === 'pre-tool-use' && c === 'inject') continue;
         it(`${hook} on ${harness} (${c}, ${via})`, async () => {
           const out = await runEntry(hook, harness, c, via);
           expect(out.code).toBe(0);
@@ -149,10 +167,11 @@ describe('the goldens say what they are meant to', () => {
     'session-start': 'SessionStart',
     'user-prompt-submit': 'UserPromptSubmit',
     'subagent-start': 'SubagentStart',
+    'pre-tool-use': 'PreToolUse',
   };
 
   it('injects the pool note, in the harness shape, on every inject case', () => {
-    for (const hook of HOOK_NAMES) {
+    for (const hook of HOOK_NAMES.filter((h) => h !== 'pre-tool-use')) {
       for (const harness of HARNESS_NAMES) {
         const e = read(hook, harness, 'inject');
         if (harness === 'copilot' && hook === 'user-prompt-submit') {

@@ -32,7 +32,7 @@ describe('hook table', () => {
   });
 
   it('uses Copilot events whose answers Copilot reads (not userPromptSubmitted, whose output it ignores)', () => {
-    expect(HOOK_TABLE.map((h) => h.copilotEvent)).toEqual(['sessionStart', 'userPromptTransformed', 'subagentStart']);
+    expect(HOOK_TABLE.map((h) => h.copilotEvent)).toEqual(['sessionStart', 'userPromptTransformed', 'subagentStart', 'preToolUse']);
   });
 
   it('recognises hook names and nothing else', () => {

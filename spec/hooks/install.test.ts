@@ -61,7 +61,11 @@ describe('recall hooks install / uninstall', () => {
     const s = readJson(file);
     expect(s['model']).toBe('opus');
     expect(s['permissions']).toEqual(USER_SETTINGS.permissions);
-    expect(s['hooks']['PreToolUse']).toEqual(USER_SETTINGS.hooks.PreToolUse);
+    // The user's own PreToolUse group stays first; recall's tool-call hook is added after it, for
+    // the tools that act (read-only tools start no process).
+    expect(s['hooks']['PreToolUse'].slice(0, USER_SETTINGS.hooks.PreToolUse.length)).toEqual(USER_SETTINGS.hooks.PreToolUse);
+    expect(s['hooks']['PreToolUse'].at(-1)).toMatchObject({ matcher: 'Bash|Edit|Write|MultiEdit|NotebookEdit|apply_patch' });
+    expect(out).toMatch(/\+ PreToolUse: node .*scripts\/launch\.mjs hook pre-tool-use \(timeout 10 s\)/);
     expect(s['hooks']['SessionStart'][0]).toEqual(USER_SETTINGS.hooks.SessionStart[0]);
     // The old recall command is gone, the user's neighbour in the same group stays.
     expect(JSON.stringify(s['hooks']['UserPromptSubmit'])).not.toContain('/old/recall/');
@@ -110,6 +114,18 @@ describe('recall hooks install / uninstall', () => {
     expect(out).toContain('approve the new hooks');
     const hooks = readJson(t.hooks);
     expect(hooks).toEqual(claudeStyleHooks(repo, 'codex'));
+    expect(hooks.hooks['PreToolUse']).toEqual([
+      {
+        matcher: 'Bash|Edit|Write|MultiEdit|NotebookEdit|apply_patch',
+        hooks: [
+          {
+            type: 'command',
+            command: expect.stringMatching(/^env REFLECT_HARNESS=codex node .*launch\.mjs hook pre-tool-use$/),
+            timeout: 10,
+          },
+        ],
+      },
+    ]);
     const text = fs.readFileSync(t.mcp, 'utf8');
     expect(text.startsWith(toml)).toBe(true);
     const parsed = parseToml(text) as { mcp_servers: Record<string, { command: string; args: string[] }> };
@@ -133,7 +149,12 @@ describe('recall hooks install / uninstall', () => {
     run(o);
     const h = readJson(t.hooks);
     expect(h['version']).toBe(1);
-    expect(Object.keys(h['hooks']).sort()).toEqual(['sessionStart', 'subagentStart', 'userPromptTransformed']);
+    expect(Object.keys(h['hooks']).sort()).toEqual(['preToolUse', 'sessionStart', 'subagentStart', 'userPromptTransformed']);
+    expect(h['hooks']['preToolUse'][0]).toMatchObject({
+      env: { REFLECT_HARNESS: 'copilot' },
+      timeoutSec: 10,
+      matcher: 'bash|powershell|edit|create|apply_patch',
+    });
     expect(h['hooks']['userPromptTransformed'][0]).toMatchObject({ type: 'command', env: { REFLECT_HARNESS: 'copilot' }, timeoutSec: 30 });
     expect(readJson(t.mcp)['mcpServers']['github']).toBeDefined();
     expect(readJson(t.mcp)['mcpServers']['recall']).toMatchObject({ type: 'local', command: 'node', tools: ['*'] });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, mkfifo, prompt, runHook, type Case } from './helpers.js';
-import { HOOK_DEADLINE_SEC, subagentStartHook, userPromptSubmitHook, sessionStartHook } from '../../hooks/registry.js';
+import { HOOK_DEADLINE_SEC, subagentStartHook, preToolUseHook, userPromptSubmitHook, sessionStartHook } from '../../hooks/registry.js';
 import { HOOK_WIRING, hooksConfig } from '../../hooks/install/harness-config.js';
 import { daemonRequest } from '../../sources/models/daemon-client.js';
 import { checkSocketDir } from '../../sources/daemon-protocol.js';
@@ -24,6 +24,7 @@ describe('deadlines', () => {
       SessionStart: sessionStartHook.defaultTimeoutSec,
       UserPromptSubmit: userPromptSubmitHook.defaultTimeoutSec,
       SubagentStart: subagentStartHook.defaultTimeoutSec,
+      PreToolUse: preToolUseHook.defaultTimeoutSec,
     };
     expect(HOOK_DEADLINE_SEC).toBeLessThan(30);
     for (const [event, entries] of Object.entries(shipped.hooks)) {

@@ -1,0 +1,60 @@
+/**
+ * `recall trace --tool-call FILE|-`: what the PreToolUse hook would do with a tool call, and why.
+ * The call is a hook payload as a harness sends it (or just `{"tool_name", "tool_input"}`); the
+ * trace shows the call as it is logged (scrubbed), every learning its triggers reach with the
+ * evidence (`command:`, `token:`, `word:`, `path:`, `prompt:`, `when:`) and whether it clears the
+ * bar. The same matcher and triggers as the hook; nothing is recorded, the session's set untouched.
+ */
+import { openSession, type RunIo } from '../../pipeline/run.js';
+import { UsageError } from '../../core/errors.js';
+import { ACTION_MATCH_THRESHOLD, readToolCall } from '../../operators/action/index.js';
+import { actionMatches, scrubbedCall, wordInfo } from '../../hooks/action-recall.js';
+import { lastUserPrompt } from '../../sources/transcript/index.js';
+import { stripControls, wellFormedJson } from '../../sinks/safe-text.js';
+import { scrub } from '../../sinks/scrub/index.js';
+
+/** Near misses shown: the matches at half the bar and up. */
+const SHOWN_FROM = ACTION_MATCH_THRESHOLD / 2;
+
+export async function runActionTrace(stdinText: string, io: RunIo, format: 'text' | 'jsonl', write: (s: string) => void): Promise<void> {
+  let input: Record<string, unknown>;
+  try {
+    input = JSON.parse(stdinText) as Record<string, unknown>;
+  } catch (err) {
+    throw new UsageError(`--tool-call: not JSON (${(err as Error).message.split('\n')[0]})`);
+  }
+  const action = input && typeof input === 'object' ? readToolCall(input) : null;
+  if (!action) throw new UsageError('--tool-call: no tool_name (or toolName) in the JSON');
+  const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : io.cwd;
+  const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : '';
+  const prompt = transcript ? lastUserPrompt(transcript) : '';
+  const session = await openSession({ kb: null, global: false, allBranches: false, verbose: false }, io);
+  try {
+    const info = wordInfo((l) => io.warn(`recall: ${l}`));
+    const found = await actionMatches(session, action, cwd, { info, prompt, threshold: SHOWN_FROM, max: 10 });
+    const call = scrubbedCall(action);
+    const rows = found.map(({ note, match }) => ({
+      id: note.displayId !== '?' ? note.displayId : note.key,
+      score: match.score,
+      given: match.score >= ACTION_MATCH_THRESHOLD && (match.why.length >= 2 || match.why.some((w) => /^(when|command|token):/.test(w))),
+      // The evidence quotes the call's own words: scrubbed like the call.
+      why: match.why.map((w) => scrub(stripControls(w))),
+    }));
+    if (format === 'jsonl') {
+      write(
+        `${wellFormedJson({ stage: 'tool-call', call, prompt: prompt ? scrub(prompt).slice(0, 300) : null, threshold: ACTION_MATCH_THRESHOLD })}\n`,
+      );
+      for (const r of rows) write(`${wellFormedJson({ stage: 'match', ...r })}\n`);
+      return;
+    }
+    write(`tool call   ${stripControls(call)}\n`);
+    if (prompt) write(`prompt      ${stripControls(scrub(prompt)).slice(0, 120)}\n`);
+    if (rows.length === 0) write(`            no learning's triggers reach this call\n`);
+    for (const r of rows) write(`${r.given ? 'given   ' : 'below   '}    ${r.id}  ${r.score.toFixed(2)}  ${r.why.join(' ')}\n`);
+    write(
+      `            (given: evidence >= ${ACTION_MATCH_THRESHOLD} and more than one shared word; at most 2 per call, once per session)\n`,
+    );
+  } finally {
+    session.close();
+  }
+}

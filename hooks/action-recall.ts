@@ -1,0 +1,229 @@
+/**
+ * The PreToolUse hook: the learnings about the action the agent is about to take (the command it
+ * runs, the file it edits), put in front of it just before it does.
+ *
+ * It fires before every tool call, so it is built for precision and speed:
+ * - no recall pipeline: the call is matched against each note's triggers (operators/action), kept
+ *   per KB index version in this process (the recall server keeps them across calls);
+ * - a learning is given at most once a session, from the same set the prompt hook records into;
+ * - it never decides the call (no permissionDecision, no updatedInput): its envelope carries context only;
+ * - `pre_tool_use = false` (RECALL_PRE_TOOL_USE=0) turns it off; its own deadline is
+ *   RECALL_PRE_TOOL_TIMEOUT (2 s), far inside what the harness is told.
+ * What it gave is one `kind: "hook"` line in the recall log with the tool call, scrubbed.
+ */
+import { defer, from, map, of, type Observable } from 'rxjs';
+import type { Note } from '../core/note/index.js';
+import type { ScoredCandidate } from '../core/types.js';
+import { errorMessage } from '../core/errors.js';
+import {
+  actionSummary,
+  matchAction,
+  readToolCall,
+  stemsOf,
+  MAX_ACTION_NOTES,
+  type ActionMatch,
+  type ToolAction,
+} from '../operators/action/index.js';
+import type { RecallSession } from '../pipeline/run.js';
+import { kbTriggers } from './action-triggers.js';
+import { infoOf, wordCounts } from '../sources/query/index.js';
+import { lastUserPrompt } from '../sources/transcript/index.js';
+import { CHARS_PER_TOKEN, pyLen } from '../sinks/economics.js';
+import { logHookEvent } from '../sinks/hook-events/index.js';
+import { claimInjected, readInjected } from '../sinks/logs/index.js';
+import { scrub } from '../sinks/scrub/index.js';
+import { hookRow } from './hook-table.js';
+import { OverrideReader, hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
+import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../io/hook-input.js';
+import { injectedId, renderResults, session$ } from './hook-session.js';
+
+/** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
+const ACTION_CHARS = 1200;
+
+/** Whether the action hook is switched on (on unless `pre_tool_use = false` / RECALL_PRE_TOOL_USE=0). */
+export function preToolUseOn(env: HookContext['env']): boolean {
+  const v = (env['RECALL_PRE_TOOL_USE'] ?? '').trim().toLowerCase();
+  return !['0', 'false', 'no', 'off'].includes(v);
+}
+
+/** How much a stem says in everyday English; without the word counts every stem counts fully (and `warn` says so). */
+export function wordInfo(warn: (line: string) => void): (stem: string) => number {
+  try {
+    const counts = wordCounts();
+    return (stem) => infoOf(counts, stem);
+  } catch (err) {
+    warn(`word counts unavailable, every word counts as rare: ${errorMessage(err)}`);
+    return () => 1;
+  }
+}
+
+/** A matched note as the renderer takes it (the score is the action evidence, not a recall's relevance). */
+function asCandidate(note: Note, m: ActionMatch): ScoredCandidate {
+  const boosts = { confidence: 1, recency: 1, tags: 1, proof: 1, project: 1, domain: 1, authority: 1, speculative: 1 };
+  return {
+    note,
+    rrf: 0,
+    evidence: m.score,
+    ranks: {},
+    ce: null,
+    base: m.score,
+    relevance: Math.min(1, m.score / 4),
+    relevanceSource: 'lexical',
+    relevanceFactor: 1,
+    titleFactor: 1,
+    boosts,
+    score: m.score,
+  };
+}
+
+export interface ActionMatchOptions {
+  info: (stem: string) => number;
+  /** The user's last prompt ('' = none). */
+  prompt: string;
+  /** Give notes under the threshold too, and more of them (a trace shows the near misses). */
+  threshold?: number;
+  max?: number;
+}
+
+/** The notes of every KB of the session the call matches, best first across KBs. */
+export async function actionMatches(
+  session: RecallSession,
+  action: ToolAction,
+  cwd: string,
+  o: ActionMatchOptions,
+): Promise<{ note: Note; match: ActionMatch }[]> {
+  const contextStems = o.prompt ? stemsOf(o.prompt) : undefined;
+  const out: { note: Note; match: ActionMatch }[] = [];
+  const extra = {
+    ...(contextStems ? { contextStems } : {}),
+    ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
+    ...(o.max ? { max: o.max } : {}),
+  };
+  // Every KB's notes are read now, while the session is open; the builds may finish later.
+  const kbs = await Promise.all(session.noteSets().map(kbTriggers));
+  for (const kb of kbs) {
+    for (const m of matchAction(kb.index, action, cwd, { info: o.info, ...extra })) {
+      const note = kb.notes.get(m.id);
+      if (note) out.push({ note, match: m });
+    }
+  }
+  return out.sort((a, b) => b.match.score - a.match.score);
+}
+
+/** The one-line record of the call for logs: the command or the tool and its files, scrubbed. */
+export function scrubbedCall(action: ToolAction): string {
+  return scrub(actionSummary(action, 600)).slice(0, 300);
+}
+
+export const preToolUseHook: HookSpec = {
+  ...hookRow('pre-tool-use'),
+  run: (input, ctx) =>
+    defer((): Observable<string> => {
+      if (!preToolUseOn(ctx.env)) return of('');
+      const action = readToolCall(input);
+      if (!action) return of('');
+      const sessionId = pick(input, ['session_id', 'sessionId']);
+      const cwd = ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd;
+      const transcript = pick(input, ['transcript_path', 'transcriptPath']);
+      const started = ctx.now();
+      const prompt = transcript ? lastUserPrompt(transcript) : '';
+      const info = wordInfo((l) => hookLog(ctx, 'pre-tool-use', l));
+      return session$(ctx, cwd, ctx.env, (session) =>
+        from(actionMatches(session, action, cwd, { info, prompt })).pipe(
+          map((matched) => {
+            // The header names the call as the agent will see it: scrubbed, like every record of it.
+            const call = scrubbedCall(action);
+            let kept: { note: Note; match: ActionMatch }[] = [];
+            let block = '';
+            let given: ReadonlySet<string> = new Set();
+            const choose = (seen: ReadonlySet<string>): string[] => {
+              kept = [];
+              block = '';
+              given = seen;
+              for (const m of matched) {
+                if (kept.length >= MAX_ACTION_NOTES) break;
+                const id = injectedId(asCandidate(m.note, m.match));
+                if (seen.has(id) || seen.has(m.note.key)) continue;
+                const next = renderResults(
+                  session,
+                  call,
+                  [...kept, m].map((k) => asCandidate(k.note, k.match)),
+                  0,
+                );
+                if (next.length > ACTION_CHARS && kept.length > 0) continue;
+                kept.push(m);
+                block = next;
+              }
+              return kept.map((k) => injectedId(asCandidate(k.note, k.match)));
+            };
+            if (sessionId && matched.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+              choose(readInjected(ctx.stateDir, sessionId));
+              hookLog(ctx, 'pre-tool-use', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+            } else if (!sessionId) choose(new Set());
+            if (matched.length > 0) recordAction(ctx, { sessionId, session, call, matched, kept, given, block, ms: ctx.now() - started });
+            return block;
+          }),
+        ),
+      );
+    }),
+};
+
+/** When the hook process started: its deadline less its own timeout (read by the same rule as runHook). */
+function hookStartMs(ctx: HookContext): number {
+  const row = hookRow('pre-tool-use');
+  return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
+}
+
+/** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */
+function recordAction(
+  ctx: HookContext,
+  r: {
+    sessionId: string | null;
+    session: RecallSession;
+    call: string;
+    matched: readonly { note: Note; match: ActionMatch }[];
+    kept: readonly { note: Note; match: ActionMatch }[];
+    /** The ids the session had been given before this call. */
+    given: ReadonlySet<string>;
+    block: string;
+    ms: number;
+  },
+): void {
+  const { sessionId, session, call, matched, kept, block, ms } = r;
+  try {
+    const keptIds = new Set(kept.map((k) => k.note.key));
+    const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
+    const left = matched.filter((m) => !keptIds.has(m.note.key));
+    const wasGiven = (n: Note): boolean => r.given.has(idOf(n)) || r.given.has(n.key);
+    const logged = logHookEvent(
+      ctx.stateDir,
+      {
+        hook: 'pre-tool-use',
+        harness: ctx.harness,
+        session: sessionId,
+        kb: session.scope.root ?? null,
+        query: call,
+        injected: kept.map((k) => ({
+          id: idOf(k.note),
+          title: k.note.title,
+          relevance: Number(Math.min(1, k.match.score / 4).toFixed(3)),
+          score: k.match.score,
+          tokens: Math.max(1, Math.floor(pyLen(block) / CHARS_PER_TOKEN / Math.max(1, kept.length))),
+        })),
+        deduped: left.filter((m) => wasGiven(m.note)).map((m) => idOf(m.note)),
+        over_budget: left.filter((m) => !wasGiven(m.note)).map((m) => idOf(m.note)),
+        abstained: kept.length > 0 ? null : 'every matching learning was already given in this session',
+        tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
+        stages: [{ stage: 'match', ms: Math.round(ms) }],
+        recall_ms: Math.round(ms),
+        hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
+        degraded: [],
+        matched: matched.map((m) => ({ id: idOf(m.note), score: m.match.score, why: m.match.why.slice(0, 8) })),
+      },
+      ctx.now(),
+    );
+    if ('error' in logged) hookLog(ctx, 'pre-tool-use', logged.error);
+  } catch (err) {
+    hookLog(ctx, 'pre-tool-use', `hook event not recorded: ${errorMessage(err)}`);
+  }
+}

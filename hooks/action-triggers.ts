@@ -1,0 +1,77 @@
+/**
+ * The tool-call hook's trigger index per KB, kept in this process: the recall server builds it once
+ * per index version and answers every later call of that version from memory.
+ *
+ * Deriving triggers costs about 0.2 ms a note, so a 10,000-note KB takes seconds: the build runs in
+ * slices that yield to the event loop (other requests of the server go on, and a hook's deadline
+ * still fires), it goes on when the hook that started it has answered (the next call finds it
+ * ready), and one build per version runs at a time. A note's triggers are kept by its key and
+ * content hash, so a KB that changed recomputes only the notes that changed.
+ */
+import type { Note } from '../core/note/index.js';
+import { buildTriggerIndex, noteTriggers, type NoteTriggers, type TriggerIndex } from '../operators/action/index.js';
+import type { NoteSet } from '../pipeline/run.js';
+
+/** A KB's triggers, and its notes by id (what the hook renders). */
+export interface KbTriggers {
+  index: TriggerIndex;
+  notes: Map<string, Note>;
+}
+
+/** Indexes kept (several KBs, and an index that moved on while an old version was still asked for). */
+const READY_MAX = 8;
+/** Notes' triggers kept across versions (bounded: a server reading many KBs must not grow without limit). */
+const MEMO_MAX = 100_000;
+/** Notes derived between two yields to the event loop (about 50 ms of work). */
+const SLICE = 250;
+
+const READY = new Map<string, KbTriggers>();
+const BUILDING = new Map<string, Promise<KbTriggers>>();
+const MEMO = new Map<string, NoteTriggers>();
+
+const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+async function build(notes: readonly Note[]): Promise<KbTriggers> {
+  const byId = new Map<string, Note>();
+  const triggers: NoteTriggers[] = [];
+  for (let i = 0; i < notes.length; i += 1) {
+    if (i > 0 && i % SLICE === 0) await yieldToLoop();
+    const n = notes[i]!;
+    const id = idOf(n);
+    const memoKey = `${n.key}\0${n.contentHash}`;
+    let t = MEMO.get(memoKey);
+    if (!t || t.id !== id) {
+      t = noteTriggers(n, id);
+      if (MEMO.size >= MEMO_MAX) MEMO.clear();
+      MEMO.set(memoKey, t);
+    }
+    byId.set(id, n);
+    triggers.push(t);
+  }
+  return { index: buildTriggerIndex(triggers), notes: byId };
+}
+
+/**
+ * The triggers of a KB's notes at this index version: from memory, from a build under way, or
+ * built now. The notes are read at once (the session is open now, maybe not later).
+ */
+export function kbTriggers(set: NoteSet): Promise<KbTriggers> {
+  const v = set.version;
+  const ready = v ? READY.get(v) : undefined;
+  if (ready) return Promise.resolve(ready);
+  const under = v ? BUILDING.get(v) : undefined;
+  if (under) return under;
+  const made = build(set.notes());
+  if (!v) return made;
+  BUILDING.set(v, made);
+  void made.then(
+    (kb) => {
+      BUILDING.delete(v);
+      if (READY.size >= READY_MAX) READY.delete(READY.keys().next().value!);
+      READY.set(v, kb);
+    },
+    () => BUILDING.delete(v),
+  );
+  return made;
+}

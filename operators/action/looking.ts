@@ -1,0 +1,63 @@
+/**
+ * Calls that only look, and words that say nothing about a topic. Pure.
+ *
+ * A tool call that lists, prints, searches or reports (`ls`, `git status`, `cat x | wc -l`, `npm
+ * outdated`, `terraform plan`, reading a README) changes nothing a learning warns about, so the
+ * action hook gives nothing for it (unless a note's `applies_when` names it).
+ */
+import { stemOf } from '../../core/stems.js';
+
+const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/));
+
+/** Programs whose runs only look. */
+const LOOKING = words(`ls ll cat head tail less more wc pwd echo printf cd find fd rg grep ag tree stat file du df true sort
+  uniq cut awk date whoami clear exit bat diff realpath`);
+
+/** Subcommands of everyday tools that only look. */
+const LOOKING_SUB: Readonly<Record<string, ReadonlySet<string>>> = {
+  git: words('status log diff show branch remote blame rev-parse describe shortlog ls-files grep'),
+};
+
+/**
+ * Subcommands that, in most tools, only report (`git worktree list`, `alembic current`, `npm
+ * outdated`, `fly status`, `terraform plan`, `buf lint`): a learning about what the tool changes is
+ * not about them. Diagnosis commands (`kubectl describe`, `get`) are not here: a learning often
+ * answers what they are run to find.
+ */
+const REPORTING = words(`list ls status show current outdated plan lint check diff log logs view info version --version -v
+  help --help whoami history heads validate fmt format audit doctor`);
+
+/** The program a command runs, without its folder (`/usr/bin/git` → `git`). */
+export const program = (command: readonly string[]): string => (command[0] ?? '').toLowerCase().split('/').pop() ?? '';
+
+/** Whether every command of a shell line only looks (`ls`, `git status --short`, `cat x | wc -l`, `npm outdated`). */
+export function onlyLooks(commands: readonly string[][]): boolean {
+  if (commands.length === 0) return true;
+  return commands.every((c) => {
+    const p = program(c);
+    if (LOOKING.has(p)) return true;
+    const args = c.slice(1).filter((w) => !w.startsWith('-') || w === '--version' || w === '--help');
+    if (LOOKING_SUB[p]?.has((args[0] ?? '').toLowerCase()) === true) return true;
+    // `git worktree list`, `npm outdated`: the first or second word after the program reports.
+    return args.slice(0, 2).some((w) => REPORTING.has(w.toLowerCase()));
+  });
+}
+
+/** Files that only describe (a README, a changelog, docs): reading one is not an action a learning is about. */
+export const DESCRIBING = /(?:^|\/)(?:readme|changelog|license|contributing|authors|notice)(?:\.[a-z]+)?$|\.(?:md|txt|rst|adoc)$/i;
+
+/**
+ * Words every piece of code or config is full of (keywords, file types, ubiquitous names), as stems.
+ * They are rare in everyday English, so the English word counts would take them for topic words:
+ * sharing `const`, `api` or `yaml` with a learning says nothing about it.
+ */
+export const CODE_WORDS: ReadonlySet<string> = new Set(
+  [
+    ...words(`const let var export import from return async await function def class self this new true false null none
+  undefined if else elif for while try except catch finally throw raise string str int number bool boolean object list dict
+  map set type interface public private static void print console log value key name id ids data result res req err error
+  errors app apps api url uri http https json yaml yml toml py ts js tsx jsx mjs cjs md txt src lib test tests spec util utils
+  index main server client config conf env dev prod run get add use opt arg args param params option options default
+  version v1 v2 v3 module modules echo sh bash usr bin home tmp var etc local file files dir`),
+  ].map(stemOf),
+);

@@ -1,0 +1,243 @@
+/**
+ * Which learnings a tool call is specifically about: the call's commands, files and written text
+ * against each note's triggers (triggers.ts), through an inverted index so a 10,000-note KB costs a
+ * few lookups per call. Pure.
+ *
+ * Evidence, strongest first (weights below):
+ * - an `applies_when` pattern the call matches (a command and subcommand, a path glob);
+ * - a command the note names, run with the same program and subcommand (`tmux kill-server`);
+ * - a code-like token the note names (`proxy_read_timeout`, `--experimental-vm-modules`,
+ *   `@rollup/rollup-linux-x64-gnu`), found in the call;
+ * - rare words the note is about (its focus stems), found in the call, each worth its rarity in
+ *   everyday English and among the KB's notes.
+ * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared
+ * word. Calls that only look (`ls`, `git status`, `cat`, reading a README, `npm outdated`, `terraform
+ * plan`) give nothing unless a note's `applies_when` names them.
+ */
+import { stemOf } from '../../core/stems.js';
+import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
+import type { CommandPattern, NoteTriggers } from './triggers.js';
+import type { ToolAction } from './tool-call.js';
+import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
+
+/** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
+export const ACTION_MATCH_THRESHOLD = 1.5;
+/** An `applies_when` hit: the author said so, it is enough alone. */
+const W_WHEN = 3;
+/** A named command run with its subcommand: strong, nearly enough alone. */
+const W_PHRASE = 1.6;
+/** A shared code-like token, before its rarity among notes. */
+const W_COMPOUND = 1.2;
+/**
+ * A shared code-like token the note names in what it says to do (a config key, an API, a flag in its
+ * key insight, how to apply, fix or rule): what the note is about, enough alone when no other note names it.
+ */
+const W_FOCUS_COMPOUND = 1.6;
+/** Words rarer than this in everyday English (0..1, see the word-info source) count as evidence. */
+const MIN_STEM_INFO = 0.55;
+/** A word found only in the call's file path counts this much of a word in what the call runs or writes. */
+const PATH_WEIGHT = 0.6;
+/** A word of the user's prompt counts this much, and only for a note the call itself already points at. */
+const PROMPT_WEIGHT = 0.8;
+/** Most notes given for one call: a call is one step, one or two learnings are about it. */
+export const MAX_ACTION_NOTES = 2;
+
+export interface TriggerIndex {
+  notes: readonly NoteTriggers[];
+  byStem: Map<string, number[]>;
+  byCompound: Map<string, number[]>;
+  byProgram: Map<string, number[]>;
+  /** Notes with path globs (checked for every call that touches a file). */
+  withGlobs: number[];
+}
+
+export interface ActionMatch {
+  id: string;
+  score: number;
+  /** What matched, for traces: `when:npm install`, `command:tmux kill-server`, `token:lock_timeout`, `word:pyenv`. */
+  why: string[];
+}
+
+function add(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [i]);
+  else if (list[list.length - 1] !== i) list.push(i);
+}
+
+/** The inverted index of a KB's triggers (built once per index generation by the caller). */
+export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
+  const idx: TriggerIndex = { notes, byStem: new Map(), byCompound: new Map(), byProgram: new Map(), withGlobs: [] };
+  notes.forEach((n, i) => {
+    for (const s of n.stems) add(idx.byStem, s, i);
+    for (const c of n.compounds) add(idx.byCompound, c, i);
+    for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
+    if (n.globs.length > 0) idx.withGlobs.push(i);
+  });
+  return idx;
+}
+
+/**
+ * A path with the home-folder project prefix taken off (`/home/dev/shop/src/a.ts` → `src/a.ts`, and
+ * so for `/Users/...` and a path under `cwd`): the project's own name is where it lives, not what
+ * the call is about.
+ */
+export function projectPath(p: string, cwd: string): string {
+  const c = cwd.replace(/\/+$/, '');
+  if (c && p.startsWith(`${c}/`)) return p.slice(c.length + 1);
+  const m = /^\/(?:home|Users)\/[^/]+\/[^/]+\/(.+)$/.exec(p);
+  return m ? m[1]! : p.replace(/^\/+/, '');
+}
+
+interface ActionFeatures {
+  commands: string[][];
+  paths: string[];
+  /** Code-like tokens of the call: each one's forms (`poolclass=nullpool`, `poolclass`, `nullpool`) and word stems. */
+  compounds: Map<string, { forms: string[]; stems: string[] }>;
+  stems: Set<string>;
+  /** Stems only the call's file paths hold: where the change is, weaker than what it does. */
+  pathOnly: Set<string>;
+}
+
+function features(a: ToolAction, cwd: string): ActionFeatures {
+  const paths = a.paths.map((p) => projectPath(p, cwd));
+  const compounds = new Map<string, { forms: string[]; stems: string[] }>();
+  const addForms = (tok: string): void => {
+    const forms = compoundsOf(tok);
+    if (forms.length > 0 && !compounds.has(forms[0]!)) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf) });
+  };
+  const stems = new Set<string>();
+  const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
+  for (const c of a.commands) {
+    for (const w of c) {
+      addForms(w);
+      for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
+    }
+  }
+  for (const tok of rawTokens(a.text)) addForms(tok);
+  for (const s of stemsOf(a.text)) stems.add(s);
+  const pathOnly = new Set<string>();
+  for (const p of paths) {
+    addForms(p.split('/').pop() ?? '');
+    // The folders and the file's name, not its type (`.py`, `.yaml` say nothing about the topic).
+    for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) {
+      if (!stems.has(s)) pathOnly.add(s);
+      stems.add(s);
+    }
+  }
+  return { commands, paths, compounds, stems, pathOnly };
+}
+
+/** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
+export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
+  if (!p.words[0]!.includes(program(c))) return false;
+  let at = 1;
+  for (const alts of p.words.slice(1)) {
+    while (at < c.length && !alts.includes(c[at]!)) at += 1;
+    if (at >= c.length) return false;
+    at += 1;
+  }
+  return true;
+}
+
+export interface MatchOptions {
+  /** How much a stem says in everyday English, 0..1 (1 = never used; see sources/query word-info). */
+  info: (stem: string) => number;
+  /** Words of the conversation (the user's last prompt): counted at PROMPT_WEIGHT, only for notes the call already points at. */
+  contextStems?: ReadonlySet<string>;
+  threshold?: number;
+  max?: number;
+}
+
+/** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
+class Evidence {
+  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean }>();
+  credit(i: number, s: number, why: string, strong = false): void {
+    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false };
+    e.s += s;
+    e.why.push(why);
+    e.strong ||= strong;
+    this.byNote.set(i, e);
+  }
+}
+
+/** Rarity among the notes: a word or token half the KB names tells none of them apart. */
+const spread = (df: number): number => 1 / Math.sqrt(Math.max(1, df));
+
+/** `applies_when` commands, always; the commands notes name, unless the call only looks; path globs. */
+function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, looking: boolean, ev: Evidence): void {
+  for (const p of new Set(f.commands.map(program))) {
+    for (const i of idx.byProgram.get(p) ?? []) {
+      const t = idx.notes[i]!;
+      const when = t.commands.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
+      if (when) ev.credit(i, W_WHEN, `when:${when.words.map((w) => w.join('|')).join(' ')}`, true);
+      if (looking) continue;
+      const phrase = t.phrases.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
+      if (phrase) ev.credit(i, W_PHRASE, `command:${phrase.words.map((w) => w[0]).join(' ')}`, true);
+    }
+  }
+  if (f.paths.length === 0) return;
+  for (const i of idx.withGlobs) {
+    const g = idx.notes[i]!.globs.find((re) => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p)));
+    if (g) ev.credit(i, W_WHEN, `when:${g.source}`, true);
+  }
+}
+
+/** Shared code-like tokens, then rare words (a token's own words are not counted twice), then the prompt's. */
+function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
+  const counted = new Map<number, Set<string>>();
+  // One token of the call counts once per note, by the rarest of its forms that note names.
+  for (const { forms, stems } of f.compounds.values()) {
+    const best = new Map<number, { form: string; df: number }>();
+    for (const form of forms) {
+      const hits = idx.byCompound.get(form) ?? [];
+      for (const i of hits) if (!best.has(i) || best.get(i)!.df > hits.length) best.set(i, { form, df: hits.length });
+    }
+    for (const [i, { form, df }] of best) {
+      const weight = idx.notes[i]!.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
+      ev.credit(i, weight * spread(df), `token:${form}`, df <= 2);
+      const seen = counted.get(i) ?? new Set<string>();
+      for (const w of stems) seen.add(w);
+      counted.set(i, seen);
+    }
+  }
+  const stemCredit = (s: string, weight: number, label: string, only?: ReadonlySet<number>): void => {
+    if (CODE_WORDS.has(s)) return;
+    const info = opts.info(s);
+    if (info < MIN_STEM_INFO) return;
+    const hits = idx.byStem.get(s) ?? [];
+    for (const i of hits) {
+      if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
+      ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`);
+    }
+  };
+  for (const s of f.stems) stemCredit(s, f.pathOnly.has(s) ? PATH_WEIGHT : 1, f.pathOnly.has(s) ? 'path' : 'word');
+  if (!opts.contextStems) return;
+  const pointed = new Set(ev.byNote.keys());
+  for (const s of opts.contextStems) if (!f.stems.has(s)) stemCredit(s, PROMPT_WEIGHT, 'prompt', pointed);
+}
+
+/**
+ * The notes a tool call is about, best first, at most `max`, each with what matched. Empty for a
+ * call that only looks, for a call no note's triggers reach, and for an empty index.
+ */
+export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, opts: MatchOptions): ActionMatch[] {
+  if (idx.notes.length === 0) return [];
+  const f = features(action, cwd);
+  const looking =
+    (action.kind === 'run' && onlyLooks(f.commands)) ||
+    (action.kind === 'read' && f.paths.every((p) => DESCRIBING.test(p))) ||
+    (action.kind === 'other' && f.paths.length === 0);
+  const ev = new Evidence();
+  commandEvidence(idx, action, f, looking, ev);
+  if (!looking) wordEvidence(idx, f, opts, ev);
+  const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;
+  return (
+    [...ev.byNote.entries()]
+      // One shared word is never enough (a file of the same tool, a note naming the same program): a
+      // note needs a strong match or two pieces of evidence.
+      .filter(([, e]) => e.s >= threshold && (e.strong || e.why.length >= 2))
+      .sort((a, b) => b[1].s - a[1].s)
+      .slice(0, opts.max ?? MAX_ACTION_NOTES)
+      .map(([i, e]) => ({ id: idx.notes[i]!.id, score: Number(e.s.toFixed(3)), why: e.why }))
+  );
+}

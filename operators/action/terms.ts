@@ -1,0 +1,81 @@
+/**
+ * The words an action and a learning are compared by. Pure.
+ *
+ * - a token: a run of non-space text as written, lower-cased, with surrounding punctuation and
+ *   quotes cut off (`proxy_read_timeout`, `--paginate`, `@rollup/rollup-linux-x64-gnu`, `kill-server`);
+ * - a compound: a token that reads as code, not prose (it holds `_`, `-`, `.`, `/`, `@`, `=`, a digit
+ *   next to letters, or an inner capital): such a token names one thing, so sharing it is strong
+ *   evidence; plain words are only evidence in proportion to how rare they are;
+ * - a stem: each word of a token (split at punctuation and camelCase), Porter-stemmed as the index does.
+ */
+import { stemOf } from '../../core/stems.js';
+import { STOPWORDS } from '../../core/terms.js';
+
+/** Shortest compound worth matching on its own (`-f`, `a.b` say nothing). */
+const MIN_COMPOUND_CHARS = 5;
+
+/** Cut quotes, brackets and sentence punctuation off both ends of a token. */
+export function trimToken(raw: string): string {
+  return raw.replace(/^[\s"'`([{<,;:!?*]+|[\s"'`)\]}>,;:!?*.]+$/g, '');
+}
+
+const CODE_LIKE = /[_\-./@=:]|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/;
+
+/** Whether a token (as written, before lower-casing) reads as code: an identifier, flag, path or key. */
+export function isCompound(token: string): boolean {
+  return token.length >= MIN_COMPOUND_CHARS && CODE_LIKE.test(token) && /[A-Za-z]{2}/.test(token);
+}
+
+/** Words of a token: split at punctuation and camelCase humps, lower-cased. */
+export function tokenWords(token: string): string[] {
+  return token
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !STOPWORDS.has(w));
+}
+
+/** Tokens of a text as written (trimmed, not lower-cased), up to `max`. */
+export function rawTokens(text: string, max = 4000): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[^\s]+/g)) {
+    const t = trimToken(m[0]);
+    if (t) out.push(t);
+    if (out.length >= max) break;
+  }
+  return out;
+}
+
+/**
+ * The compound forms of a token: the whole (lower-cased), and for a `key=value` or `key: value`
+ * its key, and for a path its last part. `NODE_OPTIONS=--experimental-vm-modules` gives
+ * `node_options=--experimental-vm-modules`, `node_options`, `--experimental-vm-modules`.
+ */
+export function compoundsOf(token: string): string[] {
+  if (!isCompound(token)) return [];
+  const lower = token.toLowerCase();
+  const out = new Set<string>([lower.replace(/^-+(?=[a-z])/, '--')]);
+  for (const part of lower.split(/[=:,]+/)) {
+    const p = trimToken(part);
+    if (isCompound(p)) out.add(p);
+  }
+  const last = lower.split('/').pop() ?? '';
+  if (last !== lower && isCompound(last)) out.add(last);
+  // The identifiers inside code (`{new Date(x).toLocaleString()}` names `toLocaleString`;
+  // `Date.prototype.toLocaleString` names it too), whole and by their dotted parts.
+  for (const m of token.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    for (const part of [m[0], ...m[0].split('.')]) if (isCompound(part) && !part.includes('.')) out.add(part.toLowerCase());
+    if (m[0].includes('.') && isCompound(m[0])) out.add(m[0].toLowerCase());
+  }
+  // A flag is the same flag with or without its value, with one dash or two (`-f` aside).
+  for (const c of [...out]) if (c.startsWith('--')) out.add(c.replace(/=.*$/, ''));
+  return [...out].filter((c) => c.length >= MIN_COMPOUND_CHARS);
+}
+
+/** Distinct stems of a text's words (camelCase and snake_case split), stopwords and numbers left out. */
+export function stemsOf(text: string, maxChars = 8000): Set<string> {
+  const out = new Set<string>();
+  for (const tok of rawTokens(text.slice(0, maxChars))) for (const w of tokenWords(tok)) out.add(stemOf(w));
+  return out;
+}

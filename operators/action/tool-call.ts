@@ -1,0 +1,160 @@
+/**
+ * A harness's tool call read as an action: the shell commands it runs, the files it touches and the
+ * text it writes. Pure. Claude Code and Codex send `tool_name` and `tool_input` (Bash `command`; Edit
+ * `file_path`, `old_string`, `new_string`; Write `file_path`, `content`; MultiEdit `edits`; Read
+ * `file_path`; Codex's `apply_patch` a patch in `command`); Copilot sends `toolName` and `toolArgs`
+ * (an object or its JSON text).
+ */
+
+export type ActionKind = 'run' | 'edit' | 'read' | 'other';
+
+export interface ToolAction {
+  /** The tool's name as the harness gave it. */
+  tool: string;
+  kind: ActionKind;
+  /** Each simple command of a shell line as words, wrappers (sudo, env, npx, time, VAR=) left out. */
+  commands: string[][];
+  /** Files the call reads or writes (as given; paths in a patch included). */
+  paths: string[];
+  /** What the call writes: the new text of an edit, a file's content, a patch's added lines. */
+  text: string;
+  /** What an edit replaces (its old text). */
+  before: string;
+  /** The shell line as given (capped), for the scrubbed record of the call. */
+  raw: string;
+}
+
+/** Characters of written text read (a 1 MB file write must not cost the hook its deadline). */
+export const MAX_ACTION_TEXT = 8000;
+/** Characters of a shell line read. */
+const MAX_COMMAND = 4000;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function objectOf(v: unknown): Record<string, unknown> {
+  if (v && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
+  if (typeof v === 'string' && v.trim().startsWith('{')) {
+    try {
+      return objectOf(JSON.parse(v) as unknown);
+    } catch {
+      return {};
+    }
+  }
+  return {};
+}
+
+/** Words a command runs under without being the command (`sudo npm i` runs npm). */
+const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'nice', 'xargs', 'npx', 'bunx', 'pnpx', 'doas']);
+
+/** Options of the wrappers above that take a value (`sudo -u app`, `nice -n 5`, `env -u VAR`). */
+const WRAPPER_VALUE_FLAGS = new Set(['-u', '-g', '-n', '-C', '-h', '-p', '-D']);
+
+/**
+ * A shell line split into simple commands (at `&&`, `||`, `;`, `|`, newlines and `$(`), each as
+ * words with quotes removed; leading `VAR=value` assignments and wrappers are dropped, the
+ * assignment kept as a word of its own (a setting like NODE_OPTIONS=... is part of the action).
+ */
+export function shellCommands(line: string): string[][] {
+  const out: string[][] = [];
+  for (const part of line.slice(0, MAX_COMMAND).split(/&&|\|\||[;|\n]|\$\(|`|\(|\)/)) {
+    const words = [...part.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '').filter(Boolean);
+    const lead: string[] = [];
+    let i = 0;
+    while (i < words.length && (WRAPPERS.has(words[i]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || /^-/.test(words[i]!))) {
+      // A wrapper's own options (`sudo -u x`, `nice -n 5`) come before the command; an assignment is kept.
+      if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) lead.push(words[i]!);
+      i += WRAPPER_VALUE_FLAGS.has(words[i]!) ? 2 : 1;
+    }
+    const rest = expandAliases(words.slice(i));
+    if (rest.length > 0 || lead.length > 0) out.push([...rest, ...lead]);
+  }
+  return out;
+}
+
+/** Short forms of subcommands, written out: `npm i zod` runs what a note calls `npm install`. */
+const SUBCOMMAND_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  npm: {
+    i: 'install',
+    in: 'install',
+    ins: 'install',
+    add: 'install',
+    isntall: 'install',
+    rm: 'uninstall',
+    un: 'uninstall',
+    r: 'uninstall',
+  },
+  pnpm: { i: 'install', rm: 'remove', un: 'remove' },
+  yarn: { rm: 'remove' },
+  bun: { i: 'install', a: 'add', rm: 'remove' },
+  pip: {},
+  git: { co: 'checkout', ci: 'commit', br: 'branch', st: 'status' },
+};
+
+/** A command's words with its subcommand written out (`npm i` → `npm install`). */
+export function expandAliases(words: readonly string[]): string[] {
+  const program = (words[0] ?? '').split('/').pop() ?? '';
+  const table = SUBCOMMAND_ALIASES[program];
+  if (!table) return [...words];
+  const at = words.findIndex((w, i) => i > 0 && !w.startsWith('-'));
+  if (at < 0) return [...words];
+  const full = table[words[at]!];
+  return full ? [...words.slice(0, at), full, ...words.slice(at + 1)] : [...words];
+}
+
+/** Paths and added lines of a Codex `apply_patch` body (`*** Update File: p`, `+line`). */
+function patchParts(patch: string): { paths: string[]; text: string; before: string } {
+  const paths: string[] = [];
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const l of patch.slice(0, MAX_ACTION_TEXT * 2).split('\n')) {
+    const m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(l) ?? /^\*\*\* Move to: (.+)$/.exec(l);
+    if (m) paths.push(m[1]!.trim());
+    else if (l.startsWith('+') && !l.startsWith('+++')) added.push(l.slice(1));
+    else if (l.startsWith('-') && !l.startsWith('---')) removed.push(l.slice(1));
+  }
+  return { paths, text: added.join('\n'), before: removed.join('\n') };
+}
+
+const READ_TOOLS = new Set(['read', 'view', 'notebookread', 'glob', 'grep', 'ls', 'webfetch', 'websearch', 'read_file', 'list_dir']);
+const RUN_TOOLS = new Set(['bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'run_in_terminal', 'powershell']);
+const EDIT_TOOLS = new Set(['edit', 'write', 'multiedit', 'notebookedit', 'create', 'str_replace', 'apply_patch', 'insert', 'edit_file']);
+
+/** The action of a hook payload, or null when it names no tool. */
+export function readToolCall(input: Record<string, unknown>): ToolAction | null {
+  const tool = str(input['tool_name']) || str(input['toolName']);
+  if (!tool) return null;
+  const args = objectOf(input['tool_input'] ?? input['toolArgs'] ?? input['tool_args']);
+  const t = tool.toLowerCase();
+  const path = str(args['file_path']) || str(args['path']) || str(args['notebook_path']) || str(args['filePath']);
+  const command = Array.isArray(args['command']) ? args['command'].map(str).join(' ') : str(args['command']) || str(args['cmd']);
+  const action: ToolAction = {
+    tool,
+    kind: 'other',
+    commands: [],
+    paths: path ? [path] : [],
+    text: '',
+    before: '',
+    raw: command.slice(0, MAX_COMMAND),
+  };
+  if (t === 'apply_patch' || command.includes('*** Begin Patch')) {
+    const p = patchParts(command || str(args['input']) || str(args['patch']));
+    return { ...action, kind: 'edit', paths: [...action.paths, ...p.paths], text: p.text, before: p.before };
+  }
+  if (RUN_TOOLS.has(t) || (command && !EDIT_TOOLS.has(t) && !READ_TOOLS.has(t))) {
+    return { ...action, kind: 'run', commands: shellCommands(command) };
+  }
+  if (EDIT_TOOLS.has(t)) {
+    const edits = Array.isArray(args['edits']) ? (args['edits'] as unknown[]).map(objectOf) : [args];
+    const text = edits.map((e) => str(e['new_string']) || str(e['content']) || str(e['new_str']) || str(e['file_text'])).join('\n');
+    const before = edits.map((e) => str(e['old_string']) || str(e['old_str'])).join('\n');
+    return { ...action, kind: 'edit', text: text.slice(0, MAX_ACTION_TEXT), before: before.slice(0, MAX_ACTION_TEXT) };
+  }
+  if (READ_TOOLS.has(t)) return { ...action, kind: 'read' };
+  return action;
+}
+
+/** The call in one line for logs and traces (before scrubbing): the command, or the tool and its paths. */
+export function actionSummary(a: ToolAction, maxChars = 300): string {
+  const body = a.kind === 'run' ? a.raw : a.paths.join(' ');
+  return `${a.tool}: ${body}`.slice(0, maxChars);
+}

@@ -1,0 +1,166 @@
+/**
+ * What a learning is about, as things an action can touch: its triggers. Pure.
+ *
+ * - `applies_when` (frontmatter list, written by `recall add --when` and the MCP save tool): each
+ *   entry is a command pattern or a path glob. A command pattern is words, each with `|`
+ *   alternatives: `pnpm|npm install` matches `npm install zod` and `pnpm install`; `terraform
+ *   force-unlock` matches that subcommand only. A path glob has a `/`, `*` or a file suffix and no
+ *   space (`apps/api/**`, `*.tf`, `Dockerfile`): it matches a file the call touches.
+ * - Without one, the triggers the note already has: the commands its code spans and code blocks
+ *   name (a program and its subcommand), the code-like tokens it names anywhere in code spans and
+ *   in its focus (title, key insight / description, how to apply, fix, rule, tags), and the word
+ *   stems of that focus.
+ */
+import type { Note } from '../../core/note/index.js';
+import { compoundsOf, rawTokens, stemsOf, trimToken } from './terms.js';
+import { shellCommands } from './tool-call.js';
+
+export interface CommandPattern {
+  /** Each word's alternatives, lower-cased; the first is the program. */
+  words: string[][];
+}
+
+export interface NoteTriggers {
+  /** The note's id as the session's injected set knows it. */
+  id: string;
+  /** From `applies_when`: explicit commands and path globs. */
+  commands: CommandPattern[];
+  globs: RegExp[];
+  /** Commands the note names (code spans and code blocks): program and subcommand at least. */
+  phrases: CommandPattern[];
+  /** Code-like tokens the note names. */
+  compounds: Set<string>;
+  /** Those it names in what it is about (title, key insight or description, how to apply, rule; not the fix's code). */
+  focusCompounds: Set<string>;
+  /** Stems of the note's focus text. */
+  stems: Set<string>;
+
+  /** Programs the note names as commands (one-word code spans included). */
+  programs: Set<string>;
+}
+
+/** Most triggers kept per kind and note (a note of 500 code spans must not make every call match). */
+const MAX_PER_KIND = 200;
+/** `applies_when` entries read per note, and the longest entry (what `recall add --when` accepts). */
+const MAX_WHEN = 20;
+const MAX_WHEN_CHARS = 200;
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : str(v) ? [str(v)] : []);
+
+/** A word that can be a program's name (`npm`, `golangci-lint`, `docker-compose`, `./gradlew`). */
+const PROGRAM_RE = /^(?:\.\/)?[a-z][a-z0-9._+-]*$/;
+/** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
+const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
+
+/** Whether an `applies_when` entry is a path glob rather than a command. */
+export function isPathPattern(entry: string): boolean {
+  const e = entry.trim();
+  return !/\s/.test(e) && (/[/*?]/.test(e) || /^[^|]*\.[A-Za-z0-9]{1,8}$/.test(e) || /^[A-Z][A-Za-z]*file$/.test(e));
+}
+
+/** A path glob as a regular expression over `/`-separated paths: `**` any folders, `*` and `?` within one. */
+export function globRegExp(glob: string): RegExp {
+  // `**/**` and `***` say no more than `**`; collapsed, a glob cannot stack `.*` into slow backtracking.
+  const g = glob
+    .trim()
+    .replace(/^\.\//, '')
+    .replace(/\*{3,}/g, '**')
+    .replace(/(?:\*\*\/)+\*\*/g, '**')
+    .replace(/(?:\*\*\/){2,}/g, '**/');
+  let re = '';
+  for (let i = 0; i < g.length; i += 1) {
+    const c = g[i]!;
+    if (c === '*' && g[i + 1] === '*') {
+      re += '.*';
+      i += 1;
+      if (g[i + 1] === '/') i += 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  // Anchored at a folder boundary anywhere in the path: `apps/api/**` matches /home/x/apps/api/main.ts.
+  return new RegExp(`(?:^|/)${re}${g.endsWith('/') ? '' : '$'}`);
+}
+
+/** A command pattern from written words (`pnpm|npm install`), or null when it names no program. */
+export function commandPattern(text: string): CommandPattern | null {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .map((w) =>
+      w
+        .split('|')
+        .map((a) => trimToken(a).toLowerCase())
+        .filter(Boolean),
+    )
+    .filter((alts) => alts.length > 0);
+  if (words.length === 0 || !words[0]!.every((p) => PROGRAM_RE.test(p))) return null;
+  return { words };
+}
+
+/** Inline code spans of a markdown text. */
+function codeSpans(text: string): string[] {
+  return [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
+}
+
+/** Lines of fenced code blocks. */
+function codeLines(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) out.push(...m[1]!.split('\n'));
+  return out;
+}
+
+/** The commands a code span or code line names: a program with at least one word after it. */
+function namedCommands(code: string): CommandPattern[] {
+  const out: CommandPattern[] = [];
+  for (const words of shellCommands(code.replace(/#.*$/, ''))) {
+    const program = (words[0] ?? '').toLowerCase();
+    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
+    const rest = words.slice(1, 3).filter((w) => !PLACEHOLDER_RE.test(w));
+    if (rest.length === 0) continue;
+    out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [trimToken(w).toLowerCase()])] });
+  }
+  return out;
+}
+
+/** The text a note is about: what it says to do and when (never its war story). */
+export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter'>): string {
+  const fm = note.frontmatter;
+  return [note.title, note.keyInsight, note.howToApply, str(fm['fix']), str(fm['rule']), note.tags.join(' '), str(fm['description'])]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The triggers of a note (see the module comment). */
+export function noteTriggers(
+  note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body'>,
+  id: string,
+): NoteTriggers {
+  const fm = note.frontmatter;
+  // Note text is data: a note cannot make every call slow with thousands of patterns or long globs.
+  const when = list(fm['applies_when'])
+    .filter((w) => w.length <= MAX_WHEN_CHARS)
+    .slice(0, MAX_WHEN);
+  const globs = when.filter(isPathPattern).map(globRegExp);
+  const commands = when
+    .filter((w) => !isPathPattern(w))
+    .map(commandPattern)
+    .filter((p): p is CommandPattern => p !== null);
+  const focus = focusText(note);
+  const spans = [...codeSpans(focus), ...codeSpans(note.body)];
+  const code = [...spans, ...codeLines(note.body)];
+  const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
+  // What the note warns about or is about, not the code its fix recommends: a call that already
+  // writes the fix (`origin: allowList`) is doing what the note says.
+  const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
+  const focusCompounds = new Set<string>();
+  for (const tok of rawTokens(about)) for (const c of compoundsOf(tok)) if (focusCompounds.size < MAX_PER_KIND) focusCompounds.add(c);
+  const compounds = new Set<string>(focusCompounds);
+  for (const tok of [...rawTokens(focus), ...spans.flatMap((s) => rawTokens(s))]) {
+    for (const c of compoundsOf(tok)) if (compounds.size < MAX_PER_KIND) compounds.add(c);
+  }
+  const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
+  for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
+  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), programs };
+}
