@@ -16,6 +16,7 @@ import { PersonsNoteError, addNote, forget, supersede, type WriteGuard } from '.
 import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../../pipeline/learnings/index.js';
 import { randomUUID } from 'node:crypto';
 import { listedOnly } from './tool-names.js';
+import { APPLIES_WHEN_SCHEMA, SAVE_DESCRIPTION } from './save-schema.js';
 
 export interface ToolContext {
   scope: StagesScope;
@@ -197,17 +198,6 @@ async function withConsent<T>(
     return write('any');
   }
 }
-
-const SAVE_DESCRIPTION =
-  "Save a learning for future sessions: a non-obvious fix, a convention learned the hard way, a dead end not to repeat. Not for what the code or git history already says, and never secrets (they are scrubbed anyway). Written to the project's reflect KB; the next recall finds it.";
-
-/** The save tool's `applies_when`: when the learning is shown just before a tool call. */
-const APPLIES_WHEN_SCHEMA = z
-  .array(z.string())
-  .optional()
-  .describe(
-    `when it applies (at most ${LEARNING_LIMITS.when}): commands like "pnpm|npm install" or "terraform force-unlock", path globs like "apps/api/**"; recall shows the learning just before such a call`,
-  );
 
 function registerWrites(server: McpServer, { scope, io }: ToolContext): void {
   const connection = randomUUID().slice(0, 8);
