@@ -57,7 +57,12 @@ export interface KbLabel {
  * reads, they are the same sources in the same order and are named; otherwise numbered.
  */
 function stagesLine(ev: ViewEvent, kbs: readonly KbLabel[]): Html {
-  const runs = stageRuns(ev.stages);
+  const all = stageRuns(ev.stages);
+  // Several KBs end with the fused result's own stages ("result"), which would read as one more KB:
+  // a KB's run always runs its arms, the fusion of the KBs runs none.
+  const last = all[all.length - 1];
+  const fused = all.length > 1 && last && !last.some((s) => s.stage === 'arms' || s.stage.startsWith('arm:')) ? all.pop()! : null;
+  const runs = all;
   const named = runs.length === kbs.length && ev.kb === kbs[0]?.root;
   const lines = runs.map((run, i) => {
     const parts = run.filter((s) => !s.stage.startsWith('arm:') && s.ms > 0).map((s) => `${s.stage} ${s.ms}`);
@@ -65,6 +70,7 @@ function stagesLine(ev: ViewEvent, kbs: readonly KbLabel[]): Html {
     const label = runs.length > 1 ? `${named ? kbs[i]!.label : `KB ${i + 1} of ${runs.length}`}: ` : '';
     return `${label}${parts.length ? `${parts.join(', ')} ms` : ''}${arms.length ? `${parts.length ? ' · ' : ''}arms: ${arms.join(', ')} ms` : ''}`;
   });
+  if (fused) lines.push(`fused ${fused.reduce((sum, x) => sum + x.ms, 0)} ms`);
   return h`<span class="small muted">hook ${ev.hookMs} ms · recall ${ev.recallMs} ms${lines
     .filter(Boolean)
     .map((r) => ` · ${r}`)

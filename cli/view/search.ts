@@ -62,11 +62,13 @@ export async function runSearch(query: string, kb: KbOptions, io: RunIo): Promis
       { noLog: true, trace: sink },
     );
     const o = res.outcome;
-    // Each KB read runs in turn; a KB that ran no recall (no notes) leaves no run, and then the runs are only numbered.
-    const read = runs.length === session.sources.read.length ? session.sources.read : [];
+    // Each KB read runs in turn; a KB that ran no recall (no notes) leaves no run, and then the runs are
+    // only numbered. The fusion of several KBs starts a run of its own that runs no arm: not a KB.
+    const kbRuns = runs.length > 1 ? runs.filter((r) => r.arms.length > 0) : runs;
+    const read = kbRuns.length === session.sources.read.length ? session.sources.read : [];
     return {
       ...base,
-      kbs: runs.map((r, i) => ({
+      kbs: kbRuns.map((r, i) => ({
         label: read[i] ? sourceLabel(read[i]) : `KB ${i + 1}`,
         root: read[i]?.root ?? res.scope.root,
         stages: r.clock.stages(),
