@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { RECALL_BIN, envelope, runHook, type Out } from './helpers.js';
 import { driverEnv } from '../helpers/driver.js';
 import { recordInjected } from '../../sinks/logs/index.js';
+import { sessionKey } from '../../core/session-key.js';
 
 let base: string;
 let home: string;
@@ -108,7 +109,7 @@ describe('pre-tool-use hook', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l['hook'] === 'pre-tool-use' && l['session'] === 's-prompted');
+      .find((l) => l['hook'] === 'pre-tool-use' && l['session'] === sessionKey('s-prompted'));
     expect(line).toMatchObject({ injected: [], deduped: ['use-pnpm'], over_budget: [] });
   });
 
@@ -155,7 +156,7 @@ describe('pre-tool-use hook', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>)
-      .find((l) => l['kind'] === 'hook' && l['hook'] === 'pre-tool-use' && l['session'] === 's-log');
+      .find((l) => l['kind'] === 'hook' && l['hook'] === 'pre-tool-use' && l['session'] === sessionKey('s-log'));
     expect(line).toBeDefined();
     expect(line!['query']).toMatch(/^Bash: .*npm install zod/);
     expect((line!['injected'] as { id: string }[]).map((n) => n.id)).toEqual(['use-pnpm']);
