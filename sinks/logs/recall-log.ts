@@ -57,8 +57,17 @@ export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number,
     degraded: scrubAlong(rec.degraded, rec.query),
     query: scrub(rec.query),
   };
-  // Every string of the request (query, tags, field, domain hint) came from the user: all scrubbed.
-  if (rec.request) line['request'] = scrubStrings(rec.request);
+  // Every string of the request (query, tags, field, domain hint) came from the user: all scrubbed,
+  // but for the KB folders it read (`kb`, `kbs`), which replay must find again. A temp folder's random
+  // name ("/tmp/tmp.vK9mXe3LqR/kb") reads as a token to the scrubber, and a folder is no secret.
+  if (rec.request) {
+    const { kb, kbs, ...rest } = rec.request;
+    line['request'] = {
+      ...(scrubStrings(rest) as Record<string, unknown>),
+      ...(kb !== undefined ? { kb } : {}),
+      ...(kbs !== undefined ? { kbs } : {}),
+    };
+  }
   if (economics) {
     line['injected_tokens'] = economics.read_tokens;
     line['discovery_tokens'] = economics.discovery_tokens;
