@@ -98,7 +98,8 @@ export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { 
   // prompt held. Note ids are recall's own names for notes and are kept as they are: a redacted id
   // (or one with a piece of the prompt's secret cut out of it) loses the note for `recall view`,
   // `replay` and the verdicts. The session id is hashed (core/session-key.ts).
-  const { query: _raw, session, injected, deduped, over_budget, ...rest } = ev;
+  // The KB folder is kept too: a temp folder's random name reads as a token to the scrubber.
+  const { query: _raw, session, injected, deduped, over_budget, kb, ...rest } = ev;
   const clean = scrubAlong({ ...rest, titles: injected.map((n) => n.title) }, ev.query);
   const { titles, ...cleanRest } = clean;
   const line = {
@@ -107,6 +108,7 @@ export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { 
     kind: 'hook',
     event,
     ...cleanRest,
+    kb,
     session: session === null ? null : sessionKey(session),
     injected: injected.map((n, i) => ({ ...n, title: titles[i] ?? '' })),
     deduped,

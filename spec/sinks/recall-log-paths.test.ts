@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { logRecall } from '../../sinks/logs/index.js';
+import { logHookEvent } from '../../sinks/hook-events/index.js';
 import { scrub } from '../../sinks/scrub/index.js';
 
 const dirs: string[] = [];
@@ -34,5 +35,27 @@ describe('recall log', () => {
     expect(line.request['kb']).toBe(kb);
     expect(line.request['kbs']).toEqual([kb]);
     expect(String(line.request['query'])).not.toContain(secret);
+  });
+
+  it('keeps the KB folder of a hook line (recall view names the KBs by it)', () => {
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-log-'));
+    dirs.push(state);
+    const kb = '/tmp/recall-readme-LgLNQD/example-kb';
+    const ev = {
+      hook: 'user-prompt-submit',
+      harness: 'claude',
+      session: 's1',
+      kb,
+      query: 'pool',
+      injected: [],
+      deduped: [],
+      over_budget: [],
+    };
+    expect(logHookEvent(state, ev as unknown as Parameters<typeof logHookEvent>[1], Date.now())).not.toHaveProperty('error');
+    const file = fs
+      .readdirSync(state, { recursive: true })
+      .map(String)
+      .find((f) => f.endsWith('.jsonl'))!;
+    expect((JSON.parse(fs.readFileSync(path.join(state, file), 'utf8').trim()) as { kb: string }).kb).toBe(kb);
   });
 });
