@@ -160,9 +160,14 @@ export function namesInTexts(
   const lower = new Map<string, number>();
   const seen = new Set<string>();
   if (!words.size) return { names: new Set(), seen };
+  const wanted = [...words];
   for (const text of texts) {
     const src = text.length > maxChars ? text.slice(0, maxChars) : text;
     for (const line of src.split('\n')) {
+      // Most lines hold none of the query's words: a substring test skips them before tokenizing
+      // (a line with accented Latin letters is always tokenized, as folding them may make it match).
+      const lowerLine = line.toLowerCase();
+      if (!/[\u00c0-\u024f]/.test(line) && !wanted.some((w) => lowerLine.includes(w))) continue;
       const tokens = line.match(/[\p{L}\p{N}]+|[.!?:]/gu);
       if (!tokens) continue;
       const wordsOfLine = tokens.filter((t) => !/^[.!?:]$/.test(t));
