@@ -137,7 +137,9 @@ export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
 /**
  * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
  * whole learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS, and the best learning
- * under it as a one-line pointer. A learning that does not fit is skipped, not cut. A floor of 0
+ * under it as a one-line pointer: the one with the highest relevance, since the pointer says "this may
+ * apply" and relevance is that estimate (the ranking also weighs recency and confidence, which say
+ * nothing of whether an unsure learning is about this prompt). A learning that does not fit is skipped, not cut. A floor of 0
  * ("off", every floor's documented meaning) holds nothing back: every learning goes whole.
  */
 export function wholeLearnings(
@@ -156,7 +158,8 @@ export function wholeLearnings(
     kept.push(c);
     block = next;
   }
-  const pointer = results.find((c) => weak(c) && !kept.includes(c)) ?? null;
+  let pointer: ScoredCandidate | null = null;
+  for (const c of results) if (weak(c) && !kept.includes(c) && (!pointer || c.relevance > pointer.relevance)) pointer = c;
   return { kept, pointer, block: withPointer(block, pointer) };
 }
 

@@ -42,7 +42,7 @@ import {
   type StemPair,
 } from './math/index.js';
 import { textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
-import { type Note, searchableText } from '../core/note/index.js';
+import { type Note, memoryNameWords, searchableText } from '../core/note/index.js';
 import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
@@ -53,6 +53,27 @@ export const RELEVANCE_TEXT_CHARS = 20_000;
 
 /** Relevance at most of a note that contains no specific query word: under every default floor. */
 export const GENERIC_ONLY_MAX = 0.2;
+
+/**
+ * Words of a Claude Code memory's name (its subject: "commit-message-format") that a query must use
+ * for the memory to count as specifically about it, although each word alone is an everyday one
+ * ("commit it with a decent message"). One shared word is not enough: `commit()` on a manifest writer
+ * is no commit message.
+ */
+export const NAME_WORDS_SPECIFIC = 2;
+
+/**
+ * The share of a memory's name words the query uses, and whether it uses NAME_WORDS_SPECIFIC of them
+ * (exact stems: a name is short, and a prefix of one of its words is no use of it). 0 for other notes.
+ */
+export function nameCoverage(note: Pick<Note, 'frontmatter'>, queryStems: ReadonlySet<string>): { share: number; specific: boolean } {
+  const words = memoryNameWords(note.frontmatter);
+  if (!words) return { share: 0, specific: false };
+  const stems = titleStems(words);
+  let used = 0;
+  for (const s of stems) if (queryStems.has(s)) used += 1;
+  return { share: stems.size ? used / stems.size : 0, specific: used >= NAME_WORDS_SPECIFIC };
+}
 
 export interface TermWeights {
   /** Live notes in the KB. */
@@ -245,15 +266,24 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     const relevance = new Map<string, RelevanceEstimate>();
     const extra = evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts);
     // Called for candidates inside the window only, whose stems stemsOf holds.
+    const queryStems = new Set(weighed.map((t) => t.stem));
     const estimate = (c: Candidate): RelevanceEstimate => {
-      const base = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
+      const lexical = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
+      // A memory's name is its title as much as its description is: the better of the two counts,
+      // once the query uses enough of the name to be about it (one word of three is a passing word).
+      const name = nameCoverage(c.note, queryStems);
+      const base =
+        lexical && name.specific && name.share > lexical.titleCoverage
+          ? { ...lexical, titleCoverage: name.share, titleWithLabels: Math.max(lexical.titleWithLabels, name.share) }
+          : lexical;
       const more = extra.get(c.note.key);
       let features = base;
       const titlePhrases = more?.titlePhrases ?? 0;
       if (base && more) {
         const { specificPhrase, titlePhrases: _t, ...amounts } = more;
-        // A phrase of the query the note repeats ("connection pool") is a specific combination.
-        features = { ...base, ...amounts, specificCovered: base.specificCovered || specificPhrase ? 1 : 0 };
+        // A phrase of the query the note repeats ("connection pool") is a specific combination; so
+        // are two words of a memory's name.
+        features = { ...base, ...amounts, specificCovered: base.specificCovered || specificPhrase || name.specific ? 1 : 0 };
       }
       const logit = state.ce?.get(c.note.key);
       if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
