@@ -65,6 +65,11 @@ export interface RecallState {
   arms: ArmOutcome[];
   /** Fused candidates in RRF order (after floors and the superseded filter). */
   candidates: Candidate[];
+  /**
+   * Candidates the superseded filter took out (a replaced or archived note): never a result, but the
+   * relevance estimate reads them, so a replacement answers what its predecessor was about.
+   */
+  retired: Candidate[];
   /** Cross-encoder logits by note key, or null when no cross-encoder ran. */
   ce: Map<string, number> | null;
   embeddings: Embeddings | null;
@@ -91,6 +96,7 @@ export function initialState(query: string, terms: string[]): RecallState {
     relevance: new Map(),
     arms: [],
     candidates: [],
+    retired: [],
     ce: null,
     embeddings: null,
     scored: [],

@@ -264,8 +264,8 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     // Only the date phrase is specific: notes inside the window are what was asked for.
     const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();
-    const extra = evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts);
-    // Called for candidates inside the window only, whose stems stemsOf holds.
+    let extra = evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts);
+    // Called for candidates inside the window only, whose stems stemsOf holds (and retired ones, below).
     const queryStems = new Set(weighed.map((t) => t.stem));
     const estimate = (c: Candidate): RelevanceEstimate => {
       const lexical = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
@@ -302,7 +302,22 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     });
     if (opts.links && state.candidates.length > 1) liftLinked(relevance, state.candidates, window, opts.links, degraded);
     // After the link lift, so a replacement is never left below what its predecessor was lifted to.
-    if (opts.successors && state.candidates.length > 1) liftSuccessors(relevance, state.candidates, opts.successors, degraded);
+    if (opts.successors) {
+      // The notes the superseded filter took out are estimated too, apart (their evidence is
+      // weighed among the window and them, so the live notes' own estimates stay as they were): a
+      // replaced memory that is about the query ("comment jenkins retest this") passes that to its
+      // replacement ("gh run rerun --failed"), whose words differ. They never become results.
+      const retired = state.retired.filter((c) => !relevance.has(c.note.key)).slice(0, window);
+      for (const c of retired)
+        if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
+      if (retired.length) {
+        extra = evidenceOf([...state.candidates.slice(0, window), ...retired], stemsOf, weighed, live, opts);
+        for (const c of retired) relevance.set(c.note.key, estimate(c));
+      }
+      const all = [...state.candidates, ...retired];
+      if (all.length > 1) liftSuccessors(relevance, all, opts.successors, degraded);
+      for (const c of retired) relevance.delete(c.note.key);
+    }
     return {
       ...state,
       weighed,

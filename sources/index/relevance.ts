@@ -76,9 +76,13 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
     // round (supersedes filtered by the lists) SQLite took 18 ms for 200 candidates on a 10k-note index
     // with an empty supersedes table; this way 0.2 ms.
     declared: h.db.prepare(
+      // The older note is named by its key, or (a Claude Code memory: "[[CI runs on Jenkins]] is
+      // obsolete") by its declared `name:`, which is not its key when the name is free text.
       `SELECT DISTINCT o.path AS older, s.by_path AS newer FROM json_each(@notes) j
-       JOIN supersedes s ON s.by_path = j.value JOIN notes o ON o.key = s.target
-       WHERE o.location = 'documents' AND o.path != s.by_path AND o.path IN (SELECT value FROM json_each(@notes))`,
+       JOIN supersedes s ON s.by_path = j.value
+       JOIN notes o ON o.path IN (SELECT value FROM json_each(@notes))
+         AND (o.key = s.target OR json_extract(o.data, '$.frontmatter.name') = s.target)
+       WHERE o.location = 'documents' AND o.path != s.by_path`,
     ),
     // A live `supersedes` relationship from an entity of the newer note to an entity of the older one.
     // The sidecar that declares it names both ends, so a note that names the newer end is never the

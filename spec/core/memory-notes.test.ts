@@ -85,6 +85,36 @@ describe('a memory folder with a replaced memory', () => {
   });
 });
 
+describe('a replaced memory that is about the query', () => {
+  const kbs: TempKb[] = [];
+  afterEach(() => {
+    for (const k of kbs.splice(0)) k.cleanup();
+  });
+
+  it('passes its relevance to the memory that replaces it, and stays out itself, on a cache hit too', async () => {
+    const k = tempKb();
+    kbs.push(k);
+    k.write('documents/project_ci_jenkins.md', JENKINS);
+    k.write('documents/project_ci_github_actions.md', ACTIONS);
+    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
+    const session = await openSession(
+      { kb: k.root, global: false, allBranches: false, verbose: false },
+      { env, cwd: k.root, warn: () => undefined },
+    );
+    try {
+      // Only the replaced memory says "retest" and "comment": the question is about it, in its words.
+      for (const cache of [true, true]) {
+        const res = await session.run({ ...DEFAULT_COMMAND, query: 'comment retest on the PR build', cache, floor: 0 }, { noLog: true });
+        const byPath = new Map((res.outcome?.results ?? []).map((r) => [r.note.path, r.relevance]));
+        expect(byPath.has('documents/project_ci_jenkins.md')).toBe(false);
+        expect(byPath.get('documents/project_ci_github_actions.md') ?? 0).toBeGreaterThanOrEqual(0.5);
+      }
+    } finally {
+      session.close();
+    }
+  });
+});
+
 describe("a memory's name is its subject", () => {
   const kbs: TempKb[] = [];
   afterEach(() => {
