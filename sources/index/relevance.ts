@@ -76,8 +76,6 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
     // round (supersedes filtered by the lists) SQLite took 18 ms for 200 candidates on a 10k-note index
     // with an empty supersedes table; this way 0.2 ms.
     declared: h.db.prepare(
-      // The older note is named by its key, or (a Claude Code memory: "[[CI runs on Jenkins]] is
-      // obsolete") by its declared `name:`, which is not its key when the name is free text.
       `SELECT DISTINCT o.path AS older, s.by_path AS newer FROM json_each(@notes) j
        JOIN supersedes s ON s.by_path = j.value
        JOIN notes o ON o.path IN (SELECT value FROM json_each(@notes))
@@ -155,9 +153,11 @@ function candidateLists(unique: readonly string[]): { sources: string; notes: st
 
 /**
  * Successions among the given notes (by path): older path → the paths of the live notes that
- * supersede it, declared in frontmatter (`supersedes: <id>`) or by a live `supersedes` relationship
- * of the entity graph from an entity of the newer note to an entity of the older one (both
- * specific, as for linkedNotes). One pass over the given notes, whatever their number.
+ * supersede it, declared in frontmatter (`supersedes: <id>`; a Claude Code memory names the older
+ * one by its `name:`, "[[CI runs on Jenkins]] is obsolete", which is not its key when the name is
+ * free text) or by a live `supersedes` relationship of the entity graph from an entity of the newer
+ * note to an entity of the older one (both specific, as for linkedNotes). One pass over the given
+ * notes, whatever their number.
  */
 export function successorNotes(
   h: IndexHandle,

@@ -155,20 +155,6 @@ describe('estimateRelevance', () => {
     expect(s.relevance.get('paint')!.features!.specificCovered).toBe(0);
   });
 
-  it('does not let the leading word of a camelCase identifier stand for it ("tenant" is not "tenantCfg")', async () => {
-    const notes = [
-      { id: 'rename', title: 'Renaming the tenant consumer group reset offsets', body: 'rename the tenant group id only with a migration' },
-    ];
-    const w = { weigh: weigh({ renam: 1, tenant: 1 }, { renam: 0.55, tenant: 0.8, tenantcfg: 0.9, tenantconfig: 0.9 }) };
-    const glued = await run('rename tenantCfg to tenantConfig everywhere', w, notes);
-    expect(queryTerms('rename tenantCfg').find((t) => t.word === 'tenantcfg')!.components).toContain('tenant');
-    expect(glued.relevance.get('rename')!.features!.maxCovered).toBeLessThan(0.6);
-    expect(glued.relevance.get('rename')!.p).toBeLessThanOrEqual(GENERIC_ONLY_MAX);
-    // Written apart, the words are the note's.
-    const apart = await run('rename the tenant config everywhere', w, notes);
-    expect(apart.relevance.get('rename')!.features!.maxCovered).toBeGreaterThanOrEqual(0.8);
-  });
-
   it('records a failed document-frequency lookup once, and then neither widens nor applies the names rule', async () => {
     let calls = 0;
     const failing: EstimateRelevanceOptions['weigh'] = (stems, opts) => {
