@@ -21,7 +21,7 @@ function anchor(heading: string): string {
 /** The anchors of a markdown file's headings (outside code blocks). */
 function anchors(text: string): Set<string> {
   const out = new Set<string>();
-  for (const block of text.split(/^```.*$/m).filter((_, i) => i % 2 === 0))
+  for (const block of text.split(/^\s*```.*$/m).filter((_, i) => i % 2 === 0))
     for (const m of block.matchAll(/^#{1,6} (.+)$/gm)) out.add(anchor(m[1]!));
   return out;
 }
