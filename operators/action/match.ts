@@ -10,13 +10,16 @@
  *   `@rollup/rollup-linux-x64-gnu`), found in the call;
  * - rare words the note is about (its focus stems), found in the call, each worth its rarity in
  *   everyday English and among the KB's notes.
+ * What an edit only quotes around its change (unchanged lines) counts like its file path: where the
+ * change is, not what it does. A run that does what a note recommends, as the note writes it (`use
+ * \`cargo nextest run --workspace\``), gives that note nothing: the agent is already following it.
  * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared
  * word. Calls that only look (`ls`, `git status`, `cat`, reading a README, `npm outdated`, `terraform
  * plan`) give nothing unless a note's `applies_when` names them.
  */
 import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
-import type { CommandPattern, NoteTriggers } from './triggers.js';
+import type { CommandPattern, NoteTriggers, Recommended } from './triggers.js';
 import type { ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
@@ -35,7 +38,7 @@ const W_COMPOUND = 1.2;
 const W_FOCUS_COMPOUND = 1.6;
 /** Words rarer than this in everyday English (0..1, see the word-info source) count as evidence. */
 const MIN_STEM_INFO = 0.55;
-/** A word found only in the call's file path counts this much of a word in what the call runs or writes. */
+/** A word or token found only where the change is (the call's file path, an edit's unchanged lines) counts this much of one in what the call runs or writes. */
 const PATH_WEIGHT = 0.6;
 /** A word of the user's prompt counts this much, and only for a note the call itself already points at. */
 const PROMPT_WEIGHT = 0.8;
@@ -92,39 +95,43 @@ interface ActionFeatures {
   commands: string[][];
   paths: string[];
   /** Code-like tokens of the call: each one's forms (`poolclass=nullpool`, `poolclass`, `nullpool`) and word stems. */
-  compounds: Map<string, { forms: string[]; stems: string[] }>;
+  compounds: Map<string, { forms: string[]; stems: string[]; near: boolean }>;
   stems: Set<string>;
-  /** Stems only the call's file paths hold: where the change is, weaker than what it does. */
-  pathOnly: Set<string>;
+  /**
+   * Stems only where the change is holds: the call's file path, or the unchanged lines an edit quotes
+   * around its change. They count less than what the call runs or writes.
+   */
+  nearOnly: Map<string, 'path' | 'near'>;
 }
 
 function features(a: ToolAction, cwd: string): ActionFeatures {
   const paths = a.paths.map((p) => projectPath(p, cwd));
-  const compounds = new Map<string, { forms: string[]; stems: string[] }>();
-  const addForms = (tok: string): void => {
+  const compounds = new Map<string, { forms: string[]; stems: string[]; near: boolean }>();
+  const addForms = (tok: string, near: boolean): void => {
     const forms = compoundsOf(tok);
-    if (forms.length > 0 && !compounds.has(forms[0]!)) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf) });
+    const had = forms.length > 0 ? compounds.get(forms[0]!) : undefined;
+    if (forms.length > 0 && (!had || (had.near && !near))) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf), near });
   };
   const stems = new Set<string>();
   const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
   for (const c of a.commands) {
     for (const w of c) {
-      addForms(w);
+      addForms(w, false);
       for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
     }
   }
-  for (const tok of rawTokens(a.text)) addForms(tok);
+  for (const tok of rawTokens(a.text)) addForms(tok, false);
   for (const s of stemsOf(a.text)) stems.add(s);
-  const pathOnly = new Set<string>();
+  const nearOnly = new Map<string, 'path' | 'near'>();
   for (const p of paths) {
-    addForms(p.split('/').pop() ?? '');
+    addForms(p.split('/').pop() ?? '', false);
     // The folders and the file's name, not its type (`.py`, `.yaml` say nothing about the topic).
-    for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) {
-      if (!stems.has(s)) pathOnly.add(s);
-      stems.add(s);
-    }
+    for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) if (!stems.has(s)) nearOnly.set(s, 'path');
   }
-  return { commands, paths, compounds, stems, pathOnly };
+  for (const tok of rawTokens(a.context)) addForms(tok, true);
+  for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
+  for (const s of nearOnly.keys()) stems.add(s);
+  return { commands, paths, compounds, stems, nearOnly };
 }
 
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
@@ -137,6 +144,31 @@ export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
     at += 1;
   }
   return true;
+}
+
+/**
+ * Whether command `c` runs recommended command `r` as the note writes it: the same program, each of
+ * its words, and no flag the note does not write (unless it leaves the command open with `...`).
+ * `git push` follows "a plain `git push`"; `git push --force` does not.
+ */
+export function followsCommand(c: readonly string[], r: Recommended): boolean {
+  if (program(c) !== r.words[0]) return false;
+  const args = c.slice(1);
+  const has = (w: string): boolean => args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w)));
+  if (!r.words.slice(1).every(has)) return false;
+  if (r.open) return true;
+  return args.filter((a) => a.startsWith('-')).every((a) => r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w))));
+}
+
+/**
+ * Whether a run already does what the note says: one of its commands runs a command the note
+ * recommends, as written, and none runs a command the note names otherwise (warns about or mentions).
+ * `cargo nextest run --workspace` for "use `cargo nextest run --workspace`, not `cargo test`".
+ */
+export function followsNote(commands: readonly string[][], t: NoteTriggers): boolean {
+  if (t.recommends.length === 0) return false;
+  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r));
+  return commands.some(follows) && !commands.some((c) => !follows(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
 }
 
 export interface MatchOptions {
@@ -186,7 +218,7 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   const counted = new Map<number, Set<string>>();
   // One token of the call counts once per note, by the rarest of its forms that note names.
-  for (const { forms, stems } of f.compounds.values()) {
+  for (const { forms, stems, near } of f.compounds.values()) {
     const best = new Map<number, { form: string; df: number }>();
     for (const form of forms) {
       const hits = idx.byCompound.get(form) ?? [];
@@ -194,7 +226,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
     }
     for (const [i, { form, df }] of best) {
       const weight = idx.notes[i]!.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
-      ev.credit(i, weight * spread(df), `token:${form}`, df <= 2);
+      ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), `${near ? 'near-token' : 'token'}:${form}`, !near && df <= 2);
       const seen = counted.get(i) ?? new Set<string>();
       for (const w of stems) seen.add(w);
       counted.set(i, seen);
@@ -210,7 +242,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`);
     }
   };
-  for (const s of f.stems) stemCredit(s, f.pathOnly.has(s) ? PATH_WEIGHT : 1, f.pathOnly.has(s) ? 'path' : 'word');
+  for (const s of f.stems) stemCredit(s, f.nearOnly.has(s) ? PATH_WEIGHT : 1, f.nearOnly.get(s) ?? 'word');
   if (!opts.contextStems) return;
   const pointed = new Set(ev.byNote.keys());
   for (const s of opts.contextStems) if (!f.stems.has(s)) stemCredit(s, PROMPT_WEIGHT, 'prompt', pointed);
@@ -231,6 +263,11 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   commandEvidence(idx, action, f, looking, ev);
   if (!looking) wordEvidence(idx, f, opts, ev);
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;
+  // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
+  if (action.kind === 'run') {
+    for (const [i, e] of ev.byNote)
+      if (!e.why.some((w) => w.startsWith('when:')) && followsNote(f.commands, idx.notes[i]!)) ev.byNote.delete(i);
+  }
   return (
     [...ev.byNote.entries()]
       // One shared word is never enough (a file of the same tool, a note naming the same program): a

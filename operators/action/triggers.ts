@@ -37,6 +37,20 @@ export interface NoteTriggers {
 
   /** Programs the note names as commands (one-word code spans included). */
   programs: Set<string>;
+  /**
+   * The commands the note tells the agent to run (`use \`cargo nextest run --workspace\``, `then
+   * \`git push --force-with-lease\``), every word kept: a call that runs one of them as written is
+   * already doing what the note says.
+   */
+  recommends: Recommended[];
+  /** The commands the note names anywhere else (warned about, or only mentioned). */
+  otherPhrases: CommandPattern[];
+}
+
+/** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
+export interface Recommended {
+  words: string[];
+  open: boolean;
 }
 
 /** Most triggers kept per kind and note (a note of 500 code spans must not make every call match). */
@@ -111,6 +125,58 @@ function codeLines(text: string): string[] {
   return out;
 }
 
+/** Words before a code span that tell the agent to run it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
+const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
+/** Words before a span that warn against it, or a condition that guards it (`never`, `not`, `only after`, `unless`). */
+const WARN_CUE = /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t)\b/i;
+const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
+
+/**
+ * Code spans of a text with what their clause says of them: recommended when the words before the
+ * span in its clause (sentence, or the part after a `;` or a dash) tell the agent to use or run it and
+ * none warns against it or guards it with a condition; otherwise not. Only a clear recommendation
+ * counts: a span merely mentioned stays a trigger.
+ */
+export function spanStances(text: string): { span: string; recommended: boolean }[] {
+  const out: { span: string; recommended: boolean }[] = [];
+  for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
+    const at = m.index ?? 0;
+    const head = text.slice(0, at);
+    // What the clause says before the span, other spans' code left out (`--no-optional` is no warning).
+    const before = head.slice(lastClauseStart(head)).replace(/`[^`]*`/g, ' ');
+    const rest = text.slice(at + m[0].length);
+    const end = rest.search(/[.!?](?:\s|$)|;|\n/);
+    const clause = before + (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
+    out.push({ span: m[1]!, recommended: RECOMMEND_CUE.test(before) && !WARN_CUE.test(before) && !GUARD_CUE.test(clause) });
+  }
+  return out;
+}
+
+/** Where the clause holding the end of `head` starts. */
+function lastClauseStart(head: string): number {
+  let start = 0;
+  for (const m of head.matchAll(/[.!?]\s|;|\n| — | - /g)) start = (m.index ?? 0) + m[0].length;
+  return start;
+}
+
+/** A recommended span's commands with every word (`<sha>` in `--fixup=<sha>` keeps `--fixup=`). */
+function recommendedCommands(code: string): Recommended[] {
+  const out: Recommended[] = [];
+  for (const words of shellCommands(code)) {
+    const program = (words[0] ?? '').toLowerCase().replace(/^\.\//, '');
+    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
+    let open = false;
+    const rest: string[] = [];
+    for (const w of words.slice(1, 16)) {
+      const cut = w.search(/[<{[$]|\.\.\./);
+      if (PLACEHOLDER_RE.test(w) || cut === 0) open = true;
+      else rest.push((cut > 0 ? w.slice(0, cut) : w).toLowerCase());
+    }
+    out.push({ words: [program, ...rest], open });
+  }
+  return out;
+}
+
 /** The commands a code span or code line names: a program with at least one word after it. */
 function namedCommands(code: string): CommandPattern[] {
   const out: CommandPattern[] = [];
@@ -151,6 +217,14 @@ export function noteTriggers(
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
+  const stances = [...spanStances(focus), ...spanStances(note.body)];
+  const recommends = stances
+    .filter((s) => s.recommended)
+    .flatMap((s) => recommendedCommands(s.span))
+    .slice(0, MAX_PER_KIND);
+  const otherPhrases = [...stances.filter((s) => !s.recommended).map((s) => s.span), ...codeLines(note.body)]
+    .flatMap(namedCommands)
+    .slice(0, MAX_PER_KIND);
   // What the note warns about or is about, not the code its fix recommends: a call that already
   // writes the fix (`origin: allowList`) is doing what the note says.
   const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
@@ -162,5 +236,5 @@ export function noteTriggers(
   }
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
-  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), programs };
+  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), programs, recommends, otherPhrases };
 }

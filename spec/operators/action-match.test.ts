@@ -135,6 +135,58 @@ Body.
     expect(matchAction(idx, weak, '/', { info, contextStems: new Set(['burst', 'exhaust']) }).map((m) => m.id)).toEqual(['lrn-redis-pool']);
   });
 
+  it('reads an edit by what it changes: a token only in the unchanged lines it quotes is not enough alone', () => {
+    const groups = kb({
+      'documents/groups.md': `---
+id: lrn-groups
+title: "Consumer group ids are frozen"
+key_insight: "Renaming \`compactor-v1\` resets its offsets; a new consumer gets a new group id."
+---
+Body.
+`,
+    });
+    const edit = (old_string: string, new_string: string) =>
+      matchAction(groups, call('Edit', { file_path: '/home/dev/shop/ids.go', old_string, new_string }), '/', { info }).map((m) => m.id);
+    // Renaming the frozen id: the dropped line is part of the change.
+    expect(edit('\tCompactor = "compactor-v1"', '\tCompactor = "compactor"')).toEqual(['lrn-groups']);
+    // Adding a new group beside it: the frozen id is only quoted to place the edit.
+    expect(edit('\tCompactor = "compactor-v1"', '\tCompactor = "compactor-v1"\n\tAudit = "audit-sink"')).toEqual([]);
+  });
+
+  it('gives nothing for a run that does what a note recommends, as written; the note for what it warns about', () => {
+    const notes = kb({
+      'documents/nextest.md': `---
+id: lrn-nextest
+title: "Rust tests run with nextest"
+key_insight: "Run the tests with \`cargo nextest run --workspace\`, not \`cargo test\`: integration tests collide on the fixture."
+---
+Body.
+`,
+      'documents/fixups.md': `---
+id: lrn-fixups
+title: "Review fixup commits"
+key_insight: "After review has started, address comments with \`git commit --fixup=<sha>\` and a plain \`git push\`; never \`git push --force\` before approval."
+---
+Body.
+`,
+      'documents/tmux.md': `---
+id: lrn-tmux
+title: "Never kill the tmux server"
+key_insight: "Use \`tmux kill-session -t <exact-name>\` only; \`tmux kill-server\` destroys every session."
+---
+Body.
+`,
+    });
+    const run = (command: string) => ids(notes, 'Bash', { command });
+    expect(run('cargo nextest run --workspace')).toEqual([]);
+    expect(run('cd compactor && cargo test -p compactor')).toEqual(['lrn-nextest']);
+    expect(run('git push')).toEqual([]);
+    expect(run('git commit --fixup=4e1c2a9')).toEqual([]);
+    expect(run('git push --force origin data-1931-retry')).toEqual(['lrn-fixups']);
+    expect(run('tmux kill-session -t shop-dev')).toEqual([]);
+    expect(run('tmux kill-server')).toEqual(['lrn-tmux']);
+  });
+
   it('an empty KB gives nothing', () => {
     expect(matchAction(buildTriggerIndex([]), call('Bash', { command: 'npm install zod' }), '/', { info })).toEqual([]);
   });
@@ -150,21 +202,23 @@ describe('readToolCall', () => {
         { old_string: 'c', new_string: 'd' },
       ],
     });
-    expect(edit).toMatchObject({ kind: 'edit', paths: ['/a/b.ts'], text: 'b\nd', before: 'a\nc' });
+    // What an edit changes is the lines it adds and the lines it drops.
+    expect(edit).toMatchObject({ kind: 'edit', paths: ['/a/b.ts'], text: 'b\na\nd\nc', before: 'a\nc', context: '\n' });
     expect(call('Read', { file_path: '/a/README.md' }).kind).toBe('read');
   });
 
   it("reads Codex's apply_patch and Copilot's toolName/toolArgs (an object or its JSON text)", () => {
-    const patch = '*** Begin Patch\n*** Update File: src/db.ts\n@@\n-old\n+pool_size = 40\n*** End Patch';
+    const patch = '*** Begin Patch\n*** Update File: src/db.ts\n@@\n engine = make(\n-old\n+pool_size = 40\n*** End Patch';
     expect(readToolCall({ tool_name: 'apply_patch', tool_input: { command: patch } })).toMatchObject({
       kind: 'edit',
       paths: ['src/db.ts'],
-      text: 'pool_size = 40',
+      text: 'pool_size = 40\nold',
+      context: 'engine = make(',
     });
     expect(readToolCall({ toolName: 'bash', toolArgs: '{"command":"npm i zod"}' })?.commands).toEqual([['npm', 'install', 'zod']]);
     expect(readToolCall({ toolName: 'edit', toolArgs: { path: '/a.py', old_str: 'x', new_str: 'y' } })).toMatchObject({
       kind: 'edit',
-      text: 'y',
+      text: 'y\nx',
     });
     expect(readToolCall({})).toBeNull();
     expect(readToolCall({ tool_name: 'Bash', tool_input: 'not an object' })?.commands).toEqual([]);
