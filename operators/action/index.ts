@@ -6,6 +6,7 @@ export {
   ACTION_MATCH_THRESHOLD,
   MAX_ACTION_NOTES,
   buildTriggerIndex,
+  clearsBar,
   matchAction,
   projectPath,
   runsPattern,

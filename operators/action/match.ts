@@ -57,6 +57,10 @@ export interface TriggerIndex {
 export interface ActionMatch {
   id: string;
   score: number;
+  /** One match strong enough alone (an `applies_when`, a named command, a rare token). */
+  strong: boolean;
+  /** Distinct pieces of evidence (the words naming the program and its subcommand are one). */
+  pieces: number;
   /** What matched, for traces: `when:npm install`, `command:tmux kill-server`, `token:lock_timeout`, `word:pyenv`. */
   why: string[];
 }
@@ -102,6 +106,26 @@ interface ActionFeatures {
    * around its change. They count less than what the call runs or writes.
    */
   nearOnly: Map<string, 'path' | 'near'>;
+  /** Stems of the words that name what the call runs: its programs and their subcommands (`kubectl describe pod`). */
+  commandStems: Set<string>;
+}
+
+/**
+ * The words that name what a command runs: the program and up to two plain words after it, a short
+ * flag's value passed over (`kubectl -n prod describe pod x` → kubectl, describe, pod).
+ */
+export function commandName(c: readonly string[]): string[] {
+  const out = [program(c)];
+  for (let i = 1; i < c.length && out.length < 3; i += 1) {
+    const w = c[i]!;
+    if (w.startsWith('-')) {
+      if (/^-[A-Za-z]$/.test(w)) i += 1;
+      continue;
+    }
+    if (!/^[a-z][a-z-]*$/.test(w)) break;
+    out.push(w);
+  }
+  return out;
 }
 
 function features(a: ToolAction, cwd: string): ActionFeatures {
@@ -131,7 +155,9 @@ function features(a: ToolAction, cwd: string): ActionFeatures {
   for (const tok of rawTokens(a.context)) addForms(tok, true);
   for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
   for (const s of nearOnly.keys()) stems.add(s);
-  return { commands, paths, compounds, stems, nearOnly };
+  const commandStems = new Set<string>();
+  for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
+  return { commands, paths, compounds, stems, nearOnly, commandStems };
 }
 
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
@@ -182,12 +208,14 @@ export interface MatchOptions {
 
 /** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
 class Evidence {
-  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean }>();
-  credit(i: number, s: number, why: string, strong = false): void {
-    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false };
+  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean; pieces: Set<string> }>();
+  /** `piece` names what the credit rests on: credits with the same piece count once towards "more than one". */
+  credit(i: number, s: number, why: string, strong = false, piece = why): void {
+    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false, pieces: new Set<string>() };
     e.s += s;
     e.why.push(why);
     e.strong ||= strong;
+    e.pieces.add(piece);
     this.byNote.set(i, e);
   }
 }
@@ -232,20 +260,28 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       counted.set(i, seen);
     }
   }
+  // The words naming the program and its subcommand are one piece of evidence together: sharing the
+  // tool (`gh api graphql`, `kubectl describe pod`) with a note does not say the call is what it warns about.
   const stemCredit = (s: string, weight: number, label: string, only?: ReadonlySet<number>): void => {
     if (CODE_WORDS.has(s)) return;
     const info = opts.info(s);
     if (info < MIN_STEM_INFO) return;
     const hits = idx.byStem.get(s) ?? [];
+    const piece = label === 'word' && f.commandStems.has(s) ? 'command-name' : `${label}:${s}`;
     for (const i of hits) {
       if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
-      ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`);
+      ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);
     }
   };
   for (const s of f.stems) stemCredit(s, f.nearOnly.has(s) ? PATH_WEIGHT : 1, f.nearOnly.get(s) ?? 'word');
   if (!opts.contextStems) return;
   const pointed = new Set(ev.byNote.keys());
   for (const s of opts.contextStems) if (!f.stems.has(s)) stemCredit(s, PROMPT_WEIGHT, 'prompt', pointed);
+}
+
+/** Whether a match clears the bar for being given: enough evidence, and one strong match or two pieces. */
+export function clearsBar(m: Pick<ActionMatch, 'score' | 'strong' | 'pieces'>, threshold = ACTION_MATCH_THRESHOLD): boolean {
+  return m.score >= threshold && (m.strong || m.pieces >= 2);
 }
 
 /**
@@ -272,9 +308,9 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
     [...ev.byNote.entries()]
       // One shared word is never enough (a file of the same tool, a note naming the same program): a
       // note needs a strong match or two pieces of evidence.
-      .filter(([, e]) => e.s >= threshold && (e.strong || e.why.length >= 2))
+      .filter(([, e]) => e.s >= threshold && (e.strong || e.pieces.size >= 2))
       .sort((a, b) => b[1].s - a[1].s)
       .slice(0, opts.max ?? MAX_ACTION_NOTES)
-      .map(([i, e]) => ({ id: idx.notes[i]!.id, score: Number(e.s.toFixed(3)), why: e.why }))
+      .map(([i, e]) => ({ id: idx.notes[i]!.id, score: Number(e.s.toFixed(3)), strong: e.strong, pieces: e.pieces.size, why: e.why }))
   );
 }

@@ -187,6 +187,25 @@ Body.
     expect(run('tmux kill-server')).toEqual(['lrn-tmux']);
   });
 
+  it('counts the words naming the program and its subcommand as one piece of evidence', () => {
+    const gh = kb({
+      'documents/gh.md': `---
+id: lrn-gh-graphql
+title: "gh api graphql pagination needs explicit cursor loops"
+key_insight: "gh api graphql has no --paginate for nested connections; loop on pageInfo.endCursor manually."
+---
+Body.
+`,
+    });
+    // The same tool for something else: only its name is shared.
+    expect(
+      ids(gh, 'Bash', { command: `gh api graphql -f query='mutation { addComment(input: {body: "hi"}) { clientMutationId } }'` }),
+    ).toEqual([]);
+    expect(ids(gh, 'Bash', { command: "gh api graphql --paginate -f query='query($endCursor: String) { nodes }'" })).toEqual([
+      'lrn-gh-graphql',
+    ]);
+  });
+
   it('an empty KB gives nothing', () => {
     expect(matchAction(buildTriggerIndex([]), call('Bash', { command: 'npm install zod' }), '/', { info })).toEqual([]);
   });
