@@ -9,10 +9,10 @@ export {
   clearsBar,
   matchAction,
   projectPath,
-  runsPattern,
   type ActionMatch,
   type MatchOptions,
   type TriggerIndex,
 } from './match.js';
+export { runsPattern, followsNote, commandName } from './commands.js';
 export { stemsOf } from './terms.js';
 export { onlyLooks } from './looking.js';
