@@ -49,6 +49,7 @@ export const MAX_ACTION_NOTES = 2;
 export interface TriggerIndex {
   notes: readonly NoteTriggers[];
   byStem: Map<string, number[]>;
+  byPair: Map<string, number[]>;
   byCompound: Map<string, number[]>;
   byProgram: Map<string, number[]>;
   /** Notes with path globs (checked for every call that touches a file). */
@@ -74,9 +75,10 @@ function add(map: Map<string, number[]>, key: string, i: number): void {
 
 /** The inverted index of a KB's triggers (built once per index generation by the caller). */
 export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
-  const idx: TriggerIndex = { notes, byStem: new Map(), byCompound: new Map(), byProgram: new Map(), withGlobs: [] };
+  const idx: TriggerIndex = { notes, byStem: new Map(), byPair: new Map(), byCompound: new Map(), byProgram: new Map(), withGlobs: [] };
   notes.forEach((n, i) => {
     for (const s of n.stems) add(idx.byStem, s, i);
+    for (const p of n.pairs) add(idx.byPair, p, i);
     for (const c of n.compounds) add(idx.byCompound, c, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
     if (n.globs.length > 0) idx.withGlobs.push(i);
@@ -204,6 +206,23 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       const seen = counted.get(i) ?? new Set<string>();
       for (const w of stems) seen.add(w);
       counted.set(i, seen);
+    }
+  }
+  // An identifier that joins two words a note uses side by side (`ConnectionPool`, `idle_in_transaction`
+  // for "connection pool", "idle in transaction") names what the note is about, though the note never
+  // writes the identifier itself: a token's worth on top of its words, by the pair's rarity, never strong alone.
+  for (const { stems, near } of f.compounds.values()) {
+    const credited = new Set<number>();
+    for (let k = 1; k < stems.length; k += 1) {
+      const [a, b] = [stems[k - 1]!, stems[k]!];
+      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
+      const hits = idx.byPair.get(`${a} ${b}`) ?? [];
+      for (const i of hits) {
+        if (credited.has(i) || (counted.get(i)?.has(a) && counted.get(i)?.has(b))) continue;
+        credited.add(i);
+        const rarity = (opts.info(a) + opts.info(b)) / 2;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), `phrase:${a} ${b}`);
+      }
     }
   }
   // The words naming the program and its subcommand are one piece of evidence together: sharing the

@@ -12,7 +12,7 @@
  *   stems of that focus.
  */
 import type { Note } from '../../core/note/index.js';
-import { compoundsOf, rawTokens, stemsOf, trimToken } from './terms.js';
+import { compoundsOf, rawTokens, stemPairs, stemsOf, trimToken } from './terms.js';
 import { shellCommands } from './tool-call.js';
 
 export interface CommandPattern {
@@ -34,6 +34,8 @@ export interface NoteTriggers {
   focusCompounds: Set<string>;
   /** Stems of the note's focus text. */
   stems: Set<string>;
+  /** Adjacent word pairs of what the note is about (title, key insight, how to apply, rule, description, tags). */
+  pairs: Set<string>;
 
   /** Programs the note names as commands (one-word code spans included). */
   programs: Set<string>;
@@ -236,5 +238,6 @@ export function noteTriggers(
   }
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
-  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), programs, recommends, otherPhrases };
+  const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
+  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), pairs, programs, recommends, otherPhrases };
 }

@@ -206,6 +206,33 @@ Body.
     ]);
   });
 
+  it('counts an identifier that joins two words a note writes side by side (its phrase), not the same words apart', () => {
+    const notes = kb({
+      'documents/phrase.md': `---
+id: lrn-phrase
+title: "Connection pool exhaustion under burst load"
+key_insight: "Size the pool to peak concurrency."
+---
+Body.
+`,
+      'documents/apart.md': `---
+id: lrn-apart
+title: "Pool workers drop their broker connection when idle"
+key_insight: "Heartbeats keep it open."
+---
+Body.
+`,
+    });
+    // Words fairly common in English: two of them alone stay under the bar.
+    const common = (): number => 0.8;
+    const edit = (text: string) =>
+      matchAction(notes, call('Edit', { file_path: '/home/dev/shop/cache.py', old_string: '', new_string: text }), '/', {
+        info: common,
+      }).map((m) => m.id);
+    expect(edit('pool = ConnectionPool.from_url(url)')).toEqual(['lrn-phrase']);
+    expect(edit('pool = make_pool(connection)')).toEqual([]);
+  });
+
   it('an empty KB gives nothing', () => {
     expect(matchAction(buildTriggerIndex([]), call('Bash', { command: 'npm install zod' }), '/', { info })).toEqual([]);
   });
