@@ -226,13 +226,15 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
     }
   }
   // The words naming the program and its subcommand are one piece of evidence together: sharing the
-  // tool (`gh api graphql`, `kubectl describe pod`) with a note does not say the call is what it warns about.
+  // tool (`gh api graphql`, `kubectl describe pod`) with a note does not say the call is what it warns
+  // about. So are the words of where the change is (its path, the lines it quotes): one place.
   const stemCredit = (s: string, weight: number, label: string, only?: ReadonlySet<number>): void => {
     if (CODE_WORDS.has(s)) return;
     const info = opts.info(s);
     if (info < MIN_STEM_INFO) return;
     const hits = idx.byStem.get(s) ?? [];
-    const piece = label === 'word' && f.commandStems.has(s) ? 'command-name' : `${label}:${s}`;
+    const piece =
+      label === 'word' && f.commandStems.has(s) ? 'command-name' : label === 'word' || label === 'prompt' ? `${label}:${s}` : label;
     for (const i of hits) {
       if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
       ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);

@@ -233,6 +233,22 @@ Body.
     expect(edit('pool = make_pool(connection)')).toEqual([]);
   });
 
+  it('counts the words of where the change is (its file path) as one piece of evidence', () => {
+    const nginx = kb({
+      'documents/nginx.md': `---
+id: lrn-nginx
+title: "Nginx gateway upstream keepalive"
+key_insight: "Set keepalive in the upstream block and proxy_http_version 1.1."
+---
+Body.
+`,
+    });
+    const edit = (text: string) =>
+      ids(nginx, 'Edit', { file_path: '/home/dev/shop/deploy/nginx/gateway/upstream.conf', old_string: '', new_string: text });
+    expect(edit('client_max_body_size 50m;')).toEqual([]);
+    expect(edit('keepalive 64;')).toEqual(['lrn-nginx']);
+  });
+
   it('an empty KB gives nothing', () => {
     expect(matchAction(buildTriggerIndex([]), call('Bash', { command: 'npm install zod' }), '/', { info })).toEqual([]);
   });
