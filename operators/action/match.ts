@@ -208,9 +208,10 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       counted.set(i, seen);
     }
   }
-  // An identifier that joins two words a note uses side by side (`ConnectionPool`, `idle_in_transaction`
-  // for "connection pool", "idle in transaction") names what the note is about, though the note never
-  // writes the identifier itself: a token's worth on top of its words, by the pair's rarity, never strong alone.
+  // An identifier that joins two words a note uses side by side in what it is about (`ConnectionPool`,
+  // `idle_in_transaction_session_timeout` for "connection pool", "idle in transaction") names its subject,
+  // whether or not the note writes the identifier itself: a token's worth on top of its words and of the
+  // token, by the pair's rarity, never strong alone.
   for (const { stems, near } of f.compounds.values()) {
     const credited = new Set<number>();
     for (let k = 1; k < stems.length; k += 1) {
@@ -218,7 +219,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
       const hits = idx.byPair.get(`${a} ${b}`) ?? [];
       for (const i of hits) {
-        if (credited.has(i) || (counted.get(i)?.has(a) && counted.get(i)?.has(b))) continue;
+        if (credited.has(i)) continue;
         credited.add(i);
         const rarity = (opts.info(a) + opts.info(b)) / 2;
         ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), `phrase:${a} ${b}`);

@@ -133,4 +133,20 @@ Body.
     expect(edit('client_max_body_size 50m;')).toEqual([]);
     expect(edit('keepalive 64;')).toEqual(['lrn-nginx']);
   });
+
+  it('counts a token the note names in passing as what it is about when its words are the phrase of its title', () => {
+    const note = (title: string) => `---
+id: lrn-idle
+title: "${title}"
+key_insight: "Do not hold a transaction open during slow work."
+---
+Raising \`idle_in_transaction_session_timeout\` hides the problem.
+`;
+    const run = (title: string) =>
+      ids(kb({ 'documents/idle.md': note(title) }), 'Bash', {
+        command: `psql "$URL" -c "ALTER ROLE etl SET idle_in_transaction_session_timeout = '2h';"`,
+      });
+    expect(run('Postgres kills sessions idle in transaction')).toEqual(['lrn-idle']);
+    expect(run('Postgres kills slow sessions')).toEqual([]);
+  });
 });
