@@ -1,7 +1,15 @@
 // Entry of operators/action/: other folders import this folder through this file only (spec/architecture.test.ts);
 // files inside the folder import each other directly.
 export { readToolCall, actionSummary, shellCommands, type ToolAction, type ActionKind } from './tool-call.js';
-export { noteTriggers, commandPattern, globRegExp, isPathPattern, type NoteTriggers, type CommandPattern } from './triggers.js';
+export {
+  noteTriggers,
+  commandPattern,
+  globRegExp,
+  isPathPattern,
+  spanStances,
+  type NoteTriggers,
+  type CommandPattern,
+} from './triggers.js';
 export {
   ACTION_MATCH_THRESHOLD,
   MAX_ACTION_NOTES,

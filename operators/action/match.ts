@@ -201,8 +201,12 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       for (const i of hits) if (!best.has(i) || best.get(i)!.df > hits.length) best.set(i, { form, df: hits.length });
     }
     for (const [i, { form, df }] of best) {
-      const weight = idx.notes[i]!.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
-      ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), `${near ? 'near-token' : 'token'}:${form}`, !near && df <= 2);
+      const t = idx.notes[i]!;
+      // Writing what the note recommends is following it: no evidence, and its words are not counted either.
+      if (!t.followTokens.has(form)) {
+        const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), `${near ? 'near-token' : 'token'}:${form}`, !near && df <= 2);
+      }
       const seen = counted.get(i) ?? new Set<string>();
       for (const w of stems) seen.add(w);
       counted.set(i, seen);

@@ -47,6 +47,12 @@ export interface NoteTriggers {
   recommends: Recommended[];
   /** The commands the note names anywhere else (warned about, or only mentioned). */
   otherPhrases: CommandPattern[];
+  /**
+   * Code-like tokens the note names only as what to do (its fix, recommended spans), never in what it
+   * is about or warns of: a call that writes one (`origin: allowList`, `invoice_id` in a log line) is
+   * following the note, so they are no evidence for it.
+   */
+  followTokens: Set<string>;
 }
 
 /** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
@@ -129,14 +135,18 @@ function codeLines(text: string): string[] {
 
 /** Words before a code span that tell the agent to run it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
 const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
-/** Words before a span that warn against it, or a condition that guards it (`never`, `not`, `only after`, `unless`). */
-const WARN_CUE = /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t)\b/i;
+/** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
+const WARN_CUE =
+  /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
+/** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
+const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
 const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
 
 /**
  * Code spans of a text with what their clause says of them: recommended when the words before the
- * span in its clause (sentence, or the part after a `;` or a dash) tell the agent to use or run it and
- * none warns against it or guards it with a condition; otherwise not. Only a clear recommendation
+ * span in its clause (sentence, or the part after a `;` or a dash) tell the agent to use or run it, or
+ * the words after it set it against something else (`X, never Y`), and none before it warns against
+ * it or guards it with a condition; otherwise not. Only a clear recommendation
  * counts: a span merely mentioned stays a trigger.
  */
 export function spanStances(text: string): { span: string; recommended: boolean }[] {
@@ -148,8 +158,11 @@ export function spanStances(text: string): { span: string; recommended: boolean 
     const before = head.slice(lastClauseStart(head)).replace(/`[^`]*`/g, ' ');
     const rest = text.slice(at + m[0].length);
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
-    const clause = before + (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
-    out.push({ span: m[1]!, recommended: RECOMMEND_CUE.test(before) && !WARN_CUE.test(before) && !GUARD_CUE.test(clause) });
+    const after = (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
+    const clause = before + after;
+    // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
+    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after);
+    out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause) });
   }
   return out;
 }
@@ -239,5 +252,23 @@ export function noteTriggers(
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
   const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
-  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), pairs, programs, recommends, otherPhrases };
+  const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
+  const mentioned = tokensOf([about, ...stances.filter((x) => !x.recommended).map((x) => x.span)]);
+  const followTokens = new Set(
+    [...tokensOf([str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)])].filter((c) => !mentioned.has(c)),
+  );
+  return {
+    id,
+    commands,
+    globs,
+    phrases,
+    compounds,
+    focusCompounds,
+    stems: stemsOf(focus),
+    pairs,
+    programs,
+    recommends,
+    otherPhrases,
+    followTokens,
+  };
 }

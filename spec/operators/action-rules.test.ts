@@ -5,7 +5,14 @@
  */
 import { describe, it, expect } from '@jest/globals';
 import { parseNote } from '../../core/note/index.js';
-import { buildTriggerIndex, matchAction, noteTriggers, readToolCall, type TriggerIndex } from '../../operators/action/index.js';
+import {
+  buildTriggerIndex,
+  matchAction,
+  noteTriggers,
+  readToolCall,
+  spanStances,
+  type TriggerIndex,
+} from '../../operators/action/index.js';
 
 /** Every stem counts as rare: the matcher's own rules, without the English word counts. */
 const info = (): number => 1;
@@ -148,5 +155,33 @@ Raising \`idle_in_transaction_session_timeout\` hides the problem.
       });
     expect(run('Postgres kills sessions idle in transaction')).toEqual(['lrn-idle']);
     expect(run('Postgres kills slow sessions')).toEqual([]);
+  });
+
+  it('reads what a note says of each code span: advice, or a warning, a symptom or a mere mention', () => {
+    const stance = (text: string) => spanStances(text).map((x) => `${x.span}:${x.recommended ? 'do' : '-'}`);
+    expect(stance('Run the tests with `cargo nextest run`, not `cargo test`.')).toEqual(['cargo nextest run:do', 'cargo test:-']);
+    expect(stance('Log ids (`invoice_id`), never user objects.')).toEqual(['invoice_id:do']);
+    expect(stance('Every script failed with `bad interpreter`; recreate it with `python -m venv .venv`.')).toEqual([
+      'bad interpreter:-',
+      'python -m venv .venv:do',
+    ]);
+    expect(stance('Run `terraform force-unlock` only after the lock holder is dead.')).toEqual(['terraform force-unlock:-']);
+    expect(stance('`tmux kill-server` destroys every session.')).toEqual(['tmux kill-server:-']);
+  });
+
+  it('gives nothing for writing a token the note only recommends; the note for one it warns about', () => {
+    const logs = kb({
+      'documents/pii.md': `---
+id: lrn-pii
+title: "Redact PII in logs"
+key_insight: "Never log \`req.body\` or user objects."
+---
+A debug line \`logger.info({ req })\` shipped request bodies. Log ids (\`invoice_id\`), never user objects.
+`,
+    });
+    const edit = (text: string) => ids(logs, 'Edit', { file_path: '/home/dev/shop/billing/service.py', old_string: '', new_string: text });
+    // The logger call the note tells of, with the id it recommends logging: following it.
+    expect(edit('logger.info("invoice finalized", extra={"invoice_id": invoice.id})')).toEqual([]);
+    expect(edit('logger.info("incoming", extra={"body": req.body})')).toEqual(['lrn-pii']);
   });
 });
