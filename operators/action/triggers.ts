@@ -152,11 +152,14 @@ const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i
 export function spanStances(text: string): { span: string; recommended: boolean }[] {
   const out: { span: string; recommended: boolean }[] = [];
   for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
+    // Note text is data: a clause is read within a window, and only so many spans, so a huge note
+    // with thousands of spans costs no more than a few.
+    if (out.length >= MAX_PER_KIND) break;
     const at = m.index ?? 0;
-    const head = text.slice(0, at);
+    const head = text.slice(Math.max(0, at - CLAUSE_WINDOW), at);
     // What the clause says before the span, other spans' code left out (`--no-optional` is no warning).
     const before = head.slice(lastClauseStart(head)).replace(/`[^`]*`/g, ' ');
-    const rest = text.slice(at + m[0].length);
+    const rest = text.slice(at + m[0].length, at + m[0].length + CLAUSE_WINDOW);
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
     const after = (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
     const clause = before + after;
@@ -166,6 +169,9 @@ export function spanStances(text: string): { span: string; recommended: boolean 
   }
   return out;
 }
+
+/** Characters read on each side of a code span for the clause it sits in. */
+const CLAUSE_WINDOW = 400;
 
 /** Where the clause holding the end of `head` starts. */
 function lastClauseStart(head: string): number {
