@@ -81,7 +81,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     for (const p of n.pairs) add(idx.byPair, p, i);
     for (const c of n.compounds) add(idx.byCompound, c, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
-    if (n.globs.length > 0) idx.withGlobs.push(i);
+    if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;
 }
@@ -184,9 +184,13 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
     }
   }
   if (f.paths.length === 0) return;
+  const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   for (const i of idx.withGlobs) {
-    const g = idx.notes[i]!.globs.find((re) => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p)));
+    const g = idx.notes[i]!.globs.find(touches);
     if (g) ev.credit(i, W_WHEN, `when:${g.source}`, true);
+    // A file its "How to apply" names, changed: the note said when it applies, as a named command does.
+    const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find(touches) : undefined;
+    if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.source}`, true);
   }
 }
 

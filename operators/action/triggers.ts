@@ -8,8 +8,11 @@
  *   space (`apps/api/**`, `*.tf`, `Dockerfile`): it matches a file the call touches.
  * - Without one, the triggers the note already has: the commands its code spans and code blocks
  *   name (a program and its subcommand), the code-like tokens it names anywhere in code spans and
- *   in its focus (title, key insight / description, how to apply, fix, rule, tags), and the word
- *   stems of that focus.
+ *   in its focus (title, key insight / description, how to apply, fix, rule, tags), the word
+ *   stems of that focus and the word pairs of what it is about, and the files, folders and file
+ *   types its "How to apply" names in code spans.
+ * - What it recommends, read from the clause around each code span (`use X`, `X, never Y`): the
+ *   commands and tokens a call that follows the note runs or writes, so such a call is left alone.
  */
 import type { Note } from '../../core/note/index.js';
 import { compoundsOf, rawTokens, stemPairs, stemsOf, trimToken } from './terms.js';
@@ -26,6 +29,8 @@ export interface NoteTriggers {
   /** From `applies_when`: explicit commands and path globs. */
   commands: CommandPattern[];
   globs: RegExp[];
+  /** The files and folders its "How to apply" names (`Any \`.proto\` edit`, `anything under \`internal/kafka\``). */
+  placeGlobs: RegExp[];
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
@@ -211,6 +216,20 @@ function namedCommands(code: string): CommandPattern[] {
   return out;
 }
 
+/**
+ * The glob of a file, folder or file type a "How to apply" line names in a code span: `.proto` is
+ * any `.proto` file, `proto/` and `internal/kafka` everything under them, `writer/v2.rs` that file.
+ * Null for what is no path (a command, a `KEY=value`, a URL, a flag).
+ */
+export function placeGlob(span: string): string[] {
+  const s = span.trim();
+  if (!s || /[\s='"(),;]|:\/\/|^[-@$~]|^\/\//.test(s) || !isPathPattern(s)) return [];
+  if (/^\.[A-Za-z0-9]{1,8}$/.test(s)) return [`*${s}`];
+  if (s.endsWith('/')) return [`${s}**`];
+  if (s.includes('/') && !/[*?]/.test(s) && !/\.[A-Za-z0-9]{1,8}$/.test(s)) return [s, `${s}/**`];
+  return [s];
+}
+
 /** The text a note is about: what it says to do and when (never its war story). */
 export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter'>): string {
   const fm = note.frontmatter;
@@ -230,6 +249,7 @@ export function noteTriggers(
     .filter((w) => w.length <= MAX_WHEN_CHARS)
     .slice(0, MAX_WHEN);
   const globs = when.filter(isPathPattern).map(globRegExp);
+  const placeGlobs = codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))
     .map(commandPattern)
@@ -267,6 +287,7 @@ export function noteTriggers(
     id,
     commands,
     globs,
+    placeGlobs,
     phrases,
     compounds,
     focusCompounds,

@@ -184,4 +184,34 @@ A debug line \`logger.info({ req })\` shipped request bodies. Log ids (\`invoice
     expect(edit('logger.info("invoice finalized", extra={"invoice_id": invoice.id})')).toEqual([]);
     expect(edit('logger.info("incoming", extra={"body": req.body})')).toEqual(['lrn-pii']);
   });
+
+  it('gives a note for an edit of a file its "How to apply" names: a file type, a folder, a file', () => {
+    const notes = kb({
+      'documents/proto.md': `---
+name: proto-field-changes
+description: Never renumber protobuf fields
+metadata:
+  type: feedback
+---
+Never change a field's number.
+
+**How to apply:** Any \`.proto\` edit.
+`,
+      'documents/kafka.md': `---
+name: no-kafka-mocks
+description: Producer and consumer code is tested against a real broker container
+metadata:
+  type: feedback
+---
+No mocked clients.
+
+**How to apply:** Anything under \`internal/kafka\`; set \`KAFKA_URL=localhost:9092\` first.
+`,
+    });
+    const edit = (file: string) => ids(notes, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: '', new_string: 'x := 1' });
+    expect(edit('api/v2/event.proto')).toEqual(['proto-field-changes']);
+    expect(edit('internal/kafka/producer_test.go')).toEqual(['no-kafka-mocks']);
+    expect(edit('internal/ingest/batcher.go')).toEqual([]);
+    expect(ids(notes, 'Read', { file_path: '/home/dev/shop/api/v2/event.proto' })).toEqual([]);
+  });
 });
