@@ -1,15 +1,7 @@
 // Entry of operators/action/: other folders import this folder through this file only (spec/architecture.test.ts);
 // files inside the folder import each other directly.
 export { readToolCall, actionSummary, shellCommands, type ToolAction, type ActionKind } from './tool-call.js';
-export {
-  noteTriggers,
-  commandPattern,
-  globRegExp,
-  isPathPattern,
-  spanStances,
-  type NoteTriggers,
-  type CommandPattern,
-} from './triggers.js';
+export { noteTriggers, commandPattern, globRegExp, isPathPattern, type NoteTriggers, type CommandPattern } from './triggers.js';
 export {
   ACTION_MATCH_THRESHOLD,
   MAX_ACTION_NOTES,
@@ -22,5 +14,6 @@ export {
   type TriggerIndex,
 } from './match.js';
 export { runsPattern, followsNote, commandName } from './commands.js';
+export { spanStances } from './stances.js';
 export { stemsOf } from './terms.js';
 export { onlyLooks } from './looking.js';
