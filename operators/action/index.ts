@@ -1,6 +1,6 @@
 // Entry of operators/action/: other folders import this folder through this file only (spec/architecture.test.ts);
 // files inside the folder import each other directly.
-export { readToolCall, actionSummary, shellCommands, type ToolAction, type ActionKind } from './tool-call.js';
+export { readToolCall, actionSummary, shellCommands, projectPath, type ToolAction, type ActionKind } from './tool-call.js';
 export { noteTriggers, commandPattern, globRegExp, isPathPattern, type NoteTriggers, type CommandPattern } from './triggers.js';
 export {
   ACTION_MATCH_THRESHOLD,
@@ -8,7 +8,6 @@ export {
   buildTriggerIndex,
   clearsBar,
   matchAction,
-  projectPath,
   type ActionMatch,
   type MatchOptions,
   type TriggerIndex,

@@ -21,7 +21,7 @@ import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
 import type { NoteTriggers } from './triggers.js';
 import { commandName, followsNote, runsPattern } from './commands.js';
-import type { ToolAction } from './tool-call.js';
+import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
@@ -84,18 +84,6 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;
-}
-
-/**
- * A path with the home-folder project prefix taken off (`/home/dev/shop/src/a.ts` → `src/a.ts`, and
- * so for `/Users/...` and a path under `cwd`): the project's own name is where it lives, not what
- * the call is about.
- */
-export function projectPath(p: string, cwd: string): string {
-  const c = cwd.replace(/\/+$/, '');
-  if (c && p.startsWith(`${c}/`)) return p.slice(c.length + 1);
-  const m = /^\/(?:home|Users)\/[^/]+\/[^/]+\/(.+)$/.exec(p);
-  return m ? m[1]! : p.replace(/^\/+/, '');
 }
 
 interface ActionFeatures {
@@ -194,6 +182,30 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
   }
 }
 
+/**
+ * An identifier that joins two words a note uses side by side in what it is about (`ConnectionPool`,
+ * `idle_in_transaction_session_timeout` for "connection pool", "idle in transaction") names its subject,
+ * whether or not the note writes the identifier itself: a token's worth on top of its words and of the
+ * token, by the pair's rarity, never strong alone.
+ */
+function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
+  for (const { stems, near } of f.compounds.values()) {
+    const credited = new Set<number>();
+    for (let k = 1; k < stems.length; k += 1) {
+      const [a, b] = [stems[k - 1]!, stems[k]!];
+      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
+      const hits = idx.byPair.get(`${a} ${b}`) ?? [];
+      for (const i of hits) {
+        if (credited.has(i)) continue;
+        credited.add(i);
+        const rarity = (opts.info(a) + opts.info(b)) / 2;
+        const why = `phrase:${a} ${b}`;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), why, false, near ? 'where' : why);
+      }
+    }
+  }
+}
+
 /** Shared code-like tokens, then rare words (a token's own words are not counted twice), then the prompt's. */
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   const counted = new Map<number, Set<string>>();
@@ -209,29 +221,12 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       // Writing what the note recommends is following it: no evidence, and its words are not counted either.
       if (!t.followTokens.has(form)) {
         const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
-        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), `${near ? 'near-token' : 'token'}:${form}`, !near && df <= 2);
+        const why = `${near ? 'near-token' : 'token'}:${form}`;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, near ? 'where' : why);
       }
       const seen = counted.get(i) ?? new Set<string>();
       for (const w of stems) seen.add(w);
       counted.set(i, seen);
-    }
-  }
-  // An identifier that joins two words a note uses side by side in what it is about (`ConnectionPool`,
-  // `idle_in_transaction_session_timeout` for "connection pool", "idle in transaction") names its subject,
-  // whether or not the note writes the identifier itself: a token's worth on top of its words and of the
-  // token, by the pair's rarity, never strong alone.
-  for (const { stems, near } of f.compounds.values()) {
-    const credited = new Set<number>();
-    for (let k = 1; k < stems.length; k += 1) {
-      const [a, b] = [stems[k - 1]!, stems[k]!];
-      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
-      const hits = idx.byPair.get(`${a} ${b}`) ?? [];
-      for (const i of hits) {
-        if (credited.has(i)) continue;
-        credited.add(i);
-        const rarity = (opts.info(a) + opts.info(b)) / 2;
-        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), `phrase:${a} ${b}`);
-      }
     }
   }
   // The words naming the program and its subcommand are one piece of evidence together: sharing the
@@ -243,7 +238,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
     if (info < MIN_STEM_INFO) return;
     const hits = idx.byStem.get(s) ?? [];
     const piece =
-      label === 'word' && f.commandStems.has(s) ? 'command-name' : label === 'word' || label === 'prompt' ? `${label}:${s}` : label;
+      label === 'word' && f.commandStems.has(s) ? 'command-name' : label === 'word' || label === 'prompt' ? `${label}:${s}` : 'where';
     for (const i of hits) {
       if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
       ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);
@@ -273,7 +268,10 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
     (action.kind === 'other' && f.paths.length === 0);
   const ev = new Evidence();
   commandEvidence(idx, action, f, looking, ev);
-  if (!looking) wordEvidence(idx, f, opts, ev);
+  if (!looking) {
+    phraseEvidence(idx, f, opts, ev);
+    wordEvidence(idx, f, opts, ev);
+  }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;
   // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
   if (action.kind === 'run') {

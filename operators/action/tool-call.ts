@@ -193,3 +193,15 @@ export function actionSummary(a: ToolAction, maxChars = 300): string {
   const body = a.kind === 'run' ? a.raw : a.paths.join(' ');
   return `${a.tool}: ${body}`.slice(0, maxChars);
 }
+
+/**
+ * A path with the home-folder project prefix taken off (`/home/dev/shop/src/a.ts` → `src/a.ts`, and
+ * so for `/Users/...` and a path under `cwd`): the project's own name is where it lives, not what
+ * the call is about.
+ */
+export function projectPath(p: string, cwd: string): string {
+  const c = cwd.replace(/\/+$/, '');
+  if (c && p.startsWith(`${c}/`)) return p.slice(c.length + 1);
+  const m = /^\/(?:home|Users)\/[^/]+\/[^/]+\/(.+)$/.exec(p);
+  return m ? m[1]! : p.replace(/^\/+/, '');
+}

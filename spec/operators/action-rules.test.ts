@@ -43,6 +43,19 @@ Body.
     expect(edit('\tCompactor = "compactor-v1"', '\tCompactor = "compactor"')).toEqual(['lrn-groups']);
     // Adding a new group beside it: the frozen id is only quoted to place the edit.
     expect(edit('\tCompactor = "compactor-v1"', '\tCompactor = "compactor-v1"\n\tAudit = "audit-sink"')).toEqual([]);
+    // Nor with the file's name sharing a word of the note: the path and the quoted lines are one place.
+    expect(
+      matchAction(
+        groups,
+        call('Edit', {
+          file_path: '/home/dev/shop/groups.go',
+          old_string: '\tCompactor = "compactor-v1"',
+          new_string: '\tCompactor = "compactor-v1"\n\tAudit = "audit-sink"',
+        }),
+        '/',
+        { info },
+      ),
+    ).toEqual([]);
   });
 
   it('gives nothing for a run that does what a note recommends, as written; the note for what it warns about', () => {
