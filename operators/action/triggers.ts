@@ -233,7 +233,7 @@ export function noteTriggers(
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
   const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
   const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
-  const mentioned = tokensOf([about, ...stances.filter((x) => !x.recommended).map((x) => x.span)]);
+  const mentioned = new Set([...focusCompounds, ...tokensOf(stances.filter((x) => !x.recommended).map((x) => x.span))]);
   const followTokens = new Set(
     [...tokensOf([str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)])].filter((c) => !mentioned.has(c)),
   );
