@@ -4,7 +4,8 @@
  *
  * The launcher's record (install.json) lists the files installs wired to it: hooks, MCP entries and
  * skills, of user scope or of a project anywhere. Each harness's user-scope files and the current
- * project's are looked at too (a record written before the list existed has none). A file is a user
+ * project's are looked at too. A launcher whose record has no list (written before installs kept
+ * one) is never removed: a project wired then, in another folder, may still run it. A file is a user
  * while its text names the launcher; a project-scope wiring made elsewhere and listed in the record
  * keeps the launcher until its own uninstall. Only the two files recall writes there are ever
  * removed, and only when they are recall's (a user's file in that folder stays, and so the folder).
@@ -38,6 +39,15 @@ function record(dir: string): { root: string; wired: string[] } | null {
   }
 }
 
+/** Whether the launcher's record lists the files wired to it (a record of this version). */
+function recordedWired(dir: string): boolean {
+  try {
+    return Array.isArray((JSON.parse(fs.readFileSync(path.join(dir, LAUNCHER_RECORD), 'utf8')) as { wired?: unknown }).wired);
+  } catch {
+    return false;
+  }
+}
+
 /** Whether `text` names the launcher in `dir` (as written in a shell command, a JSON or TOML string). */
 function namesLauncher(text: string | null, dir: string): boolean {
   if (text === null) return false;
@@ -66,6 +76,9 @@ export function launcherUsers(dir: string, planned: readonly FileChange[], o: Pi
  * each only when it is recall's own. Empty while something still runs it.
  */
 export function launcherRemoval(dir: string, planned: readonly FileChange[], o: Pick<InstallOptions, 'env' | 'cwd'>): FileChange[] {
+  // A record without the list was written before installs kept one: a project wired then, in
+  // another folder, may still run the launcher, and its hooks would fail without it. It stays.
+  if (!recordedWired(dir)) return [];
   if (launcherUsers(dir, planned, o).length > 0) return [];
   const out: FileChange[] = [];
   const script = path.join(dir, 'scripts', 'launch.mjs');

@@ -116,6 +116,15 @@ describe('recall hooks uninstall', () => {
     expect(fs.existsSync(launch())).toBe(true);
   }, 120_000);
 
+  it('keeps a launcher whose record lists no wiring (written before the list: a project elsewhere may run it)', () => {
+    expect(recall(['hooks', 'install', '--harness', 'codex']).code).toBe(0);
+    const record = path.join(launcher, 'install.json');
+    const { root } = JSON.parse(fs.readFileSync(record, 'utf8')) as { root: string };
+    fs.writeFileSync(record, `${JSON.stringify({ root })}\n`);
+    expect(recall(['hooks', 'uninstall', '--harness', 'codex']).code).toBe(0);
+    expect(fs.existsSync(launch())).toBe(true);
+  }, 60_000);
+
   it('leaves a launch.mjs recall did not write', () => {
     fs.mkdirSync(path.join(launcher, 'scripts'), { recursive: true });
     fs.writeFileSync(launch(), '// somebody else\n');
