@@ -146,7 +146,8 @@ function replaySourcesLine(cmd: RecallCommand, io: RunIo): string | null {
   const here = resolveSources(loadConfig(io.env), { kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd, env: io.env });
   if (!cmd.kbs) return sourcesLine(here);
   const read = cmd.kbs.map(
-    (root): Scope => here.read.find((s) => s.root === root) ?? { root, kind: 'configured', project: '', branch: '', reason: 'read by the logged recall' },
+    (root): Scope =>
+      here.read.find((s) => s.root === root) ?? { root, kind: 'configured', project: '', branch: '', reason: 'read by the logged recall' },
   );
   return sourcesLine({ read, skipped: [], zeroConfig: false });
 }
