@@ -11,6 +11,8 @@
  *   because Copilot ignores what userPromptSubmitted returns;
  * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
  * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
+ * - budgetChars: most characters of learnings the hook injects (the subagent hook's is the default of
+ *   REFLECT_SUBAGENT_RECALL_MAX_CHARS, which a user may change);
  * - fixedContextEnv: a variable whose value, when set, is the user's own context, injected as given;
  * - entry: the source of the hook's entry script (`node dist/hooks/<name>.js`);
  * - matcher, copilotMatcher: the tool names the hook is wired for, where the harness filters by
@@ -24,6 +26,15 @@
  */
 export const HOOK_DEADLINE_SEC = 20;
 
+/**
+ * Characters of learnings a session-start, prompt or subagent hook injects: three whole learnings of
+ * a typical KB (the reference's value), small next to the context they land in.
+ */
+export const HOOK_BUDGET_CHARS = 1500;
+
+/** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
+export const ACTION_BUDGET_CHARS = 1200;
+
 export const HOOK_TABLE = [
   {
     name: 'session-start',
@@ -32,6 +43,7 @@ export const HOOK_TABLE = [
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
+    budgetChars: HOOK_BUDGET_CHARS,
     entry: 'hooks/session-start.ts',
   },
   {
@@ -41,6 +53,7 @@ export const HOOK_TABLE = [
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
+    budgetChars: HOOK_BUDGET_CHARS,
     entry: 'hooks/user-prompt-submit.ts',
   },
   {
@@ -50,6 +63,7 @@ export const HOOK_TABLE = [
     timeoutSec: 10,
     timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
     defaultTimeoutSec: 5,
+    budgetChars: HOOK_BUDGET_CHARS,
     fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
     entry: 'hooks/subagent-start.ts',
   },
@@ -63,6 +77,7 @@ export const HOOK_TABLE = [
     timeoutSec: 10,
     timeoutEnv: 'RECALL_PRE_TOOL_TIMEOUT',
     defaultTimeoutSec: 2,
+    budgetChars: ACTION_BUDGET_CHARS,
     entry: 'hooks/pre-tool-use.ts',
     // Tools whose call can be an action a learning is about (Codex names its shell `Bash` and its
     // patches `apply_patch`; Copilot's own tools are lower-case). Read-only tools (Read, Grep, Glob,
