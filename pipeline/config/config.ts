@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ARM_NAMES, type ArmName, type BoostName } from '../../core/types.js';
 import { type Env, SettingsReader, numberDefault } from '../../core/settings/index.js';
 import { resolveStateDir } from '../../core/state-dir.js';
+import type { ModelSettings } from '../../sources/models/index.js';
 
 export type { Env } from '../../core/settings/index.js';
 
@@ -231,6 +232,12 @@ function readScope(r: SettingsReader, env: Env, resolve: (p: string) => string):
       .filter(Boolean)
       .map(resolve),
   };
+}
+
+/** What the model stores and the model daemon need of the settings (one shape for every caller). */
+export function modelSettings(config: RecallConfig): ModelSettings {
+  const { modelsDir, ceModel, embedModel, ceMaxTokens, embedMaxTokens } = config;
+  return { modelsDir, ceModel, embedModel, ceMaxTokens, embedMaxTokens };
 }
 
 export function loadConfig(env: Env = process.env): RecallConfig {
