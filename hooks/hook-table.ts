@@ -9,10 +9,10 @@
  * - event: the Claude Code and Codex event (PascalCase), also the hookEventName of their envelope;
  * - copilotEvent: the Copilot CLI event (camelCase). The prompt hook runs on userPromptTransformed
  *   because Copilot ignores what userPromptSubmitted returns;
- * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
- * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
  * - budgetChars: most characters of learnings the hook injects (the subagent hook's is the default of
  *   REFLECT_SUBAGENT_RECALL_MAX_CHARS, which a user may change);
+ * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
+ * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
  * - fixedContextEnv: a variable whose value, when set, is the user's own context, injected as given;
  * - entry: the source of the hook's entry script (`node dist/hooks/<name>.js`);
  * - matcher, copilotMatcher: the tool names the hook is wired for, where the harness filters by
@@ -40,30 +40,30 @@ export const HOOK_TABLE = [
     name: 'session-start',
     event: 'SessionStart',
     copilotEvent: 'sessionStart',
+    budgetChars: HOOK_BUDGET_CHARS,
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
-    budgetChars: HOOK_BUDGET_CHARS,
     entry: 'hooks/session-start.ts',
   },
   {
     name: 'user-prompt-submit',
     event: 'UserPromptSubmit',
     copilotEvent: 'userPromptTransformed',
+    budgetChars: HOOK_BUDGET_CHARS,
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
-    budgetChars: HOOK_BUDGET_CHARS,
     entry: 'hooks/user-prompt-submit.ts',
   },
   {
     name: 'subagent-start',
     event: 'SubagentStart',
     copilotEvent: 'subagentStart',
+    budgetChars: HOOK_BUDGET_CHARS,
     timeoutSec: 10,
     timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
     defaultTimeoutSec: 5,
-    budgetChars: HOOK_BUDGET_CHARS,
     fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
     entry: 'hooks/subagent-start.ts',
   },
@@ -74,10 +74,10 @@ export const HOOK_TABLE = [
     name: 'pre-tool-use',
     event: 'PreToolUse',
     copilotEvent: 'preToolUse',
+    budgetChars: ACTION_BUDGET_CHARS,
     timeoutSec: 10,
     timeoutEnv: 'RECALL_PRE_TOOL_TIMEOUT',
     defaultTimeoutSec: 2,
-    budgetChars: ACTION_BUDGET_CHARS,
     entry: 'hooks/pre-tool-use.ts',
     // Tools whose call can be an action a learning is about (Codex names its shell `Bash` and its
     // patches `apply_patch`; Copilot's own tools are lower-case). Read-only tools (Read, Grep, Glob,
