@@ -13,7 +13,7 @@ import type {
   RelevanceSource,
   ScoredCandidate,
 } from './types.js';
-import type { QueryTerm } from './stems.js';
+import type { NoteTerms, QueryTerm } from './stems.js';
 
 /** A query term with the weights the relevance estimate used. */
 export interface WeighedTerm extends QueryTerm {
@@ -62,6 +62,11 @@ export interface RecallState {
   weighed: WeighedTerm[];
   /** Absolute relevance by note key. */
   relevance: Map<string, RelevanceEstimate>;
+  /**
+   * The stems of each note the relevance estimate read (its window), by note key, computed once per
+   * recall and read again by the abstention reason and the trace; empty before the estimate ran.
+   */
+  noteTerms: ReadonlyMap<string, NoteTerms>;
   arms: ArmOutcome[];
   /** Fused candidates in RRF order (after floors and the superseded filter). */
   candidates: Candidate[];
@@ -94,6 +99,7 @@ export function initialState(query: string, terms: string[]): RecallState {
     terms,
     weighed: [],
     relevance: new Map(),
+    noteTerms: new Map(),
     arms: [],
     candidates: [],
     retired: [],

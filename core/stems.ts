@@ -213,3 +213,14 @@ export function namesInTexts(
   }
   return { names: new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w)), seen };
 }
+
+/** A note's stems, as a set and sorted (to find stems that start with a given prefix). */
+export interface NoteTerms {
+  set: ReadonlySet<string>;
+  sorted: readonly string[];
+}
+
+export function noteTerms(stems: Iterable<string>): NoteTerms {
+  const set = stems instanceof Set ? (stems as Set<string>) : new Set(stems);
+  return { set, sorted: [...set].sort() };
+}

@@ -15,6 +15,7 @@ import { defer, from, map, of, type Observable } from 'rxjs';
 import type { Note } from '../core/note/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { errorMessage } from '../core/errors.js';
+import { SettingsReader } from '../core/settings/index.js';
 import {
   actionSummary,
   matchAction,
@@ -33,12 +34,12 @@ import { logHookEvent } from '../sinks/hook-events/index.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import { scrub } from '../sinks/scrub/index.js';
 import { hookRow } from './hook-table.js';
-import { OverrideReader, hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
+import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
 import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../io/hook-input.js';
 import { injectedId, renderResults, session$ } from './hook-session.js';
 
-/** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
-const ACTION_CHARS = 1200;
+/** Characters the action hook may inject (hook table). */
+const ACTION_CHARS = hookRow('pre-tool-use').budgetChars;
 
 /** Whether the action hook is switched on (on unless `pre_tool_use = false` / RECALL_PRE_TOOL_USE=0). */
 export function preToolUseOn(env: HookContext['env']): boolean {
@@ -171,7 +172,7 @@ export const preToolUseHook: HookSpec = {
 /** When the hook process started: its deadline less its own timeout (read by the same rule as runHook). */
 function hookStartMs(ctx: HookContext): number {
   const row = hookRow('pre-tool-use');
-  return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
+  return ctx.deadlineMs - new SettingsReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
 }
 
 /** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */

@@ -71,7 +71,7 @@ function sessionStartFor(ctx: HookContext, input: Record<string, unknown>, cwd: 
     tiered ? conventionsLine(config.dbPath, q.project) : '',
   );
   if (tiered) {
-    const minScore = ctx.overrides.num('REFLECT_SKILL_TIER_MIN_SCORE', 2, 0, 1000);
+    const minScore = ctx.overrides.number('REFLECT_SKILL_TIER_MIN_SCORE');
     const skills = matchSkills(q.query, loadSkills(ctx.env['REFLECT_SKILLS_DIR'] || path.join(home, '.claude', 'skills')), minScore);
     if (skills.length) return of(join(ambient, skillsBlock(skills)));
   }
@@ -101,7 +101,7 @@ export const MIN_PROMPT_CHARS = 12;
 /** Fetched, kept and budgeted per prompt (the reference's values). */
 const UPS_FETCH = 9;
 const UPS_KEEP = 3;
-const UPS_CHARS = 1500;
+const UPS_CHARS = hookRow('user-prompt-submit').budgetChars;
 
 /**
  * Relevance at which a learning is more likely about the prompt than not: such a learning is given
@@ -261,8 +261,8 @@ export const subagentStartHook: HookSpec = {
       const cwd = pick(input, ['cwd']) || ctx.cwd;
       const query = subagentQuery(input);
       if (!query) return of('');
-      const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
-      const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
+      const limit = ctx.overrides.number('REFLECT_SUBAGENT_RECALL_LIMIT');
+      const maxChars = ctx.overrides.number('REFLECT_SUBAGENT_RECALL_MAX_CHARS');
       return session$(ctx, projectCwd(ctx, cwd), ctx.env, (session) => {
         const cmd: RecallCommand = {
           ...BASE,

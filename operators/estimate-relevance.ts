@@ -43,6 +43,16 @@ import { nameCoverage, titleStems } from './title-phrases.js';
 
 export { RELEVANCE_TEXT_CHARS };
 
+/** A note's stems as the relevance estimate reads them (its first RELEVANCE_TEXT_CHARS characters). */
+export function stemsOfNote(note: Note): NoteTerms {
+  return noteTerms(textStems(searchableText(note), RELEVANCE_TEXT_CHARS));
+}
+
+/** A note's stems from the state when the estimate computed them (once per recall), else computed now. */
+export function noteTermsIn(state: Pick<RecallState, 'noteTerms'>, note: Note): NoteTerms {
+  return state.noteTerms.get(note.key) ?? stemsOfNote(note);
+}
+
 /** Relevance at most of a note that contains no specific query word: under every default floor. */
 export const GENERIC_ONLY_MAX = 0.2;
 
@@ -210,8 +220,7 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
   return map((state) => {
     const window = scoringWindow(state.ce, opts.limit);
     const stemsOf = new Map<string, NoteTerms>();
-    for (const c of state.candidates.slice(0, window))
-      if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
+    for (const c of state.candidates.slice(0, window)) if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, stemsOfNote(c.note));
     const terms = namedTerms(
       opts.terms,
       state.candidates.slice(0, window).map((c) => c.note),
@@ -241,6 +250,7 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
       ...state,
       weighed,
       relevance,
+      noteTerms: stemsOf,
       degraded: degraded.length ? [...state.degraded, ...degraded] : state.degraded,
     };
   });

@@ -15,6 +15,7 @@ import type { RunResult } from '../../pipeline/run.js';
 import type { RefreshReport } from '../../sources/index/index.js';
 import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
 import { errorMessage } from '../../core/errors.js';
+import { SettingsReader } from '../../core/settings/index.js';
 import { sessionKey } from '../../core/session-key.js';
 import { str } from '../../core/note/index.js';
 import type { TraceEvent, TraceSink } from '../../operators/trace-stage.js';
@@ -25,7 +26,7 @@ import { readInjected } from '../../sinks/logs/index.js';
 import { safeId } from '../../sinks/safe-text.js';
 import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../io/hook-input.js';
 import { hookRow } from '../hook-table.js';
-import { OverrideReader, hookLog, pick, type HookContext } from '../runtime.js';
+import { hookLog, pick, type HookContext } from '../runtime.js';
 
 /** Time a judgement needs left before the deadline; with less, it waits for the next hook. */
 const JUDGE_RESERVE_MS = 2_000;
@@ -78,7 +79,7 @@ export interface PromptEvent {
  */
 function hookStartMs(ctx: HookContext): number {
   const row = hookRow('user-prompt-submit');
-  return ctx.deadlineMs - new OverrideReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
+  return ctx.deadlineMs - new SettingsReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
 }
 
 /** Whether the index was left part-built at the deadline (a background refresher goes on with it). */
