@@ -34,7 +34,7 @@ import {
   type NoteTerms,
 } from './math/index.js';
 import { textStems, type QueryTerm } from '../core/stems.js';
-import { searchableText } from '../core/note/index.js';
+import { type Note, searchableText } from '../core/note/index.js';
 import { evidenceOf, RELEVANCE_TEXT_CHARS } from './relevance-evidence.js';
 import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { scoringWindow } from './rerank-top.js';
@@ -205,8 +205,7 @@ function liftFromRetired(
   degraded: Degradation[],
 ): void {
   const retired = state.retired.filter((c) => !relevance.has(c.note.key)).slice(0, window);
-  for (const c of retired)
-    if (!ctx.stemsOf.has(c.note.key)) ctx.stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
+  for (const c of retired) if (!ctx.stemsOf.has(c.note.key)) ctx.stemsOf.set(c.note.key, stemsOfNote(c.note));
   if (retired.length) {
     const extra = evidenceOf([...state.candidates.slice(0, window), ...retired], ctx.stemsOf, ctx.weighed, ctx.live, opts);
     for (const c of retired) relevance.set(c.note.key, estimateOne(c, { ...ctx, extra }));
