@@ -84,8 +84,10 @@ describe('thin client and in-process path agree', () => {
     expect([...seen].sort()).toEqual([
       'cli/command-words.ts',
       'core/path-settings.ts',
-      // The settings table (data, no imports): the path settings the client makes absolute come from it.
+      // The settings table (data, no imports): the path settings the client makes absolute come from it;
+      // its folder's entry also gives the settings reader (pure, no I/O).
       'core/settings/index.ts',
+      'core/settings/reader.ts',
       'core/settings/retrieval.ts',
       'core/settings/runtime.ts',
       'core/settings/settings.ts',
