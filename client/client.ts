@@ -104,6 +104,9 @@ function emptyAnswer(name: string, env: Env): string {
 
 type InProcess = (call: HookCall, io: { notice?: string }) => Promise<string>;
 
+/** How long before giving up the client stops waiting for the server (its timer then fires first). */
+const LATE_BEFORE_GIVE_UP_MS = 10;
+
 /** Where a hook call is while the client waits, for the line it logs when it gives up. */
 let waitingOn = 'reading its input';
 
@@ -137,7 +140,8 @@ async function hookEnvelope(start: HookCallStart): Promise<{ envelope: string | 
     return slot === 'none' ? giveUpAt : null;
   };
   waitingOn = 'the recall server';
-  const via = await viaServer(env, req, giveUpAt, keepWaiting);
+  // Stops waiting just before the give-up timer (hookClient) fires, so the log says the server was late.
+  const via = await viaServer(env, req, giveUpAt - LATE_BEFORE_GIVE_UP_MS, keepWaiting);
   if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
   if (via?.fallback === 'late') {
     // The server owns the call now: running it here too would pass the deadline and double its effects.

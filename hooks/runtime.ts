@@ -132,6 +132,13 @@ export interface HookRunIo {
   scheduler?: SchedulerLike;
 }
 
+/** The call's settings with models never fetched from a hook (a cold hub lookup blows any deadline). */
+const offline = (env: Env): Env => ({
+  ...env,
+  HF_HUB_OFFLINE: env['HF_HUB_OFFLINE'] ?? '1',
+  TRANSFORMERS_OFFLINE: env['TRANSFORMERS_OFFLINE'] ?? '1',
+});
+
 /**
  * Run a hook to its envelope, under the call's deadline: the run is cut RUN_CUT_BEFORE_MS before it,
  * which stops whatever it still does (and records nothing more). Never rejects: an error, a
@@ -149,12 +156,7 @@ export async function runHook(
   const input = parseHookInput(call.stdinText);
   try {
     harness = harnessOf(call.env, input);
-    // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
-    const env: Env = {
-      ...call.env,
-      HF_HUB_OFFLINE: call.env['HF_HUB_OFFLINE'] ?? '1',
-      TRANSFORMERS_OFFLINE: call.env['TRANSFORMERS_OFFLINE'] ?? '1',
-    };
+    const env = offline(call.env);
     const config = loadConfig(env);
     // A state dir of another user is refused before anything is written there (failed() then
     // records why in this user's own default state dir).
