@@ -40,3 +40,20 @@ export function tooLateHook(call: HookCall, why: string): ServerAnswer {
   const event = isHookName(call.name) ? hookRow(call.name).event : undefined;
   return { ok: true, envelope: emptyEnvelope(harnessOf(call.env, parseHookInput(call.stdinText)), event) };
 }
+
+/** Whether a request's call has the shape a client of this protocol sends (else its client runs it itself). */
+export function wellFormedCall(call: unknown): call is HookCall {
+  const c = call as Partial<HookCall> | null;
+  return (
+    typeof c === 'object' &&
+    c !== null &&
+    typeof c.name === 'string' &&
+    typeof c.stdinText === 'string' &&
+    typeof c.cwd === 'string' &&
+    typeof c.env === 'object' &&
+    c.env !== null &&
+    Array.isArray(c.warnings) &&
+    Number.isFinite(c.startedMs) &&
+    Number.isFinite(c.deadlineMs)
+  );
+}

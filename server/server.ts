@@ -20,7 +20,7 @@ import { answerHook } from '../hooks/answer.js';
 import { isHookName } from '../hooks/hook-table.js';
 import { RUN_CUT_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { Admission } from './admission.js';
-import { callerSettings, tooLateHook } from './caller-request.js';
+import { callerSettings, tooLateHook, wellFormedCall } from './caller-request.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
@@ -53,7 +53,7 @@ export interface ServeOptions {
  * pool. The client's SQLite driver choice must be this process's.
  */
 async function serveHook(call: HookCall, pool: KbPool): Promise<ServerAnswer> {
-  if (!isHookName(call.name)) return { ok: false, decline: `unknown hook ${call.name}` };
+  if (!isHookName(call.name)) return { ok: false, decline: `unknown hook ${String(call.name)}` };
   if (!sameDriver(call.env)) return { ok: false, decline: 'another SQLite driver asked for' };
   return { ok: true, envelope: await answerHook(call, { recallIo: { openIndex: pool.opener } }) };
 }
@@ -191,10 +191,11 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
       return req.op === 'hook' ? serveHook(req.call, opts.pool) : answerCli(req, opts.pool);
     };
     if (req.op === 'hook') {
+      const { call } = req;
+      if (!wellFormedCall(call)) return { ok: false, decline: 'not a hook call this server reads' };
       // The call's own deadline, as its client worked it out: a run must be over (cut) before the
       // client stops waiting, so one that cannot start in time is answered empty at once.
-      const { call } = req;
-      const deadlineMs = Number.isFinite(call.deadlineMs) ? call.deadlineMs - RUN_CUT_BEFORE_MS : Date.now();
+      const deadlineMs = call.deadlineMs - RUN_CUT_BEFORE_MS;
       return admission.submit({ kind: call.name, deadlineMs, run, tooLate: (why) => tooLateHook(call, why) });
     }
     // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).

@@ -18,6 +18,7 @@ import { driverEnv } from '../helpers/driver.js';
 import { ACCEPTED_LINE, serverSocketPath } from '../../sources/recall-server/protocol.js';
 import { hookCall } from '../../client/hook-call.js';
 import { answerHook } from '../../hooks/answer.js';
+import { wellFormedCall } from '../../server/caller-request.js';
 import { GIVE_UP_BEFORE_MS, RUN_CUT_BEFORE_MS, type HookCall } from '../../io/hook-input.js';
 import { readInjected } from '../../sinks/logs/session-injected.js';
 import { unavailable, type ModelClient, type RerankResult } from '../../core/ports.js';
@@ -123,5 +124,12 @@ describe('one hook deadline, set in recall.toml only', () => {
     const logFile = path.join(kb.state, 'recall_log.jsonl');
     const lines = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').trim().split('\n').filter(Boolean) : [];
     expect(lines.filter((l) => l.includes('user-prompt-submit'))).toEqual([]);
+  });
+
+  it('the server runs only a call of the shape its clients send (else the client runs it itself)', () => {
+    const call = hookCall('user-prompt-submit', input('s-shape'), { env: env(), cwd: kb.root, startedMs: Date.now() });
+    expect(wellFormedCall(call)).toBe(true);
+    for (const bad of [undefined, null, {}, { ...call, deadlineMs: Number.NaN }, { ...call, stdinText: 3 }, { ...call, env: null }])
+      expect(wellFormedCall(bad)).toBe(false);
   });
 });
