@@ -1,8 +1,8 @@
 /**
- * How a hook reads its stdin and how long it may take: shared by the in-process hook runtime and
- * the recall server's thin client. It imports nothing of the project, so the thin client can bundle
- * it without loading the pipeline, and both read a hook's input and deadline exactly alike. Each
- * hook's deadline setting and its default live in the hook table (hooks/hook-table.ts).
+ * A hook call (HookCall), how a hook reads its stdin and how long it may take: the thin client puts
+ * the call together (client/hook-call.ts) and the recall server and the in-process hook runtime take
+ * it as it is. It imports nothing of the project, so the thin client bundles it without loading the
+ * pipeline. Each hook's deadline setting and its default live in the hook table (hooks/hook-table.ts).
  */
 import fs from 'node:fs';
 
