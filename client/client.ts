@@ -171,6 +171,17 @@ async function hookEnvelope(start: HookCallStart): Promise<{ envelope: string | 
 }
 
 /**
+ * Past its answer, a hook only writes its log lines (and may start a server for next time): it is
+ * gone by the deadline all the same, since a harness may wait for the process to end. One that
+ * answered late (a loaded machine started it late) still gets this long to say why in its log.
+ */
+const LOG_AFTER_LATE_ANSWER_MS = 200;
+
+function exitByDeadline(deadlineMs: number): void {
+  setTimeout(() => process.exit(0), Math.max(LOG_AFTER_LATE_ANSWER_MS, deadlineMs - Date.now()));
+}
+
+/**
  * A hook through the server, else in this process. Always prints one envelope and exits 0, inside
  * the deadline: GIVE_UP_BEFORE_MS before it the client prints the empty envelope itself, whatever the
  * server or the in-process run still does, and an error anywhere, even one thrown later by a timer
@@ -207,7 +218,7 @@ export async function hookClient(name: string): Promise<void> {
         name,
         `no answer ${GIVE_UP_BEFORE_MS} ms before the ${(start.deadlineMs - startedMs) / 1000} s deadline from ${waitingOn}; no context given`,
       );
-      setTimeout(() => process.exit(0), Math.max(0, start.deadlineMs - Date.now())).unref();
+      exitByDeadline(start.deadlineMs);
       print(() => void flushLog().finally(() => process.exit(0)));
     },
     Math.max(0, start.deadlineMs - GIVE_UP_BEFORE_MS - Date.now()),
@@ -222,6 +233,7 @@ export async function hookClient(name: string): Promise<void> {
   }
   clearTimeout(giveUp);
   // The answer first; a server for next time is started after it, so it never delays this hook.
+  exitByDeadline(start.deadlineMs);
   print(() => {
     void flushLog().then(() => {
       if (!startServerNext) return process.exit(0);

@@ -4,7 +4,7 @@
  * may hand it over): how many answer inside the hook's own deadline, counted from spawn.
  *
  *   npm run build && node scripts/bench/hook-burst.mjs [--root DIR] [--hooks 100] [--load 4]
- *     [--name subagent-start] [--notes 300] [--no-server] [--json]
+ *     [--name subagent-start] [--deadline SEC] [--notes 300] [--no-server] [--json]
  *
  * --root: the built checkout measured (default: this one); --load: busy loops (`node -e 'for(;;){}'`)
  * run meanwhile, so the machine is loaded beyond its cores. A recall server is started first and
@@ -33,8 +33,11 @@ const loaders = Number(opt('load', '4'));
 const name = opt('name', 'subagent-start');
 const notes = Number(opt('notes', '300'));
 const server = !args.includes('--no-server');
-/** The hook's own deadline by default (hooks/hook-table.ts). */
-const DEADLINE_MS = { 'subagent-start': 5000, 'pre-tool-use': 2000 }[name] ?? 20_000;
+/** The hook's deadline: `--deadline SEC` (set through its variable), else its default (hooks/hook-table.ts). */
+const DEADLINE_ENV =
+  { 'subagent-start': 'REFLECT_SUBAGENT_RECALL_TIMEOUT', 'pre-tool-use': 'RECALL_PRE_TOOL_TIMEOUT' }[name] ?? 'REFLECT_RECALL_TIMEOUT';
+const deadlineArg = opt('deadline', '');
+const DEADLINE_MS = deadlineArg ? Number(deadlineArg) * 1000 : ({ 'subagent-start': 5000, 'pre-tool-use': 2000 }[name] ?? 20_000);
 
 function note(i) {
   const title = `postgres pool note ${i}`;
@@ -119,6 +122,7 @@ async function main() {
   const env = { PATH: process.env.PATH ?? '', HOME: state, REFLECT_STATE_DIR: state, GLOBAL_LEARNINGS_PATH: kb, REFLECT_NO_DAEMON: '1' };
   if (process.env.RECALL_SQLITE_DRIVER) env.RECALL_SQLITE_DRIVER = process.env.RECALL_SQLITE_DRIVER;
   if (!server) env.RECALL_NO_SERVER = '1';
+  if (deadlineArg) env[DEADLINE_ENV] = deadlineArg;
   const files = Array.from({ length: hooks }, (_, i) => {
     const f = path.join(base, `in-${i}.json`);
     fs.writeFileSync(f, payload(i));
