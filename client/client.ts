@@ -119,7 +119,7 @@ let waitingOn = 'reading its input';
  * time). With no server at all, a hook without a free place answers with an empty context. Either
  * way the reason is a line in the hook's log.
  */
-async function hookEnvelope(start: HookCallStart): Promise<{ envelope: string | null; start: boolean }> {
+async function serverOrHere(start: HookCallStart): Promise<{ envelope: string | null; start: boolean }> {
   const { env, name } = start;
   const call = await withStdin(start, process.stdin);
   const seconds = (call.deadlineMs - call.startedMs) / 1000;
@@ -225,7 +225,7 @@ export async function hookClient(name: string): Promise<void> {
   );
   let startServerNext = false;
   try {
-    const out = await hookEnvelope(start);
+    const out = await serverOrHere(start);
     if (out.envelope !== null) envelope = out.envelope;
     startServerNext = out.start;
   } catch {
