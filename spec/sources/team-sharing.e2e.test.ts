@@ -277,7 +277,10 @@ suite('sharing notes through the team store', () => {
       prompt: 'postgres connection pool exhausted in jest workers',
       hook_event_name: 'UserPromptSubmit',
     });
-    const out = await runHook(HOOKS['user-prompt-submit'], hookCall('user-prompt-submit', stdinText, { env, cwd: carol.kb, startedMs: Date.now() }));
+    const out = await runHook(
+      HOOKS['user-prompt-submit'],
+      hookCall('user-prompt-submit', stdinText, { env, cwd: carol.kb, startedMs: Date.now() }),
+    );
     expect(out.context).toContain('lrn-pool-v2');
     expect(out.context).toContain(`team: ${team.roles['alice']!.name}@alice-laptop`);
   });
