@@ -272,15 +272,10 @@ suite('sharing notes through the team store', () => {
       RECALL_TEAM_URL: `postgres://${team.roles['carol']!.name}:${encodeURIComponent(team.roles['carol']!.password)}@127.0.0.1:1/nowhere`,
       GLOBAL_LEARNINGS_PATH: carol.kb,
     };
-    const stdinText = JSON.stringify({
-      session_id: 's1',
-      prompt: 'postgres connection pool exhausted in jest workers',
-      hook_event_name: 'UserPromptSubmit',
-    });
-    const out = await runHook(
-      HOOKS['user-prompt-submit'],
-      hookCall('user-prompt-submit', stdinText, { env, cwd: carol.kb, startedMs: Date.now() }),
-    );
+    const prompt = 'postgres connection pool exhausted in jest workers';
+    const stdinText = JSON.stringify({ session_id: 's1', prompt, hook_event_name: 'UserPromptSubmit' });
+    const call = hookCall('user-prompt-submit', stdinText, { env, cwd: carol.kb, startedMs: Date.now() });
+    const out = await runHook(HOOKS['user-prompt-submit'], call);
     expect(out.context).toContain('lrn-pool-v2');
     expect(out.context).toContain(`team: ${team.roles['alice']!.name}@alice-laptop`);
   });
