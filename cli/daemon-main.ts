@@ -4,7 +4,7 @@
  * Model settings come from the environment (REFLECT_MODELS_DIR, REFLECT_CE_MODEL,
  * REFLECT_EMBED_MODEL, REFLECT_IDLE_TIMEOUT), read through the config module.
  */
-import { loadConfig } from '../pipeline/config/index.js';
+import { loadConfig, modelSettings } from '../pipeline/config/index.js';
 import { serve } from '../sources/models/index.js';
 
 const i = process.argv.indexOf('--socket');
@@ -16,13 +16,7 @@ if (!socket) {
   const config = loadConfig(process.env);
   await serve({
     socket,
-    settings: {
-      modelsDir: config.modelsDir,
-      ceModel: config.ceModel,
-      embedModel: config.embedModel,
-      ceMaxTokens: config.ceMaxTokens,
-      embedMaxTokens: config.embedMaxTokens,
-    },
+    settings: modelSettings(config),
     idleTimeoutSec: config.idleTimeoutSec,
   });
   // Stopped, or another daemon already serves this socket. Exit explicitly: onnxruntime may hold

@@ -3,7 +3,7 @@
  * called by the CLI. `models pull` is the only command that touches the network.
  */
 import fs from 'node:fs';
-import { loadConfig } from '../pipeline/config/index.js';
+import { loadConfig, modelSettings } from '../pipeline/config/index.js';
 import { UsageError, errorMessage } from '../core/errors.js';
 import { daemonEntry } from '../pipeline/model-client.js';
 import { modelPresence, type ModelRole, type ModelSettings, daemonRequest } from '../sources/models/index.js';
@@ -13,16 +13,7 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 function settingsOf(env: Env): { settings: ModelSettings; stateDir: string } {
   const c = loadConfig(env);
-  return {
-    settings: {
-      modelsDir: c.modelsDir,
-      ceModel: c.ceModel,
-      embedModel: c.embedModel,
-      ceMaxTokens: c.ceMaxTokens,
-      embedMaxTokens: c.embedMaxTokens,
-    },
-    stateDir: c.stateDir,
-  };
+  return { settings: modelSettings(c), stateDir: c.stateDir };
 }
 
 const mb = (n: number): string => (n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadConfig, type RecallConfig } from '../pipeline/config/index.js';
+import { loadConfig, modelSettings, type RecallConfig } from '../pipeline/config/index.js';
 import type { Scope } from '../pipeline/scope.js';
 import { resolveSources, writableScope } from '../pipeline/kb-sources/index.js';
 import { checkKbDir } from '../pipeline/run.js';
@@ -197,13 +197,7 @@ export async function collectStatus(opts: StatusOptions, io: { env: Env; cwd: st
     live: i === 0 ? notes.live : indexFacts(s.root, fs.existsSync(s.root), config).notes.live,
   }));
   const writeTo = writableScope(config, scopeOpts);
-  const settings = {
-    modelsDir: config.modelsDir,
-    ceModel: config.ceModel,
-    embedModel: config.embedModel,
-    ceMaxTokens: config.ceMaxTokens,
-    embedMaxTokens: config.embedMaxTokens,
-  };
+  const settings = modelSettings(config);
   const roles = (['rerank', 'embed'] as ModelRole[]).map((role) => {
     const p = modelPresence(settings, role);
     return {

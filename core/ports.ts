@@ -80,13 +80,15 @@ export interface CachedFetch {
   tier: Exclude<CacheTier, null>;
   arms: ArmOutcome[];
   candidates: Candidate[];
+  /** The candidates the superseded filter took out (RecallState.retired); [] from an older entry. */
+  retired: Candidate[];
   ce: Map<string, number> | null;
   embeddings: Embeddings | null;
   degraded: Degradation[];
 }
 
 /** What a fetch stores: the same retrieval half, as the recall produced it. */
-export type FetchToStore = Pick<RecallState, 'arms' | 'candidates' | 'ce' | 'embeddings' | 'degraded'>;
+export type FetchToStore = Pick<RecallState, 'arms' | 'candidates' | 'retired' | 'ce' | 'embeddings' | 'degraded'>;
 
 /**
  * The recall cache of one request (its key is bound when the port is made). Both methods may throw;

@@ -13,7 +13,7 @@ import type {
   RelevanceSource,
   ScoredCandidate,
 } from './types.js';
-import type { QueryTerm } from './stems.js';
+import type { NoteTerms, QueryTerm } from './stems.js';
 
 /** A query term with the weights the relevance estimate used. */
 export interface WeighedTerm extends QueryTerm {
@@ -62,9 +62,19 @@ export interface RecallState {
   weighed: WeighedTerm[];
   /** Absolute relevance by note key. */
   relevance: Map<string, RelevanceEstimate>;
+  /**
+   * The stems of each note the relevance estimate read (its window), by note key, computed once per
+   * recall and read again by the abstention reason and the trace; empty before the estimate ran.
+   */
+  noteTerms: ReadonlyMap<string, NoteTerms>;
   arms: ArmOutcome[];
   /** Fused candidates in RRF order (after floors and the superseded filter). */
   candidates: Candidate[];
+  /**
+   * Candidates the superseded filter took out (a replaced or archived note): never a result, but the
+   * relevance estimate reads them, so a replacement answers what its predecessor was about.
+   */
+  retired: Candidate[];
   /** Cross-encoder logits by note key, or null when no cross-encoder ran. */
   ce: Map<string, number> | null;
   embeddings: Embeddings | null;
@@ -89,8 +99,10 @@ export function initialState(query: string, terms: string[]): RecallState {
     terms,
     weighed: [],
     relevance: new Map(),
+    noteTerms: new Map(),
     arms: [],
     candidates: [],
+    retired: [],
     ce: null,
     embeddings: null,
     scored: [],

@@ -69,6 +69,24 @@ export interface QueryTerm {
    * whatever their frequency in everyday English ("Maria", "Tim" are common words there).
    */
   proper: boolean;
+  /**
+   * For a camelCase or PascalCase identifier ("tenantCfg", "ParseTenantHeader"), its leading words
+   * as a note would stem them ("tenant"; "pars", "parse", "parsetenant"): the identifier is one named
+   * thing, and a note about tenants does not contain it the way "auth" stands for "authenticate".
+   * Absent for other words.
+   */
+  components?: string[];
+}
+
+/** The leading words of a camelCase identifier, folded and stemmed (see QueryTerm.components). */
+function camelComponents(raw: string): string[] | undefined {
+  const out = new Set<string>();
+  for (const m of raw.matchAll(/\p{Ll}(?=\p{Lu})/gu)) {
+    const head = fold(raw.slice(0, m.index + 1));
+    out.add(head);
+    out.add(stemOf(head));
+  }
+  return out.size ? [...out] : undefined;
 }
 
 /** Shortest query word that counts: 2 characters keeps "s3", "ci", "db", "ui". */
@@ -105,7 +123,8 @@ export function queryTerms(query: string): QueryTerm[] {
       continue;
     }
     if (byStem.size >= MAX_QUERY_TERMS) break;
-    byStem.set(stem, { word, stem, proper });
+    const components = camelComponents(raw);
+    byStem.set(stem, components ? { word, stem, proper, components } : { word, stem, proper });
   }
   return [...byStem.values()];
 }
@@ -193,4 +212,15 @@ export function namesInTexts(
     }
   }
   return { names: new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w)), seen };
+}
+
+/** A note's stems, as a set and sorted (to find stems that start with a given prefix). */
+export interface NoteTerms {
+  set: ReadonlySet<string>;
+  sorted: readonly string[];
+}
+
+export function noteTerms(stems: Iterable<string>): NoteTerms {
+  const set = stems instanceof Set ? (stems as Set<string>) : new Set(stems);
+  return { set, sorted: [...set].sort() };
 }

@@ -36,8 +36,8 @@ import { hookRow } from './hook-table.js';
 import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
 import { injectedId, renderResults, session$ } from './hook-session.js';
 
-/** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
-const ACTION_CHARS = 1200;
+/** Characters the action hook may inject (hook table). */
+const ACTION_CHARS = hookRow('pre-tool-use').budgetChars;
 
 /** Whether the action hook is switched on (on unless `pre_tool_use = false` / RECALL_PRE_TOOL_USE=0). */
 export function preToolUseOn(env: HookContext['env']): boolean {

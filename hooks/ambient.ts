@@ -16,6 +16,7 @@ import { splitFrontmatter } from '../core/frontmatter.js';
 import { str } from '../core/note/index.js';
 import type { Env } from './runtime.js';
 import { envFlag } from '../core/truthy.js';
+import { HOOK_BUDGET_CHARS } from './hook-table.js';
 
 export const flagOn = (env: Env, name: string): boolean => envFlag(env, name);
 
@@ -159,6 +160,6 @@ export function skillsBlock(hits: readonly { skill: Skill }[]): string {
       '## Skills for this context (curated — prefer over raw learnings)',
       ...hits.map((h) => `- **${h.skill.name}** — ${h.skill.summary || '(no summary)'}`),
     ].join('\n'),
-    1500,
+    HOOK_BUDGET_CHARS,
   );
 }

@@ -9,6 +9,8 @@
  * - event: the Claude Code and Codex event (PascalCase), also the hookEventName of their envelope;
  * - copilotEvent: the Copilot CLI event (camelCase). The prompt hook runs on userPromptTransformed
  *   because Copilot ignores what userPromptSubmitted returns;
+ * - budgetChars: most characters of learnings the hook injects (the subagent hook's is the default of
+ *   REFLECT_SUBAGENT_RECALL_MAX_CHARS, which a user may change);
  * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
  * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
  * - fixedContextEnv: a variable whose value, when set, is the user's own context, injected as given;
@@ -23,11 +25,21 @@
  */
 export const HOOK_DEADLINE_SEC = 20;
 
+/**
+ * Characters of learnings a session-start, prompt or subagent hook injects: three whole learnings of
+ * a typical KB (the reference's value), small next to the context they land in.
+ */
+export const HOOK_BUDGET_CHARS = 1500;
+
+/** Characters the action hook may inject: one or two learnings, never a wall of text before a command. */
+export const ACTION_BUDGET_CHARS = 1200;
+
 export const HOOK_TABLE = [
   {
     name: 'session-start',
     event: 'SessionStart',
     copilotEvent: 'sessionStart',
+    budgetChars: HOOK_BUDGET_CHARS,
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
@@ -36,6 +48,7 @@ export const HOOK_TABLE = [
     name: 'user-prompt-submit',
     event: 'UserPromptSubmit',
     copilotEvent: 'userPromptTransformed',
+    budgetChars: HOOK_BUDGET_CHARS,
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
@@ -44,6 +57,7 @@ export const HOOK_TABLE = [
     name: 'subagent-start',
     event: 'SubagentStart',
     copilotEvent: 'subagentStart',
+    budgetChars: HOOK_BUDGET_CHARS,
     timeoutSec: 10,
     timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
     defaultTimeoutSec: 5,
@@ -56,6 +70,7 @@ export const HOOK_TABLE = [
     name: 'pre-tool-use',
     event: 'PreToolUse',
     copilotEvent: 'preToolUse',
+    budgetChars: ACTION_BUDGET_CHARS,
     timeoutSec: 10,
     timeoutEnv: 'RECALL_PRE_TOOL_TIMEOUT',
     defaultTimeoutSec: 2,

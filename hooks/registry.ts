@@ -71,7 +71,7 @@ function sessionStartFor(ctx: HookContext, input: Record<string, unknown>, cwd: 
     tiered ? conventionsLine(config.dbPath, q.project) : '',
   );
   if (tiered) {
-    const minScore = ctx.overrides.num('REFLECT_SKILL_TIER_MIN_SCORE', 2, 0, 1000);
+    const minScore = ctx.overrides.number('REFLECT_SKILL_TIER_MIN_SCORE');
     const skills = matchSkills(q.query, loadSkills(ctx.env['REFLECT_SKILLS_DIR'] || path.join(home, '.claude', 'skills')), minScore);
     if (skills.length) return of(join(ambient, skillsBlock(skills)));
   }
@@ -101,7 +101,7 @@ export const MIN_PROMPT_CHARS = 12;
 /** Fetched, kept and budgeted per prompt (the reference's values). */
 const UPS_FETCH = 9;
 const UPS_KEEP = 3;
-const UPS_CHARS = 1500;
+const UPS_CHARS = hookRow('user-prompt-submit').budgetChars;
 
 /**
  * Relevance at which a learning is more likely about the prompt than not: such a learning is given
@@ -137,7 +137,9 @@ export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
 /**
  * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
  * whole learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS, and the best learning
- * under it as a one-line pointer. A learning that does not fit is skipped, not cut. A floor of 0
+ * under it as a one-line pointer: the one with the highest relevance, since the pointer says "this may
+ * apply" and relevance is that estimate (the ranking also weighs recency and confidence, which say
+ * nothing of whether an unsure learning is about this prompt). A learning that does not fit is skipped, not cut. A floor of 0
  * ("off", every floor's documented meaning) holds nothing back: every learning goes whole.
  */
 export function wholeLearnings(
@@ -156,7 +158,8 @@ export function wholeLearnings(
     kept.push(c);
     block = next;
   }
-  const pointer = results.find((c) => weak(c) && !kept.includes(c)) ?? null;
+  let pointer: ScoredCandidate | null = null;
+  for (const c of results) if (weak(c) && !kept.includes(c) && (!pointer || c.relevance > pointer.relevance)) pointer = c;
   return { kept, pointer, block: withPointer(block, pointer) };
 }
 
@@ -258,8 +261,8 @@ export const subagentStartHook: HookSpec = {
       const cwd = pick(input, ['cwd']) || ctx.cwd;
       const query = subagentQuery(input);
       if (!query) return of('');
-      const limit = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_LIMIT', 3, 1, 100, true);
-      const maxChars = ctx.overrides.num('REFLECT_SUBAGENT_RECALL_MAX_CHARS', 1500, 0, 1_000_000, true);
+      const limit = ctx.overrides.number('REFLECT_SUBAGENT_RECALL_LIMIT');
+      const maxChars = ctx.overrides.number('REFLECT_SUBAGENT_RECALL_MAX_CHARS');
       return session$(ctx, projectCwd(ctx, cwd), ctx.env, (session) => {
         const cmd: RecallCommand = {
           ...BASE,

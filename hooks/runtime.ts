@@ -16,6 +16,7 @@ import { hookFailure } from '../pipeline/health/index.js';
 import { MAX_STDIN_BYTES, RUN_CUT_BEFORE_MS, RUN_PLAN_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { StateDirError, checkStateDir } from '../io/private-fs.js';
 import { resolveStateDir } from '../core/state-dir.js';
+import { SettingsReader } from '../core/settings/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -57,27 +58,6 @@ export function pick(input: Record<string, unknown>, keys: readonly string[]): s
   return null;
 }
 
-/** Reads caller env overrides; a malformed value falls back to the default and is remembered. */
-export class OverrideReader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
-
-  has(name: string): boolean {
-    return this.env[name] !== undefined;
-  }
-
-  num(name: string, def: number, min: number, max: number, integer = false): number {
-    const raw = this.env[name];
-    if (raw === undefined || raw.trim() === '') return def;
-    const n = Number(raw.trim());
-    if (!Number.isFinite(n) || (integer && !Number.isInteger(n)) || n < min || n > max) {
-      this.problems.push(`${name}=${JSON.stringify(raw)} is not ${integer ? 'an integer' : 'a number'} in ${min}..${max}; using ${def}`);
-      return def;
-    }
-    return n;
-  }
-}
-
 export interface HookContext {
   env: Env;
   cwd: string;
@@ -92,7 +72,8 @@ export interface HookContext {
   deadlineMs: number;
   /** When the hook process started (epoch ms): what a hook's own time (hook_ms) counts from. */
   startedMs: number;
-  overrides: OverrideReader;
+  /** The hooks' own numbers, read by the settings reader (core/settings); what it refused is recorded after the run. */
+  overrides: SettingsReader;
   now: () => number;
   /** Effects the hook's recalls run with (the recall server's index opener; a test's model client). */
   recallIo: Pick<RunIo, 'openIndex' | 'models'>;
@@ -162,11 +143,11 @@ export async function runHook(
     // records why in this user's own default state dir).
     checkStateDir(config.stateDir);
     stateDir = config.stateDir;
-    for (const w of call.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', w);
+    for (const w of [...call.warnings, ...config.warnings]) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     const stdinProblem = hookInputProblem(call.stdinText);
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
     if (io.notice) logHookLine(stateDir, spec.name, io.notice);
-    const overrides = new OverrideReader(env);
+    const overrides = new SettingsReader(env);
     const ctx: HookContext = {
       env,
       cwd: call.cwd,
@@ -193,7 +174,7 @@ export async function runHook(
       ),
       { defaultValue: '' },
     );
-    for (const p of overrides.problems) leaveBreadcrumb(stateDir, spec.name, 'config', p);
+    for (const p of overrides.warnings) leaveBreadcrumb(stateDir, spec.name, 'config', p);
     // Recalled notes go in as one delimited block of reference material; a context the user fixed
     // in their own settings is theirs and goes in as given.
     const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);

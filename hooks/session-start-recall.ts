@@ -5,6 +5,7 @@
 import { map, of, switchMap, type Observable } from 'rxjs';
 import { DEFAULT_COMMAND, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import { hookLog, pick, type HookContext } from './runtime.js';
+import { hookRow } from './hook-table.js';
 import { CHARS_PER_TOKEN, economicsBlock, economicsRow, pyLen } from '../sinks/economics.js';
 import { recordInjected, resetInjected } from '../sinks/logs/index.js';
 import { kbProblem } from '../pipeline/health/index.js';
@@ -54,6 +55,10 @@ export function sessionProblem(session: RecallSession, env: HookContext['env'], 
   return kbProblem(kb, env, session.config.stateDir, home);
 }
 
+/** Learnings the main recall gives, and the characters they may take (hook table). */
+export const SESSION_START_KEEP = 3;
+export const SESSION_START_CHARS = hookRow('session-start').budgetChars;
+
 /** Probe freshness: a HIGH note dated within this many days short-circuits the session start (the reference's value). */
 export const PROBE_FRESH_DAYS = 30;
 const TIER_SCORE: Record<string, number> = { HIGH: 1, MEDIUM: 0.7, LOW: 0.4 };
@@ -91,16 +96,16 @@ export function sessionStartRecall$(
     followup: false,
     floor: session.config.floors.sessionStart,
   };
-  const minOverlap = ctx.overrides.num('REFLECT_RECALL_MIN_OVERLAP', 0.2, 0, 1);
-  const maxTokens = ctx.overrides.num('REFLECT_RECALL_MAX_TOKENS', 0, 0, 1_000_000, true);
+  const minOverlap = ctx.overrides.number('REFLECT_RECALL_MIN_OVERLAP');
+  const maxTokens = ctx.overrides.number('REFLECT_RECALL_MAX_TOKENS');
   const probeCmd: RecallCommand = { ...common, minOverlap, maxTokens, limit: 1, confidence: 'HIGH' };
-  const mainCmd: RecallCommand = { ...common, minOverlap, maxTokens, limit: 3, maxChars: 1500 };
+  const mainCmd: RecallCommand = { ...common, minOverlap, maxTokens, limit: SESSION_START_KEEP, maxChars: SESSION_START_CHARS };
   const probeOpts = { caller: 'session-start:probe' };
   return session.outcome$(probeCmd, probeOpts).pipe(
     switchMap(({ outcome: probed }) => {
       const top = probed?.results[0];
       if (probeWins(ctx, top)) {
-        const block = renderResults(session, q.query, [top], 1500);
+        const block = renderResults(session, q.query, [top], SESSION_START_CHARS);
         const shown = shownResults([top], block);
         session.record(probeCmd, probed!, shown, probeOpts);
         recordSessionStart(ctx, input, shown);

@@ -14,10 +14,8 @@ import type { RecallState } from '../core/state.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { dropping } from './drops.js';
 import { SPECIFIC_INFO } from './weigh-terms.js';
-import { searchableText } from '../core/note/index.js';
-import { textStems } from '../core/stems.js';
-import { containsTerm, noteTerms, evidenceInWords } from './math/index.js';
-import { RELEVANCE_TEXT_CHARS } from './estimate-relevance.js';
+import { containsTerm, evidenceInWords } from './math/index.js';
+import { noteTermsIn } from './estimate-relevance.js';
 
 export interface AbstainOptions {
   /** 0..1; 0 = off. */
@@ -60,7 +58,7 @@ function bestEvidence(
   best: ScoredCandidate,
   f: NonNullable<NonNullable<ReturnType<RecallState['relevance']['get']>>['features']>,
 ): string {
-  const stems = noteTerms(textStems(searchableText(best.note), RELEVANCE_TEXT_CHARS));
+  const stems = noteTermsIn(state, best.note);
   const byInfo = [...state.weighed].sort((a, b) => b.info - a.info);
   const has = byInfo.filter((t) => containsTerm(stems, t.stem, t.notVia));
   const matched = has.filter((t) => t.specific).map((t) => t.word);

@@ -32,24 +32,26 @@ import {
   relevanceFeatures,
   noteTerms,
   type NoteTerms,
-  evidenceMass,
-  logScale,
-  phraseCount,
-  queryPairs,
-  saturate,
-  standouts,
-  summaryShare,
-  type StemPair,
 } from './math/index.js';
-import { textStemPairs, textStems, type QueryTerm } from '../core/stems.js';
+import { textStems, type QueryTerm } from '../core/stems.js';
 import { type Note, searchableText } from '../core/note/index.js';
+import { evidenceOf, RELEVANCE_TEXT_CHARS } from './relevance-evidence.js';
 import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
 import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
-import { titlePhrases, titleStems } from './title-phrases.js';
+import { nameCoverage, titleStems } from './title-phrases.js';
 
-/** Characters of a note read for the estimate: a long note is judged by its start. */
-export const RELEVANCE_TEXT_CHARS = 20_000;
+export { RELEVANCE_TEXT_CHARS };
+
+/** A note's stems as the relevance estimate reads them (its first RELEVANCE_TEXT_CHARS characters). */
+export function stemsOfNote(note: Note): NoteTerms {
+  return noteTerms(textStems(searchableText(note), RELEVANCE_TEXT_CHARS));
+}
+
+/** A note's stems from the state when the estimate computed them (once per recall), else computed now. */
+export function noteTermsIn(state: Pick<RecallState, 'noteTerms'>, note: Note): NoteTerms {
+  return state.noteTerms.get(note.key) ?? stemsOfNote(note);
+}
 
 /** Relevance at most of a note that contains no specific query word: under every default floor. */
 export const GENERIC_ONLY_MAX = 0.2;
@@ -93,64 +95,6 @@ export interface EstimateRelevanceOptions {
  * never lifts anything when the best note is itself under the floor.
  */
 export const LINK_SHARE = 2 / 3;
-
-interface Evidence {
-  evidence: number;
-  summaryShare: number;
-  phrases: number;
-  standout: number;
-  specificPhrase: boolean;
-  /** Share of the query's phrases the title repeats (RelevanceEstimate.titlePhrases). */
-  titlePhrases: number;
-}
-
-/**
- * The absolute evidence features of the window's notes (operators/math/evidence.ts), and whether
- * each repeats a phrase of the query made of words that are not everyday coding words, and how
- * many of the query's phrases its title repeats.
- */
-function evidenceOf(
-  window: readonly Candidate[],
-  stemsOf: ReadonlyMap<string, NoteTerms>,
-  weighed: readonly WeighedTerm[],
-  live: number,
-  opts: EstimateRelevanceOptions,
-): Map<string, Evidence> {
-  const out = new Map<string, Evidence>();
-  if (!weighed.length) return out;
-  const notes = window.filter((c, i) => window.findIndex((d) => d.note.key === c.note.key) === i);
-  const summaries = summaryWeights(new Map(notes.map((c) => [c.note.key, summaryStems(c.note)])), opts.weigh);
-  const byStem = new Map(weighed.map((t) => [t.stem, t]));
-  const pairs: StemPair[] = queryPairs((opts.sequence ?? weighed.map((t) => t.stem)).filter((s) => byStem.has(s)));
-  const specificPairs = pairs.filter(([a, b]) => !byStem.get(a)!.everyday && !byStem.get(b)!.everyday);
-  const masses: number[] = [];
-  for (const c of notes) {
-    const terms = stemsOf.get(c.note.key)!;
-    const { mass, matched } = evidenceMass(weighed, terms, live);
-    masses.push(mass);
-    let phrasesOf: Set<string> | null = null;
-    const notePairs = (): Set<string> => (phrasesOf ??= textStemPairs(searchableText(c.note), RELEVANCE_TEXT_CHARS));
-    const phrases = phraseCount(pairs, byStem, terms, notePairs);
-    const specificPhrase = phrases > 0 && phraseCount(specificPairs, byStem, terms, notePairs) > 0;
-    out.set(c.note.key, {
-      evidence: logScale(mass),
-      summaryShare: summaryShare(summaries.get(c.note.key)!, matched),
-      phrases: saturate(phrases),
-      standout: 0,
-      specificPhrase,
-      titlePhrases: 0,
-    });
-  }
-  standouts(masses).forEach((s, i) => (out.get(notes[i]!.note.key)!.standout = s));
-  const titles = titlePhrases(
-    notes.map((c) => c.note),
-    pairs,
-    byStem,
-    live,
-  );
-  for (const [key, share] of titles) out.get(key)!.titlePhrases = share;
-  return out;
-}
 
 /**
  * The query's terms as the estimate weighs them: everyday-English weight and document frequency
@@ -202,81 +146,110 @@ function liftLinked(
   }
 }
 
-/** Stems of a note's summary (title, key insight, tags), function words left out. */
-function summaryStems(note: Pick<Note, 'title' | 'keyInsight' | 'tags'>): Set<string> {
-  return titleStems([note.title, note.keyInsight, note.tags.join(' ')].join(' '));
+/** What estimating one note reads: the weighed query, the notes' stems and evidence, the model scores. */
+interface EstimateContext {
+  weighed: WeighedTerm[];
+  live: number;
+  stemsOf: Map<string, NoteTerms>;
+  queryStems: ReadonlySet<string>;
+  extra: ReturnType<typeof evidenceOf>;
+  ce: RecallState['ce'];
+  /** Only the date phrase is specific: notes inside the window are what was asked for. */
+  windowQuery: boolean;
+}
+
+/** The relevance estimate of one note whose stems the context holds. */
+function estimateOne(c: Candidate, ctx: EstimateContext): RelevanceEstimate {
+  const { weighed, live } = ctx;
+  const lexical = weighed.length ? relevanceFeatures(weighed, ctx.stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
+  // A memory's name is its title as much as its description is: the better of the two counts,
+  // once the query uses enough of the name to be about it (one word of three is a passing word).
+  const name = nameCoverage(c.note, ctx.queryStems);
+  const base =
+    lexical && name.specific && name.share > lexical.titleCoverage
+      ? { ...lexical, titleCoverage: name.share, titleWithLabels: Math.max(lexical.titleWithLabels, name.share) }
+      : lexical;
+  const more = ctx.extra.get(c.note.key);
+  let features = base;
+  const titlePhrases = more?.titlePhrases ?? 0;
+  if (base && more) {
+    const { specificPhrase, titlePhrases: _t, ...amounts } = more;
+    // A phrase of the query the note repeats ("connection pool") is a specific combination; so
+    // are two words of a memory's name.
+    features = { ...base, ...amounts, specificCovered: base.specificCovered || specificPhrase || name.specific ? 1 : 0 };
+  }
+  const logit = ctx.ce?.get(c.note.key);
+  if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
+  if (ctx.windowQuery && c.ranks.temporal !== undefined)
+    return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features, titlePhrases };
+  if (!features) return { p: 0, source: 'lexical', features };
+  // A note that shares only everyday words with the query ("fail", "tests", "run") is not about it,
+  // however many of them it shares: it needs at least one specific word of the query.
+  const cap = (x: number): number => (features.specificCovered ? x : Math.min(x, GENERIC_ONLY_MAX));
+  const ranking = lexicalRelevance({ ...features, titleCoverage: features.titleWithLabels });
+  return { p: cap(lexicalRelevance(features)), ranking: cap(ranking), source: 'lexical', features, titlePhrases };
 }
 
 /**
- * Everyday-English weights of the summary stems of every note in the window, in one lookup (word
- * counts only, no index read). Unavailable counts weigh every stem 0.5.
+ * The successor lift, with the notes the superseded filter took out estimated too, apart (their
+ * evidence is weighed among the window and them, so the live notes' own estimates stay as they
+ * were): a replaced memory that is about the query ("comment jenkins retest this") passes that to
+ * its replacement ("gh run rerun --failed"), whose words differ. They never become results.
  */
-function summaryWeights(
-  summaries: ReadonlyMap<string, Set<string>>,
-  weigh: EstimateRelevanceOptions['weigh'],
-): Map<string, Map<string, number>> {
-  const all = [...new Set([...summaries.values()].flatMap((s) => [...s]))];
-  let info: ReadonlyMap<string, number> | null = null;
-  try {
-    const w = all.length ? weigh(all, { infoOnly: true }) : null;
-    if (w && !(w.info instanceof Error)) info = w.info;
-  } catch {
-    info = null;
+function liftFromRetired(
+  state: RecallState,
+  window: number,
+  relevance: Map<string, RelevanceEstimate>,
+  ctx: EstimateContext,
+  opts: EstimateRelevanceOptions,
+  degraded: Degradation[],
+): void {
+  const retired = state.retired.filter((c) => !relevance.has(c.note.key)).slice(0, window);
+  for (const c of retired) if (!ctx.stemsOf.has(c.note.key)) ctx.stemsOf.set(c.note.key, stemsOfNote(c.note));
+  if (retired.length) {
+    const extra = evidenceOf([...state.candidates.slice(0, window), ...retired], ctx.stemsOf, ctx.weighed, ctx.live, opts);
+    for (const c of retired) relevance.set(c.note.key, estimateOne(c, { ...ctx, extra }));
   }
-  const out = new Map<string, Map<string, number>>();
-  for (const [key, stems] of summaries) out.set(key, new Map([...stems].map((st) => [st, info?.get(st) ?? 0.5])));
-  return out;
+  const all = [...state.candidates, ...retired];
+  if (all.length > 1) liftSuccessors(relevance, all, opts.successors!, degraded);
+  for (const c of retired) relevance.delete(c.note.key);
 }
 
 export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunction<RecallState, RecallState> {
   return map((state) => {
     const window = scoringWindow(state.ce, opts.limit);
     const stemsOf = new Map<string, NoteTerms>();
-    for (const c of state.candidates.slice(0, window))
-      if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, noteTerms(textStems(searchableText(c.note), RELEVANCE_TEXT_CHARS)));
+    for (const c of state.candidates.slice(0, window)) if (!stemsOf.has(c.note.key)) stemsOf.set(c.note.key, stemsOfNote(c.note));
     const terms = namedTerms(
       opts.terms,
       state.candidates.slice(0, window).map((c) => c.note),
       opts.weigh,
     );
     const { weighed, live, degraded } = weighQuery(opts, terms, [...stemsOf.values()]);
-    // Only the date phrase is specific: notes inside the window are what was asked for.
-    const windowQuery = opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO);
     const relevance = new Map<string, RelevanceEstimate>();
-    const extra = evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts);
-    // Called for candidates inside the window only, whose stems stemsOf holds.
-    const estimate = (c: Candidate): RelevanceEstimate => {
-      const base = weighed.length ? relevanceFeatures(weighed, stemsOf.get(c.note.key)!, titleStems(c.note.title), live) : null;
-      const more = extra.get(c.note.key);
-      let features = base;
-      const titlePhrases = more?.titlePhrases ?? 0;
-      if (base && more) {
-        const { specificPhrase, titlePhrases: _t, ...amounts } = more;
-        // A phrase of the query the note repeats ("connection pool") is a specific combination.
-        features = { ...base, ...amounts, specificCovered: base.specificCovered || specificPhrase ? 1 : 0 };
-      }
-      const logit = state.ce?.get(c.note.key);
-      if (logit !== undefined) return { p: sigmoid(logit), source: 'cross-encoder', features };
-      if (windowQuery && c.ranks.temporal !== undefined)
-        return { p: WINDOW_MATCH_RELEVANCE, source: 'date-window', features, titlePhrases };
-      if (!features) return { p: 0, source: 'lexical', features };
-      // A note that shares only everyday words with the query ("fail", "tests", "run") is not about it,
-      // however many of them it shares: it needs at least one specific word of the query.
-      const cap = (x: number): number => (features.specificCovered ? x : Math.min(x, GENERIC_ONLY_MAX));
-      const ranking = lexicalRelevance({ ...features, titleCoverage: features.titleWithLabels });
-      return { p: cap(lexicalRelevance(features)), ranking: cap(ranking), source: 'lexical', features, titlePhrases };
+    const ctx: EstimateContext = {
+      weighed,
+      live,
+      stemsOf,
+      queryStems: new Set(weighed.map((t) => t.stem)),
+      extra: evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts),
+      ce: state.ce,
+      windowQuery: Boolean(opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO)),
     };
+    // Called for candidates inside the window only, whose stems stemsOf holds.
+    const estimate = (c: Candidate): RelevanceEstimate => estimateOne(c, ctx);
     state.candidates.forEach((c, i) => {
       if (relevance.has(c.note.key)) return;
       relevance.set(c.note.key, i < window ? estimate(c) : { p: 0, source: 'lexical', features: null });
     });
     if (opts.links && state.candidates.length > 1) liftLinked(relevance, state.candidates, window, opts.links, degraded);
     // After the link lift, so a replacement is never left below what its predecessor was lifted to.
-    if (opts.successors && state.candidates.length > 1) liftSuccessors(relevance, state.candidates, opts.successors, degraded);
+    if (opts.successors) liftFromRetired(state, window, relevance, ctx, opts, degraded);
     return {
       ...state,
       weighed,
       relevance,
+      noteTerms: stemsOf,
       degraded: degraded.length ? [...state.degraded, ...degraded] : state.degraded,
     };
   });

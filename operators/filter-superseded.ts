@@ -100,6 +100,7 @@ export function filterSuperseded(opts: FilterSupersededOptions): OperatorFunctio
     return {
       ...state,
       candidates: state.candidates.filter((c) => !reasons.has(c.note.key)),
+      retired: [...state.retired, ...state.candidates.filter((c) => reasons.has(c.note.key))],
       drops: [...state.drops, ...drops],
       degraded: [...state.degraded, ...degraded],
     };

@@ -26,7 +26,7 @@ import {
 } from './math/index.js';
 import { stemOf, textStemPairs } from '../core/stems.js';
 import { STOPWORDS } from '../core/terms.js';
-import type { Note } from '../core/note/index.js';
+import { memoryNameWords, type Note } from '../core/note/index.js';
 
 /** Stems of a title's words, function words and one-letter words left out. */
 export function titleStems(title: string): Set<string> {
@@ -92,4 +92,25 @@ export function titlePhrases(
     out.set(n.key, share > 0 && isExcerptTitle(n.title, n.body) ? 0 : share);
   });
   return out;
+}
+
+/**
+ * Words of a Claude Code memory's name (its subject: "commit-message-format") that a query must use
+ * for the memory to count as specifically about it, although each word alone is an everyday one
+ * ("commit it with a decent message"). One shared word is not enough: `commit()` on a manifest writer
+ * is no commit message.
+ */
+export const NAME_WORDS_SPECIFIC = 2;
+
+/**
+ * The share of a memory's name words the query uses, and whether it uses NAME_WORDS_SPECIFIC of them
+ * (exact stems: a name is short, and a prefix of one of its words is no use of it). 0 for other notes.
+ */
+export function nameCoverage(note: Pick<Note, 'frontmatter'>, queryStems: ReadonlySet<string>): { share: number; specific: boolean } {
+  const words = memoryNameWords(note.frontmatter);
+  if (!words) return { share: 0, specific: false };
+  const stems = titleStems(words);
+  let used = 0;
+  for (const s of stems) if (queryStems.has(s)) used += 1;
+  return { share: stems.size ? used / stems.size : 0, specific: used >= NAME_WORDS_SPECIFIC };
 }

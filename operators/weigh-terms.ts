@@ -88,23 +88,24 @@ export function weighTerms(
  * their own in everyday English (weight under SPECIFIC_INFO: "paint", "fail", "part", "take"). A note
  * word stands for a longer query word when it abbreviates it ("auth", "repo", "perf", "init", all rare
  * in everyday English); an everyday word that happens to start it ("paint" of "paintball", "fail" of
- * "failover") is another word. Only the in-memory word counts are read (no index lookup); when they
- * are unavailable every prefix counts, as before.
+ * "failover") is another word; so is the leading word of a camelCase identifier ("tenant" of
+ * "tenantCfg", QueryTerm.components). Only the in-memory word counts are read (no index lookup);
+ * when they are unavailable every everyday prefix counts, as before.
  */
 export function everydayPrefixes(weighed: readonly WeighedTerm[], weigh: WeighPort): WeighedTerm[] {
   const prefixes = weighed.map((t) => abbreviationCandidates(t.stem));
   const all = [...new Set(prefixes.flat())];
-  if (!all.length) return [...weighed];
-  let info: ReadonlyMap<string, number>;
+  let info: ReadonlyMap<string, number> | null = null;
   try {
-    const w = weigh(all, { infoOnly: true });
-    if (w.info instanceof Error) return [...weighed];
-    info = w.info;
+    const w = all.length ? weigh(all, { infoOnly: true }) : null;
+    if (w && !(w.info instanceof Error)) info = w.info;
   } catch {
-    return [...weighed];
+    info = null;
   }
   return weighed.map((t, i) => {
-    const common = prefixes[i]!.filter((p) => (info.get(p) ?? 1) < SPECIFIC_INFO);
+    // An identifier's leading words ("tenant" of "tenantCfg") are not abbreviations of it either;
+    // they hold whether or not the word counts could be read.
+    const common = [...(info ? prefixes[i]!.filter((p) => (info.get(p) ?? 1) < SPECIFIC_INFO) : []), ...(t.components ?? [])];
     return common.length ? { ...t, notVia: new Set(common) } : t;
   });
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Observable } from 'rxjs';
-import type { RecallConfig } from './config/index.js';
+import { type RecallConfig, modelSettings } from './config/index.js';
 import {
   NO_MODELS,
   unavailable,
@@ -167,13 +167,7 @@ export interface ModelClientChoice {
 }
 
 export function createModelClient(config: RecallConfig, env: Readonly<Record<string, string | undefined>>): ModelClientChoice {
-  const settings: ModelSettings = {
-    modelsDir: config.modelsDir,
-    ceModel: config.ceModel,
-    embedModel: config.embedModel,
-    ceMaxTokens: config.ceMaxTokens,
-    embedMaxTokens: config.embedMaxTokens,
-  };
+  const settings = modelSettings(config);
   const ce = modelPresence(settings, 'rerank');
   const emb = modelPresence(settings, 'embed');
   const reasons = {

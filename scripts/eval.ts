@@ -23,6 +23,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_COMMAND, openSession, type RecallCommand, type RecallSession } from '../pipeline/run.js';
 import { PROMPT_FETCH, wholeLearnings } from '../hooks/registry.js';
+import { SESSION_START_CHARS, SESSION_START_KEEP } from '../hooks/session-start-recall.js';
+import { numberDefault } from '../core/settings/index.js';
 import { renderMarkdown } from '../sinks/render/index.js';
 import { labelledSets, loadQueries, type LabelledQuery, type LabelledSet } from './labelled-sets.js';
 import { plainBm25 } from './plain-bm25.js';
@@ -122,7 +124,12 @@ async function runProfile(
     const ids = given.map(idOf);
     return { ids, returned: ids, whole: kept.map(idOf), arms: given.map((c) => Object.keys(c.ranks)) };
   }
-  const r = await session.run({ ...base, limit: 3, maxChars: 1500, minOverlap: 0.2, floor: floors.sessionStart }, { noLog: true });
+  const sessionStart = {
+    limit: SESSION_START_KEEP,
+    maxChars: SESSION_START_CHARS,
+    minOverlap: numberDefault('REFLECT_RECALL_MIN_OVERLAP'),
+  };
+  const r = await session.run({ ...base, ...sessionStart, floor: floors.sessionStart }, { noLog: true });
   const ids = (r.outcome?.results ?? []).map(idOf);
   return { ids, returned: ids, arms: (r.outcome?.results ?? []).map((c) => Object.keys(c.ranks)) };
 }

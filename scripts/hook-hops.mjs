@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The hops of one UserPromptSubmit, counted on a real run (README, "Hook path"): a temporary KB of
+ * The hops of one UserPromptSubmit, counted on a real run (docs/hooks.md, "Measurements"): a temporary KB of
  * eight notes on one problem, a prompt about it, and the built hook run twice (the first call builds
  * the index; the second is measured) with node's V8 coverage on, which counts every call of every
  * function in every node process that took part.

@@ -17,7 +17,7 @@
  *    Code installed, then each hook command of the written files run as declared on that harness's hook
  *    JSON; the skill and MCP server as the CLIs list them (`codex debug prompt-input`, `codex mcp list`,
  *    `copilot skill list`, `copilot mcp get`); the Codex plugin added from the release branch.
- * 3. The README's install lines are the commands this script ran.
+ * 3. The install lines of the README and docs/install.md are the commands this script ran.
  *
  * Every check prints one line (ok / FAIL); the script exits 1 if any failed. A script, not a test.
  */
@@ -93,10 +93,10 @@ function release(clone: string): string {
   return payload;
 }
 
-/** The README's install lines are the commands this script ran. */
+/** The install lines of the README and docs/install.md are the commands this script ran. */
 function readmeChecks(): void {
   section('README');
-  const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+  const readme = ['README.md', 'docs/install.md'].map((f) => fs.readFileSync(path.join(repo, f), 'utf8')).join('\n');
   for (const line of [
     'npm run plugin:release',
     'claude plugin marketplace add <owner>/<repo>#plugin',
@@ -106,7 +106,7 @@ function readmeChecks(): void {
     'codex plugin marketplace add <owner>/<repo> --ref plugin',
     'codex plugin add recall@recall',
   ]) {
-    check(`README has \`${line}\``, readme.includes(line));
+    check(`README or docs/install.md has \`${line}\``, readme.includes(line));
   }
 }
 

@@ -16,12 +16,17 @@ export async function runRecallCommand(cmd: RecallCommand, io: CliIo): Promise<v
     cmd = { ...cmd, query: text };
   }
   const opener = io.openIndex ? { openIndex: io.openIndex } : {};
-  const result = await runRecall(cmd, { env: io.env, cwd: io.cwd, warn: (l) => io.stderr(`${l}\n`), ...opener });
+  // A word that may be a mistyped command: its diagnostics wait, since a typo is said in one line
+  // (the abstention it would print is what "no note matches" already says).
+  const held: string[] | null = typoCandidate(cmd, io.argv) ? [] : null;
+  const warn = (l: string): void => void (held ? held.push(l) : io.stderr(`${l}\n`));
+  const result = await runRecall(cmd, { env: io.env, cwd: io.cwd, warn, ...opener });
   const typo = typoOfCommand(cmd, io.argv, result.outcome);
   if (typo)
     throw new UsageError(
       `unknown command "${cmd.query}"; did you mean \`recall ${typo}\`? (no note matches "${cmd.query}"; \`recall -- ${cmd.query}\` searches it)`,
     );
+  for (const l of held ?? []) io.stderr(`${l}\n`);
   if (result.stdout) io.stdout(result.stdout);
 }
 
@@ -31,10 +36,15 @@ export async function runRecallCommand(cmd: RecallCommand, io: CliIo): Promise<v
  * WORD` always searches; a machine format (json, fleet-context) always gets its answer, never a usage error.
  */
 function typoOfCommand(cmd: RecallCommand, argv: readonly string[], outcome: RecallOutcome | null): string | null {
-  // Only a word typed on the command line: not one read from stdin (`recall -`), not several.
-  if (cmd.format !== 'markdown' || argv.includes('--') || /\s/.test(cmd.query) || !argv.includes(cmd.query)) return null;
+  if (!typoCandidate(cmd, argv)) return null;
   if (!outcome || outcome.results.length > 0 || outcome.weak.length > 0) return null;
   return commandLike(cmd.query);
+}
+
+/** Whether the query could be a mistyped command: one word typed on the command line (not from stdin, not after `--`), close to a command. */
+function typoCandidate(cmd: RecallCommand, argv: readonly string[]): boolean {
+  if (cmd.format !== 'markdown' || argv.includes('--') || /\s/.test(cmd.query) || !argv.includes(cmd.query)) return false;
+  return commandLike(cmd.query) !== null;
 }
 
 export function recallCommand(io: CliIo): CommandModule {

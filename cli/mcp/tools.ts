@@ -17,6 +17,7 @@ import { LEARNING_LIMITS, checkId, checkLearning, provenanceOf } from '../../pip
 import { randomUUID } from 'node:crypto';
 import { listedOnly } from './tool-names.js';
 import { APPLIES_WHEN_SCHEMA, SAVE_DESCRIPTION } from './save-schema.js';
+import { sourcesRead, sourcesTokens, stepWithSources, withSources } from './sources.js';
 
 export interface ToolContext {
   scope: StagesScope;
@@ -57,12 +58,14 @@ async function search(
     // matches with their relevance (a hook, which nobody asked, injects nothing under it).
     showWeak: true,
   };
+  const line = sourcesRead(ctx.scope, ctx.io);
   const found = (await runRecall(cmd, ctx.io)).stdout.trim();
-  if (!found) return `No learning in the KB matches "${a.query}", not even weakly (recall abstained).`;
+  if (!found) return withSources(`No learning in the KB matches "${a.query}", not even weakly (recall abstained).`, line);
   // Learnings reach the agent as one delimited block of reference material, as from a hook;
-  // the budget is applied inside the block so that it stays closed.
+  // the budget is applied inside the block so that it stays closed; the sources line follows it.
   const wrapper = asReferenceBlock('x').length - 1;
-  return asReferenceBlock(fitText(found, MCP_BUDGETS.search - Math.ceil(wrapper / CHARS_PER_TOKEN)));
+  const budget = MCP_BUDGETS.search - Math.ceil(wrapper / CHARS_PER_TOKEN) - sourcesTokens(line);
+  return withSources(asReferenceBlock(fitText(found, budget)), line);
 }
 
 function registerSearch(server: McpServer, ctx: ToolContext): void {
@@ -88,7 +91,10 @@ function registerStages(server: McpServer, { scope, io }: ToolContext): void {
       inputSchema: { query: z.string().min(1), limit: z.number().int().min(1).max(50).optional().describe('rows (default 20)') },
     },
     (a) =>
-      guarded(async () => fitStep(await stageIndex(a.query, { ...scope, ...(a.limit ? { limit: a.limit } : {}) }, io), MCP_BUDGETS.index)),
+      guarded(async () => {
+        const step = await stageIndex(a.query, { ...scope, ...(a.limit ? { limit: a.limit } : {}) }, io);
+        return fitStep(stepWithSources(step, sourcesRead(scope, io)), MCP_BUDGETS.index);
+      }),
   );
   server.registerTool(
     'timeline',
@@ -115,7 +121,7 @@ function registerStages(server: McpServer, { scope, io }: ToolContext): void {
           },
           io,
         );
-        return fitStep(step, MCP_BUDGETS.timeline);
+        return fitStep(stepWithSources(step, sourcesRead(scope, io)), MCP_BUDGETS.timeline);
       }),
   );
   server.registerTool(
@@ -125,7 +131,7 @@ function registerStages(server: McpServer, { scope, io }: ToolContext): void {
       description: `Full notes (frontmatter, body, entities) for ids chosen through index and timeline; at most ${HYDRATE_MAX_IDS} at once. Never hydrate without filtering first.`,
       inputSchema: { ids: z.array(z.string().min(1)).min(1).max(HYDRATE_MAX_IDS) },
     },
-    (a) => guarded(async () => fitStep(await stageHydrate(a.ids, scope, io), MCP_BUDGETS.hydrate)),
+    (a) => guarded(async () => fitStep(stepWithSources(await stageHydrate(a.ids, scope, io), sourcesRead(scope, io)), MCP_BUDGETS.hydrate)),
   );
 }
 
@@ -140,7 +146,8 @@ function registerExplain(server: McpServer, { scope, io }: ToolContext): void {
     (a) =>
       guarded(async () => {
         const cmd = { ...DEFAULT_COMMAND, ...scope, query: a.query, format: 'json' as const, gapLog: false, followup: false };
-        return fitText(`${(await runExplain(cmd, a.id, io)).message}\n`, MCP_BUDGETS.explain);
+        const line = sourcesRead(scope, io);
+        return withSources(fitText(`${(await runExplain(cmd, a.id, io)).message}\n`, MCP_BUDGETS.explain - sourcesTokens(line)), line);
       }),
   );
 }

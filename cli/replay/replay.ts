@@ -18,6 +18,8 @@ import { UsageError } from '../../core/errors.js';
 import { readRecallLog, type BadRecord, type LoggedRecall } from './log.js';
 import { loggedAction, type LoggedAction } from './log.js';
 import { diffIds, type ReplayDiff } from './diff.js';
+import { resolveSources, sourcesLine } from '../../pipeline/kb-sources/index.js';
+import type { Scope } from '../../pipeline/scope.js';
 
 export { parseLogLine, readRecallLog, type BadRecord, type LoggedRecall } from './log.js';
 export { diffIds, type ReplayDiff } from './diff.js';
@@ -132,10 +134,40 @@ const failedDiff = (line: number, query: string, caller: string, before: string[
   error,
 });
 
+/**
+ * What a replayed recall reads, as the `recall: reading …` line the note commands print (null for
+ * one KB the user chose): the KBs the logged recall named (a hook with no KB configured logs the
+ * sources it read together), else the sources a hook in this folder reads. A logged KB that is one
+ * of those keeps its reason ("Claude Code memory of …").
+ */
+function replaySourcesLine(cmd: RecallCommand, io: RunIo): string | null {
+  // With logged KBs, the sources here are looked at without them (a hook logs the first as `kb` too).
+  const kb = cmd.kbs ? null : cmd.kb;
+  const here = resolveSources(loadConfig(io.env), { kb, global: cmd.global, allBranches: cmd.allBranches, cwd: io.cwd, env: io.env });
+  if (!cmd.kbs) return sourcesLine(here);
+  const read = cmd.kbs.map(
+    (root): Scope =>
+      here.read.find((s) => s.root === root) ?? { root, kind: 'configured', project: '', branch: '', reason: 'read by the logged recall' },
+  );
+  return sourcesLine({ read, skipped: [], zeroConfig: false });
+}
+
 /** Re-run one logged recall with today's KB and settings, and compare its ids with the logged ones. */
-async function replayOne(r: LoggedRecall, opts: ReplayOptions, sessions: Map<string, RecallSession>, io: RunIo): Promise<ReplayDiff> {
+async function replayOne(
+  r: LoggedRecall,
+  opts: ReplayOptions,
+  sessions: Map<string, RecallSession>,
+  io: RunIo,
+  said: Set<string>,
+): Promise<ReplayDiff> {
   try {
     const cmd = replayCommand(r, opts.overrides);
+    // Each set of sources once, on stderr (as list and trace say theirs), before its first recall.
+    const line = replaySourcesLine(cmd, io);
+    if (line && !said.has(line)) {
+      said.add(line);
+      io.warn(line);
+    }
     const t0 = performance.now();
     const res = cmd.kbs
       ? await (await import('../../pipeline/session/multi-kb.js')).runMultiRecall(cmd, io, { noLog: true })
@@ -170,6 +202,7 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
   const sessions = new Map<string, RecallSession>();
   const diffs: ReplayDiff[] = [];
   let skipped = 0;
+  const said = new Set<string>();
   try {
     for (const r of picked) {
       if (!('query' in r)) {
@@ -177,7 +210,7 @@ export async function runReplay(opts: ReplayOptions, io: RunIo): Promise<ReplayR
         diffs.push(failedDiff(r.line, '', 'unknown', [], r.error));
         continue;
       }
-      diffs.push(await replayOne(r, opts, sessions, io));
+      diffs.push(await replayOne(r, opts, sessions, io, said));
       opts.progress?.(diffs.length, picked.length);
     }
   } finally {

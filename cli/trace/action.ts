@@ -7,7 +7,7 @@
  */
 import { openSession, type RunIo } from '../../pipeline/run.js';
 import { UsageError } from '../../core/errors.js';
-import { ACTION_MATCH_THRESHOLD, readToolCall } from '../../operators/action/index.js';
+import { ACTION_MATCH_THRESHOLD, clearsBar, readToolCall } from '../../operators/action/index.js';
 import { actionMatches, scrubbedCall, wordInfo } from '../../hooks/action-recall.js';
 import { lastUserPrompt } from '../../sources/transcript/index.js';
 import { stripControls, wellFormedJson } from '../../sinks/safe-text.js';
@@ -36,7 +36,7 @@ export async function runActionTrace(stdinText: string, io: RunIo, format: 'text
     const rows = found.map(({ note, match }) => ({
       id: note.displayId !== '?' ? note.displayId : note.key,
       score: match.score,
-      given: match.score >= ACTION_MATCH_THRESHOLD && (match.why.length >= 2 || match.why.some((w) => /^(when|command|token):/.test(w))),
+      given: clearsBar(match),
       // The evidence quotes the call's own words: scrubbed like the call.
       why: match.why.map((w) => scrub(stripControls(w))),
     }));

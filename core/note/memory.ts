@@ -37,6 +37,18 @@ function memoryTypeOf(fm: Record<string, unknown>): string {
   return MEMORY_TYPES.has(t) ? t : '';
 }
 
+/**
+ * A Claude Code memory's `name` as words ("commit-message-format" → "commit message format"): the
+ * subject its writer gave it, searched and weighed like a title. '' for a note that is no memory
+ * (one with an `id`, or no `name`) and for one with a `title` of its own, which names its subject
+ * already (a file name copied into `name:` is no subject).
+ */
+export function memoryNameWords(fm: Record<string, unknown>): string {
+  const name = str(fm['name']);
+  if (!name || str(fm['id']) || str(fm['title'])) return '';
+  return name.replace(/[-_]+/g, ' ').trim();
+}
+
 /** The memory kind and replaced links of a Claude Code memory file (a note with a `name` and no `id`); {} for others. */
 export function memoryFields(fm: Record<string, unknown>, body: string, name: string): { memoryType?: string; replaces?: string[] } {
   if (!name || str(fm['id'])) return {};

@@ -3,6 +3,7 @@
  * structured fields and body, without the YAML header's keys.
  */
 import { str } from './fields.js';
+import { memoryNameWords } from './memory.js';
 import type { Note } from './note.js';
 
 /** Characters of a note shown to a model (its first 2000). */
@@ -30,11 +31,12 @@ function flattenText(value: unknown): string {
   return str(value);
 }
 
-/** The structured fields' text, flattened (what the index's `extra` column holds). */
+/**
+ * The structured fields' text, flattened (what the index's `extra` column holds), and a Claude Code
+ * memory's name in words: its subject ("commit-message-format"), which its description may not repeat.
+ */
 export function extraFieldsText(note: Pick<Note, 'frontmatter'>): string {
-  return EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f]))
-    .join(' ')
-    .trim();
+  return [memoryNameWords(note.frontmatter), ...EXTRA_FIELDS.map((f) => flattenText(note.frontmatter[f]))].join(' ').trim();
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
  * Every setting recall reads, once: its `recall.toml` key, its environment variable, its default,
- * its range or choices, and what it does. The environment reader (pipeline/config/config.ts), the config
- * file reader (pipeline/config/file.ts), the hooks, and the README's settings table (generated from
- * this list by `npm run docs:settings`) all take them from here, so a default is written in one place.
+ * its range or choices, and what it does. The settings reader (reader.ts: the pipeline's configuration,
+ * the hooks, the team store), the config file reader (pipeline/config/file.ts) and the settings table
+ * of the docs (generated from this list by `npm run docs:settings`) all take them from here, so a
+ * default is written in one place.
  *
- * Reading rules (pipeline/config/config.ts): a number out of range is clamped, or refused with a warning
- * when `strict`; a boolean that defaults to true is on unless set to `0`, one that defaults to
+ * Reading rules (reader.ts): a number that is not one, or out of range, is refused with a warning and
+ * the default used; a boolean that defaults to true is on unless set to `0`, one that defaults to
  * false is on when set to a truthy word (core/truthy.ts); `def: null` means no fixed default (the
- * README says what is used instead). Path defaults may start with `~/` or `$REFLECT_STATE_DIR/`.
+ * docs say what is used instead). Path defaults may start with `~/` or `$REFLECT_STATE_DIR/`.
  */
 import { RETRIEVAL_SETTINGS } from './retrieval.js';
 import { RUNTIME_SETTINGS } from './runtime.js';
@@ -22,11 +23,10 @@ export interface Setting {
   def: number | boolean | string | null;
   /** The default as the README shows it, when that is not `def` itself. */
   shown?: string;
-  /** Numbers: the accepted range (clamped, or refused when `strict`), and whether only integers are valid. */
+  /** Numbers: the accepted range (a value outside it is refused: the default is used), and whether only integers are valid. */
   min?: number;
   max?: number;
   integer?: boolean;
-  strict?: boolean;
   /** The range as the README shows it, when that is not `min..max`. */
   range?: string;
   /**

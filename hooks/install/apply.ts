@@ -17,7 +17,7 @@ export function applyChanges(changes: FileChange[], now = new Date()): string[] 
     }
     if (c.after === null) {
       fs.rmSync(c.file, { force: true });
-      // Remove recall's own skill folder once its file is gone (only when empty).
+      // Remove recall's own folder (the skill's, the launcher's) once its file is gone (only when empty).
       try {
         fs.rmdirSync(path.dirname(c.file));
       } catch {

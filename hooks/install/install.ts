@@ -24,6 +24,7 @@ import { parse as parseToml } from 'smol-toml';
 import { UsageError } from '../../core/errors.js';
 import { claudeStyleHooks, copilotHooks, isRecallHookCommand, mcpCommand, type Harness } from './harness-config.js';
 import { codexPluginSkip } from './codex-plugin.js';
+import { skillText } from './skill-text.js';
 
 export type Scope = 'user' | 'project';
 
@@ -209,16 +210,6 @@ function safeEqualJson(a: string, b: string): boolean {
   }
 }
 
-/** The skill's SKILL.md with `recall` commands pointing at this install (the plugin puts bin/ on PATH; others do not). */
-export function skillText(root: string, onPath: boolean): string {
-  const text = fs.readFileSync(path.join(root, 'skills', 'recall', 'SKILL.md'), 'utf8');
-  if (onPath) return text;
-  const bin = path.join(root, 'bin', 'recall');
-  const quoted = /^[A-Za-z0-9_./-]+$/.test(bin) ? bin : `'${bin.replace(/'/g, `'\\''`)}'`;
-  // Inside code blocks and inline code, a command that starts with the word `recall`.
-  return text.replace(/(^|`|\n)recall(?= )/g, (_m, lead: string) => `${lead}${quoted}`);
-}
-
 const SKILL_MARK = 'name: recall';
 
 function skillChange(o: InstallOptions, dir: string, install: boolean): FileChange {
@@ -227,7 +218,7 @@ function skillChange(o: InstallOptions, dir: string, install: boolean): FileChan
   if (before !== null && !before.includes(SKILL_MARK)) {
     throw new UsageError(`${file} exists and is not recall's skill; move it away first, nothing was changed`);
   }
-  const after = install ? skillText(o.root, false) : null;
+  const after = install ? skillText(o.root, false, o.commandRoot) : null;
   const summary = install ? [`+ skill recall (${before === null ? 'new' : 'updated'})`] : before !== null ? ['- skill recall'] : [];
   return { ...finalize(file, before, after, summary), backup: false };
 }

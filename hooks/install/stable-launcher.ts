@@ -130,8 +130,11 @@ export function launcherText(): string {
     .replace('__ENVELOPE__', () => `const emptyEnvelopeOf = ${emptyEnvelope.toString()};`);
 }
 
-/** The launcher files as install changes: the script and the record of `root` (both recall's own, no backups). */
-export function launcherChanges(root: string, env: Env, home: string): FileChange[] {
+/**
+ * The launcher files as install changes: the script and the record of `root` and of the files
+ * `wired` to the launcher (launcher-users.ts; both files recall's own, no backups).
+ */
+export function launcherChanges(root: string, env: Env, home: string, wired: readonly string[] = []): FileChange[] {
   const dir = launcherDir(env, home);
   const read = (f: string): string | null => {
     try {
@@ -146,7 +149,7 @@ export function launcherChanges(root: string, env: Env, home: string): FileChang
   };
   return [
     change(path.join(dir, 'scripts', 'launch.mjs'), launcherText(), `+ stable launcher (survives a move or update of ${root})`),
-    change(path.join(dir, LAUNCHER_RECORD), `${JSON.stringify({ root }, null, 2)}\n`, `+ runs the recall install at ${root}`),
+    change(path.join(dir, LAUNCHER_RECORD), `${JSON.stringify({ root, wired }, null, 2)}\n`, `+ runs the recall install at ${root}`),
   ];
 }
 

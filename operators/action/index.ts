@@ -1,17 +1,18 @@
 // Entry of operators/action/: other folders import this folder through this file only (spec/architecture.test.ts);
 // files inside the folder import each other directly.
-export { readToolCall, actionSummary, shellCommands, type ToolAction, type ActionKind } from './tool-call.js';
+export { readToolCall, actionSummary, shellCommands, projectPath, type ToolAction, type ActionKind } from './tool-call.js';
 export { noteTriggers, commandPattern, globRegExp, isPathPattern, type NoteTriggers, type CommandPattern } from './triggers.js';
 export {
   ACTION_MATCH_THRESHOLD,
   MAX_ACTION_NOTES,
   buildTriggerIndex,
+  clearsBar,
   matchAction,
-  projectPath,
-  runsPattern,
   type ActionMatch,
   type MatchOptions,
   type TriggerIndex,
 } from './match.js';
+export { runsPattern, followsNote, commandName } from './commands.js';
+export { spanStances } from './stances.js';
 export { stemsOf } from './terms.js';
 export { onlyLooks } from './looking.js';

@@ -10,14 +10,18 @@
  *   `@rollup/rollup-linux-x64-gnu`), found in the call;
  * - rare words the note is about (its focus stems), found in the call, each worth its rarity in
  *   everyday English and among the KB's notes.
+ * What an edit only quotes around its change (unchanged lines) counts like its file path: where the
+ * change is, not what it does. A run that does what a note recommends, as the note writes it (`use
+ * \`cargo nextest run --workspace\``), gives that note nothing: the agent is already following it.
  * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared
  * word. Calls that only look (`ls`, `git status`, `cat`, reading a README, `npm outdated`, `terraform
  * plan`) give nothing unless a note's `applies_when` names them.
  */
 import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
-import type { CommandPattern, NoteTriggers } from './triggers.js';
-import type { ToolAction } from './tool-call.js';
+import type { NoteTriggers } from './triggers.js';
+import { commandName, followsNote, runsPattern } from './commands.js';
+import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
@@ -35,7 +39,7 @@ const W_COMPOUND = 1.2;
 const W_FOCUS_COMPOUND = 1.6;
 /** Words rarer than this in everyday English (0..1, see the word-info source) count as evidence. */
 const MIN_STEM_INFO = 0.55;
-/** A word found only in the call's file path counts this much of a word in what the call runs or writes. */
+/** A word or token found only where the change is (the call's file path, an edit's unchanged lines) counts this much of one in what the call runs or writes. */
 const PATH_WEIGHT = 0.6;
 /** A word of the user's prompt counts this much, and only for a note the call itself already points at. */
 const PROMPT_WEIGHT = 0.8;
@@ -45,6 +49,7 @@ export const MAX_ACTION_NOTES = 2;
 export interface TriggerIndex {
   notes: readonly NoteTriggers[];
   byStem: Map<string, number[]>;
+  byPair: Map<string, number[]>;
   byCompound: Map<string, number[]>;
   byProgram: Map<string, number[]>;
   /** Notes with path globs (checked for every call that touches a file). */
@@ -54,6 +59,10 @@ export interface TriggerIndex {
 export interface ActionMatch {
   id: string;
   score: number;
+  /** One match strong enough alone (an `applies_when`, a named command, a rare token). */
+  strong: boolean;
+  /** Distinct pieces of evidence (the words naming the program and its subcommand are one). */
+  pieces: number;
   /** What matched, for traces: `when:npm install`, `command:tmux kill-server`, `token:lock_timeout`, `word:pyenv`. */
   why: string[];
 }
@@ -66,77 +75,62 @@ function add(map: Map<string, number[]>, key: string, i: number): void {
 
 /** The inverted index of a KB's triggers (built once per index generation by the caller). */
 export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
-  const idx: TriggerIndex = { notes, byStem: new Map(), byCompound: new Map(), byProgram: new Map(), withGlobs: [] };
+  const idx: TriggerIndex = { notes, byStem: new Map(), byPair: new Map(), byCompound: new Map(), byProgram: new Map(), withGlobs: [] };
   notes.forEach((n, i) => {
     for (const s of n.stems) add(idx.byStem, s, i);
+    for (const p of n.pairs) add(idx.byPair, p, i);
     for (const c of n.compounds) add(idx.byCompound, c, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
-    if (n.globs.length > 0) idx.withGlobs.push(i);
+    if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;
-}
-
-/**
- * A path with the home-folder project prefix taken off (`/home/dev/shop/src/a.ts` → `src/a.ts`, and
- * so for `/Users/...` and a path under `cwd`): the project's own name is where it lives, not what
- * the call is about.
- */
-export function projectPath(p: string, cwd: string): string {
-  const c = cwd.replace(/\/+$/, '');
-  if (c && p.startsWith(`${c}/`)) return p.slice(c.length + 1);
-  const m = /^\/(?:home|Users)\/[^/]+\/[^/]+\/(.+)$/.exec(p);
-  return m ? m[1]! : p.replace(/^\/+/, '');
 }
 
 interface ActionFeatures {
   commands: string[][];
   paths: string[];
   /** Code-like tokens of the call: each one's forms (`poolclass=nullpool`, `poolclass`, `nullpool`) and word stems. */
-  compounds: Map<string, { forms: string[]; stems: string[] }>;
+  compounds: Map<string, { forms: string[]; stems: string[]; near: boolean }>;
   stems: Set<string>;
-  /** Stems only the call's file paths hold: where the change is, weaker than what it does. */
-  pathOnly: Set<string>;
+  /**
+   * Stems only where the change is holds: the call's file path, or the unchanged lines an edit quotes
+   * around its change. They count less than what the call runs or writes.
+   */
+  nearOnly: Map<string, 'path' | 'near'>;
+  /** Stems of the words that name what the call runs: its programs and their subcommands (`kubectl describe pod`). */
+  commandStems: Set<string>;
 }
 
 function features(a: ToolAction, cwd: string): ActionFeatures {
   const paths = a.paths.map((p) => projectPath(p, cwd));
-  const compounds = new Map<string, { forms: string[]; stems: string[] }>();
-  const addForms = (tok: string): void => {
+  const compounds = new Map<string, { forms: string[]; stems: string[]; near: boolean }>();
+  const addForms = (tok: string, near: boolean): void => {
     const forms = compoundsOf(tok);
-    if (forms.length > 0 && !compounds.has(forms[0]!)) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf) });
+    const had = forms.length > 0 ? compounds.get(forms[0]!) : undefined;
+    if (forms.length > 0 && (!had || (had.near && !near))) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf), near });
   };
   const stems = new Set<string>();
   const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
   for (const c of a.commands) {
     for (const w of c) {
-      addForms(w);
+      addForms(w, false);
       for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
     }
   }
-  for (const tok of rawTokens(a.text)) addForms(tok);
+  for (const tok of rawTokens(a.text)) addForms(tok, false);
   for (const s of stemsOf(a.text)) stems.add(s);
-  const pathOnly = new Set<string>();
+  const nearOnly = new Map<string, 'path' | 'near'>();
   for (const p of paths) {
-    addForms(p.split('/').pop() ?? '');
+    addForms(p.split('/').pop() ?? '', false);
     // The folders and the file's name, not its type (`.py`, `.yaml` say nothing about the topic).
-    for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) {
-      if (!stems.has(s)) pathOnly.add(s);
-      stems.add(s);
-    }
+    for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) if (!stems.has(s)) nearOnly.set(s, 'path');
   }
-  return { commands, paths, compounds, stems, pathOnly };
-}
-
-/** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
-export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
-  if (!p.words[0]!.includes(program(c))) return false;
-  let at = 1;
-  for (const alts of p.words.slice(1)) {
-    while (at < c.length && !alts.includes(c[at]!)) at += 1;
-    if (at >= c.length) return false;
-    at += 1;
-  }
-  return true;
+  for (const tok of rawTokens(a.context)) addForms(tok, true);
+  for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
+  for (const s of nearOnly.keys()) stems.add(s);
+  const commandStems = new Set<string>();
+  for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
+  return { commands, paths, compounds, stems, nearOnly, commandStems };
 }
 
 export interface MatchOptions {
@@ -150,12 +144,14 @@ export interface MatchOptions {
 
 /** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
 class Evidence {
-  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean }>();
-  credit(i: number, s: number, why: string, strong = false): void {
-    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false };
+  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean; pieces: Set<string> }>();
+  /** `piece` names what the credit rests on: credits with the same piece count once towards "more than one". */
+  credit(i: number, s: number, why: string, strong = false, piece = why): void {
+    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false, pieces: new Set<string>() };
     e.s += s;
     e.why.push(why);
     e.strong ||= strong;
+    e.pieces.add(piece);
     this.byNote.set(i, e);
   }
 }
@@ -176,9 +172,37 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
     }
   }
   if (f.paths.length === 0) return;
+  const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   for (const i of idx.withGlobs) {
-    const g = idx.notes[i]!.globs.find((re) => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p)));
+    const g = idx.notes[i]!.globs.find(touches);
     if (g) ev.credit(i, W_WHEN, `when:${g.source}`, true);
+    // A file its "How to apply" names, changed: the note said when it applies, as a named command does.
+    const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find(touches) : undefined;
+    if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.source}`, true);
+  }
+}
+
+/**
+ * An identifier that joins two words a note uses side by side in what it is about (`ConnectionPool`,
+ * `idle_in_transaction_session_timeout` for "connection pool", "idle in transaction") names its subject,
+ * whether or not the note writes the identifier itself: a token's worth on top of its words and of the
+ * token, by the pair's rarity, never strong alone.
+ */
+function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
+  for (const { stems, near } of f.compounds.values()) {
+    const credited = new Set<number>();
+    for (let k = 1; k < stems.length; k += 1) {
+      const [a, b] = [stems[k - 1]!, stems[k]!];
+      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
+      const hits = idx.byPair.get(`${a} ${b}`) ?? [];
+      for (const i of hits) {
+        if (credited.has(i)) continue;
+        credited.add(i);
+        const rarity = (opts.info(a) + opts.info(b)) / 2;
+        const why = `phrase:${a} ${b}`;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), why, false, near ? 'where' : why);
+      }
+    }
   }
 }
 
@@ -186,34 +210,49 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   const counted = new Map<number, Set<string>>();
   // One token of the call counts once per note, by the rarest of its forms that note names.
-  for (const { forms, stems } of f.compounds.values()) {
+  for (const { forms, stems, near } of f.compounds.values()) {
     const best = new Map<number, { form: string; df: number }>();
     for (const form of forms) {
       const hits = idx.byCompound.get(form) ?? [];
       for (const i of hits) if (!best.has(i) || best.get(i)!.df > hits.length) best.set(i, { form, df: hits.length });
     }
     for (const [i, { form, df }] of best) {
-      const weight = idx.notes[i]!.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
-      ev.credit(i, weight * spread(df), `token:${form}`, df <= 2);
+      const t = idx.notes[i]!;
+      // Writing what the note recommends is following it: no evidence, and its words are not counted either.
+      if (!t.followTokens.has(form)) {
+        const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
+        const why = `${near ? 'near-token' : 'token'}:${form}`;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, near ? 'where' : why);
+      }
       const seen = counted.get(i) ?? new Set<string>();
       for (const w of stems) seen.add(w);
       counted.set(i, seen);
     }
   }
+  // The words naming the program and its subcommand are one piece of evidence together: sharing the
+  // tool (`gh api graphql`, `kubectl describe pod`) with a note does not say the call is what it warns
+  // about. So are the words of where the change is (its path, the lines it quotes): one place.
   const stemCredit = (s: string, weight: number, label: string, only?: ReadonlySet<number>): void => {
     if (CODE_WORDS.has(s)) return;
     const info = opts.info(s);
     if (info < MIN_STEM_INFO) return;
     const hits = idx.byStem.get(s) ?? [];
+    const piece =
+      label === 'word' && f.commandStems.has(s) ? 'command-name' : label === 'word' || label === 'prompt' ? `${label}:${s}` : 'where';
     for (const i of hits) {
       if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
-      ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`);
+      ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);
     }
   };
-  for (const s of f.stems) stemCredit(s, f.pathOnly.has(s) ? PATH_WEIGHT : 1, f.pathOnly.has(s) ? 'path' : 'word');
+  for (const s of f.stems) stemCredit(s, f.nearOnly.has(s) ? PATH_WEIGHT : 1, f.nearOnly.get(s) ?? 'word');
   if (!opts.contextStems) return;
   const pointed = new Set(ev.byNote.keys());
   for (const s of opts.contextStems) if (!f.stems.has(s)) stemCredit(s, PROMPT_WEIGHT, 'prompt', pointed);
+}
+
+/** Whether a match clears the bar for being given: enough evidence, and one strong match or two pieces. */
+export function clearsBar(m: Pick<ActionMatch, 'score' | 'strong' | 'pieces'>, threshold = ACTION_MATCH_THRESHOLD): boolean {
+  return m.score >= threshold && (m.strong || m.pieces >= 2);
 }
 
 /**
@@ -229,15 +268,23 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
     (action.kind === 'other' && f.paths.length === 0);
   const ev = new Evidence();
   commandEvidence(idx, action, f, looking, ev);
-  if (!looking) wordEvidence(idx, f, opts, ev);
+  if (!looking) {
+    phraseEvidence(idx, f, opts, ev);
+    wordEvidence(idx, f, opts, ev);
+  }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;
+  // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
+  if (action.kind === 'run') {
+    for (const [i, e] of ev.byNote)
+      if (!e.why.some((w) => w.startsWith('when:')) && followsNote(f.commands, idx.notes[i]!)) ev.byNote.delete(i);
+  }
   return (
     [...ev.byNote.entries()]
       // One shared word is never enough (a file of the same tool, a note naming the same program): a
       // note needs a strong match or two pieces of evidence.
-      .filter(([, e]) => e.s >= threshold && (e.strong || e.why.length >= 2))
+      .filter(([, e]) => e.s >= threshold && (e.strong || e.pieces.size >= 2))
       .sort((a, b) => b[1].s - a[1].s)
       .slice(0, opts.max ?? MAX_ACTION_NOTES)
-      .map(([i, e]) => ({ id: idx.notes[i]!.id, score: Number(e.s.toFixed(3)), why: e.why }))
+      .map(([i, e]) => ({ id: idx.notes[i]!.id, score: Number(e.s.toFixed(3)), strong: e.strong, pieces: e.pieces.size, why: e.why }))
   );
 }

@@ -79,3 +79,22 @@ export function stemsOf(text: string, maxChars = 8000): Set<string> {
   for (const tok of rawTokens(text.slice(0, maxChars))) for (const w of tokenWords(tok)) out.add(stemOf(w));
   return out;
 }
+
+/**
+ * Adjacent word pairs of a text, as stems joined by a space (`connection pool` → `connect pool`),
+ * within runs of plain words: a sentence's punctuation breaks a run, stopwords are passed over.
+ */
+export function stemPairs(text: string, maxChars = 8000): Set<string> {
+  const out = new Set<string>();
+  for (const run of text.slice(0, maxChars).split(/[.,;:!?()[\]{}"`]+|\s[-—]\s/)) {
+    let prev = '';
+    for (const tok of rawTokens(run)) {
+      for (const w of tokenWords(tok)) {
+        const s = stemOf(w);
+        if (prev && prev !== s) out.add(`${prev} ${s}`);
+        prev = s;
+      }
+    }
+  }
+  return out;
+}

@@ -16,10 +16,12 @@ export interface ToolAction {
   commands: string[][];
   /** Files the call reads or writes (as given; paths in a patch included). */
   paths: string[];
-  /** What the call writes: the new text of an edit, a file's content, a patch's added lines. */
+  /** What the call writes: the lines an edit adds or drops, a file's content, a patch's added lines. */
   text: string;
-  /** What an edit replaces (its old text). */
+  /** What an edit replaces (the old lines it drops). */
   before: string;
+  /** The unchanged lines an edit quotes around its change: where it is, not what it does. */
+  context: string;
   /** The shell line as given (capped), for the scrubbed record of the call. */
   raw: string;
 }
@@ -101,18 +103,37 @@ export function expandAliases(words: readonly string[]): string[] {
   return full ? [...words.slice(0, at), full, ...words.slice(at + 1)] : [...words];
 }
 
-/** Paths and added lines of a Codex `apply_patch` body (`*** Update File: p`, `+line`). */
-function patchParts(patch: string): { paths: string[]; text: string; before: string } {
+/** Paths, changed lines and quoted context of a Codex `apply_patch` body (`*** Update File: p`, `+line`, `-line`, ` line`). */
+function patchParts(patch: string): { paths: string[]; text: string; before: string; context: string } {
   const paths: string[] = [];
   const added: string[] = [];
   const removed: string[] = [];
+  const kept: string[] = [];
   for (const l of patch.slice(0, MAX_ACTION_TEXT * 2).split('\n')) {
     const m = /^\*\*\* (?:Add|Update|Delete) File: (.+)$/.exec(l) ?? /^\*\*\* Move to: (.+)$/.exec(l);
     if (m) paths.push(m[1]!.trim());
     else if (l.startsWith('+') && !l.startsWith('+++')) added.push(l.slice(1));
     else if (l.startsWith('-') && !l.startsWith('---')) removed.push(l.slice(1));
+    else if (l.startsWith(' ')) kept.push(l.slice(1));
   }
-  return { paths, text: added.join('\n'), before: removed.join('\n') };
+  const c = changedLines([...removed, ...kept].join('\n'), [...added, ...kept].join('\n'));
+  return { paths, text: c.text, before: c.before, context: c.context };
+}
+
+/**
+ * What an edit changes and where: the lines it adds or drops (a renamed key or a removed flag is as
+ * much the change as a new line), and the unchanged lines it quotes around them so the harness can
+ * find the spot. Those say where the change is, not what it does: adding a consumer group beside one
+ * a learning says is frozen does not touch the frozen one.
+ */
+export function changedLines(oldText: string, newText: string): { text: string; before: string; context: string } {
+  const key = (l: string): string => l.trim();
+  const olds = new Set(oldText.split('\n').map(key));
+  const news = new Set(newText.split('\n').map(key));
+  const added = newText.split('\n').filter((l) => key(l) && !olds.has(key(l)));
+  const removed = oldText.split('\n').filter((l) => key(l) && !news.has(key(l)));
+  const kept = newText.split('\n').filter((l) => key(l) && olds.has(key(l)));
+  return { text: [...added, ...removed].join('\n'), before: removed.join('\n'), context: kept.join('\n') };
 }
 
 const READ_TOOLS = new Set(['read', 'view', 'notebookread', 'glob', 'grep', 'ls', 'webfetch', 'websearch', 'read_file', 'list_dir']);
@@ -134,20 +155,34 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
     paths: path ? [path] : [],
     text: '',
     before: '',
+    context: '',
     raw: command.slice(0, MAX_COMMAND),
   };
   if (t === 'apply_patch' || command.includes('*** Begin Patch')) {
     const p = patchParts(command || str(args['input']) || str(args['patch']));
-    return { ...action, kind: 'edit', paths: [...action.paths, ...p.paths], text: p.text, before: p.before };
+    return { ...action, kind: 'edit', paths: [...action.paths, ...p.paths], text: p.text, before: p.before, context: p.context };
   }
   if (RUN_TOOLS.has(t) || (command && !EDIT_TOOLS.has(t) && !READ_TOOLS.has(t))) {
     return { ...action, kind: 'run', commands: shellCommands(command) };
   }
   if (EDIT_TOOLS.has(t)) {
     const edits = Array.isArray(args['edits']) ? (args['edits'] as unknown[]).map(objectOf) : [args];
-    const text = edits.map((e) => str(e['new_string']) || str(e['content']) || str(e['new_str']) || str(e['file_text'])).join('\n');
-    const before = edits.map((e) => str(e['old_string']) || str(e['old_str'])).join('\n');
-    return { ...action, kind: 'edit', text: text.slice(0, MAX_ACTION_TEXT), before: before.slice(0, MAX_ACTION_TEXT) };
+    const changes = edits.map((e) =>
+      changedLines(
+        str(e['old_string']) || str(e['old_str']),
+        str(e['new_string']) || str(e['content']) || str(e['new_str']) || str(e['file_text']),
+      ),
+    );
+    const text = changes.map((c) => c.text).join('\n');
+    const before = changes.map((c) => c.before).join('\n');
+    const context = changes.map((c) => c.context).join('\n');
+    return {
+      ...action,
+      kind: 'edit',
+      text: text.slice(0, MAX_ACTION_TEXT),
+      before: before.slice(0, MAX_ACTION_TEXT),
+      context: context.slice(0, MAX_ACTION_TEXT),
+    };
   }
   if (READ_TOOLS.has(t)) return { ...action, kind: 'read' };
   return action;
@@ -157,4 +192,16 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
 export function actionSummary(a: ToolAction, maxChars = 300): string {
   const body = a.kind === 'run' ? a.raw : a.paths.join(' ');
   return `${a.tool}: ${body}`.slice(0, maxChars);
+}
+
+/**
+ * A path with the home-folder project prefix taken off (`/home/dev/shop/src/a.ts` → `src/a.ts`, and
+ * so for `/Users/...` and a path under `cwd`): the project's own name is where it lives, not what
+ * the call is about.
+ */
+export function projectPath(p: string, cwd: string): string {
+  const c = cwd.replace(/\/+$/, '');
+  if (c && p.startsWith(`${c}/`)) return p.slice(c.length + 1);
+  const m = /^\/(?:home|Users)\/[^/]+\/[^/]+\/(.+)$/.exec(p);
+  return m ? m[1]! : p.replace(/^\/+/, '');
 }

@@ -8,12 +8,16 @@
  *   space (`apps/api/**`, `*.tf`, `Dockerfile`): it matches a file the call touches.
  * - Without one, the triggers the note already has: the commands its code spans and code blocks
  *   name (a program and its subcommand), the code-like tokens it names anywhere in code spans and
- *   in its focus (title, key insight / description, how to apply, fix, rule, tags), and the word
- *   stems of that focus.
+ *   in its focus (title, key insight / description, how to apply, fix, rule, tags), the word
+ *   stems of that focus and the word pairs of what it is about, and the files, folders and file
+ *   types its "How to apply" names in code spans.
+ * - What it recommends, read from the clause around each code span (`use X`, `X, never Y`): the
+ *   commands and tokens a call that follows the note runs or writes, so such a call is left alone.
  */
 import type { Note } from '../../core/note/index.js';
-import { compoundsOf, rawTokens, stemsOf, trimToken } from './terms.js';
+import { compoundsOf, rawTokens, stemPairs, stemsOf, trimToken } from './terms.js';
 import { shellCommands } from './tool-call.js';
+import { spanStances } from './stances.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -26,6 +30,8 @@ export interface NoteTriggers {
   /** From `applies_when`: explicit commands and path globs. */
   commands: CommandPattern[];
   globs: RegExp[];
+  /** The files and folders its "How to apply" names (`Any \`.proto\` edit`, `anything under \`internal/kafka\``). */
+  placeGlobs: RegExp[];
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
@@ -34,9 +40,31 @@ export interface NoteTriggers {
   focusCompounds: Set<string>;
   /** Stems of the note's focus text. */
   stems: Set<string>;
+  /** Adjacent word pairs of what the note is about (title, key insight, how to apply, rule, description, tags). */
+  pairs: Set<string>;
 
   /** Programs the note names as commands (one-word code spans included). */
   programs: Set<string>;
+  /**
+   * The commands the note tells the agent to run (`use \`cargo nextest run --workspace\``, `then
+   * \`git push --force-with-lease\``), every word kept: a call that runs one of them as written is
+   * already doing what the note says.
+   */
+  recommends: Recommended[];
+  /** The commands the note names anywhere else (warned about, or only mentioned). */
+  otherPhrases: CommandPattern[];
+  /**
+   * Code-like tokens the note names only as what to do (its fix, recommended spans), never in what it
+   * is about or warns of: a call that writes one (`origin: allowList`, `invoice_id` in a log line) is
+   * following the note, so they are no evidence for it.
+   */
+  followTokens: Set<string>;
+}
+
+/** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
+export interface Recommended {
+  words: string[];
+  open: boolean;
 }
 
 /** Most triggers kept per kind and note (a note of 500 code spans must not make every call match). */
@@ -111,6 +139,24 @@ function codeLines(text: string): string[] {
   return out;
 }
 
+/** A recommended span's commands with every word (`<sha>` in `--fixup=<sha>` keeps `--fixup=`). */
+function recommendedCommands(code: string): Recommended[] {
+  const out: Recommended[] = [];
+  for (const words of shellCommands(code)) {
+    const program = (words[0] ?? '').toLowerCase().replace(/^\.\//, '');
+    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
+    let open = false;
+    const rest: string[] = [];
+    for (const w of words.slice(1, 16)) {
+      const cut = w.search(/[<{[$]|\.\.\./);
+      if (PLACEHOLDER_RE.test(w) || cut === 0) open = true;
+      else rest.push((cut > 0 ? w.slice(0, cut) : w).toLowerCase());
+    }
+    out.push({ words: [program, ...rest], open });
+  }
+  return out;
+}
+
 /** The commands a code span or code line names: a program with at least one word after it. */
 function namedCommands(code: string): CommandPattern[] {
   const out: CommandPattern[] = [];
@@ -122,6 +168,20 @@ function namedCommands(code: string): CommandPattern[] {
     out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [trimToken(w).toLowerCase()])] });
   }
   return out;
+}
+
+/**
+ * The glob of a file, folder or file type a "How to apply" line names in a code span: `.proto` is
+ * any `.proto` file, `proto/` and `internal/kafka` everything under them, `writer/v2.rs` that file.
+ * Null for what is no path (a command, a `KEY=value`, a URL, a flag).
+ */
+export function placeGlob(span: string): string[] {
+  const s = span.trim();
+  if (!s || /[\s='"(),;]|:\/\/|^[-@$~]|^\/\//.test(s) || !isPathPattern(s)) return [];
+  if (/^\.[A-Za-z0-9]{1,8}$/.test(s)) return [`*${s}`];
+  if (s.endsWith('/')) return [`${s}**`];
+  if (s.includes('/') && !/[*?]/.test(s) && !/\.[A-Za-z0-9]{1,8}$/.test(s)) return [s, `${s}/**`];
+  return [s];
 }
 
 /** The text a note is about: what it says to do and when (never its war story). */
@@ -143,6 +203,7 @@ export function noteTriggers(
     .filter((w) => w.length <= MAX_WHEN_CHARS)
     .slice(0, MAX_WHEN);
   const globs = when.filter(isPathPattern).map(globRegExp);
+  const placeGlobs = codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))
     .map(commandPattern)
@@ -151,6 +212,14 @@ export function noteTriggers(
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
+  const stances = [...spanStances(focus), ...spanStances(note.body)];
+  const recommends = stances
+    .filter((s) => s.recommended)
+    .flatMap((s) => recommendedCommands(s.span))
+    .slice(0, MAX_PER_KIND);
+  const otherPhrases = [...stances.filter((s) => !s.recommended).map((s) => s.span), ...codeLines(note.body)]
+    .flatMap(namedCommands)
+    .slice(0, MAX_PER_KIND);
   // What the note warns about or is about, not the code its fix recommends: a call that already
   // writes the fix (`origin: allowList`) is doing what the note says.
   const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
@@ -162,5 +231,25 @@ export function noteTriggers(
   }
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
-  return { id, commands, globs, phrases, compounds, focusCompounds, stems: stemsOf(focus), programs };
+  const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
+  const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
+  const mentioned = new Set([...focusCompounds, ...tokensOf(stances.filter((x) => !x.recommended).map((x) => x.span))]);
+  const followTokens = new Set(
+    [...tokensOf([str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)])].filter((c) => !mentioned.has(c)),
+  );
+  return {
+    id,
+    commands,
+    globs,
+    placeGlobs,
+    phrases,
+    compounds,
+    focusCompounds,
+    stems: stemsOf(focus),
+    pairs,
+    programs,
+    recommends,
+    otherPhrases,
+    followTokens,
+  };
 }

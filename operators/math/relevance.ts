@@ -27,6 +27,7 @@
  * With a cross-encoder, a rescored note's relevance is sigmoid(logit) instead: ms-marco cross-encoders
  * are trained with binary cross-entropy, so that is already a probability.
  */
+import type { NoteTerms } from '../../core/stems.js';
 import { sigmoid } from './boosts.js';
 import type { RelevanceFeatures } from '../../core/types.js';
 
@@ -129,16 +130,8 @@ export function isLabel(t: WeightedTerm, live: number): boolean {
   return t.df > TITLE_LABEL_SHARE * live && t.df >= MIN_LABEL_NOTES;
 }
 
-/** A note's stems, as a set and sorted (to find stems that start with a given prefix). */
-export interface NoteTerms {
-  set: ReadonlySet<string>;
-  sorted: readonly string[];
-}
-
-export function noteTerms(stems: Iterable<string>): NoteTerms {
-  const set = stems instanceof Set ? (stems as Set<string>) : new Set(stems);
-  return { set, sorted: [...set].sort() };
-}
+// A note's stems live in core (the recall state carries them); the math here reads them.
+export { type NoteTerms, noteTerms } from '../../core/stems.js';
 
 /**
  * Whether the note contains the term: the same stem; or a note stem of MIN_PREFIX_CHARS or more

@@ -8,11 +8,11 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { ARM_NAMES, type ArmName, type BoostName } from '../../core/types.js';
-import { numberDefault } from '../../core/settings/index.js';
+import { type Env, SettingsReader, numberDefault } from '../../core/settings/index.js';
 import { resolveStateDir } from '../../core/state-dir.js';
-import { EnvReader, type Env } from './reader.js';
+import type { ModelSettings } from '../../sources/models/index.js';
 
-export type { Env } from './reader.js';
+export type { Env } from '../../core/settings/index.js';
 
 /** Env name of each bounded boost's alpha (clamped to 0..2); defaults are in the settings list. */
 const BOOST_ENVS: Readonly<Record<BoostName, string>> = {
@@ -161,13 +161,13 @@ function pathResolver(home: string, stateDir: string | null) {
   };
 }
 
-function readBoostsAndFloors(r: EnvReader): Pick<RecallConfig, 'alphas' | 'floors'> {
-  // Floors out of range are malformed, not clamped (strict in the settings list): -1 would switch
+function readBoostsAndFloors(r: SettingsReader): Pick<RecallConfig, 'alphas' | 'floors'> {
+  // A floor out of range is refused, as every setting is (core/settings/reader.ts): -1 would switch
   // abstention off, 2 would silence recall.
   return { alphas: mapValues(BOOST_ENVS, (env) => r.number(env)), floors: mapValues(FLOOR_SETTINGS, ({ env }) => r.number(env)) };
 }
 
-function readArms(r: EnvReader): Pick<RecallConfig, 'armFloors' | 'armTimeoutsMs'> {
+function readArms(r: SettingsReader): Pick<RecallConfig, 'armFloors' | 'armTimeoutsMs'> {
   const armFloors = {} as Record<ArmName, number>;
   const armTimeoutsMs = {} as Record<ArmName, number>;
   for (const arm of ARM_NAMES) {
@@ -178,7 +178,7 @@ function readArms(r: EnvReader): Pick<RecallConfig, 'armFloors' | 'armTimeoutsMs
 }
 
 /** The switches and numbers of the ranking stages, the cache and the diagnostics. */
-function readStages(r: EnvReader) {
+function readStages(r: SettingsReader) {
   return {
     temporalEnabled: r.bool('RECALL_TEMPORAL'),
     temporalArm: r.bool('RECALL_TEMPORAL_ARM'),
@@ -199,7 +199,7 @@ function readStages(r: EnvReader) {
   };
 }
 
-function readModels(r: EnvReader, resolve: (p: string) => string) {
+function readModels(r: SettingsReader, resolve: (p: string) => string) {
   return {
     modelsDir: resolve(r.text('REFLECT_MODELS_DIR')!),
     ceModel: r.text('REFLECT_CE_MODEL')!,
@@ -215,7 +215,7 @@ function readModels(r: EnvReader, resolve: (p: string) => string) {
   };
 }
 
-function readScope(r: EnvReader, env: Env, resolve: (p: string) => string): RecallConfig['scope'] {
+function readScope(r: SettingsReader, env: Env, resolve: (p: string) => string): RecallConfig['scope'] {
   const branchRaw = env['RECALL_BRANCH'];
   const kb = r.text('GLOBAL_LEARNINGS_PATH');
   return {
@@ -234,8 +234,14 @@ function readScope(r: EnvReader, env: Env, resolve: (p: string) => string): Reca
   };
 }
 
+/** What the model stores and the model daemon need of the settings (one shape for every caller). */
+export function modelSettings(config: RecallConfig): ModelSettings {
+  const { modelsDir, ceModel, embedModel, ceMaxTokens, embedMaxTokens } = config;
+  return { modelsDir, ceModel, embedModel, ceMaxTokens, embedMaxTokens };
+}
+
 export function loadConfig(env: Env = process.env): RecallConfig {
-  const r = new EnvReader(env);
+  const r = new SettingsReader(env);
   const home = r.raw('HOME') ?? os.homedir();
   const stateDir = resolveStateDir(home, r.text('REFLECT_STATE_DIR'));
   const resolve = pathResolver(home, stateDir);

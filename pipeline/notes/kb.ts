@@ -10,7 +10,7 @@ import { checkKbDir } from '../run.js';
 import { NotFoundError, UsageError } from '../../core/errors.js';
 import { closeIndex, type IndexHandle, refreshWaiting, notesNamed } from '../../sources/index/index.js';
 import { openKbIndex } from '../kb/index.js';
-import { commandSources, resolveSources, sourcesLine } from '../kb-sources/index.js';
+import { commandSources, sourcesLine } from '../kb-sources/index.js';
 import { scopeHolding } from '../id-scope.js';
 import type { Note } from '../../core/note/index.js';
 
@@ -75,12 +75,13 @@ export function withEachSource<T>(opts: KbOptions, io: NotesIo, fn: (kb: OpenKb)
 /**
  * Like withKb for reading the note `id` names: the KB that holds it among those a recall reads
  * (with no KB configured, a harness memory folder too), so every id an injected block shows opens.
+ * io.warn names the sources looked in when they were not one KB the user chose, as withEachSource.
  */
 export function withKbHolding<T>(opts: KbOptions, id: string, io: NotesIo, fn: (kb: OpenKb) => T): T {
-  const config = loadConfig(io.env);
-  if (opts.kb) checkKbDir(opts.kb, io.cwd);
-  const scopes = resolveSources(config, { kb: opts.kb, global: opts.global, allBranches: opts.allBranches, cwd: io.cwd, env: io.env }).read;
-  const scope = scopeHolding(config, scopes, io.env, (h) => candidates(h, id.trim()).length > 0);
+  const { config, sources } = commandSources(opts, io);
+  const line = sourcesLine(sources);
+  if (line) io.warn(line);
+  const scope = scopeHolding(config, sources.read, io.env, (h) => candidates(h, id.trim()).length > 0);
   return withScope(config, scope, io, fn, {});
 }
 

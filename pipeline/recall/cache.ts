@@ -29,7 +29,7 @@ import { scrub, scrubStrings } from '../../sinks/scrub/index.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from '../../core/types.js';
 
 /** Bump when what a cached fetch means changes (fusion, filters, arm set). */
-export const CACHE_VERSION = 'ts-v5';
+export const CACHE_VERSION = 'ts-v6';
 /** Entries kept in the fuzzy index: the newest 200, as the reference keeps, bounds the comparison cost per miss. */
 export const FUZZY_INDEX_CAP = 200;
 /** Fewer content terms than this never fuzzy-match: one shared word says nothing about two queries. */
@@ -90,6 +90,8 @@ export interface CachePayload {
   generation: string;
   fetchedAt: number;
   candidates: CachedCandidate[];
+  /** The candidates the superseded filter took out (absent in entries written before they were kept). */
+  retired?: CachedCandidate[];
   ce: Record<string, number> | null;
   embeddings: { query: number[]; docs: Record<string, number[]> } | null;
   arms: Omit<ArmOutcome, 'hits'>[];
@@ -148,6 +150,7 @@ function payloadFile(dir: string, digest: string): string {
 
 function validPayload(p: CachePayload | null, key: CacheKey, opts: CacheOptions, exact: boolean): p is CachePayload {
   if (!p || p.version !== CACHE_VERSION || !Array.isArray(p.candidates)) return false;
+  if (p.retired !== undefined && !Array.isArray(p.retired)) return false;
   if (p.modeToken !== key.modeToken || p.fetchedLimit !== key.fetchedLimit) return false;
   if (exact && p.query !== scrub(key.query)) return false;
   if (p.generation !== opts.generation) return false;

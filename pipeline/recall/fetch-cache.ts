@@ -70,6 +70,7 @@ function toPayload(fetch: FetchToStore, key: CacheKey, generation: string, nowMs
     generation,
     fetchedAt: nowMs,
     candidates: fetch.candidates.map((c) => ({ path: c.note.path, key: c.note.key, rrf: c.rrf, evidence: c.evidence, ranks: c.ranks })),
+    retired: fetch.retired.map((c) => ({ path: c.note.path, key: c.note.key, rrf: c.rrf, evidence: c.evidence, ranks: c.ranks })),
     ce: fetch.ce ? Object.fromEntries(fetch.ce) : null,
     embeddings: fetch.embeddings ? { query: fetch.embeddings.query, docs: Object.fromEntries(fetch.embeddings.docs) } : null,
     arms: fetch.arms.map(({ hits: _hits, ...rest }) => rest),
@@ -82,7 +83,7 @@ function fromPayload(hit: CacheHit, index: IndexHandle): CachedFetch | null {
   const p = hit.payload;
   const notes = notesByPaths(
     index,
-    p.candidates.map((c) => c.path),
+    [...p.candidates, ...(p.retired ?? [])].map((c) => c.path),
   );
   const candidates: Candidate[] = [];
   for (const c of p.candidates) {
@@ -90,10 +91,17 @@ function fromPayload(hit: CacheHit, index: IndexHandle): CachedFetch | null {
     if (!note || note.key !== c.key) return null;
     candidates.push({ note, rrf: c.rrf, evidence: c.evidence, ranks: c.ranks });
   }
+  // A retired note that is gone or changed only lends no relevance to its replacement.
+  const retired: Candidate[] = [];
+  for (const c of p.retired ?? []) {
+    const note = notes.get(c.path);
+    if (note && note.key === c.key) retired.push({ note, rrf: c.rrf, evidence: c.evidence, ranks: c.ranks });
+  }
   return {
     tier: hit.tier,
     arms: p.arms.map((a) => ({ ...a, hits: [] })),
     candidates,
+    retired,
     ce: p.ce ? new Map(Object.entries(p.ce)) : null,
     embeddings: p.embeddings ? { query: p.embeddings.query, docs: new Map(Object.entries(p.embeddings.docs)) } : null,
     degraded: p.degraded,

@@ -78,6 +78,7 @@ function cachedState(req: RecallRequest, deps: RecallDeps, base: RecallState, ea
           ...base,
           arms: hit.arms,
           candidates: hit.candidates,
+          retired: hit.retired,
           ce: hit.ce,
           embeddings: hit.embeddings,
           degraded: hit.degraded,

@@ -4,21 +4,19 @@
  */
 import { tap, type MonoTypeOperatorFunction } from 'rxjs';
 import { toNaiveIso } from '../../core/dates.js';
-import { searchableText, type Note } from '../../core/note/index.js';
 import type { RecallState, WeighedTerm } from '../../core/state.js';
-import { textStems } from '../../core/stems.js';
+import type { NoteTerms } from '../../core/stems.js';
 import type { TemporalConstraint } from '../../core/temporal-constraint.js';
 import type { ArmName, RecallOutcome } from '../../core/types.js';
-import { RELEVANCE_TEXT_CHARS } from '../../operators/estimate-relevance.js';
-import { containsTerm, contributions, noteTerms } from '../../operators/math/index.js';
+import { noteTermsIn } from '../../operators/estimate-relevance.js';
+import { containsTerm, contributions } from '../../operators/math/index.js';
 import { scoringWindow } from '../../operators/rerank-top.js';
 import { dropsOf, type TraceEventBody, type TraceSink } from '../../operators/trace-stage.js';
 
 type Describe = (st: RecallState) => TraceEventBody | TraceEventBody[];
 
-/** Query words a note lacks, most informative first (for trace and explain only). */
-export function missingTerms(terms: readonly WeighedTerm[], note: Note): string[] {
-  const stems = noteTerms(textStems(searchableText(note), RELEVANCE_TEXT_CHARS));
+/** Query words a note (its stems) lacks, most informative first (for trace and explain only). */
+export function missingTerms(terms: readonly WeighedTerm[], stems: NoteTerms): string[] {
   return terms
     .filter((t) => !containsTerm(stems, t.stem, t.notVia))
     .sort((a, b) => b.info - a.info)
@@ -82,7 +80,7 @@ export const relevanceEvent: Describe = (st) => ({
       source: e?.source ?? 'lexical',
       features: e?.features ?? null,
       contributions: e?.features ? contributions(e.features) : null,
-      missing: missingTerms(st.weighed, c.note),
+      missing: missingTerms(st.weighed, noteTermsIn(st, c.note)),
     };
   }),
 });

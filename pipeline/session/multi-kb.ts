@@ -72,10 +72,24 @@ const kbLabel = (o: { session: RecallSession }): string =>
     ? o.session.scope.kind
     : path.basename(o.session.scope.root);
 
+/**
+ * The weak matches without any whose id is already a result. Two KBs may hold notes of one id (a
+ * copied KB, an older copy kept elsewhere), each ranked by its own KB: one could clear the floor in
+ * its KB and the other not in its own, and the answer listed the id as a result and again as a weak
+ * match, two lines a reader cannot tell apart. (Two results of one id stay: they are two files,
+ * each shown in full; spec/pipeline/zero-config-ids.test.ts.)
+ */
+function weakNotShown(weak: readonly ScoredCandidate[], results: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const shown = new Set(results.map((c) => c.note.key));
+  return weak.filter((c) => !shown.has(c.note.key));
+}
+
 /** The KBs' outcomes as one: results and weak matches fused, arms merged, degradations named by KB. */
 function fuseOutcomes(cmd: RecallCommand, outcomes: readonly KbOutcome[], limit: number): RecallOutcome {
-  const results = fuseLists(outcomes.map((o) => o.outcome.results.map((c) => withAbsolutePath(c, o.session.scope.root)))).slice(0, limit);
-  const weak = fuseLists(outcomes.map((o) => o.outcome.weak.map((c) => withAbsolutePath(c, o.session.scope.root))));
+  const fusedResults = fuseLists(outcomes.map((o) => o.outcome.results.map((c) => withAbsolutePath(c, o.session.scope.root))));
+  const results = fusedResults.slice(0, limit);
+  const fusedWeak = fuseLists(outcomes.map((o) => o.outcome.weak.map((c) => withAbsolutePath(c, o.session.scope.root))));
+  const weak = weakNotShown(fusedWeak, fusedResults);
   const base = outcomes[0]?.outcome;
   return {
     query: cmd.query,

@@ -114,6 +114,16 @@ function claudeStdin(project: string, transcript: string): Record<string, Record
       agent_id: 'a1b2c3',
       agent_type: 'code-reviewer',
     },
+    // A tool call a note of the example KB names (its pip cache-mount note), as the tool-call hook needs.
+    PreToolUse: {
+      session_id: 'v-1',
+      transcript_path: transcript,
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'pip install asyncpg' },
+    },
   };
 }
 

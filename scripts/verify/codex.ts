@@ -42,6 +42,17 @@ function codexStdin(project: string): Record<string, Record<string, unknown>> {
       agent_id: 'x1',
       agent_type: 'pytest postgres pool reviewer',
     },
+    PreToolUse: {
+      session_id: 'c-1',
+      turn_id: 't1',
+      transcript_path: null,
+      cwd: project,
+      hook_event_name: 'PreToolUse',
+      model: 'gpt-5',
+      permission_mode: 'default',
+      tool_name: 'Bash',
+      tool_input: { command: 'pip install asyncpg' },
+    },
   };
 }
 
@@ -78,7 +89,7 @@ async function codexSkillAndMcp(project: string): Promise<void> {
     /- recall: Look up the user's prior learnings/.test(promptInput.stdout),
     promptInput.status === 0 ? '' : promptInput.stderr.slice(0, 200),
   );
-  runSkillCommands('Codex skill (absolute bin path)', path.join(home, '.codex', 'skills', 'recall', 'SKILL.md'), null, project);
+  runSkillCommands('Codex skill (through the stable launcher)', path.join(home, '.codex', 'skills', 'recall', 'SKILL.md'), null, project);
   const codexMcp = run(bin('codex'), ['mcp', 'list', '--json'], { env: env(), cwd: project });
   check('codex mcp list shows recall', /"recall"/.test(codexMcp.stdout), codexMcp.stdout.replace(/\s+/g, ' ').slice(0, 160));
   const toml = fs.readFileSync(path.join(home, '.codex', 'config.toml'), 'utf8');

@@ -25,6 +25,8 @@ function copilotStdin(project: string, transcript: string): Record<string, Recor
       agentDisplayName: 'Pool reviewer',
       agentDescription: 'Reviews pytest postgres connection pool fixtures',
     },
+    // Copilot sends the tool's arguments as JSON text.
+    preToolUse: { sessionId: 'p-1', timestamp: Date.now(), cwd: project, toolName: 'bash', toolArgs: '{"command":"pip install asyncpg"}' },
   };
 }
 
@@ -41,8 +43,9 @@ function runCopilotHooks(recall: string, project: string, transcript: string): v
   );
   const cpHooks = readJson(path.join(home, '.copilot', 'hooks', 'recall.json'));
   check(
-    'Copilot hook file: version 1, sessionStart / userPromptTransformed / subagentStart',
-    cpHooks['version'] === 1 && Object.keys(cpHooks['hooks']).sort().join() === 'sessionStart,subagentStart,userPromptTransformed',
+    'Copilot hook file: version 1, sessionStart / userPromptTransformed / subagentStart / preToolUse',
+    cpHooks['version'] === 1 &&
+      Object.keys(cpHooks['hooks']).sort().join() === 'preToolUse,sessionStart,subagentStart,userPromptTransformed',
   );
   const cpStdin = copilotStdin(project, transcript);
   for (const [event, entries] of Object.entries(cpHooks['hooks'] as Record<string, { bash: string; env: Record<string, string> }[]>)) {
@@ -65,7 +68,12 @@ export async function verifyCopilot(recall: string, project: string, transcript:
   runCopilotHooks(recall, project, transcript);
   const cpSkill = run(bin('copilot'), ['skill', 'list'], { env: env(), cwd: project });
   check('copilot skill list shows recall (personal)', /recall - Look up the user's prior learnings/.test(cpSkill.stdout));
-  runSkillCommands('Copilot skill (absolute bin path)', path.join(home, '.copilot', 'skills', 'recall', 'SKILL.md'), null, project);
+  runSkillCommands(
+    'Copilot skill (through the stable launcher)',
+    path.join(home, '.copilot', 'skills', 'recall', 'SKILL.md'),
+    null,
+    project,
+  );
   const cpMcp = run(bin('copilot'), ['mcp', 'get', 'recall'], { env: env(), cwd: project });
   check(
     'copilot mcp get recall',

@@ -2,7 +2,7 @@
 // files inside the folder import each other directly.
 export { bm25Arm } from './bm25.js';
 export { findOnPath } from './exec.js';
-export { type GraphHit, graphArm, graphSearch } from './graph.js';
+export { graphArm } from './graph.js';
 export { parseQmdOutput, qmdArm } from './qmd.js';
 export { reflectArm } from './reflect.js';
 export { teamLiveArm } from './team.js';

@@ -25,6 +25,8 @@
 // files inside the folder import each other directly.
 export { embedMissing } from './embed-notes.js';
 export { normaliseEntity } from './entity-graph.js';
+export { ftsQuery } from './fts-query.js';
+export { type GraphHit, graphSearch } from './graph-search.js';
 export {
   type FtsOptions,
   type ScoredRow,

@@ -10,7 +10,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { openDatabase } from '../sqlite/index.js';
-import { graphSearch } from '../arms/index.js';
+import { graphSearch } from './graph-search.js';
 import type { IndexHandle } from './handle.js';
 import { searchFts } from './lookups.js';
 import { MAX_OPEN_FILES, type OffloadReply, type OffloadRequest } from './offload.js';

@@ -17,7 +17,7 @@
  * one-shot speed, never a different answer.
  */
 import { Worker } from 'node:worker_threads';
-import type { GraphHit } from '../arms/index.js';
+import type { GraphHit } from './graph-search.js';
 import type { FtsOptions, ScoredRow } from './lookups.js';
 import type { IndexHandle } from './handle.js';
 import { indexGeneration, indexInstance } from './schema.js';

@@ -77,8 +77,10 @@ function statementsFor(h: IndexHandle): RelevanceStatements {
     // with an empty supersedes table; this way 0.2 ms.
     declared: h.db.prepare(
       `SELECT DISTINCT o.path AS older, s.by_path AS newer FROM json_each(@notes) j
-       JOIN supersedes s ON s.by_path = j.value JOIN notes o ON o.key = s.target
-       WHERE o.location = 'documents' AND o.path != s.by_path AND o.path IN (SELECT value FROM json_each(@notes))`,
+       JOIN supersedes s ON s.by_path = j.value
+       JOIN notes o ON o.path IN (SELECT value FROM json_each(@notes))
+         AND (o.key = s.target OR json_extract(o.data, '$.frontmatter.name') = s.target)
+       WHERE o.location = 'documents' AND o.path != s.by_path`,
     ),
     // A live `supersedes` relationship from an entity of the newer note to an entity of the older one.
     // The sidecar that declares it names both ends, so a note that names the newer end is never the
@@ -151,9 +153,11 @@ function candidateLists(unique: readonly string[]): { sources: string; notes: st
 
 /**
  * Successions among the given notes (by path): older path → the paths of the live notes that
- * supersede it, declared in frontmatter (`supersedes: <id>`) or by a live `supersedes` relationship
- * of the entity graph from an entity of the newer note to an entity of the older one (both
- * specific, as for linkedNotes). One pass over the given notes, whatever their number.
+ * supersede it, declared in frontmatter (`supersedes: <id>`; a Claude Code memory names the older
+ * one by its `name:`, "[[CI runs on Jenkins]] is obsolete", which is not its key when the name is
+ * free text) or by a live `supersedes` relationship of the entity graph from an entity of the newer
+ * note to an entity of the older one (both specific, as for linkedNotes). One pass over the given
+ * notes, whatever their number.
  */
 export function successorNotes(
   h: IndexHandle,

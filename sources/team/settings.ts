@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash, randomUUID } from 'node:crypto';
 import { readJson, writeFileAtomic } from '../../io/atomic-write.js';
+import { SettingsReader } from '../../core/settings/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -182,11 +183,10 @@ export function writeTeamConfig(paths: TeamPaths, cfg: TeamConfigFile): void {
 export function loadTeamSettings(env: Env, stateDir: string): TeamSettings {
   const paths = teamPaths(stateDir);
   const file = readTeamConfig(paths);
-  const warnings: string[] = [];
-  const val = (k: string): string | undefined => {
-    const v = env[k];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
+  // The settings reader's rules (core/settings/reader.ts); its warnings come first.
+  const r = new SettingsReader(env);
+  const warnings = r.warnings;
+  const val = (k: string): string | undefined => r.raw(k);
   const envUrl = val('RECALL_TEAM_URL');
   const url = envUrl ?? (typeof file.url === 'string' && file.url ? file.url : null);
   let schema = val('RECALL_TEAM_SCHEMA') ?? (typeof file.schema === 'string' ? file.schema : 'recall');
@@ -194,8 +194,7 @@ export function loadTeamSettings(env: Env, stateDir: string): TeamSettings {
     warnings.push(`RECALL_TEAM_SCHEMA=${JSON.stringify(schema)} is not a plain lower-case identifier; using recall`);
     schema = 'recall';
   }
-  const timeout = Number(val('RECALL_TEAM_CONNECT_TIMEOUT') ?? '10');
-  if (!Number.isFinite(timeout) || timeout <= 0) warnings.push(`RECALL_TEAM_CONNECT_TIMEOUT is not a positive number; using 10`);
+  const timeoutSec = r.number('RECALL_TEAM_CONNECT_TIMEOUT');
   const share = val('RECALL_TEAM_SHARE')?.toLowerCase();
   if (share !== undefined && share !== 'all' && share !== 'marked')
     warnings.push(`RECALL_TEAM_SHARE=${JSON.stringify(share)} is not all or marked; using marked`);
@@ -206,8 +205,8 @@ export function loadTeamSettings(env: Env, stateDir: string): TeamSettings {
     machine: val('RECALL_TEAM_MACHINE') ?? (typeof file.machine === 'string' && file.machine ? file.machine : os.hostname()),
     shareAllEnv: share === 'all',
     shareAll: Array.isArray(file.shareAll) ? file.shareAll.filter((s): s is string => typeof s === 'string') : [],
-    liveArm: val('RECALL_TEAM_ARM') === '1',
-    connectTimeoutMs: Math.round((Number.isFinite(timeout) && timeout > 0 ? Math.min(timeout, 600) : 10) * 1000),
+    liveArm: r.bool('RECALL_TEAM_ARM'),
+    connectTimeoutMs: Math.round(timeoutSec * 1000),
     env,
     paths,
     warnings,

@@ -100,7 +100,7 @@ describe('defects found trying the CLI as a new user (exit codes, verbosity, mac
     expect(JSON.parse(run(['--kb', 'examples/kb', 'stripe webhook', '--json']).stdout)).toHaveProperty('results');
   });
 
-  it('a hook given bad stdin leaves a breadcrumb in last-event.json (as the README says) and still answers', () => {
+  it('a hook given bad stdin leaves a breadcrumb in last-event.json (as docs/hooks.md says) and still answers', () => {
     kb = fixtureKb();
     const r = spawnSync(bin, ['hook', 'user-prompt-submit'], {
       input: 'not json',

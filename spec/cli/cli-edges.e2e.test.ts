@@ -39,7 +39,10 @@ describe('command-line edges', () => {
   it('a one-word query close to a command that finds no note suggests the command; a word that finds notes searches', () => {
     const typo = run(['stauts', '--kb', 'examples/kb']);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toContain('recall: error: unknown command "stauts"; did you mean `recall status`?');
+    // One line: not the abstention too (its "no note mentions" is what the error says).
+    expect(typo.stderr).toBe(
+      'recall: error: unknown command "stauts"; did you mean `recall status`? (no note matches "stauts"; `recall -- stauts` searches it)\n',
+    );
     // `--` always searches, and a machine format always gets its answer.
     expect(run(['--kb', 'examples/kb', '--', 'stauts']).code).toBe(0);
     expect(run(['stauts', '--kb', 'examples/kb', '--json']).code).toBe(0);

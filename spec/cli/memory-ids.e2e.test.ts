@@ -72,7 +72,9 @@ describe('ids of harness memory notes, zero-config', () => {
     expect(ids.some((id) => id.startsWith('lrn-'))).toBe(true);
     for (const id of new Set(ids)) {
       const show = w.recall(['show', id]);
-      expect({ id, code: show.code, stderr: show.stderr }).toEqual({ id, code: 0, stderr: '' });
+      // Nothing on stderr but the line naming the sources read (every note command prints it here).
+      const warnings = show.stderr.split('\n').filter((l) => l && !l.startsWith('recall: reading 2 sources: '));
+      expect({ id, code: show.code, warnings }).toEqual({ id, code: 0, warnings: [] });
       expect(show.stdout).toContain(`[${id}]`);
       const hydrate = w.recall(['stages', 'hydrate', id]);
       expect((JSON.parse(hydrate.stdout) as { results: { found: boolean }[] }).results).toEqual([expect.objectContaining({ found: true })]);

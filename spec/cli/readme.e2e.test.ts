@@ -1,33 +1,20 @@
 /**
- * Every recall command in README.md's ```sh blocks, run as written (through sh, pipes included) on a
- * copy of the example KB, a scratch KB and a Claude Code memory folder, each checked for its exit
- * code and the shape of its output. A README command this spec cannot run (network, harness CLIs)
- * is listed in NOT_RUN with the reason; any other line it does not recognise fails the spec, so the
- * README and the behaviour cannot drift apart.
+ * Every recall command in the ```sh blocks of README.md, CONTRIBUTING.md and docs/*.md, run as
+ * written (through sh, pipes included), in that order, on a copy of the example KB, a scratch KB and
+ * a Claude Code memory folder, each checked for its exit code and the shape of its output. A command
+ * this spec cannot run (network, harness CLIs) is listed in NOT_RUN with the reason; any other line
+ * it does not recognise fails the spec, so the docs and the behaviour cannot drift apart.
  */
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DOC_FILES, readDoc, repo, shLines } from '../helpers/docs.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = fs.readFileSync(path.join(repo, 'README.md'), 'utf8');
+const docs = DOC_FILES.map(readDoc).join('\n');
 
-/** Lines of ```sh blocks, comments after two spaces removed. */
-function shLines(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    for (const raw of m[1]!.split('\n')) {
-      const line = raw.replace(/\s{2,}#.*$/, '').trim();
-      if (line && !line.startsWith('#')) out.push(line);
-    }
-  }
-  return out;
-}
-
-/** README lines that are not recall commands or cannot run here, and why. */
+/** Documented lines that are not recall commands or cannot run here, and why. */
 const NOT_RUN: [RegExp, string][] = [
   [/^npm /, 'npm scripts: CI runs them'],
   [/^git clone /, 'a clone and its npm ci: CI does both, spec/scripts/plugin-payload.e2e.test.ts builds the payload'],
@@ -50,7 +37,7 @@ let base = '';
 let env: Record<string, string> = {};
 const ran: Ran[] = [];
 
-/** The README line with its placeholders made concrete. */
+/** A documented line with its placeholders made concrete. */
 function concrete(line: string, ids: { example: string }): string {
   return line
     .replace(/examples\/kb/g, path.join(base, 'example-kb'))
@@ -96,7 +83,7 @@ beforeAll(() => {
     NO_COLOR: '1',
   };
   const ids = { example: 'lrn-pytest-pg-pool-fixture-c04e7a' };
-  for (const line of shLines(readme)) {
+  for (const line of shLines(docs)) {
     if (NOT_RUN.some(([re]) => re.test(line))) continue;
     ran.push(sh(concrete(line, ids)));
   }
@@ -109,9 +96,9 @@ afterAll(() => {
 const find = (re: RegExp): Ran[] => ran.filter((r) => re.test(r.line));
 const json = (r: Ran): unknown => JSON.parse(r.stdout);
 
-describe('README commands', () => {
-  it('runs every recall command of the README (the ones it cannot run are listed with a reason)', () => {
-    const lines = shLines(readme);
+describe('README and docs commands', () => {
+  it('runs every recall command of the README and docs (the ones it cannot run are listed with a reason)', () => {
+    const lines = shLines(docs);
     const unknown = lines.filter((l) => !NOT_RUN.some(([re]) => re.test(l)) && !/(^|[|;]\s*|=\S+\s+)bin\/recall\b/.test(l));
     expect(unknown).toEqual([]);
     expect(ran.length).toBeGreaterThanOrEqual(35);

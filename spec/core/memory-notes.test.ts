@@ -4,7 +4,7 @@
  * then treats as superseded: left out of recalls, the newer one given instead.
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
-import { parseNote, replacedLinks } from '../../core/note/index.js';
+import { extraFieldsText, memoryNameWords, parseNote, replacedLinks } from '../../core/note/index.js';
 import { DEFAULT_COMMAND, openSession } from '../../pipeline/run.js';
 import { listNotes, showNote } from '../../pipeline/notes/notes.js';
 import { tempKb, type TempKb } from '../helpers/kb.js';
@@ -82,5 +82,98 @@ describe('a memory folder with a replaced memory', () => {
     expect(listed.find((n) => n.path.endsWith('project_ci_github_actions.md'))?.state).toBe('live');
     const older = listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))!;
     expect(showNote(older.id, { kb: k.root, global: false, allBranches: false }, io).superseded_by).toBe('ci-github-actions');
+  });
+});
+
+describe('a replaced memory that is about the query', () => {
+  const kbs: TempKb[] = [];
+  afterEach(() => {
+    for (const k of kbs.splice(0)) k.cleanup();
+  });
+
+  it('passes its relevance to the memory that replaces it, and stays out itself, on a cache hit too', async () => {
+    const k = tempKb();
+    kbs.push(k);
+    k.write('documents/project_ci_jenkins.md', JENKINS);
+    k.write('documents/project_ci_github_actions.md', ACTIONS);
+    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
+    const session = await openSession(
+      { kb: k.root, global: false, allBranches: false, verbose: false },
+      { env, cwd: k.root, warn: () => undefined },
+    );
+    try {
+      // Only the replaced memory says "retest" and "comment": the question is about it, in its words.
+      for (const cache of [true, true]) {
+        const res = await session.run({ ...DEFAULT_COMMAND, query: 'comment retest on the PR build', cache, floor: 0 }, { noLog: true });
+        const byPath = new Map((res.outcome?.results ?? []).map((r) => [r.note.path, r.relevance]));
+        expect(byPath.has('documents/project_ci_jenkins.md')).toBe(false);
+        expect(byPath.get('documents/project_ci_github_actions.md') ?? 0).toBeGreaterThanOrEqual(0.5);
+      }
+    } finally {
+      session.close();
+    }
+  });
+});
+
+describe("a memory's name is its subject", () => {
+  const kbs: TempKb[] = [];
+  afterEach(() => {
+    for (const k of kbs.splice(0)) k.cleanup();
+  });
+
+  it('reads the name as words of a memory, not of a note with an id or a title of its own', () => {
+    expect(memoryNameWords({ name: 'commit-message-format', description: 'x' })).toBe('commit message format');
+    expect(memoryNameWords({ name: 'review_fixup_commits' })).toBe('review fixup commits');
+    expect(memoryNameWords({ name: 'ex-07-sqlite-wal', title: 'SQLite WAL grows' })).toBe('');
+    expect(memoryNameWords({ name: 'x-y', id: 'lrn-x' })).toBe('');
+    // Searched with the note: its words are in the text the index and the estimate read.
+    expect(extraFieldsText({ frontmatter: { name: 'commit-message-format' } })).toContain('commit message format');
+  });
+
+  const COMMITS = memory(
+    [
+      'name: commit-message-format',
+      'description: Conventional Commits with a required component scope and a why-body',
+      'metadata:',
+      '  type: feedback',
+    ],
+    'Use `type(scope): summary`, scope is the component (ingestd, queryd). The body says why.\n\n**How to apply:** every commit.',
+  );
+  const DEPLOYS = memory(
+    [
+      'name: deploys-via-argocd',
+      'description: Deploys and config changes go through Argo CD from the deploy repo',
+      'metadata:',
+      '  type: project',
+    ],
+    'Never kubectl apply or scale by hand; open a PR against the deploy repo and let Argo CD sync.',
+  );
+
+  async function relevanceOf(query: string): Promise<Map<string, number>> {
+    const k = tempKb();
+    kbs.push(k);
+    k.write('documents/feedback_commit_messages.md', COMMITS);
+    k.write('documents/project_deploy_gitops.md', DEPLOYS);
+    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
+    const session = await openSession(
+      { kb: k.root, global: false, allBranches: false, verbose: false },
+      { env, cwd: k.root, warn: () => undefined },
+    );
+    try {
+      const res = await session.run({ ...DEFAULT_COMMAND, query, cache: false, floor: 0 }, { noLog: true });
+      return new Map((res.outcome?.results ?? []).map((r) => [r.note.path, r.relevance]));
+    } finally {
+      session.close();
+    }
+  }
+
+  it('finds a rule named by two of its name words, though each is an everyday word its text never pairs', async () => {
+    const rel = await relevanceOf('looks good, commit it with a decent message');
+    expect(rel.get('documents/feedback_commit_messages.md') ?? 0).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it('does not take one shared name word for the subject (`commit()` on a writer is no commit message)', async () => {
+    const rel = await relevanceOf('what does `commit()` on ManifestWriter do if the object already exists in the bucket?');
+    expect(rel.get('documents/feedback_commit_messages.md') ?? 0).toBeLessThan(0.3);
   });
 });

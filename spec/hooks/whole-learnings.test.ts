@@ -24,6 +24,12 @@ describe('wholeLearnings', () => {
     expect(wholeLearnings(likely, render, 0.3).pointer).toBeNull();
   });
 
+  it('points at the unsure learning with the highest relevance, whatever its rank', () => {
+    // Ranked first by recency or confidence, but less likely about the prompt than the one after it.
+    const ranked = [scored(note({ id: 'recent' }), 0.9, 0.36), scored(note({ id: 'closer' }), 0.8, 0.39)];
+    expect(wholeLearnings(ranked, render, 0.3).pointer?.note.key).toBe('closer');
+  });
+
   it('holds nothing back when the floor is off (0)', () => {
     const out = wholeLearnings(weaker, render, 0);
     expect([ids(out.kept), out.pointer]).toEqual([['weak-0', 'weak-1', 'weak-2'], null]);

@@ -150,21 +150,23 @@ describe('readToolCall', () => {
         { old_string: 'c', new_string: 'd' },
       ],
     });
-    expect(edit).toMatchObject({ kind: 'edit', paths: ['/a/b.ts'], text: 'b\nd', before: 'a\nc' });
+    // What an edit changes is the lines it adds and the lines it drops.
+    expect(edit).toMatchObject({ kind: 'edit', paths: ['/a/b.ts'], text: 'b\na\nd\nc', before: 'a\nc', context: '\n' });
     expect(call('Read', { file_path: '/a/README.md' }).kind).toBe('read');
   });
 
   it("reads Codex's apply_patch and Copilot's toolName/toolArgs (an object or its JSON text)", () => {
-    const patch = '*** Begin Patch\n*** Update File: src/db.ts\n@@\n-old\n+pool_size = 40\n*** End Patch';
+    const patch = '*** Begin Patch\n*** Update File: src/db.ts\n@@\n engine = make(\n-old\n+pool_size = 40\n*** End Patch';
     expect(readToolCall({ tool_name: 'apply_patch', tool_input: { command: patch } })).toMatchObject({
       kind: 'edit',
       paths: ['src/db.ts'],
-      text: 'pool_size = 40',
+      text: 'pool_size = 40\nold',
+      context: 'engine = make(',
     });
     expect(readToolCall({ toolName: 'bash', toolArgs: '{"command":"npm i zod"}' })?.commands).toEqual([['npm', 'install', 'zod']]);
     expect(readToolCall({ toolName: 'edit', toolArgs: { path: '/a.py', old_str: 'x', new_str: 'y' } })).toMatchObject({
       kind: 'edit',
-      text: 'y',
+      text: 'y\nx',
     });
     expect(readToolCall({})).toBeNull();
     expect(readToolCall({ tool_name: 'Bash', tool_input: 'not an object' })?.commands).toEqual([]);

@@ -91,6 +91,23 @@ describe('everydayPrefixes', () => {
     expect(containsTerm(noteTerms(['auth']), auth.stem, auth.notVia)).toBe(true);
   });
 
+  it('does not let the leading word of a camelCase identifier stand for it ("tenant" is not "tenantCfg"), counts or not', () => {
+    const failing: WeighPort = () => ({ live: 1, df: new Map(), info: new Error('word counts missing') });
+    for (const weigh of [port({}, { tenant: 0.9 }), failing]) {
+      const out = everydayPrefixes(weighTerms(queryTerms('rename tenantCfg everywhere'), port({})).weighed, weigh);
+      const glued = out.find((t) => t.word === 'tenantcfg')!;
+      expect(containsTerm(noteTerms(['renam', 'tenant', 'group']), glued.stem, glued.notVia)).toBe(false);
+    }
+    expect(queryTerms('test ParseTenantHeader').find((t) => t.word === 'parsetenantheader')!.components).toEqual(
+      expect.arrayContaining(['parse', 'parsetenant']),
+    );
+    // Written apart, the words are the note's; a word that is no identifier keeps its abbreviations.
+    const apart = everydayPrefixes(weighTerms(queryTerms('rename the tenant config'), port({})).weighed, port({}));
+    expect(apart.every((t) => !t.components)).toBe(true);
+    const auth = everydayPrefixes(weighTerms(queryTerms('authentication'), port({})).weighed, port({}, { auth: 0.96 }))[0]!;
+    expect(containsTerm(noteTerms(['auth']), auth.stem, auth.notVia)).toBe(true);
+  });
+
   it('leaves every prefix allowed when the word weights are unavailable', () => {
     const terms = weighTerms(queryTerms('paintball'), port({})).weighed;
     const failing: WeighPort = () => ({ live: 1, df: new Map(), info: new Error('word counts missing') });

@@ -76,14 +76,14 @@ describe('recall.toml', () => {
     expect([...names].filter((n) => !known.has(n)).sort()).toEqual([]);
   });
 
-  it("the README's settings table is the one generated from the settings list (npm run docs:settings)", () => {
-    const readme = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'README.md'), 'utf8');
-    const start = readme.indexOf(SETTINGS_TABLE_START);
-    const end = readme.indexOf(SETTINGS_TABLE_END);
+  it("docs/settings.md's settings table is the one generated from the settings list (npm run docs:settings)", () => {
+    const page = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'settings.md'), 'utf8');
+    const start = page.indexOf(SETTINGS_TABLE_START);
+    const end = page.indexOf(SETTINGS_TABLE_END);
     expect(start).toBeGreaterThanOrEqual(0);
     expect(end).toBeGreaterThan(start);
-    expect(readme.slice(start + SETTINGS_TABLE_START.length, end).trim()).toBe(settingsTableMarkdown());
-    expect(withSettingsTable(readme)).toBe(readme);
+    expect(page.slice(start + SETTINGS_TABLE_START.length, end).trim()).toBe(settingsTableMarkdown());
+    expect(withSettingsTable(page)).toBe(page);
   });
 
   it('the generated table lists every setting once, with its key and variable', () => {

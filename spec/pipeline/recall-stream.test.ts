@@ -205,6 +205,7 @@ describe('recall$', () => {
       tier: 'fuzzy',
       arms: [],
       candidates: [{ note: pool, rrf: 1, evidence: 1, ranks: { bm25: 1 } }],
+      retired: [],
       ce: null,
       embeddings: null,
       degraded: [],

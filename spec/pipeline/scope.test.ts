@@ -71,7 +71,7 @@ describe('sanitiseBranch', () => {
 });
 
 describe('loadConfig', () => {
-  it('clamps alphas to 0..2 and falls back on junk with a warning', () => {
+  it('refuses alphas outside 0..2 and junk: the default is used, with a warning', () => {
     const c = loadConfig({
       HOME: '/h',
       RECALL_CONFIDENCE_ALPHA: '99',
@@ -79,15 +79,19 @@ describe('loadConfig', () => {
       RECALL_TAG_ALPHA: 'junk',
       RECALL_PROOF_ALPHA: '0.5',
     });
-    expect(c.alphas).toMatchObject({ confidence: 2, recency: 0, tags: 0.2, proof: 0.5, project: 0.2, authority: 0.1 });
-    expect(c.warnings).toEqual(['RECALL_TAG_ALPHA="junk" is not a valid number; using 0.2']);
+    expect(c.alphas).toMatchObject({ confidence: 0.2, recency: 0.2, tags: 0.2, proof: 0.5, project: 0.2, authority: 0.1 });
+    expect(c.warnings).toEqual([
+      'RECALL_CONFIDENCE_ALPHA="99" is outside 0..2; using 0.2',
+      'RECALL_RECENCY_ALPHA="-3" is outside 0..2; using 0.2',
+      'RECALL_TAG_ALPHA="junk" is not a valid number; using 0.2',
+    ]);
   });
 
   it('reads timeouts in seconds and floors in 0..1', () => {
     const c = loadConfig({ HOME: '/h', RECALL_BM25_TIMEOUT: '2.5', RECALL_ARM_BM25_MIN_SCORE: '7', RECALL_VECTOR_TIMEOUT: 'soon' });
     expect(c.armTimeoutsMs).toMatchObject({ bm25: 2500, vector: 60000, graph: 60000 });
-    expect(c.armFloors.bm25).toBe(1);
-    expect(c.warnings).toHaveLength(1);
+    expect(c.armFloors.bm25).toBe(0);
+    expect(c.warnings).toHaveLength(2);
   });
 });
 

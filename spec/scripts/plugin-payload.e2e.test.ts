@@ -55,6 +55,12 @@ describe('plugin payload', () => {
       expect(fs.existsSync(path.join(d, 'node_modules'))).toBe(false);
   });
 
+  it('carries the README as it is, not the docs pages or CONTRIBUTING.md', () => {
+    expect(fs.readFileSync(path.join(plugin, 'README.md'), 'utf8')).toBe(fs.readFileSync(path.join(repo, 'README.md'), 'utf8'));
+    expect(fs.existsSync(path.join(plugin, 'docs'))).toBe(false);
+    expect(fs.existsSync(path.join(plugin, 'CONTRIBUTING.md'))).toBe(false);
+  });
+
   it('answers a hook with learnings from a reflect KB, the command as hooks.json declares it', () => {
     const hooks = JSON.parse(fs.readFileSync(path.join(plugin, 'hooks', 'hooks.json'), 'utf8')) as {
       hooks: Record<string, { hooks: { command: string }[] }[]>;

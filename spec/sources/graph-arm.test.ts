@@ -1,6 +1,6 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { openIndex, refreshIndex, closeIndex, type IndexHandle } from '../../sources/index/index.js';
-import { graphSearch } from '../../sources/arms/graph.js';
+import { graphSearch } from '../../sources/index/graph-search.js';
 import { normaliseEntity } from '../../sources/index/entity-graph.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 

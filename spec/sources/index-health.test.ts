@@ -24,7 +24,7 @@ import {
   termStats,
   type IndexHandle,
 } from '../../sources/index/index.js';
-import { ftsQuery } from '../../sources/arms/bm25.js';
+import { ftsQuery } from '../../sources/index/fts-query.js';
 import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 

@@ -12,7 +12,7 @@ import {
   closeIndex,
   type IndexHandle,
 } from '../../sources/index/index.js';
-import { ftsQuery } from '../../sources/arms/bm25.js';
+import { ftsQuery } from '../../sources/index/fts-query.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 
 let kb: TempKb;

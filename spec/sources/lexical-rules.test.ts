@@ -1,7 +1,8 @@
 /** The lexical arm's term rules, the date-window rules and the WordNet expansion. */
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { lastValueFrom } from 'rxjs';
-import { ftsQuery, bm25Arm, EXPANSION_WEIGHT } from '../../sources/arms/bm25.js';
+import { bm25Arm, EXPANSION_WEIGHT } from '../../sources/arms/bm25.js';
+import { ftsQuery } from '../../sources/index/fts-query.js';
 import { datePhraseWords, inKbYears } from '../../pipeline/recall/recall.js';
 import { extractTemporal } from '../../sources/query/temporal-grammar.js';
 import { expandQuery, morphy, relatedToPair, relatedWords } from '../../sources/query/word-expansion.js';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, useSqliteDriver, STALE_WASM_LOCK_MS } from '../../sources/sqlite/sqlite.js';
 import { closeIndex, openIndex, refreshIndex, searchFts } from '../../sources/index/index.js';
-import { ftsQuery } from '../../sources/arms/bm25.js';
+import { ftsQuery } from '../../sources/index/fts-query.js';
 import { loadableDrivers } from '../helpers/driver.js';
 import { tempKb, noteText, touchLater, type TempKb } from '../helpers/kb.js';
 

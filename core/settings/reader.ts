@@ -1,0 +1,99 @@
+/**
+ * The one reader of settings: the recall pipeline's configuration (pipeline/config/config.ts), the
+ * hooks' own numbers and deadlines, and the team store's settings all read their environment (with
+ * recall.toml folded under it) through this class, with the default and range of each setting's
+ * entry in the settings table (settings.ts).
+ *
+ * The rule, for every number: a value that is not a number (not an integer, where only integers are
+ * valid) or that lies outside the setting's range is refused; the setting's default is used and a
+ * warning names the variable, the value, the range and the value used. Nothing here throws, so a
+ * hook never fails on a setting. Refused rather than clamped: an out-of-range value is almost always
+ * a slip of unit or scale (milliseconds for seconds, 50 for 0.5), and clamping turns the slip into
+ * the extreme of the range (a one-hour hook deadline, a relevance floor of 1 that silences every
+ * recall), where refusing gives the documented default. A user who sets a value therefore gets one
+ * of two outcomes, both readable in the settings table: their value, or the default and a warning.
+ */
+import { isTruthyWord } from '../truthy.js';
+import { setting } from './settings.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export class SettingsReader {
+  /** One line per value refused, naming the variable, the value and the value used instead. */
+  readonly warnings: string[] = [];
+  constructor(private readonly env: Env) {}
+
+  /** The variable's value, trimmed; undefined when unset or blank. */
+  raw(name: string): string | undefined {
+    const v = this.env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  }
+
+  /**
+   * A number in [min, max] (an integer when `integer`); unset gives `def`, anything else invalid
+   * gives `def` and a warning. For a variable outside the settings table (a hook's deadline, whose
+   * default is its hook's); a setting of the table is read with number().
+   */
+  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean } = {}): number {
+    const v = this.raw(name);
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
+      this.warnings.push(`${name}=${JSON.stringify(v)} is not a valid ${opts.integer ? 'integer' : 'number'}; using ${def}`);
+      return def;
+    }
+    if (n < min || n > max) {
+      this.warnings.push(`${name}=${JSON.stringify(v)} is outside ${rangeText(min, max)}; using ${def}`);
+      return def;
+    }
+    return n;
+  }
+
+  /** A number setting, with the default, range and integer rule of its entry in the settings table. */
+  number(env: string): number {
+    const s = setting(env);
+    if (typeof s.def !== 'number') throw new Error(`${env} has no numeric default`);
+    return this.num(env, s.def, s.min ?? -Infinity, s.max ?? Infinity, { integer: s.integer === true });
+  }
+
+  /** One of a fixed set of words (case-insensitive); anything else falls back with a warning. */
+  oneOf<T extends string>(name: string, values: readonly T[], def: T): T {
+    const v = this.raw(name)?.toLowerCase();
+    if (v === undefined) return def;
+    if ((values as readonly string[]).includes(v)) return v as T;
+    this.warnings.push(`${name}=${JSON.stringify(v)} is not one of ${values.join(', ')}; using ${def}`);
+    return def;
+  }
+
+  /** Switch that is on unless set to exactly "0" (the reference's convention for RECALL_* toggles). */
+  onUnlessZero(name: string): boolean {
+    return this.raw(name) !== '0';
+  }
+
+  /** Switch that is on when set to a truthy word (1, true, yes, on). */
+  flag(name: string): boolean {
+    return isTruthyWord(this.raw(name));
+  }
+
+  /** A boolean setting: one that defaults to on stays on unless set to 0; one that defaults to off needs a truthy word. */
+  bool(env: string): boolean {
+    return setting(env).def === true ? this.onUnlessZero(env) : this.flag(env);
+  }
+
+  /** A setting with a fixed set of words, defaulting to its entry's default. */
+  choice<T extends string>(env: string): T {
+    const s = setting(env);
+    return this.oneOf(env, s.choices as readonly T[], s.def as T);
+  }
+
+  /** A text setting, or its default (null when it has none). */
+  text(env: string): string | null {
+    const d = setting(env).def;
+    return this.raw(env) ?? (typeof d === 'string' ? d : null);
+  }
+}
+
+/** A range as the warning shows it: `0..1`, or `0..` with no upper bound. */
+function rangeText(min: number, max: number): string {
+  return `${Number.isFinite(min) ? min : ''}..${Number.isFinite(max) ? max : ''}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Commands of a tool call against the commands a note names. Pure.
+ *
+ * - runsPattern: the call runs a named command (same program, then each word in order);
+ * - followsNote: the call runs a command the note recommends, as the note writes it;
+ * - commandName: the words that name what a command runs (its program and subcommand).
+ */
+import type { CommandPattern, NoteTriggers, Recommended } from './triggers.js';
+import { program } from './looking.js';
+
+/** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
+export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
+  if (!p.words[0]!.includes(program(c))) return false;
+  let at = 1;
+  for (const alts of p.words.slice(1)) {
+    while (at < c.length && !alts.includes(c[at]!)) at += 1;
+    if (at >= c.length) return false;
+    at += 1;
+  }
+  return true;
+}
+
+/**
+ * Whether command `c` runs recommended command `r` as the note writes it: the same program, each of
+ * its words, and no flag the note does not write (unless it leaves the command open with `...`).
+ * `git push` follows "a plain `git push`"; `git push --force` does not.
+ */
+export function followsCommand(c: readonly string[], r: Recommended): boolean {
+  if (program(c) !== r.words[0]) return false;
+  const args = c.slice(1);
+  const has = (w: string): boolean => args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w)));
+  if (!r.words.slice(1).every(has)) return false;
+  if (r.open) return true;
+  return args.filter((a) => a.startsWith('-')).every((a) => r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w))));
+}
+
+/**
+ * Whether a run already does what the note says: one of its commands runs a command the note
+ * recommends, as written, and none runs a command the note names otherwise (warns about or mentions).
+ * `cargo nextest run --workspace` for "use `cargo nextest run --workspace`, not `cargo test`".
+ */
+export function followsNote(commands: readonly string[][], t: NoteTriggers): boolean {
+  if (t.recommends.length === 0) return false;
+  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r));
+  return commands.some(follows) && !commands.some((c) => !follows(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
+}
+
+/**
+ * The words that name what a command runs: the program and up to two plain words after it, a short
+ * flag's value passed over (`kubectl -n prod describe pod x` → kubectl, describe, pod).
+ */
+export function commandName(c: readonly string[]): string[] {
+  const out = [program(c)];
+  for (let i = 1; i < c.length && out.length < 3; i += 1) {
+    const w = c[i]!;
+    if (w.startsWith('-')) {
+      if (/^-[A-Za-z]$/.test(w)) i += 1;
+      continue;
+    }
+    if (!/^[a-z][a-z-]*$/.test(w)) break;
+    out.push(w);
+  }
+  return out;
+}

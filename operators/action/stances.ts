@@ -1,0 +1,53 @@
+/**
+ * What a note says of each code span it writes: advice to follow (`use X`, `X, never Y`), or a
+ * warning, a symptom or a mere mention. Pure. Only a clear recommendation counts as advice; anything
+ * else stays a trigger.
+ */
+
+/** Words before a code span that tell the agent to run it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
+const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
+/** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
+const WARN_CUE =
+  /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
+/** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
+const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
+const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
+
+/**
+ * Code spans of a text with what their clause says of them: recommended when the words before the
+ * span in its clause (sentence, or the part after a `;` or a dash) tell the agent to use or run it, or
+ * the words after it set it against something else (`X, never Y`), and none before it warns against
+ * it or guards it with a condition; otherwise not. Only a clear recommendation
+ * counts: a span merely mentioned stays a trigger.
+ */
+export function spanStances(text: string): { span: string; recommended: boolean }[] {
+  const out: { span: string; recommended: boolean }[] = [];
+  for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
+    // Note text is data: a clause is read within a window, and only so many spans, so a huge note
+    // with thousands of spans costs no more than a few.
+    if (out.length >= MAX_SPANS) break;
+    const at = m.index ?? 0;
+    const head = text.slice(Math.max(0, at - CLAUSE_WINDOW), at);
+    // What the clause says before the span, other spans' code left out (`--no-optional` is no warning).
+    const before = head.slice(lastClauseStart(head)).replace(/`[^`]*`/g, ' ');
+    const rest = text.slice(at + m[0].length, at + m[0].length + CLAUSE_WINDOW);
+    const end = rest.search(/[.!?](?:\s|$)|;|\n/);
+    const after = (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
+    const clause = before + after;
+    // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
+    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after);
+    out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause) });
+  }
+  return out;
+}
+
+/** Characters read on each side of a code span for the clause it sits in, and spans read per text. */
+const CLAUSE_WINDOW = 400;
+const MAX_SPANS = 200;
+
+/** Where the clause holding the end of `head` starts. */
+function lastClauseStart(head: string): number {
+  let start = 0;
+  for (const m of head.matchAll(/[.!?]\s|;|\n| — | - /g)) start = (m.index ?? 0) + m[0].length;
+  return start;
+}

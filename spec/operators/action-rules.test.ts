@@ -1,0 +1,230 @@
+/**
+ * The action matcher's general rules for what counts as evidence (operators/action): an edit is read
+ * by what it changes; a run that does what a note recommends is quiet; the program's name, and the
+ * place of a change, are one piece of evidence each; an identifier made of a note's phrase counts.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { parseNote } from '../../core/note/index.js';
+import {
+  buildTriggerIndex,
+  matchAction,
+  noteTriggers,
+  readToolCall,
+  spanStances,
+  type TriggerIndex,
+} from '../../operators/action/index.js';
+
+/** Every stem counts as rare: the matcher's own rules, without the English word counts. */
+const info = (): number => 1;
+
+function kb(files: Record<string, string>): TriggerIndex {
+  const notes = Object.entries(files).map(([rel, text]) => parseNote(text, rel, 'documents'));
+  return buildTriggerIndex(notes.map((n) => noteTriggers(n, n.displayId)));
+}
+
+const call = (tool_name: string, tool_input: Record<string, unknown>) => readToolCall({ tool_name, tool_input })!;
+const ids = (idx: TriggerIndex, tool: string, input: Record<string, unknown>, cwd = '/home/dev/shop') =>
+  matchAction(idx, call(tool, input), cwd, { info }).map((m) => m.id);
+
+describe('what counts as evidence for a tool call', () => {
+  it('reads an edit by what it changes: a token only in the unchanged lines it quotes is not enough alone', () => {
+    const groups = kb({
+      'documents/groups.md': `---
+id: lrn-groups
+title: "Consumer group ids are frozen"
+key_insight: "Renaming \`compactor-v1\` resets its offsets; a new consumer gets a new group id."
+---
+Body.
+`,
+    });
+    const edit = (old_string: string, new_string: string) =>
+      matchAction(groups, call('Edit', { file_path: '/home/dev/shop/ids.go', old_string, new_string }), '/', { info }).map((m) => m.id);
+    // Renaming the frozen id: the dropped line is part of the change.
+    expect(edit('\tCompactor = "compactor-v1"', '\tCompactor = "compactor"')).toEqual(['lrn-groups']);
+    // Adding a new group beside it: the frozen id is only quoted to place the edit.
+    expect(edit('\tCompactor = "compactor-v1"', '\tCompactor = "compactor-v1"\n\tAudit = "audit-sink"')).toEqual([]);
+    // Nor with the file's name sharing a word of the note: the path and the quoted lines are one place.
+    expect(
+      matchAction(
+        groups,
+        call('Edit', {
+          file_path: '/home/dev/shop/groups.go',
+          old_string: '\tCompactor = "compactor-v1"',
+          new_string: '\tCompactor = "compactor-v1"\n\tAudit = "audit-sink"',
+        }),
+        '/',
+        { info },
+      ),
+    ).toEqual([]);
+  });
+
+  it('gives nothing for a run that does what a note recommends, as written; the note for what it warns about', () => {
+    const notes = kb({
+      'documents/nextest.md': `---
+id: lrn-nextest
+title: "Rust tests run with nextest"
+key_insight: "Run the tests with \`cargo nextest run --workspace\`, not \`cargo test\`: integration tests collide on the fixture."
+---
+Body.
+`,
+      'documents/fixups.md': `---
+id: lrn-fixups
+title: "Review fixup commits"
+key_insight: "After review has started, address comments with \`git commit --fixup=<sha>\` and a plain \`git push\`; never \`git push --force\` before approval."
+---
+Body.
+`,
+      'documents/tmux.md': `---
+id: lrn-tmux
+title: "Never kill the tmux server"
+key_insight: "Use \`tmux kill-session -t <exact-name>\` only; \`tmux kill-server\` destroys every session."
+---
+Body.
+`,
+    });
+    const run = (command: string) => ids(notes, 'Bash', { command });
+    expect(run('cargo nextest run --workspace')).toEqual([]);
+    expect(run('cd compactor && cargo test -p compactor')).toEqual(['lrn-nextest']);
+    expect(run('git push')).toEqual([]);
+    expect(run('git commit --fixup=4e1c2a9')).toEqual([]);
+    expect(run('git push --force origin data-1931-retry')).toEqual(['lrn-fixups']);
+    expect(run('tmux kill-session -t shop-dev')).toEqual([]);
+    expect(run('tmux kill-server')).toEqual(['lrn-tmux']);
+  });
+
+  it('counts the words naming the program and its subcommand as one piece of evidence', () => {
+    const gh = kb({
+      'documents/gh.md': `---
+id: lrn-gh-graphql
+title: "gh api graphql pagination needs explicit cursor loops"
+key_insight: "gh api graphql has no --paginate for nested connections; loop on pageInfo.endCursor manually."
+---
+Body.
+`,
+    });
+    // The same tool for something else: only its name is shared.
+    expect(
+      ids(gh, 'Bash', { command: `gh api graphql -f query='mutation { addComment(input: {body: "hi"}) { clientMutationId } }'` }),
+    ).toEqual([]);
+    expect(ids(gh, 'Bash', { command: "gh api graphql --paginate -f query='query($endCursor: String) { nodes }'" })).toEqual([
+      'lrn-gh-graphql',
+    ]);
+  });
+
+  it('counts an identifier that joins two words a note writes side by side (its phrase), not the same words apart', () => {
+    const notes = kb({
+      'documents/phrase.md': `---
+id: lrn-phrase
+title: "Connection pool exhaustion under burst load"
+key_insight: "Size the pool to peak concurrency."
+---
+Body.
+`,
+      'documents/apart.md': `---
+id: lrn-apart
+title: "Pool workers drop their broker connection when idle"
+key_insight: "Heartbeats keep it open."
+---
+Body.
+`,
+    });
+    // Words fairly common in English: two of them alone stay under the bar.
+    const common = (): number => 0.8;
+    const edit = (text: string) =>
+      matchAction(notes, call('Edit', { file_path: '/home/dev/shop/cache.py', old_string: '', new_string: text }), '/', {
+        info: common,
+      }).map((m) => m.id);
+    expect(edit('pool = ConnectionPool.from_url(url)')).toEqual(['lrn-phrase']);
+    expect(edit('pool = make_pool(connection)')).toEqual([]);
+  });
+
+  it('counts the words of where the change is (its file path) as one piece of evidence', () => {
+    const nginx = kb({
+      'documents/nginx.md': `---
+id: lrn-nginx
+title: "Nginx gateway upstream keepalive"
+key_insight: "Set keepalive in the upstream block and proxy_http_version 1.1."
+---
+Body.
+`,
+    });
+    const edit = (text: string) =>
+      ids(nginx, 'Edit', { file_path: '/home/dev/shop/deploy/nginx/gateway/upstream.conf', old_string: '', new_string: text });
+    expect(edit('client_max_body_size 50m;')).toEqual([]);
+    expect(edit('keepalive 64;')).toEqual(['lrn-nginx']);
+  });
+
+  it('counts a token the note names in passing as what it is about when its words are the phrase of its title', () => {
+    const note = (title: string) => `---
+id: lrn-idle
+title: "${title}"
+key_insight: "Do not hold a transaction open during slow work."
+---
+Raising \`idle_in_transaction_session_timeout\` hides the problem.
+`;
+    const run = (title: string) =>
+      ids(kb({ 'documents/idle.md': note(title) }), 'Bash', {
+        command: `psql "$URL" -c "ALTER ROLE etl SET idle_in_transaction_session_timeout = '2h';"`,
+      });
+    expect(run('Postgres kills sessions idle in transaction')).toEqual(['lrn-idle']);
+    expect(run('Postgres kills slow sessions')).toEqual([]);
+  });
+
+  it('reads what a note says of each code span: advice, or a warning, a symptom or a mere mention', () => {
+    const stance = (text: string) => spanStances(text).map((x) => `${x.span}:${x.recommended ? 'do' : '-'}`);
+    expect(stance('Run the tests with `cargo nextest run`, not `cargo test`.')).toEqual(['cargo nextest run:do', 'cargo test:-']);
+    expect(stance('Log ids (`invoice_id`), never user objects.')).toEqual(['invoice_id:do']);
+    expect(stance('Every script failed with `bad interpreter`; recreate it with `python -m venv .venv`.')).toEqual([
+      'bad interpreter:-',
+      'python -m venv .venv:do',
+    ]);
+    expect(stance('Run `terraform force-unlock` only after the lock holder is dead.')).toEqual(['terraform force-unlock:-']);
+    expect(stance('`tmux kill-server` destroys every session.')).toEqual(['tmux kill-server:-']);
+  });
+
+  it('gives nothing for writing a token the note only recommends; the note for one it warns about', () => {
+    const logs = kb({
+      'documents/pii.md': `---
+id: lrn-pii
+title: "Redact PII in logs"
+key_insight: "Never log \`req.body\` or user objects."
+---
+A debug line \`logger.info({ req })\` shipped request bodies. Log ids (\`invoice_id\`), never user objects.
+`,
+    });
+    const edit = (text: string) => ids(logs, 'Edit', { file_path: '/home/dev/shop/billing/service.py', old_string: '', new_string: text });
+    // The logger call the note tells of, with the id it recommends logging: following it.
+    expect(edit('logger.info("invoice finalized", extra={"invoice_id": invoice.id})')).toEqual([]);
+    expect(edit('logger.info("incoming", extra={"body": req.body})')).toEqual(['lrn-pii']);
+  });
+
+  it('gives a note for an edit of a file its "How to apply" names: a file type, a folder, a file', () => {
+    const notes = kb({
+      'documents/proto.md': `---
+name: proto-field-changes
+description: Never renumber protobuf fields
+metadata:
+  type: feedback
+---
+Never change a field's number.
+
+**How to apply:** Any \`.proto\` edit.
+`,
+      'documents/kafka.md': `---
+name: no-kafka-mocks
+description: Producer and consumer code is tested against a real broker container
+metadata:
+  type: feedback
+---
+No mocked clients.
+
+**How to apply:** Anything under \`internal/kafka\`; set \`KAFKA_URL=localhost:9092\` first.
+`,
+    });
+    const edit = (file: string) => ids(notes, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: '', new_string: 'x := 1' });
+    expect(edit('api/v2/event.proto')).toEqual(['proto-field-changes']);
+    expect(edit('internal/kafka/producer_test.go')).toEqual(['no-kafka-mocks']);
+    expect(edit('internal/ingest/batcher.go')).toEqual([]);
+    expect(ids(notes, 'Read', { file_path: '/home/dev/shop/api/v2/event.proto' })).toEqual([]);
+  });
+});
