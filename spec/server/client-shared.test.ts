@@ -120,6 +120,7 @@ describe('thin client and in-process path agree', () => {
       'core/path-settings.ts',
       // The settings table (data, no imports): the path settings the client makes absolute come from it.
       'core/settings/index.ts',
+      'core/settings/reader.ts',
       'core/settings/retrieval.ts',
       'core/settings/runtime.ts',
       'core/settings/settings.ts',
@@ -133,7 +134,6 @@ describe('thin client and in-process path agree', () => {
       'pipeline/config/config.ts',
       'pipeline/config/file.ts',
       'pipeline/config/index.ts',
-      'pipeline/config/reader.ts',
       'sinks/hook-envelope.ts',
       'sinks/safe-text.ts',
       'sources/daemon-protocol.ts',
