@@ -6,7 +6,6 @@
  * failure; 0 = everything else, as in the reference: a runtime problem never fails the caller).
  * stdout carries only the requested output.
  */
-import { isHookName } from '../hooks/hook-table.js';
 import { fastParse } from './options.js';
 import { runRecallCommand } from './commands/index.js';
 import { exitStatusOf } from './exit-status.js';
@@ -29,13 +28,6 @@ Every command: \`recall --help\`; one command: \`recall help COMMAND\`.
 export async function main(io: CliIo): Promise<number> {
   for (const w of io.configWarnings ?? []) io.stderr(`recall: ${w}\n`);
   try {
-    if (io.argv[0] === 'hook' && io.argv.length === 2 && isHookName(io.argv[1])) {
-      // `recall hook <name>`: the hook entry point, hook JSON on stdin, one envelope on stdout.
-      const startedMs = Math.round(performance.timeOrigin);
-      const { hookEnvelope } = await import('../hooks/entry.js');
-      io.stdout(await hookEnvelope(io.argv[1], { stdin: process.stdin, env: io.env, cwd: io.cwd, startedMs }));
-      return 0;
-    }
     // Bare `recall`: what to type next, as gh and git print, rather than an "empty query" error.
     if (io.argv.length === 0) {
       io.stdout(SHORT_HELP);

@@ -15,7 +15,6 @@ import { defer, from, map, of, type Observable } from 'rxjs';
 import type { Note } from '../core/note/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { errorMessage } from '../core/errors.js';
-import { SettingsReader } from '../core/settings/index.js';
 import {
   actionSummary,
   matchAction,
@@ -35,7 +34,6 @@ import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import { scrub } from '../sinks/scrub/index.js';
 import { hookRow } from './hook-table.js';
 import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
-import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../io/hook-input.js';
 import { injectedId, renderResults, session$ } from './hook-session.js';
 
 /** Characters the action hook may inject (hook table). */
@@ -169,12 +167,6 @@ export const preToolUseHook: HookSpec = {
     }),
 };
 
-/** When the hook process started: its deadline less its own timeout (read by the same rule as runHook). */
-function hookStartMs(ctx: HookContext): number {
-  const row = hookRow('pre-tool-use');
-  return ctx.deadlineMs - new SettingsReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
-}
-
 /** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */
 function recordAction(
   ctx: HookContext,
@@ -217,7 +209,7 @@ function recordAction(
         tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: [{ stage: 'match', ms: Math.round(ms) }],
         recall_ms: Math.round(ms),
-        hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
+        hook_ms: Math.round(ctx.now() - ctx.startedMs),
         degraded: [],
         matched: matched.map((m) => ({ id: idOf(m.note), score: m.match.score, why: m.match.why.slice(0, 8) })),
       },

@@ -1,11 +1,11 @@
 /**
  * What every hook shares: tolerant stdin parsing, presence-first field lookup, env overrides that
- * fall back on malformed values (with a breadcrumb), a deadline, and the never-fail contract:
+ * fall back on malformed values (with a breadcrumb), the call's deadline, and the never-fail contract:
  * whatever happens the hook prints exactly one valid envelope and exits 0.
  */
 import os from 'node:os';
 import { asyncScheduler, defer, lastValueFrom, take, throwError, timeout, type Observable, type SchedulerLike } from 'rxjs';
-import { loadConfig, type RecallConfig, withConfigFile } from '../pipeline/config/index.js';
+import { loadConfig, type RecallConfig } from '../pipeline/config/index.js';
 import type { RunIo } from '../pipeline/run.js';
 import { errorMessage } from '../core/errors.js';
 import { harnessOf, toHookEnvelope, type Harness } from '../sinks/hook-envelope.js';
@@ -13,14 +13,12 @@ import type { HookEvent, HookName } from './hook-table.js';
 import { leaveBreadcrumb, logHookLine, claimNotice } from '../sinks/logs/index.js';
 import { asReferenceBlock } from '../sinks/safe-text.js';
 import { hookFailure } from '../pipeline/health/index.js';
-import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC, MAX_STDIN_BYTES, readStdin, stdinWaitMs } from '../io/hook-input.js';
+import { MAX_STDIN_BYTES, RUN_CUT_BEFORE_MS, RUN_PLAN_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { StateDirError, checkStateDir } from '../io/private-fs.js';
 import { resolveStateDir } from '../core/state-dir.js';
 import { SettingsReader } from '../core/settings/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
-
-export { MAX_STDIN_BYTES, readStdin, stdinWaitMs };
 
 /** Hook input as an object: empty, non-JSON, non-object or oversized stdin → {}. */
 export function parseHookInput(text: string): Record<string, unknown> {
@@ -67,8 +65,13 @@ export interface HookContext {
   stateDir: string;
   /** The settings of this call (environment over recall.toml over defaults), read once by runHook. */
   config: RecallConfig;
-  /** Absolute deadline (epoch ms) for the whole hook. */
+  /**
+   * When the hook's work should be done (epoch ms): the call's deadline less RUN_PLAN_BEFORE_MS, the
+   * time its answer needs to reach the harness. Recalls are planned against it.
+   */
   deadlineMs: number;
+  /** When the hook process started (epoch ms): what a hook's own time (hook_ms) counts from. */
+  startedMs: number;
   /** The hooks' own numbers, read by the settings reader (core/settings); what it refused is recorded after the run. */
   overrides: SettingsReader;
   now: () => number;
@@ -99,83 +102,73 @@ export interface HookSpec {
   run(input: Record<string, unknown>, ctx: HookContext): Observable<string>;
 }
 
-/** The environment a hook runs with: recall.toml under it, read once per hook call. */
-export type HookSettings = Pick<ReturnType<typeof withConfigFile>, 'env' | 'warnings'>;
-
-/** The hook's settings from its environment and the config file (read once; a broken file is a warning). */
-export function hookSettings(env: Env): HookSettings {
-  return withConfigFile(env);
-}
-
-export interface HookIo {
-  stdinText: string;
-  env: Env;
-  cwd: string;
-  now?: () => number;
-  /** When the hook process started (epoch ms): the deadline counts from there, stdin read included. */
-  startedMs?: number;
+/** What the place a hook runs in adds to its call. */
+export interface HookRunIo {
   /** A degradation met before this run (the recall server could not answer), for the hook's log. */
   notice?: string;
-  /** The settings already read from `env` and the config file (hookSettings), so they are read once. */
-  settings?: HookSettings;
   /** Effects for the hook's recalls (the recall server's index opener, a test's model client). */
   recallIo?: Pick<RunIo, 'openIndex' | 'models'>;
+  now?: () => number;
   /** Where the deadline's timer runs (a test's virtual time); default: real time. */
   scheduler?: SchedulerLike;
 }
 
-/** Slack after the deadline before the safety net answers with an empty context. */
-const SAFETY_GRACE_MS = 250;
+/** The call's settings with models never fetched from a hook (a cold hub lookup blows any deadline). */
+const offline = (env: Env): Env => ({
+  ...env,
+  HF_HUB_OFFLINE: env['HF_HUB_OFFLINE'] ?? '1',
+  TRANSFORMERS_OFFLINE: env['TRANSFORMERS_OFFLINE'] ?? '1',
+});
 
 /**
- * Run a hook to its envelope. Never rejects: an error, a malformed env value or a blown deadline
- * gives an empty context (and a breadcrumb), never a crash or a missing answer.
+ * Run a hook to its envelope, under the call's deadline: the run is cut RUN_CUT_BEFORE_MS before it,
+ * which stops whatever it still does (and records nothing more). Never rejects: an error, a
+ * malformed env value or a blown deadline gives an empty context (and a breadcrumb), never a crash
+ * or a missing answer.
  */
-export async function runHook(spec: HookSpec, io: HookIo): Promise<{ envelope: string; context: string; error: string | null }> {
+export async function runHook(
+  spec: HookSpec,
+  call: HookCall,
+  io: HookRunIo = {},
+): Promise<{ envelope: string; context: string; error: string | null }> {
   const now = io.now ?? Date.now;
-  const started = io.startedMs ?? now();
   let harness: Harness = 'claude';
   let stateDir = '';
-  const input = parseHookInput(io.stdinText);
+  const input = parseHookInput(call.stdinText);
   try {
-    harness = harnessOf(io.env, input);
-    // Models must never be fetched from a hook (a cold hub lookup blows any deadline).
-    const file = io.settings ?? hookSettings(io.env);
-    const env: Env = {
-      ...file.env,
-      HF_HUB_OFFLINE: io.env['HF_HUB_OFFLINE'] ?? '1',
-      TRANSFORMERS_OFFLINE: io.env['TRANSFORMERS_OFFLINE'] ?? '1',
-    };
+    harness = harnessOf(call.env, input);
+    const env = offline(call.env);
     const config = loadConfig(env);
     // A state dir of another user is refused before anything is written there (failed() then
     // records why in this user's own default state dir).
     checkStateDir(config.stateDir);
     stateDir = config.stateDir;
-    for (const w of [...file.warnings, ...config.warnings]) leaveBreadcrumb(stateDir, spec.name, 'config', w);
-    const stdinProblem = hookInputProblem(io.stdinText);
+    for (const w of [...call.warnings, ...config.warnings]) leaveBreadcrumb(stateDir, spec.name, 'config', w);
+    const stdinProblem = hookInputProblem(call.stdinText);
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
     if (io.notice) logHookLine(stateDir, spec.name, io.notice);
     const overrides = new SettingsReader(env);
-    const timeoutSec = overrides.num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
     const ctx: HookContext = {
       env,
-      cwd: io.cwd,
+      cwd: call.cwd,
       harness,
       stateDir,
       config,
-      deadlineMs: started + timeoutSec * 1000,
+      deadlineMs: call.deadlineMs - RUN_PLAN_BEFORE_MS,
+      startedMs: call.startedMs,
       overrides,
       now,
       recallIo: io.recallIo ?? {},
     };
-    // The deadline unsubscribes the run: nothing of it goes on (nor records anything) once the
-    // hook answered with an empty context.
+    const seconds = (call.deadlineMs - call.startedMs) / 1000;
+    // The cut unsubscribes the run: nothing of it goes on (nor records anything) once the hook
+    // answered with an empty context, and it comes before the client gives up waiting.
     const context = await lastValueFrom(
       defer(() => spec.run(input, ctx)).pipe(
         take(1),
         timeout({
-          first: Math.max(0, ctx.deadlineMs - now()) + SAFETY_GRACE_MS,
-          with: () => throwError(() => new Error(`deadline of ${timeoutSec} s passed`)),
+          first: Math.max(0, call.deadlineMs - RUN_CUT_BEFORE_MS - now()),
+          with: () => throwError(() => new Error(`deadline of ${seconds} s passed`)),
           scheduler: io.scheduler ?? asyncScheduler,
         }),
       ),
@@ -224,20 +217,4 @@ function userNotice(spec: HookSpec, input: Record<string, unknown>, stateDir: st
 /** Append a line to the hook's log (degradations, decisions); never throws. */
 export function hookLog(ctx: HookContext, hook: string, line: string): void {
   logHookLine(ctx.stateDir, hook, line);
-}
-
-/**
- * The hook's deadline from its spec, env and config file (for sizing the stdin wait before runHook
- * parses it): a deadline set in recall.toml bounds the stdin read too. `settings`, when given, are
- * the env and file already read (hookSettings), so the file is not read again.
- */
-export function hookDeadlineMs(spec: HookSpec, env: Env, startedMs: number, settings?: HookSettings): number {
-  let merged: Env = env;
-  try {
-    merged = (settings ?? hookSettings(env)).env;
-  } catch {
-    /* runHook reports the file's problem */
-  }
-  const sec = new SettingsReader(merged).num(spec.timeoutEnv, spec.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC);
-  return startedMs + sec * 1000;
 }

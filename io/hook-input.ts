@@ -1,8 +1,8 @@
 /**
- * How a hook reads its stdin and how long it may take: shared by the in-process hook runtime and
- * the recall server's thin client. It imports nothing of the project, so the thin client can bundle
- * it without loading the pipeline, and both read a hook's input and deadline exactly alike. Each
- * hook's deadline setting and its default live in the hook table (hooks/hook-table.ts).
+ * A hook call (HookCall), how a hook reads its stdin and how long it may take: the thin client puts
+ * the call together (client/hook-call.ts) and the recall server and the in-process hook runtime take
+ * it as it is. It imports nothing of the project, so the thin client bundles it without loading the
+ * pipeline. Each hook's deadline setting and its default live in the hook table (hooks/hook-table.ts).
  */
 import fs from 'node:fs';
 
@@ -18,13 +18,62 @@ export const DEADLINE_MIN_SEC = 0.05;
 export const DEADLINE_MAX_SEC = 3600;
 
 /**
- * A deadline setting's value in seconds: `defaultSec` when unset, blank, not a number or outside
- * the allowed range (the hook runtime reads it the same way and also records the bad value).
+ * One hook call as its process received it. Built once, where the process starts (the thin client,
+ * client/hook-call.ts), and handed whole to the recall server or to the in-process path: both answer
+ * it with answerHook (hooks/answer.ts), so neither reads the settings or works out the deadline again.
  */
-export function deadlineSec(raw: string | undefined, defaultSec: number): number {
+export interface HookCall {
+  /** The hook's name in the hook table (hooks/hook-table.ts). */
+  name: string;
+  /** What the harness sent on stdin ('' when nothing came). */
+  stdinText: string;
+  /** The caller's environment with recall.toml's settings under it, relative path settings made absolute against `cwd`. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Problems met reading those settings (a broken recall.toml, a malformed deadline): breadcrumbs of the hook. */
+  warnings: readonly string[];
+  /** The caller's working directory. */
+  cwd: string;
+  /** When the hook process started (epoch ms): node's own start-up and the stdin read count against the deadline. */
+  startedMs: number;
+  /** When the answer is due (epoch ms): `startedMs` plus the hook's deadline setting. */
+  deadlineMs: number;
+}
+
+/**
+ * Before the deadline, the client prints the empty envelope itself, whatever the server or the
+ * in-process run still does: time to write the answer and exit, so that it arrives inside the
+ * deadline even on a loaded machine.
+ */
+export const GIVE_UP_BEFORE_MS = 100;
+/**
+ * A hook's run is cut this long before the deadline (runHook's safety net): nothing of it goes on,
+ * nor records anything, once it is cut, and the answer still has GIVE_UP_BEFORE_MS less this to
+ * travel from the server to the client. A run that recorded notes therefore answered before the
+ * client gave up, unless the answer took longer than that to arrive.
+ */
+export const RUN_CUT_BEFORE_MS = 250;
+/** The hook plans its work to end this long before the deadline (the deadline its recalls are given). */
+export const RUN_PLAN_BEFORE_MS = 450;
+
+/**
+ * A hook's deadline (epoch ms) from its deadline setting: `defaultSec` when unset or blank; a value
+ * that is not a number in DEADLINE_MIN_SEC..DEADLINE_MAX_SEC also means the default, and `problem`
+ * says so. The one reading of a deadline setting: the thin client's, carried on the HookCall.
+ */
+export function hookDeadline(
+  setting: string,
+  raw: string | undefined,
+  defaultSec: number,
+  startedMs: number,
+): { deadlineMs: number; problem: string | null } {
   const text = (raw ?? '').trim();
+  if (text === '') return { deadlineMs: startedMs + defaultSec * 1000, problem: null };
   const n = Number(text);
-  return text !== '' && Number.isFinite(n) && n >= DEADLINE_MIN_SEC && n <= DEADLINE_MAX_SEC ? n : defaultSec;
+  if (Number.isFinite(n) && n >= DEADLINE_MIN_SEC && n <= DEADLINE_MAX_SEC) return { deadlineMs: startedMs + n * 1000, problem: null };
+  return {
+    deadlineMs: startedMs + defaultSec * 1000,
+    problem: `${setting}=${JSON.stringify(raw)} is not a number in ${DEADLINE_MIN_SEC}..${DEADLINE_MAX_SEC}; using ${defaultSec}`,
+  };
 }
 
 /**

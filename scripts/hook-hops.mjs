@@ -95,13 +95,20 @@ const contextOf = (stdout) => {
 function inProcess() {
   const t = tempSetup();
   const env = { ...t.env, RECALL_NO_SERVER: '1' };
-  // The hook's own entry as compiled module by module (the bundles merge modules into chunks): the
-  // code the recall server runs for each call, and a one-shot process runs when there is no server.
-  const entry = pathToFileURL(path.join(dist, 'hooks', 'entry.js')).href;
+  // The in-process path as compiled module by module (the bundles merge modules into chunks): the
+  // call put together where the process starts (client/hook-call.ts) and answered by answerHook, the
+  // code the recall server runs for each call and the thin client runs when there is no server.
+  const call = pathToFileURL(path.join(dist, 'client', 'hook-call.js')).href;
+  const answer = pathToFileURL(path.join(dist, 'hooks', 'answer.js')).href;
   const hook = [
     '--input-type=module',
     '-e',
-    `const { hookMain } = await import(${JSON.stringify(entry)}); await hookMain('user-prompt-submit');`,
+    [
+      `const { startHookCall, withStdin } = await import(${JSON.stringify(call)});`,
+      `const { answerHook } = await import(${JSON.stringify(answer)});`,
+      "const start = startHookCall('user-prompt-submit', { env: process.env, cwd: process.cwd(), startedMs: Math.round(performance.timeOrigin) });",
+      'process.stdout.write(await answerHook(await withStdin(start, process.stdin)), () => process.exit(0));',
+    ].join(' '),
   ];
   try {
     run(hook, env, 'warm-up', t.kb);

@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { bundle, hookScript } from './bundle.mjs';
+import { bundle, emptyEnvelopeSource, hookScript } from './bundle.mjs';
 import { buildStemCounts } from './build-data.mjs';
 import { buildWordnet } from './build-wordnet.mjs';
 import { hookEvents } from './hook-names.mjs';
@@ -92,9 +92,10 @@ export async function buildPlugin(out) {
     await bundle(root, path.join(tmp, 'dist', 'bundle'), { sourcemap: false });
     await buildStemCounts(root, path.join(tmp, 'dist', 'data'));
     buildWordnet(root, path.join(tmp, 'dist', 'data'));
+    const envelope = await emptyEnvelopeSource(root);
     for (const [name, event] of Object.entries(hookEvents(root))) {
       fs.mkdirSync(path.join(tmp, 'dist', 'hooks'), { recursive: true });
-      fs.writeFileSync(path.join(tmp, 'dist', 'hooks', `${name}.js`), hookScript(name, event));
+      fs.writeFileSync(path.join(tmp, 'dist', 'hooks', `${name}.js`), hookScript(name, event, envelope));
     }
     for (const f of COPIED) copy(path.join(root, f), path.join(tmp, f));
     copy(path.join(root, 'skills'), path.join(tmp, 'skills'));

@@ -5,8 +5,9 @@
  *
  * - Listens on a unix socket in the user's 0700 run dir (mode 0600); if another live server already
  *   owns it, this one exits (a spawn race has one winner); a stale socket file is taken over.
- * - Each request runs exactly the code a one-shot process runs (runHook, the CLI's main), with the
- *   client's environment and working directory, so the answer is the same either way.
+ * - Each request runs exactly the code a one-shot process runs (answerHook on the client's hook call,
+ *   the CLI's main), with the client's environment and working directory, so the answer is the same
+ *   either way.
  * - Exits after REFLECT_IDLE_TIMEOUT seconds without a request, on `shutdown`, on SIGTERM/SIGINT,
  *   or when its socket file is removed (its state dir deleted): it never outlives its purpose.
  */
@@ -15,12 +16,11 @@ import net from 'node:net';
 import os from 'node:os';
 import { bindSocket } from '../sources/unix-socket.js';
 import path from 'node:path';
-import { HOOKS } from '../hooks/registry.js';
-import { runHook } from '../hooks/runtime.js';
+import { answerHook } from '../hooks/answer.js';
 import { isHookName } from '../hooks/hook-table.js';
+import { RUN_CUT_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { Admission } from './admission.js';
-import { callerPaths, callerSettings, hookDeadlineOf, tooLateHook, type CallerSettings } from './caller-request.js';
-import { withConfigFile } from '../pipeline/config/index.js';
+import { callerSettings, tooLateHook, wellFormedCall } from './caller-request.js';
 import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
@@ -33,7 +33,6 @@ import {
   PROTOCOL_VERSION,
   checkSocketDir,
   type CliRequest,
-  type HookRequest,
   type ServerAnswer,
   type ServerRequest,
   type ServerStatus,
@@ -50,21 +49,13 @@ export interface ServeOptions {
 }
 
 /**
- * A hook, run as its entry script runs it, with its indexes from the pool. The client's SQLite
- * driver choice must be this process's.
+ * A hook call, answered as the in-process path answers it (answerHook), with its indexes from the
+ * pool. The client's SQLite driver choice must be this process's.
  */
-async function answerHook(req: HookRequest, pool: KbPool, settings: CallerSettings): Promise<ServerAnswer> {
-  if (!isHookName(req.name)) return { ok: false, decline: `unknown hook ${req.name}` };
-  if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const out = await runHook(HOOKS[req.name], {
-    stdinText: req.stdinText,
-    env: settings.env,
-    settings,
-    cwd: req.cwd,
-    startedMs: req.startedMs,
-    recallIo: { openIndex: pool.opener },
-  });
-  return { ok: true, envelope: out.envelope };
+async function serveHook(call: HookCall, pool: KbPool): Promise<ServerAnswer> {
+  if (!isHookName(call.name)) return { ok: false, decline: `unknown hook ${String(call.name)}` };
+  if (!sameDriver(call.env)) return { ok: false, decline: 'another SQLite driver asked for' };
+  return { ok: true, envelope: await answerHook(call, { recallIo: { openIndex: pool.opener } }) };
 }
 
 /** A plain `recall QUERY`, run as bin/recall runs it; anything else (subcommands, stdin) is declined. */
@@ -72,8 +63,7 @@ async function answerCli(req: CliRequest, pool: KbPool): Promise<ServerAnswer> {
   const fast = fastParse(req.argv);
   if (!fast || fast.query === '-') return { ok: false, decline: 'not a plain recall' };
   if (!sameDriver(req.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  const { warnings } = withConfigFile(req.env);
-  const env = callerPaths(req);
+  const { env, warnings } = callerSettings(req);
   let stdout = '';
   let stderr = '';
   const code = await cliMain({
@@ -90,7 +80,7 @@ async function answerCli(req: CliRequest, pool: KbPool): Promise<ServerAnswer> {
   return { ok: true, stdout, stderr, code };
 }
 
-function sameDriver(env: HookRequest['env']): boolean {
+function sameDriver(env: HookCall['env']): boolean {
   const norm = (v: string | undefined): string => (v ?? '').trim().toLowerCase();
   return norm(env['RECALL_SQLITE_DRIVER']) === norm(process.env['RECALL_SQLITE_DRIVER']);
 }
@@ -194,17 +184,19 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     }
     requests += 1;
     if (req.op !== 'hook' && req.op !== 'cli') return { ok: false, decline: 'unknown request' };
-    // A hook's recall.toml is read once: for its deadline, its run and its too-late answer.
-    const settings = req.op === 'hook' ? callerSettings(req) : null;
     const run = async (): Promise<ServerAnswer> => {
       // Every file event queued before this request is handled before the request is; without that
       // guarantee every KB is compared file by file, as in a one-shot recall.
       await fence.pass().catch(() => opts.pool.distrust());
-      return req.op === 'hook' ? answerHook(req, opts.pool, settings!) : answerCli(req, opts.pool);
+      return req.op === 'hook' ? serveHook(req.call, opts.pool) : answerCli(req, opts.pool);
     };
     if (req.op === 'hook') {
-      const deadlineMs = hookDeadlineOf(req, settings!);
-      return admission.submit({ kind: req.name, deadlineMs, run, tooLate: (why) => tooLateHook(req, why, settings!) });
+      const { call } = req;
+      if (!wellFormedCall(call)) return { ok: false, decline: 'not a hook call this server reads' };
+      // The call's own deadline, as its client worked it out: a run must be over (cut) before the
+      // client stops waiting, so one that cannot start in time is answered empty at once.
+      const deadlineMs = call.deadlineMs - RUN_CUT_BEFORE_MS;
+      return admission.submit({ kind: call.name, deadlineMs, run, tooLate: (why) => tooLateHook(call, why) });
     }
     // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).
     return admission.submit({ kind: 'cli', deadlineMs: Infinity, run, tooLate: (why) => ({ ok: false, decline: why }) });

@@ -47,6 +47,26 @@ export function fitContext(text: string, cap: number): string {
 }
 
 /**
+ * "Nothing to add": the envelope of an empty answer to hook event `event` in the shape of `harness`
+ * (a Harness, or REFLECT_HARNESS as set), the same bytes as toHookEnvelope(harness, event, ''); an
+ * empty object, valid in every harness, when `event` is unknown (not a hook). Copilot's prompt hook
+ * leaves the prompt as it is with `{}`; its other hooks read a top-level field.
+ *
+ * Self-contained on purpose (it uses nothing outside its own body): the scripts that must answer
+ * when nothing else of recall can load (scripts/launch.mjs, the generated dist/hooks/<name>.js, the
+ * stable launcher) carry its source text, written into them by scripts/bundle.mjs and
+ * hooks/install/stable-launcher.ts, so there is one empty envelope, not one per script.
+ */
+export function emptyEnvelope(harness: string | undefined, event: string | undefined): string {
+  const shape = String(harness ?? '')
+    .trim()
+    .toLowerCase();
+  if (shape === 'copilot') return event === 'UserPromptSubmit' || !event ? '{}\n' : '{"additionalContext":""}\n';
+  if (!event) return '{}\n';
+  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: '' } }) + '\n';
+}
+
+/**
  * The envelope of a hook answer. `event` is the Claude Code / Codex event name of the hook (the hook
  * table in hooks/ owns the names); Copilot runs the UserPromptSubmit hook as userPromptTransformed,
  * whose answer rewrites the prompt instead of adding context. `systemMessage` (Claude Code only) is a

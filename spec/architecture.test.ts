@@ -7,7 +7,8 @@
  *   pipeline/                  the composition; imports the parts and below
  *   hooks/                     hook logic and entries; imports the pipeline and below
  *   cli/                       commands and tools; imports anything below
- *   server/                    the recall server and its thin client; runs hooks and the CLI
+ *   server/                    the recall server; runs hooks and the CLI
+ *   client/                    the thin client where a hook or `recall` process starts: the server, else in-process
  *   scripts/                   build, eval and bench scripts; import anything
  *
  * Inside a layer, a folder (sources/index/, pipeline/session/, ...) is one feature with one entry,
@@ -38,7 +39,8 @@ export const LAYERS: Readonly<Record<string, number>> = {
   hooks: 4,
   cli: 5,
   server: 6,
-  scripts: 7,
+  client: 7,
+  scripts: 8,
 };
 
 function tsFiles(dir: string): string[] {
@@ -113,7 +115,7 @@ export function pastEntry(): string[] {
 }
 
 /** The source layers whose runtime import graph must have no cycle (scripts/ may import anything). */
-const SOURCE_LAYERS = ['core', 'io', 'sources', 'operators', 'sinks', 'pipeline', 'hooks', 'cli', 'server'];
+const SOURCE_LAYERS = ['core', 'io', 'sources', 'operators', 'sinks', 'pipeline', 'hooks', 'cli', 'server', 'client'];
 
 /** The runtime import graph of the source layers: repository path -> the repository paths it imports. */
 export function runtimeGraph(): Map<string, string[]> {

@@ -1,12 +1,14 @@
 /**
- * `recall hook <name>` (a hook entry point; main answers it before yargs loads, this module gives it
- * help and a usage error for a wrong name) and `recall hooks [config|install|uninstall]`.
+ * `recall hook <name>` (a hook entry point: bin/recall's thin client, client/client.ts, answers it
+ * before the CLI loads; this module gives it help and a usage error) and
+ * `recall hooks [config|install|uninstall]`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
 import { HOOK_NAMES } from '../../hooks/hook-table.js';
+import { UsageError } from '../../core/errors.js';
 import { HARNESSES } from '../../hooks/install/index.js';
 import { actionOf, type CliIo } from '../shared.js';
 
@@ -15,7 +17,11 @@ export function hookCommand(): CommandModule {
     command: 'hook <name>',
     describe: `Run a hook entry point: ${HOOK_NAMES.join(' | ')} (hook JSON on stdin)`,
     builder: (y: Argv) => y.positional('name', { choices: HOOK_NAMES }),
-    handler: () => undefined,
+    // Only the thin client runs a hook (it reads the call's settings and deadline once, where the
+    // process starts); the CLI's own bundle run directly has no hook path of its own.
+    handler: () => {
+      throw new UsageError('a hook runs through bin/recall or scripts/launch.mjs: `recall hook <name>` with the hook JSON on stdin');
+    },
   };
 }
 

@@ -18,6 +18,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { HOOK_TABLE } from '../hook-table.js';
+import { emptyEnvelope } from '../../sinks/hook-envelope.js';
 import { resolveStateDir } from '../../core/state-dir.js';
 import type { FileChange } from './install.js';
 
@@ -32,8 +33,9 @@ export function launcherDir(env: Env, home: string): string {
 export const LAUNCHER_RECORD = 'install.json';
 
 /**
- * The launcher's text; __EVENTS__ (hook name → event, for the empty envelope) and __RECORD__ are
- * filled in by launcherText.
+ * The launcher's text; __EVENTS__ (hook name → event, for the empty envelope), __ENVELOPE__ (the
+ * text of emptyEnvelope: one empty envelope for every script) and __RECORD__ are filled in by
+ * launcherText.
  */
 const LAUNCHER_TEMPLATE = `// recall's stable hook launcher, written by \`recall hooks install\`; rewritten by each install.
 // Runs the recall install named in install.json beside this folder; when that install is gone (a
@@ -81,12 +83,10 @@ function installToRun(root) {
   }
 }
 
+// emptyEnvelope of sinks/hook-envelope.ts, its text written in by launcherText.
+__ENVELOPE__
 function emptyEnvelope() {
-  const harness = (process.env.REFLECT_HARNESS ?? '').trim().toLowerCase();
-  const event = EVENTS[name];
-  if (harness === 'copilot') return event === 'UserPromptSubmit' || !event ? '{}\\n' : '{"additionalContext":""}\\n';
-  if (!event) return '{}\\n';
-  return JSON.stringify({ hookSpecificOutput: { hookEventName: event, additionalContext: '' } }) + '\\n';
+  return emptyEnvelopeOf(process.env.REFLECT_HARNESS, EVENTS[name]);
 }
 
 function leaveReason(detail) {
@@ -125,7 +125,9 @@ if (target) {
 /** The launcher script, with the hook name → event table embedded. */
 export function launcherText(): string {
   const events = Object.fromEntries(HOOK_TABLE.map((h) => [h.name, h.event]));
-  return LAUNCHER_TEMPLATE.replace('__EVENTS__', () => JSON.stringify(events)).replace('__RECORD__', () => JSON.stringify(LAUNCHER_RECORD));
+  return LAUNCHER_TEMPLATE.replace('__EVENTS__', () => JSON.stringify(events))
+    .replace('__RECORD__', () => JSON.stringify(LAUNCHER_RECORD))
+    .replace('__ENVELOPE__', () => `const emptyEnvelopeOf = ${emptyEnvelope.toString()};`);
 }
 
 /**

@@ -15,7 +15,6 @@ import type { RunResult } from '../../pipeline/run.js';
 import type { RefreshReport } from '../../sources/index/index.js';
 import { judgeUse, prepareText, useClues } from '../../core/helpfulness/index.js';
 import { errorMessage } from '../../core/errors.js';
-import { SettingsReader } from '../../core/settings/index.js';
 import { sessionKey } from '../../core/session-key.js';
 import { str } from '../../core/note/index.js';
 import type { TraceEvent, TraceSink } from '../../operators/trace-stage.js';
@@ -24,8 +23,6 @@ import { CHARS_PER_TOKEN, pyLen } from '../../sinks/economics.js';
 import { addPending, logHookEvent, logUseEvent, takePending, type InjectedNote } from '../../sinks/hook-events/index.js';
 import { readInjected } from '../../sinks/logs/index.js';
 import { safeId } from '../../sinks/safe-text.js';
-import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../io/hook-input.js';
-import { hookRow } from '../hook-table.js';
 import { hookLog, pick, type HookContext } from '../runtime.js';
 
 /** Time a judgement needs left before the deadline; with less, it waits for the next hook. */
@@ -71,15 +68,6 @@ export interface PromptEvent {
   res: Pick<RunResult, 'outcome' | 'scope' | 'refresh'>;
   picked: { kept: readonly ScoredCandidate[]; pointer?: ScoredCandidate | null; block: string };
   stages: { stage: string; ms: number }[];
-}
-
-/**
- * When the hook process started: its deadline less its timeout, read from the same env by the same
- * rule as runHook (a fresh reader, so a malformed value is not reported twice).
- */
-function hookStartMs(ctx: HookContext): number {
-  const row = hookRow('user-prompt-submit');
-  return ctx.deadlineMs - new SettingsReader(ctx.env).num(row.timeoutEnv, row.defaultTimeoutSec, DEADLINE_MIN_SEC, DEADLINE_MAX_SEC) * 1000;
 }
 
 /** Whether the index was left part-built at the deadline (a background refresher goes on with it). */
@@ -142,7 +130,7 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: ev.stages,
         recall_ms: Math.round(outcome?.ms ?? 0),
-        hook_ms: Math.round(ctx.now() - hookStartMs(ctx)),
+        hook_ms: Math.round(ctx.now() - ctx.startedMs),
         degraded: degradedOf(ev.res),
       },
       ctx.now(),

@@ -5,8 +5,8 @@
  *
  * Per KB size: `recall QUERY` (whole process, through the thin client and the server, and in its
  * own process with RECALL_NO_SERVER=1), each hook (spawn to envelope, both ways), and with `--ab DIR`
- * (another built checkout, e.g. main) that checkout's figures as "before", with its own index, state
- * dir and recall server (when it has one). Then the servers' RSS and idle CPU, and the cost of a
+ * (another built checkout, e.g. main) that checkout's figures as "before" (hooks both ways), with its
+ * own index, state dir and recall server (when it has one). Then the servers' RSS and idle CPU, and the cost of a
  * hung server (the client's accept budget).
  */
 import fs from 'node:fs';
@@ -127,7 +127,11 @@ function casesFor(
     const hook = (root: string, e: NodeJS.ProcessEnv) => (i: number) =>
       spawned(process.execPath, [path.join(root, 'dist', 'hooks', `${name}.js`)], e, input(i))();
     cases.push({ label: `${name}, server`, run: hook(o.repo, env) }, { label: `${name}, in-process`, run: hook(o.repo, alone) });
-    if (o.ab) cases.push({ label: `${name}, before`, run: hook(o.ab, abEnv) });
+    if (o.ab)
+      cases.push(
+        { label: `${name}, before`, run: hook(o.ab, abEnv) },
+        { label: `${name}, before in-process`, run: hook(o.ab, { ...abEnv, RECALL_NO_SERVER: '1' }) },
+      );
   }
   return cases;
 }

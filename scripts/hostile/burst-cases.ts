@@ -13,7 +13,11 @@ async function serverStatus(socket: string): Promise<Record<string, unknown> | n
   const { ask } = (await import(
     path.join(repo, 'dist', 'sources', 'recall-server', 'ask.js')
   )) as typeof import('../../sources/recall-server/ask.js');
-  const out = await ask(socket, { op: 'status', v: 1 }, 2000, Date.now() + 5000);
+  // The protocol version of the repo measured: a server declines a request of another version.
+  const { PROTOCOL_VERSION } = (await import(
+    path.join(repo, 'dist', 'sources', 'recall-server', 'protocol.js')
+  )) as typeof import('../../sources/recall-server/protocol.js');
+  const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 2000, Date.now() + 5000);
   return 'failed' in out || !out.answer.ok || !('status' in out.answer) ? null : (out.answer.status as unknown as Record<string, unknown>);
 }
 

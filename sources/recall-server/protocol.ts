@@ -14,28 +14,23 @@ import { createHash } from 'node:crypto';
 import { envFlag } from '../../core/truthy.js';
 import { resolveStateDir } from '../../core/state-dir.js';
 import { myUid, ownPrivateDir } from '../../io/private-fs.js';
+import type { HookCall } from '../../io/hook-input.js';
 
 export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../daemon-protocol.js';
 
 /** Bumped when a request or answer changes shape; a server of another version declines. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export interface HookRequest {
   op: 'hook';
   v: number;
-  name: string;
-  stdinText: string;
-  env: Env;
-  cwd: string;
-  /** When the client process started (epoch ms): a hook's deadline counts from there. */
-  startedMs: number;
   /**
-   * The hook's deadline (epoch ms) as its client counts it: the server answers before it, with an
-   * empty context when the request cannot run in time (absent from older clients).
+   * The hook call as its client put it together (settings read and deadline worked out once, there):
+   * the server answers it before `call.deadlineMs`, with an empty context when it cannot run it in time.
    */
-  deadlineMs?: number;
+  call: HookCall;
   /** The client's build of recall (see buildStamp; absent from older clients). */
   build?: string;
 }

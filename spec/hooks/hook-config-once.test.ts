@@ -1,10 +1,9 @@
 /**
- * A hook call reads its settings once: the config file once (for the stdin wait and the run) and
- * the settings object once, passed down to the recall session. Both readers are wrapped with a
- * counter before the hook modules are loaded.
+ * A hook call reads its settings once: the config file once, where the call is put together (for
+ * its deadline, the stdin wait and the run), and the settings object once, passed down to the
+ * recall session. Both readers are wrapped with a counter before the hook modules are loaded.
  */
 import { describe, it, expect, afterEach, jest } from '@jest/globals';
-import { Readable } from 'node:stream';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
 import { driverEnv } from '../helpers/driver.js';
 
@@ -25,7 +24,8 @@ jest.unstable_mockModule('../../pipeline/config/file.js', () => ({
     return realFile.withConfigFile(...args);
   },
 }));
-const { hookEnvelope } = await import('../../hooks/entry.js');
+const { hookCall } = await import('../../client/hook-call.js');
+const { answerHook } = await import('../../hooks/answer.js');
 
 const kbs: TempKb[] = [];
 afterEach(() => {
@@ -53,8 +53,7 @@ const envOf = (k: TempKb): Record<string, string> => ({
 async function callHook(name: 'user-prompt-submit' | 'session-start', payload: Record<string, unknown>, k: TempKb): Promise<string> {
   calls.loadConfig = 0;
   calls.withConfigFile = 0;
-  const stdin = Readable.from([Buffer.from(JSON.stringify(payload))]) as unknown as NodeJS.ReadStream;
-  return hookEnvelope(name, { stdin, env: envOf(k), cwd: k.root, startedMs: Date.now() });
+  return answerHook(hookCall(name, JSON.stringify(payload), { env: envOf(k), cwd: k.root, startedMs: Date.now() }));
 }
 
 describe('settings per hook call', () => {

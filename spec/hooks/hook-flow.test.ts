@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Observable, VirtualTimeScheduler } from 'rxjs';
 import { runHook, type HookSpec } from '../../hooks/runtime.js';
+import { hookCall } from '../../client/hook-call.js';
 import { userPromptSubmitHook } from '../../hooks/registry.js';
 import { readInjected } from '../../sinks/logs/session-injected.js';
 import { unavailable, type ModelClient, type RerankResult } from '../../core/ports.js';
@@ -91,7 +92,7 @@ describe('hook deadline', () => {
     const spec: HookSpec = { ...hookRow('subagent-start'), run: () => new Observable<string>(() => () => void (torn = true)) };
     const k = tempKb();
     kbs.push(k);
-    const answer = runHook(spec, { stdinText: '{}', env: envOf(k), cwd: k.root, startedMs: Date.now(), scheduler });
+    const answer = runHook(spec, hookCall('subagent-start', '{}', { env: envOf(k), cwd: k.root, startedMs: Date.now() }), { scheduler });
     // The run has been subscribed (runHook got that far synchronously); only the deadline is pending.
     expect(torn).toBe(false);
     scheduler.flush();
@@ -105,14 +106,14 @@ describe('hook deadline', () => {
     const k = poolKb();
     const models = hangingReranker();
     const scheduler = new VirtualTimeScheduler();
-    const answer = runHook(userPromptSubmitHook, {
-      stdinText: stdinOf('s-cut'),
-      env: envOf(k),
-      cwd: k.root,
-      startedMs: Date.now(),
-      scheduler,
-      recallIo: { models: models.client },
-    });
+    const answer = runHook(
+      userPromptSubmitHook,
+      hookCall('user-prompt-submit', stdinOf('s-cut'), { env: envOf(k), cwd: k.root, startedMs: Date.now() }),
+      {
+        scheduler,
+        recallIo: { models: models.client },
+      },
+    );
     // The recall is now waiting on the cross-encoder (its own timeout is seconds away in real time).
     await models.asked;
     expect(models.tornDown()).toBe(false);
@@ -128,7 +129,10 @@ describe('hook deadline', () => {
 describe('prompt hook bookkeeping', () => {
   it('logs, claims and records exactly the learnings it injected', async () => {
     const k = poolKb();
-    const out = await runHook(userPromptSubmitHook, { stdinText: stdinOf('s-log'), env: envOf(k), cwd: k.root, startedMs: Date.now() });
+    const out = await runHook(
+      userPromptSubmitHook,
+      hookCall('user-prompt-submit', stdinOf('s-log'), { env: envOf(k), cwd: k.root, startedMs: Date.now() }),
+    );
     const injected = shownIds(contextOf(out.envelope));
     expect(injected).toHaveLength(3);
     const log = recallLog(k);

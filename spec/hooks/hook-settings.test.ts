@@ -14,6 +14,7 @@ import { loadConfig } from '../../pipeline/config/index.js';
 import type { RecallCommand, RecallSession } from '../../pipeline/run.js';
 import { HOOK_TABLE, hookRow } from '../../hooks/hook-table.js';
 import { runHook, type HookContext, type HookSpec } from '../../hooks/runtime.js';
+import { hookCall } from '../../client/hook-call.js';
 import { sessionStartRecall$ } from '../../hooks/session-start-recall.js';
 import { DEADLINE_MAX_SEC, DEADLINE_MIN_SEC } from '../../io/hook-input.js';
 
@@ -39,6 +40,7 @@ function contextOf(env: Record<string, string>): HookContext {
     stateDir: state,
     config: loadConfig(full),
     deadlineMs: Date.now() + 60_000,
+    startedMs: Date.now(),
     overrides: new SettingsReader(full),
     now: Date.now,
     recallIo: {},
@@ -109,7 +111,7 @@ describe('the hooks read their numbers through the settings reader', () => {
       },
     };
     const env = { HOME: state, REFLECT_STATE_DIR: state, RECALL_FLOOR_SUBAGENT: '5', REFLECT_SUBAGENT_RECALL_LIMIT: '999' };
-    const out = await runHook(spec, { stdinText: '{}', env, cwd: state });
+    const out = await runHook(spec, hookCall('subagent-start', '{}', { env, cwd: state, startedMs: Date.now() }));
     expect(out.error).toBeNull();
     expect(limit).toBe(3);
     const logged = (dir: string): string =>

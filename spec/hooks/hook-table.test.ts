@@ -1,24 +1,12 @@
 /**
- * The hook table is the one list of hooks: each row's entry script exists and runs that hook, the
- * handlers cover exactly the table, and the Copilot events are ones whose answers Copilot reads.
+ * The hook table is the one list of hooks: the handlers cover exactly the table, and the Copilot
+ * events are ones whose answers Copilot reads.
  */
 import { describe, it, expect } from '@jest/globals';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { HOOK_NAMES, HOOK_TABLE, hookRow, isHookName } from '../../hooks/hook-table.js';
 import { HOOKS } from '../../hooks/registry.js';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
 describe('hook table', () => {
-  it('gives each hook an entry script that runs that hook, named after it', () => {
-    for (const h of HOOK_TABLE) {
-      expect(h.entry).toBe(`hooks/${h.name}.ts`);
-      expect(fs.readFileSync(path.join(repo, h.entry), 'utf8')).toContain(`await hookMain('${h.name}');`);
-    }
-  });
-
   it('has a handler for every hook and none besides, each carrying its row', () => {
     expect(Object.keys(HOOKS).sort()).toEqual([...HOOK_NAMES].sort());
     for (const name of HOOK_NAMES) {

@@ -66,4 +66,16 @@ describe('launcher fallback envelope', () => {
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('{}\n');
   });
+
+  it("carries sinks/hook-envelope.ts's emptyEnvelope as the build writes it (its block is current)", () => {
+    const check = `
+      import fs from 'node:fs';
+      const m = await import(${JSON.stringify(path.join(repo, 'scripts', 'bundle.mjs'))});
+      const file = ${JSON.stringify(path.join(repo, 'scripts', 'launch.mjs'))};
+      const text = fs.readFileSync(file, 'utf8');
+      process.stdout.write(String(m.launchText(text, await m.emptyEnvelopeSource(${JSON.stringify(repo)})) === text));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', check], { encoding: 'utf8', timeout: 60_000 });
+    // false: run `node scripts/bundle.mjs` (or `npm run build`), which rewrites the block.
+    expect(r.stdout).toBe('true');
+  });
 });

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { Admission } from '../../server/admission.js';
-import { takeFallbackSlot } from '../../server/fallback-slots.js';
+import { takeFallbackSlot } from '../../client/fallback-slots.js';
 
 function deferred(): { promise: Promise<string>; resolve: (v: string) => void } {
   let resolve: (v: string) => void = () => undefined;

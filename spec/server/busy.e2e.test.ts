@@ -10,7 +10,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { expectEnvelope, hostileCase, prompt, runHook, type Case } from '../hostile/helpers.js';
 import { serverSocketPath } from '../../sources/recall-server/protocol.js';
-import { IN_PROCESS_SLOTS } from '../../server/fallback-slots.js';
+import { IN_PROCESS_SLOTS } from '../../client/fallback-slots.js';
 
 let c: Case;
 let hung: net.Server | null = null;

@@ -1,19 +1,19 @@
 /**
  * The thin client decides alone which calls go to the server and how long a hook may take, so its
- * rules must be the in-process path's own: same sub-command words, same deadline reading, same
- * stdin reading. It also must stay thin: what it imports never reaches the pipeline.
+ * rules must be the in-process path's own: same sub-command words; the hook's deadline is read
+ * once, there, from the environment and recall.toml, and carried on the call. It also must stay
+ * thin: what it imports never reaches the recall pipeline.
  */
 import { describe, it, expect } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { plainRecall } from '../../server/client.js';
-import { hookDeadline, readHookStdin } from '../../server/client-stdin.js';
+import os from 'node:os';
+import { plainRecall } from '../../client/client.js';
+import { startHookCall, withStdin } from '../../client/hook-call.js';
 import { fastParse } from '../../cli/options.js';
-import { HOOKS } from '../../hooks/registry.js';
-import { HOOK_NAMES } from '../../hooks/hook-table.js';
-import { hookDeadlineMs, readStdin } from '../../hooks/runtime.js';
+import { HOOK_NAMES, hookRow } from '../../hooks/hook-table.js';
 import { COMMAND_WORDS } from '../../cli/command-words.js';
 import { ENV_ONLY_SETTINGS } from '../../sources/recall-server/protocol.js';
 
@@ -39,28 +39,58 @@ describe('thin client and in-process path agree', () => {
     for (const argv of lines) expect([argv, plainRecall(argv)]).toEqual([argv, fastParse(argv) !== null]);
   });
 
-  it('reads every hook deadline setting as the hook does, malformed values included', () => {
+  it('reads every hook deadline setting once: a malformed or out-of-range value means the default, and says so', () => {
     const started = 1_000_000;
+    const cases: [string | undefined, number | null][] = [
+      [undefined, null],
+      ['', null],
+      ['7', 7],
+      ['0.5', 0.5],
+      [' 3 ', 3],
+      ['0.01', null],
+      ['4000', null],
+      ['soon', null],
+      ['-1', null],
+    ];
     for (const name of HOOK_NAMES) {
-      for (const value of [undefined, '', '7', '0.5', '0.01', '4000', 'soon', ' 3 ', '-1']) {
+      const row = hookRow(name);
+      for (const [value, sec] of cases) {
         const env = {
-          REFLECT_RECALL_TIMEOUT: value,
-          REFLECT_SUBAGENT_RECALL_TIMEOUT: value,
+          [row.timeoutEnv]: value,
           HOME: '/nonexistent',
           REFLECT_STATE_DIR: '/nonexistent/state',
           XDG_CONFIG_HOME: '/nonexistent',
         };
-        expect([name, value, hookDeadline(name, env, started)]).toEqual([name, value, hookDeadlineMs(HOOKS[name], env, started)]);
+        const call = startHookCall(name, { env, cwd: '/', startedMs: started });
+        expect([name, value, call.deadlineMs]).toEqual([name, value, started + (sec ?? row.defaultTimeoutSec) * 1000]);
+        const malformed = value !== undefined && value.trim() !== '' && sec === null;
+        expect([name, value, call.warnings.some((w) => w.startsWith(`${row.timeoutEnv}=`))]).toEqual([name, value, malformed]);
       }
     }
   });
 
-  it('reads stdin with the hook runtime reader (a complete JSON value on an open pipe ends the read)', async () => {
+  it('takes the deadline from recall.toml when the environment does not set it, once, for client and server alike', () => {
+    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-call-'));
+    try {
+      fs.writeFileSync(path.join(state, 'recall.toml'), 'hook_timeout = 25\nsubagent_timeout = 7\n');
+      const env = { HOME: state, REFLECT_STATE_DIR: state, XDG_CONFIG_HOME: '/nonexistent' };
+      expect(startHookCall('user-prompt-submit', { env, cwd: '/', startedMs: 0 }).deadlineMs).toBe(25_000);
+      expect(startHookCall('subagent-start', { env, cwd: '/', startedMs: 0 }).deadlineMs).toBe(7_000);
+      // The environment still wins over the file.
+      expect(startHookCall('user-prompt-submit', { env: { ...env, REFLECT_RECALL_TIMEOUT: '3' }, cwd: '/', startedMs: 0 }).deadlineMs).toBe(
+        3_000,
+      );
+    } finally {
+      fs.rmSync(state, { recursive: true, force: true });
+    }
+  });
+
+  it('reads stdin within the call (a complete JSON value on an open pipe ends the read)', async () => {
     const a = new PassThrough();
-    const b = new PassThrough();
-    const pending = [readHookStdin(a as unknown as NodeJS.ReadStream, Date.now() + 20_000), readStdin(b as unknown as NodeJS.ReadStream)];
-    for (const s of [a, b]) s.write('{"prompt": "pool"}\n');
-    expect(await Promise.all(pending)).toEqual(['{"prompt": "pool"}\n', '{"prompt": "pool"}\n']);
+    const start = startHookCall('user-prompt-submit', { env: { HOME: '/nonexistent' }, cwd: '/', startedMs: Date.now() });
+    const pending = withStdin(start, a as unknown as NodeJS.ReadStream);
+    a.write('{"prompt": "pool"}\n');
+    expect((await pending).stdinText).toBe('{"prompt": "pool"}\n');
   });
 
   it('documents the settings it reads from the environment only (recall.toml cannot set them) on the settings page', () => {
@@ -68,9 +98,9 @@ describe('thin client and in-process path agree', () => {
     for (const name of ENV_ONLY_SETTINGS) expect([name, page.includes(`\`${name}`)]).toEqual([name, true]);
   });
 
-  it('imports only node built-ins and small shared modules, never the pipeline', () => {
+  it('imports only node built-ins and small shared modules (the settings reader among them), never the recall pipeline', () => {
     const seen = new Set<string>();
-    const todo = ['server/client.ts'];
+    const todo = ['client/client.ts'];
     while (todo.length > 0) {
       const rel = todo.pop()!;
       if (seen.has(rel)) continue;
@@ -83,6 +113,10 @@ describe('thin client and in-process path agree', () => {
     }
     expect([...seen].sort()).toEqual([
       'cli/command-words.ts',
+      'client/client.ts',
+      'client/fallback-slots.ts',
+      'client/hook-call.ts',
+      'client/start-server.ts',
       'core/path-settings.ts',
       // The settings table (data, no imports): the path settings the client makes absolute come from it;
       // its folder's entry also gives the settings reader (pure, no I/O).
@@ -93,13 +127,14 @@ describe('thin client and in-process path agree', () => {
       'core/settings/settings.ts',
       'core/state-dir.ts',
       'core/truthy.ts',
+      'core/types.ts',
       'hooks/hook-table.ts',
       'io/hook-input.ts',
       'io/private-fs.ts',
-      'server/client-stdin.ts',
-      'server/client.ts',
-      'server/fallback-slots.ts',
-      'server/start-server.ts',
+      // The settings reader: a hook call's settings (environment over recall.toml) are read once, here.
+      'pipeline/config/config.ts',
+      'pipeline/config/file.ts',
+      'pipeline/config/index.ts',
       'sinks/hook-envelope.ts',
       'sinks/safe-text.ts',
       'sources/daemon-protocol.ts',

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { freshTeam, adminQuery } from '../helpers/pg.js';
 import { teamStatus, teamTrust, teamHistory, formatStatus } from '../../cli/team/team.js';
 import { runHook } from '../../hooks/runtime.js';
+import { hookCall } from '../../client/hook-call.js';
 import { HOOKS } from '../../hooks/registry.js';
 import { noteText } from '../helpers/kb.js';
 import { io, pull, push, recall, shared, startTeam, stopTeam, suite, write, type Machine } from './team-e2e.js';
@@ -271,15 +272,10 @@ suite('sharing notes through the team store', () => {
       RECALL_TEAM_URL: `postgres://${team.roles['carol']!.name}:${encodeURIComponent(team.roles['carol']!.password)}@127.0.0.1:1/nowhere`,
       GLOBAL_LEARNINGS_PATH: carol.kb,
     };
-    const out = await runHook(HOOKS['user-prompt-submit'], {
-      stdinText: JSON.stringify({
-        session_id: 's1',
-        prompt: 'postgres connection pool exhausted in jest workers',
-        hook_event_name: 'UserPromptSubmit',
-      }),
-      env,
-      cwd: carol.kb,
-    });
+    const prompt = 'postgres connection pool exhausted in jest workers';
+    const stdinText = JSON.stringify({ session_id: 's1', prompt, hook_event_name: 'UserPromptSubmit' });
+    const call = hookCall('user-prompt-submit', stdinText, { env, cwd: carol.kb, startedMs: Date.now() });
+    const out = await runHook(HOOKS['user-prompt-submit'], call);
     expect(out.context).toContain('lrn-pool-v2');
     expect(out.context).toContain(`team: ${team.roles['alice']!.name}@alice-laptop`);
   });

@@ -22,18 +22,14 @@ import {
   ask,
   type Failure,
 } from '../sources/recall-server/index.js';
-import { harnessOf, toHookEnvelope } from '../sinks/hook-envelope.js';
+import { emptyEnvelope, harnessOf } from '../sinks/hook-envelope.js';
 import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../cli/command-words.js';
-import { hookRow, isHookName, type HookName } from '../hooks/hook-table.js';
-import { hookDeadline, readHookStdin } from './client-stdin.js';
+import { hookRow, isHookName } from '../hooks/hook-table.js';
+import { GIVE_UP_BEFORE_MS, RUN_CUT_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { absolutePathSettings } from '../core/path-settings.js';
+import { startHookCall, withStdin, type HookCallStart } from './hook-call.js';
 import { takeFallbackSlot, type SlotOutcome } from './fallback-slots.js';
 import { startServer } from './start-server.js';
-
-/** Slack after a hook's deadline for the server's own safety net to answer. */
-const ANSWER_GRACE_MS = 1000;
-/** Past the deadline and this slack, a hook prints what it has (the empty envelope) and exits. */
-const LAST_RESORT_MS = 2000;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverEntry = (): string => path.join(here, 'server.mjs');
@@ -99,19 +95,20 @@ async function flushLog(): Promise<void> {
 }
 
 /**
- * What a hook prints when even the in-process path cannot be loaded: "nothing to add" in the shape
- * of the harness running it (an empty object, valid in every harness, for a name that is no hook).
+ * What a hook prints when it has nothing else: "nothing to add" in the shape of the harness running
+ * it (an empty object, valid in every harness, for a name that is no hook).
  */
-function emptyEnvelope(name: string, env: Env): string {
-  return isHookName(name) ? toHookEnvelope(harnessOf(env), hookRow(name).event, '') : '{}\n';
+function emptyAnswer(name: string, env: Env): string {
+  return emptyEnvelope(harnessOf(env), isHookName(name) ? hookRow(name).event : undefined);
 }
 
-type InProcess = (
-  name: HookName,
-  stdinText: string,
-  proc: { env: Env; cwd: string; startedMs: number },
-  notice?: string,
-) => Promise<string>;
+type InProcess = (call: HookCall, io: { notice?: string }) => Promise<string>;
+
+/** How long before giving up the client stops waiting for the server (its timer then fires first). */
+const LATE_BEFORE_GIVE_UP_MS = 10;
+
+/** Where a hook call is while the client waits, for the line it logs when it gives up. */
+let waitingOn = 'reading its input';
 
 /**
  * The hook's envelope through the server, else from this process; whether a server should be started.
@@ -122,39 +119,29 @@ type InProcess = (
  * time). With no server at all, a hook without a free place answers with an empty context. Either
  * way the reason is a line in the hook's log.
  */
-async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promise<{ envelope: string | null; start: boolean }> {
-  const deadline = hookDeadline(name, env, startedMs);
-  const stdinText = await readHookStdin(process.stdin, deadline);
-  if (Date.now() >= deadline) {
-    // A loaded machine took the whole deadline to start this process: an answer now, empty, beats a
-    // recall that can only arrive late (and that, queued on the server, slows every other hook).
-    logLine(
-      env,
-      name,
-      `started too late: the ${Math.round((deadline - startedMs) / 1000)} s deadline passed before the input was read; no context given`,
-    );
+async function serverOrHere(start: HookCallStart): Promise<{ envelope: string | null; start: boolean }> {
+  const { env, name } = start;
+  const call = await withStdin(start, process.stdin);
+  const seconds = (call.deadlineMs - call.startedMs) / 1000;
+  if (Date.now() >= call.deadlineMs - RUN_CUT_BEFORE_MS) {
+    // A loaded machine took (nearly) the whole deadline to start this process: an answer now, empty,
+    // beats a recall that can only arrive late (and that, queued on the server, slows every other hook).
+    const when = Date.now() >= call.deadlineMs ? 'passed before' : 'was too near when';
+    logLine(env, name, `started too late: the ${seconds} s deadline ${when} the input was read; no context given`);
     return { envelope: null, start: false };
   }
-  // Relative path settings mean the caller's folder, not the server's: made absolute here.
-  const req: ServerRequest = {
-    op: 'hook',
-    v: PROTOCOL_VERSION,
-    name,
-    stdinText,
-    env: absolutePathSettings(env, process.cwd()),
-    cwd: process.cwd(),
-    startedMs,
-    deadlineMs: deadline,
-    ...withBuild(),
-  };
+  const giveUpAt = call.deadlineMs - GIVE_UP_BEFORE_MS;
+  const req: ServerRequest = { op: 'hook', v: PROTOCOL_VERSION, call, ...withBuild() };
   const slotDir = path.dirname(serverSocketPath(env));
   let slot: SlotOutcome | null = null;
-  // Not accepted in time: run here if a place is free, else wait for acceptance up to the deadline.
+  // Not accepted in time: run here if a place is free, else wait for acceptance until the client gives up.
   const keepWaiting = (): number | null => {
     slot = takeFallbackSlot(slotDir);
-    return slot === 'none' ? deadline : null;
+    return slot === 'none' ? giveUpAt : null;
   };
-  const via = await viaServer(env, req, deadline + ANSWER_GRACE_MS, keepWaiting);
+  waitingOn = 'the recall server';
+  // Stops waiting just before the give-up timer (hookClient) fires, so the log says the server was late.
+  const via = await viaServer(env, req, giveUpAt - LATE_BEFORE_GIVE_UP_MS, keepWaiting);
   if (via && 'answer' in via) return { envelope: 'envelope' in via.answer ? via.answer.envelope : null, start: false };
   if (via?.fallback === 'late') {
     // The server owns the call now: running it here too would pass the deadline and double its effects.
@@ -175,22 +162,36 @@ async function hookEnvelope(name: HookName, env: Env, startedMs: number): Promis
       return { envelope: null, start: via.fallback === 'absent' };
     }
   }
-  const { hookAnswer } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { hookAnswer: InProcess };
+  waitingOn = 'the in-process run';
+  const { answerHook } = (await import(pathToFileURL(path.join(here, 'in-process.mjs')).href)) as { answerHook: InProcess };
   return {
-    envelope: await hookAnswer(name, stdinText, { env, cwd: process.cwd(), startedMs }, via ? degradation(via) : undefined),
+    envelope: await answerHook(call, via ? { notice: degradation(via) } : {}),
     start: via?.fallback === 'absent',
   };
 }
 
 /**
- * A hook through the server, else in this process. Always prints one envelope and exits 0: an
- * error anywhere, even one thrown later by a timer or a socket, prints what there is.
+ * Past its answer, a hook only writes its log lines (and may start a server for next time): it is
+ * gone by the deadline all the same, since a harness may wait for the process to end. One that
+ * answered late (a loaded machine started it late) still gets this long to say why in its log.
+ */
+const LOG_AFTER_LATE_ANSWER_MS = 200;
+
+function exitByDeadline(deadlineMs: number): void {
+  setTimeout(() => process.exit(0), Math.max(LOG_AFTER_LATE_ANSWER_MS, deadlineMs - Date.now()));
+}
+
+/**
+ * A hook through the server, else in this process. Always prints one envelope and exits 0, inside
+ * the deadline: GIVE_UP_BEFORE_MS before it the client prints the empty envelope itself, whatever the
+ * server or the in-process run still does, and an error anywhere, even one thrown later by a timer
+ * or a socket, prints what there is.
  */
 export async function hookClient(name: string): Promise<void> {
   const startedMs = Math.round(performance.timeOrigin);
   process.umask(0o077);
   const env = process.env;
-  let envelope = emptyEnvelope(name, env);
+  let envelope = emptyAnswer(name, env);
   let printed = false;
   const print = (then: () => void): void => {
     if (printed) return;
@@ -202,19 +203,40 @@ export async function hookClient(name: string): Promise<void> {
   if (!isHookName(name)) return bail();
   process.on('uncaughtException', bail);
   process.on('unhandledRejection', bail);
-  setTimeout(bail, Math.max(0, hookDeadline(name, env, startedMs) + LAST_RESORT_MS - Date.now()));
-  let start = false;
+  let start: HookCallStart;
   try {
-    const out = await hookEnvelope(name, env, startedMs);
+    start = startHookCall(name, { env, cwd: process.cwd(), startedMs });
+  } catch {
+    return bail();
+  }
+  // The answer goes out before the deadline whatever happens; the reason goes to the hook's log, and
+  // the process is gone by the deadline even when that log is slow to write.
+  const giveUp = setTimeout(
+    () => {
+      logLine(
+        env,
+        name,
+        `no answer ${GIVE_UP_BEFORE_MS} ms before the ${(start.deadlineMs - startedMs) / 1000} s deadline from ${waitingOn}; no context given`,
+      );
+      exitByDeadline(start.deadlineMs);
+      print(() => void flushLog().finally(() => process.exit(0)));
+    },
+    Math.max(0, start.deadlineMs - GIVE_UP_BEFORE_MS - Date.now()),
+  );
+  let startServerNext = false;
+  try {
+    const out = await serverOrHere(start);
     if (out.envelope !== null) envelope = out.envelope;
-    start = out.start;
+    startServerNext = out.start;
   } catch {
     /* the empty envelope stands */
   }
+  clearTimeout(giveUp);
   // The answer first; a server for next time is started after it, so it never delays this hook.
+  exitByDeadline(start.deadlineMs);
   print(() => {
     void flushLog().then(() => {
-      if (!start) return process.exit(0);
+      if (!startServerNext) return process.exit(0);
       void startServer(serverEntry(), serverSocketPath(env), env).finally(() => process.exit(0));
     });
   });
@@ -231,7 +253,6 @@ export function plainRecall(argv: readonly string[]): boolean {
 /** `recall ARGS` through the server when it is a plain recall, else the full CLI in this process. */
 export async function cliClient(argv: string[]): Promise<void> {
   process.umask(0o077);
-  if (argv[0] === 'hook' && argv.length === 2 && isHookName(argv[1])) return hookClient(argv[1]);
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(0);
@@ -262,9 +283,13 @@ export async function cliClient(argv: string[]): Promise<void> {
   await import(pathToFileURL(entry).href);
 }
 
-/** `node client.mjs hook <name>` or `node client.mjs recall [args...]`. */
+/**
+ * `node client.mjs hook <name>` or `node client.mjs recall [args...]` (scripts/launch.mjs and
+ * bin/recall come here): the one place `recall hook <name>` is told from the other commands.
+ */
 export async function clientMain(kind: string, rest: string[]): Promise<void> {
   if (kind === 'hook') return hookClient(rest[0] ?? '');
+  if (rest[0] === 'hook' && rest.length === 2 && isHookName(rest[1])) return hookClient(rest[1]);
   return cliClient(rest);
 }
 

@@ -1,0 +1,42 @@
+/**
+ * The one way a hook call is answered, by the recall server and by the in-process path alike: the
+ * hook of the call's name run under the call's deadline, to its one envelope. Never rejects.
+ */
+import { emptyEnvelope, harnessOf } from '../sinks/hook-envelope.js';
+import type { HookCall } from '../io/hook-input.js';
+import { hookRow, isHookName } from './hook-table.js';
+import { HOOKS } from './registry.js';
+import { parseHookInput, runHook, type HookRunIo } from './runtime.js';
+
+/**
+ * The envelope of `call`: the hook's answer, else (an unknown hook, a throw past runHook's own
+ * guard) "nothing to add" in the shape of the harness running it. `io` carries the effects of the
+ * place it runs in (the server's index opener) and a degradation met before it (for the hook's log).
+ */
+export async function answerHook(call: HookCall, io: HookRunIo = {}): Promise<string> {
+  try {
+    if (!isHookName(call.name)) return '{}\n';
+    return (await runHook(HOOKS[call.name], call, io)).envelope;
+  } catch {
+    return fallbackEnvelope(call);
+  }
+}
+
+/**
+ * The empty answer of the call's hook in the shape of the harness running it (known from the
+ * environment and the payload): what the harness gets when the hook could not run.
+ */
+export function fallbackEnvelope(call: Pick<HookCall, 'name' | 'env' | 'stdinText'>): string {
+  let input: Record<string, unknown> = {};
+  try {
+    input = parseHookInput(call.stdinText);
+  } catch {
+    /* the environment alone tells the harness */
+  }
+  try {
+    return emptyEnvelope(harnessOf(call.env, input), isHookName(call.name) ? hookRow(call.name).event : undefined);
+  } catch {
+    // An empty object is a valid "nothing to add" answer in every harness.
+    return '{}\n';
+  }
+}
