@@ -15,6 +15,7 @@ import { defer, from, map, of, type Observable } from 'rxjs';
 import type { Note } from '../core/note/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { errorMessage } from '../core/errors.js';
+import { isFalsyWord } from '../core/truthy.js';
 import {
   actionSummary,
   matchAction,
@@ -41,8 +42,7 @@ const ACTION_CHARS = hookRow('pre-tool-use').budgetChars;
 
 /** Whether the action hook is switched on (on unless `pre_tool_use = false` / RECALL_PRE_TOOL_USE=0). */
 export function preToolUseOn(env: HookContext['env']): boolean {
-  const v = (env['RECALL_PRE_TOOL_USE'] ?? '').trim().toLowerCase();
-  return !['0', 'false', 'no', 'off'].includes(v);
+  return !isFalsyWord(env['RECALL_PRE_TOOL_USE']);
 }
 
 /** How much a stem says in everyday English; without the word counts every stem counts fully (and `warn` says so). */

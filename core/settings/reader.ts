@@ -13,7 +13,7 @@
  * recall), where refusing gives the documented default. A user who sets a value therefore gets one
  * of two outcomes, both readable in the settings table: their value, or the default and a warning.
  */
-import { isTruthyWord } from '../truthy.js';
+import { isFalsyWord, isTruthyWord } from '../truthy.js';
 import { setting } from './settings.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -65,9 +65,12 @@ export class SettingsReader {
     return def;
   }
 
-  /** Switch that is on unless set to exactly "0" (the reference's convention for RECALL_* toggles). */
-  onUnlessZero(name: string): boolean {
-    return this.raw(name) !== '0';
+  /**
+   * Switch that is on unless set to an "off" word: 0 (the reference's convention for RECALL_*
+   * toggles), false, no or off. Only "0" used to count, so `RECALL_X=false` left the switch on.
+   */
+  onUnlessOff(name: string): boolean {
+    return !isFalsyWord(this.raw(name));
   }
 
   /** Switch that is on when set to a truthy word (1, true, yes, on). */
@@ -75,9 +78,9 @@ export class SettingsReader {
     return isTruthyWord(this.raw(name));
   }
 
-  /** A boolean setting: one that defaults to on stays on unless set to 0; one that defaults to off needs a truthy word. */
+  /** A boolean setting: one that defaults to on stays on unless set to an "off" word; one that defaults to off needs a truthy word. */
   bool(env: string): boolean {
-    return setting(env).def === true ? this.onUnlessZero(env) : this.flag(env);
+    return setting(env).def === true ? this.onUnlessOff(env) : this.flag(env);
   }
 
   /** A setting with a fixed set of words, defaulting to its entry's default. */

@@ -6,7 +6,7 @@
  * default is written in one place.
  *
  * Reading rules (reader.ts): a number that is not one, or out of range, is refused with a warning and
- * the default used; a boolean that defaults to true is on unless set to `0`, one that defaults to
+ * the default used; a boolean that defaults to true is on unless set to `0`, `false`, `no` or `off`, one that defaults to
  * false is on when set to a truthy word (core/truthy.ts); `def: null` means no fixed default (the
  * docs say what is used instead). Path defaults may start with `~/` or `$REFLECT_STATE_DIR/`.
  */

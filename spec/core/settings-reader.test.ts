@@ -74,6 +74,13 @@ describe('SettingsReader', () => {
     ]);
   });
 
+  it('turns a switch that is on by default off with any "off" word, not only 0', () => {
+    const on = SETTINGS.find((s) => s.type === 'boolean' && s.def === true)!;
+    for (const off of ['0', 'false', 'No', ' off ']) expect(new SettingsReader({ [on.env]: off }).bool(on.env)).toBe(false);
+    for (const still of [undefined, '', '1', 'true', 'yes', 'maybe'])
+      expect(new SettingsReader({ [on.env]: still }).bool(on.env)).toBe(true);
+  });
+
   it('reads a setting of no upper bound without one', () => {
     const r = new SettingsReader({ RECALL_TEAM_CONNECT_TIMEOUT: '30' });
     expect(r.number('RECALL_TEAM_CONNECT_TIMEOUT')).toBe(30);
