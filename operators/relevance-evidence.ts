@@ -19,7 +19,7 @@ import {
 } from './math/index.js';
 import { textStemPairs } from '../core/stems.js';
 import { type Note, searchableText } from '../core/note/index.js';
-import type { WeighPort } from './weigh-terms.js';
+import { everydayWeights, type WeighPort } from './weigh-terms.js';
 import { titlePhrases, titleStems } from './title-phrases.js';
 
 /** Characters of a note read for the estimate: a long note is judged by its start. */
@@ -99,14 +99,7 @@ function summaryStems(note: Pick<Note, 'title' | 'keyInsight' | 'tags'>): Set<st
  * counts only, no index read). Unavailable counts weigh every stem 0.5.
  */
 function summaryWeights(summaries: ReadonlyMap<string, Set<string>>, weigh: WeighPort): Map<string, Map<string, number>> {
-  const all = [...new Set([...summaries.values()].flatMap((s) => [...s]))];
-  let info: ReadonlyMap<string, number> | null = null;
-  try {
-    const w = all.length ? weigh(all, { infoOnly: true }) : null;
-    if (w && !(w.info instanceof Error)) info = w.info;
-  } catch {
-    info = null;
-  }
+  const info = everydayWeights([...new Set([...summaries.values()].flatMap((s) => [...s]))], weigh);
   const out = new Map<string, Map<string, number>>();
   for (const [key, stems] of summaries) out.set(key, new Map([...stems].map((st) => [st, info?.get(st) ?? 0.5])));
   return out;

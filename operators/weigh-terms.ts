@@ -84,6 +84,20 @@ export function weighTerms(
 }
 
 /**
+ * The everyday-English weights of the given stems, from the word counts only (no index read); null
+ * when there are none to weigh or the counts cannot be read (the caller then says what it assumes).
+ */
+export function everydayWeights(stems: readonly string[], weigh: WeighPort): ReadonlyMap<string, number> | null {
+  if (!stems.length) return null;
+  try {
+    const w = weigh(stems, { infoOnly: true });
+    return w.info instanceof Error ? null : w.info;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Marks, on each term, the prefixes through which a note may not contain it: those that are words of
  * their own in everyday English (weight under SPECIFIC_INFO: "paint", "fail", "part", "take"). A note
  * word stands for a longer query word when it abbreviates it ("auth", "repo", "perf", "init", all rare
@@ -94,14 +108,7 @@ export function weighTerms(
  */
 export function everydayPrefixes(weighed: readonly WeighedTerm[], weigh: WeighPort): WeighedTerm[] {
   const prefixes = weighed.map((t) => abbreviationCandidates(t.stem));
-  const all = [...new Set(prefixes.flat())];
-  let info: ReadonlyMap<string, number> | null = null;
-  try {
-    const w = all.length ? weigh(all, { infoOnly: true }) : null;
-    if (w && !(w.info instanceof Error)) info = w.info;
-  } catch {
-    info = null;
-  }
+  const info = everydayWeights([...new Set(prefixes.flat())], weigh);
   return weighed.map((t, i) => {
     // An identifier's leading words ("tenant" of "tenantCfg") are not abbreviations of it either;
     // they hold whether or not the word counts could be read.

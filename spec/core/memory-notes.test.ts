@@ -12,6 +12,22 @@ import { driverEnv } from '../helpers/driver.js';
 
 const memory = (fm: string[], body: string): string => ['---', ...fm, '---', body, ''].join('\n');
 
+const kbs: TempKb[] = [];
+afterEach(() => {
+  for (const k of kbs.splice(0)) k.cleanup();
+});
+
+/** A KB of these memory files (name → text), its environment, and a session over it. */
+async function memoryKb(files: Record<string, string>) {
+  const k = tempKb();
+  kbs.push(k);
+  for (const [name, text] of Object.entries(files)) k.write(`documents/${name}`, text);
+  const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
+  const io = { env, cwd: k.root, warn: () => undefined };
+  const session = await openSession({ kb: k.root, global: false, allBranches: false, verbose: false }, io);
+  return { k, io, session };
+}
+
 const JENKINS = memory(
   ['name: CI runs on Jenkins', 'description: rerun a PR build by commenting "jenkins retest this"', 'type: project'],
   'CI runs on Jenkins at ci.example.internal. To rerun a failed PR build, comment `jenkins retest this`.\n\n**How to apply:** failed PR checks.',
@@ -47,21 +63,8 @@ describe('Claude Code memory files', () => {
 });
 
 describe('a memory folder with a replaced memory', () => {
-  const kbs: TempKb[] = [];
-  afterEach(() => {
-    for (const k of kbs.splice(0)) k.cleanup();
-  });
-
   it('gives the newer memory and leaves out the one it replaces, which is shown as superseded', async () => {
-    const k = tempKb();
-    kbs.push(k);
-    k.write('documents/project_ci_jenkins.md', JENKINS);
-    k.write('documents/project_ci_github_actions.md', ACTIONS);
-    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
-    const session = await openSession(
-      { kb: k.root, global: false, allBranches: false, verbose: false },
-      { env, cwd: k.root, warn: () => undefined },
-    );
+    const { k, io, session } = await memoryKb({ 'project_ci_jenkins.md': JENKINS, 'project_ci_github_actions.md': ACTIONS });
     try {
       const res = await session.run(
         { ...DEFAULT_COMMAND, query: 'how do I rerun the failed PR build on CI', cache: false, floor: 0 },
@@ -76,7 +79,6 @@ describe('a memory folder with a replaced memory', () => {
       session.close();
     }
     // Marked where recall shows it: `list --all` and `show`.
-    const io = { env, cwd: k.root, warn: () => undefined };
     const listed = listNotes({ kb: k.root, global: false, allBranches: false, all: true }, io);
     expect(listed.find((n) => n.path.endsWith('project_ci_jenkins.md'))?.state).toBe('superseded');
     expect(listed.find((n) => n.path.endsWith('project_ci_github_actions.md'))?.state).toBe('live');
@@ -86,21 +88,8 @@ describe('a memory folder with a replaced memory', () => {
 });
 
 describe('a replaced memory that is about the query', () => {
-  const kbs: TempKb[] = [];
-  afterEach(() => {
-    for (const k of kbs.splice(0)) k.cleanup();
-  });
-
   it('passes its relevance to the memory that replaces it, and stays out itself, on a cache hit too', async () => {
-    const k = tempKb();
-    kbs.push(k);
-    k.write('documents/project_ci_jenkins.md', JENKINS);
-    k.write('documents/project_ci_github_actions.md', ACTIONS);
-    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
-    const session = await openSession(
-      { kb: k.root, global: false, allBranches: false, verbose: false },
-      { env, cwd: k.root, warn: () => undefined },
-    );
+    const { session } = await memoryKb({ 'project_ci_jenkins.md': JENKINS, 'project_ci_github_actions.md': ACTIONS });
     try {
       // Only the replaced memory says "retest" and "comment": the question is about it, in its words.
       for (const cache of [true, true]) {
@@ -116,11 +105,6 @@ describe('a replaced memory that is about the query', () => {
 });
 
 describe("a memory's name is its subject", () => {
-  const kbs: TempKb[] = [];
-  afterEach(() => {
-    for (const k of kbs.splice(0)) k.cleanup();
-  });
-
   it('reads the name as words of a memory, not of a note with an id or a title of its own', () => {
     expect(memoryNameWords({ name: 'commit-message-format', description: 'x' })).toBe('commit message format');
     expect(memoryNameWords({ name: 'review_fixup_commits' })).toBe('review fixup commits');
@@ -150,15 +134,7 @@ describe("a memory's name is its subject", () => {
   );
 
   async function relevanceOf(query: string): Promise<Map<string, number>> {
-    const k = tempKb();
-    kbs.push(k);
-    k.write('documents/feedback_commit_messages.md', COMMITS);
-    k.write('documents/project_deploy_gitops.md', DEPLOYS);
-    const env = { PATH: process.env['PATH'] ?? '', HOME: k.state, REFLECT_STATE_DIR: k.state, ...driverEnv() };
-    const session = await openSession(
-      { kb: k.root, global: false, allBranches: false, verbose: false },
-      { env, cwd: k.root, warn: () => undefined },
-    );
+    const { session } = await memoryKb({ 'feedback_commit_messages.md': COMMITS, 'project_deploy_gitops.md': DEPLOYS });
     try {
       const res = await session.run({ ...DEFAULT_COMMAND, query, cache: false, floor: 0 }, { noLog: true });
       return new Map((res.outcome?.results ?? []).map((r) => [r.note.path, r.relevance]));
