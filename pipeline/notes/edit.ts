@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { UsageError } from '../../core/errors.js';
-import { parseNote } from '../../core/note/index.js';
+import { parseNote, type Note } from '../../core/note/index.js';
 import { cleanNote } from '../learnings/index.js';
 import { NoteEditError, rewriteNote, withNotesLock } from '../../sinks/note-writer.js';
 import { resolveNote, withKb, type KbOptions, type NotesIo } from './kb.js';
@@ -44,7 +44,31 @@ export function setHowToApply(id: string, given: string, opts: KbOptions, io: No
   if (!line) throw new UsageError('the how-to-apply line is empty: write what to do, in one line');
   if (line.length > HOW_TO_APPLY_MAX_CHARS)
     throw new UsageError(`the how-to-apply line has ${line.length} characters; recall shows ${HOW_TO_APPLY_MAX_CHARS} at most`);
-  return writing('edit', () =>
+  return editLiveNote('edit', id, opts, io, ({ abs, note, text }) => {
+    const next = withHowToApply(text, line);
+    // The note must read back with the new line, by the same parser recall uses, before it lands.
+    const back = parseNote(next, note.path, note.location).howToApply;
+    if (back !== line) throw new NoteEditError(`${abs}: the edited note would read back with how-to-apply ${JSON.stringify(back)}`);
+    rewriteNote(abs, next);
+    return { id: note.key, path: abs, howToApply: line };
+  });
+}
+
+/** A live note being changed in place: its file, its index entry, and its text and parse as the file is now. */
+export interface LiveEdit {
+  abs: string;
+  note: Note;
+  text: string;
+  now: Note;
+}
+
+/**
+ * Change one live note of the KB in place (`what` names the command in errors): never a note of a
+ * harness's memory folder (the KB's root or the file itself, links followed), and under the writer
+ * lock, given the file's text as it is now rather than what the index last read.
+ */
+export function editLiveNote<T>(what: string, id: string, opts: KbOptions, io: NotesIo, edit: (e: LiveEdit) => T): T {
+  return writing(what, () =>
     withKb(
       opts,
       io,
@@ -54,15 +78,7 @@ export function setHowToApply(id: string, given: string, opts: KbOptions, io: No
         const abs = path.join(scope.root, note.path);
         // The file itself too, links followed: one note of a KB may be a link into a memory folder.
         refuseHarnessMemory(abs, io, config.home);
-        return withNotesLock(scope.root, () => {
-          const { text } = currentText(abs, note, id);
-          const next = withHowToApply(text, line);
-          // The note must read back with the new line, by the same parser recall uses, before it lands.
-          const back = parseNote(next, note.path, note.location).howToApply;
-          if (back !== line) throw new NoteEditError(`${abs}: the edited note would read back with how-to-apply ${JSON.stringify(back)}`);
-          rewriteNote(abs, next);
-          return { id: note.key, path: abs, howToApply: line };
-        });
+        return withNotesLock(scope.root, () => edit({ abs, note, ...currentText(abs, note, id) }));
       },
       { write: true },
     ),

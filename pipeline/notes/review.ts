@@ -17,9 +17,10 @@ import { UsageError } from '../../core/errors.js';
 import { STATUS_APPROVED, str, unreviewedLabel, unreviewedMark } from '../../core/note/index.js';
 import { TIER_CONFIDENCE, type ConfidenceTier } from '../../core/confidence.js';
 import { notesByDate } from '../../sources/index/index.js';
-import { rewriteNote, withFrontmatter, withNotesLock } from '../../sinks/note-writer.js';
-import { resolveNote, withKb, type KbOptions, type NotesIo } from './kb.js';
-import { currentText, refuseHarnessMemory, retire, writing, type ForgetResult } from './write.js';
+import { rewriteNote, withFrontmatter } from '../../sinks/note-writer.js';
+import { withKb, type KbOptions, type NotesIo } from './kb.js';
+import { retire, type ForgetResult } from './write.js';
+import { editLiveNote } from './edit.js';
 
 /** One note awaiting review, as `recall review` lists it (`--json` prints these objects). */
 export interface UnreviewedNote {
@@ -77,28 +78,13 @@ export interface AcceptResult {
  * (with its `confidence_num`) when given. Throws UsageError for a note that is not awaiting review.
  */
 export function acceptNote(id: string, opts: KbOptions, io: NotesIo, o: { confidence?: ConfidenceTier; now?: Date } = {}): AcceptResult {
-  return writing('accept', () =>
-    withKb(
-      opts,
-      io,
-      ({ index, scope, config }) => {
-        refuseHarnessMemory(scope.root, io, config.home);
-        const note = resolveNote(index, id, scope.root, { live: true });
-        const abs = path.join(scope.root, note.path);
-        // The file itself may be a link into a memory folder (checked with links followed).
-        refuseHarnessMemory(abs, io, config.home);
-        return withNotesLock(scope.root, () => {
-          const { text, now } = currentText(abs, note, id);
-          if (!unreviewedMark(now.frontmatter)) throw new UsageError(`${note.key}: not awaiting review (a person wrote or accepted it)`);
-          const set: Record<string, unknown> = { status: STATUS_APPROVED, approved_at: (o.now ?? new Date()).toISOString() };
-          if (o.confidence) Object.assign(set, { confidence: o.confidence, confidence_num: TIER_CONFIDENCE[o.confidence] });
-          rewriteNote(abs, withFrontmatter(text, set));
-          return { id: note.key, path: abs, confidence: (o.confidence ?? (str(now.frontmatter['confidence']) || 'medium')).toUpperCase() };
-        });
-      },
-      { write: true },
-    ),
-  );
+  return editLiveNote('accept', id, opts, io, ({ abs, note, text, now }) => {
+    if (!unreviewedMark(now.frontmatter)) throw new UsageError(`${note.key}: not awaiting review (a person wrote or accepted it)`);
+    const set: Record<string, unknown> = { status: STATUS_APPROVED, approved_at: (o.now ?? new Date()).toISOString() };
+    if (o.confidence) Object.assign(set, { confidence: o.confidence, confidence_num: TIER_CONFIDENCE[o.confidence] });
+    rewriteNote(abs, withFrontmatter(text, set));
+    return { id: note.key, path: abs, confidence: (o.confidence ?? (str(now.frontmatter['confidence']) || 'medium')).toUpperCase() };
+  });
 }
 
 /**
