@@ -78,10 +78,18 @@ export interface QueryTerm {
   components?: string[];
 }
 
+/**
+ * Longest leading word of an identifier that QueryTerm.components holds: the longest prefix the
+ * relevance estimate ever tries as an abbreviation (operators/math/relevance.ts
+ * MAX_ABBREVIATION_CHARS). Longer ones would never be looked at, and a pasted 20,000-character
+ * identifier would otherwise give 10,000 of them (3.5 s of stemming on the hook's path).
+ */
+export const MAX_COMPONENT_CHARS = 16;
+
 /** The leading words of a camelCase identifier, folded and stemmed (see QueryTerm.components). */
 function camelComponents(raw: string): string[] | undefined {
   const out = new Set<string>();
-  for (const m of raw.matchAll(/\p{Ll}(?=\p{Lu})/gu)) {
+  for (const m of raw.slice(0, MAX_COMPONENT_CHARS + 1).matchAll(/\p{Ll}(?=\p{Lu})/gu)) {
     const head = fold(raw.slice(0, m.index + 1));
     out.add(head);
     out.add(stemOf(head));

@@ -1,6 +1,6 @@
 import { describe, it, expect } from '@jest/globals';
-import { queryTerms, stemOf, textStems } from '../../core/stems.js';
-import { containsTerm, noteTerms } from '../../operators/math/relevance.js';
+import { MAX_COMPONENT_CHARS, queryTerms, stemOf, textStems } from '../../core/stems.js';
+import { MAX_ABBREVIATION_CHARS, containsTerm, noteTerms } from '../../operators/math/relevance.js';
 import {
   MAX_WIDENED_FORMS,
   everydayPrefixes,
@@ -101,6 +101,12 @@ describe('everydayPrefixes', () => {
     expect(queryTerms('test ParseTenantHeader').find((t) => t.word === 'parsetenantheader')!.components).toEqual(
       expect.arrayContaining(['parse', 'parsetenant']),
     );
+    // Only leading words the estimate would ever try as abbreviations are kept: a pasted
+    // 20,000-character identifier gives a handful, not 10,000.
+    expect(MAX_COMPONENT_CHARS).toBe(MAX_ABBREVIATION_CHARS);
+    const huge = queryTerms(`fix ${'aB'.repeat(10_000)}`).find((t) => t.components)!.components!;
+    expect(huge.every((c) => c.length <= MAX_COMPONENT_CHARS)).toBe(true);
+    expect(huge.length).toBeLessThanOrEqual(2 * MAX_COMPONENT_CHARS);
     // Written apart, the words are the note's; a word that is no identifier keeps its abbreviations.
     const apart = everydayPrefixes(weighTerms(queryTerms('rename the tenant config'), port({})).weighed, port({}));
     expect(apart.every((t) => !t.components)).toBe(true);
