@@ -69,8 +69,26 @@ async function traceQuery(
   return { rel, order, armRanks, bases };
 }
 
+/**
+ * How a set's labels name a note, by the note's key: the key itself, or for a Claude Code memory
+ * folder (labels are file names, recall keys a memory by its `name:`) the file name without `.md`.
+ * Without this every memory would be labelled irrelevant and the fit would learn to silence them.
+ */
+function labelOf(session: RecallSession, set: LabelledSet): (key: string) => string {
+  if (set.labels !== 'file') return (key) => key;
+  const files = new Map(
+    session.noteSets().flatMap((s) => s.notes().map((n) => [n.key, path.basename(n.path).replace(/\.md$/, '')] as const)),
+  );
+  return (key) => files.get(key) ?? key;
+}
+
 /** The labelled examples of one query: every candidate with features, labelled by the query's relevant set. */
-async function queryExamples(session: RecallSession, set: LabelledSet, q: LabelledSet['queries'][number]): Promise<Example[]> {
+async function queryExamples(
+  session: RecallSession,
+  set: LabelledSet,
+  q: LabelledSet['queries'][number],
+  label: (key: string) => string,
+): Promise<Example[]> {
   const { rel, order, armRanks, bases } = await traceQuery(session, q.query);
   const relevant = new Set(q.relevant);
   return (rel?.candidates ?? []).flatMap((c) =>
@@ -83,7 +101,7 @@ async function queryExamples(session: RecallSession, set: LabelledSet, q: Labell
             inDomain: relevant.size > 0,
             nRelevant: relevant.size,
             key: c.id,
-            label: relevant.has(c.id) ? 1 : 0,
+            label: relevant.has(label(c.id)) ? 1 : 0,
             features: c.features,
             rank: order.indexOf(c.id) + 1 || order.length + 1,
             armRanks: armRanks.get(c.id) ?? {},
@@ -104,7 +122,8 @@ export async function collect(sets: readonly LabelledSet[], warn: (l: string) =>
     for (const set of sets) {
       const session = await openSession({ kb: set.kb, global: false, allBranches: false, verbose: false }, { env, cwd: repo, warn });
       try {
-        for (const q of set.queries) out.push(...(await queryExamples(session, set, q)));
+        const label = labelOf(session, set);
+        for (const q of set.queries) out.push(...(await queryExamples(session, set, q, label)));
       } finally {
         session.close();
       }
