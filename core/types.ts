@@ -70,6 +70,12 @@ export interface ScoredCandidate extends Candidate {
   relevance: number;
   relevanceSource: RelevanceSource;
   /**
+   * Share of the note's summary (title, key insight, tags) the query matched, from the lexical
+   * estimate (RelevanceFeatures.summaryShare); absent when no lexical features were computed. Says
+   * whether what the note is about holds the query's words, or only its body mentions them.
+   */
+  summaryShare?: number;
+  /**
    * What the score multiplies for relevance: 1 when the cross-encoder's probability is the base,
    * else the estimate's ranking form (RelevanceEstimate.ranking, which counts a title's label words).
    */

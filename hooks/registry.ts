@@ -98,9 +98,8 @@ function sessionStartFor(ctx: HookContext, input: Record<string, unknown>, cwd: 
 
 /** Prompts shorter than this carry too little to search for (the reference's value). */
 export const MIN_PROMPT_CHARS = 12;
-/** Fetched, kept and budgeted per prompt (the reference's values). */
-const UPS_FETCH = 9;
-const UPS_KEEP = 3;
+/** Fetched and kept per prompt (the reference's values), and its budget. */
+const [UPS_FETCH, UPS_KEEP] = [9, 3];
 const UPS_CHARS = hookRow('user-prompt-submit').budgetChars;
 
 /**
@@ -112,6 +111,11 @@ const UPS_CHARS = hookRow('user-prompt-submit').budgetChars;
  * only one: three guesses would crowd out the prompt.
  */
 export const LIKELY_RELEVANCE = 0.5;
+
+/** Share of a note's summary (title, key insight, tags) a prompt must match to name a lexical estimate in
+ *  the pointer: words only its body holds are a mention in passing (on the shared prompt sets, 10 of 11
+ *  pointers to the right note hold ≥ 0.1, 4 of 22 to a wrong one). */
+export const POINTER_SUMMARY_SHARE = 0.1;
 
 /** What the prompt hook injects: whole learnings, at most one pointer, and the rendered block. */
 export interface PromptPick {
@@ -135,12 +139,11 @@ export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
 }
 
 /**
- * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP
- * whole learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS, and the best learning
- * under it as a one-line pointer: the one with the highest relevance, since the pointer says "this may
- * apply" and relevance is that estimate (the ranking also weighs recency and confidence, which say
- * nothing of whether an unsure learning is about this prompt). A learning that does not fit is skipped, not cut. A floor of 0
- * ("off", every floor's documented meaning) holds nothing back: every learning goes whole.
+ * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP whole
+ * learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS (one that does not fit is skipped,
+ * not cut), and the unsure learning of highest relevance (that is the estimate a pointer states; the
+ * ranking also weighs recency) as a one-line pointer if its summary holds some of the prompt. A floor
+ * of 0 ("off", every floor's documented meaning) holds nothing back: every learning goes whole.
  */
 export function wholeLearnings(
   results: readonly ScoredCandidate[],
@@ -160,6 +163,8 @@ export function wholeLearnings(
   }
   let pointer: ScoredCandidate | null = null;
   for (const c of results) if (weak(c) && !kept.includes(c) && (!pointer || c.relevance > pointer.relevance)) pointer = c;
+  // The likeliest unsure learning or none: a weaker one is no likelier to be what the prompt is about.
+  if (pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE) pointer = null;
   return { kept, pointer, block: withPointer(block, pointer) };
 }
 

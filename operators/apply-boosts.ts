@@ -84,6 +84,7 @@ export function scoreCandidates(
       base,
       relevance: est?.p ?? (logit !== undefined ? sigmoid(logit) : 0),
       relevanceSource: est?.source ?? (logit !== undefined ? 'cross-encoder' : 'lexical'),
+      ...(est?.features ? { summaryShare: est.features.summaryShare } : {}),
       relevanceFactor,
       titleFactor,
       boosts,

@@ -3,7 +3,7 @@
  * at or over LIKELY_RELEVANCE within its budget, and the best learning under it as a one-line pointer.
  */
 import { describe, it, expect } from '@jest/globals';
-import { LIKELY_RELEVANCE, pointerBlock, wholeLearnings } from '../../hooks/registry.js';
+import { LIKELY_RELEVANCE, POINTER_SUMMARY_SHARE, pointerBlock, wholeLearnings } from '../../hooks/registry.js';
 import { note } from '../helpers/notes.js';
 import { scored } from '../operators/states.js';
 import type { ScoredCandidate } from '../../core/types.js';
@@ -28,6 +28,21 @@ describe('wholeLearnings', () => {
     // Ranked first by recency or confidence, but less likely about the prompt than the one after it.
     const ranked = [scored(note({ id: 'recent' }), 0.9, 0.36), scored(note({ id: 'closer' }), 0.8, 0.39)];
     expect(wholeLearnings(ranked, render, 0.3).pointer?.note.key).toBe('closer');
+  });
+
+  it('names no note in the pointer whose summary holds none of the prompt (a mention in passing)', () => {
+    const inBody = (id: string, relevance: number, share: number): ScoredCandidate => ({
+      ...scored(note({ id }), 0.5, relevance),
+      summaryShare: share,
+    });
+    const passing = inBody('mentions-it', 0.45, POINTER_SUMMARY_SHARE / 2);
+    expect(wholeLearnings([passing], render, 0.3).pointer).toBeNull();
+    // Nor a weaker one in its place: it is no likelier to be what the prompt is about.
+    expect(wholeLearnings([passing, inBody('about-it', 0.35, 0.4)], render, 0.3).pointer).toBeNull();
+    expect(wholeLearnings([inBody('about-it', 0.35, 0.4)], render, 0.3).pointer?.note.key).toBe('about-it');
+    // A cross-encoder judged the note's meaning, not its words: its estimate stands.
+    const judged = { ...passing, relevanceSource: 'cross-encoder' as const };
+    expect(wholeLearnings([judged], render, 0.3).pointer?.note.key).toBe('mentions-it');
   });
 
   it('holds nothing back when the floor is off (0)', () => {
