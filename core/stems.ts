@@ -76,6 +76,43 @@ export interface QueryTerm {
    * Absent for other words.
    */
   components?: string[];
+  /**
+   * For a word the query uses only inside file paths ("internal/ingest/v2"), the number of content
+   * words of the shortest such path: a path names where the work is, one place, and its words
+   * together weigh as one word (operators/weigh-terms.ts). Absent for words used outside a path.
+   */
+  pathWords?: number;
+}
+
+/** A file path of a prompt: two or more segments joined by `/` ("internal/auth", "src/gen/x.ts"). */
+const PATH_RE = /(?<![\p{L}\p{N}_./-])[\p{L}\p{N}_.@~-]*[\p{L}\p{N}_]\/[\p{L}\p{N}_./@~-]*[\p{L}\p{N}_]/gu;
+
+/** Content-word stems of a text, in order (the words queryTerms keeps). */
+function contentStems(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const word = fold(m[0]);
+    if (word.length >= MIN_TERM_CHARS && !STOPWORDS.has(word)) out.push(stemOf(word));
+  }
+  return out;
+}
+
+/**
+ * Stems the query uses only inside file paths, each with the content-word count of its shortest
+ * path (see QueryTerm.pathWords). URLs are paths too: their words name a place, not a problem.
+ */
+function pathOnlyStems(query: string): Map<string, number> {
+  const inPath = new Map<string, number>();
+  let rest = query;
+  for (const m of query.matchAll(PATH_RE)) {
+    const stems = contentStems(m[0]);
+    const n = new Set(stems).size;
+    if (n < 2) continue;
+    for (const st of stems) inPath.set(st, Math.min(inPath.get(st) ?? n, n));
+    rest = rest.replace(m[0], ' ');
+  }
+  for (const st of contentStems(rest)) inPath.delete(st);
+  return inPath;
 }
 
 /**
@@ -112,6 +149,7 @@ export function queryTerms(query: string): QueryTerm[] {
   const words = query.match(/[\p{L}][\p{L}\p{N}]*/gu) ?? [];
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
   const namesMeanSomething = words.length < 4 || capitalised / words.length < 0.5;
+  const inPath = query.includes('/') ? pathOnlyStems(query) : null;
   let sentenceStart = true;
   for (const m of query.matchAll(/[\p{L}\p{N}]+|[.!?]/gu)) {
     const raw = m[0];
@@ -132,7 +170,14 @@ export function queryTerms(query: string): QueryTerm[] {
     }
     if (byStem.size >= MAX_QUERY_TERMS) break;
     const components = camelComponents(raw);
-    byStem.set(stem, components ? { word, stem, proper, components } : { word, stem, proper });
+    const pathWords = inPath?.get(stem);
+    byStem.set(stem, {
+      word,
+      stem,
+      proper,
+      ...(components ? { components } : {}),
+      ...(pathWords ? { pathWords } : {}),
+    });
   }
   return [...byStem.values()];
 }

@@ -59,11 +59,22 @@ export function evidenceOf(
   const summaries = summaryWeights(new Map(notes.map((c) => [c.note.key, summaryStems(c.note)])), opts.weigh);
   const byStem = new Map(weighed.map((t) => [t.stem, t]));
   const pairs: StemPair[] = queryPairs((opts.sequence ?? weighed.map((t) => t.stem)).filter((s) => byStem.has(s)));
-  const specificPairs = pairs.filter(([a, b]) => !byStem.get(a)!.everyday && !byStem.get(b)!.everyday);
+  // A path's own phrase ("ingest/v2") names the place again, not the problem.
+  const plain = (st: string): boolean => !byStem.get(st)!.everyday && !byStem.get(st)!.pathWords;
+  const specificPairs = pairs.filter(([a, b]) => plain(a) && plain(b));
   const masses: number[] = [];
   for (const c of notes) {
     const terms = stemsOf.get(c.note.key)!;
     const { mass, matched } = evidenceMass(weighed, terms, live);
+    // A folder the prompt names says where the work is, not what it is about: a summary that only
+    // the path's words reach ("ingest … v2" for internal/ingest/v2) is not about the prompt.
+    const about = weighed.some((t) => t.pathWords)
+      ? evidenceMass(
+          weighed.filter((t) => !t.pathWords),
+          terms,
+          live,
+        ).matched
+      : matched;
     masses.push(mass);
     let phrasesOf: Set<string> | null = null;
     const notePairs = (): Set<string> => (phrasesOf ??= textStemPairs(searchableText(c.note), RELEVANCE_TEXT_CHARS));
@@ -71,7 +82,7 @@ export function evidenceOf(
     const specificPhrase = phrases > 0 && phraseCount(specificPairs, byStem, terms, notePairs) > 0;
     out.set(c.note.key, {
       evidence: logScale(mass),
-      summaryShare: summaryShare(summaries.get(c.note.key)!, matched),
+      summaryShare: summaryShare(summaries.get(c.note.key)!, about),
       phrases: saturate(phrases),
       standout: 0,
       specificPhrase,

@@ -94,3 +94,28 @@ describe('relevance evidence', () => {
     }
   });
 });
+
+describe('a folder the prompt names', () => {
+  const frozen = {
+    id: 'v1-frozen',
+    title: 'The v1 ingest endpoint is frozen',
+    body: 'Handlers in internal/ingest/v1 take bug and security fixes only; new ingest features go into v2.',
+  };
+
+  it('counts the words of a path as one word, and only for words used nowhere else', () => {
+    const terms = queryTerms('fix the typo under internal/ingest/v2, the ingest validation');
+    const of = (w: string): number | undefined => terms.find((t) => t.word === w)?.pathWords;
+    expect([of('internal'), of('v2'), of('ingest'), of('typo')]).toEqual([3, 3, undefined, undefined]);
+    // Two segments of one-letter words and a fraction are not paths of content words.
+    expect(queryTerms('a/b or 1/2 of the runs').some((t) => t.pathWords)).toBe(false);
+  });
+
+  it('does not make a note about that place relevant to the work done there', async () => {
+    const weights = weigh({ ingest: 3, v1: 1, v2: 1, intern: 5, typo: 0, valid: 2 });
+    const inFolder = await run('fix the recieved typo in the validation messages under internal/ingest/v2', { weigh: weights }, [frozen]);
+    // The same words said outside a path are what the prompt is about, and count fully.
+    const aboutIt = await run('add a new ingest feature: should it go into v1 or v2 of the ingest endpoint?', { weigh: weights }, [frozen]);
+    expect(inFolder.relevance.get('v1-frozen')!.p).toBeLessThan(0.3);
+    expect(aboutIt.relevance.get('v1-frozen')!.p).toBeGreaterThan(0.5);
+  });
+});
