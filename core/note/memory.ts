@@ -50,8 +50,13 @@ export function memoryNameWords(fm: Record<string, unknown>): string {
 }
 
 /** The memory kind and replaced links of a Claude Code memory file (a note with a `name` and no `id`); {} for others. */
+/** Whether a note's frontmatter is a Claude Code memory's: a `name` and no reflect `id`. */
+export function isMemory(fm: Record<string, unknown>): boolean {
+  return Boolean(str(fm['name'])) && !str(fm['id']);
+}
+
 export function memoryFields(fm: Record<string, unknown>, body: string, name: string): { memoryType?: string; replaces?: string[] } {
-  if (!name || str(fm['id'])) return {};
+  if (!name || !isMemory(fm)) return {};
   const memoryType = memoryTypeOf(fm);
   const replaces = replacedLinks(body).filter((n) => n !== name);
   return { ...(memoryType ? { memoryType } : {}), ...(replaces.length ? { replaces } : {}) };

@@ -115,7 +115,8 @@ const UNREVIEWED_CONFIDENCE = 0.6;
 
 const ARCHIVED_RE = /<!--\s*archived:\s*([0-9T:.+\-Z]+)\s*-->/;
 
-const DATE_FIELDS = ['archived', 'updated_at', 'updated', 'created', 'date'] as const;
+/** Frontmatter dates, first found wins; `modified` is Claude Code's (top level, or under `metadata`). */
+const DATE_FIELDS = ['archived', 'updated_at', 'updated', 'modified', 'created', 'date'] as const;
 
 /** What the local fleet-import ledger says about a note's content (see sources/index/fleet-ledger.ts). */
 export type FleetLookup = (contentHash: string, declaredHash: string | null, docId: string) => { imported: boolean; vouched: boolean };
@@ -185,6 +186,9 @@ function noteDates(
     fmDate = parseLooseDate(fm[f]);
     if (fmDate) break;
   }
+  const meta = fm['metadata'];
+  if (!fmDate && meta && typeof meta === 'object' && !Array.isArray(meta))
+    fmDate = parseLooseDate((meta as Record<string, unknown>)['modified']);
   const dateMs = (fmDate ?? headerDate)?.getTime() ?? null;
   return { archivedAt, dateMs, recencyMs: headerDate?.getTime() ?? dateMs };
 }

@@ -14,7 +14,7 @@ import { VECTOR_DDL } from '../models/index.js';
 import type { IndexHandle } from './handle.js';
 
 /** Bump when the table layout or the parsed Note shape changes: older index files are rebuilt. */
-const SCHEMA_VERSION = '22';
+const SCHEMA_VERSION = '23';
 /** How long a write waits for another writer before giving up (SQLite busy timeout). */
 export const BUSY_TIMEOUT_MS = 1000;
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sqliteErrorCode, type SqlStatement } from '../sqlite/index.js';
-import { isMemoryIndex, parseNote, str, type FleetLookup, type Note } from '../../core/note/index.js';
+import { isMemory, isMemoryIndex, parseNote, str, type FleetLookup, type Note } from '../../core/note/index.js';
 import { loadFleetLedger } from './fleet-ledger.js';
 import { parseYamlMapping } from '../../core/frontmatter.js';
 import { type KbFile, type WalkProblem, decoratorFor, readText } from '../kb/index.js';
@@ -109,7 +109,7 @@ export class IndexWriter {
       problem = "Claude Code's index of the other memory files (links only), not a learning";
     } else {
       hash = createHash('sha256').update(read.text).digest('hex');
-      if (!this.force && prev && prev.content_hash === hash && !this.recheck.has(f.rel)) {
+      if (!this.force && prev && prev.content_hash === hash && !this.recheck.has(f.rel) && !datedByFile(f, read.text)) {
         // Touched but identical: record the new stat data only.
         const stat = { path: f.rel, kind: f.kind, mtime_ms: f.mtimeMs, size: f.size, content_hash: hash };
         this.st.upsertFile.run({ ...stat, problem: null, warning: prev.warning });
@@ -164,7 +164,7 @@ export class IndexWriter {
   }
 
   private storeNote(f: KbFile, text: string): string | null {
-    const parsed = parseNote(text, f.rel, f.location, this.fleetLookup());
+    const parsed = memoryDated(parseNote(text, f.rel, f.location, this.fleetLookup()), f.mtimeMs);
     // A note of an attached root (the team shard) gets its provenance from that root.
     const decorate = decoratorFor(this.h.attached, f.rel);
     const decorated = decorate ? decorate(parsed, f.abs) : parsed;
@@ -204,4 +204,20 @@ export class IndexWriter {
   private fleetLookup(): FleetLookup | undefined {
     return this.h.fleetLedger ? (this.fleet ??= loadFleetLedger(this.h.fleetLedger)) : undefined;
   }
+}
+
+/**
+ * A Claude Code memory with no date of its own (no `modified`) is dated by its file's mtime, as
+ * Claude Code dates it: so the newer of two memories on one subject is the newer for recall too.
+ */
+function memoryDated(note: Note, mtimeMs: number | undefined): Note {
+  if (note.dateMs !== null || !mtimeMs || !isMemory(note.frontmatter)) return note;
+  return { ...note, dateMs: mtimeMs, recencyMs: note.recencyMs ?? mtimeMs };
+}
+
+/** Whether a touched file's stored date is its mtime (an undated memory's), so touching it re-dates it. */
+function datedByFile(f: KbFile, text: string): boolean {
+  if (f.kind !== 'note') return false;
+  const note = parseNote(text, f.rel, f.location);
+  return note.dateMs === null && isMemory(note.frontmatter);
 }

@@ -4,6 +4,7 @@
  * then treats as superseded: left out of recalls, the newer one given instead.
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
 import { extraFieldsText, memoryNameWords, parseNote, replacedLinks } from '../../core/note/index.js';
 import { DEFAULT_COMMAND, openSession } from '../../pipeline/run.js';
 import { listNotes, showNote } from '../../pipeline/notes/notes.js';
@@ -59,6 +60,26 @@ describe('Claude Code memory files', () => {
     expect(replacedLinks('Staging proves little ([[Staging is not prod-shaped]]); test on perf instead.')).toEqual([]);
     // A note "replacing" a pile of others replaces none of them.
     expect(replacedLinks('[[a]], [[b]], [[c]] and [[d]] are all obsolete.')).toEqual([]);
+  });
+});
+
+describe("a memory's date", () => {
+  it("reads Claude Code's `modified` (top level or under metadata), else the file's mtime, as Claude Code does", async () => {
+    const fm = (extra: string[]): string[] => ['name: pool-size', 'description: size the pool per worker', ...extra];
+    const nested = parseNote(memory(fm(['metadata:', '  type: feedback', '  modified: 2026-11-02T10:00:00Z']), 'x'), 'a.md', 'documents');
+    const top = parseNote(memory(fm(['modified: 2026-10-01']), 'x'), 'b.md', 'documents');
+    expect([nested.dateMs, top.dateMs]).toEqual([Date.parse('2026-11-02T10:00:00Z'), Date.parse('2026-10-01')]);
+    // A memory with no date of its own is as old as its file; a note with an id keeps no date.
+    const { k, io, session } = await memoryKb({ 'undated.md': memory(fm([]), 'Each worker opens its own pool.') });
+    session.close();
+    k.write('documents/reflect-note.md', memory(['id: reflect-note', 'title: A reflect note'], 'body'));
+    const when = new Date('2026-09-15T08:00:00Z');
+    for (const f of ['undated.md', 'reflect-note.md']) fs.utimesSync(`${k.root}/documents/${f}`, when, when);
+    const listed = listNotes({ kb: k.root, global: false, allBranches: false, all: true }, io);
+    expect(listed.map((n) => [n.id, n.date]).sort()).toEqual([
+      ['pool-size', '2026-09-15'],
+      ['reflect-note', null],
+    ]);
   });
 });
 
