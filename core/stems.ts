@@ -84,35 +84,41 @@ export interface QueryTerm {
   pathWords?: number;
 }
 
-/** A file path of a prompt: two or more segments joined by `/` ("internal/auth", "src/gen/x.ts"). */
-const PATH_RE = /(?<![\p{L}\p{N}_./-])[\p{L}\p{N}_.@~-]*[\p{L}\p{N}_]\/[\p{L}\p{N}_./@~-]*[\p{L}\p{N}_]/gu;
+/**
+ * Longest token read as a file path: a longer run with slashes is a pasted blob (base64, a minified
+ * line), not a place.
+ */
+const MAX_PATH_CHARS = 300;
 
-/** Content-word stems of a text, in order (the words queryTerms keeps). */
-function contentStems(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = fold(m[0]);
-    if (word.length >= MIN_TERM_CHARS && !STOPWORDS.has(word)) out.push(stemOf(word));
-  }
-  return out;
+/** A stretch of the query that is a file path, and how many distinct content words it has. */
+interface PathSpan {
+  start: number;
+  end: number;
+  words: number;
 }
 
 /**
- * Stems the query uses only inside file paths, each with the content-word count of its shortest
- * path (see QueryTerm.pathWords). URLs are paths too: their words name a place, not a problem.
+ * The repository paths of a prompt: tokens (split at spaces, quotes and brackets) that join two or
+ * more distinct content words with `/` and start like a relative path ("internal/auth",
+ * "./scripts/x.sh", "src/gen/x.ts"). An absolute path, a URL or socket (`unix:///var/run/…`), an
+ * endpoint (`/v1/events`), an image tag (`host/dev/ingestd:tag`) or a scoped package (`@rollup/…`)
+ * is the thing the prompt is about, not the folder the work is in. One pass over the text, no
+ * backtracking: a prompt may be megabytes long.
  */
-function pathOnlyStems(query: string): Map<string, number> {
-  const inPath = new Map<string, number>();
-  let rest = query;
-  for (const m of query.matchAll(PATH_RE)) {
-    const stems = contentStems(m[0]);
-    const n = new Set(stems).size;
-    if (n < 2) continue;
-    for (const st of stems) inPath.set(st, Math.min(inPath.get(st) ?? n, n));
-    rest = rest.replace(m[0], ' ');
+function pathSpans(query: string): PathSpan[] {
+  const out: PathSpan[] = [];
+  for (const m of query.matchAll(/[^\s`'"()<>[\]{},;|]+/g)) {
+    // A compiler's `src/lib.rs:142:13` is the file at a line: the place, without its line numbers.
+    const token = m[0].replace(/[.:!?]+$/, '').replace(/(?::\d+)+$/, '');
+    if (token.length > MAX_PATH_CHARS || !token.includes('/') || token.includes(':') || !/^[\p{L}\p{N}._]/u.test(token)) continue;
+    const stems = new Set<string>();
+    for (const w of token.matchAll(/[\p{L}\p{N}]+/gu)) {
+      const word = fold(w[0]);
+      if (word.length >= MIN_TERM_CHARS && !STOPWORDS.has(word)) stems.add(stemOf(word));
+    }
+    if (stems.size >= 2) out.push({ start: m.index, end: m.index + token.length, words: stems.size });
   }
-  for (const st of contentStems(rest)) inPath.delete(st);
-  return inPath;
+  return out;
 }
 
 /**
@@ -149,7 +155,11 @@ export function queryTerms(query: string): QueryTerm[] {
   const words = query.match(/[\p{L}][\p{L}\p{N}]*/gu) ?? [];
   const capitalised = words.filter((w) => /^\p{Lu}/u.test(w)).length;
   const namesMeanSomething = words.length < 4 || capitalised / words.length < 0.5;
-  const inPath = query.includes('/') ? pathOnlyStems(query) : null;
+  const paths = query.includes('/') ? pathSpans(query) : [];
+  let at = 0;
+  // Stems used inside a path (fewest words of any such path), and those used anywhere else.
+  const inPath = new Map<string, number>();
+  const outside = new Set<string>();
   let sentenceStart = true;
   for (const m of query.matchAll(/[\p{L}\p{N}]+|[.!?]/gu)) {
     const raw = m[0];
@@ -162,6 +172,10 @@ export function queryTerms(query: string): QueryTerm[] {
     const word = fold(raw);
     if (word.length < MIN_TERM_CHARS || STOPWORDS.has(word)) continue;
     const stem = stemOf(word);
+    while (at < paths.length && paths[at]!.end <= m.index) at += 1;
+    const path = paths[at] && paths[at]!.start <= m.index ? paths[at]! : null;
+    if (path) inPath.set(stem, Math.min(inPath.get(stem) ?? path.words, path.words));
+    else outside.add(stem);
     const proper = namesMeanSomething && !first && /^\p{Lu}\p{Ll}/u.test(raw);
     const prev = byStem.get(stem);
     if (prev) {
@@ -170,15 +184,9 @@ export function queryTerms(query: string): QueryTerm[] {
     }
     if (byStem.size >= MAX_QUERY_TERMS) break;
     const components = camelComponents(raw);
-    const pathWords = inPath?.get(stem);
-    byStem.set(stem, {
-      word,
-      stem,
-      proper,
-      ...(components ? { components } : {}),
-      ...(pathWords ? { pathWords } : {}),
-    });
+    byStem.set(stem, components ? { word, stem, proper, components } : { word, stem, proper });
   }
+  for (const [stem, words] of inPath) if (!outside.has(stem) && byStem.has(stem)) byStem.get(stem)!.pathWords = words;
   return [...byStem.values()];
 }
 

@@ -108,7 +108,18 @@ describe('a folder the prompt names', () => {
     expect([of('internal'), of('v2'), of('ingest'), of('typo')]).toEqual([3, 3, undefined, undefined]);
     // Two segments of one-letter words and a fraction are not paths of content words.
     expect(queryTerms('a/b or 1/2 of the runs').some((t) => t.pathWords)).toBe(false);
+    // A compiler's file at a line is the place; an endpoint, a socket, an image or a package is a subject.
+    expect(queryTerms('error at --> compactor/src/segment.rs:142:13').find((t) => t.word === 'segment')?.pathWords).toBe(4);
+    const subjects = 'gzip for /v1/events, unix:///var/run/docker.sock, registry.internal/dev/ingestd:tag, @rollup/rollup-linux';
+    expect(queryTerms(subjects).filter((t) => t.pathWords)).toEqual([]);
   });
+
+  it('reads a prompt of hundreds of thousands of path characters in one pass', () => {
+    // A backtracking pattern took a minute on the first of these; one pass takes milliseconds.
+    for (const blob of ['@'.repeat(200_000) + '/', '~a'.repeat(100_000) + '/', 'ab/cd '.repeat(50_000)]) {
+      expect(queryTerms(`fix ${blob} now`).length).toBeGreaterThan(0);
+    }
+  }, 30_000);
 
   it('does not make a note about that place relevant to the work done there', async () => {
     const weights = weigh({ ingest: 3, v1: 1, v2: 1, intern: 5, typo: 0, valid: 2 });
