@@ -42,6 +42,11 @@ export interface NoteTriggers {
   stems: Set<string>;
   /** Adjacent word pairs of what the note is about (title, key insight, how to apply, rule, description, tags). */
   pairs: Set<string>;
+  /**
+   * Adjacent words of what the note is about as written, lower-cased (`kubectl describe`, `git
+   * worktree`): a command it names in prose, without a code span, reads as a program and its subcommand.
+   */
+  wordPairs: Set<string>;
 
   /** Programs the note names as commands (one-word code spans included). */
   programs: Set<string>;
@@ -80,6 +85,9 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boo
 const PROGRAM_RE = /^(?:\.\/)?[a-z][a-z0-9._+-]*$/;
 /** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
 const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
+
+/** The word of a named command that matches any glob argument of a call (`*.tmp` in `rm -f *.tmp`). */
+export const ANY_GLOB = '<glob>';
 
 /** Whether an `applies_when` entry is a path glob rather than a command. */
 export function isPathPattern(entry: string): boolean {
@@ -165,7 +173,9 @@ function namedCommands(code: string): CommandPattern[] {
     if (!PROGRAM_RE.test(program) || program.length < 2) continue;
     const rest = words.slice(1, 3).filter((w) => !PLACEHOLDER_RE.test(w));
     if (rest.length === 0) continue;
-    out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [trimToken(w).toLowerCase()])] });
+    // A glob argument (`rm -f *.tmp`) stands for any glob: the note is about the command run on a pattern.
+    const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : trimToken(w).toLowerCase());
+    out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [word(w)])] });
   }
   return out;
 }
@@ -182,6 +192,16 @@ export function placeGlob(span: string): string[] {
   if (s.endsWith('/')) return [`${s}**`];
   if (s.includes('/') && !/[*?]/.test(s) && !/\.[A-Za-z0-9]{1,8}$/.test(s)) return [s, `${s}/**`];
   return [s];
+}
+
+/** Adjacent words of a text as written, lower-cased, within each sentence or clause. */
+export function proseWordPairs(text: string, maxChars = 8000): Set<string> {
+  const out = new Set<string>();
+  for (const clause of text.slice(0, maxChars).split(/[.!?;:,](?:\s|$)|\n|\s[-—]\s/)) {
+    const words = rawTokens(clause).map((w) => w.toLowerCase());
+    for (let i = 1; i < words.length; i += 1) if (out.size < MAX_PER_KIND) out.add(`${words[i - 1]} ${words[i]}`);
+  }
+  return out;
 }
 
 /** The text a note is about: what it says to do and when (never its war story). */
@@ -202,7 +222,6 @@ export function noteTriggers(
   const when = list(fm['applies_when'])
     .filter((w) => w.length <= MAX_WHEN_CHARS)
     .slice(0, MAX_WHEN);
-  const globs = when.filter(isPathPattern).map(globRegExp);
   const placeGlobs = codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))
@@ -240,13 +259,14 @@ export function noteTriggers(
   return {
     id,
     commands,
-    globs,
+    globs: when.filter(isPathPattern).map(globRegExp),
     placeGlobs,
     phrases,
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
     pairs,
+    wordPairs: proseWordPairs(about),
     programs,
     recommends,
     otherPhrases,
