@@ -1,4 +1,5 @@
 /** The evidence a tool call gathers for each note of a KB (operators/action/match.ts). Pure. */
+import type { NoteTriggers } from './triggers.js';
 
 /** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
 export class Evidence {
@@ -17,3 +18,25 @@ export class Evidence {
 
 /** Rarity among the notes: a word or token half the KB names tells none of them apart. */
 export const spread = (df: number): number => 1 / Math.sqrt(Math.max(1, df));
+
+/** A retired thing a call uses, as strong as a token the note is about (operators/action/match.ts W_FOCUS_COMPOUND). */
+const W_RETIRED = 1.6;
+
+/**
+ * What a note says is retired ("Heroku is decommissioned"), named in what the call runs or writes
+ * (`git push heroku main`, `uses: heroku-deploy`): the call relies on it, the note is about this call.
+ * Strong alone when no other note retires it.
+ */
+export function retiredEvidence(
+  notes: readonly NoteTriggers[],
+  byStem: ReadonlyMap<string, readonly number[]>,
+  call: { stems: Iterable<string>; nearOnly: ReadonlyMap<string, unknown> },
+  ev: Evidence,
+): void {
+  for (const s of call.stems) {
+    // Where the change is (its path, the lines it quotes) does not use the retired thing.
+    if (call.nearOnly.has(s)) continue;
+    const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.retired.has(s));
+    for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2);
+  }
+}

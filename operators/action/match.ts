@@ -21,7 +21,7 @@ import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
 import type { NoteTriggers } from './triggers.js';
 import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
-import { Evidence, spread } from './evidence.js';
+import { Evidence, retiredEvidence, spread } from './evidence.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
@@ -276,6 +276,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   commandEvidence(idx, action, f, looking, ev);
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
+    retiredEvidence(idx.notes, idx.byStem, f, ev);
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;

@@ -28,12 +28,16 @@ export function isCompound(token: string): boolean {
 
 /** Words of a token: split at punctuation and camelCase humps, lower-cased. */
 export function tokenWords(token: string): string[] {
-  return token
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !STOPWORDS.has(w));
+  return (
+    token
+      // A plural acronym is one word (`JWTs`, `URLs`), not `JW` and `Ts`.
+      .replace(/([A-Z]{2,})s(?![a-z])/g, (_m, a: string) => `${a.toLowerCase()}s`)
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !STOPWORDS.has(w))
+  );
 }
 
 /** Tokens of a text as written (trimmed, not lower-cased), up to `max`. */

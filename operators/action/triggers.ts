@@ -40,6 +40,8 @@ export interface NoteTriggers {
   focusCompounds: Set<string>;
   /** Stems of the note's focus text. */
   stems: Set<string>;
+  /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */
+  retired: Set<string>;
   /** Adjacent word pairs of what the note is about (title, key insight, how to apply, rule, description, tags). */
   pairs: Set<string>;
   /**
@@ -194,6 +196,15 @@ export function placeGlob(span: string): string[] {
   return [s];
 }
 
+/** "X is deprecated", "Xs are decommissioned": a plain word a sentence says is retired. */
+const RETIRED_RE =
+  /(?:^|[\s(])([A-Za-z][A-Za-z0-9]{2,})\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:deprecated|decommissioned|obsolete|banned|forbidden|retired|discontinued|end-of-life)\b/gi;
+
+/** Stems of the words a text says are retired: a tool, platform or scheme the note tells the agent off. */
+export function retiredWords(text: string): Set<string> {
+  return new Set([...text.slice(0, 8000).matchAll(RETIRED_RE)].flatMap((m) => [...stemsOf(m[1]!)]));
+}
+
 /** Adjacent words of a text as written, lower-cased, within each sentence or clause. */
 export function proseWordPairs(text: string, maxChars = 8000): Set<string> {
   const out = new Set<string>();
@@ -222,7 +233,6 @@ export function noteTriggers(
   const when = list(fm['applies_when'])
     .filter((w) => w.length <= MAX_WHEN_CHARS)
     .slice(0, MAX_WHEN);
-  const placeGlobs = codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))
     .map(commandPattern)
@@ -260,11 +270,12 @@ export function noteTriggers(
     id,
     commands,
     globs: when.filter(isPathPattern).map(globRegExp),
-    placeGlobs,
+    placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
     phrases,
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
+    retired: retiredWords(about),
     pairs,
     wordPairs: proseWordPairs(about),
     programs,

@@ -227,4 +227,34 @@ No mocked clients.
     expect(edit('internal/ingest/batcher.go')).toEqual([]);
     expect(ids(notes, 'Read', { file_path: '/home/dev/shop/api/v2/event.proto' })).toEqual([]);
   });
+
+  it('counts a thing a note says is retired, named by the call, as what the note is about', () => {
+    const notes = kb({
+      'documents/fly.md': `---
+id: lrn-fly
+title: "Deploy process: Fly.io machines via GitHub Actions"
+key_insight: "Current deploys go to Fly.io machines from GitHub Actions on merge to main; Heroku is decommissioned."
+---
+Body.
+`,
+      'documents/sessions.md': `---
+id: lrn-sessions
+title: "Auth convention: server-side sessions"
+key_insight: "The team standard is server-side sessions; JWTs are deprecated for first-party auth."
+---
+Body.
+`,
+      'documents/review-apps.md': `---
+id: lrn-review-apps
+title: "Review apps on Heroku"
+key_insight: "Every PR gets a Heroku review app."
+---
+Body.
+`,
+    });
+    // Pushing to the decommissioned platform: the note that retired it, not one that only mentions it.
+    expect(ids(notes, 'Bash', { command: 'git push heroku hotfix/session-expiry:main' })).toEqual(['lrn-fly']);
+    // A plural acronym is one word: "JWTs" retires `jwt`.
+    expect(ids(notes, 'Write', { file_path: '/home/dev/shop/auth/tokens.py', content: 'import jwt\n' })).toEqual(['lrn-sessions']);
+  });
 });
