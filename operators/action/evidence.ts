@@ -31,6 +31,7 @@ export function retiredEvidence(
   notes: readonly NoteTriggers[],
   byStem: ReadonlyMap<string, readonly number[]>,
   call: { stems: Iterable<string>; nearOnly: ReadonlyMap<string, unknown> },
+  info: (stem: string) => number,
   ev: Evidence,
 ): void {
   for (const s of call.stems) {
@@ -38,5 +39,9 @@ export function retiredEvidence(
     if (call.nearOnly.has(s)) continue;
     const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.retired.has(s));
     for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2);
+    // What a contrast sets aside counts by how much its word says ("not the timeout" more than "not the call").
+    const aside = (byStem.get(s) ?? []).filter((i) => notes[i]!.setAside.has(s) && !notes[i]!.retired.has(s));
+    const w = info(s) * info(s) * spread(aside.length);
+    for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, aside.length <= 2);
   }
 }

@@ -276,7 +276,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   commandEvidence(idx, action, f, looking, ev);
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
-    retiredEvidence(idx.notes, idx.byStem, f, ev);
+    retiredEvidence(idx.notes, idx.byStem, f, opts.info, ev);
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;

@@ -18,6 +18,7 @@ import type { Note } from '../../core/note/index.js';
 import { compoundsOf, rawTokens, stemPairs, stemsOf, trimToken } from './terms.js';
 import { shellCommands } from './tool-call.js';
 import { spanStances } from './stances.js';
+import { proseTriggers } from './prose.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -42,6 +43,8 @@ export interface NoteTriggers {
   stems: Set<string>;
   /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */
   retired: Set<string>;
+  /** Stems of what the note sets aside in a contrast ("fix the pool, not the timeout": `timeout`). */
+  setAside: Set<string>;
   /** Adjacent word pairs of what the note is about (title, key insight, how to apply, rule, description, tags). */
   pairs: Set<string>;
   /**
@@ -196,25 +199,6 @@ export function placeGlob(span: string): string[] {
   return [s];
 }
 
-/** "X is deprecated", "Xs are decommissioned": a plain word a sentence says is retired. */
-const RETIRED_RE =
-  /(?:^|[\s(])([A-Za-z][A-Za-z0-9]{2,})\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:deprecated|decommissioned|obsolete|banned|forbidden|retired|discontinued|end-of-life)\b/gi;
-
-/** Stems of the words a text says are retired: a tool, platform or scheme the note tells the agent off. */
-export function retiredWords(text: string): Set<string> {
-  return new Set([...text.slice(0, 8000).matchAll(RETIRED_RE)].flatMap((m) => [...stemsOf(m[1]!)]));
-}
-
-/** Adjacent words of a text as written, lower-cased, within each sentence or clause. */
-export function proseWordPairs(text: string, maxChars = 8000): Set<string> {
-  const out = new Set<string>();
-  for (const clause of text.slice(0, maxChars).split(/[.!?;:,](?:\s|$)|\n|\s[-—]\s/)) {
-    const words = rawTokens(clause).map((w) => w.toLowerCase());
-    for (let i = 1; i < words.length; i += 1) if (out.size < MAX_PER_KIND) out.add(`${words[i - 1]} ${words[i]}`);
-  }
-  return out;
-}
-
 /** The text a note is about: what it says to do and when (never its war story). */
 export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter'>): string {
   const fm = note.frontmatter;
@@ -275,9 +259,8 @@ export function noteTriggers(
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
-    retired: retiredWords(about),
+    ...proseTriggers(about),
     pairs,
-    wordPairs: proseWordPairs(about),
     programs,
     recommends,
     otherPhrases,

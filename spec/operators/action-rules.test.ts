@@ -257,4 +257,32 @@ Body.
     // A plural acronym is one word: "JWTs" retires `jwt`.
     expect(ids(notes, 'Write', { file_path: '/home/dev/shop/auth/tokens.py', content: 'import jwt\n' })).toEqual(['lrn-sessions']);
   });
+
+  it('counts what a note sets aside in a contrast ("X, not Y"), by how much its word says', () => {
+    const notes = kb({
+      'documents/cascade.md': `---
+id: lrn-cascade
+title: "Gateway 504 cascade traced to upstream pool waits"
+key_insight: "The 504s were queued waits on the redis pool — fix the pool, not the timeout."
+---
+Body.
+`,
+      'documents/routes.md': `---
+id: lrn-routes
+title: "Gateway routes"
+key_insight: "Each gateway route has its own timeout and retry budget."
+---
+Body.
+`,
+    });
+    // Words as common as "timeout": one shared word and the file's place are not enough alone.
+    const edit = (text: string) =>
+      matchAction(
+        notes,
+        call('Edit', { file_path: '/home/dev/shop/deploy/nginx/gateway.conf', old_string: 'proxy_read_timeout 30s;', new_string: text }),
+        '/home/dev/shop',
+        { info: () => 0.8 },
+      ).map((m) => m.id);
+    expect(edit('proxy_read_timeout 120s;')).toEqual(['lrn-cascade']);
+  });
 });
