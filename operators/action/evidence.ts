@@ -38,10 +38,11 @@ export function retiredEvidence(
     // Where the change is (its path, the lines it quotes) does not use the retired thing.
     if (call.nearOnly.has(s)) continue;
     const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.retired.has(s));
-    for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2);
+    // The same word as the note's word for it: one piece of evidence, however it is counted.
+    for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2, `word:${s}`);
     // What a contrast sets aside counts by how much its word says ("not the timeout" more than "not the call").
     const aside = (byStem.get(s) ?? []).filter((i) => notes[i]!.setAside.has(s) && !notes[i]!.retired.has(s));
     const w = info(s) * info(s) * spread(aside.length);
-    for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, aside.length <= 2);
+    for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, false, `word:${s}`);
   }
 }

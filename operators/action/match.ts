@@ -18,7 +18,7 @@
  * plan`) give nothing unless a note's `applies_when` names them.
  */
 import { stemOf } from '../../core/stems.js';
-import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
+import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
 import type { NoteTriggers } from './triggers.js';
 import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
 import { Evidence, retiredEvidence, spread } from './evidence.js';
@@ -130,6 +130,7 @@ function features(a: ToolAction, cwd: string): ActionFeatures {
     }
   }
   for (const tok of rawTokens(a.text)) addForms(tok, false);
+  for (const kv of settingTokens(a.text)) if (!compounds.has(kv)) compounds.set(kv, { forms: [kv], stems: [], near: false });
   for (const s of stemsOf(a.text)) stems.add(s);
   const nearOnly = new Map<string, 'path' | 'near'>();
   for (const p of paths) {

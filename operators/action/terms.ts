@@ -102,3 +102,22 @@ export function stemPairs(text: string, maxChars = 8000): Set<string> {
   }
   return out;
 }
+
+/** A setting written as `key: value` or `key=value`, quoted or not (`origin: "*"`, `Access-Control-Allow-Origin: *`). */
+const SETTING_RE = /([A-Za-z][\w.-]*)["']?[ \t]*[:=][ \t]*["']?([^\s,;"'(){}[\]]{1,40})/g;
+
+/**
+ * The settings a text writes, each as one token `key=value` with the key's last word (`origin: "*"`
+ * and `Access-Control-Allow-Origin: *` are both `origin=*`): a call that sets what a note names,
+ * to the same value, writes the same token however each quotes or spells the key.
+ */
+export function settingTokens(text: string, max = 200): string[] {
+  const out: string[] = [];
+  for (const m of text.slice(0, 8000).matchAll(SETTING_RE)) {
+    const key = m[1]!.split(/[-_.]/).pop()!.toLowerCase();
+    const value = m[2]!.toLowerCase();
+    if (key.length >= 3 && !value.startsWith('/') && !value.includes(':')) out.push(`${key}=${value}`);
+    if (out.length >= max) break;
+  }
+  return out;
+}

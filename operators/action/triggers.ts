@@ -15,7 +15,7 @@
  *   commands and tokens a call that follows the note runs or writes, so such a call is left alone.
  */
 import type { Note } from '../../core/note/index.js';
-import { compoundsOf, rawTokens, stemPairs, stemsOf, trimToken } from './terms.js';
+import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf, trimToken } from './terms.js';
 import { shellCommands } from './tool-call.js';
 import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
@@ -234,10 +234,10 @@ export function noteTriggers(
     .flatMap(namedCommands)
     .slice(0, MAX_PER_KIND);
   // What the note warns about or is about, not the code its fix recommends: a call that already
-  // writes the fix (`origin: allowList`) is doing what the note says.
+  // writes the fix (`origin: allowList`) is doing what the note says. A setting it names
+  // (`Access-Control-Allow-Origin: *`) is one token, `origin=*` (terms.ts).
   const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
-  const focusCompounds = new Set<string>();
-  for (const tok of rawTokens(about)) for (const c of compoundsOf(tok)) if (focusCompounds.size < MAX_PER_KIND) focusCompounds.add(c);
+  const focusCompounds = new Set([...new Set([...rawTokens(about).flatMap(compoundsOf), ...settingTokens(about)])].slice(0, MAX_PER_KIND));
   const compounds = new Set<string>(focusCompounds);
   for (const tok of [...rawTokens(focus), ...spans.flatMap((s) => rawTokens(s))]) {
     for (const c of compoundsOf(tok)) if (compounds.size < MAX_PER_KIND) compounds.add(c);
