@@ -1,5 +1,7 @@
 /** The evidence a tool call gathers for each note of a KB (operators/action/match.ts). Pure. */
+import { stemOf } from '../../core/stems.js';
 import type { NoteTriggers } from './triggers.js';
+import { CODE_WORDS } from './looking.js';
 
 /** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
 export class Evidence {
@@ -44,5 +46,40 @@ export function retiredEvidence(
     const aside = (byStem.get(s) ?? []).filter((i) => notes[i]!.setAside.has(s) && !notes[i]!.retired.has(s));
     const w = info(s) * info(s) * spread(aside.length);
     for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, false, `word:${s}`);
+  }
+}
+
+/** A package an import names: `from "lodash"`, `import "x"`, `require('x')`, `from alembic import op`, `import jwt`. */
+const IMPORT_RE = /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]*)|^\s*(?:from|import)\s+([A-Za-z_][\w]*)/gm;
+
+/** The packages the lines a call writes import (their first name: `lodash/fp` is `lodash`). */
+export function importedPackages(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.slice(0, 8000).matchAll(IMPORT_RE)) out.add((m[1] ?? m[2] ?? '').toLowerCase());
+  return [...out].filter((p) => p.length >= 4 && !p.startsWith('.'));
+}
+
+/** A package import, before its rarity: a named command's worth (operators/action/match.ts W_PHRASE). */
+const W_IMPORT = 1.6;
+
+/**
+ * A package the call imports (`import { groupBy } from "lodash"`, `from alembic import op`) that a
+ * note names in what it is about: a package is a tool the code now uses, as a program is for a run.
+ * It counts by the rarity of its name and is the same piece of evidence as that word: never enough
+ * alone (a test file importing `pytest` is not about every pytest learning).
+ */
+export function importEvidence(
+  notes: readonly NoteTriggers[],
+  byStem: ReadonlyMap<string, readonly number[]>,
+  text: string,
+  info: (stem: string) => number,
+  ev: Evidence,
+): void {
+  for (const p of importedPackages(text)) {
+    const s = stemOf(p);
+    if (CODE_WORDS.has(s)) continue;
+    const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.stems.has(s));
+    const w = W_IMPORT * info(s) * info(s) * spread(hits.length);
+    for (const i of hits) ev.credit(i, w, `import:${p}`, false, `word:${s}`);
   }
 }

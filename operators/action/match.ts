@@ -21,7 +21,7 @@ import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
 import type { NoteTriggers } from './triggers.js';
 import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
-import { Evidence, retiredEvidence, spread } from './evidence.js';
+import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
@@ -278,6 +278,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
     retiredEvidence(idx.notes, idx.byStem, f, opts.info, ev);
+    importEvidence(idx.notes, idx.byStem, action.text, opts.info, ev);
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;

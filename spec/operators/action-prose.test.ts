@@ -114,4 +114,31 @@ Body.
     expect(edit('app.use(cors({ origin: "*", credentials: true }));')).toEqual(['lrn-cors']);
     expect(edit('app.use(cors({ origin: allowList, credentials: true }));')).toEqual([]);
   });
+
+  it('counts a package the call imports, named by a note, as a tool the code now uses, never enough alone', () => {
+    const notes = kb({
+      'documents/alembic.md': `---
+id: lrn-alembic-lock
+title: "Set lock_timeout in Alembic migrations"
+key_insight: "An ALTER TABLE waiting for its lock queues every later query; set lock_timeout."
+---
+Body.
+`,
+      'documents/pytest.md': `---
+id: lrn-pytest-pool
+title: "pytest fixtures share one engine"
+key_insight: "One session-scoped engine and a rolled-back transaction per test."
+---
+Body.
+`,
+    });
+    const write = (file_path: string, content: string) =>
+      matchAction(notes, call('Write', { file_path, content }), '/home/dev/shop', { info: () => 0.8 }).map((m) => m.id);
+    // A new migration: the package the note is about, in the folder it names.
+    expect(
+      write('/home/dev/shop/migrations/versions/0042_add_fee.py', 'from alembic import op\n\nop.add_column("invoices", fee)\n'),
+    ).toEqual(['lrn-alembic-lock']);
+    // A unit test importing pytest is not about every pytest learning.
+    expect(write('/home/dev/shop/tests/unit/test_slugify.py', 'import pytest\n\nfrom shop.slug import slugify\n')).toEqual([]);
+  });
 });
