@@ -144,12 +144,20 @@ export function giveWayToSuccessors(
     return [...matches];
   }
   const out = new Map(matches.map((m) => [m.id, m]));
+  // Along a chain (A superseded by B, B by C) what a note gave way to passes on to the newest.
+  const movedTo = new Map<string, string>();
+  const newest = (id: string): string => {
+    for (let k = 0; k <= matches.length && !out.has(id) && movedTo.has(id); k += 1) id = movedTo.get(id)!;
+    return id;
+  };
   for (const [older, newers] of found) {
-    const stale = byPath.get(older);
     for (const newer of newers) {
+      // The older note as it stands now (it may have taken an older one's evidence already).
+      const stale = out.get(byPath.get(older)?.id ?? '');
       const next = byPath.get(newer);
-      const cur = next && out.get(next.id);
+      const cur = next && out.get(newest(next.id));
       if (!stale || !cur || cur.id === stale.id) continue;
+      movedTo.set(stale.id, cur.id);
       out.set(cur.id, {
         ...cur,
         score: Math.max(cur.score, stale.score),

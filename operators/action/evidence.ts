@@ -50,7 +50,8 @@ export function retiredEvidence(
 }
 
 /** A package an import names: `from "lodash"`, `import "x"`, `require('x')`, `from alembic import op`, `import jwt`. */
-const IMPORT_RE = /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]*)|^\s*(?:from|import)\s+([A-Za-z_][\w]*)/gm;
+const IMPORT_RE =
+  /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]{0,80})|^\s*(?:from|import)\s+([A-Za-z_]\w{0,80})/gm;
 
 /** The packages the lines a call writes import (their first name: `lodash/fp` is `lodash`). */
 export function importedPackages(text: string): string[] {

@@ -17,7 +17,7 @@ export function proseTriggers(about: string): { wordPairs: Set<string>; retired:
 
 /** "X is deprecated", "Xs are decommissioned": a plain word a sentence says is retired. */
 const RETIRED_RE =
-  /(?:^|[\s(])([A-Za-z][A-Za-z0-9]{2,})\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:deprecated|decommissioned|obsolete|banned|forbidden|retired|discontinued|end-of-life)\b/gi;
+  /(?:^|[\s(])([A-Za-z][A-Za-z0-9]{2,40})\s+(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:deprecated|decommissioned|obsolete|banned|forbidden|retired|discontinued|end-of-life)\b/gi;
 
 /** Stems of the words a text says are retired: a tool, platform or scheme the note tells the agent off. */
 export function retiredWords(text: string): Set<string> {

@@ -104,7 +104,8 @@ export function stemPairs(text: string, maxChars = 8000): Set<string> {
 }
 
 /** A setting written as `key: value` or `key=value`, quoted or not (`origin: "*"`, `Access-Control-Allow-Origin: *`). */
-const SETTING_RE = /([A-Za-z][\w.-]*)["']?[ \t]*[:=][ \t]*["']?([^\s,;"'(){}[\]]{1,40})/g;
+// The key is bounded: an unbroken 8,000-character word must not cost a scan per character.
+const SETTING_RE = /([A-Za-z][\w.-]{0,80})["']?[ \t]*[:=][ \t]*["']?([^\s,;"'(){}[\]]{1,40})/g;
 
 /**
  * The settings a text writes, each as one token `key=value` with the key's last word (`origin: "*"`

@@ -61,4 +61,23 @@ describe('action hook and superseded notes', () => {
     expect(await given(sessionOf(broken), (l) => lines.push(l))).toContain('lrn-jwt');
     expect(lines.join('\n')).toMatch(/successions unavailable.*database is locked/);
   });
+
+  it('passes a chain on to its newest note, whatever order the successions come in', async () => {
+    const version = (n: number) =>
+      parseNote(
+        `---\nid: lrn-auth-v${n}\ntitle: "Auth convention v${n}: stateless JWT with RS256"\nkey_insight: "Services authenticate via RS256 JWTs."\n---\nBody.\n`,
+        `documents/auth-v${n}.md`,
+        'documents',
+      );
+    const [v1, v2, v3] = [version(1), version(2), version(3)];
+    const chain: NoteSet['successors'] = () =>
+      new Map([
+        [v2.path, new Set([v3.path])],
+        [v1.path, new Set([v2.path])],
+      ]);
+    const session = {
+      noteSets: () => [{ root: '/kb', version: null, notes: () => [v1, v2, v3], successors: chain }],
+    } as unknown as RecallSession;
+    expect(await given(session)).toEqual(['lrn-auth-v3']);
+  });
 });
