@@ -18,6 +18,7 @@ import { errorMessage } from '../core/errors.js';
 import { isFalsyWord } from '../core/truthy.js';
 import {
   actionSummary,
+  clearsBar,
   matchAction,
   readToolCall,
   stemsOf,
@@ -25,7 +26,7 @@ import {
   type ActionMatch,
   type ToolAction,
 } from '../operators/action/index.js';
-import type { RecallSession } from '../pipeline/run.js';
+import type { NoteSet, RecallSession } from '../pipeline/run.js';
 import { kbTriggers } from './action-triggers.js';
 import { infoOf, wordCounts } from '../sources/query/index.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
@@ -77,6 +78,8 @@ function asCandidate(note: Note, m: ActionMatch): ScoredCandidate {
 
 export interface ActionMatchOptions {
   info: (stem: string) => number;
+  /** Told when a KB's successions could not be read (its stale notes are then given as matched). */
+  warn?: (line: string) => void;
   /** The user's last prompt ('' = none). */
   prompt: string;
   /** Give notes under the threshold too, and more of them (a trace shows the near misses). */
@@ -93,20 +96,79 @@ export async function actionMatches(
 ): Promise<{ note: Note; match: ActionMatch }[]> {
   const contextStems = o.prompt ? stemsOf(o.prompt) : undefined;
   const out: { note: Note; match: ActionMatch }[] = [];
-  const extra = {
-    ...(contextStems ? { contextStems } : {}),
-    ...(o.threshold !== undefined ? { threshold: o.threshold } : {}),
-    ...(o.max ? { max: o.max } : {}),
-  };
   // Every KB's notes are read now, while the session is open; the builds may finish later.
-  const kbs = await Promise.all(session.noteSets().map(kbTriggers));
-  for (const kb of kbs) {
-    for (const m of matchAction(kb.index, action, cwd, { info: o.info, ...extra })) {
+  const sets = session.noteSets();
+  const kbs = await Promise.all(sets.map(kbTriggers));
+  kbs.forEach((kb, k) => {
+    // Every note the call reaches, below the bar too: a stale note's replacement is among them.
+    const reached = matchAction(kb.index, action, cwd, {
+      info: o.info,
+      ...(contextStems ? { contextStems } : {}),
+      threshold: 0,
+      max: REACHED,
+    });
+    const ms = giveWayToSuccessors(reached, kb.notes, sets[k]!, o.warn ?? (() => {}));
+    for (const m of ms.filter((x) => clearsBar(x, o.threshold)).slice(0, o.max ?? MAX_ACTION_NOTES)) {
       const note = kb.notes.get(m.id);
       if (note) out.push({ note, match: m });
     }
-  }
+  });
   return out.sort((a, b) => b.match.score - a.match.score);
+}
+
+/** Notes a call reaches that are looked at for successions. */
+const REACHED = 20;
+
+/**
+ * A note that another note the call reaches supersedes is retired advice: its replacement takes its
+ * evidence (when that is more than its own) and it is not given. The prompt hook's recall does the
+ * same (operators/lift-successors.ts); only successions among the notes the call reaches count.
+ */
+export function giveWayToSuccessors(
+  matches: readonly ActionMatch[],
+  notes: ReadonlyMap<string, Note>,
+  set: Pick<NoteSet, 'successors'>,
+  warn: (line: string) => void,
+): ActionMatch[] {
+  if (!set.successors || matches.length < 2) return [...matches];
+  const byPath = new Map<string, ActionMatch>();
+  for (const m of matches) {
+    const note = notes.get(m.id);
+    if (note) byPath.set(note.path, m);
+  }
+  let found: ReadonlyMap<string, ReadonlySet<string>>;
+  try {
+    found = set.successors([...byPath.keys()]);
+  } catch (err) {
+    warn(`successions unavailable, stale notes are matched as they are: ${errorMessage(err)}`);
+    return [...matches];
+  }
+  const out = new Map(matches.map((m) => [m.id, m]));
+  // Along a chain (A superseded by B, B by C) what a note gave way to passes on to the newest.
+  const movedTo = new Map<string, string>();
+  const newest = (id: string): string => {
+    for (let k = 0; k <= matches.length && !out.has(id) && movedTo.has(id); k += 1) id = movedTo.get(id)!;
+    return id;
+  };
+  for (const [older, newers] of found) {
+    for (const newer of newers) {
+      // The older note as it stands now (it may have taken an older one's evidence already).
+      const stale = out.get(byPath.get(older)?.id ?? '');
+      const next = byPath.get(newer);
+      const cur = next && out.get(newest(next.id));
+      if (!stale || !cur || cur.id === stale.id) continue;
+      movedTo.set(stale.id, cur.id);
+      out.set(cur.id, {
+        ...cur,
+        score: Math.max(cur.score, stale.score),
+        strong: cur.strong || stale.strong,
+        pieces: Math.max(cur.pieces, stale.pieces),
+        why: [...cur.why, `succeeds:${stale.id}`],
+      });
+      out.delete(stale.id);
+    }
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score);
 }
 
 /** The one-line record of the call for logs: the command or the tool and its files, scrubbed. */
@@ -128,7 +190,7 @@ export const preToolUseHook: HookSpec = {
       const prompt = transcript ? lastUserPrompt(transcript) : '';
       const info = wordInfo((l) => hookLog(ctx, 'pre-tool-use', l));
       return session$(ctx, cwd, ctx.env, (session) =>
-        from(actionMatches(session, action, cwd, { info, prompt })).pipe(
+        from(actionMatches(session, action, cwd, { info, prompt, warn: (l) => hookLog(ctx, 'pre-tool-use', l) })).pipe(
           map((matched) => {
             // The header names the call as the agent will see it: scrubbed, like every record of it.
             const call = scrubbedCall(action);

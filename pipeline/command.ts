@@ -164,6 +164,11 @@ export interface NoteSet {
   root: string;
   version: string | null;
   notes(): Note[];
+  /**
+   * Successions among the given notes (by path): older path → the paths of the live notes that
+   * supersede it (frontmatter `supersedes`, or the entity graph's `supersedes` relationship); may throw.
+   */
+  successors?(paths: readonly string[]): ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export interface RunOptions {

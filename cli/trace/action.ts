@@ -31,7 +31,13 @@ export async function runActionTrace(stdinText: string, io: RunIo, format: 'text
   const session = await openSession({ kb: null, global: false, allBranches: false, verbose: false }, io);
   try {
     const info = wordInfo((l) => io.warn(`recall: ${l}`));
-    const found = await actionMatches(session, action, cwd, { info, prompt, threshold: SHOWN_FROM, max: 10 });
+    const found = await actionMatches(session, action, cwd, {
+      info,
+      prompt,
+      threshold: SHOWN_FROM,
+      max: 10,
+      warn: (l) => io.warn(`recall: ${l}`),
+    });
     const call = scrubbedCall(action);
     const rows = found.map(({ note, match }) => ({
       id: note.displayId !== '?' ? note.displayId : note.key,

@@ -5,7 +5,7 @@
  * - followsNote: the call runs a command the note recommends, as the note writes it;
  * - commandName: the words that name what a command runs (its program and subcommand).
  */
-import type { CommandPattern, NoteTriggers, Recommended } from './triggers.js';
+import { ANY_GLOB, type CommandPattern, type NoteTriggers, type Recommended } from './triggers.js';
 import { program } from './looking.js';
 
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
@@ -13,7 +13,7 @@ export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
   if (!p.words[0]!.includes(program(c))) return false;
   let at = 1;
   for (const alts of p.words.slice(1)) {
-    while (at < c.length && !alts.includes(c[at]!)) at += 1;
+    while (at < c.length && !alts.some((a) => a === c[at] || (a === ANY_GLOB && /[*?]/.test(c[at]!)))) at += 1;
     if (at >= c.length) return false;
     at += 1;
   }
@@ -59,6 +59,33 @@ export function commandName(c: readonly string[]): string[] {
     }
     if (!/^[a-z][a-z-]*$/.test(w)) break;
     out.push(w);
+  }
+  return out;
+}
+
+/**
+ * The notes that name a command of the call in prose (`kubectl describe shows the limit`, `run git
+ * worktree prune`): its program and subcommand side by side in what the note is about. A note that
+ * names the code it is about (a flag, a key: `--paginate`, `memory.peak`) is about that code, not every
+ * run of its command: then the call must write one of those too.
+ */
+export function proseCommands(
+  byWordPair: ReadonlyMap<string, readonly number[]>,
+  notes: readonly NoteTriggers[],
+  commands: readonly string[][],
+  compounds: Iterable<{ forms: string[]; near: boolean }>,
+): { i: number; said: string }[] {
+  const written = new Set<string>();
+  for (const { forms, near } of compounds) if (!near) for (const c of forms) written.add(c);
+  const out: { i: number; said: string }[] = [];
+  for (const c of commands) {
+    const name = commandName(c);
+    if (name.length < 2) continue;
+    const said = `${name[0]} ${name[1]}`;
+    for (const i of byWordPair.get(said) ?? []) {
+      const focus = notes[i]!.focusCompounds;
+      if (focus.size === 0 || [...focus].some((k) => written.has(k))) out.push({ i, said });
+    }
   }
   return out;
 }

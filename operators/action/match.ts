@@ -18,9 +18,10 @@
  * plan`) give nothing unless a note's `applies_when` names them.
  */
 import { stemOf } from '../../core/stems.js';
-import { compoundsOf, rawTokens, stemsOf, tokenWords } from './terms.js';
+import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
 import type { NoteTriggers } from './triggers.js';
-import { commandName, followsNote, runsPattern } from './commands.js';
+import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
+import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
@@ -52,6 +53,8 @@ export interface TriggerIndex {
   byPair: Map<string, number[]>;
   byCompound: Map<string, number[]>;
   byProgram: Map<string, number[]>;
+  /** Notes by the adjacent words of what they are about, as written (a command named in prose). */
+  byWordPair: Map<string, number[]>;
   /** Notes with path globs (checked for every call that touches a file). */
   withGlobs: number[];
 }
@@ -75,11 +78,20 @@ function add(map: Map<string, number[]>, key: string, i: number): void {
 
 /** The inverted index of a KB's triggers (built once per index generation by the caller). */
 export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
-  const idx: TriggerIndex = { notes, byStem: new Map(), byPair: new Map(), byCompound: new Map(), byProgram: new Map(), withGlobs: [] };
+  const idx: TriggerIndex = {
+    notes,
+    byStem: new Map(),
+    byPair: new Map(),
+    byCompound: new Map(),
+    byProgram: new Map(),
+    byWordPair: new Map(),
+    withGlobs: [],
+  };
   notes.forEach((n, i) => {
     for (const s of n.stems) add(idx.byStem, s, i);
     for (const p of n.pairs) add(idx.byPair, p, i);
     for (const c of n.compounds) add(idx.byCompound, c, i);
+    for (const w of n.wordPairs) add(idx.byWordPair, w, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
@@ -118,6 +130,7 @@ function features(a: ToolAction, cwd: string): ActionFeatures {
     }
   }
   for (const tok of rawTokens(a.text)) addForms(tok, false);
+  for (const kv of settingTokens(a.text)) if (!compounds.has(kv)) compounds.set(kv, { forms: [kv], stems: [], near: false });
   for (const s of stemsOf(a.text)) stems.add(s);
   const nearOnly = new Map<string, 'path' | 'near'>();
   for (const p of paths) {
@@ -142,23 +155,6 @@ export interface MatchOptions {
   max?: number;
 }
 
-/** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
-class Evidence {
-  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean; pieces: Set<string> }>();
-  /** `piece` names what the credit rests on: credits with the same piece count once towards "more than one". */
-  credit(i: number, s: number, why: string, strong = false, piece = why): void {
-    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false, pieces: new Set<string>() };
-    e.s += s;
-    e.why.push(why);
-    e.strong ||= strong;
-    e.pieces.add(piece);
-    this.byNote.set(i, e);
-  }
-}
-
-/** Rarity among the notes: a word or token half the KB names tells none of them apart. */
-const spread = (df: number): number => 1 / Math.sqrt(Math.max(1, df));
-
 /** `applies_when` commands, always; the commands notes name, unless the call only looks; path globs. */
 function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, looking: boolean, ev: Evidence): void {
   for (const p of new Set(f.commands.map(program))) {
@@ -171,6 +167,10 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
       if (phrase) ev.credit(i, W_PHRASE, `command:${phrase.words.map((w) => w[0]).join(' ')}`, true);
     }
   }
+  // A command named in prose (commands.ts): as strong as one named in a code span.
+  const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
+  for (const { i, said } of prose)
+    if (!ev.byNote.get(i)?.why.some((w) => w.startsWith('command:'))) ev.credit(i, W_PHRASE, `command:${said}`, true);
   if (f.paths.length === 0) return;
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   for (const i of idx.withGlobs) {
@@ -232,7 +232,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
   // The words naming the program and its subcommand are one piece of evidence together: sharing the
   // tool (`gh api graphql`, `kubectl describe pod`) with a note does not say the call is what it warns
   // about. So are the words of where the change is (its path, the lines it quotes): one place.
-  const stemCredit = (s: string, weight: number, label: string, only?: ReadonlySet<number>): void => {
+  const stemCredit = (s: string, weight: number, label: string, only?: ReadonlySet<number>, into: Evidence = ev): void => {
     if (CODE_WORDS.has(s)) return;
     const info = opts.info(s);
     if (info < MIN_STEM_INFO) return;
@@ -241,10 +241,17 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       label === 'word' && f.commandStems.has(s) ? 'command-name' : label === 'word' || label === 'prompt' ? `${label}:${s}` : 'where';
     for (const i of hits) {
       if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
-      ev.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);
+      into.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);
     }
   };
-  for (const s of f.stems) stemCredit(s, f.nearOnly.has(s) ? PATH_WEIGHT : 1, f.nearOnly.get(s) ?? 'word');
+  // The folders and name of the file are one fact, where the change is: a note gets its best path
+  // word, not the sum of them (`.github/workflows/ci.yml` is one CI file, not three clues).
+  const viaPath = new Evidence();
+  for (const s of f.stems) {
+    if (f.nearOnly.get(s) === 'path') stemCredit(s, PATH_WEIGHT, 'path', undefined, viaPath);
+    else stemCredit(s, f.nearOnly.has(s) ? PATH_WEIGHT : 1, f.nearOnly.get(s) ?? 'word');
+  }
+  for (const [i, e] of viaPath.byNote) ev.credit(i, e.best, e.bestWhy, false, 'where');
   if (!opts.contextStems) return;
   const pointed = new Set(ev.byNote.keys());
   for (const s of opts.contextStems) if (!f.stems.has(s)) stemCredit(s, PROMPT_WEIGHT, 'prompt', pointed);
@@ -270,6 +277,8 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   commandEvidence(idx, action, f, looking, ev);
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
+    retiredEvidence(idx.notes, idx.byStem, f, opts.info, ev);
+    importEvidence(idx.notes, idx.byStem, action.text, opts.info, ev);
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;

@@ -28,12 +28,16 @@ export function isCompound(token: string): boolean {
 
 /** Words of a token: split at punctuation and camelCase humps, lower-cased. */
 export function tokenWords(token: string): string[] {
-  return token
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !STOPWORDS.has(w));
+  return (
+    token
+      // A plural acronym is one word (`JWTs`, `URLs`), not `JW` and `Ts`.
+      .replace(/([A-Z]{2,})s(?![a-z])/g, (_m, a: string) => `${a.toLowerCase()}s`)
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w.length >= 2 && !/^\d+$/.test(w) && !STOPWORDS.has(w))
+  );
 }
 
 /** Tokens of a text as written (trimmed, not lower-cased), up to `max`. */
@@ -95,6 +99,26 @@ export function stemPairs(text: string, maxChars = 8000): Set<string> {
         prev = s;
       }
     }
+  }
+  return out;
+}
+
+/** A setting written as `key: value` or `key=value`, quoted or not (`origin: "*"`, `Access-Control-Allow-Origin: *`). */
+// The key is bounded: an unbroken 8,000-character word must not cost a scan per character.
+const SETTING_RE = /([A-Za-z][\w.-]{0,80})["']?[ \t]*[:=][ \t]*["']?([^\s,;"'(){}[\]]{1,40})/g;
+
+/**
+ * The settings a text writes, each as one token `key=value` with the key's last word (`origin: "*"`
+ * and `Access-Control-Allow-Origin: *` are both `origin=*`): a call that sets what a note names,
+ * to the same value, writes the same token however each quotes or spells the key.
+ */
+export function settingTokens(text: string, max = 200): string[] {
+  const out: string[] = [];
+  for (const m of text.slice(0, 8000).matchAll(SETTING_RE)) {
+    const key = m[1]!.split(/[-_.]/).pop()!.toLowerCase();
+    const value = m[2]!.toLowerCase();
+    if (key.length >= 3 && !value.startsWith('/') && !value.includes(':')) out.push(`${key}=${value}`);
+    if (out.length >= max) break;
   }
   return out;
 }

@@ -12,7 +12,10 @@ export interface ToolAction {
   /** The tool's name as the harness gave it. */
   tool: string;
   kind: ActionKind;
-  /** Each simple command of a shell line as words, wrappers (sudo, env, npx, time, VAR=) left out. */
+  /**
+   * Each simple command of a shell line as words, wrappers (sudo, env, npx, time, VAR=) left out;
+   * for an edit of a shell script, the commands of the lines it writes (the script will run them).
+   */
   commands: string[][];
   /** Files the call reads or writes (as given; paths in a patch included). */
   paths: string[];
@@ -136,6 +139,33 @@ export function changedLines(oldText: string, newText: string): { text: string; 
   return { text: [...added, ...removed].join('\n'), before: removed.join('\n'), context: kept.join('\n') };
 }
 
+/** A shell script by its name (`deploy.sh`) or its first line (`#!/usr/bin/env zsh`). */
+const SCRIPT_NAME = /\.(?:sh|bash|zsh|ksh)$/i;
+const SHEBANG = /^#!\s*\S*(?:\/|\s)(?:env\s+)?(?:ba|z|k|da)?sh\b/;
+
+/**
+ * The commands an edit writes into a shell script: what the script will run, so a learning about a
+ * command applies to writing it there as to running it. Comment lines are left out.
+ */
+export function scriptCommands(path: string, written: string, lines: string): string[][] {
+  if (!SCRIPT_NAME.test(path) && !SHEBANG.test(written.trimStart())) return [];
+  const code = lines
+    .split('\n')
+    .filter((l) => !/^\s*#/.test(l))
+    .join('\n');
+  return shellCommands(code);
+}
+
+/** The lines an edit adds: what it changes, less what it drops. */
+function addedLines(text: string, before: string): string {
+  const dropped = new Set(before.split('\n'));
+  return text
+    .split('\n')
+    .filter((l) => !dropped.has(l))
+    .join('\n')
+    .slice(0, MAX_ACTION_TEXT);
+}
+
 const READ_TOOLS = new Set(['read', 'view', 'notebookread', 'glob', 'grep', 'ls', 'webfetch', 'websearch', 'read_file', 'list_dir']);
 const RUN_TOOLS = new Set(['bash', 'shell', 'exec_command', 'local_shell', 'container.exec', 'run_in_terminal', 'powershell']);
 const EDIT_TOOLS = new Set(['edit', 'write', 'multiedit', 'notebookedit', 'create', 'str_replace', 'apply_patch', 'insert', 'edit_file']);
@@ -174,11 +204,13 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
       ),
     );
     const text = changes.map((c) => c.text).join('\n');
+    const written = str(edits[0]?.['new_string']) || str(edits[0]?.['content']) || str(edits[0]?.['file_text']);
     const before = changes.map((c) => c.before).join('\n');
     const context = changes.map((c) => c.context).join('\n');
     return {
       ...action,
       kind: 'edit',
+      commands: scriptCommands(path, written, addedLines(text, before)),
       text: text.slice(0, MAX_ACTION_TEXT),
       before: before.slice(0, MAX_ACTION_TEXT),
       context: context.slice(0, MAX_ACTION_TEXT),

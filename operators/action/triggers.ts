@@ -15,9 +15,10 @@
  *   commands and tokens a call that follows the note runs or writes, so such a call is left alone.
  */
 import type { Note } from '../../core/note/index.js';
-import { compoundsOf, rawTokens, stemPairs, stemsOf, trimToken } from './terms.js';
+import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf, trimToken } from './terms.js';
 import { shellCommands } from './tool-call.js';
 import { spanStances } from './stances.js';
+import { proseTriggers } from './prose.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -40,8 +41,17 @@ export interface NoteTriggers {
   focusCompounds: Set<string>;
   /** Stems of the note's focus text. */
   stems: Set<string>;
+  /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */
+  retired: Set<string>;
+  /** Stems of what the note sets aside in a contrast ("fix the pool, not the timeout": `timeout`). */
+  setAside: Set<string>;
   /** Adjacent word pairs of what the note is about (title, key insight, how to apply, rule, description, tags). */
   pairs: Set<string>;
+  /**
+   * Adjacent words of what the note is about as written, lower-cased (`kubectl describe`, `git
+   * worktree`): a command it names in prose, without a code span, reads as a program and its subcommand.
+   */
+  wordPairs: Set<string>;
 
   /** Programs the note names as commands (one-word code spans included). */
   programs: Set<string>;
@@ -80,6 +90,9 @@ const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boo
 const PROGRAM_RE = /^(?:\.\/)?[a-z][a-z0-9._+-]*$/;
 /** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
 const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
+
+/** The word of a named command that matches any glob argument of a call (`*.tmp` in `rm -f *.tmp`). */
+export const ANY_GLOB = '<glob>';
 
 /** Whether an `applies_when` entry is a path glob rather than a command. */
 export function isPathPattern(entry: string): boolean {
@@ -165,7 +178,9 @@ function namedCommands(code: string): CommandPattern[] {
     if (!PROGRAM_RE.test(program) || program.length < 2) continue;
     const rest = words.slice(1, 3).filter((w) => !PLACEHOLDER_RE.test(w));
     if (rest.length === 0) continue;
-    out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [trimToken(w).toLowerCase()])] });
+    // A glob argument (`rm -f *.tmp`) stands for any glob: the note is about the command run on a pattern.
+    const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : trimToken(w).toLowerCase());
+    out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [word(w)])] });
   }
   return out;
 }
@@ -202,8 +217,6 @@ export function noteTriggers(
   const when = list(fm['applies_when'])
     .filter((w) => w.length <= MAX_WHEN_CHARS)
     .slice(0, MAX_WHEN);
-  const globs = when.filter(isPathPattern).map(globRegExp);
-  const placeGlobs = codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp);
   const commands = when
     .filter((w) => !isPathPattern(w))
     .map(commandPattern)
@@ -221,10 +234,10 @@ export function noteTriggers(
     .flatMap(namedCommands)
     .slice(0, MAX_PER_KIND);
   // What the note warns about or is about, not the code its fix recommends: a call that already
-  // writes the fix (`origin: allowList`) is doing what the note says.
+  // writes the fix (`origin: allowList`) is doing what the note says. A setting it names
+  // (`Access-Control-Allow-Origin: *`) is one token, `origin=*` (terms.ts).
   const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
-  const focusCompounds = new Set<string>();
-  for (const tok of rawTokens(about)) for (const c of compoundsOf(tok)) if (focusCompounds.size < MAX_PER_KIND) focusCompounds.add(c);
+  const focusCompounds = new Set([...new Set([...rawTokens(about).flatMap(compoundsOf), ...settingTokens(about)])].slice(0, MAX_PER_KIND));
   const compounds = new Set<string>(focusCompounds);
   for (const tok of [...rawTokens(focus), ...spans.flatMap((s) => rawTokens(s))]) {
     for (const c of compoundsOf(tok)) if (compounds.size < MAX_PER_KIND) compounds.add(c);
@@ -240,12 +253,13 @@ export function noteTriggers(
   return {
     id,
     commands,
-    globs,
-    placeGlobs,
+    globs: when.filter(isPathPattern).map(globRegExp),
+    placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
     phrases,
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
+    ...proseTriggers(about),
     pairs,
     programs,
     recommends,

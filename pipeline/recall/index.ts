@@ -4,4 +4,4 @@ export type { RecallMode } from './arm-specs.js';
 export { type Engines, resolveEngines } from './engines.js';
 export { recall$ } from './recall.js';
 export type { RecallRequest } from './request.js';
-export { recallDeps, temporalExtractor } from './wiring.js';
+export { linkHub, recallDeps, temporalExtractor } from './wiring.js';

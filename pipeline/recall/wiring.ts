@@ -29,7 +29,7 @@ import type { Scope } from '../scope.js';
 const LINK_HUB_MIN_NOTES = 3;
 const LINK_HUB_FRACTION = 0.01;
 /** An entity named by more notes than this is a hub (say "postgres"): it links nothing and succeeds nothing. */
-const linkHub = (liveNotes: number): number => Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION));
+export const linkHub = (liveNotes: number): number => Math.max(LINK_HUB_MIN_NOTES, Math.ceil(liveNotes * LINK_HUB_FRACTION));
 
 /**
  * Characters of a query searched for date phrases: a pasted 500 KB log would make the date grammar

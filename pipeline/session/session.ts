@@ -15,6 +15,7 @@ import {
   indexGeneration,
   liveNotes as liveNotesOf,
   markSuspect,
+  successorNotes,
   supersededKeys,
   setBusyTimeout,
   type IndexHandle,
@@ -25,7 +26,7 @@ import { loadTeamSettings } from '../../sources/team/index.js';
 import { loadGlyphs } from '../../sinks/modes.js';
 import type { RecallSession, RunIo, SessionOptions } from '../command.js';
 import { loadConfig, type RecallConfig } from '../config/index.js';
-import { resolveEngines, type Engines } from '../recall/index.js';
+import { linkHub, resolveEngines, type Engines } from '../recall/index.js';
 import { checkKbDir } from '../kb/index.js';
 import { createModelClient } from '../model-client.js';
 import { detectProject, isShard, projectDirOf, type Scope } from '../scope.js';
@@ -176,6 +177,7 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
           root: scope.root,
           version: index.file === ':memory:' ? null : `${index.file}#${indexGeneration(index)}`,
           notes: () => givableNotes(index),
+          successors: (paths) => successorNotes(index, paths, linkHub(kb.liveNotes), now()),
         },
       ],
       close: () => {

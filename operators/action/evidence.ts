@@ -1,0 +1,86 @@
+/** The evidence a tool call gathers for each note of a KB (operators/action/match.ts). Pure. */
+import { stemOf } from '../../core/stems.js';
+import type { NoteTriggers } from './triggers.js';
+import { CODE_WORDS } from './looking.js';
+
+/** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
+export class Evidence {
+  readonly byNote = new Map<number, { s: number; why: string[]; strong: boolean; pieces: Set<string>; best: number; bestWhy: string }>();
+  /** `piece` names what the credit rests on: credits with the same piece count once towards "more than one". */
+  credit(i: number, s: number, why: string, strong = false, piece = why): void {
+    const e = this.byNote.get(i) ?? { s: 0, why: [], strong: false, pieces: new Set<string>(), best: 0, bestWhy: '' };
+    e.s += s;
+    if (s > e.best) [e.best, e.bestWhy] = [s, why];
+    e.why.push(why);
+    e.strong ||= strong;
+    e.pieces.add(piece);
+    this.byNote.set(i, e);
+  }
+}
+
+/** Rarity among the notes: a word or token half the KB names tells none of them apart. */
+export const spread = (df: number): number => 1 / Math.sqrt(Math.max(1, df));
+
+/** A retired thing a call uses, as strong as a token the note is about (operators/action/match.ts W_FOCUS_COMPOUND). */
+const W_RETIRED = 1.6;
+
+/**
+ * What a note says is retired ("Heroku is decommissioned"), named in what the call runs or writes
+ * (`git push heroku main`, `uses: heroku-deploy`): the call relies on it, the note is about this call.
+ * Strong alone when no other note retires it.
+ */
+export function retiredEvidence(
+  notes: readonly NoteTriggers[],
+  byStem: ReadonlyMap<string, readonly number[]>,
+  call: { stems: Iterable<string>; nearOnly: ReadonlyMap<string, unknown> },
+  info: (stem: string) => number,
+  ev: Evidence,
+): void {
+  for (const s of call.stems) {
+    // Where the change is (its path, the lines it quotes) does not use the retired thing.
+    if (call.nearOnly.has(s)) continue;
+    const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.retired.has(s));
+    // The same word as the note's word for it: one piece of evidence, however it is counted.
+    for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2, `word:${s}`);
+    // What a contrast sets aside counts by how much its word says ("not the timeout" more than "not the call").
+    const aside = (byStem.get(s) ?? []).filter((i) => notes[i]!.setAside.has(s) && !notes[i]!.retired.has(s));
+    const w = info(s) * info(s) * spread(aside.length);
+    for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, false, `word:${s}`);
+  }
+}
+
+/** A package an import names: `from "lodash"`, `import "x"`, `require('x')`, `from alembic import op`, `import jwt`. */
+const IMPORT_RE =
+  /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]{0,80})|^\s*(?:from|import)\s+([A-Za-z_]\w{0,80})/gm;
+
+/** The packages the lines a call writes import (their first name: `lodash/fp` is `lodash`). */
+export function importedPackages(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.slice(0, 8000).matchAll(IMPORT_RE)) out.add((m[1] ?? m[2] ?? '').toLowerCase());
+  return [...out].filter((p) => p.length >= 4 && !p.startsWith('.'));
+}
+
+/** A package import, before its rarity: a named command's worth (operators/action/match.ts W_PHRASE). */
+const W_IMPORT = 1.6;
+
+/**
+ * A package the call imports (`import { groupBy } from "lodash"`, `from alembic import op`) that a
+ * note names in what it is about: a package is a tool the code now uses, as a program is for a run.
+ * It counts by the rarity of its name and is the same piece of evidence as that word: never enough
+ * alone (a test file importing `pytest` is not about every pytest learning).
+ */
+export function importEvidence(
+  notes: readonly NoteTriggers[],
+  byStem: ReadonlyMap<string, readonly number[]>,
+  text: string,
+  info: (stem: string) => number,
+  ev: Evidence,
+): void {
+  for (const p of importedPackages(text)) {
+    const s = stemOf(p);
+    if (CODE_WORDS.has(s)) continue;
+    const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.stems.has(s));
+    const w = W_IMPORT * info(s) * info(s) * spread(hits.length);
+    for (const i of hits) ev.credit(i, w, `import:${p}`, false, `word:${s}`);
+  }
+}

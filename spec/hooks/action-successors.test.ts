@@ -1,0 +1,83 @@
+/**
+ * The action hook gives a retired note's replacement, not the retired advice: a note the call reaches
+ * that another reached note supersedes gives way to it (hooks/action-recall.ts).
+ */
+import { describe, it, expect } from '@jest/globals';
+import { parseNote } from '../../core/note/index.js';
+import { readToolCall } from '../../operators/action/index.js';
+import { actionMatches } from '../../hooks/action-recall.js';
+import type { NoteSet, RecallSession } from '../../pipeline/run.js';
+
+const jwt = parseNote(
+  `---
+id: lrn-jwt
+title: "Auth convention: stateless JWT with RS256"
+key_insight: "Services authenticate via stateless RS256 JWTs minted by the identity service."
+---
+Body.
+`,
+  'documents/jwt.md',
+  'documents',
+);
+const sessions = parseNote(
+  `---
+id: lrn-sessions
+title: "Auth convention: server-side sessions replace JWT"
+key_insight: "The team standard is server-side sessions; JWTs are deprecated for first-party auth."
+---
+Body.
+`,
+  'documents/sessions.md',
+  'documents',
+);
+
+const sessionOf = (successors?: NoteSet['successors']): RecallSession =>
+  ({
+    noteSets: () => [{ root: '/kb', version: null, notes: () => [jwt, sessions], ...(successors ? { successors } : {}) }],
+  }) as unknown as RecallSession;
+
+const write = readToolCall({
+  tool_name: 'Write',
+  tool_input: { file_path: '/home/dev/relay/admin/auth/tokens.py', content: 'import jwt\n\njwt.encode(claims, key, algorithm="RS256")\n' },
+})!;
+const given = async (session: RecallSession, warn?: (l: string) => void) =>
+  (await actionMatches(session, write, '/home/dev/relay', { info: () => 1, prompt: '', ...(warn ? { warn } : {}) })).map(
+    (m) => m.note.displayId,
+  );
+
+describe('action hook and superseded notes', () => {
+  it('gives the replacement of a reached note another reached note supersedes, not the retired one', async () => {
+    expect(await given(sessionOf())).toContain('lrn-jwt');
+    const supersedes = (paths: readonly string[]) =>
+      new Map(paths.includes(jwt.path) && paths.includes(sessions.path) ? [[jwt.path, new Set([sessions.path])]] : []);
+    expect(await given(sessionOf(supersedes))).toEqual(['lrn-sessions']);
+  });
+
+  it('gives the matches as they are, and says so, when the successions cannot be read', async () => {
+    const lines: string[] = [];
+    const broken = (): never => {
+      throw new Error('database is locked');
+    };
+    expect(await given(sessionOf(broken), (l) => lines.push(l))).toContain('lrn-jwt');
+    expect(lines.join('\n')).toMatch(/successions unavailable.*database is locked/);
+  });
+
+  it('passes a chain on to its newest note, whatever order the successions come in', async () => {
+    const version = (n: number) =>
+      parseNote(
+        `---\nid: lrn-auth-v${n}\ntitle: "Auth convention v${n}: stateless JWT with RS256"\nkey_insight: "Services authenticate via RS256 JWTs."\n---\nBody.\n`,
+        `documents/auth-v${n}.md`,
+        'documents',
+      );
+    const [v1, v2, v3] = [version(1), version(2), version(3)];
+    const chain: NoteSet['successors'] = () =>
+      new Map([
+        [v2.path, new Set([v3.path])],
+        [v1.path, new Set([v2.path])],
+      ]);
+    const session = {
+      noteSets: () => [{ root: '/kb', version: null, notes: () => [v1, v2, v3], successors: chain }],
+    } as unknown as RecallSession;
+    expect(await given(session)).toEqual(['lrn-auth-v3']);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * The action matcher's rules for commands and places (operators/action): a shell script is read by
+ * the commands it will run; a command a note names in prose counts as named; a changed file's
+ * folders and name are one fact.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { parseNote } from '../../core/note/index.js';
+import { buildTriggerIndex, matchAction, noteTriggers, readToolCall, type TriggerIndex } from '../../operators/action/index.js';
+
+/** Every stem counts as rare: the matcher's own rules, without the English word counts. */
+const info = (): number => 1;
+
+function kb(files: Record<string, string>): TriggerIndex {
+  const notes = Object.entries(files).map(([rel, text]) => parseNote(text, rel, 'documents'));
+  return buildTriggerIndex(notes.map((n) => noteTriggers(n, n.displayId)));
+}
+
+const call = (tool_name: string, tool_input: Record<string, unknown>) => readToolCall({ tool_name, tool_input })!;
+const ids = (idx: TriggerIndex, tool: string, input: Record<string, unknown>, cwd = '/home/dev/shop') =>
+  matchAction(idx, call(tool, input), cwd, { info }).map((m) => m.id);
+
+describe('commands and places of a tool call', () => {
+  it('reads the commands a shell script is written to run as commands, a glob argument standing for any glob', () => {
+    const zsh = kb({
+      'documents/zsh.md': `---
+id: lrn-zsh-glob
+title: "zsh aborts scripts on unmatched globs"
+key_insight: "zsh raises 'no matches found' where bash passes the literal pattern; set null_glob or quote it."
+---
+\`rm -f *.tmp\` fails in zsh when no .tmp files exist.
+`,
+    });
+    const write = (file_path: string, content: string) => ids(zsh, 'Write', { file_path, content });
+    // A zsh script that will run `rm -f` on a glob: the command the note names, in the shell it names.
+    expect(write('/home/dev/dotfiles/bin/clean-build', '#!/usr/bin/env zsh\n# clean\nrm -f build/*.o\n')).toEqual(['lrn-zsh-glob']);
+    expect(write('/home/dev/dotfiles/bin/clean.sh', 'set -e\nrm -f dist/*.whl\necho zsh done\n')).toEqual(['lrn-zsh-glob']);
+    // The same words in a document are not commands; nor is a comment of a script, nor a file by name.
+    expect(write('/home/dev/dotfiles/docs/clean.md', 'In zsh, rm -f build/*.o cleans the build.\n')).toEqual([]);
+    expect(write('/home/dev/dotfiles/bin/clean-build', '#!/usr/bin/env zsh\n# rm -f build/*.o\nmake clean\n')).toEqual([]);
+    expect(write('/home/dev/dotfiles/bin/clean-build', '#!/usr/bin/env zsh\nrm -f build/app.o\n')).toEqual([]);
+  });
+
+  it('reads a command a note names in prose as a named command, unless the note names the code it is about', () => {
+    const notes = kb({
+      'documents/worktree.md': `---
+id: lrn-worktree-prune
+title: "Stale git worktree refs break new worktree creation"
+key_insight: "After deleting a worktree dir manually, run git worktree prune before reusing the branch."
+---
+Body.
+`,
+      'documents/oom.md': `---
+id: lrn-oom
+title: "OOMKilled pods: read the cgroup peak, not the pod limit"
+key_insight: "kubectl describe shows the limit, not the spike; memory.peak in the cgroup explains which burst killed the pod."
+---
+Body.
+`,
+    });
+    expect(ids(notes, 'Bash', { command: 'git worktree add ../relay-hotfix hotfix/session-expiry' })).toEqual(['lrn-worktree-prune']);
+    // A listing only looks.
+    expect(ids(notes, 'Bash', { command: 'git worktree list' })).toEqual([]);
+    // The note is about `memory.peak`: describing a pod is its command, not its point, until the call reads it.
+    expect(ids(notes, 'Bash', { command: 'kubectl -n shop describe pod api-7c9d5b8f4-kq2xw' })).toEqual([]);
+    expect(ids(notes, 'Bash', { command: 'kubectl -n shop describe pod api-7c9 && cat /sys/fs/cgroup/memory.peak' })).toEqual(['lrn-oom']);
+  });
+
+  it('counts the folders and name of a changed file once, by its best word, not by their sum', () => {
+    const ci = kb({
+      'documents/setup-node.md': `---
+id: lrn-setup-node-cache
+title: "GitHub workflows cache npm through setup-node"
+key_insight: "In CI, let actions/setup-node cache npm; never cache node_modules."
+---
+Body.
+`,
+    });
+    // Words as common as "workflow" or "npm", not the rarest: here the sum of three path words would decide.
+    const edit = (text: string) =>
+      matchAction(
+        ci,
+        call('Edit', {
+          file_path: '/home/dev/shop/.github/workflows/ci.yml',
+          old_string: '      - run: npm ci',
+          new_string: `      - run: npm ci\n${text}`,
+        }),
+        '/home/dev/shop',
+        { info: () => 0.9 },
+      ).map((m) => m.id);
+    // A new step in the CI workflow: the file is the note's place, and `npm` one word of it.
+    expect(edit('      - run: npm run typecheck')).toEqual([]);
+    expect(edit('      - uses: actions/cache@v4\n        with:\n          path: node_modules')).toEqual(['lrn-setup-node-cache']);
+  });
+});
