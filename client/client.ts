@@ -27,7 +27,7 @@ import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../cli/command-words.js';
 import { hookRow, isHookName } from '../hooks/hook-table.js';
 import { GIVE_UP_BEFORE_MS, RUN_CUT_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { absolutePathSettings } from '../core/path-settings.js';
-import { processStartMs } from '../io/process-start.js';
+import { keptBy, spawnedMs, takeKeeper, tellKeeper } from './hook-keeper.js';
 import { startHookCall, withStdin, type HookCallStart } from './hook-call.js';
 import { takeFallbackSlot, type SlotOutcome } from './fallback-slots.js';
 import { startServer } from './start-server.js';
@@ -189,10 +189,8 @@ function exitByDeadline(deadlineMs: number): void {
  * or a socket, prints what there is.
  */
 export async function hookClient(name: string): Promise<void> {
-  const launcher = takeLauncherSettings();
-  // The deadline counts from the spawn (of scripts/hook.sh, this process's parent, when it started
-  // this one): on a loaded machine node's own start comes seconds later.
-  const startedMs = processStartMs(launcher ? process.ppid : 'self');
+  const keeper = takeKeeper();
+  const startedMs = spawnedMs(keeper);
   process.umask(0o077);
   const env = process.env;
   let envelope = emptyAnswer(name, env);
@@ -201,11 +199,7 @@ export async function hookClient(name: string): Promise<void> {
     if (printed) return;
     printed = true;
     process.stdout.on('error', () => process.exit(0));
-    process.stdout.write(envelope, () => {
-      // scripts/hook.sh hands the envelope on at once: the harness need not wait for this process to end.
-      if (launcher) tellLauncher(launcher.pid);
-      then();
-    });
+    process.stdout.write(envelope, () => (tellKeeper(keeper), then()));
   };
   const bail = (): void => print(() => process.exit(0));
   if (!isHookName(name)) return bail();
@@ -213,9 +207,7 @@ export async function hookClient(name: string): Promise<void> {
   process.on('unhandledRejection', bail);
   let start: HookCallStart;
   try {
-    start = startHookCall(name, { env, cwd: process.cwd(), startedMs });
-    // scripts/hook.sh answers itself at its time: this process's answer is due before it.
-    if (launcher?.answerByMs) start = { ...start, deadlineMs: Math.min(start.deadlineMs, startedMs + launcher.answerByMs) };
+    start = keptBy(keeper, startHookCall(name, { env, cwd: process.cwd(), startedMs }));
   } catch {
     return bail();
   }
@@ -250,30 +242,6 @@ export async function hookClient(name: string): Promise<void> {
       void startServer(serverEntry(), serverSocketPath(env), env).finally(() => process.exit(0));
     });
   });
-}
-
-/**
- * What scripts/hook.sh, when it started this process, tells it: its pid (RECALL_HOOK_LAUNCHER) and
- * when, in ms from its spawn, it answers "nothing to add" itself (RECALL_HOOK_ANSWER_BY). Taken out
- * of the environment so that nothing this process starts (a server, git) inherits them; null when
- * the hook was not started by the script (its parent is not the pid named).
- */
-function takeLauncherSettings(): { pid: number; answerByMs: number | null } | null {
-  const pid = Number(process.env['RECALL_HOOK_LAUNCHER']);
-  const answerBy = Number(process.env['RECALL_HOOK_ANSWER_BY']);
-  delete process.env['RECALL_HOOK_LAUNCHER'];
-  delete process.env['RECALL_HOOK_ANSWER_BY'];
-  if (!Number.isInteger(pid) || pid <= 1 || pid !== process.ppid) return null;
-  return { pid, answerByMs: Number.isFinite(answerBy) && answerBy > 0 ? answerBy : null };
-}
-
-/** Tell scripts/hook.sh that the envelope is written (SIGUSR2, which it traps); never throws. */
-function tellLauncher(pid: number): void {
-  try {
-    if (pid === process.ppid) process.kill(pid, 'SIGUSR2');
-  } catch {
-    /* it is gone: it answered already */
-  }
 }
 
 /** Besides these, stdin as the query ('-') is never served: the client's stdin is not sent. */

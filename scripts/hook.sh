@@ -134,13 +134,13 @@ status=0
 }
 kill "$timer" 2>/dev/null
 late=
-if [ -n "$ready" ] || { [ -z "$fired" ] && [ "$status" -eq 0 ] && [ -s "$out" ]; }; then
+if { [ -n "$ready" ] || { [ -z "$fired" ] && [ "$status" -eq 0 ]; }; } && [ -s "$out" ]; then
   # Node wrote its envelope (and said so, or ended well): hand it on. Node, if still running, only
   # writes its log now and exits by its deadline.
   cat "$out"
 else
-  # The timer fired first, or node ended without an answer (it could not start, or died). A
-  # complete line it wrote is its envelope; else "nothing to add".
+  # The timer fired first, or node ended (or signalled) without an answer: it could not start, or
+  # died. A complete line it wrote is its envelope; else "nothing to add".
   if [ -n "$fired" ]; then
     kill -9 "$pid" 2>/dev/null
     late=1
