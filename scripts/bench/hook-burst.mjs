@@ -174,7 +174,8 @@ async function main() {
       : '';
     const count = (re) => (logs.match(re) ?? []).length;
     const late = runs.filter((r) => r.answeredMs > DEADLINE_MS);
-    // A node that scripts/hook.sh killed (it was too late) has no own time.
+    // A node that scripts/hook.sh killed (it was too late) has no own time, nor one still writing
+    // its log when the script, having handed on its answer, ended (its stderr went with it).
     const owned = runs.filter((r) => r.ownMs !== null);
     const ownLate = owned.filter((r) => r.ownMs > DEADLINE_MS);
     const report = {
@@ -203,7 +204,7 @@ async function main() {
         ),
       ),
       ownMaxMs: Math.round(Math.max(...owned.map((r) => r.ownMs))),
-      killedLate: runs.length - owned.length,
+      withoutOwnTime: runs.length - owned.length,
       exitedPastDeadlineOwnClock: ownLate.length,
       worstPastDeadlineOwnClockMs: ownLate.length ? Math.round(Math.max(...ownLate.map((r) => r.ownMs)) - DEADLINE_MS) : 0,
       badEnvelopes: runs.filter((r) => r.code !== 0 || !envelopeOk(r.out)).length,
@@ -217,7 +218,7 @@ async function main() {
         `${hooks} concurrent ${name} (via ${via}, stdin a file, ${notes}-note KB, ${server ? 'warm recall server' : 'no server'}, ${loaders} busy loops, load ${report.loadAverage?.join('-')}):\n` +
           `  spawn to envelope p50 ${report.answeredP50Ms} ms, max ${report.answeredMaxMs} ms (exit max ${report.exitMaxMs} ms as seen here)\n` +
           `  past the ${DEADLINE_MS / 1000} s deadline from spawn: ${report.answeredPastDeadline} (worst by ${report.worstPastDeadlineMs} ms)\n` +
-          `  by node's own clock (node start to exit): p50 ${report.ownP50Ms} ms, max ${report.ownMaxMs} ms (${report.killedLate} killed unfinished); ` +
+          `  by node's own clock (node start to exit): p50 ${report.ownP50Ms} ms, max ${report.ownMaxMs} ms (${report.withoutOwnTime} without: killed by scripts/hook.sh, or past its end); ` +
           `exited past the deadline ${report.exitedPastDeadlineOwnClock} (worst by ${report.worstPastDeadlineOwnClockMs} ms)\n  ` +
           `bad envelopes ${report.badEnvelopes}; with notes ${report.withNotes}; ` +
           `"empty stdin" logged ${report.emptyStdinLogged}; answered empty (logged) ${report.answeredEmptyLogged}\n`,
