@@ -82,6 +82,7 @@ since_spawn() {
   elapsed=0
   { read -r up _ </proc/uptime && read -r stat </proc/$$/stat; } 2>/dev/null || return 0
   set -- ${stat##*) }
+  [ $# -ge 20 ] || return 0
   shift 19
   case $up in *.??) up=${up%.*}${up#*.} ;; *) return 0 ;; esac
   case $1 in '' | *[!0-9]*) return 0 ;; esac
