@@ -27,6 +27,7 @@ import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from '../cli/command-words.js';
 import { hookRow, isHookName } from '../hooks/hook-table.js';
 import { GIVE_UP_BEFORE_MS, RUN_CUT_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import { absolutePathSettings } from '../core/path-settings.js';
+import { keptBy, spawnedMs, takeKeeper, tellKeeper } from './hook-keeper.js';
 import { startHookCall, withStdin, type HookCallStart } from './hook-call.js';
 import { takeFallbackSlot, type SlotOutcome } from './fallback-slots.js';
 import { startServer } from './start-server.js';
@@ -188,7 +189,8 @@ function exitByDeadline(deadlineMs: number): void {
  * or a socket, prints what there is.
  */
 export async function hookClient(name: string): Promise<void> {
-  const startedMs = Math.round(performance.timeOrigin);
+  const keeper = takeKeeper();
+  const startedMs = spawnedMs(keeper);
   process.umask(0o077);
   const env = process.env;
   let envelope = emptyAnswer(name, env);
@@ -197,7 +199,7 @@ export async function hookClient(name: string): Promise<void> {
     if (printed) return;
     printed = true;
     process.stdout.on('error', () => process.exit(0));
-    process.stdout.write(envelope, then);
+    process.stdout.write(envelope, () => (tellKeeper(keeper), then()));
   };
   const bail = (): void => print(() => process.exit(0));
   if (!isHookName(name)) return bail();
@@ -205,7 +207,7 @@ export async function hookClient(name: string): Promise<void> {
   process.on('unhandledRejection', bail);
   let start: HookCallStart;
   try {
-    start = startHookCall(name, { env, cwd: process.cwd(), startedMs });
+    start = keptBy(keeper, startHookCall(name, { env, cwd: process.cwd(), startedMs }));
   } catch {
     return bail();
   }

@@ -38,6 +38,7 @@ const COPIED = [
   'hooks/hooks.json',
   'bin/recall',
   'scripts/launch.mjs',
+  'scripts/hook.sh',
   'scripts/hook-names.mjs',
 ];
 

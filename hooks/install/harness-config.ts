@@ -39,11 +39,16 @@ export const HOOK_WIRING = HOOK_TABLE;
 
 export const shellQuote = (s: string): string => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
-/** The shell command that runs hook `name` from the install at `root` (a shell-quoted path or `"${VAR}"`). */
+/**
+ * The shell command that runs hook `name` from the install at `root` (a shell-quoted path or
+ * `"${VAR}"`): `sh <root>/scripts/hook.sh <root>/scripts/launch.mjs hook <name>`. The shell script
+ * starts node on launch.mjs and answers "nothing to add" itself when node cannot answer by the
+ * hook's deadline (a loaded machine takes seconds to start node; the shell, a millisecond).
+ */
 export function hookCommand(name: HookName, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
-  const launcher = rootIsVariable ? `"${root}/scripts/launch.mjs"` : shellQuote(path.join(root, 'scripts', 'launch.mjs'));
+  const script = (file: string): string => (rootIsVariable ? `"${root}/scripts/${file}"` : shellQuote(path.join(root, 'scripts', file)));
   const prefix = harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : '';
-  return `${prefix}node ${launcher} hook ${name}`;
+  return `${prefix}sh ${script('hook.sh')} ${script('launch.mjs')} hook ${name}`;
 }
 
 /** `{"hooks": {...}}` for Claude Code settings and plugin hooks.json, and Codex hooks.json. */

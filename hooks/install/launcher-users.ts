@@ -18,6 +18,8 @@ import { targets, type FileChange, type InstallOptions } from './install.js';
 
 /** The first line of every launcher recall writes (stable-launcher.ts LAUNCHER_TEMPLATE). */
 export const LAUNCHER_MARK = "// recall's stable hook launcher";
+/** The first words of scripts/hook.sh, which the launcher folder holds a copy of (stable-launcher.ts). */
+export const HOOK_SCRIPT_MARK = '# Runs one recall hook';
 
 const readText = (file: string): string | null => {
   try {
@@ -85,6 +87,10 @@ export function launcherRemoval(dir: string, planned: readonly FileChange[], o: 
   const text = readText(script);
   if (text !== null && text.startsWith(LAUNCHER_MARK))
     out.push({ file: script, before: text, after: null, summary: ['- stable launcher (no wiring runs it any more)'], backup: false });
+  const keeper = path.join(dir, 'scripts', 'hook.sh');
+  const keeperText = readText(keeper);
+  if (keeperText !== null && keeperText.startsWith(HOOK_SCRIPT_MARK))
+    out.push({ file: keeper, before: keeperText, after: null, summary: ['- its hook deadline keeper (scripts/hook.sh)'], backup: false });
   const rec = path.join(dir, LAUNCHER_RECORD);
   if (record(dir))
     out.push({ file: rec, before: readText(rec), after: null, summary: ["- the launcher's record of the install it ran"], backup: false });

@@ -21,6 +21,7 @@ import { HOOK_TABLE } from '../hook-table.js';
 import { emptyEnvelope } from '../../sinks/hook-envelope.js';
 import { resolveStateDir } from '../../core/state-dir.js';
 import type { FileChange } from './install.js';
+import { installRoot } from './harness-config.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -147,10 +148,23 @@ export function launcherChanges(root: string, env: Env, home: string, wired: rea
     const before = read(file);
     return { file, before, after, summary: before === after ? [] : [summary], backup: false };
   };
+  // The hook commands start scripts/hook.sh beside launch.mjs (harness-config.ts hookCommand): a
+  // copy of the install's, else of the one this code came with.
+  const hookSh = read(path.join(root, 'scripts', 'hook.sh')) ?? ownHookScript();
   return [
     change(path.join(dir, 'scripts', 'launch.mjs'), launcherText(), `+ stable launcher (survives a move or update of ${root})`),
+    ...(hookSh === null ? [] : [change(path.join(dir, 'scripts', 'hook.sh'), hookSh, '+ its hook deadline keeper (scripts/hook.sh)')]),
     change(path.join(dir, LAUNCHER_RECORD), `${JSON.stringify({ root, wired }, null, 2)}\n`, `+ runs the recall install at ${root}`),
   ];
+}
+
+/** scripts/hook.sh of the install this code runs from, or null. */
+function ownHookScript(): string | null {
+  try {
+    return fs.readFileSync(path.join(installRoot(), 'scripts', 'hook.sh'), 'utf8');
+  } catch {
+    return null;
+  }
 }
 
 /** The install root a launcher record names ('' when none), or null when the record cannot be read. */

@@ -4,11 +4,13 @@
  * may hand it over): how many answer inside the hook's own deadline, counted from spawn.
  *
  *   npm run build && node scripts/bench/hook-burst.mjs [--root DIR] [--hooks 100] [--load 4]
- *     [--name subagent-start] [--deadline SEC] [--notes 300] [--no-server] [--json]
+ *     [--name subagent-start] [--deadline SEC] [--notes 300] [--no-server] [--via sh|launch|entry] [--json]
  *
  * --root: the built checkout measured (default: this one); --load: busy loops (`node -e 'for(;;){}'`)
  * run meanwhile, so the machine is loaded beyond its cores. A recall server is started first and
- * warmed (unless --no-server). Printed: the load average while the hooks ran, per hook the time from
+ * warmed (unless --no-server). --via: how each hook is started: `sh` (the default) as the harnesses'
+ * hook commands start it, `sh scripts/hook.sh scripts/launch.mjs hook NAME`; `launch`, node on
+ * scripts/launch.mjs alone (the commands before scripts/hook.sh); `entry`, node on dist/hooks/NAME.js. Printed: the load average while the hooks ran, per hook the time from
  * spawn to its envelope and to its exit, how many passed the deadline (and by how much at most), how
  * many envelopes were not one valid JSON object, how many carried notes, and what the hook log says
  * ("empty stdin", answered empty). Everything lives in a temp dir, removed after.
@@ -33,6 +35,14 @@ const loaders = Number(opt('load', '4'));
 const name = opt('name', 'subagent-start');
 const notes = Number(opt('notes', '300'));
 const server = !args.includes('--no-server');
+const via = opt('via', 'sh');
+/** The command that starts one hook, as --via says. */
+const hookArgv = () => {
+  const launch = path.join(root, 'scripts', 'launch.mjs');
+  if (via === 'sh') return ['sh', [path.join(root, 'scripts', 'hook.sh'), launch, 'hook', name]];
+  if (via === 'launch') return [process.execPath, [launch, 'hook', name]];
+  return [process.execPath, [path.join(root, 'dist', 'hooks', `${name}.js`)]];
+};
 /** The hook's deadline: `--deadline SEC` (set through its variable), else its default (hooks/hook-table.ts). */
 const DEADLINE_ENV =
   { 'subagent-start': 'REFLECT_SUBAGENT_RECALL_TIMEOUT', 'pre-tool-use': 'RECALL_PRE_TOOL_TIMEOUT' }[name] ?? 'REFLECT_RECALL_TIMEOUT';
@@ -57,24 +67,30 @@ const payload = (i) =>
  */
 const OWN_TIME = `process.on('exit', () => { try { require('node:fs').writeSync(2, '\\nRECALL_BURST_OWN_MS ' + (Date.now() - Math.round(performance.timeOrigin)) + '\\n'); } catch {} });\n`;
 
-/** One hook, stdin a file: times from spawn to its first stdout byte (the envelope) and to exit, and its own run time. */
+/**
+ * One hook, stdin a file and stdout a file: times from spawn to its envelope and to its exit, and its
+ * own run time. The envelope's time is the kernel's (the stdout file's modification time), not when
+ * this process, as starved as the hooks on a loaded machine, got round to reading a pipe: with 140
+ * runnable processes that came seconds after the hook wrote (a hook that wrote at 2.5 s was read at 5.5 s).
+ */
 function runHook(env, file) {
   return new Promise((resolve) => {
     const fd = fs.openSync(file, 'r');
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [path.join(root, 'dist', 'hooks', `${name}.js`)], { env, stdio: [fd, 'pipe', 'pipe'] });
+    const outFile = `${file}.out`;
+    const outFd = fs.openSync(outFile, 'w');
+    const [cmd, argv] = hookArgv();
+    const t0 = Date.now();
+    const child = spawn(cmd, argv, { env, stdio: [fd, outFd, 'pipe'] });
     fs.closeSync(fd);
-    let out = '';
+    fs.closeSync(outFd);
     let err = '';
-    let answeredMs = null;
-    child.stdout.on('data', (c) => {
-      answeredMs ??= performance.now() - t0;
-      out += c.toString();
-    });
     child.stderr.on('data', (c) => (err += c.toString()));
     child.on('close', (code) => {
+      const exitMs = Date.now() - t0;
+      const out = fs.readFileSync(outFile, 'utf8');
+      const answeredMs = out ? fs.statSync(outFile).mtimeMs - t0 : Infinity;
       const own = /RECALL_BURST_OWN_MS (\d+)/.exec(err);
-      resolve({ code, out, answeredMs: answeredMs ?? Infinity, exitMs: performance.now() - t0, ownMs: own ? Number(own[1]) : Infinity });
+      resolve({ code, out, answeredMs, exitMs, ownMs: own ? Number(own[1]) : null });
     });
   });
 }
@@ -158,11 +174,15 @@ async function main() {
       : '';
     const count = (re) => (logs.match(re) ?? []).length;
     const late = runs.filter((r) => r.answeredMs > DEADLINE_MS);
-    const ownLate = runs.filter((r) => r.ownMs > DEADLINE_MS);
+    // A node that scripts/hook.sh killed (it was too late) has no own time, nor one still writing
+    // its log when the script, having handed on its answer, ended (its stderr went with it).
+    const owned = runs.filter((r) => r.ownMs !== null);
+    const ownLate = owned.filter((r) => r.ownMs > DEADLINE_MS);
     const report = {
       root,
       hook: name,
       hooks,
+      via,
       busyLoops: loaders,
       server,
       loadAverage: loads.length ? [Math.min(...loads), Math.max(...loads)].map((x) => Number(x.toFixed(1))) : null,
@@ -179,11 +199,12 @@ async function main() {
       worstPastDeadlineMs: late.length ? Math.round(Math.max(...late.map((r) => r.answeredMs)) - DEADLINE_MS) : 0,
       ownP50Ms: Math.round(
         pct(
-          runs.map((r) => r.ownMs),
+          owned.map((r) => r.ownMs),
           50,
         ),
       ),
-      ownMaxMs: Math.round(Math.max(...runs.map((r) => r.ownMs))),
+      ownMaxMs: Math.round(Math.max(...owned.map((r) => r.ownMs))),
+      withoutOwnTime: runs.length - owned.length,
       exitedPastDeadlineOwnClock: ownLate.length,
       worstPastDeadlineOwnClockMs: ownLate.length ? Math.round(Math.max(...ownLate.map((r) => r.ownMs)) - DEADLINE_MS) : 0,
       badEnvelopes: runs.filter((r) => r.code !== 0 || !envelopeOk(r.out)).length,
@@ -194,10 +215,10 @@ async function main() {
     if (args.includes('--json')) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else
       process.stdout.write(
-        `${hooks} concurrent ${name} (stdin a file, ${notes}-note KB, ${server ? 'warm recall server' : 'no server'}, ${loaders} busy loops, load ${report.loadAverage?.join('-')}):\n` +
-          `  spawn to envelope p50 ${report.answeredP50Ms} ms, max ${report.answeredMaxMs} ms (exit max ${report.exitMaxMs} ms)\n` +
+        `${hooks} concurrent ${name} (via ${via}, stdin a file, ${notes}-note KB, ${server ? 'warm recall server' : 'no server'}, ${loaders} busy loops, load ${report.loadAverage?.join('-')}):\n` +
+          `  spawn to envelope p50 ${report.answeredP50Ms} ms, max ${report.answeredMaxMs} ms (exit max ${report.exitMaxMs} ms as seen here)\n` +
           `  past the ${DEADLINE_MS / 1000} s deadline from spawn: ${report.answeredPastDeadline} (worst by ${report.worstPastDeadlineMs} ms)\n` +
-          `  by the hook's own clock (node start to exit): p50 ${report.ownP50Ms} ms, max ${report.ownMaxMs} ms; ` +
+          `  by node's own clock (node start to exit): p50 ${report.ownP50Ms} ms, max ${report.ownMaxMs} ms (${report.withoutOwnTime} without: killed by scripts/hook.sh, or past its end); ` +
           `exited past the deadline ${report.exitedPastDeadlineOwnClock} (worst by ${report.worstPastDeadlineOwnClockMs} ms)\n  ` +
           `bad envelopes ${report.badEnvelopes}; with notes ${report.withNotes}; ` +
           `"empty stdin" logged ${report.emptyStdinLogged}; answered empty (logged) ${report.answeredEmptyLogged}\n`,

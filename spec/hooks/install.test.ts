@@ -55,7 +55,7 @@ describe('recall hooks install / uninstall', () => {
 
     const out = run(o);
     expect(out).toMatch(/updated .*settings\.json/);
-    expect(out).toMatch(/\+ SessionStart: node .*scripts\/launch\.mjs hook session-start \(timeout 30 s\)/);
+    expect(out).toMatch(/\+ SessionStart: sh .*scripts\/hook\.sh .*scripts\/launch\.mjs hook session-start \(timeout 30 s\)/);
     expect(out).toMatch(/- UserPromptSubmit: 1 earlier recall hook/);
     expect(out).toMatch(/backup: .*settings\.json\.recall-backup-/);
     const s = readJson(file);
@@ -65,7 +65,7 @@ describe('recall hooks install / uninstall', () => {
     // the tools that act (read-only tools start no process).
     expect(s['hooks']['PreToolUse'].slice(0, USER_SETTINGS.hooks.PreToolUse.length)).toEqual(USER_SETTINGS.hooks.PreToolUse);
     expect(s['hooks']['PreToolUse'].at(-1)).toMatchObject({ matcher: 'Bash|Edit|Write|MultiEdit|NotebookEdit|apply_patch' });
-    expect(out).toMatch(/\+ PreToolUse: node .*scripts\/launch\.mjs hook pre-tool-use \(timeout 10 s\)/);
+    expect(out).toMatch(/\+ PreToolUse: sh .*scripts\/hook\.sh .*scripts\/launch\.mjs hook pre-tool-use \(timeout 10 s\)/);
     expect(s['hooks']['SessionStart'][0]).toEqual(USER_SETTINGS.hooks.SessionStart[0]);
     // The old recall command is gone, the user's neighbour in the same group stays.
     expect(JSON.stringify(s['hooks']['UserPromptSubmit'])).not.toContain('/old/recall/');
@@ -100,7 +100,7 @@ describe('recall hooks install / uninstall', () => {
     const changes = planInstall(o, true);
     const out = describeChanges(changes, o, true, true);
     expect(out).toMatch(/would change .*\.codex\/hooks\.json/);
-    expect(out).toContain('env REFLECT_HARNESS=codex node');
+    expect(out).toContain('env REFLECT_HARNESS=codex sh ');
     expect(fs.existsSync(targets(o).hooks)).toBe(false);
   });
 
@@ -120,7 +120,7 @@ describe('recall hooks install / uninstall', () => {
         hooks: [
           {
             type: 'command',
-            command: expect.stringMatching(/^env REFLECT_HARNESS=codex node .*launch\.mjs hook pre-tool-use$/),
+            command: expect.stringMatching(/^env REFLECT_HARNESS=codex sh .*hook\.sh .*launch\.mjs hook pre-tool-use$/),
             timeout: 10,
           },
         ],

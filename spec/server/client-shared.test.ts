@@ -116,6 +116,8 @@ describe('thin client and in-process path agree', () => {
       'client/client.ts',
       'client/fallback-slots.ts',
       'client/hook-call.ts',
+      // The side of scripts/hook.sh (the hook's keeper), and the spawn time from /proc.
+      'client/hook-keeper.ts',
       'client/start-server.ts',
       'core/path-settings.ts',
       // The settings table (data, no imports): the path settings the client makes absolute come from it;
@@ -131,6 +133,7 @@ describe('thin client and in-process path agree', () => {
       'hooks/hook-table.ts',
       'io/hook-input.ts',
       'io/private-fs.ts',
+      'io/process-start.ts',
       // The settings reader: a hook call's settings (environment over recall.toml) are read once, here.
       'pipeline/config/config.ts',
       'pipeline/config/file.ts',
