@@ -28,20 +28,27 @@ import { hookLog, pick, type HookContext } from '../runtime.js';
 /** Time a judgement needs left before the deadline; with less, it waits for the next hook. */
 const JUDGE_RESERVE_MS = 2_000;
 
-/** Collects the time each stage of a recall took, from the trace taps on the same operators. */
+/**
+ * Collects the time each stage of a recall took, from the trace taps on the same operators. Its sink
+ * only times the stages (`timesOnly`): the taps build no event bodies for it. Fed full events (the
+ * viewer's), it gives the same times.
+ */
 export function stageClock(): { sink: TraceSink; stages: () => { stage: string; ms: number }[] } {
   const events: TraceEvent[] = [];
+  const sink: TraceSink = Object.assign((e: TraceEvent) => void events.push(e), { timesOnly: true });
   return {
-    sink: (e) => void events.push(e),
+    sink,
     stages: () => {
       const out: { stage: string; ms: number }[] = [];
       let prev = events[0]?.t ?? 0;
       for (const e of events) {
+        const stage = e.stage === 'time' ? e.of : e.stage;
         // The arms run side by side: "arms" is the time to the slowest, and each arm reports its own wall time.
-        if (e.stage === 'arm') {
+        if (stage === 'arm') {
+          const arm = e as { arm: string; ms: number; t: number };
           if (out.every((s) => s.stage !== 'arms')) out.push({ stage: 'arms', ms: Math.round(e.t - prev) });
-          out.push({ stage: `arm:${e.arm}`, ms: Math.round(e.ms) });
-        } else if (e.stage !== 'start') out.push({ stage: e.stage, ms: Math.round(e.t - prev) });
+          out.push({ stage: `arm:${arm.arm}`, ms: Math.round(arm.ms) });
+        } else if (stage !== 'start') out.push({ stage, ms: Math.round(e.t - prev) });
         prev = e.t;
       }
       return out;

@@ -87,15 +87,16 @@ function rerankStage({ req, deps }: RecallRun): Stage['op'] {
 function fetchStages(run: RecallRun): Stage[] {
   const { config } = run.deps;
   return [
-    { name: 'start', trace: ev.startEvent(run.temporal) },
-    { name: 'cache', trace: ev.cacheEvent },
-    { name: 'arms', op: armsStage(run), trace: ev.armEvents, fetch: true },
-    { name: 'floors', op: applyArmFloors(config.armFloors), trace: ev.floorsEvent, fetch: true },
-    { name: 'fuse', op: fuseRrf(), trace: ev.fuseEvent, fetch: true },
+    { name: 'start', event: 'start', trace: ev.startEvent(run.temporal) },
+    { name: 'cache', event: 'cache', trace: ev.cacheEvent },
+    { name: 'arms', op: armsStage(run), event: 'arm', trace: ev.armEvents, fetch: true },
+    { name: 'floors', op: applyArmFloors(config.armFloors), event: 'floors', trace: ev.floorsEvent, fetch: true },
+    { name: 'fuse', op: fuseRrf(), event: 'fuse', trace: ev.fuseEvent, fetch: true },
     { name: 'team notes', op: dropTeamNotes(config.teamNotes, TEAM_PREFIX), fetch: true },
     {
       name: 'superseded',
       op: filterSuperseded({ enabled: !config.includeSuperseded, lookup: run.retired }),
+      event: 'superseded',
       trace: ev.supersededEvent,
       fetch: true,
     },
@@ -108,6 +109,7 @@ function fetchStages(run: RecallRun): Stage[] {
         return early.length ? { ...s, degraded: [...early, ...s.degraded] } : s;
       }),
       // Reported here whether the model scores were fetched now or restored from the cache.
+      event: 'rerank',
       trace: ev.rerankEvent,
     },
   ];
@@ -133,14 +135,14 @@ function rankStages(run: RecallRun): Stage[] {
     ...(deps.successorNotes ? { successors: deps.successorNotes } : {}),
   });
   return [
-    { name: 'relevance', op: relevance, trace: ev.relevanceEvent },
-    { name: 'score', op: applyBoosts({ alphas: config.alphas, context: boostContext }), trace: ev.scoreEvent },
-    { name: 'quarantine', op: dropQuarantined(req.includeQuarantined), trace: ev.filterEvent('quarantine') },
-    { name: 'confidence', op: filterConfidence(req.confidence), trace: ev.filterEvent('confidence') },
-    { name: 'ood gate', op: oodGate(req.minOverlap), trace: ev.oodGateEvent(req.minOverlap) },
-    { name: 'abstain', op: abstain({ floor: req.floor, keepWeak: req.keepWeak }), trace: ev.abstainEvent(req.floor) },
-    { name: 'mmr', op: diversify(req.limit, req.mmrLambda, req.mmr), trace: ev.mmrEvent },
-    { name: 'budget', op: tokenBudget(req.maxTokens), trace: ev.filterEvent('budget') },
+    { name: 'relevance', op: relevance, event: 'relevance', trace: ev.relevanceEvent },
+    { name: 'score', op: applyBoosts({ alphas: config.alphas, context: boostContext }), event: 'score', trace: ev.scoreEvent },
+    { name: 'quarantine', op: dropQuarantined(req.includeQuarantined), event: 'quarantine', trace: ev.filterEvent('quarantine') },
+    { name: 'confidence', op: filterConfidence(req.confidence), event: 'confidence', trace: ev.filterEvent('confidence') },
+    { name: 'ood gate', op: oodGate(req.minOverlap), event: 'ood-gate', trace: ev.oodGateEvent(req.minOverlap) },
+    { name: 'abstain', op: abstain({ floor: req.floor, keepWeak: req.keepWeak }), event: 'abstain', trace: ev.abstainEvent(req.floor) },
+    { name: 'mmr', op: diversify(req.limit, req.mmrLambda, req.mmr), event: 'mmr', trace: ev.mmrEvent },
+    { name: 'budget', op: tokenBudget(req.maxTokens), event: 'budget', trace: ev.filterEvent('budget') },
   ];
 }
 
