@@ -113,15 +113,16 @@ function quietly(f: () => void): void {
 /**
  * A tap that reports what the stage before it did: `describe` builds the event body (or several, or
  * none) from the state the stage emitted; a sink that only times the stages gets the `time` event of
- * `event` instead (one per arm for the arms). Without a sink it is no operator at all.
+ * `event` instead (one per arm for the arms), and needs no `describe`. Without a sink it is no
+ * operator at all.
  */
 export function traceStage(
   sink: TraceSink | undefined,
   now: () => number,
-  describe: (s: RecallState) => TraceEventBody | readonly TraceEventBody[] | null,
+  describe: ((s: RecallState) => TraceEventBody | readonly TraceEventBody[] | null) | undefined,
   event: TimedStage,
 ): MonoTypeOperatorFunction<RecallState> {
-  if (!sink) return (source) => source;
+  if (!sink || (!describe && !sink.timesOnly)) return (source) => source;
   if (sink.timesOnly)
     return tap((state) =>
       quietly(() => {
@@ -131,7 +132,7 @@ export function traceStage(
     );
   return tap((state) =>
     quietly(() => {
-      const ev = describe(state);
+      const ev = describe?.(state) ?? null;
       const events = ev === null ? [] : Array.isArray(ev) ? ev : [ev as TraceEventBody];
       for (const e of events) quietly(() => sink({ ...e, t: now() } as TraceEvent));
     }),

@@ -29,7 +29,7 @@ function stageOperator(stage: Stage, sink: TraceSink | undefined, now: () => num
   const op = stage.op ?? identity;
   const { trace: describe, event } = stage;
   const traced: MonoTypeOperatorFunction<RecallState> =
-    describe && event && sink ? (s$) => traceStage(sink, now, describe, event)(op(s$)) : op;
+    event && sink && (describe || sink.timesOnly) ? (s$) => traceStage(sink, now, describe, event)(op(s$)) : op;
   return stage.fetch ? unlessCached(traced) : traced;
 }
 

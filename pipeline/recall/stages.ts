@@ -26,7 +26,7 @@ import { storeFetch } from '../../operators/store-fetch.js';
 import { diversify, dropQuarantined, dropTeamNotes, filterConfidence, oodGate, tokenBudget } from '../../operators/filters.js';
 import { withoutDatePhrase } from './date-phrase.js';
 import type { RecallDeps, RecallRequest } from './request.js';
-import * as ev from './trace.js';
+import * as events from './trace.js';
 import type { Stage } from './stage-table.js';
 
 /** One recall's request, effects and what its prologue worked out. */
@@ -81,18 +81,20 @@ function rerankStage({ req, deps }: RecallRun): Stage['op'] {
 
 function fetchStages(run: RecallRun): Stage[] {
   const { config } = run.deps;
+  // The event builders only for a sink that reads the events: none without a sink, nor for one that times the stages only.
+  const ev = run.deps.trace && !run.deps.trace.timesOnly ? events : undefined;
   return [
-    { name: 'start', event: 'start', trace: ev.startEvent(run.temporal) },
-    { name: 'cache', event: 'cache', trace: ev.cacheEvent },
-    { name: 'arms', op: armsStage(run), event: 'arm', trace: ev.armEvents, fetch: true },
-    { name: 'floors', op: applyArmFloors(config.armFloors), event: 'floors', trace: ev.floorsEvent, fetch: true },
-    { name: 'fuse', op: fuseRrf(), event: 'fuse', trace: ev.fuseEvent, fetch: true },
+    { name: 'start', event: 'start', trace: ev?.startEvent(run.temporal) },
+    { name: 'cache', event: 'cache', trace: ev?.cacheEvent },
+    { name: 'arms', op: armsStage(run), event: 'arm', trace: ev?.armEvents, fetch: true },
+    { name: 'floors', op: applyArmFloors(config.armFloors), event: 'floors', trace: ev?.floorsEvent, fetch: true },
+    { name: 'fuse', op: fuseRrf(), event: 'fuse', trace: ev?.fuseEvent, fetch: true },
     { name: 'team notes', op: dropTeamNotes(config.teamNotes, TEAM_PREFIX), fetch: true },
     {
       name: 'superseded',
       op: filterSuperseded({ enabled: !config.includeSuperseded, lookup: run.retired }),
       event: 'superseded',
-      trace: ev.supersededEvent,
+      trace: ev?.supersededEvent,
       fetch: true,
     },
     { name: 'rerank', op: rerankStage(run), fetch: true },
@@ -105,13 +107,15 @@ function fetchStages(run: RecallRun): Stage[] {
       }),
       // Reported here whether the model scores were fetched now or restored from the cache.
       event: 'rerank',
-      trace: ev.rerankEvent,
+      trace: ev?.rerankEvent,
     },
   ];
 }
 
 function rankStages(run: RecallRun): Stage[] {
   const { req, deps, temporal } = run;
+  // The event builders only for a sink that reads the events: none without a sink, nor for one that times the stages only.
+  const ev = run.deps.trace && !run.deps.trace.timesOnly ? events : undefined;
   const { config } = deps;
   const boostContext = (candidates: readonly Candidate[]) => ({
     nowMs: deps.now(),
@@ -130,14 +134,14 @@ function rankStages(run: RecallRun): Stage[] {
     ...(deps.successorNotes ? { successors: deps.successorNotes } : {}),
   });
   return [
-    { name: 'relevance', op: relevance, event: 'relevance', trace: ev.relevanceEvent },
-    { name: 'score', op: applyBoosts({ alphas: config.alphas, context: boostContext }), event: 'score', trace: ev.scoreEvent },
-    { name: 'quarantine', op: dropQuarantined(req.includeQuarantined), event: 'quarantine', trace: ev.filterEvent('quarantine') },
-    { name: 'confidence', op: filterConfidence(req.confidence), event: 'confidence', trace: ev.filterEvent('confidence') },
-    { name: 'ood gate', op: oodGate(req.minOverlap), event: 'ood-gate', trace: ev.oodGateEvent(req.minOverlap) },
-    { name: 'abstain', op: abstain({ floor: req.floor, keepWeak: req.keepWeak }), event: 'abstain', trace: ev.abstainEvent(req.floor) },
-    { name: 'mmr', op: diversify(req.limit, req.mmrLambda, req.mmr), event: 'mmr', trace: ev.mmrEvent },
-    { name: 'budget', op: tokenBudget(req.maxTokens), event: 'budget', trace: ev.filterEvent('budget') },
+    { name: 'relevance', op: relevance, event: 'relevance', trace: ev?.relevanceEvent },
+    { name: 'score', op: applyBoosts({ alphas: config.alphas, context: boostContext }), event: 'score', trace: ev?.scoreEvent },
+    { name: 'quarantine', op: dropQuarantined(req.includeQuarantined), event: 'quarantine', trace: ev?.filterEvent('quarantine') },
+    { name: 'confidence', op: filterConfidence(req.confidence), event: 'confidence', trace: ev?.filterEvent('confidence') },
+    { name: 'ood gate', op: oodGate(req.minOverlap), event: 'ood-gate', trace: ev?.oodGateEvent(req.minOverlap) },
+    { name: 'abstain', op: abstain({ floor: req.floor, keepWeak: req.keepWeak }), event: 'abstain', trace: ev?.abstainEvent(req.floor) },
+    { name: 'mmr', op: diversify(req.limit, req.mmrLambda, req.mmr), event: 'mmr', trace: ev?.mmrEvent },
+    { name: 'budget', op: tokenBudget(req.maxTokens), event: 'budget', trace: ev?.filterEvent('budget') },
   ];
 }
 
