@@ -89,8 +89,9 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
   const liveNotes = liveNoteCount(index, indexDegraded);
   const engines = resolveEngines(config, scope.root);
   const models = io.models ?? createModelClient(config, io.env).client;
-  const team = loadTeamSettings(io.env, config.stateDir);
-  const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
+  // The team store's settings (its config file, connection defaults) matter only to the live team arm.
+  const team = config.teamArm ? loadTeamSettings(io.env, config.stateDir) : null;
+  const teamArm = team?.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
   const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remainingMs(opts, now) / 4) : null;
   return {
     ...o,
