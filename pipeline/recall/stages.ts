@@ -40,9 +40,10 @@ export interface RecallRun {
   retired: RetiredLookup;
   /**
    * Degradations of this run that a cached fetch must not carry (engine fallbacks, a failed cache
-   * read, a reflect.db that would not open): read when the fetch is done, put first.
+   * read, a reflect.db that would not open): the run's own list, which grows while the fetch runs
+   * (the ledger opens then), read when the fetch is done and put first.
    */
-  early: () => readonly Degradation[];
+  early: readonly Degradation[];
 }
 
 const withScheduler = (scheduler: SchedulerLike | undefined) => (scheduler ? { scheduler } : {});
@@ -102,7 +103,7 @@ function fetchStages(run: RecallRun): Stage[] {
     {
       name: 'early degradations',
       op: map((s) => {
-        const early = run.early();
+        const { early } = run;
         return early.length ? { ...s, degraded: [...early, ...s.degraded] } : s;
       }),
       // Reported here whether the model scores were fetched now or restored from the cache.

@@ -78,9 +78,6 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= { v: make() }).v;
 }
 
-const remainingMs = (opts: SessionOptions, now: () => number): number =>
-  opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now();
-
 type Opened = Pick<OpenedKb, 'config' | 'verbose' | 'scope' | 'index' | 'refresh' | 'now' | 'io'>;
 
 /** Engines, models, the team arm and new-note embedding on top of an opened, refreshed index. */
@@ -92,7 +89,7 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
   // The team store's settings (its config file, connection defaults) matter only to the live team arm.
   const team = config.teamArm ? loadTeamSettings(io.env, config.stateDir) : null;
   const teamArm = team?.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
-  const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remainingMs(opts, now) / 4) : null;
+  const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, ((opts.deadlineMs ?? Infinity) - now()) / 4) : null;
   return {
     ...o,
     liveNotes,
