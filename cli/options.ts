@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors.js';
 import { setting } from '../core/settings/index.js';
 import type { OutputFormat, RecallCommand } from '../pipeline/run.js';
 import type { RecallMode } from '../pipeline/recall/index.js';
-import type { ConfidenceFloor } from '../operators/filter-confidence.js';
+import type { ConfidenceFloor } from '../operators/filters.js';
 import { COMMAND_WORDS, NOT_A_QUERY_FLAGS } from './command-words.js';
 
 type OptionSpec = { type: 'string' | 'number' | 'boolean'; default?: string | number | boolean; describe: string };

@@ -40,6 +40,9 @@ export function parseLooseDate(value: unknown): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** The `ts` of a recall log line: the local time of `nowMs` to the second, as a naive ISO string. */
+export const logTimestamp = (nowMs: number): string => toNaiveIso(new Date(Math.floor(nowMs / 1000) * 1000));
+
 /** Naive local ISO string like Python's `datetime.isoformat()` (no offset, microseconds only when non-zero). */
 export function toNaiveIso(date: Date): string {
   const p = (n: number, w = 2): string => String(n).padStart(w, '0');

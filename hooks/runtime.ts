@@ -20,28 +20,25 @@ import { SettingsReader } from '../core/settings/index.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Hook input as an object: empty, non-JSON, non-object or oversized stdin → {}. */
-export function parseHookInput(text: string): Record<string, unknown> {
-  if (!text || text.length > MAX_STDIN_BYTES) return {};
+/**
+ * Hook input as an object, parsed once: empty, non-JSON, non-object or oversized stdin gives {} and
+ * `problem` says why (the hook goes on with {}); null when stdin is the JSON object a harness sends.
+ */
+export function readHookInput(text: string): { input: Record<string, unknown>; problem: string | null } {
+  if (!text.trim()) return { input: {}, problem: 'empty stdin (expected the harness hook JSON)' };
+  if (text.length > MAX_STDIN_BYTES) return { input: {}, problem: `stdin larger than ${MAX_STDIN_BYTES} bytes; ignored` };
   try {
     const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-  } catch {
-    return {};
+    return v && typeof v === 'object' && !Array.isArray(v)
+      ? { input: v as Record<string, unknown>, problem: null }
+      : { input: {}, problem: 'stdin is JSON but not an object' };
+  } catch (err) {
+    return { input: {}, problem: `stdin is not JSON (${(err as Error).message.split('\n')[0]})` };
   }
 }
 
-/** Why a hook's stdin is not the JSON object a harness sends (the hook goes on with {}), or null. */
-export function hookInputProblem(text: string): string | null {
-  if (!text.trim()) return 'empty stdin (expected the harness hook JSON)';
-  if (text.length > MAX_STDIN_BYTES) return `stdin larger than ${MAX_STDIN_BYTES} bytes; ignored`;
-  try {
-    const v = JSON.parse(text) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? null : 'stdin is JSON but not an object';
-  } catch (err) {
-    return `stdin is not JSON (${(err as Error).message.split('\n')[0]})`;
-  }
-}
+/** Hook input as an object: empty, non-JSON, non-object or oversized stdin → {}. */
+export const parseHookInput = (text: string): Record<string, unknown> => readHookInput(text).input;
 
 /**
  * First of `keys` present in the input (a present falsy value wins, as in the reference), as a
@@ -134,7 +131,7 @@ export async function runHook(
   const now = io.now ?? Date.now;
   let harness: Harness = 'claude';
   let stateDir = '';
-  const input = parseHookInput(call.stdinText);
+  const { input, problem: stdinProblem } = readHookInput(call.stdinText);
   try {
     harness = harnessOf(call.env, input);
     const env = offline(call.env);
@@ -144,7 +141,6 @@ export async function runHook(
     checkStateDir(config.stateDir);
     stateDir = config.stateDir;
     for (const w of [...call.warnings, ...config.warnings]) leaveBreadcrumb(stateDir, spec.name, 'config', w);
-    const stdinProblem = hookInputProblem(call.stdinText);
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
     if (io.notice) logHookLine(stateDir, spec.name, io.notice);
     const overrides = new SettingsReader(env);

@@ -12,7 +12,7 @@
 import { map, type OperatorFunction } from 'rxjs';
 import type { RecallState } from '../core/state.js';
 import type { ScoredCandidate } from '../core/types.js';
-import { dropping } from './drops.js';
+import { dropping } from './filters.js';
 import { SPECIFIC_INFO } from './weigh-terms.js';
 import { containsTerm, evidenceInWords } from './math/index.js';
 import { noteTermsIn } from './estimate-relevance.js';

@@ -65,34 +65,74 @@ export type TraceEvent =
    * With several KBs read together, the start of one KB's events (`kb` 1..`of`, its folder and a
    * label), and before the fused result `kb` 0 with root '' (pipeline/session/multi-kb.ts).
    */
-  | { stage: 'kb'; kb: number; of: number; root: string; label: string; t: number };
+  | { stage: 'kb'; kb: number; of: number; root: string; label: string; t: number }
+  /**
+   * What a sink that times the stages only (TraceSink.timesOnly) gets in place of a stage's event:
+   * which event it stands for, and for an arm the arm and its own wall time.
+   */
+  | { stage: 'time'; of: TimedStage; arm?: ArmName; ms?: number; t: number };
 
-export type TraceSink = (event: TraceEvent) => void;
+/** The events a stage (or the end of a recall) reports, by their `stage`. */
+export type TimedStage =
+  | 'start'
+  | 'cache'
+  | 'arm'
+  | 'floors'
+  | 'fuse'
+  | 'superseded'
+  | 'rerank'
+  | 'relevance'
+  | 'score'
+  | 'quarantine'
+  | 'confidence'
+  | 'ood-gate'
+  | 'abstain'
+  | 'mmr'
+  | 'budget'
+  | 'result';
+
+/**
+ * Where a recall's events go. A sink with `timesOnly` wants to know only when each stage ended (a
+ * hook's stage clock): it gets one `time` event per stage event instead, and no event body is built
+ * (the relevance event alone reads every candidate's words again to list what each lacks).
+ */
+export type TraceSink = ((event: TraceEvent) => void) & { readonly timesOnly?: boolean };
 
 /** Distributes the Omit over the union, so each stage's own fields stay checked. */
 export type TraceEventBody = TraceEvent extends infer E ? (E extends TraceEvent ? Omit<E, 't'> : never) : never;
 
+/** Runs `f`, ignoring what it throws: a tracing problem (a describe or sink that throws) must not change the recall. */
+function quietly(f: () => void): void {
+  try {
+    f();
+  } catch {
+    /* ignored on purpose */
+  }
+}
+
 /**
  * A tap that reports what the stage before it did: `describe` builds the event body (or several, or
- * none) from the state the stage emitted. Without a sink it is no operator at all.
+ * none) from the state the stage emitted; a sink that only times the stages gets the `time` event of
+ * `event` instead (one per arm for the arms), and needs no `describe`. Without a sink it is no
+ * operator at all.
  */
 export function traceStage(
   sink: TraceSink | undefined,
   now: () => number,
-  describe: (s: RecallState) => TraceEventBody | readonly TraceEventBody[] | null,
+  describe: ((s: RecallState) => TraceEventBody | readonly TraceEventBody[] | null) | undefined,
+  event: TimedStage,
 ): MonoTypeOperatorFunction<RecallState> {
-  if (!sink) return (source) => source;
-  // A tracing problem (a describe or sink that throws) must not change the recall.
-  const quietly = (f: () => void): void => {
-    try {
-      f();
-    } catch {
-      /* ignored on purpose */
-    }
-  };
+  if (!sink || (!describe && !sink.timesOnly)) return (source) => source;
+  if (sink.timesOnly)
+    return tap((state) =>
+      quietly(() => {
+        if (event !== 'arm') return sink({ stage: 'time', of: event, t: now() });
+        for (const o of state.arms) sink({ stage: 'time', of: 'arm', arm: o.arm, ms: o.ms, t: now() });
+      }),
+    );
   return tap((state) =>
     quietly(() => {
-      const ev = describe(state);
+      const ev = describe?.(state) ?? null;
       const events = ev === null ? [] : Array.isArray(ev) ? ev : [ev as TraceEventBody];
       for (const e of events) quietly(() => sink({ ...e, t: now() } as TraceEvent));
     }),

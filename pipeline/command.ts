@@ -6,7 +6,7 @@ import type { Observable } from 'rxjs';
 import type { ModelClient } from '../core/ports.js';
 import type { Note } from '../core/note/index.js';
 import type { Degradation, RecallOutcome, ScoredCandidate } from '../core/types.js';
-import type { ConfidenceFloor } from '../operators/filter-confidence.js';
+import type { ConfidenceFloor } from '../operators/filters.js';
 import type { TraceSink } from '../operators/trace-stage.js';
 import type { IndexHandle, RefreshReport } from '../sources/index/index.js';
 import type { RecallConfig } from './config/index.js';

@@ -124,6 +124,8 @@ const FORMATTERS: { [S in Stage]: (ev: EventOf<S>, f: Fmt) => string[] } = {
   'ood-gate': oodLines,
   // Several KBs read together: a labelled rule above each KB's block, and above the fused result.
   kb: (ev, f) => [f.paint('bold', ev.kb === 0 ? `── ${ev.label}` : `── KB ${ev.kb} of ${ev.of}: ${ev.label}  ${f.paint('dim', ev.root)}`)],
+  // Only a sink that times the stages gets these (a hook's stage clock), never a trace.
+  time: (ev, f) => [`${f.head('time')}${ev.of} at ${num(ev.t, 1)}`],
   result: (ev, f) => [
     `${f.head('result')}${ev.ids.length} notes in ${num(ev.ms, 1)} ms${ev.cacheTier ? ` (cache ${ev.cacheTier})` : ''}: ${list(ev.ids.map((id, i) => `${id} ${num(ev.scores[i] ?? 0, 3)}`))}`,
     ...(ev.degraded.length ? [`${INDENT}degraded: ${ev.degraded.join(', ')}`] : []),

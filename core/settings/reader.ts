@@ -30,63 +30,49 @@ export class SettingsReader {
   }
 
   /**
-   * A number in [min, max] (an integer when `integer`); unset gives `def`, anything else invalid
-   * gives `def` and a warning. For a variable outside the settings table (a hook's deadline, whose
-   * default is its hook's); a setting of the table is read with number().
+   * A number setting, with the default, range and integer rule of its entry in the settings table:
+   * unset gives the default; a value that is not a number (not an integer, where only integers are
+   * valid) or lies outside the range gives the default and a warning.
    */
-  num(name: string, def: number, min: number, max: number, opts: { integer?: boolean } = {}): number {
-    const v = this.raw(name);
+  number(env: string): number {
+    const s = setting(env);
+    const def = s.def;
+    if (typeof def !== 'number') throw new Error(`${env} has no numeric default`);
+    const v = this.raw(env);
     if (v === undefined) return def;
     const n = Number(v);
-    if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
-      this.warnings.push(`${name}=${JSON.stringify(v)} is not a valid ${opts.integer ? 'integer' : 'number'}; using ${def}`);
+    const min = s.min ?? -Infinity;
+    const max = s.max ?? Infinity;
+    if (!Number.isFinite(n) || (s.integer === true && !Number.isInteger(n))) {
+      this.warnings.push(`${env}=${JSON.stringify(v)} is not a valid ${s.integer === true ? 'integer' : 'number'}; using ${def}`);
       return def;
     }
     if (n < min || n > max) {
-      this.warnings.push(`${name}=${JSON.stringify(v)} is outside ${rangeText(min, max)}; using ${def}`);
+      this.warnings.push(`${env}=${JSON.stringify(v)} is outside ${rangeText(min, max)}; using ${def}`);
       return def;
     }
     return n;
   }
 
-  /** A number setting, with the default, range and integer rule of its entry in the settings table. */
-  number(env: string): number {
-    const s = setting(env);
-    if (typeof s.def !== 'number') throw new Error(`${env} has no numeric default`);
-    return this.num(env, s.def, s.min ?? -Infinity, s.max ?? Infinity, { integer: s.integer === true });
-  }
-
-  /** One of a fixed set of words (case-insensitive); anything else falls back with a warning. */
-  oneOf<T extends string>(name: string, values: readonly T[], def: T): T {
-    const v = this.raw(name)?.toLowerCase();
-    if (v === undefined) return def;
-    if ((values as readonly string[]).includes(v)) return v as T;
-    this.warnings.push(`${name}=${JSON.stringify(v)} is not one of ${values.join(', ')}; using ${def}`);
-    return def;
-  }
-
   /**
-   * Switch that is on unless set to an "off" word: 0 (the reference's convention for RECALL_*
-   * toggles), false, no or off. Only "0" used to count, so `RECALL_X=false` left the switch on.
+   * A boolean setting. One that defaults to on stays on unless set to an "off" word: 0 (the
+   * reference's convention for RECALL_* toggles), false, no or off (only "0" used to count, so
+   * `RECALL_X=false` left the switch on). One that defaults to off needs a truthy word (1, true, yes, on).
    */
-  onUnlessOff(name: string): boolean {
-    return !isFalsyWord(this.raw(name));
-  }
-
-  /** Switch that is on when set to a truthy word (1, true, yes, on). */
-  flag(name: string): boolean {
-    return isTruthyWord(this.raw(name));
-  }
-
-  /** A boolean setting: one that defaults to on stays on unless set to an "off" word; one that defaults to off needs a truthy word. */
   bool(env: string): boolean {
-    return setting(env).def === true ? this.onUnlessOff(env) : this.flag(env);
+    return setting(env).def === true ? !isFalsyWord(this.raw(env)) : isTruthyWord(this.raw(env));
   }
 
-  /** A setting with a fixed set of words, defaulting to its entry's default. */
+  /** A setting with a fixed set of words (case-insensitive), defaulting to its entry's default; anything else falls back with a warning. */
   choice<T extends string>(env: string): T {
     const s = setting(env);
-    return this.oneOf(env, s.choices as readonly T[], s.def as T);
+    const values = s.choices as readonly T[];
+    const def = s.def as T;
+    const v = this.raw(env)?.toLowerCase();
+    if (v === undefined) return def;
+    if ((values as readonly string[]).includes(v)) return v as T;
+    this.warnings.push(`${env}=${JSON.stringify(v)} is not one of ${values.join(', ')}; using ${def}`);
+    return def;
   }
 
   /** A text setting, or its default (null when it has none). */

@@ -24,24 +24,32 @@ import { addPending, logHookEvent, logUseEvent, takePending, type InjectedNote }
 import { readInjected } from '../../sinks/logs/index.js';
 import { safeId } from '../../sinks/safe-text.js';
 import { hookLog, pick, type HookContext } from '../runtime.js';
+import { injectedId } from '../hook-session.js';
 
 /** Time a judgement needs left before the deadline; with less, it waits for the next hook. */
 const JUDGE_RESERVE_MS = 2_000;
 
-/** Collects the time each stage of a recall took, from the trace taps on the same operators. */
+/**
+ * Collects the time each stage of a recall took, from the trace taps on the same operators. Its sink
+ * only times the stages (`timesOnly`): the taps build no event bodies for it. Fed full events (the
+ * viewer's), it gives the same times.
+ */
 export function stageClock(): { sink: TraceSink; stages: () => { stage: string; ms: number }[] } {
   const events: TraceEvent[] = [];
+  const sink: TraceSink = Object.assign((e: TraceEvent) => void events.push(e), { timesOnly: true });
   return {
-    sink: (e) => void events.push(e),
+    sink,
     stages: () => {
       const out: { stage: string; ms: number }[] = [];
       let prev = events[0]?.t ?? 0;
       for (const e of events) {
+        const stage = e.stage === 'time' ? e.of : e.stage;
         // The arms run side by side: "arms" is the time to the slowest, and each arm reports its own wall time.
-        if (e.stage === 'arm') {
+        if (stage === 'arm') {
+          const arm = e as { arm: string; ms: number; t: number };
           if (out.every((s) => s.stage !== 'arms')) out.push({ stage: 'arms', ms: Math.round(e.t - prev) });
-          out.push({ stage: `arm:${e.arm}`, ms: Math.round(e.ms) });
-        } else if (e.stage !== 'start') out.push({ stage: e.stage, ms: Math.round(e.t - prev) });
+          out.push({ stage: `arm:${arm.arm}`, ms: Math.round(arm.ms) });
+        } else if (stage !== 'start') out.push({ stage, ms: Math.round(e.t - prev) });
         prev = e.t;
       }
       return out;
@@ -87,13 +95,11 @@ function degradedOf(res: PromptEvent['res']): string[] {
   return stillIndexing(res.refresh) ? ['index:unavailable'] : [];
 }
 
-const idOf = (c: ScoredCandidate): string => (c.note.displayId !== '?' ? c.note.displayId : c.note.key);
-
 /** The hook line's record of each learning given: whole, or as the one-line pointer. */
 function injectedNotes(given: readonly ScoredCandidate[], pointer: ScoredCandidate | null, block: string): InjectedNote[] {
   const tokens = entryTokens(block);
   return given.map((c) => ({
-    id: idOf(c),
+    id: injectedId(c),
     title: c.note.title,
     relevance: Number(c.relevance.toFixed(3)),
     score: Number(c.score.toPrecision(4)),
@@ -110,11 +116,11 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
     const kept = [...ev.picked.kept, ...(pointer ? [pointer] : [])];
     const outcome = ev.res.outcome;
     const results = outcome?.results ?? [];
-    const keptIds = new Set(kept.map(idOf));
+    const keptIds = new Set(kept.map(injectedId));
     const given = ev.sessionId ? readInjected(ctx.stateDir, ev.sessionId) : new Set<string>();
     const injected = injectedNotes(kept, pointer, block);
-    const leftOut = results.filter((c) => !keptIds.has(idOf(c)));
-    const deduped = leftOut.filter((c) => given.has(idOf(c)) || given.has(c.note.key)).map(idOf);
+    const leftOut = results.filter((c) => !keptIds.has(injectedId(c)));
+    const deduped = leftOut.filter((c) => given.has(injectedId(c)) || given.has(c.note.key)).map(injectedId);
     const logged = logHookEvent(
       ctx.stateDir,
       {
@@ -125,7 +131,7 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         query: ev.query,
         injected,
         deduped,
-        over_budget: leftOut.map(idOf).filter((id) => !deduped.includes(id)),
+        over_budget: leftOut.map(injectedId).filter((id) => !deduped.includes(id)),
         abstained: outcome ? outcome.abstained : nothingToRecall(ev.res.refresh),
         tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
         stages: ev.stages,
@@ -142,7 +148,7 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
     const clues = kept.map((c) =>
       useClues(
         {
-          id: idOf(c),
+          id: injectedId(c),
           title: c.note.title,
           keyInsight: c.note.keyInsight,
           fix: str(c.note.frontmatter['fix']),

@@ -81,6 +81,8 @@ export interface RecallConfig {
   includeSuperseded: boolean;
   /** Search the pulled team shard (RECALL_TEAM_NOTES); off drops its notes from this recall only, the index keeps them. */
   teamNotes: boolean;
+  /** Query the team store live as one more arm (RECALL_TEAM_ARM); only then does a recall read the team store's settings. */
+  teamArm: boolean;
   scope: {
     globalLearningsPath: string | null;
     learningsRoot: string;
@@ -196,6 +198,7 @@ function readStages(r: SettingsReader) {
     economics: r.bool('RECALL_ECONOMICS'),
     includeSuperseded: r.bool('REFLECT_RECALL_INCLUDE_SUPERSEDED'),
     teamNotes: r.bool('RECALL_TEAM_NOTES'),
+    teamArm: r.bool('RECALL_TEAM_ARM'),
   };
 }
 

@@ -26,14 +26,15 @@ export interface Engines {
 export function resolveEngines(config: RecallConfig, kbRoot: string): Engines {
   const fallbacks: string[] = [];
   let vectorGraph: VectorGraphChoice = { kind: 'embedded' };
-  if (config.engine !== 'embedded') {
+  if (config.engine === 'reflect') {
     const bin = findOnPath('reflect', config.path);
-    if (config.engine === 'reflect') {
-      if (bin) vectorGraph = { kind: 'reflect', bin };
-      else fallbacks.push('RECALL_ENGINE=reflect but `reflect` is not on PATH; using the embedded engine');
-    } else if (bin && fs.existsSync(path.join(kbRoot, 'nano_graphrag_cache'))) {
-      vectorGraph = { kind: 'reflect', bin };
-    }
+    if (bin) vectorGraph = { kind: 'reflect', bin };
+    else fallbacks.push('RECALL_ENGINE=reflect but `reflect` is not on PATH; using the embedded engine');
+  } else if (config.engine === 'auto' && fs.existsSync(path.join(kbRoot, 'nano_graphrag_cache'))) {
+    // `auto` looks for `reflect` only for a KB that has a reflect index: the one stat first, not a
+    // stat of every PATH folder on every recall of every other KB.
+    const bin = findOnPath('reflect', config.path);
+    if (bin) vectorGraph = { kind: 'reflect', bin };
   }
   let bm25: Bm25Choice = { kind: 'embedded' };
   if (config.bm25Engine === 'qmd') {

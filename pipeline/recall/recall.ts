@@ -112,7 +112,7 @@ export function recall$(req: RecallRequest, deps: RecallDeps): Observable<Recall
       fetchedLimit: fetchedLimitFor(req.limit),
       project,
       retired: deps.retired(ledger),
-      early: () => early,
+      early,
     };
     const elapsed = (): number => deps.now() - t0;
     return of(start).pipe(

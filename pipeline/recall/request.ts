@@ -7,7 +7,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { CachePort, ModelClient, RetiredLookup } from '../../core/ports.js';
 import type { TemporalConstraint } from '../../core/temporal-constraint.js';
 import type { EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
-import type { ConfidenceFloor } from '../../operators/filter-confidence.js';
+import type { ConfidenceFloor } from '../../operators/filters.js';
 import type { ArmSpec } from '../../operators/run-arms.js';
 import type { TraceSink } from '../../operators/trace-stage.js';
 import type { Ledger } from '../../sources/ledger.js';

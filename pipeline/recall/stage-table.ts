@@ -5,7 +5,7 @@
  */
 import { concatMap, identity, of, type MonoTypeOperatorFunction } from 'rxjs';
 import type { RecallState } from '../../core/state.js';
-import { traceStage, type TraceEventBody, type TraceSink } from '../../operators/trace-stage.js';
+import { traceStage, type TimedStage, type TraceEventBody, type TraceSink } from '../../operators/trace-stage.js';
 
 export interface Stage {
   /** What the stage does, for a reader of the table. */
@@ -14,6 +14,8 @@ export interface Stage {
   op?: MonoTypeOperatorFunction<RecallState>;
   /** The trace event(s) describing what the stage did, built from the state it emitted. */
   trace?: (state: RecallState) => TraceEventBody | readonly TraceEventBody[] | null;
+  /** The `stage` of the event(s) `trace` builds: all a sink that only times the stages is told. */
+  event?: TimedStage;
   /** Part of the fetch (arms to model scores): skipped, trace included, when the fetch came from the cache. */
   fetch?: true;
 }
@@ -25,8 +27,9 @@ function unlessCached(op: MonoTypeOperatorFunction<RecallState>): MonoTypeOperat
 
 function stageOperator(stage: Stage, sink: TraceSink | undefined, now: () => number): MonoTypeOperatorFunction<RecallState> {
   const op = stage.op ?? identity;
-  const describe = stage.trace;
-  const traced: MonoTypeOperatorFunction<RecallState> = describe && sink ? (s$) => traceStage(sink, now, describe)(op(s$)) : op;
+  const { trace: describe, event } = stage;
+  const traced: MonoTypeOperatorFunction<RecallState> =
+    event && sink && (describe || sink.timesOnly) ? (s$) => traceStage(sink, now, describe, event)(op(s$)) : op;
   return stage.fetch ? unlessCached(traced) : traced;
 }
 

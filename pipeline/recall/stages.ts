@@ -16,22 +16,17 @@ import { NO_CACHE, type RetiredLookup } from '../../core/ports.js';
 import { abstain } from '../../operators/abstain.js';
 import { applyBoosts } from '../../operators/apply-boosts.js';
 import { applyArmFloors } from '../../operators/arm-floors.js';
-import { diversify } from '../../operators/diversify.js';
-import { dropQuarantined } from '../../operators/drop-quarantined.js';
-import { dropTeamNotes } from '../../operators/drop-team-notes.js';
 import { TEAM_PREFIX } from '../../sources/team/index.js';
 import { estimateRelevance } from '../../operators/estimate-relevance.js';
-import { filterConfidence } from '../../operators/filter-confidence.js';
 import { filterSuperseded } from '../../operators/filter-superseded.js';
 import { fuseRrf } from '../../operators/fuse-rrf.js';
-import { oodGate } from '../../operators/ood-gate.js';
 import { rerankTop } from '../../operators/rerank-top.js';
 import { runArms } from '../../operators/run-arms.js';
 import { storeFetch } from '../../operators/store-fetch.js';
-import { tokenBudget } from '../../operators/token-budget.js';
+import { diversify, dropQuarantined, dropTeamNotes, filterConfidence, oodGate, tokenBudget } from '../../operators/filters.js';
 import { withoutDatePhrase } from './date-phrase.js';
 import type { RecallDeps, RecallRequest } from './request.js';
-import * as ev from './trace.js';
+import * as events from './trace.js';
 import type { Stage } from './stage-table.js';
 
 /** One recall's request, effects and what its prologue worked out. */
@@ -45,9 +40,10 @@ export interface RecallRun {
   retired: RetiredLookup;
   /**
    * Degradations of this run that a cached fetch must not carry (engine fallbacks, a failed cache
-   * read, a reflect.db that would not open): read when the fetch is done, put first.
+   * read, a reflect.db that would not open): the run's own list, which grows while the fetch runs
+   * (the ledger opens then), read when the fetch is done and put first.
    */
-  early: () => readonly Degradation[];
+  early: readonly Degradation[];
 }
 
 const withScheduler = (scheduler: SchedulerLike | undefined) => (scheduler ? { scheduler } : {});
@@ -86,17 +82,20 @@ function rerankStage({ req, deps }: RecallRun): Stage['op'] {
 
 function fetchStages(run: RecallRun): Stage[] {
   const { config } = run.deps;
+  // The event builders only for a sink that reads the events: none without a sink, nor for one that times the stages only.
+  const ev = run.deps.trace && !run.deps.trace.timesOnly ? events : undefined;
   return [
-    { name: 'start', trace: ev.startEvent(run.temporal) },
-    { name: 'cache', trace: ev.cacheEvent },
-    { name: 'arms', op: armsStage(run), trace: ev.armEvents, fetch: true },
-    { name: 'floors', op: applyArmFloors(config.armFloors), trace: ev.floorsEvent, fetch: true },
-    { name: 'fuse', op: fuseRrf(), trace: ev.fuseEvent, fetch: true },
+    { name: 'start', event: 'start', trace: ev?.startEvent(run.temporal) },
+    { name: 'cache', event: 'cache', trace: ev?.cacheEvent },
+    { name: 'arms', op: armsStage(run), event: 'arm', trace: ev?.armEvents, fetch: true },
+    { name: 'floors', op: applyArmFloors(config.armFloors), event: 'floors', trace: ev?.floorsEvent, fetch: true },
+    { name: 'fuse', op: fuseRrf(), event: 'fuse', trace: ev?.fuseEvent, fetch: true },
     { name: 'team notes', op: dropTeamNotes(config.teamNotes, TEAM_PREFIX), fetch: true },
     {
       name: 'superseded',
       op: filterSuperseded({ enabled: !config.includeSuperseded, lookup: run.retired }),
-      trace: ev.supersededEvent,
+      event: 'superseded',
+      trace: ev?.supersededEvent,
       fetch: true,
     },
     { name: 'rerank', op: rerankStage(run), fetch: true },
@@ -104,17 +103,20 @@ function fetchStages(run: RecallRun): Stage[] {
     {
       name: 'early degradations',
       op: map((s) => {
-        const early = run.early();
+        const { early } = run;
         return early.length ? { ...s, degraded: [...early, ...s.degraded] } : s;
       }),
       // Reported here whether the model scores were fetched now or restored from the cache.
-      trace: ev.rerankEvent,
+      event: 'rerank',
+      trace: ev?.rerankEvent,
     },
   ];
 }
 
 function rankStages(run: RecallRun): Stage[] {
   const { req, deps, temporal } = run;
+  // The event builders only for a sink that reads the events: none without a sink, nor for one that times the stages only.
+  const ev = run.deps.trace && !run.deps.trace.timesOnly ? events : undefined;
   const { config } = deps;
   const boostContext = (candidates: readonly Candidate[]) => ({
     nowMs: deps.now(),
@@ -133,14 +135,14 @@ function rankStages(run: RecallRun): Stage[] {
     ...(deps.successorNotes ? { successors: deps.successorNotes } : {}),
   });
   return [
-    { name: 'relevance', op: relevance, trace: ev.relevanceEvent },
-    { name: 'score', op: applyBoosts({ alphas: config.alphas, context: boostContext }), trace: ev.scoreEvent },
-    { name: 'quarantine', op: dropQuarantined(req.includeQuarantined), trace: ev.filterEvent('quarantine') },
-    { name: 'confidence', op: filterConfidence(req.confidence), trace: ev.filterEvent('confidence') },
-    { name: 'ood gate', op: oodGate(req.minOverlap), trace: ev.oodGateEvent(req.minOverlap) },
-    { name: 'abstain', op: abstain({ floor: req.floor, keepWeak: req.keepWeak }), trace: ev.abstainEvent(req.floor) },
-    { name: 'mmr', op: diversify(req.limit, req.mmrLambda, req.mmr), trace: ev.mmrEvent },
-    { name: 'budget', op: tokenBudget(req.maxTokens), trace: ev.filterEvent('budget') },
+    { name: 'relevance', op: relevance, event: 'relevance', trace: ev?.relevanceEvent },
+    { name: 'score', op: applyBoosts({ alphas: config.alphas, context: boostContext }), event: 'score', trace: ev?.scoreEvent },
+    { name: 'quarantine', op: dropQuarantined(req.includeQuarantined), event: 'quarantine', trace: ev?.filterEvent('quarantine') },
+    { name: 'confidence', op: filterConfidence(req.confidence), event: 'confidence', trace: ev?.filterEvent('confidence') },
+    { name: 'ood gate', op: oodGate(req.minOverlap), event: 'ood-gate', trace: ev?.oodGateEvent(req.minOverlap) },
+    { name: 'abstain', op: abstain({ floor: req.floor, keepWeak: req.keepWeak }), event: 'abstain', trace: ev?.abstainEvent(req.floor) },
+    { name: 'mmr', op: diversify(req.limit, req.mmrLambda, req.mmr), event: 'mmr', trace: ev?.mmrEvent },
+    { name: 'budget', op: tokenBudget(req.maxTokens), event: 'budget', trace: ev?.filterEvent('budget') },
   ];
 }
 

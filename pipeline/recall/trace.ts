@@ -125,6 +125,14 @@ export const mmrEvent: Describe = (st) => ({ stage: 'mmr', kept: kept(st), dropp
 /** The final event: what the recall returns. A throwing sink never changes the result. */
 export function traceResult(sink: TraceSink | undefined, now: () => number): MonoTypeOperatorFunction<RecallOutcome> {
   if (!sink) return (o$) => o$;
+  if (sink.timesOnly)
+    return tap(() => {
+      try {
+        sink({ stage: 'time', of: 'result', t: now() });
+      } catch {
+        /* tracing never changes the result */
+      }
+    });
   return tap((o) => {
     try {
       sink({

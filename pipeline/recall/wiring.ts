@@ -12,14 +12,22 @@ import type { ArmHit } from '../../core/types.js';
 import type { Observable } from 'rxjs';
 import type { TraceSink } from '../../operators/trace-stage.js';
 import { mayContainDate, expandQuery, infoOf, wordCounts } from '../../sources/query/index.js';
-import { linkedNotes, notesInWindow, storedVectors, successorNotes, termStats, type IndexHandle } from '../../sources/index/index.js';
+import {
+  findRetired,
+  findSupersededBy,
+  linkedNotes,
+  notesInWindow,
+  storedVectors,
+  successorNotes,
+  termStats,
+  type IndexHandle,
+} from '../../sources/index/index.js';
 import { openLedger } from '../../sources/ledger.js';
 import { armSpecs } from './arm-specs.js';
 import type { RecallConfig } from '../config/index.js';
 import type { Engines } from './engines.js';
 import { fileCache } from './fetch-cache.js';
 import type { RecallDeps, RecallRequest } from './request.js';
-import { indexRetiredLookup } from './retired-lookup.js';
 import type { Scope } from '../scope.js';
 
 /**
@@ -133,7 +141,13 @@ export function recallDeps(req: RecallRequest, w: RecallWiring): RecallDeps {
     engineFallbacks: engines.fallbacks,
     arms: (plan) => armSpecs(plan, w.teamArm ? { ...arms, teamArm: w.teamArm } : arms),
     cache: req.noCache ? NO_CACHE : fileCache({ ...cacheOf, generation, index, now }),
-    retired: (ledger) => indexRetiredLookup(index, ledger),
+    // The superseded filter's lookups: the index, and the reference's reflect.db ledger when it
+    // exists, opened only when a candidate is left to check against it (see RecallDeps.ledger).
+    retired: (ledger) => ({
+      supersededBy: (keys) => findSupersededBy(index, keys),
+      retiredCopies: (keys, hashes) => findRetired(index, keys, hashes),
+      ledgerRetired: (fileNames, hashes) => ledger()?.retired(fileNames, hashes) ?? [],
+    }),
     storedVectors: (paths) => (models.models.embed ? storedVectors(index, models.models.embed, paths) : new Map()),
     weighTerms: (stems, opts) => weighTerms(index, stems, opts?.infoOnly),
     hasNotesIn: (startMs, endMs) => notesInWindow(index, startMs, endMs, 1).length > 0,

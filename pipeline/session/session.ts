@@ -79,9 +79,6 @@ function once<T>(make: () => T): () => T {
   return () => (value ??= { v: make() }).v;
 }
 
-const remainingMs = (opts: SessionOptions, now: () => number): number =>
-  opts.deadlineMs === undefined ? Infinity : opts.deadlineMs - now();
-
 type Opened = Pick<OpenedKb, 'config' | 'verbose' | 'scope' | 'index' | 'refresh' | 'now' | 'io'>;
 
 /** Engines, models, the team arm and new-note embedding on top of an opened, refreshed index. */
@@ -90,9 +87,10 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
   const liveNotes = liveNoteCount(index, indexDegraded);
   const engines = resolveEngines(config, scope.root);
   const models = io.models ?? createModelClient(config, io.env).client;
-  const team = loadTeamSettings(io.env, config.stateDir);
-  const teamArm = team.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
-  const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, remainingMs(opts, now) / 4) : null;
+  // The team store's settings (its config file, connection defaults) matter only to the live team arm.
+  const team = config.teamArm ? loadTeamSettings(io.env, config.stateDir) : null;
+  const teamArm = team?.liveArm && team.url ? (q: string, limit: number, ms: number) => teamLiveArm(q, limit, team, ms, models) : undefined;
+  const embedded = liveNotes > 0 ? await embedNewNotes(index, models, config, ((opts.deadlineMs ?? Infinity) - now()) / 4) : null;
   return {
     ...o,
     liveNotes,

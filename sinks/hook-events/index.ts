@@ -15,7 +15,7 @@
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { appendLine, readJson, writeFileAtomic } from '../../io/atomic-write.js';
-import { toNaiveIso } from '../../core/dates.js';
+import { logTimestamp } from '../../core/dates.js';
 import { sessionKey } from '../../core/session-key.js';
 import { errorMessage } from '../../core/errors.js';
 import type { UseClues, UseVerdict } from '../../core/helpfulness/index.js';
@@ -70,8 +70,6 @@ export interface UseEvent {
   by: UseVerdict['by'];
 }
 
-const localIso = (nowMs: number): string => toNaiveIso(new Date(Math.floor(nowMs / 1000) * 1000));
-
 function append(stateDir: string, line: Record<string, unknown>, what: string): string | null {
   try {
     appendLine(path.join(stateDir, 'recall_log.jsonl'), line, { maxBytes: LOG_MAX_BYTES });
@@ -90,7 +88,7 @@ const HOOK_QUERY_CHARS = 2000;
  * straddles the cut is still recognised whole.
  */
 export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { ts: string; event: string } | { error: string } {
-  const ts = localIso(nowMs);
+  const ts = logTimestamp(nowMs);
   const event = randomBytes(6).toString('hex');
   const query = scrub(ev.query.slice(0, 2 * HOOK_QUERY_CHARS)).slice(0, HOOK_QUERY_CHARS);
   // Text that came from people is scrubbed: a note title can hold a token, and the abstention
@@ -124,7 +122,7 @@ export function logUseEvent(stateDir: string, ev: UseEvent, nowMs: number): stri
   const evidence = ev.evidence === null ? null : scrub(ev.evidence).slice(0, 200);
   return append(
     stateDir,
-    { ts: localIso(nowMs), v: 2, kind: 'used', ...ev, session: sessionKey(ev.session), evidence },
+    { ts: logTimestamp(nowMs), v: 2, kind: 'used', ...ev, session: sessionKey(ev.session), evidence },
     'helpfulness verdict',
   );
 }

@@ -48,8 +48,13 @@ export function processStart(pid: number): string {
   return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
 }
 
-/** What a lock file says of its owner. */
-export const lockOwnerText = (): string => `${process.pid} ${os.hostname()} ${processStart(process.pid)}`.trim();
+let ownerText: string | null = null;
+
+/**
+ * What a lock file says of its owner: this process, whose pid, host and start time never change, so
+ * /proc is read once per process, not on every lock (the recall server takes three per hook call).
+ */
+export const lockOwnerText = (): string => (ownerText ??= `${process.pid} ${os.hostname()} ${processStart(process.pid)}`.trim());
 
 /**
  * Whether the owner a lock file names is gone: 'gone' (its pid is free or belongs to a later

@@ -12,16 +12,12 @@
  */
 import path from 'node:path';
 import { contentTerms } from '../../core/terms.js';
-import { toNaiveIso } from '../../core/dates.js';
+import { logTimestamp } from '../../core/dates.js';
 import { appendLine, readJson, writeFileAtomic } from '../../io/atomic-write.js';
 import { withFileLock } from './file-lock.js';
 import { scrub, scrubAlong, scrubStrings } from '../scrub/index.js';
 import { errorMessage } from '../../core/errors.js';
 import { sessionKey } from '../../core/session-key.js';
-
-function localIsoSeconds(nowMs: number): string {
-  return toNaiveIso(new Date(Math.floor(nowMs / 1000) * 1000));
-}
 
 export interface RecallLogRecord {
   query: string;
@@ -52,7 +48,7 @@ export function logRecall(stateDir: string, rec: RecallLogRecord, nowMs: number,
   // Degradation messages can quote the prompt: cleaned by what it held. Note ids and results come
   // from the KB and are kept as they are, for replay.
   const line: Record<string, unknown> = {
-    ts: localIsoSeconds(nowMs),
+    ts: logTimestamp(nowMs),
     ...rest,
     degraded: scrubAlong(rec.degraded, rec.query),
     query: scrub(rec.query),
@@ -97,12 +93,12 @@ export function logGap(
   const query = scrub(rawQuery);
   const normalized = gapKey(query);
   if (!normalized) return null;
-  const day = localIsoSeconds(nowMs).slice(0, 10);
+  const day = logTimestamp(nowMs).slice(0, 10);
   try {
     appendLine(
       path.join(stateDir, 'knowledge-gaps.jsonl'),
       {
-        ts: localIsoSeconds(nowMs),
+        ts: logTimestamp(nowMs),
         query: query.slice(0, 200),
         normalized,
         session_id: sessionId === null ? `unknown-${day}` : sessionKey(sessionId),

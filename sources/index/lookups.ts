@@ -179,6 +179,16 @@ export function findRetired(h: IndexHandle, keys: string[], hashes: string[]): R
   return rows.map((r) => ({ key: r.key, contentHash: r.content_hash, declaredHash: r.declared_hash, location: r.location, path: r.path }));
 }
 
+/**
+ * The live notes among `n` keys whose declared `name:` another note supersedes. The unary `+` keeps
+ * SQLite off the (location, date) index, which made it read and JSON-parse every live note (12 ms
+ * per recall on 10k notes) instead of looking the few keys up on notes_key.
+ */
+export const supersededByNameSql = (n: number): string =>
+  `SELECT n.key AS target, s.by_key AS by_key FROM notes n
+   JOIN supersedes s ON s.target = json_extract(n.data, '$.frontmatter.name')
+   WHERE +n.location = 'documents' AND n.key IN (${Array.from({ length: n }, () => '?').join(',')})`;
+
 /** For each given key that a live note declares it supersedes, the superseding note's key. */
 export function findSupersededBy(h: IndexHandle, keys: string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -190,13 +200,7 @@ export function findSupersededBy(h: IndexHandle, keys: string[]): Map<string, st
   for (const r of rows) if (r.target !== r.by_key && !out.has(r.target)) out.set(r.target, r.by_key);
   // A memory names the one it replaces by its `name:` ([[CI runs on Jenkins]]), which is not its key
   // when the name is free text (the key then carries a hash): match declared names too.
-  const byName = h.db
-    .prepare(
-      `SELECT n.key AS target, s.by_key AS by_key FROM notes n
-       JOIN supersedes s ON s.target = json_extract(n.data, '$.frontmatter.name')
-       WHERE n.location = 'documents' AND n.key IN (${keys.map(() => '?').join(',')})`,
-    )
-    .all(...keys) as { target: string; by_key: string }[];
+  const byName = h.db.prepare(supersededByNameSql(keys.length)).all(...keys) as { target: string; by_key: string }[];
   for (const r of byName) if (r.target !== r.by_key && !out.has(r.target)) out.set(r.target, r.by_key);
   return out;
 }

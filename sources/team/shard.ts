@@ -282,7 +282,7 @@ export function decorateTeamNote(note: Note, abs: string, realKb: string | null 
  * the KB's own (less the ones this KB published). Nothing when nothing was pulled, or when the KB
  * is the shard itself. RECALL_TEAM_NOTES=0 does not change it: the index is shared by calls with
  * other settings (a recall server, concurrent processes), so that setting drops the shard's notes
- * from its own recall instead (operators/drop-team-notes.ts).
+ * from its own recall instead (operators/filters.ts, dropTeamNotes).
  */
 export function teamAttachments(stateDir: string, kbRoot: string): AttachedRoot[] {
   const shard = path.join(stateDir, 'team', 'shard');

@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { map } from 'rxjs';
 import type { RecallState } from '../../core/state.js';
-import { dropQuarantined } from '../../operators/drop-quarantined.js';
+import { dropQuarantined } from '../../operators/filters.js';
 import { keys, note, scheduler, scored, selecting } from './states.js';
 
 const summary = (s: RecallState) => ({ ids: keys(s.selected), drops: s.drops.map((d) => `${d.key} ${d.stage}: ${d.reason}`) });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { map } from 'rxjs';
 import type { RecallState } from '../../core/state.js';
-import { dropTeamNotes } from '../../operators/drop-team-notes.js';
+import { dropTeamNotes } from '../../operators/filters.js';
 import { fused, keys, note, scheduler } from './states.js';
 
 const summary = (s: RecallState) => ({ ids: keys(s.candidates), drops: s.drops.map((d) => `${d.key} ${d.stage}: ${d.reason}`) });

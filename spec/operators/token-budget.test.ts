@@ -1,7 +1,7 @@
 import { describe, it } from '@jest/globals';
 import { map } from 'rxjs';
 import type { RecallState } from '../../core/state.js';
-import { tokenBudget } from '../../operators/token-budget.js';
+import { tokenBudget } from '../../operators/filters.js';
 import { keys, note, scheduler, scored, selecting } from './states.js';
 
 const summary = (s: RecallState) => ({ ids: keys(s.selected), drops: s.drops.map((d) => `${d.key}: ${d.reason}`) });

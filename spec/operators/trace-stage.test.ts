@@ -17,6 +17,7 @@ describe('traceStage', () => {
           { stage: 'cache', tier: null },
           { stage: 'cache', tier: 'exact' },
         ],
+        'cache',
       );
       expectObservable(cold('-s|', { s }).pipe(op)).toBe('-s|', { s });
     });
@@ -34,6 +35,7 @@ describe('traceStage', () => {
         },
         () => 0,
         () => ({ stage: 'cache', tier: null }),
+        'cache',
       );
       const throwingDescribe = traceStage(
         () => undefined,
@@ -41,6 +43,7 @@ describe('traceStage', () => {
         () => {
           throw new Error('describe');
         },
+        'cache',
       );
       expectObservable(cold('-s|', { s }).pipe(throwingSink, throwingDescribe)).toBe('-s|', { s });
     });
@@ -55,6 +58,7 @@ describe('traceStage', () => {
             undefined,
             () => 0,
             () => (described++, null),
+            'cache',
           ),
         ),
       ).toBe('-s|', { s });

@@ -213,6 +213,27 @@ describe('recall$', () => {
     expect(stagesOf(fakeCache(cached))).toEqual(['start', 'cache', 'rerank', ...rank]);
   });
 
+  it('tells a sink that only times the stages when each stage ended, under the names of the full events, building no event', () => {
+    const run = (timesOnly: boolean): TraceEvent[] => {
+      const events: TraceEvent[] = [];
+      const sink = Object.assign((e: TraceEvent) => void events.push(e), timesOnly ? { timesOnly: true } : {});
+      const ts = scheduler();
+      ts.run(({ cold, expectObservable }) => {
+        const arms = () =>
+          [
+            { arm: 'vector', source: cold<ArmHit[]>('-a|', { a: [] }), timeoutMs: 5 },
+            { arm: 'bm25', source: cold<ArmHit[]>('-a|', { a: hits([pool, 3]) }), timeoutMs: 5 },
+          ] as ArmSpec[];
+        expectObservable(recall$(REQUEST, deps({ ts, arms, trace: sink })).pipe(map(() => 'o'))).toBe('-(o|)');
+      });
+      return events;
+    };
+    const full = run(false).map((e) => (e.stage === 'arm' ? `arm ${e.arm}` : e.stage));
+    const timed = run(true);
+    expect(timed.every((e) => e.stage === 'time')).toBe(true);
+    expect(timed.map((e) => (e.stage === 'time' ? (e.of === 'arm' ? `arm ${e.arm}` : e.of) : `full event ${e.stage}`))).toEqual(full);
+  });
+
   it('short-circuits nothing and fetches nothing before subscribe', () => {
     let built = 0;
     const ts = scheduler();

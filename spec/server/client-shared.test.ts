@@ -146,4 +146,13 @@ describe('thin client and in-process path agree', () => {
       'sources/recall-server/protocol.ts',
     ]);
   });
+
+  it('loads node:crypto only for a too-long socket path, not on every hook (the built thin client)', () => {
+    // The bundle, not the sources: esbuild drops the imports the client's code never reaches (the
+    // hashed ids of safe-text, the model daemon's socket), and a static import is loaded at start.
+    const bundle = fs.readFileSync(path.join(repo, 'dist', 'bundle', 'client.mjs'), 'utf8');
+    const builtins = [...bundle.matchAll(/^import [^;]*? from "(node:[a-z_/]+)";$/gm)].map((m) => m[1]);
+    expect(builtins).toContain('node:net');
+    expect(builtins).not.toContain('node:crypto');
+  });
 });
