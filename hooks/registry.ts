@@ -197,7 +197,8 @@ function selectFresh(
   // about the prompt (LIKELY_RELEVANCE); the pointer is the one this prompt would get with nothing
   // given yet. Refilling down to the floor padded a repeated prompt with weaker notes it never called
   // for (the same prompt sent twice got three unrelated ones the second time).
-  const first = wholeLearnings(results, render, floor);
+  // Only its pointer is used, which never depends on what fits the budget: nothing to render.
+  const first = wholeLearnings(results, () => '', floor);
   const choose = (seen: ReadonlySet<string>): string[] => {
     const unseen = (c: ScoredCandidate): boolean => !seen.has(c.note.displayId) && !seen.has(c.note.key);
     const likely = results.filter((c) => unseen(c) && (floor <= 0 || c.relevance >= LIKELY_RELEVANCE));

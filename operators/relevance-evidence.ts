@@ -59,9 +59,8 @@ export function evidenceOf(
   const summaries = summaryWeights(new Map(notes.map((c) => [c.note.key, summaryStems(c.note)])), opts.weigh);
   const byStem = new Map(weighed.map((t) => [t.stem, t]));
   const pairs: StemPair[] = queryPairs((opts.sequence ?? weighed.map((t) => t.stem)).filter((s) => byStem.has(s)));
-  // A path's own phrase ("ingest/v2") names the place again, not the problem.
-  const plain = (st: string): boolean => !byStem.get(st)!.everyday && !byStem.get(st)!.pathWords;
-  const specificPairs = pairs.filter(([a, b]) => plain(a) && plain(b));
+  // Neither word everyday, nor of a path: a path's own phrase ("ingest/v2") names the place again.
+  const specificPairs = pairs.filter((pair) => pair.every((st) => !byStem.get(st)!.everyday && !byStem.get(st)!.pathWords));
   const masses: number[] = [];
   for (const c of notes) {
     const terms = stemsOf.get(c.note.key)!;
