@@ -26,7 +26,7 @@ export async function startServer(entry: string, socket: string, env: Env): Prom
       detached: true,
       stdio: 'ignore',
       cwd: '/',
-      env: env,
+      env: serverEnv(env),
     });
     child.on('error', () => undefined);
     child.unref();
@@ -35,4 +35,16 @@ export async function startServer(entry: string, socket: string, env: Env): Prom
   } catch {
     /* next time, then */
   }
+}
+
+/**
+ * The server's environment: the caller's, with the CA bundle scripts/hook.sh kept from the hook's
+ * node (RECALL_EXTRA_CA_CERTS) given back as NODE_EXTRA_CA_CERTS: the server may reach a team store
+ * over TLS.
+ */
+export function serverEnv(env: Env): Env {
+  const ca = env['RECALL_EXTRA_CA_CERTS'];
+  if (!ca || env['NODE_EXTRA_CA_CERTS']) return env;
+  const { RECALL_EXTRA_CA_CERTS: _kept, ...rest } = env;
+  return { ...rest, NODE_EXTRA_CA_CERTS: ca };
 }

@@ -17,6 +17,15 @@
 name=$3
 node=${RECALL_NODE:-node}
 
+# Node reads the file NODE_EXTRA_CA_CERTS names as it starts (a system bundle: about 40 ms, twice
+# what node's own start costs), and a hook makes no TLS connection. The hook's node starts without
+# it; the thin client hands it back to a recall server it starts (client/start-server.ts).
+if [ -n "${NODE_EXTRA_CA_CERTS-}" ]; then
+  RECALL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
+  export RECALL_EXTRA_CA_CERTS
+  unset NODE_EXTRA_CA_CERTS
+fi
+
 # Harness limit (seconds) the hook is registered with, the deadline setting, its default, the event.
 case $name in
   session-start) limit=30 setting=${REFLECT_RECALL_TIMEOUT-} default=20 event=SessionStart ;;

@@ -3,10 +3,14 @@
  * The prompt hook against a bare node start, on a generated KB: per round one `node -e 0` and one
  * UserPromptSubmit hook through the recall server (spawn to envelope, warm server) and one in its
  * own process (RECALL_NO_SERVER=1), for this checkout and, with `--ab DIR`, another built one. The
+ * hook runs as installed: `sh scripts/hook.sh scripts/launch.mjs hook user-prompt-submit`. The
  * ratio is taken per round (hook / the round's `node -e 0`) and its median printed, so a machine
  * whose load drifts during the run slows both sides of each ratio alike.
  *
- *   npm run build && node scripts/bench/hook-ratio.mjs [--notes 10000] [--runs 21] [--ab DIR] [--json]
+ * Both sides get the same environment: the bench's own settings on a bare one (PATH only), or with
+ * `--inherit-env` on this shell's (where NODE_EXTRA_CA_CERTS, for one, changes node's start).
+ *
+ *   npm run build && node scripts/bench/hook-ratio.mjs [--notes 10000] [--runs 21] [--ab DIR] [--inherit-env] [--json]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,9 +35,13 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-function timed(argv, env, input) {
+const inherit = args.includes('--inherit-env');
+/** The environment both sides start with (see the module comment). */
+const baseEnv = () => (inherit ? { ...process.env } : { PATH: process.env.PATH ?? '' });
+
+function timed(argv, env, input, command = process.execPath) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, argv, { env, input, encoding: 'utf8' });
+  const r = spawnSync(command, argv, { env, input, encoding: 'utf8' });
   const ms = performance.now() - t0;
   if (r.status !== 0 || (input && !r.stdout.trim().startsWith('{'))) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
   return ms;
@@ -52,7 +60,7 @@ async function checkout(root, base, kb, label) {
   const state = path.join(base, `state-${label}`);
   fs.mkdirSync(state, { recursive: true });
   const env = {
-    PATH: process.env.PATH ?? '',
+    ...baseEnv(),
     HOME: state,
     REFLECT_STATE_DIR: state,
     GLOBAL_LEARNINGS_PATH: kb,
@@ -64,7 +72,12 @@ async function checkout(root, base, kb, label) {
   const socket = path.join(state, 'run', 'recall.sock');
   const server = spawn(process.execPath, [path.join(root, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
   for (let i = 0; i < 600 && !(await connects(socket)); i += 1) await sleep(100);
-  const hook = path.join(root, 'dist', 'hooks', 'user-prompt-submit.js');
+  // The command the installs write; a checkout from before scripts/hook.sh runs launch.mjs with node.
+  const keeper = path.join(root, 'scripts', 'hook.sh');
+  const launch = path.join(root, 'scripts', 'launch.mjs');
+  const hook = fs.existsSync(keeper)
+    ? (env, input) => timed([keeper, launch, 'hook', 'user-prompt-submit'], env, input, 'sh')
+    : (env, input) => timed([launch, 'hook', 'user-prompt-submit'], env, input);
   return { label, env, server, hook };
 }
 
@@ -83,15 +96,15 @@ async function main() {
         prompt: `why does postgres keep timing out when the pool is exhausted ${i}`,
       });
     const cases = checkouts.flatMap((c) => [
-      { label: `${c.label}, server`, run: (i) => timed([c.hook], c.env, input(i, c.label)) },
-      { label: `${c.label}, in-process`, run: (i) => timed([c.hook], { ...c.env, RECALL_NO_SERVER: '1' }, input(i, c.label)) },
+      { label: `${c.label}, server`, run: (i) => c.hook(c.env, input(i, c.label)) },
+      { label: `${c.label}, in-process`, run: (i) => c.hook({ ...c.env, RECALL_NO_SERVER: '1' }, input(i, c.label)) },
     ]);
     for (const c of cases) c.run(-1); // warm: server state, caches of the OS
     const ratios = new Map(cases.map((c) => [c.label, []]));
     const ms = new Map(cases.map((c) => [c.label, []]));
     const node = [];
     for (let i = 0; i < runs; i += 1) {
-      const floor = timed(['-e', '0'], process.env);
+      const floor = timed(['-e', '0'], baseEnv());
       node.push(floor);
       // Every other round runs the cases in reverse, so no case always follows the same one.
       for (const c of i % 2 ? [...cases].reverse() : cases) {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { HOOK_TABLE, hookRow } from '../../hooks/hook-table.js';
 import { emptyEnvelope } from '../../sinks/hook-envelope.js';
 import { hookCommand } from '../../hooks/install/harness-config.js';
+import { serverEnv } from '../../client/start-server.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const script = path.join(repo, 'scripts', 'hook.sh');
@@ -215,5 +216,21 @@ describe('scripts/hook.sh', () => {
           code: 0,
         });
       }
+  });
+});
+
+describe("the hook's node and the CA bundle", () => {
+  it('starts without NODE_EXTRA_CA_CERTS, which the recall server it starts gets back', async () => {
+    const w = world();
+    const fake = path.join(w.dir, 'fake-node');
+    fs.writeFileSync(fake, `#!/bin/sh\nprintf '{"node":"%s","kept":"%s"}\\n' "$NODE_EXTRA_CA_CERTS" "$RECALL_EXTRA_CA_CERTS"\n`, {
+      mode: 0o755,
+    });
+    const ca = path.join(w.dir, 'corp-ca.pem');
+    const run = await asHarness(`sh ${script} ${launch} hook subagent-start`, { ...w.env, RECALL_NODE: fake, NODE_EXTRA_CA_CERTS: ca }, 30);
+    expect(JSON.parse(run.stdout)).toEqual({ node: '', kept: ca });
+    expect(serverEnv({ PATH: '/bin', RECALL_EXTRA_CA_CERTS: ca })).toEqual({ PATH: '/bin', NODE_EXTRA_CA_CERTS: ca });
+    // A bundle the caller set itself stays as it is.
+    expect(serverEnv({ NODE_EXTRA_CA_CERTS: 'own.pem', RECALL_EXTRA_CA_CERTS: ca })['NODE_EXTRA_CA_CERTS']).toBe('own.pem');
   });
 });
