@@ -217,7 +217,13 @@ function memoryDated(note: Note, mtimeMs: number | undefined): Note {
 
 /** Whether a touched file's stored date is its mtime (an undated memory's), so touching it re-dates it. */
 function datedByFile(f: KbFile, text: string): boolean {
-  if (f.kind !== 'note') return false;
-  const note = parseNote(text, f.rel, f.location);
-  return note.dateMs === null && isMemory(note.frontmatter);
+  // Only a memory (a `name:` line in its frontmatter) can be dated by its file: others need no parse.
+  if (f.kind !== 'note' || !/^name[ \t]*:/m.test(text.slice(0, 4096))) return false;
+  try {
+    const note = parseNote(text, f.rel, f.location);
+    return note.dateMs === null && isMemory(note.frontmatter);
+  } catch {
+    // A note that does not parse: stored again, which records its problem (a throw here failed the batch).
+    return true;
+  }
 }

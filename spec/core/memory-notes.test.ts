@@ -83,6 +83,23 @@ describe("a memory's date", () => {
   });
 });
 
+describe('a touched note that does not parse', () => {
+  it('stays a skipped note and keeps the index refreshing the others', async () => {
+    const broken = memory(['name: broken', 'description: [unclosed'], 'body');
+    const { k, io, session } = await memoryKb({
+      'broken.md': broken,
+      'undated.md': memory(['name: pool-size'], 'Each worker opens its own pool.'),
+    });
+    session.close();
+    // Touched, not changed (an editor's save, a checkout); and a new note beside it.
+    const when = new Date('2026-09-15T08:00:00Z');
+    fs.utimesSync(`${k.root}/documents/broken.md`, when, when);
+    k.write('documents/added.md', memory(['id: added-note', 'title: Added later'], 'body'));
+    const listed = listNotes({ kb: k.root, global: false, allBranches: false, all: true }, io);
+    expect(listed.map((n) => n.id).sort()).toEqual(['added-note', 'pool-size']);
+  });
+});
+
 describe('a memory folder with a replaced memory', () => {
   it('gives the newer memory and leaves out the one it replaces, which is shown as superseded', async () => {
     const { k, io, session } = await memoryKb({ 'project_ci_jenkins.md': JENKINS, 'project_ci_github_actions.md': ACTIONS });
