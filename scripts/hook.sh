@@ -42,6 +42,8 @@ esac
 # the deadline to node: the timer then only makes sure the harness gets an envelope before its limit.
 deadline_ms() {
   case $1 in '' | *[!0-9.]* | *.*.* | .* | *.) return 1 ;; esac
+  # Before the loops below, which strip one zero at a time: a long string is no deadline.
+  [ ${#1} -le 12 ] || return 1
   whole=${1%%.*}
   frac=${1#"$whole"}
   frac=${frac#.}000
@@ -54,6 +56,8 @@ deadline_ms() {
   echo "$ms"
 }
 home=${HOME:-~}
+# dash leaves `~` as it is when HOME is unset: then the state dir is unknown here (node finds it).
+case $home in /*) ;; *) home= ;; esac
 # The state dir as core/state-dir.ts finds it (a relative setting is taken from HOME).
 case ${REFLECT_STATE_DIR-} in
   '') state=$home/.reflect ;;
@@ -66,7 +70,7 @@ config=${RECALL_CONFIG-}
 case $config in '~/'*) config=$home/${config#'~/'} ;; esac
 if [ -n "$setting" ]; then
   ms=$(deadline_ms "$setting") || ms=
-elif [ -n "$config" ] || [ -e "$state/recall.toml" ] || [ -e "${XDG_CONFIG_HOME:-$home/.config}/recall/recall.toml" ]; then
+elif [ -z "$home" ] || [ -n "$config" ] || [ -e "$state/recall.toml" ] || [ -e "${XDG_CONFIG_HOME:-$home/.config}/recall/recall.toml" ]; then
   ms=
 else
   ms=$((default * 1000))
@@ -84,6 +88,8 @@ else
   fire=$((limit * 1000 - 2000))
 fi
 [ "$fire" -gt 0 ] || fire=1
+# A deadline set past the harness's limit still gets its envelope to the harness before that limit.
+[ "$fire" -le $((limit * 1000 - 2000)) ] || fire=$((limit * 1000 - 2000))
 
 # Time since the spawn (ms), from the kernel's record of this process's start (Linux; 0 elsewhere):
 # on a loaded machine the shell itself may start late. Builtins only (read, set).
@@ -117,7 +123,8 @@ trap 'fired=1' USR1
 trap 'ready=1' USR2
 trap '' PIPE
 (
-  sleep "$((wait_ms / 1000)).$(printf %03d $((wait_ms % 1000)))" && kill -USR1 $$
+  # POSIX sleep takes whole seconds only: where fractions are refused, the next whole second.
+  { sleep "$((wait_ms / 1000)).$(printf %03d $((wait_ms % 1000)))" 2>/dev/null || sleep $(((wait_ms + 999) / 1000)); } && kill -USR1 $$
 ) </dev/null >/dev/null 2>&1 &
 timer=$!
 # No private temp folder (a full or read-only /tmp): node alone, as without this script (the timer
@@ -128,12 +135,17 @@ if ! dir=$(mktemp -d "${TMPDIR:-/tmp}/recall-hook.XXXXXX" 2>/dev/null); then
   exec "$node" "$@"
 fi
 out=$dir/out
+# Killed by the harness (its limit, a cancelled turn): no folder left behind, no timer left to
+# signal a pid that may by then be another process's.
+trap 'kill "$timer" 2>/dev/null; rm -rf "$dir"; exit 0' TERM INT HUP
 # Node writes its envelope to a file in that folder and says so (SIGUSR2, client.ts tellLauncher);
 # this script alone writes to the harness, so exactly one envelope reaches it. Node's stderr too
 # goes to a file, handed on below: nothing of node's holds the harness's pipes open after the answer.
 # (An asynchronous command's stdin is /dev/null in a shell without job control: node gets the
 # harness's through fd 3.)
-exec 3<&0
+# A closed stdin (no harness does that, a careless script may) is an empty one: `exec 3<&0` failing
+# would end a POSIX shell here, with no envelope.
+{ command exec 3<&0; } 2>/dev/null || exec 3</dev/null
 RECALL_HOOK_LAUNCHER=$$ RECALL_HOOK_ANSWER_BY=$fire "$node" "$@" <&3 3<&- >"$out" 2>"$dir/err" &
 pid=$!
 exec 3<&-
@@ -153,9 +165,12 @@ else
   # died. A complete line it wrote is its envelope; else "nothing to add".
   if [ -n "$fired" ]; then
     kill -9 "$pid" 2>/dev/null
+    # bash reports a job killed by a signal on stderr ("Killed ..."); dash has no disown, nor the report.
+    [ -z "${BASH_VERSION-}" ] || disown "$pid" 2>/dev/null
     late=1
   fi
-  if IFS= read -r line <"$out"; then printf '%s\n' "$line"; else printf '%s\n' "$empty"; fi
+  # (Node, killed, may not even have opened its file yet.)
+  if IFS= read -r line 2>/dev/null <"$out"; then printf '%s\n' "$line"; else printf '%s\n' "$empty"; fi
 fi
 [ -s "$dir/err" ] && cat "$dir/err" >&2
 # The answer is out: the rest (removing the folder, the log line) runs on in the background, so
