@@ -7,6 +7,7 @@
  * is a term of an FTS5 porter index of those words) let a query term be matched against a note's text
  * and looked up in the index's vocabulary.
  */
+import { repositoryPath } from './query-paths.js';
 import { stemmer } from 'stemmer';
 import { STOPWORDS } from './terms.js';
 
@@ -84,12 +85,6 @@ export interface QueryTerm {
   pathWords?: number;
 }
 
-/**
- * Longest token read as a file path: a longer run with slashes is a pasted blob (base64, a minified
- * line), not a place.
- */
-const MAX_PATH_CHARS = 300;
-
 /** A stretch of the query that is a file path, and how many distinct content words it has. */
 interface PathSpan {
   start: number;
@@ -108,9 +103,8 @@ interface PathSpan {
 function pathSpans(query: string): PathSpan[] {
   const out: PathSpan[] = [];
   for (const m of query.matchAll(/[^\s`'"()<>[\]{},;|]+/g)) {
-    // A compiler's `src/lib.rs:142:13` is the file at a line: the place, without its line numbers.
-    const token = m[0].replace(/[.:!?]+$/, '').replace(/(?::\d+)+$/, '');
-    if (token.length > MAX_PATH_CHARS || !token.includes('/') || token.includes(':') || !/^[\p{L}\p{N}._]/u.test(token)) continue;
+    const token = repositoryPath(m[0]);
+    if (token === null) continue;
     const stems = new Set<string>();
     for (const w of token.matchAll(/[\p{L}\p{N}]+/gu)) {
       const word = fold(w[0]);

@@ -110,13 +110,16 @@ describe('a folder the prompt names', () => {
     expect(queryTerms('a/b or 1/2 of the runs').some((t) => t.pathWords)).toBe(false);
     // A compiler's file at a line is the place; an endpoint, a socket, an image or a package is a subject.
     expect(queryTerms('error at --> compactor/src/segment.rs:142:13').find((t) => t.word === 'segment')?.pathWords).toBe(4);
-    const subjects = 'gzip for /v1/events, unix:///var/run/docker.sock, registry.internal/dev/ingestd:tag, @rollup/rollup-linux';
+    const subjects =
+      'gzip for /v1/events, unix:///var/run/docker.sock, registry.internal/dev/ingestd:tag, @rollup/rollup-linux, ' +
+      'our CI/CD over TCP/IP, go get github.com/spf13/cobra';
     expect(queryTerms(subjects).filter((t) => t.pathWords)).toEqual([]);
   });
 
   it('reads a prompt of hundreds of thousands of path characters in one pass', () => {
     // A backtracking pattern took a minute on the first of these; one pass takes milliseconds.
-    for (const blob of ['@'.repeat(200_000) + '/', '~a'.repeat(100_000) + '/', 'ab/cd '.repeat(50_000)]) {
+    const blobs = ['@'.repeat(200_000) + '/', '~a'.repeat(100_000) + '/', 'ab/cd '.repeat(50_000), 'src/app' + '.'.repeat(80_000) + 'a'];
+    for (const blob of [...blobs, `src/app ${':1'.repeat(40_000)}`, `src/a${'.'.repeat(590)}a `.repeat(2_000)]) {
       expect(queryTerms(`fix ${blob} now`).length).toBeGreaterThan(0);
     }
   }, 30_000);
