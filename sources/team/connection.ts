@@ -5,6 +5,7 @@
 import type { Client as PgClient, ClientConfig } from 'pg';
 import fs from 'node:fs';
 import os from 'node:os';
+import tls from 'node:tls';
 import { TeamError, redact, secretsOf, type TeamSettings } from './settings.js';
 
 export interface TeamConnection {
@@ -36,17 +37,29 @@ function readFileOpt(file: string | undefined): string | undefined {
   }
 }
 
+/**
+ * The CA bundle scripts/hook.sh kept from a hook's node (RECALL_EXTRA_CA_CERTS: node starts faster
+ * without NODE_EXTRA_CA_CERTS), with node's own roots, for a process that started without it: a hook
+ * answered in its own process still trusts what the user's NODE_EXTRA_CA_CERTS trusts.
+ */
+function keptBundle(env: TeamSettings['env']): string[] | undefined {
+  const kept = env['RECALL_EXTRA_CA_CERTS'] ?? process.env['RECALL_EXTRA_CA_CERTS'];
+  if (!kept || process.env['NODE_EXTRA_CA_CERTS']) return undefined;
+  return [...tls.rootCertificates, readFileOpt(kept)!];
+}
+
 /** TLS options from PGSSLMODE / PGSSLROOTCERT / PGSSLCERT / PGSSLKEY, with libpq's meaning of each mode. */
 function sslFromEnv(env: TeamSettings['env']): ClientConfig['ssl'] {
   const mode = env['PGSSLMODE']?.trim().toLowerCase();
   if (!mode || mode === 'disable' || mode === 'allow' || mode === 'prefer') return false;
-  const ca = readFileOpt(env['PGSSLROOTCERT']);
+  const root = readFileOpt(env['PGSSLROOTCERT']);
+  const ca = root ?? keptBundle(env);
   const cert = readFileOpt(env['PGSSLCERT']);
   const key = readFileOpt(env['PGSSLKEY']);
   const base = { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
   if (mode === 'verify-full') return { ...base, rejectUnauthorized: true };
   if (mode === 'verify-ca') return { ...base, rejectUnauthorized: true, checkServerIdentity: () => undefined };
-  if (mode === 'require' || mode === 'no-verify') return { ...base, rejectUnauthorized: mode === 'require' && ca !== undefined };
+  if (mode === 'require' || mode === 'no-verify') return { ...base, rejectUnauthorized: mode === 'require' && root !== undefined };
   throw new TeamError(
     'E_TEAM_TLS',
     `PGSSLMODE=${JSON.stringify(mode)} is not one of disable, allow, prefer, require, verify-ca, verify-full`,
