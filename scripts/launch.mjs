@@ -86,6 +86,28 @@ function breadcrumb(hook, detail) {
 }
 
 /**
+ * Remove the half-built folders of first runs that were killed (a hook's deadline, the harness):
+ * `.data-<pid>-…` and `.bundle-<pid>-…` whose process is gone. Runs only when something is missing.
+ */
+function removeLeftovers(dist) {
+  let names;
+  try {
+    names = fs.readdirSync(dist);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^\.(?:data|bundle)-(\d+)-\d+$/.exec(name)?.[1]);
+    if (!pid || pid === process.pid) continue;
+    try {
+      process.kill(pid, 0);
+    } catch (err) {
+      if (err.code === 'ESRCH') fs.rmSync(path.join(dist, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/**
  * Build dist/data/ (word counts and WordNet relations for the relevance estimate and the lexical
  * arm; about 3 s, once) if it is missing. Without it recall still answers, more slowly and without
  * related words, so a failure here is not fatal.
@@ -93,6 +115,7 @@ function breadcrumb(hook, detail) {
 async function ensureData() {
   const data = path.join(root, 'dist', 'data');
   if (fs.existsSync(path.join(data, 'stem-counts.tsv')) && fs.existsSync(path.join(data, 'wordnet-expand.tsv'))) return;
+  removeLeftovers(path.join(root, 'dist'));
   const tmp = path.join(root, 'dist', `.data-${process.pid}-${Date.now()}`);
   try {
     const { buildStemCounts } = await import(pathToFileURL(path.join(root, 'scripts', 'build-data.mjs')).href);
@@ -112,6 +135,7 @@ async function ensureBundle(entryFile) {
   await ensureData();
   if (fs.existsSync(entryFile)) return;
   const dist = path.join(root, 'dist');
+  removeLeftovers(dist);
   const tmp = path.join(dist, `.bundle-${process.pid}-${Date.now()}`);
   let esbuildBundle;
   try {

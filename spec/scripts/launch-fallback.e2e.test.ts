@@ -61,6 +61,22 @@ describe('launcher fallback envelope', () => {
     }
   }
 
+  it("removes the half-built folders of first runs that were killed, and no live process's", () => {
+    // A killed first run (a hook's deadline) leaves its temp folder; the next first run clears it.
+    const dist = path.join(root, 'dist');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    for (const name of [`.data-${dead}-1`, `.bundle-${dead}-2`, `.data-${process.pid}-3`])
+      fs.mkdirSync(path.join(dist, name), { recursive: true });
+    expect(launch('pre-tool-use', 'claude').status).toBe(0);
+    expect(
+      fs
+        .readdirSync(dist)
+        .filter((n) => n.startsWith('.'))
+        .sort(),
+    ).toEqual([`.data-${process.pid}-3`]);
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
   it('an unknown hook name answers an empty object and exits 0', () => {
     const r = launch('bogus', 'claude');
     expect(r.status).toBe(0);
