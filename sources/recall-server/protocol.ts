@@ -139,11 +139,12 @@ export function serverSocketPath(env: Env): string {
 }
 
 /**
- * Settings of the recall server read from the environment only, never from recall.toml: the thin
- * client decides whether to use the server before it loads anything, and reading that file would
- * cost every hook the time the server saves. The README documents them with the server.
+ * Variables read from the environment only, never from recall.toml: the thin client decides whether
+ * to use the server before it loads anything, and reading that file would cost every hook the time
+ * the server saves; RECALL_EXTRA_CA_CERTS is the CA bundle scripts/hook.sh keeps from a hook's node
+ * (docs/settings.md documents each).
  */
-export const ENV_ONLY_SETTINGS = ['RECALL_NO_SERVER', 'RECALL_SERVER_WAIT_MS'] as const;
+export const ENV_ONLY_SETTINGS = ['RECALL_NO_SERVER', 'RECALL_SERVER_WAIT_MS', 'RECALL_EXTRA_CA_CERTS'] as const;
 
 /** How long the server has to accept a request before the client runs it itself (measured: < 5 ms when idle). */
 const DEFAULT_WAIT_MS = 200;
