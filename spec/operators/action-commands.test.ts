@@ -4,20 +4,8 @@
  * folders and name are one fact.
  */
 import { describe, it, expect } from '@jest/globals';
-import { parseNote } from '../../core/note/index.js';
-import { buildTriggerIndex, matchAction, noteTriggers, readToolCall, type TriggerIndex } from '../../operators/action/index.js';
-
-/** Every stem counts as rare: the matcher's own rules, without the English word counts. */
-const info = (): number => 1;
-
-function kb(files: Record<string, string>): TriggerIndex {
-  const notes = Object.entries(files).map(([rel, text]) => parseNote(text, rel, 'documents'));
-  return buildTriggerIndex(notes.map((n) => noteTriggers(n, n.displayId)));
-}
-
-const call = (tool_name: string, tool_input: Record<string, unknown>) => readToolCall({ tool_name, tool_input })!;
-const ids = (idx: TriggerIndex, tool: string, input: Record<string, unknown>, cwd = '/home/dev/shop') =>
-  matchAction(idx, call(tool, input), cwd, { info }).map((m) => m.id);
+import { matchAction } from '../../operators/action/index.js';
+import { call, ids, kb } from '../helpers/action.js';
 
 describe('commands and places of a tool call', () => {
   it('reads the commands a shell script is written to run as commands, a glob argument standing for any glob', () => {

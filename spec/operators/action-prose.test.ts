@@ -3,20 +3,8 @@
  * is retired, what it sets aside in a contrast, and the settings it names, as evidence for a call.
  */
 import { describe, it, expect } from '@jest/globals';
-import { parseNote } from '../../core/note/index.js';
-import { buildTriggerIndex, matchAction, noteTriggers, readToolCall, type TriggerIndex } from '../../operators/action/index.js';
-
-/** Every stem counts as rare: the matcher's own rules, without the English word counts. */
-const info = (): number => 1;
-
-function kb(files: Record<string, string>): TriggerIndex {
-  const notes = Object.entries(files).map(([rel, text]) => parseNote(text, rel, 'documents'));
-  return buildTriggerIndex(notes.map((n) => noteTriggers(n, n.displayId)));
-}
-
-const call = (tool_name: string, tool_input: Record<string, unknown>) => readToolCall({ tool_name, tool_input })!;
-const ids = (idx: TriggerIndex, tool: string, input: Record<string, unknown>, cwd = '/home/dev/shop') =>
-  matchAction(idx, call(tool, input), cwd, { info }).map((m) => m.id);
+import { matchAction } from '../../operators/action/index.js';
+import { call, ids, kb } from '../helpers/action.js';
 
 describe('what a note says in prose, as evidence for a tool call', () => {
   it('counts a thing a note says is retired, named by the call, as what the note is about', () => {

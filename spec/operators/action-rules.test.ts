@@ -4,27 +4,8 @@
  * place of a change, are one piece of evidence each; an identifier made of a note's phrase counts.
  */
 import { describe, it, expect } from '@jest/globals';
-import { parseNote } from '../../core/note/index.js';
-import {
-  buildTriggerIndex,
-  matchAction,
-  noteTriggers,
-  readToolCall,
-  spanStances,
-  type TriggerIndex,
-} from '../../operators/action/index.js';
-
-/** Every stem counts as rare: the matcher's own rules, without the English word counts. */
-const info = (): number => 1;
-
-function kb(files: Record<string, string>): TriggerIndex {
-  const notes = Object.entries(files).map(([rel, text]) => parseNote(text, rel, 'documents'));
-  return buildTriggerIndex(notes.map((n) => noteTriggers(n, n.displayId)));
-}
-
-const call = (tool_name: string, tool_input: Record<string, unknown>) => readToolCall({ tool_name, tool_input })!;
-const ids = (idx: TriggerIndex, tool: string, input: Record<string, unknown>, cwd = '/home/dev/shop') =>
-  matchAction(idx, call(tool, input), cwd, { info }).map((m) => m.id);
+import { matchAction, spanStances } from '../../operators/action/index.js';
+import { call, ids, info, kb } from '../helpers/action.js';
 
 describe('what counts as evidence for a tool call', () => {
   it('reads an edit by what it changes: a token only in the unchanged lines it quotes is not enough alone', () => {
