@@ -18,16 +18,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import { setInterval, clearInterval } from 'node:timers';
 import { fileURLToPath } from 'node:url';
+import { connects, opt as optOf } from './common.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : def;
-};
+const opt = (name, def) => optOf(args, name, def);
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const root = path.resolve(opt('root', here));
 const hooks = Number(opt('hooks', '100'));
@@ -114,14 +111,6 @@ const contextOf = (out) => {
     return '';
   }
 };
-
-function connects(socket) {
-  return new Promise((resolve) => {
-    const c = net.connect(socket);
-    c.once('connect', () => (c.destroy(), resolve(true)));
-    c.once('error', () => resolve(false));
-  });
-}
 
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);

@@ -15,16 +15,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { connects, opt as optOf } from './common.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, def) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] !== undefined ? args[i + 1] : def;
-};
+const opt = (name, def) => optOf(args, name, def);
 const here = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const notes = Number(opt('notes', '10000'));
 const runs = Number(opt('runs', '21'));
@@ -45,14 +42,6 @@ function timed(argv, env, input, command = process.execPath) {
   const ms = performance.now() - t0;
   if (r.status !== 0 || (input && !r.stdout.trim().startsWith('{'))) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
   return ms;
-}
-
-async function connects(socket) {
-  return new Promise((resolve) => {
-    const c = net.connect(socket);
-    c.once('connect', () => (c.destroy(), resolve(true)));
-    c.once('error', () => resolve(false));
-  });
 }
 
 /** One checkout: its own state dir, index and recall server. */
