@@ -21,11 +21,12 @@ import type { ScoredCandidate } from '../core/types.js';
 import { sessionKey } from '../core/session-key.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
-import { oneLine, safeId } from '../sinks/safe-text.js';
+import { LIKELY_RELEVANCE, UPS_FETCH, unsurePointer, wholeLearnings, withPointer, type PromptPick } from './prompt-pick.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 import { preToolUseHook } from './action-recall.js';
 
 export { preToolUseHook };
+export { LIKELY_RELEVANCE, POINTER_SUMMARY_SHARE, pointerBlock, unsurePointer, wholeLearnings, type PromptPick } from './prompt-pick.js';
 
 const BASE: Omit<RecallCommand, 'query'> = DEFAULT_COMMAND;
 
@@ -98,82 +99,6 @@ function sessionStartFor(ctx: HookContext, input: Record<string, unknown>, cwd: 
 
 /** Prompts shorter than this carry too little to search for (the reference's value). */
 export const MIN_PROMPT_CHARS = 12;
-/** Fetched and kept per prompt (the reference's values), and its budget. */
-const [UPS_FETCH, UPS_KEEP] = [9, 3];
-const UPS_CHARS = hookRow('user-prompt-submit').budgetChars;
-
-/**
- * Relevance at which a learning is more likely about the prompt than not: such a learning is given
- * whole. The prompt hook's floor sits lower (RECALL_FLOOR_USER_PROMPT, 0.3): a prompt of a few
- * sentences always carries words a one-line note lacks, so a note that answers it often scores
- * 0.3-0.5. Under this line the hook is unsure, and uncertainty should be cheap: the best such
- * learning is named in a one-line pointer the agent can open (pointerBlock), never given whole, and
- * only one: three guesses would crowd out the prompt.
- */
-export const LIKELY_RELEVANCE = 0.5;
-
-/** Share of a note's summary (title, key insight, tags) a prompt must match to name a lexical estimate in
- *  the pointer: words only its body holds are a mention in passing (on the shared prompt sets, 10 of 11
- *  pointers to the right note hold ≥ 0.1, 4 of 22 to a wrong one). */
-export const POINTER_SUMMARY_SHARE = 0.1;
-
-/** What the prompt hook injects: whole learnings, at most one pointer, and the rendered block. */
-export interface PromptPick {
-  kept: ScoredCandidate[];
-  pointer: ScoredCandidate | null;
-  block: string;
-}
-
-/**
- * The one-line pointer to a learning the hook is unsure of: its id and title, and how to read it.
- * The words say what it is, since an agent reads them: maybe related, not known to apply.
- */
-export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
-  const id = safeId(c.note.displayId);
-  const intro = standalone ? `## A learning that may be related to this prompt` : `Maybe related (not sure it applies):`;
-  return [
-    intro,
-    `- [${id}] ${oneLine(c.note.title)}`,
-    `  Not known to apply here: read it only if the task touches it (\`recall show ${id}\`, or the MCP tool \`hydrate\`).`,
-  ].join('\n');
-}
-
-/**
- * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP whole
- * learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS (one that does not fit is skipped,
- * not cut), and the unsure learning of highest relevance (that is the estimate a pointer states; the
- * ranking also weighs recency) as a one-line pointer if its summary holds some of the prompt. A floor
- * of 0 ("off", every floor's documented meaning) holds nothing back: every learning goes whole.
- */
-export function wholeLearnings(
-  results: readonly ScoredCandidate[],
-  renderList: (list: ScoredCandidate[]) => string,
-  floor: number,
-): PromptPick {
-  const weak = (c: ScoredCandidate): boolean => floor > 0 && c.relevance < LIKELY_RELEVANCE;
-  const kept: ScoredCandidate[] = [];
-  let block = '';
-  for (const c of results) {
-    if (kept.length >= UPS_KEEP) break;
-    if (weak(c)) continue;
-    const next = renderList([...kept, c]);
-    if (next.length > UPS_CHARS) continue;
-    kept.push(c);
-    block = next;
-  }
-  let pointer: ScoredCandidate | null = null;
-  for (const c of results) if (weak(c) && !kept.includes(c) && (!pointer || c.relevance > pointer.relevance)) pointer = c;
-  // The likeliest unsure learning or none: a weaker one is no likelier to be what the prompt is about.
-  if (pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE) pointer = null;
-  return { kept, pointer, block: withPointer(block, pointer) };
-}
-
-/** The block of whole learnings with the pointer line after it ('' when there is neither). */
-function withPointer(block: string, pointer: ScoredCandidate | null): string {
-  if (!pointer) return block;
-  const line = pointerBlock(pointer, !block);
-  return block ? `${block.trimEnd()}\n\n${line}\n` : `${line}\n`;
-}
 
 /** Candidates the prompt hook asks for before dedupe (the reference's value). */
 export const PROMPT_FETCH = UPS_FETCH;
@@ -197,13 +122,12 @@ function selectFresh(
   // about the prompt (LIKELY_RELEVANCE); the pointer is the one this prompt would get with nothing
   // given yet. Refilling down to the floor padded a repeated prompt with weaker notes it never called
   // for (the same prompt sent twice got three unrelated ones the second time).
-  // Only its pointer is used, which never depends on what fits the budget: nothing to render.
-  const first = wholeLearnings(results, () => '', floor);
+  const best = unsurePointer(results, floor);
   const choose = (seen: ReadonlySet<string>): string[] => {
     const unseen = (c: ScoredCandidate): boolean => !seen.has(c.note.displayId) && !seen.has(c.note.key);
     const likely = results.filter((c) => unseen(c) && (floor <= 0 || c.relevance >= LIKELY_RELEVANCE));
     const { kept, block } = wholeLearnings(likely, render, floor);
-    const pointer = first.pointer && unseen(first.pointer) ? first.pointer : null;
+    const pointer = best && unseen(best) ? best : null;
     picked = { kept, pointer, block: withPointer(block, pointer) };
     return [...kept, ...(pointer ? [pointer] : [])].map(injectedId);
   };

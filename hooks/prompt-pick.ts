@@ -1,0 +1,92 @@
+/**
+ * What the prompt hook gives of its results: whole learnings it is fairly sure of, within its budget,
+ * and at most one one-line pointer to a learning it is unsure of (registry.ts selects, eval.ts
+ * scores the same pick).
+ */
+import type { ScoredCandidate } from '../core/types.js';
+import { hookRow } from './hook-table.js';
+import { oneLine, safeId } from '../sinks/safe-text.js';
+
+/** Fetched and kept per prompt (the reference's values), and its budget. */
+export const [UPS_FETCH, UPS_KEEP] = [9, 3];
+const UPS_CHARS = hookRow('user-prompt-submit').budgetChars;
+
+/**
+ * Relevance at which a learning is more likely about the prompt than not: such a learning is given
+ * whole. The prompt hook's floor sits lower (RECALL_FLOOR_USER_PROMPT, 0.3): a prompt of a few
+ * sentences always carries words a one-line note lacks, so a note that answers it often scores
+ * 0.3-0.5. Under this line the hook is unsure, and uncertainty should be cheap: the best such
+ * learning is named in a one-line pointer the agent can open (pointerBlock), never given whole, and
+ * only one: three guesses would crowd out the prompt.
+ */
+export const LIKELY_RELEVANCE = 0.5;
+
+/** Share of a note's summary (title, key insight, tags) a prompt must match to name a lexical estimate in
+ *  the pointer: words only its body holds are a mention in passing (on the shared prompt sets, 10 of 11
+ *  pointers to the right note hold ≥ 0.1, 4 of 22 to a wrong one). */
+export const POINTER_SUMMARY_SHARE = 0.1;
+
+/** What the prompt hook injects: whole learnings, at most one pointer, and the rendered block. */
+export interface PromptPick {
+  kept: ScoredCandidate[];
+  pointer: ScoredCandidate | null;
+  block: string;
+}
+
+/**
+ * The one-line pointer to a learning the hook is unsure of: its id and title, and how to read it.
+ * The words say what it is, since an agent reads them: maybe related, not known to apply.
+ */
+export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
+  const id = safeId(c.note.displayId);
+  const intro = standalone ? `## A learning that may be related to this prompt` : `Maybe related (not sure it applies):`;
+  return [
+    intro,
+    `- [${id}] ${oneLine(c.note.title)}`,
+    `  Not known to apply here: read it only if the task touches it (\`recall show ${id}\`, or the MCP tool \`hydrate\`).`,
+  ].join('\n');
+}
+
+/**
+ * What the prompt hook injects from its (already floored, deduplicated) results: up to UPS_KEEP whole
+ * learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS (one that does not fit is skipped,
+ * not cut), and the unsure one of unsurePointer as a one-line pointer. A floor of 0 ("off", every
+ * floor's documented meaning) holds nothing back: every learning goes whole.
+ */
+export function wholeLearnings(
+  results: readonly ScoredCandidate[],
+  renderList: (list: ScoredCandidate[]) => string,
+  floor: number,
+): PromptPick {
+  const kept: ScoredCandidate[] = [];
+  let block = '';
+  for (const c of results) {
+    if (kept.length >= UPS_KEEP) break;
+    if (floor > 0 && c.relevance < LIKELY_RELEVANCE) continue;
+    const next = renderList([...kept, c]);
+    if (next.length > UPS_CHARS) continue;
+    kept.push(c);
+    block = next;
+  }
+  const pointer = unsurePointer(results, floor);
+  return { kept, pointer, block: withPointer(block, pointer) };
+}
+
+/**
+ * The pointer among the results: the unsure learning (under LIKELY_RELEVANCE) of highest relevance
+ * (that is the estimate a pointer states; the ranking also weighs recency), if its summary holds some
+ * of the prompt; none when the floor is off. A weaker one is no likelier to be what the prompt is about.
+ */
+export function unsurePointer(results: readonly ScoredCandidate[], floor: number): ScoredCandidate | null {
+  let pointer: ScoredCandidate | null = null;
+  if (floor <= 0) return pointer;
+  for (const c of results) if (c.relevance < LIKELY_RELEVANCE && (!pointer || c.relevance > pointer.relevance)) pointer = c;
+  return pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE ? null : pointer;
+}
+
+/** The block of whole learnings with the pointer line after it ('' when there is neither). */
+export function withPointer(block: string, pointer: ScoredCandidate | null): string {
+  if (!pointer) return block;
+  const line = pointerBlock(pointer, !block);
+  return block ? `${block.trimEnd()}\n\n${line}\n` : `${line}\n`;
+}
