@@ -64,16 +64,9 @@ export function evidenceOf(
   const masses: number[] = [];
   for (const c of notes) {
     const terms = stemsOf.get(c.note.key)!;
-    const { mass, matched } = evidenceMass(weighed, terms, live);
-    // A folder the prompt names says where the work is, not what it is about: a summary that only
-    // the path's words reach ("ingest … v2" for internal/ingest/v2) is not about the prompt.
-    const about = weighed.some((t) => t.pathWords)
-      ? evidenceMass(
-          weighed.filter((t) => !t.pathWords),
-          terms,
-          live,
-        ).matched
-      : matched;
+    // A summary that only the words of a folder the prompt names reach ("ingest … v2" for
+    // internal/ingest/v2) is not about the prompt: `about` leaves path words out.
+    const { mass, about } = evidenceMass(weighed, terms, live);
     masses.push(mass);
     let phrasesOf: Set<string> | null = null;
     const notePairs = (): Set<string> => (phrasesOf ??= textStemPairs(searchableText(c.note), RELEVANCE_TEXT_CHARS));

@@ -41,17 +41,27 @@ export function termEvidence(t: WeightedTerm, live: number): number {
   return top > 0 ? t.info * (idf(t.df, live) / top) : t.info;
 }
 
-/** The raw (unsaturated) evidence sum: what standout compares across candidates. */
-export function evidenceMass(terms: readonly WeightedTerm[], note: NoteTerms, live: number): { mass: number; matched: Set<string> } {
+/**
+ * The raw (unsaturated) evidence sum: what standout compares across candidates; the note stems the
+ * query's words matched, and those matched by a word the prompt uses outside file paths (`about`:
+ * a folder says where the work is, not what it is about; see QueryTerm.pathWords).
+ */
+export function evidenceMass(
+  terms: readonly WeightedTerm[],
+  note: NoteTerms,
+  live: number,
+): { mass: number; matched: Set<string>; about: Set<string> } {
   let mass = 0;
   const matched = new Set<string>();
+  const about = new Set<string>();
   for (const t of terms) {
     const via = matchedStem(note, t.stem, t.notVia);
     if (via === undefined) continue;
     mass += termEvidence(t, live);
     matched.add(via);
+    if (!t.pathWords) about.add(via);
   }
-  return { mass, matched };
+  return { mass, matched, about };
 }
 
 /**

@@ -85,6 +85,8 @@ export interface WeightedTerm {
    * a note containing one does not contain this term (see matchedStem).
    */
   notVia?: ReadonlySet<string>;
+  /** For a word the prompt uses only inside file paths, the path's word count (core/stems.ts QueryTerm.pathWords). */
+  pathWords?: number;
   /**
    * A name. A name that is not specific (weigh-terms.ts: namesAloneUnspecific) is never part of a
    * specific combination either: it would make every note that says it "specific" again.
