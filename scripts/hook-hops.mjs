@@ -147,7 +147,7 @@ function inProcess() {
  * Every process the installed UserPromptSubmit command starts for one call (the recall server already
  * running): the command of hooks/hooks.json with CLAUDE_PLUGIN_ROOT set, run by `sh -c` as a harness
  * runs it, under `strace -f`. Each process is named by the program it last ran (a shell's forked
- * subshell by its parent's, "(fork)"); the harness's own `sh -c` is left out. Null without strace.
+ * subshell by its parent's, "(fork)"); the harness's own `sh -c` is left out. Null when strace is missing or cannot trace.
  */
 function traceInstalled(t) {
   const hooks = JSON.parse(fs.readFileSync(path.join(repo, 'hooks', 'hooks.json'), 'utf8'));
@@ -186,6 +186,8 @@ function traceInstalled(t) {
     if (child && /CLONE_THREAD/.test(call)) threads.add(Number(child[1]));
     else if (child) parent.set(Number(child[1]), pid);
   }
+  // strace could not trace (ptrace not permitted, say): no count rather than a wrong one.
+  if (![...program.values()].some(Boolean)) return null;
   const name = (pid) => {
     const p = program.get(pid);
     if (p) return path.basename(p);
@@ -260,7 +262,7 @@ else {
     `through the recall server: ${report.viaServer.processes ?? '?'} node processes (client${report.viaServer.served ? ' + server' : ''})`,
   ];
   const i = report.viaServer.installed;
-  if (i === undefined || i === null) lines.push('the installed command: not traced (strace not found)');
+  if (i === undefined || i === null) lines.push('the installed command: not traced (strace not found, or not permitted)');
   else
     lines.push(
       `the installed command (${i.keeper ? 'through the shell keeper scripts/hook.sh' : 'no shell keeper'}), one call through the server: ` +
