@@ -1,7 +1,7 @@
 /**
- * The thin client's side of scripts/hook.sh, the shell the hook commands start (the hook's keeper):
- * it starts node, answers "nothing to add" itself when node cannot answer by the deadline, and
- * alone writes to the harness. It tells node its pid and when it answers itself; node counts its
+ * The thin client's side of scripts/hook.sh, the shell the commands of the burst hooks start (the
+ * hook's keeper; the hook table's keeper column): it starts node, answers "nothing to add" itself
+ * when node cannot answer by the deadline, and alone writes to the harness. It tells node its pid and when it answers itself; node counts its
  * deadline from the keeper's spawn, gives up before the keeper's time, and signals it once the
  * envelope is written so that the harness gets it at once.
  */

@@ -38,13 +38,14 @@ export async function startServer(entry: string, socket: string, env: Env): Prom
 }
 
 /**
- * The server's environment: the caller's, with the CA bundle scripts/hook.sh kept from the hook's
- * node (RECALL_EXTRA_CA_CERTS) given back as NODE_EXTRA_CA_CERTS: the server may reach a team store
- * over TLS.
+ * The server's environment: the caller's, with the CA bundle the hook command kept from the hook's
+ * node (RECALL_EXTRA_CA_CERTS: scripts/hook.sh, or the command's own assignments, harness-config.ts
+ * hookCommand) given back as NODE_EXTRA_CA_CERTS: the server may reach a team store over TLS. The
+ * command sets both variables empty when the user has no bundle: an empty one is left out, so the
+ * server's environment is the user's.
  */
 export function serverEnv(env: Env): Env {
-  const ca = env['RECALL_EXTRA_CA_CERTS'];
-  if (!ca || env['NODE_EXTRA_CA_CERTS']) return env;
-  const { RECALL_EXTRA_CA_CERTS: _kept, ...rest } = env;
-  return { ...rest, NODE_EXTRA_CA_CERTS: ca };
+  const { RECALL_EXTRA_CA_CERTS: kept, NODE_EXTRA_CA_CERTS: own, ...rest } = env;
+  const ca = own || kept;
+  return ca ? { ...rest, NODE_EXTRA_CA_CERTS: ca } : rest;
 }

@@ -13,6 +13,11 @@
  *   REFLECT_SUBAGENT_RECALL_MAX_CHARS, which a user may change);
  * - timeoutSec: the timeout the harness is told (seconds); the hook's own deadline stays well inside;
  * - timeoutEnv, defaultTimeoutSec: the variable and default (seconds) of the hook's own deadline;
+ * - keeper: whether the harness starts the hook through scripts/hook.sh, the shell that answers
+ *   "nothing to add" by the deadline when node cannot start in time (harness-config.ts hookCommand).
+ *   Only the hooks that fire in bursts with a short deadline: a hundred subagents or tool calls at
+ *   once on a loaded machine start node too late for 2-5 s. The session-start and prompt hooks fire
+ *   one at a time with 20 s: node runs on launch.mjs directly, with no shell, timer or temp file;
  * - fixedContextEnv: a variable whose value, when set, is the user's own context, injected as given;
  * - matcher, copilotMatcher: the tool names the hook is wired for, where the harness filters by
  *   tool (a regex the tool name must match whole).
@@ -43,6 +48,7 @@ export const HOOK_TABLE = [
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
+    keeper: false,
   },
   {
     name: 'user-prompt-submit',
@@ -52,6 +58,7 @@ export const HOOK_TABLE = [
     timeoutSec: 30,
     timeoutEnv: 'REFLECT_RECALL_TIMEOUT',
     defaultTimeoutSec: HOOK_DEADLINE_SEC,
+    keeper: false,
   },
   {
     name: 'subagent-start',
@@ -61,6 +68,7 @@ export const HOOK_TABLE = [
     timeoutSec: 10,
     timeoutEnv: 'REFLECT_SUBAGENT_RECALL_TIMEOUT',
     defaultTimeoutSec: 5,
+    keeper: true,
     fixedContextEnv: 'REFLECT_SUBAGENT_CONTEXT',
   },
   {
@@ -74,6 +82,7 @@ export const HOOK_TABLE = [
     timeoutSec: 10,
     timeoutEnv: 'RECALL_PRE_TOOL_TIMEOUT',
     defaultTimeoutSec: 2,
+    keeper: true,
     // Tools whose call can be an action a learning is about (Codex names its shell `Bash` and its
     // patches `apply_patch`; Copilot's own tools are lower-case). Read-only tools (Read, Grep, Glob,
     // view, web fetches, Task) do not start a process at all.

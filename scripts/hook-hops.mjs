@@ -9,8 +9,11 @@
  *
  * Printed: the node processes of one call in-process (RECALL_NO_SERVER=1) and through the recall
  * server; for the in-process call, the project modules and functions it entered, the calls of the
- * functions that read the settings, render markdown and write the recall log; and how many notes the
- * hook injected against how many the recall log line names. Nothing is written outside a temp dir.
+ * functions that read the settings, render markdown and write the recall log; how many notes the
+ * hook injected against how many the recall log line names; and, where strace is installed, every
+ * process the command of hooks/hooks.json starts for one call through the server, run by `sh -c`
+ * as a harness runs it (a shell keeper, its timer and temp-file helpers show up there). Nothing is
+ * written outside a temp dir.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -140,6 +143,80 @@ function inProcess() {
   }
 }
 
+/**
+ * Every process the installed UserPromptSubmit command starts for one call (the recall server already
+ * running): the command of hooks/hooks.json with CLAUDE_PLUGIN_ROOT set, run by `sh -c` as a harness
+ * runs it, under `strace -f`. Each process is named by the program it last ran (a shell's forked
+ * subshell by its parent's, "(fork)"); the harness's own `sh -c` is left out. Null when strace is missing or cannot trace.
+ */
+function traceInstalled(t) {
+  const hooks = JSON.parse(fs.readFileSync(path.join(repo, 'hooks', 'hooks.json'), 'utf8'));
+  const command = hooks.hooks.UserPromptSubmit[0].hooks[0].command;
+  const trace = path.join(t.base, 'strace.txt');
+  const input = JSON.stringify({ session_id: 'traced', prompt: PROMPT, cwd: t.kb, hook_event_name: 'UserPromptSubmit' });
+  // strace ends when the last traced process does: a keeper's timer (its sleep) lives on to the hook's deadline.
+  const r = spawnSync('strace', ['-f', '-qq', '-e', 'trace=process', '-o', trace, 'sh', '-c', command], {
+    input,
+    env: { ...t.env, CLAUDE_PLUGIN_ROOT: repo },
+    cwd: t.kb,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  if (r.error || !fs.existsSync(trace)) return null;
+  const program = new Map();
+  const parent = new Map();
+  const pending = new Map();
+  const threads = new Set();
+  const cloning = new Map();
+  let root = null;
+  for (const line of fs.readFileSync(trace, 'utf8').split('\n')) {
+    const m = /^(\d+)\s+(.*)$/.exec(line);
+    if (!m) continue;
+    const [pid, rest] = [Number(m[1]), m[2]];
+    root ??= pid;
+    if (!program.has(pid)) program.set(pid, null);
+    const exec = /^execve\("([^"]+)"/.exec(rest);
+    if (exec) pending.set(pid, exec[1]);
+    if ((exec || /^<\.\.\. execve resumed>/.test(rest)) && /= 0$/.test(rest)) program.set(pid, pending.get(pid));
+    // A clone's flags and its result may come on two lines (another process's event between them).
+    if (/^(?:clone3?|v?fork)\(.*<unfinished \.\.\.>$/.test(rest)) cloning.set(pid, rest);
+    const child = /^(?:clone3?|v?fork)\(.*= (\d+)$/.exec(rest) ?? /^<\.\.\. (?:clone3?|v?fork) resumed>.*= (\d+)$/.exec(rest);
+    const call = child && rest.startsWith('<...') ? `${cloning.get(pid) ?? ''} ${rest}` : rest;
+    // A clone with CLONE_THREAD is one of node's threads, not a process.
+    if (child && /CLONE_THREAD/.test(call)) threads.add(Number(child[1]));
+    else if (child) parent.set(Number(child[1]), pid);
+  }
+  // strace could not trace (ptrace not permitted, say): no count rather than a wrong one.
+  if (![...program.values()].some(Boolean)) return null;
+  const name = (pid) => {
+    const p = program.get(pid);
+    if (p) return path.basename(p);
+    const up = parent.get(pid);
+    return up === undefined ? '?' : `${name(up).replace(/ \(fork\)$/, '')} (fork)`;
+  };
+  const counts = {};
+  for (const pid of program.keys()) {
+    if (threads.has(pid)) continue;
+    // The harness's shell: the first process, unless it ran the command itself (bash execs a last simple command).
+    if (pid === root && /^(sh|dash|bash)$/.test(name(pid))) continue;
+    counts[name(pid)] = (counts[name(pid)] ?? 0) + 1;
+  }
+  const answered = (() => {
+    try {
+      return JSON.parse(r.stdout.trim()) !== null;
+    } catch {
+      return false;
+    }
+  })();
+  return {
+    command,
+    processes: Object.values(counts).reduce((a, b) => a + b, 0),
+    byProgram: counts,
+    answered,
+    keeper: /hook\.sh/.test(command),
+  };
+}
+
 /** Node processes of one call through the thin client and the recall server (started by a first call). */
 function viaServer() {
   const t = tempSetup();
@@ -163,9 +240,10 @@ function viaServer() {
     const measured = run([launch, 'hook', 'user-prompt-submit'], t.env, 'measured', t.kb);
     const after = JSON.parse(socketUp().stdout).server?.status ?? {};
     const served = (after.requests ?? 0) > before;
+    const installed = traceInstalled(t);
     spawnSync(process.execPath, [recall, 'daemon', 'stop'], { env: t.env, encoding: 'utf8' });
     // The client process, and the server process when it answered the call.
-    return { processes: served ? 2 : 1, served, clientPid: measured.pid, serverPid: after.pid ?? null };
+    return { processes: served ? 2 : 1, served, clientPid: measured.pid, serverPid: after.pid ?? null, installed };
   } finally {
     fs.rmSync(t.base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
@@ -183,5 +261,14 @@ else {
     `  notes injected ${a.injected}, named by the recall log line ${a.logged}`,
     `through the recall server: ${report.viaServer.processes ?? '?'} node processes (client${report.viaServer.served ? ' + server' : ''})`,
   ];
+  const i = report.viaServer.installed;
+  if (i === undefined || i === null) lines.push('the installed command: not traced (strace not found, or not permitted)');
+  else
+    lines.push(
+      `the installed command (${i.keeper ? 'through the shell keeper scripts/hook.sh' : 'no shell keeper'}), one call through the server: ` +
+        `${i.processes} processes besides the harness's shell: ${Object.entries(i.byProgram)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}${i.answered ? '' : ' (no envelope!)'}`,
+    );
   process.stdout.write(`${lines.join('\n')}\n`);
 }

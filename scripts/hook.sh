@@ -3,6 +3,11 @@
 #
 #   sh /path/to/scripts/hook.sh /path/to/scripts/launch.mjs hook <name>    (hook JSON on stdin)
 #
+# The hook commands start it for the hooks that fire in bursts with a short deadline (the `keeper`
+# column of hooks/hook-table.ts: subagent-start, pre-tool-use); the others run node on launch.mjs
+# directly, and a name this script does not keep (a command written by an older install) runs node
+# as they do.
+#
 # On a machine with a load average of 50 on 2 cores node alone needs seconds of wall time to start
 # (it costs about 70 ms of CPU before it runs a line of recall), so a hook answering from node
 # cannot keep a 5 s deadline. This shell costs about a millisecond: it starts node and a timer, and
@@ -11,15 +16,16 @@
 # and when the timer fires first node is killed and its file read only for a complete line.
 #
 # Plain POSIX sh on purpose (dash, bash, busybox): no process beyond node, the timer's sleep,
-# mktemp, cat and rm. The hook names, deadline settings and defaults are those of hooks/hook-table.ts
-# (a spec compares them); the envelope is emptyEnvelope's of sinks/hook-envelope.ts.
+# mktemp, cat and rm. The hook names, deadline settings and defaults are those of the hook table's
+# rows with a keeper (a spec compares them); the envelope is emptyEnvelope's of sinks/hook-envelope.ts.
 
 name=$3
 node=${RECALL_NODE:-node}
 
 # Node reads the file NODE_EXTRA_CA_CERTS names as it starts (a system bundle: about 40 ms, twice
 # what node's own start costs), and a hook makes no TLS connection. The hook's node starts without
-# it; the thin client hands it back to a recall server it starts (client/start-server.ts).
+# it; the thin client hands it back to a recall server it starts (client/start-server.ts). (The
+# commands of the other hooks move it themselves: harness-config.ts hookCommand.)
 if [ -n "${NODE_EXTRA_CA_CERTS-}" ]; then
   RECALL_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS
   export RECALL_EXTRA_CA_CERTS
@@ -28,8 +34,6 @@ fi
 
 # Harness limit (seconds) the hook is registered with, the deadline setting, its default, the event.
 case $name in
-  session-start) limit=30 setting=${REFLECT_RECALL_TIMEOUT-} default=20 event=SessionStart ;;
-  user-prompt-submit) limit=30 setting=${REFLECT_RECALL_TIMEOUT-} default=20 event=UserPromptSubmit ;;
   subagent-start) limit=10 setting=${REFLECT_SUBAGENT_RECALL_TIMEOUT-} default=5 event=SubagentStart ;;
   pre-tool-use) limit=10 setting=${RECALL_PRE_TOOL_TIMEOUT-} default=2 event=PreToolUse ;;
   *) exec "$node" "$@" ;;
@@ -109,8 +113,8 @@ wait_ms=$((fire - elapsed))
 [ "$wait_ms" -gt 0 ] || wait_ms=1
 
 case ${REFLECT_HARNESS-} in
-  [Cc][Oo][Pp][Ii][Ll][Oo][Tt])
-    if [ "$event" = UserPromptSubmit ]; then empty='{}'; else empty='{"additionalContext":""}'; fi ;;
+  # (Copilot's prompt hook would answer `{}`; that hook has no keeper.)
+  [Cc][Oo][Pp][Ii][Ll][Oo][Tt]) empty='{"additionalContext":""}' ;;
   *) empty='{"hookSpecificOutput":{"hookEventName":"'$event'","additionalContext":""}}' ;;
 esac
 

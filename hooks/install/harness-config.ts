@@ -3,8 +3,9 @@
  * hooks/hooks.json, `recall hooks config` (print only) and `recall hooks install` all follow it (a
  * spec checks hooks/hooks.json against it).
  *
- * Commands start `scripts/launch.mjs`, which builds the bundle on first use when the install has
- * none, and answers with an empty envelope if it cannot run, so a hook never fails the agent.
+ * Commands start `scripts/launch.mjs` (the burst hooks through `scripts/hook.sh`, see hookCommand),
+ * which builds the bundle on first use when the install has none, and answers with an empty envelope
+ * if it cannot run, so a hook never fails the agent.
  * - claude: settings.json `hooks` groups; the Claude Code plugin uses ${CLAUDE_PLUGIN_ROOT} instead
  *   of this install's absolute path;
  * - codex: the same shape (Codex reads Claude-style hooks.json), with REFLECT_HARNESS=codex;
@@ -14,7 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { HOOK_NAMES, HOOK_TABLE, type HookName } from '../hook-table.js';
+import { HOOK_NAMES, HOOK_TABLE, hookRow, type HookName } from '../hook-table.js';
 
 import type { Harness } from '../../sinks/hook-envelope.js';
 
@@ -40,15 +41,31 @@ export const HOOK_WIRING = HOOK_TABLE;
 export const shellQuote = (s: string): string => (/^[A-Za-z0-9_./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /**
+ * The assignments that start a hook's node without the user's CA bundle and keep it for the recall
+ * server (RECALL_EXTRA_CA_CERTS, empty when the user has none: every reader takes empty as unset).
+ */
+export const CA_MOVE = 'RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS=';
+
+/**
  * The shell command that runs hook `name` from the install at `root` (a shell-quoted path or
- * `"${VAR}"`): `sh <root>/scripts/hook.sh <root>/scripts/launch.mjs hook <name>`. The shell script
- * starts node on launch.mjs and answers "nothing to add" itself when node cannot answer by the
- * hook's deadline (a loaded machine takes seconds to start node; the shell, a millisecond).
+ * `"${VAR}"`), as its row's `keeper` column says (hooks/hook-table.ts):
+ * - `sh <root>/scripts/hook.sh <root>/scripts/launch.mjs hook <name>` for the hooks that fire in
+ *   bursts with a short deadline: the shell script starts node on launch.mjs and answers "nothing
+ *   to add" itself when node cannot answer by the deadline (a loaded machine takes seconds to start
+ *   node; the shell, a millisecond);
+ * - `RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= node <root>/scripts/launch.mjs
+ *   hook <name>` for the others: node alone, started without the CA bundle (node reads the file
+ *   NODE_EXTRA_CA_CERTS names as it starts, ~35 ms for a system bundle, and ignores an empty value;
+ *   a hook makes no TLS connection). The thin client gives it back to a recall server it starts
+ *   (client/start-server.ts), as scripts/hook.sh does for its hooks.
+ * The harnesses run the command through a POSIX shell (Claude Code bash or sh, Copilot bash, Codex
+ * the user's `$SHELL -lc`); Codex's starts with `env`, as it always did.
  */
 export function hookCommand(name: HookName, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
   const script = (file: string): string => (rootIsVariable ? `"${root}/scripts/${file}"` : shellQuote(path.join(root, 'scripts', file)));
   const prefix = harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : '';
-  return `${prefix}sh ${script('hook.sh')} ${script('launch.mjs')} hook ${name}`;
+  if (hookRow(name).keeper) return `${prefix}sh ${script('hook.sh')} ${script('launch.mjs')} hook ${name}`;
+  return `${prefix}${CA_MOVE} node ${script('launch.mjs')} hook ${name}`;
 }
 
 /** `{"hooks": {...}}` for Claude Code settings and plugin hooks.json, and Codex hooks.json. */

@@ -148,8 +148,8 @@ export function launcherChanges(root: string, env: Env, home: string, wired: rea
     const before = read(file);
     return { file, before, after, summary: before === after ? [] : [summary], backup: false };
   };
-  // The hook commands start scripts/hook.sh beside launch.mjs (harness-config.ts hookCommand): a
-  // copy of the install's, else of the one this code came with.
+  // The commands of the hooks with a keeper start scripts/hook.sh beside launch.mjs (harness-config.ts
+  // hookCommand): a copy of the install's, else of the one this code came with.
   const hookSh = read(path.join(root, 'scripts', 'hook.sh')) ?? ownHookScript();
   return [
     change(path.join(dir, 'scripts', 'launch.mjs'), launcherText(), `+ stable launcher (survives a move or update of ${root})`),

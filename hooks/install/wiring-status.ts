@@ -35,7 +35,8 @@ export function launchPaths(json: unknown): string[] {
       const commands = Array.isArray(x?.hooks) ? (x.hooks as { command?: unknown }[]).map((h) => h?.command) : [x?.command, x?.bash];
       for (const c of commands) {
         if (!isRecallHookCommand(c)) continue;
-        // `node <launch.mjs> hook NAME`, or `sh <hook.sh> <launch.mjs> hook NAME` (harness-config.ts hookCommand).
+        // `[VAR=... ]node <launch.mjs> hook NAME`, or `sh <hook.sh> <launch.mjs> hook NAME`
+        // (harness-config.ts hookCommand; both forms, whichever hook an older install gave which).
         const m = /(?:\bnode|\bhook\.sh['"]?)\s+(?:'([^']*)'|"([^"]*)"|(\S+))\s+hook\s/.exec(String(c));
         const p = m ? (m[1] ?? m[2] ?? m[3])!.replace(/'\\''/g, "'") : '';
         if (p.endsWith('launch.mjs') && !p.includes('${')) out.add(p);

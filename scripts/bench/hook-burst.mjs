@@ -9,8 +9,9 @@
  * --root: the built checkout measured (default: this one); --load: busy loops (`node -e 'for(;;){}'`)
  * run meanwhile, so the machine is loaded beyond its cores. A recall server is started first and
  * warmed (unless --no-server). --via: how each hook is started: `sh` (the default) as the harnesses'
- * hook commands start it, `sh scripts/hook.sh scripts/launch.mjs hook NAME`; `launch`, node on
- * scripts/launch.mjs alone (the commands before scripts/hook.sh); `entry`, node on dist/hooks/NAME.js. Printed: the load average while the hooks ran, per hook the time from
+ * commands start the hooks with a keeper (subagent-start, pre-tool-use), `sh scripts/hook.sh
+ * scripts/launch.mjs hook NAME`; `launch`, node on scripts/launch.mjs alone (the commands of the
+ * other hooks, and of every hook before scripts/hook.sh); `entry`, node on dist/hooks/NAME.js. Printed: the load average while the hooks ran, per hook the time from
  * spawn to its envelope and to its exit, how many passed the deadline (and by how much at most), how
  * many envelopes were not one valid JSON object, how many carried notes, and what the hook log says
  * ("empty stdin", answered empty). Everything lives in a temp dir, removed after.

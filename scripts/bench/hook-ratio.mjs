@@ -3,9 +3,11 @@
  * The prompt hook against a bare node start, on a generated KB: per round one `node -e 0` and one
  * UserPromptSubmit hook through the recall server (spawn to envelope, warm server) and one in its
  * own process (RECALL_NO_SERVER=1), for this checkout and, with `--ab DIR`, another built one. The
- * hook runs as installed: `sh scripts/hook.sh scripts/launch.mjs hook user-prompt-submit`. The
- * ratio is taken per round (hook / the round's `node -e 0`) and its median printed, so a machine
- * whose load drifts during the run slows both sides of each ratio alike.
+ * hook runs as installed: the UserPromptSubmit command of the checkout's hooks/hooks.json, run by
+ * `sh -c` with CLAUDE_PLUGIN_ROOT set, as Claude Code runs the plugin's (a checkout whose hooks.json
+ * has no such command: node on scripts/launch.mjs). The ratio is taken per round (hook / the round's
+ * `node -e 0`) and its median printed, so a machine whose load drifts during the run slows both sides
+ * of each ratio alike.
  *
  * Both sides get the same environment: the bench's own settings on a bare one (PATH only), or with
  * `--inherit-env` on this shell's (where NODE_EXTRA_CA_CERTS, for one, changes node's start).
@@ -44,6 +46,17 @@ function timed(argv, env, input, command = process.execPath) {
   return ms;
 }
 
+/** The UserPromptSubmit command of `root`'s hooks/hooks.json, or null. */
+function installedCommand(root) {
+  try {
+    const hooks = JSON.parse(fs.readFileSync(path.join(root, 'hooks', 'hooks.json'), 'utf8'));
+    const command = hooks.hooks.UserPromptSubmit[0].hooks[0].command;
+    return typeof command === 'string' && command.includes('launch.mjs') ? command : null;
+  } catch {
+    return null;
+  }
+}
+
 /** One checkout: its own state dir, index and recall server. */
 async function checkout(root, base, kb, label) {
   const state = path.join(base, `state-${label}`);
@@ -61,11 +74,11 @@ async function checkout(root, base, kb, label) {
   const socket = path.join(state, 'run', 'recall.sock');
   const server = spawn(process.execPath, [path.join(root, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
   for (let i = 0; i < 600 && !(await connects(socket)); i += 1) await sleep(100);
-  // The command the installs write; a checkout from before scripts/hook.sh runs launch.mjs with node.
-  const keeper = path.join(root, 'scripts', 'hook.sh');
+  // The command the plugin installs (the form each checkout writes: through scripts/hook.sh or not).
   const launch = path.join(root, 'scripts', 'launch.mjs');
-  const hook = fs.existsSync(keeper)
-    ? (env, input) => timed([keeper, launch, 'hook', 'user-prompt-submit'], env, input, 'sh')
+  const command = installedCommand(root);
+  const hook = command
+    ? (env, input) => timed(['-c', command], { ...env, CLAUDE_PLUGIN_ROOT: root }, input, 'sh')
     : (env, input) => timed([launch, 'hook', 'user-prompt-submit'], env, input);
   return { label, env, server, hook };
 }

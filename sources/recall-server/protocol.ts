@@ -141,7 +141,7 @@ export function serverSocketPath(env: Env): string {
 /**
  * Variables read from the environment only, never from recall.toml: the thin client decides whether
  * to use the server before it loads anything, and reading that file would cost every hook the time
- * the server saves; RECALL_EXTRA_CA_CERTS is the CA bundle scripts/hook.sh keeps from a hook's node
+ * the server saves; RECALL_EXTRA_CA_CERTS is the CA bundle the hook command keeps from a hook's node
  * (docs/settings.md documents each).
  */
 export const ENV_ONLY_SETTINGS = ['RECALL_NO_SERVER', 'RECALL_SERVER_WAIT_MS', 'RECALL_EXTRA_CA_CERTS'] as const;

@@ -38,9 +38,10 @@ function readFileOpt(file: string | undefined): string | undefined {
 }
 
 /**
- * The CA bundle scripts/hook.sh kept from a hook's node (RECALL_EXTRA_CA_CERTS: node starts faster
- * without NODE_EXTRA_CA_CERTS), with node's own roots, for a process that started without it: a hook
- * answered in its own process still trusts what the user's NODE_EXTRA_CA_CERTS trusts.
+ * The CA bundle the hook command kept from a hook's node (RECALL_EXTRA_CA_CERTS: node starts faster
+ * without NODE_EXTRA_CA_CERTS; empty when the user has none), with node's own roots, for a process
+ * that started without it: a hook answered in its own process still trusts what the user's
+ * NODE_EXTRA_CA_CERTS trusts.
  */
 function keptBundle(env: TeamSettings['env']): string[] | undefined {
   const kept = env['RECALL_EXTRA_CA_CERTS'] ?? process.env['RECALL_EXTRA_CA_CERTS'];

@@ -1,7 +1,9 @@
 /**
- * scripts/hook.sh, the shell the hook commands start: it answers "nothing to add" by the hook's
- * deadline when node cannot (a loaded machine takes seconds to start node), and whatever node does
- * and whenever, exactly one envelope reaches the harness.
+ * scripts/hook.sh, the shell the commands of the burst hooks start (subagent-start, pre-tool-use: the
+ * hook table's keeper column): it answers "nothing to add" by the hook's deadline when node cannot
+ * (a loaded machine takes seconds to start node), and whatever node does and whenever, exactly one
+ * envelope reaches the harness. The session-start and prompt hooks run node directly, without the CA
+ * bundle at its start all the same.
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
@@ -52,6 +54,8 @@ function asHarness(command: string, env: Record<string, string>, limitSec: numbe
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    // A stand-in that exits without reading its stdin closes the pipe first.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify({ agent_type: 'general', prompt: 'postgres pool' }));
     const limit = setTimeout(() => {
       try {
@@ -164,7 +168,6 @@ describe('scripts/hook.sh', () => {
     expect(await answerBy({ REFLECT_SUBAGENT_RECALL_TIMEOUT: '4.5' })).toBe(3150);
     expect(await answerBy({ REFLECT_SUBAGENT_RECALL_TIMEOUT: '007.25' })).toBe(5250);
     expect(await answerBy({ RECALL_PRE_TOOL_TIMEOUT: '5' }, 'pre-tool-use')).toBe(3500);
-    expect(await answerBy({}, 'session-start')).toBe(18000);
     // Not a number it reads, or outside 0.05..3600: node keeps the deadline, the script the harness's limit.
     for (const bad of ['abc', '3601', '0.04', '1e1', '-1', '5.'])
       expect(await answerBy({ REFLECT_SUBAGENT_RECALL_TIMEOUT: bad })).toBe(8000);
@@ -183,7 +186,7 @@ describe('scripts/hook.sh', () => {
     expect(Number(r.stdout)).toBeGreaterThanOrEqual(480);
   });
 
-  it('knows the hooks of the hook table: names, deadline settings, defaults, limits and empty envelopes', () => {
+  it('knows the hooks of the hook table that have a keeper: names, deadline settings, defaults, limits and empty envelopes', () => {
     const text = fs.readFileSync(script, 'utf8');
     const rows = [...text.matchAll(/^ {2}([a-z-]+)\) limit=(\d+) setting=\$\{(\w+)-\} default=(\d+) event=(\w+) ;;$/gm)].map((m) => ({
       name: m[1],
@@ -192,8 +195,9 @@ describe('scripts/hook.sh', () => {
       defaultTimeoutSec: Number(m[4]),
       event: m[5],
     }));
+    const kept = HOOK_TABLE.filter((h) => h.keeper);
     expect(rows).toEqual(
-      HOOK_TABLE.map((h) => ({
+      kept.map((h) => ({
         name: h.name,
         timeoutSec: h.timeoutSec,
         timeoutEnv: h.timeoutEnv,
@@ -203,7 +207,7 @@ describe('scripts/hook.sh', () => {
     );
     const fake = path.join(os.tmpdir(), 'recall-keeper-no-such-node');
     for (const harness of ['claude', 'codex', 'copilot'] as const)
-      for (const h of HOOK_TABLE) {
+      for (const h of kept) {
         const r = spawnSync('sh', [script, launch, 'hook', h.name], {
           env: { PATH: process.env['PATH'] ?? '', HOME: os.tmpdir(), REFLECT_HARNESS: harness, RECALL_NODE: fake },
           input: '{}',
@@ -216,6 +220,29 @@ describe('scripts/hook.sh', () => {
           code: 0,
         });
       }
+  });
+
+  it('runs node on the spot for a hook it does not keep (a command an older install wrote), the CA bundle moved', async () => {
+    const w = world();
+    const fake = path.join(w.dir, 'fake-node');
+    fs.writeFileSync(
+      fake,
+      `#!/bin/sh\nprintf '{"args":"%s","launcher":"%s","node":"%s","kept":"%s"}\\n' "$*" "$RECALL_HOOK_LAUNCHER" "$NODE_EXTRA_CA_CERTS" "$RECALL_EXTRA_CA_CERTS"\n`,
+      { mode: 0o755 },
+    );
+    for (const h of HOOK_TABLE.filter((row) => !row.keeper)) {
+      const run = await asHarness(
+        `sh ${script} ${launch} hook ${h.name}`,
+        { ...w.env, RECALL_NODE: fake, NODE_EXTRA_CA_CERTS: '/ca.pem' },
+        30,
+      );
+      expect({ code: run.code, out: JSON.parse(run.stdout) as unknown }).toEqual({
+        code: 0,
+        out: { args: `${launch} hook ${h.name}`, launcher: '', node: '', kept: '/ca.pem' },
+      });
+    }
+    // No timer, no temp folder.
+    expect(fs.readdirSync(w.tmp)).toEqual([]);
   });
 });
 

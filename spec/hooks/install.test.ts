@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseToml } from 'smol-toml';
 import { applyChanges, describeChanges, planInstall, targets, type InstallOptions } from '../../hooks/install/install.js';
-import { HOOK_WIRING, claudeStyleHooks, isRecallHookCommand } from '../../hooks/install/harness-config.js';
+import { HOOK_WIRING, claudeStyleHooks, hookCommand, isRecallHookCommand } from '../../hooks/install/harness-config.js';
+import { launchPaths, recallEvents } from '../../hooks/install/wiring-status.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 let dir = '';
@@ -55,7 +56,10 @@ describe('recall hooks install / uninstall', () => {
 
     const out = run(o);
     expect(out).toMatch(/updated .*settings\.json/);
-    expect(out).toMatch(/\+ SessionStart: sh .*scripts\/hook\.sh .*scripts\/launch\.mjs hook session-start \(timeout 30 s\)/);
+    // The session-start and prompt hooks run node directly (no keeper), without the CA bundle.
+    expect(out).toMatch(
+      /\+ SessionStart: RECALL_EXTRA_CA_CERTS="\$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= node \S*scripts\/launch\.mjs hook session-start \(timeout 30 s\)/,
+    );
     expect(out).toMatch(/- UserPromptSubmit: 1 earlier recall hook/);
     expect(out).toMatch(/backup: .*settings\.json\.recall-backup-/);
     const s = readJson(file);
@@ -101,6 +105,7 @@ describe('recall hooks install / uninstall', () => {
     const out = describeChanges(changes, o, true, true);
     expect(out).toMatch(/would change .*\.codex\/hooks\.json/);
     expect(out).toContain('env REFLECT_HARNESS=codex sh ');
+    expect(out).toContain('env REFLECT_HARNESS=codex RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= node ');
     expect(fs.existsSync(targets(o).hooks)).toBe(false);
   });
 
@@ -162,6 +167,50 @@ describe('recall hooks install / uninstall', () => {
     expect(fs.existsSync(t.hooks)).toBe(false);
     expect(readJson(t.mcp)).toEqual({ mcpServers: { github: { type: 'http', url: 'https://example.invalid/mcp' } } });
   });
+
+  it.each(['claude', 'codex', 'copilot'] as const)(
+    '%s: an install whose hooks all start scripts/hook.sh (before the keeper column) is recognised and upgraded',
+    (harness) => {
+      const o = opts(harness);
+      const file = targets(o).hooks;
+      // The file that install wrote: every hook through the keeper.
+      const keeperForm = (name: string): string =>
+        `${harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : ''}sh ${repo}/scripts/hook.sh ${repo}/scripts/launch.mjs hook ${name}`;
+      const old =
+        harness === 'copilot'
+          ? {
+              version: 1,
+              hooks: Object.fromEntries(
+                HOOK_WIRING.map((h) => [
+                  h.copilotEvent,
+                  [{ type: 'command', bash: keeperForm(h.name), env: { REFLECT_HARNESS: 'copilot' } }],
+                ]),
+              ),
+            }
+          : {
+              hooks: Object.fromEntries(HOOK_WIRING.map((h) => [h.event, [{ hooks: [{ type: 'command', command: keeperForm(h.name) }] }]])),
+            };
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(old, null, 2));
+      const events = HOOK_WIRING.map((h) => (harness === 'copilot' ? h.copilotEvent : h.event));
+      expect(recallEvents(old).sort()).toEqual([...events].sort());
+      expect(launchPaths(old)).toEqual([path.join(repo, 'scripts', 'launch.mjs')]);
+
+      run(o);
+      const now = readJson(file);
+      expect(recallEvents(now).sort()).toEqual([...events].sort());
+      expect(launchPaths(now)).toEqual([path.join(repo, 'scripts', 'launch.mjs')]);
+      for (const h of HOOK_WIRING) {
+        const entries = now['hooks'][harness === 'copilot' ? h.copilotEvent : h.event] as Record<string, any>[];
+        const commands = entries.flatMap((e) =>
+          harness === 'copilot' ? [e['bash']] : (e['hooks'] as { command: string }[]).map((x) => x.command),
+        );
+        // One recall command per event, in the form the table says.
+        expect(commands).toEqual([hookCommand(h.name, repo, harness)]);
+        expect(commands[0]!.includes('hook.sh')).toBe(h.keeper);
+      }
+    },
+  );
 
   it('refuses to touch a settings file it cannot parse, or a foreign skill', () => {
     const o = opts('claude');
