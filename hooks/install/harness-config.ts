@@ -58,14 +58,18 @@ export const CA_MOVE = 'RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_
  *   NODE_EXTRA_CA_CERTS names as it starts, ~35 ms for a system bundle, and ignores an empty value;
  *   a hook makes no TLS connection). The thin client gives it back to a recall server it starts
  *   (client/start-server.ts), as scripts/hook.sh does for its hooks.
- * The harnesses run the command through a POSIX shell (Claude Code bash or sh, Copilot bash, Codex
- * the user's `$SHELL -lc`); Codex's starts with `env`, as it always did.
+ * Claude Code and Copilot run the command through bash or sh. Codex runs it through the user's own
+ * login shell (`$SHELL -lc`): fish, csh or a profile with `set -u` would refuse or fail on the
+ * assignments (csh has no `VAR=value command`, and `set -u` fails on an unset variable). So Codex's
+ * command is `env REFLECT_HARNESS=codex node <root>/scripts/launch.mjs hook <name>`, which every
+ * shell reads: its node loads a CA bundle the user set (~35 ms), and a server it starts gets the
+ * bundle from that same environment.
  */
 export function hookCommand(name: HookName, root: string, harness: Harness = 'claude', rootIsVariable = false): string {
   const script = (file: string): string => (rootIsVariable ? `"${root}/scripts/${file}"` : shellQuote(path.join(root, 'scripts', file)));
   const prefix = harness === 'codex' ? 'env REFLECT_HARNESS=codex ' : '';
   if (hookRow(name).keeper) return `${prefix}sh ${script('hook.sh')} ${script('launch.mjs')} hook ${name}`;
-  return `${prefix}${CA_MOVE} node ${script('launch.mjs')} hook ${name}`;
+  return `${prefix}${harness === 'codex' ? '' : `${CA_MOVE} `}node ${script('launch.mjs')} hook ${name}`;
 }
 
 /** `{"hooks": {...}}` for Claude Code settings and plugin hooks.json, and Codex hooks.json. */

@@ -34,14 +34,16 @@ describe('which hooks start through the keeper (the hook table keeper column)', 
         expect(hookCommand(h.name, '/opt/recall', harness)).toBe(
           h.keeper
             ? `${codex}sh /opt/recall/scripts/hook.sh /opt/recall/scripts/launch.mjs hook ${h.name}`
-            : `${codex}RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= node /opt/recall/scripts/launch.mjs hook ${h.name}`,
+            : harness === 'codex'
+              ? `${codex}node /opt/recall/scripts/launch.mjs hook ${h.name}`
+              : `RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= node /opt/recall/scripts/launch.mjs hook ${h.name}`,
         );
       }
   });
 });
 
 describe("the hook's node and the CA bundle, without the keeper", () => {
-  it.each(['claude', 'codex', 'copilot'] as const)(
+  it.each(['claude', 'copilot'] as const)(
     '%s: the command moves it to RECALL_EXTRA_CA_CERTS, and leaves both empty when the user has none',
     (harness) => {
       dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hook-command-')));
@@ -59,20 +61,48 @@ describe("the hook's node and the CA bundle, without the keeper", () => {
       const ca = path.join(dir, 'corp $HOME ca.pem');
       const asHarness = (command: string, extra: Record<string, string>) =>
         spawnSync('sh', ['-c', command], { env: { ...env, ...extra }, input: '{"prompt":"x"}', encoding: 'utf8', timeout: 30_000 });
-      const named = harness === 'codex' ? 'codex' : '';
       for (const h of HOOK_TABLE.filter((row) => !row.keeper)) {
         const command = hookCommand(h.name, repo, harness);
         const args = `${launch} hook ${h.name}`;
         const withCa = asHarness(command, { NODE_EXTRA_CA_CERTS: ca });
         expect({ code: withCa.status, out: JSON.parse(withCa.stdout) as unknown }).toEqual({
           code: 0,
-          out: { args, node: '', set: 'set', kept: ca, harness: named },
+          out: { args, node: '', set: 'set', kept: ca, harness: '' },
         });
         const without = asHarness(command, {});
-        expect(JSON.parse(without.stdout)).toEqual({ args, node: '', set: 'set', kept: '', harness: named });
+        expect(JSON.parse(without.stdout)).toEqual({ args, node: '', set: 'set', kept: '', harness: '' });
       }
     },
   );
+
+  it("codex: a command any login shell reads, even with `set -u`: node gets the user's bundle as it is", () => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'recall-hook-command-')));
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(
+      path.join(bin, 'node'),
+      '#!/bin/sh\ncat >/dev/null\nprintf \'{"args":"%s","node":"%s","harness":"%s"}\\n\' "$*" "${NODE_EXTRA_CA_CERTS-}" "$REFLECT_HARNESS"\n',
+      { mode: 0o755 },
+    );
+    const env = { PATH: `${bin}:${process.env['PATH'] ?? ''}`, HOME: dir };
+    for (const h of HOOK_TABLE.filter((row) => !row.keeper)) {
+      const command = hookCommand(h.name, repo, 'codex');
+      const args = `${launch} hook ${h.name}`;
+      // `sh -uc`: as a login profile that sets `set -u` leaves Codex's `$SHELL -lc`.
+      const run = (extra: Record<string, string>) =>
+        spawnSync('sh', ['-uc', command], { env: { ...env, ...extra }, input: '{"prompt":"x"}', encoding: 'utf8', timeout: 30_000 });
+      const withCa = run({ NODE_EXTRA_CA_CERTS: '/etc/corp-ca.pem' });
+      expect({ code: withCa.status, out: JSON.parse(withCa.stdout) as unknown }).toEqual({
+        code: 0,
+        out: { args, node: '/etc/corp-ca.pem', harness: 'codex' },
+      });
+      const without = run({});
+      expect({ code: without.status, out: JSON.parse(without.stdout) as unknown }).toEqual({
+        code: 0,
+        out: { args, node: '', harness: 'codex' },
+      });
+    }
+  });
 
   it('the thin client gives the bundle back to a recall server it starts, and drops the empty variables', () => {
     const ca = '/etc/corp-ca.pem';

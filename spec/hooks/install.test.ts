@@ -105,7 +105,7 @@ describe('recall hooks install / uninstall', () => {
     const out = describeChanges(changes, o, true, true);
     expect(out).toMatch(/would change .*\.codex\/hooks\.json/);
     expect(out).toContain('env REFLECT_HARNESS=codex sh ');
-    expect(out).toContain('env REFLECT_HARNESS=codex RECALL_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= node ');
+    expect(out).toContain('env REFLECT_HARNESS=codex node ');
     expect(fs.existsSync(targets(o).hooks)).toBe(false);
   });
 
