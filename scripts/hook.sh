@@ -108,10 +108,6 @@ since_spawn() {
   elapsed=$(((up - $1) * 10))
   [ "$elapsed" -ge 0 ] || elapsed=0
 }
-since_spawn
-wait_ms=$((fire - elapsed))
-[ "$wait_ms" -gt 0 ] || wait_ms=1
-
 case ${REFLECT_HARNESS-} in
   # (Copilot's prompt hook would answer `{}`; that hook has no keeper.)
   [Cc][Oo][Pp][Ii][Ll][Oo][Tt]) empty='{"additionalContext":""}' ;;
@@ -127,8 +123,17 @@ trap 'fired=1' USR1
 trap 'ready=1' USR2
 trap '' PIPE
 (
+  # The wait is worked out here, just before the sleep starts, from the clock: on a loaded machine
+  # this subshell itself may run long after the shell forked it, and a wait worked out before
+  # would then end that much past the deadline. Builtins only: a command substitution ($(...))
+  # would fork once more.
+  since_spawn
+  wait_ms=$((fire - elapsed))
+  [ "$wait_ms" -gt 0 ] || wait_ms=1
+  thousandths=$((wait_ms % 1000))
+  case $thousandths in ?) thousandths=00$thousandths ;; ??) thousandths=0$thousandths ;; esac
   # POSIX sleep takes whole seconds only: where fractions are refused, the next whole second.
-  { sleep "$((wait_ms / 1000)).$(printf %03d $((wait_ms % 1000)))" 2>/dev/null || sleep $(((wait_ms + 999) / 1000)); } && kill -USR1 $$
+  { sleep "$((wait_ms / 1000)).$thousandths" 2>/dev/null || sleep $(((wait_ms + 999) / 1000)); } && kill -USR1 $$
 ) </dev/null >/dev/null 2>&1 &
 timer=$!
 # No private temp folder (a full or read-only /tmp): node alone, as without this script (the timer
