@@ -1,0 +1,108 @@
+/**
+ * A project whose files stop answering (a hung NFS or FUSE mount): a read there neither fails nor
+ * ends. Through the warm recall server, that project's hooks still answer in their deadline (with
+ * nothing from the project, and the stall in the hook's log), and every other project's hooks are
+ * still answered by the server meanwhile, with their notes.
+ *
+ * No FUSE mount is made here: the server runs with the test seam RECALL_TEST_STALL_READS
+ * (io/read-stall.ts), which blocks the reading thread for good on any read of the project's files,
+ * exactly as read(2) on a hung mount does. Before recall kept those reads off the serving thread,
+ * the first such read wedged the whole server.
+ */
+import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { expectEnvelope, hostileCase, prompt, repo, runCli, runHook, waitFor, type Case } from './helpers.js';
+import { ask } from '../../sources/recall-server/ask.js';
+import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
+
+let c: Case;
+let server: ChildProcess | null = null;
+afterEach(async () => {
+  if (server) {
+    await runCli(['daemon', 'stop'], { env: c.env, killAfterMs: 20_000 });
+    server.kill('SIGKILL');
+    server = null;
+  }
+  c?.cleanup();
+});
+
+async function serverAnswers(env: NodeJS.ProcessEnv, ms: number): Promise<boolean> {
+  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, ms, Date.now() + ms);
+  return !('failed' in out);
+}
+
+/** The recall server of `env`, started with the seam that stalls every read under `stalled`. */
+async function startServer(env: NodeJS.ProcessEnv, stalled: string): Promise<void> {
+  const socket = serverSocketPath(env);
+  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+  server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], {
+    env: { ...env, RECALL_TEST_STALL_READS: stalled },
+    stdio: 'ignore',
+  });
+  if (!(await waitFor(() => serverAnswers(env, 1000), 60_000, 100))) throw new Error('the recall server did not start');
+}
+
+/** The lines of a hook's log in the state dir. */
+const hookLog = (state: string, hook: string): string[] => {
+  const file = path.join(state, 'logs', `${hook}.log`);
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+};
+
+/** A project on the stalled "mount": a linked worktree's `.git` file, which recall reads to find the repository. */
+function stalledProject(base: string): string {
+  const project = path.join(base, 'stalled-mount', 'shopapi');
+  fs.mkdirSync(project, { recursive: true });
+  fs.writeFileSync(path.join(project, '.git'), `gitdir: ${path.join(base, 'elsewhere', 'worktrees', 'shopapi')}\n`);
+  return project;
+}
+
+describe('a project whose files stop answering, through the recall server', () => {
+  it('its hooks answer in time with nothing and say why; another project is served by the server meanwhile', async () => {
+    c = hostileCase();
+    const project = stalledProject(c.base);
+    await startServer(c.env, path.dirname(project));
+    const inStalled = { ...c.env, CLAUDE_PROJECT_DIR: project, REFLECT_RECALL_TIMEOUT: '5' };
+    const start = runHook('session-start', {
+      env: inStalled,
+      cwd: project,
+      stdin: JSON.stringify({ session_id: 's1', cwd: project, source: 'startup' }),
+      killAfterMs: 30_000,
+    });
+    const meanwhile = runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
+    expect(expectEnvelope(await start, 5000)).toBe('');
+    expect(expectEnvelope(await meanwhile, 5000)).toContain('[lrn-pool]');
+
+    // The stalled read never ends: the server still answers, and serves other projects itself.
+    expect(await serverAnswers(c.env, 5000)).toBe(true);
+    const after = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-2'), killAfterMs: 30_000 });
+    expect(expectEnvelope(after, 5000)).toContain('[lrn-pool]');
+    // Answered by the server, not by the client's in-process fallback (which logs a `server:` line).
+    expect(hookLog(c.state, 'user-prompt-submit').filter((l) => /server:/.test(l))).toEqual([]);
+
+    // The stalled project's next hook answers too, and the stall is in its log, naming the folder.
+    const again = await runHook('user-prompt-submit', { env: inStalled, stdin: prompt(undefined, 's1'), killAfterMs: 30_000 });
+    expect(expectEnvelope(again, 5000)).toBe('');
+    for (const hook of ['session-start', 'user-prompt-submit'])
+      expect(hookLog(c.state, hook).some((l) => l.includes(project) && /did not answer/.test(l))).toBe(true);
+    expect(hookLog(c.state, 'session-start').filter((l) => /server:/.test(l))).toEqual([]);
+  }, 120_000);
+
+  it('a SubagentStart transcript on the stalled mount: the hook answers in time and the server is not wedged', async () => {
+    c = hostileCase();
+    const stalled = path.join(c.base, 'stalled-mount');
+    fs.mkdirSync(stalled);
+    const transcript = path.join(stalled, 'transcript.jsonl');
+    fs.writeFileSync(transcript, '');
+    await startServer(c.env, stalled);
+    const stdin = JSON.stringify({ session_id: 's1', agent_type: 'postgres connection pool', transcript_path: transcript, cwd: repo });
+    const r = await runHook('subagent-start', { env: c.env, stdin, killAfterMs: 30_000 });
+    expectEnvelope(r, 5000);
+    expect(hookLog(c.state, 'subagent-start').some((l) => l.includes(transcript) && /did not answer/.test(l))).toBe(true);
+    expect(await serverAnswers(c.env, 5000)).toBe(true);
+    const other = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
+    expect(expectEnvelope(other, 5000)).toContain('[lrn-pool]');
+    expect(hookLog(c.state, 'user-prompt-submit').filter((l) => /server:/.test(l))).toEqual([]);
+  }, 120_000);
+});
