@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { IndexWorkers } from '../sources/index/index.js';
 import { sqliteDriver } from '../sources/sqlite/index.js';
 import { KbPool } from './kb-pool.js';
+import { ProjectProbe } from './project-probe.js';
 import { serveRecall } from './server.js';
 import { buildStamp } from '../sources/recall-server/index.js';
 import { withConfigFile, loadConfig } from '../pipeline/config/index.js';
@@ -52,7 +53,10 @@ if (!socket) {
   const own = fileURLToPath(import.meta.url);
   const build = buildStamp(own);
   const installedBuild = (): string | null => buildStamp(own);
-  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild });
+  // The threads that check a call's project files answer before the call reads them (bundled next to this file).
+  const probe = new ProjectProbe(path.join(path.dirname(fileURLToPath(import.meta.url)), 'project-probe.mjs'));
+  probe.start();
+  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild, probe });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
   // or a timer of an unfinished request must not keep it alive.
   process.exit(0);

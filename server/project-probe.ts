@@ -1,0 +1,299 @@
+/**
+ * Keeps a project whose files stop answering (a hung NFS or FUSE mount, a dying disk) from
+ * starving every other project the recall server serves.
+ *
+ * A hook's code reads its project synchronously (the `.git` files, the memory folder, the scope
+ * rules' folders) and its transcript, deep in the pipeline. In the server that code runs on the one
+ * thread that serves everyone: one read that never returns wedged the whole server. So before a
+ * call runs, a probe thread reads what it will read of its project (project-probe-worker.ts: the
+ * folder, the git files, the transcript's end, with the hook's own functions), and the call runs
+ * only once that came back. A probe that does not come back in time makes the call answer with
+ * nothing from that project, the reason in the hook's log, and the server goes on serving others.
+ *
+ * Why threads of our own and not fs.promises raced against a timer: async fs runs on libuv's
+ * thread pool (4 threads by default), shared with everything else async in the process. Four reads
+ * stuck on a hung mount would take all four for good, and every later async file call of the
+ * server (and dns, zlib, crypto) would queue behind them. A worker thread stuck in read(2) holds
+ * only itself: it is set aside (it cannot be killed while the kernel holds it) and another takes
+ * its place. Two bounds keep set-aside threads from piling up:
+ *   - one probe at a time per project folder: while a project's probe is stuck, its later calls are
+ *     answered at once without a new probe (a stuck project costs one thread, not one per call);
+ *     when the stuck read returns (the mount recovered), the thread is ended and the project is
+ *     probed again on its next call;
+ *   - at most MAX_STUCK threads set aside in all: past that, calls of a project not probed yet
+ *     read nothing of it until one returns (the server keeps answering everyone; a thread per hung
+ *     mount without end would not).
+ *
+ * The probe reads, then the call reads again on the server's thread: the second read finds the
+ * kernel's caches warm. A mount that hangs in the instant between the two still blocks the server
+ * (a far narrower window than before); the project's other sync reads (its KB, its memory folder)
+ * are under the same folder the probe found answering.
+ */
+import { Worker } from 'node:worker_threads';
+
+/** What a probe thread is asked: the folders and files of one call. */
+export type ProbeRequest = { id: number; dirs: string[]; files: string[] };
+/** A probe thread's messages: loaded, starting a path, done. */
+export type ProbeReply = { ready: true } | { id: number; at: string } | { id: number; done: true };
+
+/** The paths of one call, and the project they belong to (one probe at a time per key). */
+export interface ProbeTask {
+  key: string;
+  dirs: string[];
+  files: string[];
+}
+
+/** Whether the call may read its project on the server's thread; if not, why (a line for the hook's log). */
+export type ProbeVerdict = { ok: true } | { ok: false; why: string };
+
+export interface ProbeStats {
+  threads: number;
+  ready: number;
+  /** Threads set aside, still blocked in a read that has not returned. */
+  stuck: number;
+  probed: number;
+  /** Calls answered without their project's files (a probe late or stuck). */
+  unanswered: number;
+  /** Why probes are off (threads could not start): calls then read on the server's thread as before. */
+  disabled: string | null;
+}
+
+/** Probe threads kept ready (the server has two cores' worth of requests at once; a probe takes ~1 ms). */
+export const PROBE_THREADS = 2;
+/** Probe threads at most in service (a burst of calls of many projects). */
+export const MAX_PROBE_THREADS = 4;
+/** Threads set aside, blocked on hung mounts, at most. */
+export const MAX_STUCK = 8;
+/** Threads that die before they are ready, in a row, before probes are turned off (a missing worker script). */
+const MAX_FAILED_STARTS = 3;
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+}
+
+interface Job {
+  id: number;
+  task: ProbeTask;
+  /** The path the thread was reading last. */
+  at: string;
+  /** When the thread was given the job (0 while queued). */
+  startedMs: number;
+  thread: Thread | null;
+  stuck: boolean;
+  waiters: ((v: ProbeVerdict) => void)[];
+}
+
+export class ProjectProbe {
+  private readonly threads: Thread[] = [];
+  private readonly queue: Job[] = [];
+  private readonly jobs = new Map<string, Job>();
+  private nextId = 1;
+  private stuck = 0;
+  private probed = 0;
+  private unanswered = 0;
+  private failedStarts = 0;
+  private disabled: string | null = null;
+  private closed = false;
+
+  /** `script`: the built worker entry (project-probe's bundle). */
+  constructor(
+    private readonly script: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Start the threads kept ready (they load in the background). */
+  start(): void {
+    while (!this.closed && !this.disabled && this.threads.length < PROBE_THREADS) this.spawn();
+  }
+
+  stats(): ProbeStats {
+    return {
+      threads: this.threads.length,
+      ready: this.threads.filter((t) => t.ready).length,
+      stuck: this.stuck,
+      probed: this.probed,
+      unanswered: this.unanswered,
+      disabled: this.disabled,
+    };
+  }
+
+  /**
+   * Whether `task`'s paths answered by `untilMs`. Never rejects. With probes off (no thread could
+   * start) every call may read: the server then behaves as it did without probes.
+   */
+  check(task: ProbeTask, untilMs: number): Promise<ProbeVerdict> {
+    if (this.disabled || this.closed) return Promise.resolve({ ok: true });
+    const running = this.jobs.get(task.key);
+    if (running?.stuck) return Promise.resolve(this.refuse(stuckWhy(running, this.now())));
+    if (!running && this.stuck >= MAX_STUCK)
+      return Promise.resolve(
+        this.refuse(`${task.key} not read: ${this.stuck} reads on other file systems have not returned (hung mounts?); no context given`),
+      );
+    const job = running ?? this.begin(task, untilMs);
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (v: ProbeVerdict): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (!v.ok) this.unanswered += 1;
+        resolve(v);
+      };
+      const timer = setTimeout(() => finish({ ok: false, why: lateWhy(job, untilMs - this.now()) }), Math.max(0, untilMs - this.now()));
+      job.waiters.push(finish);
+    });
+  }
+
+  /** End every thread (the stuck ones end when their read returns, or with the process). */
+  close(): void {
+    this.closed = true;
+    for (const t of this.threads) void t.worker.terminate();
+    this.threads.length = 0;
+    for (const job of this.jobs.values()) settle(job, { ok: false, why: 'the recall server is stopping' });
+    this.jobs.clear();
+    this.queue.length = 0;
+  }
+
+  private refuse(why: string): ProbeVerdict {
+    this.unanswered += 1;
+    return { ok: false, why };
+  }
+
+  /** A new probe of `task`: on a free thread now, else when one frees; given up at `untilMs`. */
+  private begin(task: ProbeTask, untilMs: number): Job {
+    const job: Job = { id: this.nextId++, task, at: task.key, startedMs: 0, thread: null, stuck: false, waiters: [] };
+    this.jobs.set(task.key, job);
+    this.probed += 1;
+    const timer = setTimeout(() => this.overdue(job), Math.max(0, untilMs - this.now()));
+    timer.unref();
+    job.waiters.push(() => clearTimeout(timer));
+    this.queue.push(job);
+    this.pump();
+    return job;
+  }
+
+  /** Give queued probes to ready, idle threads; start threads up to the cap. */
+  private pump(): void {
+    while (this.queue.length > 0) {
+      const idle = this.threads.find((t) => t.ready && !t.job);
+      if (!idle) {
+        if (this.threads.length < MAX_PROBE_THREADS && !this.threads.some((t) => !t.ready)) this.spawn();
+        return;
+      }
+      const job = this.queue.shift()!;
+      idle.job = job;
+      job.thread = idle;
+      job.startedMs = this.now();
+      const req: ProbeRequest = { id: job.id, dirs: job.task.dirs, files: job.task.files };
+      idle.worker.postMessage(req);
+    }
+  }
+
+  /** A probe past its time: still queued, it is dropped; running, its thread is set aside as stuck. */
+  private overdue(job: Job): void {
+    if (this.jobs.get(job.task.key) !== job || job.stuck) return;
+    const thread = job.thread;
+    if (!thread) {
+      const i = this.queue.indexOf(job);
+      if (i >= 0) this.queue.splice(i, 1);
+      this.jobs.delete(job.task.key);
+      settle(job, { ok: false, why: lateWhy(job, 0) });
+      return;
+    }
+    // Left in the jobs map, marked stuck: the project's later calls are answered at once until it returns.
+    job.stuck = true;
+    this.stuck += 1;
+    const i = this.threads.indexOf(thread);
+    if (i >= 0) this.threads.splice(i, 1);
+    settle(job, { ok: false, why: lateWhy(job, 0) });
+    this.start();
+    this.pump();
+  }
+
+  private spawn(): void {
+    if (this.closed || this.disabled) return;
+    let worker: Worker;
+    try {
+      worker = new Worker(this.script);
+    } catch (err) {
+      this.startFailed(err);
+      return;
+    }
+    // Never keeps the process alive: the server exits on its idle timeout, stuck threads or not.
+    worker.unref();
+    const thread: Thread = { worker, ready: false, job: null };
+    this.threads.push(thread);
+    worker.on('message', (m: ProbeReply) => this.onMessage(thread, m));
+    const gone = (err: unknown): void => this.onExit(thread, err);
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`probe thread exited with code ${code}`)));
+  }
+
+  private onMessage(thread: Thread, m: ProbeReply): void {
+    if ('ready' in m) {
+      thread.ready = true;
+      this.failedStarts = 0;
+      return this.pump();
+    }
+    const job = thread.job;
+    if (!job || job.id !== m.id) return;
+    if ('at' in m) {
+      job.at = m.at;
+      return;
+    }
+    thread.job = null;
+    if (job.stuck) {
+      // The hung read returned (the mount recovered): the thread is ended, the project probed afresh next time.
+      this.stuck -= 1;
+      void thread.worker.terminate();
+    }
+    if (this.jobs.get(job.task.key) === job) this.jobs.delete(job.task.key);
+    settle(job, { ok: true });
+    this.pump();
+  }
+
+  private onExit(thread: Thread, err: unknown): void {
+    const i = this.threads.indexOf(thread);
+    if (i >= 0) this.threads.splice(i, 1);
+    const job = thread.job;
+    thread.job = null;
+    if (job) {
+      if (job.stuck) this.stuck -= 1;
+      if (this.jobs.get(job.task.key) === job) this.jobs.delete(job.task.key);
+      // A probe thread that failed is no hung read: the call reads as it did without probes.
+      settle(job, { ok: true });
+    }
+    if (!thread.ready) return this.startFailed(err);
+    if (!this.closed) this.start();
+    this.pump();
+  }
+
+  private startFailed(err: unknown): void {
+    this.failedStarts += 1;
+    if (this.failedStarts < MAX_FAILED_STARTS) return this.start();
+    this.disabled = `probe threads did not start: ${err instanceof Error ? err.message : String(err)}`;
+    // Calls waiting for a thread read as they did without probes.
+    for (const job of this.queue.splice(0)) {
+      this.jobs.delete(job.task.key);
+      settle(job, { ok: true });
+    }
+  }
+}
+
+function settle(job: Job, v: ProbeVerdict): void {
+  const waiters = job.waiters;
+  job.waiters = [];
+  for (const w of waiters) w(v);
+}
+
+function lateWhy(job: Job, leftMs: number): string {
+  if (!job.thread && leftMs <= 0) return `${job.task.key} not read: no probe thread was free in time; no context given`;
+  return `${job.at} did not answer in time (a hung or slow file system?); nothing read there, no context given`;
+}
+
+function stuckWhy(job: Job, nowMs: number): string {
+  const s = Math.round((nowMs - job.startedMs) / 1000);
+  return `${job.at} did not answer: a read there has been waiting ${s} s (a hung file system?); nothing read there, no context given`;
+}
