@@ -58,6 +58,9 @@ if (!socket) {
   probe.start();
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild, probe });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
-  // or a timer of an unfinished request must not keep it alive.
+  // or a timer of an unfinished request must not keep it alive. process.exit waits for every thread
+  // to end, and a probe thread stuck in a read of a hung mount never does: then the process ends
+  // itself at once (its stuck thread alone stays, held by the kernel, until that read returns).
+  if (probe.stats().stuck > 0) process.kill(process.pid, 'SIGKILL');
   process.exit(0);
 }
