@@ -197,7 +197,7 @@ export async function runHook(
  * are taken out, each logged: null without the project (every source of a call reads the project,
  * so none could contribute), except for a context the user fixed in their settings (it reads
  * nothing). Without the transcript, the hook runs on the payload minus its path, and its recalls
- * report the degradation (recall log, trace).
+ * report the degradation (`transcript:timeout` in the recall log line).
  */
 function readablePart(
   spec: HookSpec,
