@@ -10,6 +10,7 @@ import { IndexWorkers } from '../sources/index/index.js';
 import { sqliteDriver } from '../sources/sqlite/index.js';
 import { KbPool } from './kb-pool.js';
 import { ProjectProbe } from './project-probe.js';
+import { stallReadsUnder } from '../io/read-stall.js';
 import { serveRecall } from './server.js';
 import { buildStamp } from '../sources/recall-server/index.js';
 import { withConfigFile, loadConfig } from '../pipeline/config/index.js';
@@ -42,8 +43,14 @@ function lookupThreads(): IndexWorkers | null {
 
 // Whatever the server creates (index, logs, cache) is readable by the user only.
 process.umask(0o077);
-const i = process.argv.indexOf('--socket');
-const socket = i >= 0 ? process.argv[i + 1] : undefined;
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const socket = arg('--socket');
+// The specs' stand-in for a hung mount (io/read-stall.ts); the thin client never passes it.
+const testStallReads = arg('--test-stall-reads') ?? null;
+stallReadsUnder(testStallReads);
 if (!socket) {
   process.stderr.write('recall server: --socket PATH is required\n');
   process.exitCode = 2;
@@ -54,7 +61,7 @@ if (!socket) {
   const build = buildStamp(own);
   const installedBuild = (): string | null => buildStamp(own);
   // The threads that check a call's project files answer before the call reads them (bundled next to this file).
-  const probe = new ProjectProbe(path.join(path.dirname(fileURLToPath(import.meta.url)), 'project-probe.mjs'));
+  const probe = new ProjectProbe(path.join(path.dirname(fileURLToPath(import.meta.url)), 'project-probe.mjs'), { testStallReads });
   probe.start();
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild, probe });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection

@@ -7,10 +7,13 @@
  * Before each path it says which one it starts, so that the server can name the path that hung.
  */
 import fs from 'node:fs';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { findRepo, headCommit, originName } from '../sources/git.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
-import type { ProbeReply, ProbeRequest } from './project-probe.js';
+import { stallReadsUnder } from '../io/read-stall.js';
+import type { ProbeReply, ProbeRequest, ProbeWorkerData } from './project-probe.js';
+
+stallReadsUnder((workerData as ProbeWorkerData | null)?.testStallReads ?? null);
 
 const say = (m: ProbeReply): void => parentPort!.postMessage(m);
 

@@ -2,32 +2,28 @@
  * Keeps a project whose files stop answering (a hung NFS or FUSE mount, a dying disk) from
  * starving every other project the recall server serves.
  *
- * A hook's code reads its project synchronously (the `.git` files, the memory folder, the scope
- * rules' folders) and its transcript, deep in the pipeline. In the server that code runs on the one
- * thread that serves everyone: one read that never returns wedged the whole server. So before a
- * call runs, a probe thread reads what it will read of its project (project-probe-worker.ts: the
- * folder, the git files, the transcript's end, with the hook's own functions), and the call runs
- * only once that came back. A probe that does not come back in time makes the call answer with
- * nothing from that project, the reason in the hook's log, and the server goes on serving others.
+ * A hook's code reads its project (the `.git` files, the scope rules' folders) and its transcript
+ * synchronously, deep in the pipeline; in the server it runs on the one thread serving everyone, so
+ * one read that never returns wedged the whole server. Before a call runs, a probe thread reads what
+ * the call will read of its project folder and transcript (project-probe-worker.ts, with the hooks'
+ * own functions); the call runs once that came back. A probe not back in time gives a verdict
+ * instead (server/unreadable.ts), and the server goes on serving others.
  *
- * Why threads of our own and not fs.promises raced against a timer: async fs runs on libuv's
- * thread pool (4 threads by default), shared with everything else async in the process. Four reads
- * stuck on a hung mount would take all four for good, and every later async file call of the
- * server (and dns, zlib, crypto) would queue behind them. A worker thread stuck in read(2) holds
- * only itself: it is set aside (it cannot be killed while the kernel holds it) and another takes
- * its place. Two bounds keep set-aside threads from piling up:
- *   - one probe at a time per project folder: while a project's probe is stuck, its later calls are
- *     answered at once without a new probe (a stuck project costs one thread, not one per call);
- *     when the stuck read returns (the mount recovered), the thread is ended and the project is
- *     probed again on its next call;
- *   - at most MAX_STUCK threads set aside in all: past that, calls of a project not probed yet
- *     read nothing of it until one returns (the server keeps answering everyone; a thread per hung
- *     mount without end would not).
+ * Threads of our own, not fs.promises raced against a timer: async fs runs on libuv's pool (4
+ * threads by default) shared with all async work of the process; four reads stuck on a hung mount
+ * would hold all four for good, and every later async file call (and dns, zlib, crypto) would queue
+ * behind them. A thread stuck in read(2) holds only itself: it is set aside (it cannot be killed
+ * while the kernel holds it) and another takes its place. Two bounds keep set-aside threads few:
+ *   - one probe at a time per key (a project folder, a transcript): while a key's probe is stuck,
+ *     its later calls are answered at once without a thread; when the stuck read returns (the mount
+ *     recovered), the thread is ended and the key is probed again on its next call;
+ *   - at most MAX_STUCK set aside in all: past that, keys not probed yet are not read until one
+ *     returns (the server keeps answering everyone; a thread per hung mount without end would not).
  *
- * The probe reads, then the call reads again on the server's thread: the second read finds the
- * kernel's caches warm. A mount that hangs in the instant between the two still blocks the server
- * (a far narrower window than before); the project's other sync reads (its KB, its memory folder)
- * are under the same folder the probe found answering.
+ * The call reads again on the server's thread after the probe, from warm kernel caches. A mount
+ * that hangs in the instant between the two still blocks the server, a far narrower window than
+ * before. Reads outside the call's project folder and transcript (the KB, the state dir, the
+ * Claude Code memory folder) are not probed: they are the user's own, shared by every project.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -36,12 +32,11 @@ export type ProbeRequest = { id: number; dirs: string[]; files: string[] };
 /** A probe thread's messages: loaded, starting a path, done. */
 export type ProbeReply = { ready: true } | { id: number; at: string } | { id: number; done: true };
 
-/** The paths of one call, and the project they belong to (one probe at a time per key). */
-export interface ProbeTask {
-  key: string;
-  dirs: string[];
-  files: string[];
-}
+/** What each probe thread starts with. */
+export type ProbeWorkerData = { testStallReads: string | null };
+
+/** Paths to read as a project (`dirs`) or as a transcript (`files`), under one key (one probe at a time per key). */
+export type ProbeTask = { key: string; dirs: string[]; files: string[] };
 
 /** Whether the call may read its project on the server's thread; if not, why (a line for the hook's log). */
 export type ProbeVerdict = { ok: true } | { ok: false; why: string };
@@ -67,11 +62,7 @@ export const MAX_STUCK = 8;
 /** Threads that die before they are ready, in a row, before probes are turned off (a missing worker script). */
 const MAX_FAILED_STARTS = 3;
 
-interface Thread {
-  worker: Worker;
-  ready: boolean;
-  job: Job | null;
-}
+type Thread = { worker: Worker; ready: boolean; job: Job | null };
 
 interface Job {
   id: number;
@@ -96,12 +87,17 @@ export class ProjectProbe {
   private failedStarts = 0;
   private disabled: string | null = null;
   private closed = false;
+  private readonly now: () => number;
+  private readonly workerData: ProbeWorkerData;
 
-  /** `script`: the built worker entry (project-probe's bundle). */
+  /** `script`: the built worker entry (project-probe's bundle); `testStallReads`: the specs' seam, passed to each thread (io/read-stall.ts). */
   constructor(
     private readonly script: string,
-    private readonly now: () => number = Date.now,
-  ) {}
+    opts: { now?: () => number; testStallReads?: string | null } = {},
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.workerData = { testStallReads: opts.testStallReads ?? null };
+  }
 
   /** Start the threads kept ready (they load in the background). */
   start(): void {
@@ -216,7 +212,7 @@ export class ProjectProbe {
     if (this.closed || this.disabled) return;
     let worker: Worker;
     try {
-      worker = new Worker(this.script);
+      worker = new Worker(this.script, { workerData: this.workerData });
     } catch (err) {
       this.startFailed(err);
       return;

@@ -4,7 +4,7 @@
  * nothing from the project, and the stall in the hook's log), and every other project's hooks are
  * still answered by the server meanwhile, with their notes.
  *
- * No FUSE mount is made here: the server runs with the test seam RECALL_TEST_STALL_READS
+ * No FUSE mount is made here: the server runs with the test seam `--test-stall-reads DIR`
  * (io/read-stall.ts), which blocks the reading thread for good on any read of the project's files,
  * exactly as read(2) on a hung mount does. Before recall kept those reads off the serving thread,
  * the first such read wedged the whole server.
@@ -37,8 +37,8 @@ async function serverAnswers(env: NodeJS.ProcessEnv, ms: number): Promise<boolea
 async function startServer(env: NodeJS.ProcessEnv, stalled: string): Promise<void> {
   const socket = serverSocketPath(env);
   fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-  server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], {
-    env: { ...env, RECALL_TEST_STALL_READS: stalled },
+  server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket, '--test-stall-reads', stalled], {
+    env,
     stdio: 'ignore',
   });
   if (!(await waitFor(() => serverAnswers(env, 1000), 60_000, 100))) throw new Error('the recall server did not start');
