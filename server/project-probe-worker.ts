@@ -1,8 +1,9 @@
 /**
  * Worker-thread side of server/project-probe.ts: reads what a hook call will read of its project
- * (the folder, the git files that find the repository, its branch, origin and HEAD commit) and of
- * its transcript, with the very functions the hook uses, and answers when they returned. A read
- * that never returns (a hung mount) blocks this thread, never the server's: the pool gives up on it.
+ * (the folder, the git files that find the repository, its branch, origin and HEAD commit), of its
+ * transcript, and of the KBs and memory folders its settings name, with the very functions the
+ * hook uses, and answers when they returned. A read that never returns (a hung mount) blocks this
+ * thread, never the server's: the pool gives up on it.
  *
  * Before each path it says which one it starts, so that the server can name the path that hung.
  */
@@ -11,7 +12,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { findRepo, headCommit, originName } from '../sources/git.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
 import { stallReadsUnder } from '../io/read-stall.js';
-import type { ProbeReply, ProbeRequest, ProbeWorkerData } from './project-probe.js';
+import { loadConfig } from '../pipeline/config/index.js';
+import { resolveSources } from '../pipeline/kb-sources/index.js';
+import { hasMarkdown } from '../sources/kb/index.js';
+import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './project-probe.js';
 
 stallReadsUnder((workerData as ProbeWorkerData | null)?.testStallReads ?? null);
 
@@ -35,6 +39,26 @@ parentPort!.on('message', (req: ProbeRequest) => {
     say({ id: req.id, at: file });
     lastUserPrompt(file);
   }
+  if (req.sources) readSources(req.id, req.sources);
   say({ id: req.id, done: true });
 });
+
+/**
+ * The KBs and memory folders the call will read, as pipeline/kb-sources finds them (it looks at the
+ * project's settings and its Claude Code memory folder), each looked into as a KB check does: a KB
+ * or memory folder on a hung mount hangs here, not in the server's walk of it.
+ */
+function readSources(id: number, { env, cwd }: ProbeSources): void {
+  say({ id, at: `the KBs and memory folders of ${cwd}` });
+  let roots: string[];
+  try {
+    roots = resolveSources(loadConfig(env), { kb: null, global: false, allBranches: false, cwd, env }).read.map((s) => s.root);
+  } catch {
+    return; // settings the call itself refuses, with its own message
+  }
+  for (const root of roots) {
+    say({ id, at: root });
+    hasMarkdown(root);
+  }
+}
 say({ ready: true });

@@ -27,16 +27,18 @@
  */
 import { Worker } from 'node:worker_threads';
 
-/** What a probe thread is asked: the folders and files of one call. */
-export type ProbeRequest = { id: number; dirs: string[]; files: string[] };
+/** The settings and folder a call resolves its KBs and memory folders with (pipeline/kb-sources). */
+export type ProbeSources = { env: Readonly<Record<string, string | undefined>>; cwd: string };
+/** What a probe thread is asked: the folders and files of one call, and where its KBs are. */
+export type ProbeRequest = { id: number; dirs: string[]; files: string[]; sources?: ProbeSources };
 /** A probe thread's messages: loaded, starting a path, done. */
 export type ProbeReply = { ready: true } | { id: number; at: string } | { id: number; done: true };
 
 /** What each probe thread starts with. */
 export type ProbeWorkerData = { testStallReads: string | null };
 
-/** Paths to read as a project (`dirs`) or as a transcript (`files`), under one key (one probe at a time per key). */
-export type ProbeTask = { key: string; dirs: string[]; files: string[] };
+/** Paths read as a project (`dirs`), a transcript (`files`), and the KBs its settings name (`sources`); one probe at a time per key. */
+export type ProbeTask = { key: string; dirs: string[]; files: string[]; sources?: ProbeSources };
 
 /** Whether the call may read its project on the server's thread; if not, why (a line for the hook's log). */
 export type ProbeVerdict = { ok: true } | { ok: false; why: string };
@@ -182,7 +184,8 @@ export class ProjectProbe {
       idle.job = job;
       job.thread = idle;
       job.startedMs = this.now();
-      const req: ProbeRequest = { id: job.id, dirs: job.task.dirs, files: job.task.files };
+      const { dirs, files, sources } = job.task;
+      const req: ProbeRequest = { id: job.id, dirs, files, ...(sources ? { sources } : {}) };
       idle.worker.postMessage(req);
     }
   }

@@ -204,7 +204,7 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
       return admission.submit({ kind: call.name, deadlineMs, run, tooLate: (why) => tooLateHook(call, why) });
     }
     // A plain recall in a folder that does not answer runs in its client's process (blocking that one terminal only).
-    const unreadable = await unreadableCwd(opts.probe, req.cwd);
+    const unreadable = await unreadableCwd(opts.probe, req);
     if (unreadable) return { ok: false, decline: unreadable };
     // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).
     const run = fenced(() => answerCli(req, opts.pool));

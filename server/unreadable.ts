@@ -7,6 +7,8 @@ import { callPaths } from '../hooks/answer.js';
 import type { HookRunIo } from '../hooks/runtime.js';
 import { RUN_CUT_BEFORE_MS, type HookCall } from '../io/hook-input.js';
 import type { ProbeTask, ProbeVerdict, ProjectProbe } from './project-probe.js';
+import { callerSettings } from './caller-request.js';
+import type { CliRequest } from '../sources/recall-server/index.js';
 
 export type { ProjectProbe };
 /** The paths of a hook call that do not answer, each with the line that says so. */
@@ -32,16 +34,17 @@ export async function unreadablePaths(probe: ProjectProbe | null | undefined, ca
   const { project, transcript } = callPaths(call);
   const ok = { ok: true } as const;
   const [dir, file] = await Promise.all([
-    probeFiles(probe, { key: project, dirs: [project], files: [] }, call.deadlineMs),
+    probeFiles(probe, { key: project, dirs: [project], files: [], sources: { env: call.env, cwd: project } }, call.deadlineMs),
     transcript ? probeFiles(probe, { key: transcript, dirs: [], files: [transcript] }, call.deadlineMs) : ok,
   ]);
   return { ...(dir.ok ? {} : { project: dir.why }), ...(file.ok ? {} : { transcript: file.why }) };
 }
 
 /** Why a plain recall's folder is not read here (it does not answer), or null. A recall has no deadline: it waits PROBE_MAX_MS. */
-export async function unreadableCwd(probe: ProjectProbe | null | undefined, cwd: string): Promise<string | null> {
+export async function unreadableCwd(probe: ProjectProbe | null | undefined, req: CliRequest): Promise<string | null> {
   if (!probe) return null;
-  const dir = path.resolve(cwd);
-  const v = await probe.check({ key: dir, dirs: [dir], files: [] }, Date.now() + PROBE_MAX_MS);
+  const dir = path.resolve(req.cwd);
+  const sources = { env: callerSettings(req).env, cwd: dir };
+  const v = await probe.check({ key: dir, dirs: [dir], files: [], sources }, Date.now() + PROBE_MAX_MS);
   return v.ok ? null : v.why;
 }

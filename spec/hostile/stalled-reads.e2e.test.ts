@@ -111,4 +111,25 @@ describe('a project whose files stop answering, through the recall server', () =
     expect(expectEnvelope(other, 5000)).toContain('[lrn-pool]');
     expect(hookLog(c.state, 'user-prompt-submit').filter((l) => /server:/.test(l))).toEqual([]);
   }, 120_000);
+
+  it("a project's KB on the stalled mount: that project's hook answers in time with nothing, another is served meanwhile", async () => {
+    c = hostileCase();
+    const stalled = path.join(c.base, 'stalled-mount');
+    const kb = path.join(stalled, 'kb');
+    fs.mkdirSync(path.join(kb, 'documents'), { recursive: true });
+    fs.copyFileSync(path.join(c.kb, 'documents', 'pool.md'), path.join(kb, 'documents', 'pool.md'));
+    const project = path.join(c.base, 'billing');
+    fs.mkdirSync(project);
+    await startServer(c.env, stalled);
+    const inStalled = { ...c.env, GLOBAL_LEARNINGS_PATH: kb, CLAUDE_PROJECT_DIR: project };
+    const stuck = runHook('user-prompt-submit', { env: inStalled, stdin: prompt(undefined, 's1'), killAfterMs: 30_000 });
+    const meanwhile = runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
+    expect(expectEnvelope(await stuck, 20_000)).toBe('');
+    expect(expectEnvelope(await meanwhile, 5000)).toContain('[lrn-pool]');
+    expect(await serverAnswers(c.env, 5000)).toBe(true);
+    const after = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-2'), killAfterMs: 30_000 });
+    expect(expectEnvelope(after, 5000)).toContain('[lrn-pool]');
+    expect(hookLog(c.state, 'user-prompt-submit').filter((l) => /server:/.test(l))).toEqual([]);
+    expect(hookLog(c.state, 'user-prompt-submit').some((l) => /(stalled-mount\/kb|REDACTED\*+) did not answer/.test(l))).toBe(true);
+  }, 120_000);
 });
