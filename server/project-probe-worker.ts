@@ -8,13 +8,13 @@
  * Before each path it says which one it starts, so that the server can name the path that hung.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { findRepo, headCommit, originName } from '../sources/git.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
-import { stallReadsUnder } from '../io/read-stall.js';
+import { stallPoint, stallReadsUnder } from '../io/read-stall.js';
 import { loadConfig } from '../pipeline/config/index.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
-import { hasMarkdown } from '../sources/kb/index.js';
 import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './project-probe.js';
 
 stallReadsUnder((workerData as ProbeWorkerData | null)?.testStallReads ?? null);
@@ -45,8 +45,9 @@ parentPort!.on('message', (req: ProbeRequest) => {
 
 /**
  * The KBs and memory folders the call will read, as pipeline/kb-sources finds them (it looks at the
- * project's settings and its Claude Code memory folder), each looked into as a KB check does: a KB
- * or memory folder on a hung mount hangs here, not in the server's walk of it.
+ * project's settings and its Claude Code memory folder), each root and its `documents/` looked into
+ * for one entry: a KB on a hung mount hangs here, not in the server's walk of it. One entry, not a
+ * listing: `documents/` of a 10k-note KB takes milliseconds to list, on every call.
  */
 function readSources(id: number, { env, cwd }: ProbeSources): void {
   say({ id, at: `the KBs and memory folders of ${cwd}` });
@@ -58,7 +59,23 @@ function readSources(id: number, { env, cwd }: ProbeSources): void {
   }
   for (const root of roots) {
     say({ id, at: root });
-    hasMarkdown(root);
+    peek(root);
+    peek(path.join(root, 'documents'));
+  }
+}
+
+/** Reads one entry of a folder (missing or unreadable: nothing). */
+function peek(dir: string): void {
+  stallPoint(dir);
+  try {
+    const d = fs.opendirSync(dir, { bufferSize: 1 });
+    try {
+      d.readSync();
+    } finally {
+      d.closeSync();
+    }
+  } catch {
+    /* not a folder, or not there: answered */
   }
 }
 say({ ready: true });
