@@ -21,9 +21,6 @@ export function stallReadsUnder(dir: string | null): void {
   stallUnder = dir && path.isAbsolute(dir) ? path.resolve(dir) : null;
 }
 
-/** The folder the seam stalls reads under, or null (off). */
-export const stalledReadsUnder = (): string | null => stallUnder;
-
 /** Blocks this thread forever when the seam is on and `file` is under its folder; else returns at once. */
 export function stallPoint(file: string): void {
   if (stallUnder === null) return;

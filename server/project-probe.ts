@@ -14,16 +14,16 @@
  * would hold all four for good, and every later async file call (and dns, zlib, crypto) would queue
  * behind them. A thread stuck in read(2) holds only itself: it is set aside (it cannot be killed
  * while the kernel holds it) and another takes its place. Two bounds keep set-aside threads few:
- *   - one probe at a time per key (a project folder, a transcript): while a key's probe is stuck,
- *     its later calls are answered at once without a thread; when the stuck read returns (the mount
- *     recovered), the thread is ended and the key is probed again on its next call;
+ *   - one probe at a time per key (a project folder with the call's settings, a transcript): while
+ *     a key's probe is stuck, its later calls are answered at once without a thread; when the stuck
+ *     read returns (the mount recovered), the thread is ended and the key is probed again;
  *   - at most MAX_STUCK set aside in all: past that, keys not probed yet are not read until one
  *     returns (the server keeps answering everyone; a thread per hung mount without end would not).
  *
  * The call reads again on the server's thread after the probe, from warm kernel caches. A mount
  * that hangs in the instant between the two still blocks the server, a far narrower window than
- * before. Reads outside the call's project folder and transcript (the KB, the state dir, the
- * Claude Code memory folder) are not probed: they are the user's own, shared by every project.
+ * before. The KBs and memory folders are looked into at their root, not walked (a walk costs
+ * milliseconds per call); the state dir is not probed (every call of every project reads it).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -33,12 +33,14 @@ export type ProbeSources = { env: Readonly<Record<string, string | undefined>>; 
 export type ProbeRequest = { id: number; dirs: string[]; files: string[]; sources?: ProbeSources };
 /** A probe thread's messages: loaded, starting a path, done. */
 export type ProbeReply = { ready: true } | { id: number; at: string } | { id: number; done: true };
-
 /** What each probe thread starts with. */
 export type ProbeWorkerData = { testStallReads: string | null };
 
-/** Paths read as a project (`dirs`), a transcript (`files`), and the KBs its settings name (`sources`); one probe at a time per key. */
-export type ProbeTask = { key: string; dirs: string[]; files: string[]; sources?: ProbeSources };
+/**
+ * Paths read as a project (`dirs`), a transcript (`files`), and the KBs its settings name (`sources`);
+ * one probe at a time per key; `label` names them in messages (never the key, which may hold settings).
+ */
+export type ProbeTask = { key: string; label: string; dirs: string[]; files: string[]; sources?: ProbeSources };
 
 /** Whether the call may read its project on the server's thread; if not, why (a line for the hook's log). */
 export type ProbeVerdict = { ok: true } | { ok: false; why: string };
@@ -127,7 +129,7 @@ export class ProjectProbe {
     if (running?.stuck) return Promise.resolve(this.refuse(stuckWhy(running, this.now())));
     if (!running && this.stuck >= MAX_STUCK)
       return Promise.resolve(
-        this.refuse(`${task.key} not read: ${this.stuck} reads on other file systems have not returned (hung mounts?); no context given`),
+        this.refuse(`${task.label} not read: ${this.stuck} reads on other file systems have not returned (hung mounts?); no context given`),
       );
     const job = running ?? this.begin(task, untilMs);
     return new Promise((resolve) => {
@@ -161,7 +163,7 @@ export class ProjectProbe {
 
   /** A new probe of `task`: on a free thread now, else when one frees; given up at `untilMs`. */
   private begin(task: ProbeTask, untilMs: number): Job {
-    const job: Job = { id: this.nextId++, task, at: task.key, startedMs: 0, thread: null, stuck: false, waiters: [] };
+    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, thread: null, stuck: false, waiters: [] };
     this.jobs.set(task.key, job);
     this.probed += 1;
     const timer = setTimeout(() => this.overdue(job), Math.max(0, untilMs - this.now()));
@@ -288,7 +290,7 @@ function settle(job: Job, v: ProbeVerdict): void {
 }
 
 function lateWhy(job: Job, leftMs: number): string {
-  if (!job.thread && leftMs <= 0) return `${job.task.key} not read: no probe thread was free in time; no context given`;
+  if (!job.thread && leftMs <= 0) return `${job.task.label} not read: no probe thread was free in time; no context given`;
   return `${job.at} did not answer in time (a hung or slow file system?); nothing read there, no context given`;
 }
 

@@ -25,6 +25,15 @@ function probeFiles(probe: ProjectProbe, task: ProbeTask, deadlineMs: number): P
 }
 
 /**
+ * The probe of a project folder with the settings of a call: its KBs and memory folders follow from
+ * both, so calls share a probe only when both are the same.
+ */
+function projectTask(project: string, env: Readonly<Record<string, string | undefined>>): ProbeTask {
+  const settings = JSON.stringify(Object.entries(env).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return { key: `${project}\0${settings}`, label: project, dirs: [project], files: [], sources: { env, cwd: project } };
+}
+
+/**
  * Which of a hook call's paths do not answer, each with the line that says so: its project folder
  * and its transcript, probed side by side (one per key: a stuck transcript never holds up the
  * project's other sessions, nor the reverse).
@@ -34,8 +43,8 @@ export async function unreadablePaths(probe: ProjectProbe | null | undefined, ca
   const { project, transcript } = callPaths(call);
   const ok = { ok: true } as const;
   const [dir, file] = await Promise.all([
-    probeFiles(probe, { key: project, dirs: [project], files: [], sources: { env: call.env, cwd: project } }, call.deadlineMs),
-    transcript ? probeFiles(probe, { key: transcript, dirs: [], files: [transcript] }, call.deadlineMs) : ok,
+    probeFiles(probe, projectTask(project, call.env), call.deadlineMs),
+    transcript ? probeFiles(probe, { key: transcript, label: transcript, dirs: [], files: [transcript] }, call.deadlineMs) : ok,
   ]);
   return { ...(dir.ok ? {} : { project: dir.why }), ...(file.ok ? {} : { transcript: file.why }) };
 }
@@ -43,8 +52,6 @@ export async function unreadablePaths(probe: ProjectProbe | null | undefined, ca
 /** Why a plain recall's folder is not read here (it does not answer), or null. A recall has no deadline: it waits PROBE_MAX_MS. */
 export async function unreadableCwd(probe: ProjectProbe | null | undefined, req: CliRequest): Promise<string | null> {
   if (!probe) return null;
-  const dir = path.resolve(req.cwd);
-  const sources = { env: callerSettings(req).env, cwd: dir };
-  const v = await probe.check({ key: dir, dirs: [dir], files: [], sources }, Date.now() + PROBE_MAX_MS);
+  const v = await probe.check(projectTask(path.resolve(req.cwd), callerSettings(req).env), Date.now() + PROBE_MAX_MS);
   return v.ok ? null : v.why;
 }

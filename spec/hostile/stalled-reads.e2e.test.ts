@@ -129,6 +129,10 @@ describe('a project whose files stop answering, through the recall server', () =
     expect(await serverAnswers(c.env, 5000)).toBe(true);
     const after = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-2'), killAfterMs: 30_000 });
     expect(expectEnvelope(after, 5000)).toContain('[lrn-pool]');
+    // The same project with settings naming a KB that answers is probed on its own, and served.
+    const sameProject = { ...c.env, CLAUDE_PROJECT_DIR: project };
+    const ok = await runHook('user-prompt-submit', { env: sameProject, stdin: prompt(undefined, 's2'), killAfterMs: 30_000 });
+    expect(expectEnvelope(ok, 5000)).toContain('[lrn-pool]');
     expect(hookLog(c.state, 'user-prompt-submit').filter((l) => /server:/.test(l))).toEqual([]);
     expect(hookLog(c.state, 'user-prompt-submit').some((l) => /(stalled-mount\/kb|REDACTED\*+) did not answer/.test(l))).toBe(true);
   }, 120_000);

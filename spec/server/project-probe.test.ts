@@ -53,7 +53,7 @@ function setUp(): { project: (name: string) => string; hang: (p: string) => void
   };
 }
 
-const task = (p: string) => ({ key: p, dirs: [p], files: [] });
+const task = (p: string) => ({ key: p, label: p, dirs: [p], files: [] });
 /** A deadline far enough for a healthy probe on a loaded machine, short enough for a spec. */
 const soon = (): number => Date.now() + 1500;
 
