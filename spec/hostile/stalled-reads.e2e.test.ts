@@ -33,6 +33,14 @@ async function serverAnswers(env: NodeJS.ProcessEnv, ms: number): Promise<boolea
   return !('failed' in out);
 }
 
+/** The server's probe threads loaded (a loaded machine may take seconds to start them; a call before that is not read). */
+async function probesReady(env: NodeJS.ProcessEnv): Promise<boolean> {
+  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, 1000, Date.now() + 1000);
+  const status = 'answer' in out && 'status' in out.answer ? out.answer.status : null;
+  // A server without probes (the code before them) has nothing to wait for.
+  return status !== null && (status.probe === undefined || status.probe.ready >= 2);
+}
+
 /** The recall server of `env`, started with the seam that stalls every read under `stalled`. */
 async function startServer(env: NodeJS.ProcessEnv, stalled: string): Promise<void> {
   const socket = serverSocketPath(env);
@@ -41,7 +49,7 @@ async function startServer(env: NodeJS.ProcessEnv, stalled: string): Promise<voi
     env,
     stdio: 'ignore',
   });
-  if (!(await waitFor(() => serverAnswers(env, 1000), 60_000, 100))) throw new Error('the recall server did not start');
+  if (!(await waitFor(() => probesReady(env), 60_000, 100))) throw new Error('the recall server did not start');
 }
 
 /** The lines of a hook's log in the state dir. */

@@ -40,12 +40,18 @@ afterEach(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function setUp(): { project: (name: string) => string; hang: (p: string) => void; recover: (p: string) => void } {
+/** Until a probe thread is loaded and free (a loaded machine may take seconds to start one). */
+const threadReady = async (): Promise<void> => {
+  expect(await waitFor(() => probe!.stats().ready > 0, 60_000, 20)).toBe(true);
+};
+
+async function setUp(): Promise<{ project: (name: string) => string; hang: (p: string) => void; recover: (p: string) => void }> {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-probe-'));
   const script = path.join(dir, 'worker.mjs');
   fs.writeFileSync(script, WORKER);
   probe = new ProjectProbe(script);
   probe.start();
+  await threadReady();
   return {
     project: (name) => path.join(dir, name),
     hang: (p) => fs.writeFileSync(`${p}.hang`, ''),
@@ -59,13 +65,13 @@ const soon = (): number => Date.now() + 1500;
 
 describe('ProjectProbe', () => {
   it('a project that answers: ok', async () => {
-    const { project } = setUp();
+    const { project } = await setUp();
     expect(await probe!.check(task(project('a')), Date.now() + 30_000)).toEqual({ ok: true });
     expect(probe!.stats()).toMatchObject({ probed: 1, unanswered: 0, stuck: 0 });
   });
 
   it('a hung project: not ok in time, naming the path; its next calls at once; others still probed; probed again once it recovers', async () => {
-    const { project, hang, recover } = setUp();
+    const { project, hang, recover } = await setUp();
     const hung = project('hung');
     hang(hung);
     const first = await probe!.check(task(hung), soon());
@@ -81,6 +87,7 @@ describe('ProjectProbe', () => {
     expect(probe!.stats()).toMatchObject({ stuck: 1, probed: 1 });
 
     // Another project is probed by another thread meanwhile.
+    await threadReady();
     expect(await probe!.check(task(project('fine')), Date.now() + 30_000)).toEqual({ ok: true });
 
     // The mount recovers: the stuck read returns, its thread is ended, and the project is probed afresh.
@@ -90,7 +97,7 @@ describe('ProjectProbe', () => {
   }, 60_000);
 
   it('callers of one project share one probe', async () => {
-    const { project, hang } = setUp();
+    const { project, hang } = await setUp();
     const hung = project('hung');
     hang(hung);
     const verdicts = await Promise.all([
@@ -103,12 +110,14 @@ describe('ProjectProbe', () => {
   }, 60_000);
 
   it(`at most ${MAX_STUCK} threads set aside: past that, a project not probed yet is not read, at once`, async () => {
-    const { project, hang } = setUp();
+    const { project, hang } = await setUp();
     const hung = Array.from({ length: MAX_STUCK }, (_, i) => project(`hung-${i}`));
     for (const p of hung) hang(p);
-    // A batch at a time: at most MAX_PROBE_THREADS threads probe at once (one more call waits for one).
-    for (let i = 0; i < hung.length; i += MAX_PROBE_THREADS)
-      await Promise.all(hung.slice(i, i + MAX_PROBE_THREADS).map((p) => probe!.check(task(p), soon())));
+    // One at a time, each on a loaded thread: a probe that no thread took in time is not a stuck one.
+    for (const p of hung) {
+      await threadReady();
+      expect((await probe!.check(task(p), soon())).ok).toBe(false);
+    }
     expect(probe!.stats().stuck).toBe(MAX_STUCK);
     const t0 = Date.now();
     const next = await probe!.check(task(project('new')), Date.now() + 30_000);
