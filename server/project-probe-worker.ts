@@ -8,11 +8,13 @@
  * Before each path it says which one it starts, so that the server can name the path that hung.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { findRepo, headCommit, originName } from '../sources/git.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
 import { stallPoint, stallReadsUnder } from '../io/read-stall.js';
+import { envFlag } from '../core/truthy.js';
 import { loadConfig } from '../pipeline/config/index.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
 import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './project-probe.js';
@@ -61,6 +63,12 @@ function readSources(id: number, { env, cwd }: ProbeSources): void {
     say({ id, at: root });
     peek(root);
     peek(path.join(root, 'documents'));
+  }
+  // The skills folder the SessionStart hook reads with REFLECT_TIERED_INJECT (hooks/ambient.ts).
+  if (envFlag(env, 'REFLECT_TIERED_INJECT')) {
+    const skills = env['REFLECT_SKILLS_DIR'] || path.join(env['HOME'] || os.homedir(), '.claude', 'skills');
+    say({ id, at: skills });
+    peek(skills);
   }
 }
 
