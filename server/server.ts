@@ -188,11 +188,10 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     }
     requests += 1;
     if (req.op !== 'hook' && req.op !== 'cli') return { ok: false, decline: 'unknown request' };
-    // Every file event queued before a request is handled first (else every KB is compared file by file).
-    const fenced = (serve: () => Promise<ServerAnswer>) => async (): Promise<ServerAnswer> => {
-      await fence.pass().catch(() => opts.pool.distrust());
-      return serve();
-    };
+    // Every file event queued before a request is handled first (else every KB is compared file by
+    // file); the fence is passed while the request's paths are probed.
+    const passed = fence.pass().catch(() => opts.pool.distrust());
+    const fenced = (serve: () => Promise<ServerAnswer>) => async (): Promise<ServerAnswer> => passed.then(serve);
     if (req.op === 'hook') {
       const { call } = req;
       if (!wellFormedCall(call)) return { ok: false, decline: 'not a hook call this server reads' };
