@@ -152,7 +152,7 @@ export async function runHook(
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
     if (io.notice) logHookLine(stateDir, spec.name, io.notice);
     const usable = readablePart(spec, env, stateDir, io.unreadable ?? {}, input);
-    if (!usable) return { envelope: toHookEnvelope(harness, spec.event, '', input, null), context: '', error: null };
+    if ('silent' in usable) return silentAnswer(spec, harness, input, stateDir, usable.silent);
     const overrides = new SettingsReader(env);
     const ctx: HookContext = {
       env,
@@ -192,12 +192,15 @@ export async function runHook(
   }
 }
 
+/** The breadcrumb kind of a path the recall server found not answering (last-event.json, logs/<hook>.log). */
+const FILES_NOT_ANSWERING = 'files-not-answering';
+
 /**
  * What is left to run on once the paths the recall server found not answering (HookRunIo.unreadable)
- * are taken out, each logged: null without the project (every source of a call reads the project,
- * so none could contribute), except for a context the user fixed in their settings (it reads
- * nothing). Without the transcript, the hook runs on the payload minus its path, and its recalls
- * report the degradation (`transcript:timeout` in the recall log line).
+ * are taken out, each recorded as a breadcrumb. Without the project: nothing (`silent`, with why),
+ * as every source of a call reads the project, except for a context the user fixed in their
+ * settings (it reads nothing). Without the transcript: the payload minus its path, and the call's
+ * recalls report the degradation (`transcript:timeout` in the recall log line).
  */
 function readablePart(
   spec: HookSpec,
@@ -205,20 +208,28 @@ function readablePart(
   stateDir: string,
   unreadable: NonNullable<HookRunIo['unreadable']>,
   input: Record<string, unknown>,
-): { input: Record<string, unknown>; recallIo: Pick<RunIo, 'degraded'>; ctx: Pick<HookContext, 'unreadableTranscript'> } | null {
+):
+  | { input: Record<string, unknown>; recallIo: Pick<RunIo, 'degraded'>; ctx: Pick<HookContext, 'unreadableTranscript'> }
+  | { silent: string } {
   const fixed = spec.fixedContextEnv !== undefined && env[spec.fixedContextEnv] !== undefined;
   if (unreadable.project && !fixed) {
-    logHookLine(stateDir, spec.name, unreadable.project);
-    return null;
+    leaveBreadcrumb(stateDir, spec.name, FILES_NOT_ANSWERING, unreadable.project);
+    return { silent: unreadable.project };
   }
   const why = unreadable.transcript;
   if (!why) return { input, recallIo: {}, ctx: {} };
-  logHookLine(stateDir, spec.name, why);
+  leaveBreadcrumb(stateDir, spec.name, FILES_NOT_ANSWERING, why);
   return {
     input: withoutTranscript(input),
     recallIo: { degraded: [{ stage: 'transcript', reason: 'timeout', message: why }] },
     ctx: { unreadableTranscript: why },
   };
+}
+
+/** The answer of a call whose project does not answer: no context; on SessionStart, the person is told why once per session. */
+function silentAnswer(spec: HookSpec, harness: Harness, input: Record<string, unknown>, stateDir: string, why: string) {
+  const notice = userNotice(spec, input, stateDir, `recall: ${why}`);
+  return { envelope: toHookEnvelope(harness, spec.event, '', input, notice), context: '', error: null };
 }
 
 /** The payload without its transcript path, under every name a harness gives it. */

@@ -79,7 +79,10 @@ describe('a project whose files stop answering, through the recall server', () =
       killAfterMs: 30_000,
     });
     const meanwhile = runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
-    expect(expectEnvelope(await start, 5000)).toBe('');
+    const started = await start;
+    expect(expectEnvelope(started, 5000)).toBe('');
+    // The person is told why recall stays silent in this session.
+    expect((JSON.parse(started.stdout) as { systemMessage?: string }).systemMessage).toMatch(/^recall: .* did not answer/);
     expect(expectEnvelope(await meanwhile, 5000)).toContain('[lrn-pool]');
 
     // The stalled read never ends: the server still answers, and serves other projects itself.
