@@ -2,11 +2,12 @@
  * The one way a hook call is answered, by the recall server and by the in-process path alike: the
  * hook of the call's name run under the call's deadline, to its one envelope. Never rejects.
  */
+import path from 'node:path';
 import { emptyEnvelope, harnessOf } from '../sinks/hook-envelope.js';
 import type { HookCall } from '../io/hook-input.js';
 import { hookRow, isHookName } from './hook-table.js';
 import { HOOKS } from './registry.js';
-import { parseHookInput, runHook, type HookRunIo } from './runtime.js';
+import { parseHookInput, pick, runHook, type HookRunIo } from './runtime.js';
 
 /**
  * The envelope of `call`: the hook's answer, else (an unknown hook, a throw past runHook's own
@@ -39,4 +40,22 @@ export function fallbackEnvelope(call: Pick<HookCall, 'name' | 'env' | 'stdinTex
     // An empty object is a valid "nothing to add" answer in every harness.
     return '{}\n';
   }
+}
+
+/**
+ * The project folder a hook call works in and the files of its payload it may read (the
+ * transcript), as the hooks find them: $CLAUDE_PROJECT_DIR, else the payload's cwd, else the
+ * call's. Read from the call alone, without touching the file system (the recall server checks
+ * these paths answer before the call runs: see server/project-probe.ts).
+ */
+export function callPaths(call: Pick<HookCall, 'env' | 'cwd' | 'stdinText'>): { project: string; transcript: string | null } {
+  let input: Record<string, unknown> = {};
+  try {
+    input = parseHookInput(call.stdinText);
+  } catch {
+    /* no payload: the call's own folder */
+  }
+  const project = path.resolve(call.cwd, call.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || '.');
+  const transcript = pick(input, ['transcript_path', 'transcriptPath']);
+  return { project, transcript: transcript ? path.resolve(call.cwd, transcript) : null };
 }

@@ -73,7 +73,9 @@ export interface HookContext {
   overrides: SettingsReader;
   now: () => number;
   /** Effects the hook's recalls run with (the recall server's index opener; a test's model client). */
-  recallIo: Pick<RunIo, 'openIndex' | 'models'>;
+  recallIo: Pick<RunIo, 'openIndex' | 'models' | 'degraded'>;
+  /** Why the payload's transcript is not read (it did not answer); its path is then gone from the input too. */
+  unreadableTranscript?: string;
   /**
    * Set by the SessionStart hook when recall cannot work (no KB, no notes): one line with the fix,
    * shown to the person (not the model) once per session.
@@ -108,6 +110,12 @@ export interface HookRunIo {
   now?: () => number;
   /** Where the deadline's timer runs (a test's virtual time); default: real time. */
   scheduler?: SchedulerLike;
+  /**
+   * Paths of the call the recall server found not answering (a hung mount), each with the line
+   * that says so: the project folder (the hook then answers with nothing: every source of the call
+   * reads the project), the payload's transcript (the hook runs without it).
+   */
+  unreadable?: { project?: string; transcript?: string };
 }
 
 /** The call's settings with models never fetched from a hook (a cold hub lookup blows any deadline). */
@@ -143,6 +151,8 @@ export async function runHook(
     for (const w of [...call.warnings, ...config.warnings]) leaveBreadcrumb(stateDir, spec.name, 'config', w);
     if (stdinProblem) leaveBreadcrumb(stateDir, spec.name, 'stdin', stdinProblem);
     if (io.notice) logHookLine(stateDir, spec.name, io.notice);
+    const usable = readablePart(spec, env, stateDir, io.unreadable ?? {}, input);
+    if ('silent' in usable) return silentAnswer(spec, harness, input, stateDir, usable.silent);
     const overrides = new SettingsReader(env);
     const ctx: HookContext = {
       env,
@@ -154,13 +164,14 @@ export async function runHook(
       startedMs: call.startedMs,
       overrides,
       now,
-      recallIo: io.recallIo ?? {},
+      recallIo: { ...io.recallIo, ...usable.recallIo },
+      ...usable.ctx,
     };
     const seconds = (call.deadlineMs - call.startedMs) / 1000;
     // The cut unsubscribes the run: nothing of it goes on (nor records anything) once the hook
     // answered with an empty context, and it comes before the client gives up waiting.
     const context = await lastValueFrom(
-      defer(() => spec.run(input, ctx)).pipe(
+      defer(() => spec.run(usable.input, ctx)).pipe(
         take(1),
         timeout({
           first: Math.max(0, call.deadlineMs - RUN_CUT_BEFORE_MS - now()),
@@ -179,6 +190,52 @@ export async function runHook(
   } catch (err) {
     return failed(spec, harness, input, stateDir, err);
   }
+}
+
+/** The breadcrumb kind of a path the recall server found not answering (last-event.json, logs/<hook>.log). */
+const FILES_NOT_ANSWERING = 'files-not-answering';
+
+/**
+ * What is left to run on once the paths the recall server found not answering (HookRunIo.unreadable)
+ * are taken out, each recorded as a breadcrumb. Without the project: nothing (`silent`, with why),
+ * as every source of a call reads the project, except for a context the user fixed in their
+ * settings (it reads nothing). Without the transcript: the payload minus its path, and the call's
+ * recalls report the degradation (`transcript:timeout` in the recall log line).
+ */
+function readablePart(
+  spec: HookSpec,
+  env: Env,
+  stateDir: string,
+  unreadable: NonNullable<HookRunIo['unreadable']>,
+  input: Record<string, unknown>,
+):
+  | { input: Record<string, unknown>; recallIo: Pick<RunIo, 'degraded'>; ctx: Pick<HookContext, 'unreadableTranscript'> }
+  | { silent: string } {
+  const fixed = spec.fixedContextEnv !== undefined && env[spec.fixedContextEnv] !== undefined;
+  if (unreadable.project && !fixed) {
+    leaveBreadcrumb(stateDir, spec.name, FILES_NOT_ANSWERING, unreadable.project);
+    return { silent: unreadable.project };
+  }
+  const why = unreadable.transcript;
+  if (!why) return { input, recallIo: {}, ctx: {} };
+  leaveBreadcrumb(stateDir, spec.name, FILES_NOT_ANSWERING, why);
+  return {
+    input: withoutTranscript(input),
+    recallIo: { degraded: [{ stage: 'transcript', reason: 'timeout', message: why }] },
+    ctx: { unreadableTranscript: why },
+  };
+}
+
+/** The answer of a call whose project does not answer: no context; on SessionStart, the person is told why once per session. */
+function silentAnswer(spec: HookSpec, harness: Harness, input: Record<string, unknown>, stateDir: string, why: string) {
+  const notice = userNotice(spec, input, stateDir, `recall: ${why}`);
+  return { envelope: toHookEnvelope(harness, spec.event, '', input, notice), context: '', error: null };
+}
+
+/** The payload without its transcript path, under every name a harness gives it. */
+function withoutTranscript(input: Record<string, unknown>): Record<string, unknown> {
+  const { transcript_path: _a, transcriptPath: _b, ...rest } = input;
+  return rest;
 }
 
 /** The answer of a hook that failed: an empty context, a breadcrumb, and on SessionStart a line for the person. */

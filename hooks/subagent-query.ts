@@ -10,6 +10,7 @@
  */
 import fs from 'node:fs';
 import { pick } from './runtime.js';
+import { stallPoint } from '../io/read-stall.js';
 
 /** Bytes read from the end of a transcript: the tool call that started the subagent is among the last lines. */
 export const TRANSCRIPT_TAIL_BYTES = 256 * 1024;
@@ -25,6 +26,7 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
  */
 function tail(file: string, bytes: number): string {
   let fd: number | null = null;
+  stallPoint(file);
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
     const st = fs.fstatSync(fd);

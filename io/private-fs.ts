@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { stallPoint } from './read-stall.js';
 
 /** This process's user id (0 where the platform has none, as on Windows). */
 export const myUid = (): number => (typeof process.getuid === 'function' ? process.getuid() : 0);
@@ -95,6 +96,7 @@ export function mkdirPrivate(dir: string): void {
 /** A regular file's text, read without blocking and at most `max` bytes; null when missing, special or too large. */
 export function readSmallFile(file: string, max = MAX_READ_BYTES): string | null {
   let fd: number;
+  stallPoint(file);
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {

@@ -89,6 +89,8 @@ export interface RunIo {
    * its pool's opener (indexes kept open, refreshed by its file watcher).
    */
   openIndex?: IndexOpener;
+  /** Degradations met before the session opened (a hook's transcript not answering), reported with every recall. */
+  degraded?: Degradation[];
 }
 
 /** An opened, refreshed index for a session; `release` (when given) replaces closing it. */

@@ -28,6 +28,8 @@ export const ENTRIES = {
   server: 'server/main.ts',
   // The recall server's index lookup threads (sources/index/offload.ts), loaded by path.
   'index-worker': 'sources/index/offload-worker.ts',
+  // The recall server's threads that check a call's project files answer (server/project-probe.ts), loaded by path.
+  'project-probe': 'server/project-probe-worker.ts',
   // The hook answered in the thin client's own process (loaded by path when the server cannot answer).
   'in-process': 'client/in-process.ts',
   // The hook log writer with its secret scrubber, loaded by the thin client only when it has a line

@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { IndexWorkers } from '../sources/index/index.js';
 import { sqliteDriver } from '../sources/sqlite/index.js';
 import { KbPool } from './kb-pool.js';
+import { ProjectProbe } from './project-probe.js';
+import { stallReadsUnder } from '../io/read-stall.js';
 import { serveRecall } from './server.js';
 import { buildStamp } from '../sources/recall-server/index.js';
 import { withConfigFile, loadConfig } from '../pipeline/config/index.js';
@@ -41,8 +43,14 @@ function lookupThreads(): IndexWorkers | null {
 
 // Whatever the server creates (index, logs, cache) is readable by the user only.
 process.umask(0o077);
-const i = process.argv.indexOf('--socket');
-const socket = i >= 0 ? process.argv[i + 1] : undefined;
+const arg = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const socket = arg('--socket');
+// The specs' stand-in for a hung mount (io/read-stall.ts); the thin client never passes it.
+const testStallReads = arg('--test-stall-reads') ?? null;
+stallReadsUnder(testStallReads);
 if (!socket) {
   process.stderr.write('recall server: --socket PATH is required\n');
   process.exitCode = 2;
@@ -52,8 +60,14 @@ if (!socket) {
   const own = fileURLToPath(import.meta.url);
   const build = buildStamp(own);
   const installedBuild = (): string | null => buildStamp(own);
-  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild });
+  // The threads that check a call's project files answer before the call reads them (bundled next to this file).
+  const probe = new ProjectProbe(path.join(path.dirname(fileURLToPath(import.meta.url)), 'project-probe.mjs'), { testStallReads });
+  probe.start();
+  await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild, probe });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection
-  // or a timer of an unfinished request must not keep it alive.
+  // or a timer of an unfinished request must not keep it alive. process.exit waits for every thread
+  // to end, and a probe thread stuck in a read of a hung mount never does: then the process ends
+  // itself at once (its stuck thread alone stays, held by the kernel, until that read returns).
+  if (probe.stats().stuck > 0) process.kill(process.pid, 'SIGKILL');
   process.exit(0);
 }

@@ -25,6 +25,7 @@ import { fastParse } from '../cli/options.js';
 import { main as cliMain } from '../cli/cli.js';
 import { terminalSafe } from '../sinks/safe-text.js';
 import { KbPool } from './kb-pool.js';
+import { unreadableCwd, unreadablePaths, type ProjectProbe, type Unreadable } from './unreadable.js';
 import { EventFence } from './watcher.js';
 import {
   ACCEPTED_LINE,
@@ -46,16 +47,18 @@ export interface ServeOptions {
   build?: string | null;
   /** Its build as its install folder holds it now (buildStamp again); absent: not checked. */
   installedBuild?: () => string | null;
+  /** Checks that a call's project files answer before the call reads them here (absent: not checked). */
+  probe?: ProjectProbe | null;
 }
 
 /**
  * A hook call, answered as the in-process path answers it (answerHook), with its indexes from the
  * pool. The client's SQLite driver choice must be this process's.
  */
-async function serveHook(call: HookCall, pool: KbPool): Promise<ServerAnswer> {
+async function serveHook(call: HookCall, pool: KbPool, unreadable: Unreadable): Promise<ServerAnswer> {
   if (!isHookName(call.name)) return { ok: false, decline: `unknown hook ${String(call.name)}` };
   if (!sameDriver(call.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  return { ok: true, envelope: await answerHook(call, { recallIo: { openIndex: pool.opener } }) };
+  return { ok: true, envelope: await answerHook(call, { recallIo: { openIndex: pool.opener }, unreadable }) };
 }
 
 /** A plain `recall QUERY`, run as bin/recall runs it; anything else (subcommands, stdin) is declined. */
@@ -165,6 +168,7 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     kbs: opts.pool.status(),
     lookups: opts.pool.lookups(),
     admission: { limit: CONCURRENCY, ...admission.load() },
+    ...(opts.probe ? { probe: opts.probe.stats() } : {}),
   });
   return async (req) => {
     if (req.v !== PROTOCOL_VERSION) return { ok: false, decline: `protocol ${String(req.v)} (server speaks ${PROTOCOL_VERSION})` };
@@ -184,21 +188,25 @@ function requestHandler(opts: ServeOptions, fence: EventFence, stop: () => void)
     }
     requests += 1;
     if (req.op !== 'hook' && req.op !== 'cli') return { ok: false, decline: 'unknown request' };
-    const run = async (): Promise<ServerAnswer> => {
-      // Every file event queued before this request is handled before the request is; without that
-      // guarantee every KB is compared file by file, as in a one-shot recall.
-      await fence.pass().catch(() => opts.pool.distrust());
-      return req.op === 'hook' ? serveHook(req.call, opts.pool) : answerCli(req, opts.pool);
-    };
+    // Every file event queued before a request is handled first (else every KB is compared file by
+    // file); the fence is passed while the request's paths are probed.
+    const passed = fence.pass().catch(() => opts.pool.distrust());
+    const fenced = (serve: () => Promise<ServerAnswer>) => async (): Promise<ServerAnswer> => passed.then(serve);
     if (req.op === 'hook') {
       const { call } = req;
       if (!wellFormedCall(call)) return { ok: false, decline: 'not a hook call this server reads' };
+      const unreadable = await unreadablePaths(opts.probe, call);
       // The call's own deadline, as its client worked it out: a run must be over (cut) before the
       // client stops waiting, so one that cannot start in time is answered empty at once.
       const deadlineMs = call.deadlineMs - RUN_CUT_BEFORE_MS;
+      const run = fenced(() => serveHook(call, opts.pool, unreadable));
       return admission.submit({ kind: call.name, deadlineMs, run, tooLate: (why) => tooLateHook(call, why) });
     }
+    // A plain recall in a folder that does not answer runs in its client's process (blocking that one terminal only).
+    const unreadable = await unreadableCwd(opts.probe, req);
+    if (unreadable) return { ok: false, decline: unreadable };
     // A plain recall has no deadline: it waits its turn (or, past MAX_QUEUED, its client runs it).
+    const run = fenced(() => answerCli(req, opts.pool));
     return admission.submit({ kind: 'cli', deadlineMs: Infinity, run, tooLate: (why) => ({ ok: false, decline: why }) });
   };
 }
@@ -229,6 +237,7 @@ export async function serveRecall(opts: ServeOptions): Promise<'stopped' | 'lost
   const stop = once(() => {
     if (idleTimer) clearTimeout(idleTimer);
     clearInterval(check);
+    quietly(() => opts.probe?.close());
     for (const close of [() => guard.close(), () => fence.close(), () => opts.pool.close(), () => server.close(() => done('stopped'))])
       quietly(close);
     if (inodeOf(opts.socket) === inode) quietly(() => fs.rmSync(opts.socket, { force: true }));

@@ -166,7 +166,8 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
 
 /** Judges the session's injections waiting for a verdict against what the assistant wrote since. Never throws. */
 export function judgePendingUse(ctx: HookContext, sessionId: string | null): void {
-  if (!sessionId || ctx.deadlineMs - ctx.now() < JUDGE_RESERVE_MS) return;
+  // A transcript that did not answer (a hung mount) is not read again for earlier prompts' verdicts.
+  if (!sessionId || ctx.unreadableTranscript || ctx.deadlineMs - ctx.now() < JUDGE_RESERVE_MS) return;
   try {
     for (const p of takePending(ctx.stateDir, sessionId)) {
       const slice = readAssistantAfter(p.transcript, p.offset);

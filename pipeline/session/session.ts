@@ -97,7 +97,7 @@ async function prepare(o: Opened, opts: SessionOptions, indexDegraded: Degradati
     engines,
     models,
     ...(opts.deadlineMs !== undefined ? { deadlineMs: opts.deadlineMs } : {}),
-    early: [...indexDegraded, ...(embedded ? [embedded] : [])],
+    early: [...(io.degraded ?? []), ...indexDegraded, ...(embedded ? [embedded] : [])],
     ...(teamArm ? { teamArm } : {}),
     currentProject: once(() => opts.project ?? (isShard(scope) ? '' : detectProject(config, io.cwd))),
     glyphs: once(() => loadGlyphs({ mode: config.mode, modesDir: config.modesDir, projectDir: projectDirOf(config, io.cwd), cwd: io.cwd })),

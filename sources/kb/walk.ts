@@ -20,6 +20,7 @@
  * objects, no path normalisation.
  */
 import fs from 'node:fs';
+import { stallPoint } from '../../io/read-stall.js';
 import type { NoteLocation } from '../../core/note/index.js';
 
 export type KbFileKind = 'note' | 'sidecar';
@@ -111,6 +112,7 @@ export function hasMarkdown(root: string, maxEntries = 20_000): boolean {
   while (queue.length && seen < maxEntries) {
     const dir = queue.shift()!;
     let entries: fs.Dirent[];
+    stallPoint(dir);
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });
     } catch {
@@ -179,6 +181,7 @@ class KbWalker {
     }
     const absDir = rel ? `${this.base}/${rel}` : this.base;
     let names: string[];
+    stallPoint(absDir);
     try {
       names = fs.readdirSync(absDir);
     } catch (err) {

@@ -47,9 +47,13 @@ export async function serverStatus(env: Env): Promise<string> {
   const admission = a
     ? `  admission: ${a.running} running of ${a.limit} at once, ${a.queued} waiting, ${a.shed} hooks answered empty before their deadline (server busy)\n`
     : '';
+  const p = s.probe;
+  const probe = p
+    ? `  project files: ${p.probed} checked on ${p.threads} threads, ${p.unanswered} calls answered without their project (files not answering), ${p.stuck} reads stuck${p.disabled ? ` (off: ${p.disabled})` : ''}\n`
+    : '';
   return (
     `recall server: running${off}, pid ${s.pid}, up ${s.uptimeSec} s, ${s.requests} requests, RSS ${mb(s.rssBytes)}, ` +
-    `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}${lookups}${admission}  socket ${d.socket}\n`
+    `idle exit after ${s.idleTimeoutSec || 'never'}${s.idleTimeoutSec ? ' s' : ''}\n${kbs.join('')}${lookups}${admission}${probe}  socket ${d.socket}\n`
   );
 }
 

@@ -66,6 +66,11 @@ export interface ServerStatus {
   lookups?: { threads: number; ready: number; answered: number; refused: number; lastRefusal: string | null } | null;
   /** Requests run at once (limit), running and waiting now, and answered "too late" since the start (absent: older server). */
   admission?: { limit: number; running: number; queued: number; shed: number };
+  /**
+   * The threads that check a call's project files answer (server/project-probe.ts): threads stuck
+   * on a read that has not returned, calls answered without their project (absent: older server).
+   */
+  probe?: { threads: number; ready: number; stuck: number; probed: number; unanswered: number; disabled: string | null };
 }
 
 export type ServerAnswer =

@@ -14,6 +14,7 @@
  * read here is stored or sent: the caller keeps the verdict only.
  */
 import fs from 'node:fs';
+import { stallPoint } from '../../io/read-stall.js';
 
 /** Default cap on the bytes read after an injection: the turns that follow it, not a whole long session. */
 export const TRANSCRIPT_READ_BYTES = 256 * 1024;
@@ -73,6 +74,7 @@ export function assistantTextOf(line: string): string[] {
  */
 export function readAssistantAfter(file: string, offset: number, maxBytes = TRANSCRIPT_READ_BYTES): TranscriptSlice {
   let fd: number | null = null;
+  stallPoint(file);
   try {
     // Only a regular file is opened (a FIFO or device at that path would block or never end), and
     // without blocking, should it be swapped for one between the check and the open.
@@ -98,6 +100,7 @@ export function readAssistantAfter(file: string, offset: number, maxBytes = TRAN
 
 /** The transcript's size in bytes now (the offset an injection records), or null when it cannot be read. */
 export function transcriptSize(file: string): number | null {
+  stallPoint(file);
   try {
     const st = fs.statSync(file);
     return st.isFile() ? st.size : null;
@@ -137,6 +140,7 @@ export function userTextOf(line: string): string | null {
  */
 export function lastUserPrompt(file: string, maxBytes = PROMPT_TAIL_BYTES): string {
   let fd: number | null = null;
+  stallPoint(file);
   try {
     if (!fs.statSync(file).isFile()) return '';
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);

@@ -134,6 +134,8 @@ describe('thin client and in-process path agree', () => {
       'io/hook-input.ts',
       'io/private-fs.ts',
       'io/process-start.ts',
+      // The specs' stand-in for a hung mount, called by private-fs's reads (node:path only).
+      'io/read-stall.ts',
       // The settings reader: a hook call's settings (environment over recall.toml) are read once, here.
       'pipeline/config/config.ts',
       'pipeline/config/file.ts',

@@ -1,0 +1,136 @@
+/**
+ * The recall server's project probe (server/project-probe.ts): a call's project files are read on a
+ * probe thread first; one that does not answer in time gives a "not answering" verdict, its thread
+ * is set aside (never reused while its read hangs), the project's later calls are answered at once
+ * without a new thread, other projects are probed meanwhile, set-aside threads are bounded, and a
+ * project whose read came back is probed afresh.
+ *
+ * The probe threads here run a stand-in worker: a folder hangs for as long as a `<folder>.hang`
+ * file exists (a mount that hangs, then recovers), which the spec removes.
+ */
+import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { MAX_PROBE_THREADS, MAX_STUCK, ProjectProbe } from '../../server/project-probe.js';
+import { waitFor } from '../helpers/wait.js';
+
+const WORKER = `
+import fs from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+const nap = new Int32Array(new SharedArrayBuffer(4));
+parentPort.on('message', (req) => {
+  for (const p of [...req.dirs, ...req.files]) {
+    parentPort.postMessage({ id: req.id, at: p });
+    // Blocks this thread, as a read on a hung mount does, until the marker is gone.
+    while (fs.existsSync(p + '.hang')) Atomics.wait(nap, 0, 0, 20);
+  }
+  parentPort.postMessage({ id: req.id, done: true });
+});
+parentPort.postMessage({ ready: true });
+`;
+
+let dir: string;
+let probe: ProjectProbe | null = null;
+afterEach(() => {
+  // Markers first: a thread blocked on one ends its wait and can be ended.
+  if (dir) for (const f of fs.readdirSync(dir)) if (f.endsWith('.hang')) fs.rmSync(path.join(dir, f));
+  probe?.close();
+  probe = null;
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Until a probe thread is loaded and free (a loaded machine may take seconds to start one). */
+const threadReady = async (): Promise<void> => {
+  expect(await waitFor(() => probe!.stats().ready > 0, 60_000, 20)).toBe(true);
+};
+
+async function setUp(): Promise<{ project: (name: string) => string; hang: (p: string) => void; recover: (p: string) => void }> {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-probe-'));
+  const script = path.join(dir, 'worker.mjs');
+  fs.writeFileSync(script, WORKER);
+  probe = new ProjectProbe(script);
+  probe.start();
+  await threadReady();
+  return {
+    project: (name) => path.join(dir, name),
+    hang: (p) => fs.writeFileSync(`${p}.hang`, ''),
+    recover: (p) => fs.rmSync(`${p}.hang`),
+  };
+}
+
+const task = (p: string) => ({ key: p, label: p, dirs: [p], files: [] });
+/** A deadline far enough for a healthy probe on a loaded machine, short enough for a spec. */
+const soon = (): number => Date.now() + 1500;
+
+describe('ProjectProbe', () => {
+  it('a project that answers: ok', async () => {
+    const { project } = await setUp();
+    expect(await probe!.check(task(project('a')), Date.now() + 30_000)).toEqual({ ok: true });
+    expect(probe!.stats()).toMatchObject({ probed: 1, unanswered: 0, stuck: 0 });
+  });
+
+  it('a hung project: not ok in time, naming the path; its next calls at once; others still probed; probed again once it recovers', async () => {
+    const { project, hang, recover } = await setUp();
+    const hung = project('hung');
+    hang(hung);
+    const first = await probe!.check(task(hung), soon());
+    expect(first.ok).toBe(false);
+    expect(!first.ok && first.why).toContain(`${hung} did not answer`);
+    expect(probe!.stats().stuck).toBe(1);
+
+    // The project's next call is answered without waiting and without another thread.
+    const t0 = Date.now();
+    const again = await probe!.check(task(hung), Date.now() + 30_000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(!again.ok && again.why).toMatch(/has been waiting/);
+    expect(probe!.stats()).toMatchObject({ stuck: 1, probed: 1 });
+
+    // Another project is probed by another thread meanwhile.
+    await threadReady();
+    expect(await probe!.check(task(project('fine')), Date.now() + 30_000)).toEqual({ ok: true });
+
+    // The mount recovers: the stuck read returns, its thread is ended, and the project is probed afresh.
+    recover(hung);
+    expect(await waitFor(() => probe!.stats().stuck === 0, 30_000, 20)).toBe(true);
+    expect(await probe!.check(task(hung), Date.now() + 30_000)).toEqual({ ok: true });
+  }, 60_000);
+
+  it('callers of one project share one probe', async () => {
+    const { project, hang } = await setUp();
+    const hung = project('hung');
+    hang(hung);
+    const verdicts = await Promise.all([
+      probe!.check(task(hung), soon()),
+      probe!.check(task(hung), soon()),
+      probe!.check(task(hung), soon()),
+    ]);
+    expect(verdicts.map((v) => v.ok)).toEqual([false, false, false]);
+    expect(probe!.stats()).toMatchObject({ probed: 1, stuck: 1 });
+  }, 60_000);
+
+  it(`at most ${MAX_STUCK} threads set aside: past that, a project not probed yet is not read, at once`, async () => {
+    const { project, hang } = await setUp();
+    const hung = Array.from({ length: MAX_STUCK }, (_, i) => project(`hung-${i}`));
+    for (const p of hung) hang(p);
+    // One at a time, each on a loaded thread: a probe that no thread took in time is not a stuck one.
+    for (const p of hung) {
+      await threadReady();
+      expect((await probe!.check(task(p), soon())).ok).toBe(false);
+    }
+    expect(probe!.stats().stuck).toBe(MAX_STUCK);
+    const t0 = Date.now();
+    const next = await probe!.check(task(project('new')), Date.now() + 30_000);
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(!next.ok && next.why).toMatch(/have not returned/);
+    expect(probe!.stats().threads).toBeLessThanOrEqual(MAX_PROBE_THREADS);
+  }, 60_000);
+
+  it('a worker script that cannot start turns probes off: calls read as before', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-probe-'));
+    probe = new ProjectProbe(path.join(dir, 'missing.mjs'));
+    probe.start();
+    expect(await waitFor(() => probe!.stats().disabled !== null, 30_000, 20)).toBe(true);
+    expect(await probe.check(task(path.join(dir, 'p')), Date.now() + 30_000)).toEqual({ ok: true });
+  }, 60_000);
+});
