@@ -75,6 +75,8 @@ interface Job {
   at: string;
   /** When the thread was given the job (0 while queued). */
   startedMs: number;
+  /** When the probe is given up (the deadline of the call that began it). */
+  untilMs: number;
   thread: Thread | null;
   stuck: boolean;
   waiters: ((v: ProbeVerdict) => void)[];
@@ -141,7 +143,16 @@ export class ProjectProbe {
         if (!v.ok) this.unanswered += 1;
         resolve(v);
       };
-      const timer = setTimeout(() => finish({ ok: false, why: lateWhy(job, untilMs - this.now()) }), Math.max(0, untilMs - this.now()));
+      const timer = setTimeout(
+        () => {
+          // This call's deadline and the probe's may come due in the same millisecond, in either
+          // order: the probe is given up first (its thread set aside), so whoever sees this verdict
+          // sees the project as stuck, not yet probing.
+          if (untilMs >= job.untilMs) this.overdue(job);
+          finish({ ok: false, why: lateWhy(job, untilMs - this.now()) });
+        },
+        Math.max(0, untilMs - this.now()),
+      );
       job.waiters.push(finish);
     });
   }
@@ -163,7 +174,7 @@ export class ProjectProbe {
 
   /** A new probe of `task`: on a free thread now, else when one frees; given up at `untilMs`. */
   private begin(task: ProbeTask, untilMs: number): Job {
-    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, thread: null, stuck: false, waiters: [] };
+    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, untilMs, thread: null, stuck: false, waiters: [] };
     this.jobs.set(task.key, job);
     this.probed += 1;
     const timer = setTimeout(() => this.overdue(job), Math.max(0, untilMs - this.now()));

@@ -96,6 +96,23 @@ describe('ProjectProbe', () => {
     expect(await probe!.check(task(hung), Date.now() + 30_000)).toEqual({ ok: true });
   }, 60_000);
 
+  it('a hung project is set aside by the time its caller hears "not answering", whichever timer runs first', async () => {
+    // A clock that moves 5 ms each time it is read: the caller's timer is then set a little shorter
+    // than the probe's own, as happens when a loaded machine's clock ticks between the two.
+    let t = Date.now();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-probe-'));
+    const script = path.join(dir, 'worker.mjs');
+    fs.writeFileSync(script, WORKER);
+    probe = new ProjectProbe(script, { now: () => (t += 5) });
+    probe.start();
+    await threadReady();
+    const hung = path.join(dir, 'hung');
+    fs.writeFileSync(`${hung}.hang`, '');
+    const verdict = await probe.check(task(hung), t + 300);
+    expect(verdict.ok).toBe(false);
+    expect(probe.stats().stuck).toBe(1);
+  }, 60_000);
+
   it('callers of one project share one probe', async () => {
     const { project, hang } = await setUp();
     const hung = project('hung');
