@@ -17,7 +17,7 @@ import { stallPoint, stallReadsUnder } from '../io/read-stall.js';
 import { envFlag } from '../core/truthy.js';
 import { loadConfig } from '../pipeline/config/index.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
-import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './project-probe.js';
+import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './probe-messages.js';
 
 stallReadsUnder((workerData as ProbeWorkerData | null)?.testStallReads ?? null);
 

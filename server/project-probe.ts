@@ -20,21 +20,12 @@
  *   - at most MAX_STUCK set aside in all: past that, keys not probed yet are not read until one
  *     returns (the server keeps answering everyone; a thread per hung mount without end would not).
  *
- * The call reads again on the server's thread after the probe, from warm kernel caches. A mount
- * that hangs in the instant between the two still blocks the server, a far narrower window than
- * before. The KBs and memory folders are looked into at their root, not walked (a walk costs
- * milliseconds per call); the state dir is not probed (every call of every project reads it).
+ * The call reads again on the server's thread after the probe (warm caches): a mount that hangs
+ * between the two still blocks the server. KBs and memory folders are looked into at their root,
+ * not walked (milliseconds per call); the state dir, read by every call, is not probed.
  */
 import { Worker } from 'node:worker_threads';
-
-/** The settings and folder a call resolves its KBs and memory folders with (pipeline/kb-sources). */
-export type ProbeSources = { env: Readonly<Record<string, string | undefined>>; cwd: string };
-/** What a probe thread is asked: the folders and files of one call, and where its KBs are. */
-export type ProbeRequest = { id: number; dirs: string[]; files: string[]; sources?: ProbeSources };
-/** A probe thread's messages: loaded, starting a path, done. */
-export type ProbeReply = { ready: true } | { id: number; at: string } | { id: number; done: true };
-/** What each probe thread starts with. */
-export type ProbeWorkerData = { testStallReads: string | null };
+import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './probe-messages.js';
 
 /**
  * Paths read as a project (`dirs`), a transcript (`files`), and the KBs its settings name (`sources`);
@@ -143,11 +134,9 @@ export class ProjectProbe {
         if (!v.ok) this.unanswered += 1;
         resolve(v);
       };
+      // The call that began the probe gives it up first (its timer may run before the probe's).
       const timer = setTimeout(
         () => {
-          // This call's deadline and the probe's may come due in the same millisecond, in either
-          // order: the probe is given up first (its thread set aside), so whoever sees this verdict
-          // sees the project as stuck, not yet probing.
           if (untilMs >= job.untilMs) this.overdue(job);
           finish({ ok: false, why: lateWhy(job, untilMs - this.now()) });
         },
