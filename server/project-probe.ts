@@ -17,36 +17,23 @@
  *   - one probe at a time per key (a project folder with the call's settings, a transcript): while
  *     a key's probe is stuck, its later calls are answered at once without a thread; when the stuck
  *     read returns (the mount recovered), the thread is ended and the key is probed again;
- *   - at most MAX_STUCK set aside in all: past that, keys not probed yet are not read until one
- *     returns (the server keeps answering everyone; a thread per hung mount without end would not).
+ *   - no key reads a path where a thread is stuck, or under it (project, transcript, KB roots): a
+ *     key holds the call's settings, and one hung project called from terminals whose environments
+ *     differ (CLAUDE_ENV_FILE is a session's) would take a set-aside place per terminal;
+ *   - at most MAX_STUCK set aside in all: past that, no key without a probe running (every project,
+ *     as a key's entry goes once its probe answered) is read until one returns (the server keeps
+ *     answering everyone; a thread per hung mount without end would not).
  *
  * The call reads again on the server's thread after the probe (warm caches): a mount that hangs
  * between the two still blocks the server. KBs and memory folders are looked into at their root,
  * not walked (milliseconds per call); the state dir, read by every call, is not probed.
  */
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './probe-messages.js';
+import { isUnder } from './probe-messages.js';
+import type { ProbeReply, ProbeRequest, ProbeStats, ProbeTask, ProbeVerdict, ProbeWorkerData } from './probe-messages.js';
 
-/**
- * Paths read as a project (`dirs`), a transcript (`files`), and the KBs its settings name (`sources`);
- * one probe at a time per key; `label` names them in messages (never the key, which may hold settings).
- */
-export type ProbeTask = { key: string; label: string; dirs: string[]; files: string[]; sources?: ProbeSources };
-
-/** Whether the call may read its project on the server's thread; if not, why (a line for the hook's log). */
-export type ProbeVerdict = { ok: true } | { ok: false; why: string };
-
-export interface ProbeStats {
-  threads: number;
-  ready: number;
-  /** Threads set aside, still blocked in a read that has not returned. */
-  stuck: number;
-  probed: number;
-  /** Calls answered without their project's files (a probe late or stuck). */
-  unanswered: number;
-  /** Why probes are off (threads could not start): calls then read on the server's thread as before. */
-  disabled: string | null;
-}
+export type { ProbeSources, ProbeStats, ProbeTask, ProbeVerdict } from './probe-messages.js';
 
 /** Probe threads kept ready (the server has two cores' worth of requests at once; a probe takes ~1 ms). */
 export const PROBE_THREADS = 2;
@@ -102,14 +89,8 @@ export class ProjectProbe {
   }
 
   stats(): ProbeStats {
-    return {
-      threads: this.threads.length,
-      ready: this.threads.filter((t) => t.ready).length,
-      stuck: this.stuck,
-      probed: this.probed,
-      unanswered: this.unanswered,
-      disabled: this.disabled,
-    };
+    const { stuck, probed, unanswered, disabled } = this;
+    return { threads: this.threads.length, ready: this.threads.filter((t) => t.ready).length, stuck, probed, unanswered, disabled };
   }
 
   /**
@@ -120,6 +101,8 @@ export class ProjectProbe {
     if (this.disabled || this.closed) return Promise.resolve({ ok: true });
     const running = this.jobs.get(task.key);
     if (running?.stuck) return Promise.resolve(this.refuse(stuckWhy(running, this.now())));
+    const under = running ? undefined : [...task.dirs, ...task.files].map((p) => this.stuckAt(p)).find((j) => j !== undefined);
+    if (under) return Promise.resolve(this.refuse(stuckWhy(under, this.now())));
     if (!running && this.stuck >= MAX_STUCK)
       return Promise.resolve(
         this.refuse(`${task.label} not read: ${this.stuck} reads on other file systems have not returned (hung mounts?); no context given`),
@@ -156,6 +139,12 @@ export class ProjectProbe {
     this.queue.length = 0;
   }
 
+  /** The stuck job whose path `p` is, or is under (its thread is blocked reading there). */
+  private stuckAt(p: string): Job | undefined {
+    for (const job of this.jobs.values()) if (job.stuck && isUnder(p, job.at)) return job;
+    return undefined;
+  }
+
   private refuse(why: string): ProbeVerdict {
     this.unanswered += 1;
     return { ok: false, why };
@@ -187,7 +176,8 @@ export class ProjectProbe {
       job.thread = idle;
       job.startedMs = this.now();
       const { dirs, files, sources } = job.task;
-      const req: ProbeRequest = { id: job.id, dirs, files, ...(sources ? { sources } : {}) };
+      const avoid = [...this.jobs.values()].filter((j) => j.stuck && path.isAbsolute(j.at)).map((j) => j.at);
+      const req: ProbeRequest = { id: job.id, dirs, files, ...(sources ? { sources } : {}), avoid };
       idle.worker.postMessage(req);
     }
   }
@@ -245,6 +235,13 @@ export class ProjectProbe {
       return;
     }
     thread.job = null;
+    if ('avoided' in m) {
+      // Not read: a path of the call is under one where another thread is stuck.
+      if (this.jobs.get(job.task.key) === job) this.jobs.delete(job.task.key);
+      const stuck = this.stuckAt(m.avoided);
+      settle(job, { ok: false, why: stuck ? stuckWhy(stuck, this.now()) : lateWhy(job, 0) });
+      return this.pump();
+    }
     if (job.stuck) {
       // The hung read returned (the mount recovered): the thread is ended, the project probed afresh next time.
       this.stuck -= 1;

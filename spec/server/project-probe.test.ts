@@ -113,6 +113,26 @@ describe('ProjectProbe', () => {
     expect(probe.stats().stuck).toBe(1);
   }, 60_000);
 
+  it('the same hung folder under another key (other settings): answered at once, no other thread set aside', async () => {
+    const { project, hang } = await setUp();
+    const hung = project('hung');
+    hang(hung);
+    expect((await probe!.check(task(hung), soon())).ok).toBe(false);
+    expect(probe!.stats().stuck).toBe(1);
+    for (const key of ['terminal-2', 'terminal-3']) {
+      const t0 = Date.now();
+      const v = await probe!.check({ key: `${hung}\0${key}`, label: hung, dirs: [hung], files: [] }, Date.now() + 30_000);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(!v.ok && v.why).toMatch(/has been waiting/);
+    }
+    // A folder under the stuck one, too.
+    expect((await probe!.check(task(path.join(hung, 'sub')), Date.now() + 30_000)).ok).toBe(false);
+    expect(probe!.stats()).toMatchObject({ stuck: 1, probed: 1 });
+    // A sibling whose name starts alike is not under it.
+    await threadReady();
+    expect(await probe!.check(task(`${hung}-2`), Date.now() + 30_000)).toEqual({ ok: true });
+  }, 60_000);
+
   it('callers of one project share one probe', async () => {
     const { project, hang } = await setUp();
     const hung = project('hung');
