@@ -1,8 +1,7 @@
 /**
  * What the recall server and its probe threads say to each other (project-probe.ts, which sends
- * the requests, and project-probe-worker.ts, which answers them), and the one path rule both apply.
+ * the requests, and project-probe-worker.ts, which answers them).
  */
-import path from 'node:path';
 
 /** The settings and folder a call resolves its KBs and memory folders with (pipeline/kb-sources). */
 export type ProbeSources = { env: Readonly<Record<string, string | undefined>>; cwd: string };
@@ -35,11 +34,4 @@ export interface ProbeStats {
   unanswered: number;
   /** Why probes are off (threads could not start): calls then read on the server's thread as before. */
   disabled: string | null;
-}
-
-/** Whether path `p` is `dir` or under it (both absolute; a label that is no path is under nothing). */
-export function isUnder(p: string, dir: string): boolean {
-  if (!path.isAbsolute(p) || !path.isAbsolute(dir)) return false;
-  const rel = path.relative(dir, p);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }

@@ -17,7 +17,8 @@ import { stallPoint, stallReadsUnder } from '../io/read-stall.js';
 import { envFlag } from '../core/truthy.js';
 import { loadConfig } from '../pipeline/config/index.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
-import { isUnder, type ProbeReply, type ProbeRequest, type ProbeSources, type ProbeWorkerData } from './probe-messages.js';
+import { isUnder } from '../io/mount-point.js';
+import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './probe-messages.js';
 
 stallReadsUnder((workerData as ProbeWorkerData | null)?.testStallReads ?? null);
 

@@ -17,12 +17,10 @@
  *   - one probe at a time per key (a project folder with the call's settings, a transcript): while
  *     a key's probe is stuck, its later calls are answered at once without a thread; when the stuck
  *     read returns (the mount recovered), the thread is ended and the key is probed again;
- *   - no key reads a path where a thread is stuck, or under it (project, transcript, KB roots): a
- *     key holds the call's settings, and one hung project called from terminals whose environments
- *     differ (CLAUDE_ENV_FILE is a session's) would take a set-aside place per terminal;
- *   - at most MAX_STUCK set aside in all: past that, no key without a probe running (every project,
- *     as a key's entry goes once its probe answered) is read until one returns (the server keeps
- *     answering everyone; a thread per hung mount without end would not).
+ *   - nothing on the mount a thread is stuck on is read (project, transcript, KB roots; on `/`, the
+ *     stuck path and below): keys hold settings, per session in Claude Code: a place per session;
+ *   - at most MAX_STUCK set aside in all: past that, no project is read (a key goes once its probe
+ *     answered) until one returns (a thread per hung mount without end would not do).
  *
  * The call reads again on the server's thread after the probe (warm caches): a mount that hangs
  * between the two still blocks the server. KBs and memory folders are looked into at their root,
@@ -30,9 +28,8 @@
  */
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { isUnder } from './probe-messages.js';
+import { isUnder, mountPointOf } from '../io/mount-point.js';
 import type { ProbeReply, ProbeRequest, ProbeStats, ProbeTask, ProbeVerdict, ProbeWorkerData } from './probe-messages.js';
-
 export type { ProbeSources, ProbeStats, ProbeTask, ProbeVerdict } from './probe-messages.js';
 
 /** Probe threads kept ready (the server has two cores' worth of requests at once; a probe takes ~1 ms). */
@@ -57,6 +54,8 @@ interface Job {
   untilMs: number;
   thread: Thread | null;
   stuck: boolean;
+  /** Set aside: the mount it is stuck on (else its path), which no call reads until it returns. */
+  out: string;
   waiters: ((v: ProbeVerdict) => void)[];
 }
 
@@ -72,14 +71,16 @@ export class ProjectProbe {
   private disabled: string | null = null;
   private closed = false;
   private readonly now: () => number;
+  private readonly mountOf: (p: string) => string | null;
   private readonly workerData: ProbeWorkerData;
 
   /** `script`: the built worker entry (project-probe's bundle); `testStallReads`: the specs' seam, passed to each thread (io/read-stall.ts). */
   constructor(
     private readonly script: string,
-    opts: { now?: () => number; testStallReads?: string | null } = {},
+    opts: { now?: () => number; testStallReads?: string | null; mountOf?: (p: string) => string | null } = {},
   ) {
     this.now = opts.now ?? Date.now;
+    this.mountOf = opts.mountOf ?? ((p) => mountPointOf(p));
     this.workerData = { testStallReads: opts.testStallReads ?? null };
   }
 
@@ -141,7 +142,7 @@ export class ProjectProbe {
 
   /** The stuck job whose path `p` is, or is under (its thread is blocked reading there). */
   private stuckAt(p: string): Job | undefined {
-    for (const job of this.jobs.values()) if (job.stuck && isUnder(p, job.at)) return job;
+    for (const job of this.jobs.values()) if (job.stuck && isUnder(p, job.out)) return job;
     return undefined;
   }
 
@@ -152,7 +153,7 @@ export class ProjectProbe {
 
   /** A new probe of `task`: on a free thread now, else when one frees; given up at `untilMs`. */
   private begin(task: ProbeTask, untilMs: number): Job {
-    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, untilMs, thread: null, stuck: false, waiters: [] };
+    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, untilMs, thread: null, stuck: false, out: '', waiters: [] };
     this.jobs.set(task.key, job);
     this.probed += 1;
     const timer = setTimeout(() => this.overdue(job), Math.max(0, untilMs - this.now()));
@@ -176,7 +177,7 @@ export class ProjectProbe {
       job.thread = idle;
       job.startedMs = this.now();
       const { dirs, files, sources } = job.task;
-      const avoid = [...this.jobs.values()].filter((j) => j.stuck && path.isAbsolute(j.at)).map((j) => j.at);
+      const avoid = [...this.jobs.values()].filter((j) => j.stuck && path.isAbsolute(j.out)).map((j) => j.out);
       const req: ProbeRequest = { id: job.id, dirs, files, ...(sources ? { sources } : {}), avoid };
       idle.worker.postMessage(req);
     }
@@ -195,6 +196,8 @@ export class ProjectProbe {
     }
     // Left in the jobs map, marked stuck: the project's later calls are answered at once until it returns.
     job.stuck = true;
+    const mount = this.mountOf(job.at); // (null for a label that is no path)
+    job.out = mount && mount !== path.parse(mount).root ? mount : job.at;
     this.stuck += 1;
     const i = this.threads.indexOf(thread);
     if (i >= 0) this.threads.splice(i, 1);
