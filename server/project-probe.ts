@@ -220,9 +220,9 @@ export class ProjectProbe {
     const thread: Thread = { worker, ready: false, job: null };
     this.threads.push(thread);
     worker.on('message', (m: ProbeReply) => this.onMessage(thread, m));
-    const gone = (err: unknown): void => this.onExit(thread, err);
-    worker.on('error', gone);
-    worker.on('exit', (code) => gone(new Error(`probe thread exited with code ${code}`)));
+    // A thread that fails says 'error', then 'exit': one end, told in the error's own words.
+    worker.once('error', (err) => (worker.removeAllListeners('exit'), this.onExit(thread, err)));
+    worker.on('exit', (code) => this.onExit(thread, new Error(`probe thread exited with code ${code}`)));
   }
 
   private onMessage(thread: Thread, m: ProbeReply): void {

@@ -192,6 +192,8 @@ describe('ProjectProbe', () => {
     probe = new ProjectProbe(path.join(dir, 'missing.mjs'));
     probe.start();
     expect(await waitFor(() => probe!.stats().disabled !== null, 30_000, 20)).toBe(true);
+    // It says why (a thread that failed is counted once: its 'error' and its 'exit' are one failure).
+    expect(probe.stats().disabled).toContain('missing.mjs');
     expect(await probe.check(task(path.join(dir, 'p')), Date.now() + 30_000)).toEqual({ ok: true });
   }, 60_000);
 });
