@@ -11,6 +11,7 @@ import { sqliteDriver } from '../sources/sqlite/index.js';
 import { KbPool } from './kb-pool.js';
 import { ProjectProbe } from './project-probe.js';
 import { stallReadsUnder } from '../io/read-stall.js';
+import { isUnder, mountPointOf } from '../io/mount-point.js';
 import { serveRecall } from './server.js';
 import { buildStamp } from '../sources/recall-server/index.js';
 import { withConfigFile, loadConfig } from '../pipeline/config/index.js';
@@ -61,7 +62,10 @@ if (!socket) {
   const build = buildStamp(own);
   const installedBuild = (): string | null => buildStamp(own);
   // The threads that check a call's project files answer before the call reads them (bundled next to this file).
-  const probe = new ProjectProbe(path.join(path.dirname(fileURLToPath(import.meta.url)), 'project-probe.mjs'), { testStallReads });
+  // (The seam's folder stands for a hung mount: mounts are the unit a stuck read puts out of reach.)
+  const stalled = testStallReads && path.isAbsolute(testStallReads) ? path.resolve(testStallReads) : null;
+  const mountOf = (p: string): string | null => (stalled && isUnder(p, stalled) ? stalled : mountPointOf(p));
+  const probe = new ProjectProbe(path.join(path.dirname(fileURLToPath(import.meta.url)), 'project-probe.mjs'), { testStallReads, mountOf });
   probe.start();
   await serveRecall({ socket, idleTimeoutSec: loadConfig(settings()).idleTimeoutSec, pool, build, installedBuild, probe });
   // Stopped, or another server already owns the socket. Exit explicitly: a model-daemon connection

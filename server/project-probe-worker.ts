@@ -17,15 +17,26 @@ import { stallPoint, stallReadsUnder } from '../io/read-stall.js';
 import { envFlag } from '../core/truthy.js';
 import { loadConfig } from '../pipeline/config/index.js';
 import { resolveSources } from '../pipeline/kb-sources/index.js';
+import { isUnder } from '../io/mount-point.js';
 import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './probe-messages.js';
 
 stallReadsUnder((workerData as ProbeWorkerData | null)?.testStallReads ?? null);
 
 const say = (m: ProbeReply): void => parentPort!.postMessage(m);
 
+/** Says `at` before reading path `p`, or `avoided` (and false) when `p` is under a path where another thread is stuck. */
+function starting(req: ProbeRequest, p: string): boolean {
+  if (req.avoid.some((a) => isUnder(p, a))) {
+    say({ id: req.id, avoided: p });
+    return false;
+  }
+  say({ id: req.id, at: p });
+  return true;
+}
+
 parentPort!.on('message', (req: ProbeRequest) => {
   for (const dir of req.dirs) {
-    say({ id: req.id, at: dir });
+    if (!starting(req, dir)) return;
     try {
       fs.realpathSync(dir);
     } catch {
@@ -38,10 +49,10 @@ parentPort!.on('message', (req: ProbeRequest) => {
     }
   }
   for (const file of req.files) {
-    say({ id: req.id, at: file });
+    if (!starting(req, file)) return;
     lastUserPrompt(file);
   }
-  if (req.sources) readSources(req.id, req.sources);
+  if (req.sources && !readSources(req, req.sources)) return;
   say({ id: req.id, done: true });
 });
 
@@ -51,25 +62,26 @@ parentPort!.on('message', (req: ProbeRequest) => {
  * for one entry: a KB on a hung mount hangs here, not in the server's walk of it. One entry, not a
  * listing: `documents/` of a 10k-note KB takes milliseconds to list, on every call.
  */
-function readSources(id: number, { env, cwd }: ProbeSources): void {
-  say({ id, at: `the KBs and memory folders of ${cwd}` });
+function readSources(req: ProbeRequest, { env, cwd }: ProbeSources): boolean {
+  say({ id: req.id, at: `the KBs and memory folders of ${cwd}` });
   let roots: string[];
   try {
     roots = resolveSources(loadConfig(env), { kb: null, global: false, allBranches: false, cwd, env }).read.map((s) => s.root);
   } catch {
-    return; // settings the call itself refuses, with its own message
+    return true; // settings the call itself refuses, with its own message
   }
   for (const root of roots) {
-    say({ id, at: root });
+    if (!starting(req, root)) return false;
     peek(root);
     peek(path.join(root, 'documents'));
   }
   // The skills folder the SessionStart hook reads with REFLECT_TIERED_INJECT (hooks/ambient.ts).
   if (envFlag(env, 'REFLECT_TIERED_INJECT')) {
     const skills = env['REFLECT_SKILLS_DIR'] || path.join(env['HOME'] || os.homedir(), '.claude', 'skills');
-    say({ id, at: skills });
+    if (!starting(req, skills)) return false;
     peek(skills);
   }
+  return true;
 }
 
 /** Reads one entry of a folder (missing or unreadable: nothing). */

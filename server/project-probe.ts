@@ -17,36 +17,20 @@
  *   - one probe at a time per key (a project folder with the call's settings, a transcript): while
  *     a key's probe is stuck, its later calls are answered at once without a thread; when the stuck
  *     read returns (the mount recovered), the thread is ended and the key is probed again;
- *   - at most MAX_STUCK set aside in all: past that, keys not probed yet are not read until one
- *     returns (the server keeps answering everyone; a thread per hung mount without end would not).
+ *   - nothing on the mount a thread is stuck on is read (project, transcript, KB roots; on `/`, the
+ *     stuck path and below): keys hold settings, per session in Claude Code: a place per session;
+ *   - at most MAX_STUCK set aside in all: past that, no project is read (a key goes once its probe
+ *     answered) until one returns (a thread per hung mount without end would not do).
  *
  * The call reads again on the server's thread after the probe (warm caches): a mount that hangs
  * between the two still blocks the server. KBs and memory folders are looked into at their root,
  * not walked (milliseconds per call); the state dir, read by every call, is not probed.
  */
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ProbeReply, ProbeRequest, ProbeSources, ProbeWorkerData } from './probe-messages.js';
-
-/**
- * Paths read as a project (`dirs`), a transcript (`files`), and the KBs its settings name (`sources`);
- * one probe at a time per key; `label` names them in messages (never the key, which may hold settings).
- */
-export type ProbeTask = { key: string; label: string; dirs: string[]; files: string[]; sources?: ProbeSources };
-
-/** Whether the call may read its project on the server's thread; if not, why (a line for the hook's log). */
-export type ProbeVerdict = { ok: true } | { ok: false; why: string };
-
-export interface ProbeStats {
-  threads: number;
-  ready: number;
-  /** Threads set aside, still blocked in a read that has not returned. */
-  stuck: number;
-  probed: number;
-  /** Calls answered without their project's files (a probe late or stuck). */
-  unanswered: number;
-  /** Why probes are off (threads could not start): calls then read on the server's thread as before. */
-  disabled: string | null;
-}
+import { isUnder, mountPointOf } from '../io/mount-point.js';
+import type { ProbeReply, ProbeRequest, ProbeStats, ProbeTask, ProbeVerdict, ProbeWorkerData } from './probe-messages.js';
+export type { ProbeSources, ProbeStats, ProbeTask, ProbeVerdict } from './probe-messages.js';
 
 /** Probe threads kept ready (the server has two cores' worth of requests at once; a probe takes ~1 ms). */
 export const PROBE_THREADS = 2;
@@ -70,6 +54,8 @@ interface Job {
   untilMs: number;
   thread: Thread | null;
   stuck: boolean;
+  /** Set aside: the mount it is stuck on (else its path), which no call reads until it returns. */
+  out: string;
   waiters: ((v: ProbeVerdict) => void)[];
 }
 
@@ -85,14 +71,16 @@ export class ProjectProbe {
   private disabled: string | null = null;
   private closed = false;
   private readonly now: () => number;
+  private readonly mountOf: (p: string) => string | null;
   private readonly workerData: ProbeWorkerData;
 
   /** `script`: the built worker entry (project-probe's bundle); `testStallReads`: the specs' seam, passed to each thread (io/read-stall.ts). */
   constructor(
     private readonly script: string,
-    opts: { now?: () => number; testStallReads?: string | null } = {},
+    opts: { now?: () => number; testStallReads?: string | null; mountOf?: (p: string) => string | null } = {},
   ) {
     this.now = opts.now ?? Date.now;
+    this.mountOf = opts.mountOf ?? ((p) => mountPointOf(p));
     this.workerData = { testStallReads: opts.testStallReads ?? null };
   }
 
@@ -102,14 +90,8 @@ export class ProjectProbe {
   }
 
   stats(): ProbeStats {
-    return {
-      threads: this.threads.length,
-      ready: this.threads.filter((t) => t.ready).length,
-      stuck: this.stuck,
-      probed: this.probed,
-      unanswered: this.unanswered,
-      disabled: this.disabled,
-    };
+    const { stuck, probed, unanswered, disabled } = this;
+    return { threads: this.threads.length, ready: this.threads.filter((t) => t.ready).length, stuck, probed, unanswered, disabled };
   }
 
   /**
@@ -120,6 +102,8 @@ export class ProjectProbe {
     if (this.disabled || this.closed) return Promise.resolve({ ok: true });
     const running = this.jobs.get(task.key);
     if (running?.stuck) return Promise.resolve(this.refuse(stuckWhy(running, this.now())));
+    const under = running ? undefined : [...task.dirs, ...task.files].map((p) => this.stuckAt(p)).find((j) => j !== undefined);
+    if (under) return Promise.resolve(this.refuse(stuckWhy(under, this.now())));
     if (!running && this.stuck >= MAX_STUCK)
       return Promise.resolve(
         this.refuse(`${task.label} not read: ${this.stuck} reads on other file systems have not returned (hung mounts?); no context given`),
@@ -156,6 +140,12 @@ export class ProjectProbe {
     this.queue.length = 0;
   }
 
+  /** The stuck job whose path `p` is, or is under (its thread is blocked reading there). */
+  private stuckAt(p: string): Job | undefined {
+    for (const job of this.jobs.values()) if (job.stuck && isUnder(p, job.out)) return job;
+    return undefined;
+  }
+
   private refuse(why: string): ProbeVerdict {
     this.unanswered += 1;
     return { ok: false, why };
@@ -163,7 +153,7 @@ export class ProjectProbe {
 
   /** A new probe of `task`: on a free thread now, else when one frees; given up at `untilMs`. */
   private begin(task: ProbeTask, untilMs: number): Job {
-    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, untilMs, thread: null, stuck: false, waiters: [] };
+    const job: Job = { id: this.nextId++, task, at: task.label, startedMs: 0, untilMs, thread: null, stuck: false, out: '', waiters: [] };
     this.jobs.set(task.key, job);
     this.probed += 1;
     const timer = setTimeout(() => this.overdue(job), Math.max(0, untilMs - this.now()));
@@ -187,7 +177,8 @@ export class ProjectProbe {
       job.thread = idle;
       job.startedMs = this.now();
       const { dirs, files, sources } = job.task;
-      const req: ProbeRequest = { id: job.id, dirs, files, ...(sources ? { sources } : {}) };
+      const avoid = [...this.jobs.values()].filter((j) => j.stuck && path.isAbsolute(j.out)).map((j) => j.out);
+      const req: ProbeRequest = { id: job.id, dirs, files, ...(sources ? { sources } : {}), avoid };
       idle.worker.postMessage(req);
     }
   }
@@ -205,6 +196,8 @@ export class ProjectProbe {
     }
     // Left in the jobs map, marked stuck: the project's later calls are answered at once until it returns.
     job.stuck = true;
+    const mount = this.mountOf(job.at); // (null for a label that is no path)
+    job.out = mount && mount !== path.parse(mount).root ? mount : job.at;
     this.stuck += 1;
     const i = this.threads.indexOf(thread);
     if (i >= 0) this.threads.splice(i, 1);
@@ -227,9 +220,9 @@ export class ProjectProbe {
     const thread: Thread = { worker, ready: false, job: null };
     this.threads.push(thread);
     worker.on('message', (m: ProbeReply) => this.onMessage(thread, m));
-    const gone = (err: unknown): void => this.onExit(thread, err);
-    worker.on('error', gone);
-    worker.on('exit', (code) => gone(new Error(`probe thread exited with code ${code}`)));
+    // A thread that fails says 'error', then 'exit': one end, told in the error's own words.
+    worker.once('error', (err) => (worker.removeAllListeners('exit'), this.onExit(thread, err)));
+    worker.on('exit', (code) => this.onExit(thread, new Error(`probe thread exited with code ${code}`)));
   }
 
   private onMessage(thread: Thread, m: ProbeReply): void {
@@ -245,6 +238,13 @@ export class ProjectProbe {
       return;
     }
     thread.job = null;
+    if ('avoided' in m) {
+      // Not read: a path of the call is under one where another thread is stuck.
+      if (this.jobs.get(job.task.key) === job) this.jobs.delete(job.task.key);
+      const stuck = this.stuckAt(m.avoided);
+      settle(job, { ok: false, why: stuck ? stuckWhy(stuck, this.now()) : lateWhy(job, 0) });
+      return this.pump();
+    }
     if (job.stuck) {
       // The hung read returned (the mount recovered): the thread is ended, the project probed afresh next time.
       this.stuck -= 1;

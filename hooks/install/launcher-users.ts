@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { HARNESSES } from './harness-config.js';
+import { HARNESSES, shellQuote } from './harness-config.js';
 import { LAUNCHER_RECORD } from './stable-launcher.js';
 import { targets, type FileChange, type InstallOptions } from './install.js';
 
@@ -50,11 +50,14 @@ function recordedWired(dir: string): boolean {
   }
 }
 
-/** Whether `text` names the launcher in `dir` (as written in a shell command, a JSON or TOML string). */
+/**
+ * Whether `text` names the launcher in `dir` (as written in a shell command, quoted or not, and that
+ * in a JSON or TOML string: a path with a quote is `'...'\\''...'` in a command).
+ */
 function namesLauncher(text: string | null, dir: string): boolean {
   if (text === null) return false;
   const launch = path.join(dir, 'scripts', 'launch.mjs');
-  return text.includes(launch) || text.includes(JSON.stringify(launch).slice(1, -1));
+  return [launch, shellQuote(launch)].some((form) => text.includes(form) || text.includes(JSON.stringify(form).slice(1, -1)));
 }
 
 /**

@@ -37,7 +37,8 @@ export function launchPaths(json: unknown): string[] {
         if (!isRecallHookCommand(c)) continue;
         // `[VAR=... ]node <launch.mjs> hook NAME`, or `sh <hook.sh> <launch.mjs> hook NAME`
         // (harness-config.ts hookCommand; both forms, whichever hook an older install gave which).
-        const m = /(?:\bnode|\bhook\.sh['"]?)\s+(?:'([^']*)'|"([^"]*)"|(\S+))\s+hook\s/.exec(String(c));
+        // (A quote in a single-quoted path is written '\'' by shellQuote.)
+        const m = /(?:\bnode|\bhook\.sh['"]?)\s+(?:'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+))\s+hook\s/.exec(String(c));
         const p = m ? (m[1] ?? m[2] ?? m[3])!.replace(/'\\''/g, "'") : '';
         if (p.endsWith('launch.mjs') && !p.includes('${')) out.add(p);
       }

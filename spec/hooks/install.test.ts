@@ -212,6 +212,11 @@ describe('recall hooks install / uninstall', () => {
     },
   );
 
+  it.each(['claude', 'codex'] as const)('%s: the launch.mjs of commands whose folder has a quote in its name', (harness) => {
+    const root = "/home/o'brien/my recall";
+    expect(launchPaths(claudeStyleHooks(root, harness))).toEqual([`${root}/scripts/launch.mjs`]);
+  });
+
   it('refuses to touch a settings file it cannot parse, or a foreign skill', () => {
     const o = opts('claude');
     const file = targets(o).hooks;

@@ -93,6 +93,19 @@ describe('recall hooks uninstall', () => {
     expect(fs.readFileSync(mine, 'utf8')).toBe('mine\n');
   }, 120_000);
 
+  it("keeps the launcher another harness still runs when the home folder's name has a quote", () => {
+    home = path.join(dir, "o'brien");
+    fs.mkdirSync(home);
+    launcher = path.join(home, '.reflect', 'launcher');
+    expect(recall(['hooks', 'install', '--harness', 'claude', '--no-skill']).code).toBe(0);
+    expect(recall(['hooks', 'install', '--harness', 'codex', '--no-skill']).code).toBe(0);
+    expect(recall(['hooks', 'uninstall', '--harness', 'claude']).code).toBe(0);
+    // Codex's hooks still run it.
+    expect(fs.existsSync(launch())).toBe(true);
+    expect(recall(['hooks', 'uninstall', '--harness', 'codex']).code).toBe(0);
+    expect(fs.existsSync(launch())).toBe(false);
+  }, 120_000);
+
   it('removes it when nothing is left, and a dry run only says so', () => {
     expect(recall(['hooks', 'install', '--harness', 'copilot']).code).toBe(0);
     const dry = recall(['hooks', 'uninstall', '--harness', 'copilot', '--dry-run']);

@@ -16,6 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { expectEnvelope, hostileCase, prompt, recallLog, repo, runCli, runHook, waitFor, type Case } from './helpers.js';
 import { ask } from '../../sources/recall-server/ask.js';
 import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
+import { MAX_STUCK } from '../../server/project-probe.js';
 
 let c: Case;
 let server: ChildProcess | null = null;
@@ -39,6 +40,12 @@ async function probesReady(env: NodeJS.ProcessEnv): Promise<boolean> {
   const status = 'answer' in out && 'status' in out.answer ? out.answer.status : null;
   // A server without probes (the code before them) has nothing to wait for.
   return status !== null && (status.probe === undefined || status.probe.ready >= 2);
+}
+
+/** One figure of the server's probe status. */
+async function probeStat(env: NodeJS.ProcessEnv, key: 'stuck' | 'probed'): Promise<number | undefined> {
+  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, 5000, Date.now() + 5000);
+  return 'answer' in out && 'status' in out.answer ? out.answer.status.probe?.[key] : undefined;
 }
 
 /** The recall server of `env`, started with the seam that stalls every read under `stalled`. */
@@ -140,6 +147,14 @@ describe('a project whose files stop answering, through the recall server', () =
     expect(await serverAnswers(c.env, 5000)).toBe(true);
     const after = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-2'), killAfterMs: 30_000 });
     expect(expectEnvelope(after, 5000)).toContain('[lrn-pool]');
+    // Another project naming the same KB: not read (no other thread set aside on that KB).
+    const other = path.join(c.base, 'shipping');
+    fs.mkdirSync(other);
+    expect(await waitFor(() => probesReady(c.env), 60_000, 50)).toBe(true);
+    const inOther = { ...inStalled, CLAUDE_PROJECT_DIR: other };
+    const second = await runHook('user-prompt-submit', { env: inOther, stdin: prompt(undefined, 's3'), killAfterMs: 30_000 });
+    expect(expectEnvelope(second, 20_000)).toBe('');
+    expect(await probeStat(c.env, 'stuck')).toBe(1);
     // The same project with settings naming a KB that answers is probed on its own, and served.
     const sameProject = { ...c.env, CLAUDE_PROJECT_DIR: project };
     const ok = await runHook('user-prompt-submit', { env: sameProject, stdin: prompt(undefined, 's2'), killAfterMs: 30_000 });
@@ -147,4 +162,23 @@ describe('a project whose files stop answering, through the recall server', () =
     expect(hookLog(c.state, 'user-prompt-submit').filter((l) => /server:/.test(l))).toEqual([]);
     expect(hookLog(c.state, 'user-prompt-submit').some((l) => /(stalled-mount\/kb|REDACTED\*+) did not answer/.test(l))).toBe(true);
   }, 120_000);
+
+  it(`one stalled project, called from ${MAX_STUCK} terminals whose environments differ: other projects are still served`, async () => {
+    c = hostileCase();
+    const project = stalledProject(c.base);
+    await startServer(c.env, path.dirname(project));
+    // A project served before the stall, and served after it.
+    const before = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
+    expect(expectEnvelope(before, 5000)).toContain('[lrn-pool]');
+    // Sessions of the stalled project in terminals whose environments differ (a terminal's own
+    // variables, Claude Code's per-session CLAUDE_ENV_FILE): each is the same stalled folder.
+    for (let i = 0; i < MAX_STUCK; i++) {
+      expect(await waitFor(() => probesReady(c.env), 60_000, 50)).toBe(true);
+      const env = { ...c.env, CLAUDE_PROJECT_DIR: project, REFLECT_RECALL_TIMEOUT: '5', TERM_SESSION_ID: `w${i}` };
+      const r = await runHook('user-prompt-submit', { env, stdin: prompt(undefined, `s${i}`), killAfterMs: 30_000 });
+      expect(expectEnvelope(r, 5000)).toBe('');
+    }
+    const after = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-2'), killAfterMs: 30_000 });
+    expect(expectEnvelope(after, 5000)).toContain('[lrn-pool]');
+  }, 180_000);
 });

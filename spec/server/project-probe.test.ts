@@ -113,6 +113,50 @@ describe('ProjectProbe', () => {
     expect(probe.stats().stuck).toBe(1);
   }, 60_000);
 
+  it('the same hung folder under another key (other settings): answered at once, no other thread set aside', async () => {
+    const { project, hang } = await setUp();
+    const hung = project('hung');
+    hang(hung);
+    expect((await probe!.check(task(hung), soon())).ok).toBe(false);
+    expect(probe!.stats().stuck).toBe(1);
+    for (const key of ['terminal-2', 'terminal-3']) {
+      const t0 = Date.now();
+      const v = await probe!.check({ key: `${hung}\0${key}`, label: hung, dirs: [hung], files: [] }, Date.now() + 30_000);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(!v.ok && v.why).toMatch(/has been waiting/);
+    }
+    // A folder under the stuck one, too.
+    expect((await probe!.check(task(path.join(hung, 'sub')), Date.now() + 30_000)).ok).toBe(false);
+    expect(probe!.stats()).toMatchObject({ stuck: 1, probed: 1 });
+    // A sibling whose name starts alike is not under it.
+    await threadReady();
+    expect(await probe!.check(task(`${hung}-2`), Date.now() + 30_000)).toEqual({ ok: true });
+  }, 60_000);
+
+  it('another folder on the mount a thread is stuck on: answered at once, no other thread set aside; other mounts probed', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-probe-'));
+    const script = path.join(dir, 'worker.mjs');
+    fs.writeFileSync(script, WORKER);
+    const mnt = path.join(dir, 'nfs');
+    // The probe told that everything under `nfs/` is one mount.
+    probe = new ProjectProbe(script, { mountOf: (p) => (p.startsWith(mnt + path.sep) ? mnt : '/') });
+    probe.start();
+    await threadReady();
+    const a = path.join(mnt, 'a');
+    fs.mkdirSync(mnt);
+    fs.writeFileSync(`${a}.hang`, '');
+    expect((await probe.check(task(a), soon())).ok).toBe(false);
+    for (const other of ['b', 'c', 'd/e']) {
+      const t0 = Date.now();
+      const v = await probe.check(task(path.join(mnt, other)), Date.now() + 30_000);
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect(!v.ok && v.why).toMatch(/has been waiting/);
+    }
+    expect(probe.stats()).toMatchObject({ stuck: 1, probed: 1 });
+    await threadReady();
+    expect(await probe.check(task(path.join(dir, 'local')), Date.now() + 30_000)).toEqual({ ok: true });
+  }, 60_000);
+
   it('callers of one project share one probe', async () => {
     const { project, hang } = await setUp();
     const hung = project('hung');
@@ -148,6 +192,8 @@ describe('ProjectProbe', () => {
     probe = new ProjectProbe(path.join(dir, 'missing.mjs'));
     probe.start();
     expect(await waitFor(() => probe!.stats().disabled !== null, 30_000, 20)).toBe(true);
+    // It says why (a thread that failed is counted once: its 'error' and its 'exit' are one failure).
+    expect(probe.stats().disabled).toContain('missing.mjs');
     expect(await probe.check(task(path.join(dir, 'p')), Date.now() + 30_000)).toEqual({ ok: true });
   }, 60_000);
 });
