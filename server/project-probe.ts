@@ -130,9 +130,10 @@ export class ProjectProbe {
     });
   }
 
-  /** End every thread (the stuck ones end when their read returns, or with the process). */
+  /** End every thread (stuck ones end when their read returns); one mid-read counts as stuck: it may be. */
   close(): void {
     this.closed = true;
+    this.stuck += this.threads.filter((t) => t.job && !t.job.stuck).length;
     for (const t of this.threads) void t.worker.terminate();
     this.threads.length = 0;
     for (const job of this.jobs.values()) settle(job, { ok: false, why: 'the recall server is stopping' });
@@ -284,9 +285,7 @@ export class ProjectProbe {
 }
 
 function settle(job: Job, v: ProbeVerdict): void {
-  const waiters = job.waiters;
-  job.waiters = [];
-  for (const w of waiters) w(v);
+  for (const w of job.waiters.splice(0)) w(v);
 }
 
 function lateWhy(job: Job, leftMs: number): string {

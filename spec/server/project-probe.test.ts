@@ -23,6 +23,7 @@ parentPort.on('message', (req) => {
   for (const p of [...req.dirs, ...req.files]) {
     parentPort.postMessage({ id: req.id, at: p });
     // Blocks this thread, as a read on a hung mount does, until the marker is gone.
+    if (fs.existsSync(p + '.hang')) fs.writeFileSync(p + '.seen', '');
     while (fs.existsSync(p + '.hang')) Atomics.wait(nap, 0, 0, 20);
   }
   parentPort.postMessage({ id: req.id, done: true });
@@ -155,6 +156,17 @@ describe('ProjectProbe', () => {
     expect(probe.stats()).toMatchObject({ stuck: 1, probed: 1 });
     await threadReady();
     expect(await probe.check(task(path.join(dir, 'local')), Date.now() + 30_000)).toEqual({ ok: true });
+  }, 60_000);
+
+  it('closing with a read in flight counts it as stuck: the server then does not wait for it to exit', async () => {
+    const { project, hang } = await setUp();
+    const hung = project('hung');
+    hang(hung);
+    const verdict = probe!.check(task(hung), Date.now() + 60_000);
+    expect(await waitFor(() => fs.existsSync(`${hung}.seen`), 30_000, 20)).toBe(true);
+    probe!.close();
+    expect(probe!.stats().stuck).toBe(1);
+    expect((await verdict).ok).toBe(false);
   }, 60_000);
 
   it('callers of one project share one probe', async () => {
