@@ -6,8 +6,11 @@ import { expect } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ask } from '../../sources/recall-server/ask.js';
+import { PROTOCOL_VERSION, serverSocketPath, type ServerStatus } from '../../sources/recall-server/protocol.js';
+import { waitFor } from '../helpers/wait.js';
 import { hostileKb, runProcess, type HostileKb, type Run, type RunOptions } from '../../scripts/hostile/processes.js';
 
 export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -102,3 +105,40 @@ export function mkfifo(file: string): void {
 }
 
 export { sleep, waitFor } from '../helpers/wait.js';
+
+/** The status answer of the recall server of `env`, or null when it gives none within `ms`. */
+export async function serverStatus(env: NodeJS.ProcessEnv, ms: number): Promise<ServerStatus | null> {
+  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, ms, Date.now() + ms);
+  return 'answer' in out && 'status' in out.answer ? out.answer.status : null;
+}
+
+/** Whether the recall server of `env` answers a status request within `ms`. */
+export async function serverAnswers(env: NodeJS.ProcessEnv, ms: number): Promise<boolean> {
+  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, ms, Date.now() + ms);
+  return !('failed' in out);
+}
+
+/**
+ * Start the recall server of `env` (with `args` after its socket) and wait until `ready` holds
+ * (by default: it answers). Stop it with stopServer.
+ */
+export async function startServer(
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+  ready: () => Promise<boolean> = () => serverAnswers(env, 1000),
+): Promise<ChildProcess> {
+  const socket = serverSocketPath(env);
+  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
+  const server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket, ...args], {
+    env,
+    stdio: 'ignore',
+  });
+  if (!(await waitFor(ready, 60_000, 100))) throw new Error('the recall server did not start');
+  return server;
+}
+
+/** Stop a server startServer started: asked first, then killed. */
+export async function stopServer(server: ChildProcess, env: NodeJS.ProcessEnv): Promise<void> {
+  await runCli(['daemon', 'stop'], { env, killAfterMs: 20_000 });
+  server.kill('SIGKILL');
+}

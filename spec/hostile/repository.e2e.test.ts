@@ -7,19 +7,26 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { expectEnvelope, hostileCase, mkfifo, prompt, recallLog, repo, runCli, runHook, waitFor, type Case } from './helpers.js';
-import { ask } from '../../sources/recall-server/ask.js';
-import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+import {
+  expectEnvelope,
+  hostileCase,
+  mkfifo,
+  prompt,
+  recallLog,
+  repo,
+  runHook,
+  serverAnswers,
+  startServer,
+  stopServer,
+  type Case,
+} from './helpers.js';
 
 let c: Case;
 let server: ChildProcess | null = null;
 afterEach(async () => {
-  if (server) {
-    await runCli(['daemon', 'stop'], { env: c.env, killAfterMs: 20_000 });
-    server.kill('SIGKILL');
-    server = null;
-  }
+  if (server) await stopServer(server, c.env);
+  server = null;
   c?.cleanup();
 });
 
@@ -73,20 +80,6 @@ function signedHostileRepo(base: string): { project: string; marker: string } {
   return { project, marker };
 }
 
-/** Whether the recall server of `env` answers a status request within `ms`. */
-async function serverAnswers(env: NodeJS.ProcessEnv, ms: number): Promise<boolean> {
-  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, ms, Date.now() + ms);
-  return !('failed' in out);
-}
-
-/** Start the recall server of `env` and wait until it answers. */
-async function startServer(env: NodeJS.ProcessEnv): Promise<void> {
-  const socket = serverSocketPath(env);
-  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-  server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket], { env, stdio: 'ignore' });
-  if (!(await waitFor(() => serverAnswers(env, 1000), 60_000, 100))) throw new Error('the recall server did not start');
-}
-
 /** The queries of the recalls logged in the state dir. */
 const loggedQueries = (state: string): string[] => recallLog(state).map((e) => String((e as { query?: unknown }).query ?? ''));
 
@@ -107,7 +100,7 @@ describe('a repository configured to run a program', () => {
       c = hostileCase();
       const { project, marker } = signedHostileRepo(c.base);
       const env = { ...c.env, ...extra, CLAUDE_PROJECT_DIR: project };
-      if (how !== 'in-process') await startServer(env);
+      if (how !== 'in-process') server = await startServer(env);
       const r = await runHook('session-start', {
         env,
         cwd: project,
@@ -162,7 +155,7 @@ describe('a FIFO where git keeps its files', () => {
   it('HEAD a FIFO through the server: that project answers and another project is served meanwhile', async () => {
     c = hostileCase();
     const project = fifoRepo(c.base, 'gitdir-HEAD');
-    await startServer(c.env);
+    server = await startServer(c.env);
     const start = runHook('session-start', {
       env: { ...c.env, CLAUDE_PROJECT_DIR: project },
       cwd: project,
@@ -179,7 +172,7 @@ describe('a FIFO where git keeps its files', () => {
     c = hostileCase();
     const fifo = path.join(c.base, 'transcript.jsonl');
     mkfifo(fifo);
-    await startServer(c.env);
+    server = await startServer(c.env);
     const stdin = JSON.stringify({ session_id: 's1', agent_type: 'postgres connection pool', transcript_path: fifo, cwd: repo });
     const r = await runHook('subagent-start', { env: c.env, stdin, killAfterMs: 30_000 });
     expectEnvelope(r, 5000);

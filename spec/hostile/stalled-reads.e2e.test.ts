@@ -12,51 +12,46 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { expectEnvelope, hostileCase, prompt, recallLog, repo, runCli, runHook, waitFor, type Case } from './helpers.js';
-import { ask } from '../../sources/recall-server/ask.js';
-import { PROTOCOL_VERSION, serverSocketPath } from '../../sources/recall-server/protocol.js';
+import { type ChildProcess } from 'node:child_process';
+import {
+  expectEnvelope,
+  hostileCase,
+  prompt,
+  recallLog,
+  repo,
+  runHook,
+  serverAnswers,
+  serverStatus,
+  startServer,
+  stopServer,
+  waitFor,
+  type Case,
+} from './helpers.js';
 import { MAX_STUCK } from '../../server/project-probe.js';
 
 let c: Case;
 let server: ChildProcess | null = null;
 afterEach(async () => {
-  if (server) {
-    await runCli(['daemon', 'stop'], { env: c.env, killAfterMs: 20_000 });
-    server.kill('SIGKILL');
-    server = null;
-  }
+  if (server) await stopServer(server, c.env);
+  server = null;
   c?.cleanup();
 });
 
-async function serverAnswers(env: NodeJS.ProcessEnv, ms: number): Promise<boolean> {
-  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, ms, Date.now() + ms);
-  return !('failed' in out);
-}
-
 /** The server's probe threads loaded (a loaded machine may take seconds to start them; a call before that is not read). */
 async function probesReady(env: NodeJS.ProcessEnv): Promise<boolean> {
-  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, 1000, Date.now() + 1000);
-  const status = 'answer' in out && 'status' in out.answer ? out.answer.status : null;
+  const status = await serverStatus(env, 1000);
   // A server without probes (the code before them) has nothing to wait for.
   return status !== null && (status.probe === undefined || status.probe.ready >= 2);
 }
 
 /** One figure of the server's probe status. */
 async function probeStat(env: NodeJS.ProcessEnv, key: 'stuck' | 'probed'): Promise<number | undefined> {
-  const out = await ask(serverSocketPath(env), { op: 'status', v: PROTOCOL_VERSION }, 5000, Date.now() + 5000);
-  return 'answer' in out && 'status' in out.answer ? out.answer.status.probe?.[key] : undefined;
+  return (await serverStatus(env, 5000))?.probe?.[key];
 }
 
 /** The recall server of `env`, started with the seam that stalls every read under `stalled`. */
-async function startServer(env: NodeJS.ProcessEnv, stalled: string): Promise<void> {
-  const socket = serverSocketPath(env);
-  fs.mkdirSync(path.dirname(socket), { recursive: true, mode: 0o700 });
-  server = spawn(process.execPath, [path.join(repo, 'dist', 'bundle', 'server.mjs'), '--socket', socket, '--test-stall-reads', stalled], {
-    env,
-    stdio: 'ignore',
-  });
-  if (!(await waitFor(() => probesReady(env), 60_000, 100))) throw new Error('the recall server did not start');
+async function startStalledServer(env: NodeJS.ProcessEnv, stalled: string): Promise<void> {
+  server = await startServer(env, ['--test-stall-reads', stalled], () => probesReady(env));
 }
 
 /** The lines of a hook's log in the state dir. */
@@ -77,7 +72,7 @@ describe('a project whose files stop answering, through the recall server', () =
   it('its hooks answer in time with nothing and say why; another project is served by the server meanwhile', async () => {
     c = hostileCase();
     const project = stalledProject(c.base);
-    await startServer(c.env, path.dirname(project));
+    await startStalledServer(c.env, path.dirname(project));
     const inStalled = { ...c.env, CLAUDE_PROJECT_DIR: project, REFLECT_RECALL_TIMEOUT: '5' };
     const start = runHook('session-start', {
       env: inStalled,
@@ -114,7 +109,7 @@ describe('a project whose files stop answering, through the recall server', () =
     fs.mkdirSync(stalled);
     const transcript = path.join(stalled, 'transcript.jsonl');
     fs.writeFileSync(transcript, '');
-    await startServer(c.env, stalled);
+    await startStalledServer(c.env, stalled);
     const stdin = JSON.stringify({ session_id: 's1', agent_type: 'postgres connection pool', transcript_path: transcript, cwd: repo });
     const r = await runHook('subagent-start', { env: c.env, stdin, killAfterMs: 30_000 });
     // The transcript is one source: the payload's agent type still finds the note.
@@ -138,7 +133,7 @@ describe('a project whose files stop answering, through the recall server', () =
     fs.copyFileSync(path.join(c.kb, 'documents', 'pool.md'), path.join(kb, 'documents', 'pool.md'));
     const project = path.join(c.base, 'billing');
     fs.mkdirSync(project);
-    await startServer(c.env, stalled);
+    await startStalledServer(c.env, stalled);
     const inStalled = { ...c.env, GLOBAL_LEARNINGS_PATH: kb, CLAUDE_PROJECT_DIR: project };
     const stuck = runHook('user-prompt-submit', { env: inStalled, stdin: prompt(undefined, 's1'), killAfterMs: 30_000 });
     const meanwhile = runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
@@ -166,7 +161,7 @@ describe('a project whose files stop answering, through the recall server', () =
   it(`one stalled project, called from ${MAX_STUCK} terminals whose environments differ: other projects are still served`, async () => {
     c = hostileCase();
     const project = stalledProject(c.base);
-    await startServer(c.env, path.dirname(project));
+    await startStalledServer(c.env, path.dirname(project));
     // A project served before the stall, and served after it.
     const before = await runHook('user-prompt-submit', { env: c.env, stdin: prompt(undefined, 'other-1'), killAfterMs: 30_000 });
     expect(expectEnvelope(before, 5000)).toContain('[lrn-pool]');
