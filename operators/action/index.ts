@@ -2,16 +2,8 @@
 // files inside the folder import each other directly.
 export { readToolCall, actionSummary, shellCommands, projectPath, type ToolAction, type ActionKind } from './tool-call.js';
 export { noteTriggers, commandPattern, globRegExp, isPathPattern, type NoteTriggers, type CommandPattern } from './triggers.js';
-export {
-  ACTION_MATCH_THRESHOLD,
-  MAX_ACTION_NOTES,
-  buildTriggerIndex,
-  clearsBar,
-  matchAction,
-  type ActionMatch,
-  type MatchOptions,
-  type TriggerIndex,
-} from './match.js';
+export { ACTION_MATCH_THRESHOLD, MAX_ACTION_NOTES, clearsBar, matchAction, type ActionMatch, type MatchOptions } from './match.js';
+export { buildTriggerIndex, type TriggerIndex } from './trigger-index.js';
 export { runsPattern, followsNote, commandName } from './commands.js';
 export { spanStances } from './stances.js';
 export { stemsOf } from './terms.js';

@@ -8,6 +8,8 @@
  * - a command the note names, run with the same program and subcommand (`tmux kill-server`);
  * - a code-like token the note names (`proxy_read_timeout`, `--experimental-vm-modules`,
  *   `@rollup/rollup-linux-x64-gnu`), found in the call;
+ * - a variable the note names in capitals, used or set by the call (`$PATH`), and the type of a
+ *   file the call writes when the note names it (a `.plist`): names.ts;
  * - rare words the note is about (its focus stems), found in the call, each worth its rarity in
  *   everyday English and among the KB's notes.
  * What an edit only quotes around its change (unchanged lines) counts like its file path: where the
@@ -19,9 +21,10 @@
  */
 import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
-import type { NoteTriggers } from './triggers.js';
+import type { TriggerIndex } from './trigger-index.js';
 import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
+import { callVariables, editedTypes, typeEvidence, variableEvidence } from './names.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
@@ -47,18 +50,6 @@ const PROMPT_WEIGHT = 0.8;
 /** Most notes given for one call: a call is one step, one or two learnings are about it. */
 export const MAX_ACTION_NOTES = 2;
 
-export interface TriggerIndex {
-  notes: readonly NoteTriggers[];
-  byStem: Map<string, number[]>;
-  byPair: Map<string, number[]>;
-  byCompound: Map<string, number[]>;
-  byProgram: Map<string, number[]>;
-  /** Notes by the adjacent words of what they are about, as written (a command named in prose). */
-  byWordPair: Map<string, number[]>;
-  /** Notes with path globs (checked for every call that touches a file). */
-  withGlobs: number[];
-}
-
 export interface ActionMatch {
   id: string;
   score: number;
@@ -68,34 +59,6 @@ export interface ActionMatch {
   pieces: number;
   /** What matched, for traces: `when:npm install`, `command:tmux kill-server`, `token:lock_timeout`, `word:pyenv`. */
   why: string[];
-}
-
-function add(map: Map<string, number[]>, key: string, i: number): void {
-  const list = map.get(key);
-  if (!list) map.set(key, [i]);
-  else if (list[list.length - 1] !== i) list.push(i);
-}
-
-/** The inverted index of a KB's triggers (built once per index generation by the caller). */
-export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
-  const idx: TriggerIndex = {
-    notes,
-    byStem: new Map(),
-    byPair: new Map(),
-    byCompound: new Map(),
-    byProgram: new Map(),
-    byWordPair: new Map(),
-    withGlobs: [],
-  };
-  notes.forEach((n, i) => {
-    for (const s of n.stems) add(idx.byStem, s, i);
-    for (const p of n.pairs) add(idx.byPair, p, i);
-    for (const c of n.compounds) add(idx.byCompound, c, i);
-    for (const w of n.wordPairs) add(idx.byWordPair, w, i);
-    for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
-    if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
-  });
-  return idx;
 }
 
 interface ActionFeatures {
@@ -111,6 +74,10 @@ interface ActionFeatures {
   nearOnly: Map<string, 'path' | 'near'>;
   /** Stems of the words that name what the call runs: its programs and their subcommands (`kubectl describe pod`). */
   commandStems: Set<string>;
+  /** Environment variables the call uses or sets (`$PATH`, `${HOME}`, `export PATH=...`), as written. */
+  variables: Set<string>;
+  /** The types of the files an edit writes (`plist` for `com.x.plist`), by their stems. */
+  fileTypes: Set<string>;
 }
 
 function features(a: ToolAction, cwd: string): ActionFeatures {
@@ -143,7 +110,7 @@ function features(a: ToolAction, cwd: string): ActionFeatures {
   for (const s of nearOnly.keys()) stems.add(s);
   const commandStems = new Set<string>();
   for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
-  return { commands, paths, compounds, stems, nearOnly, commandStems };
+  return { commands, paths, compounds, stems, nearOnly, commandStems, variables: callVariables(a), fileTypes: editedTypes(a, paths) };
 }
 
 export interface MatchOptions {
@@ -156,7 +123,14 @@ export interface MatchOptions {
 }
 
 /** `applies_when` commands, always; the commands notes name, unless the call only looks; path globs. */
-function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, looking: boolean, ev: Evidence): void {
+function commandEvidence(
+  idx: TriggerIndex,
+  action: ToolAction,
+  f: ActionFeatures,
+  looking: boolean,
+  opts: MatchOptions,
+  ev: Evidence,
+): void {
   for (const p of new Set(f.commands.map(program))) {
     for (const i of idx.byProgram.get(p) ?? []) {
       const t = idx.notes[i]!;
@@ -172,6 +146,7 @@ function commandEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeature
   for (const { i, said } of prose)
     if (!ev.byNote.get(i)?.why.some((w) => w.startsWith('command:'))) ev.credit(i, W_PHRASE, `command:${said}`, true);
   if (f.paths.length === 0) return;
+  typeEvidence(idx.byStem, f.fileTypes, opts.info, ev);
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   for (const i of idx.withGlobs) {
     const g = idx.notes[i]!.globs.find(touches);
@@ -208,7 +183,8 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
 
 /** Shared code-like tokens, then rare words (a token's own words are not counted twice), then the prompt's. */
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
-  const counted = new Map<number, Set<string>>();
+  // A variable's name is the note's word, counted as a token: not again as the everyday word.
+  const counted = variableEvidence(idx.byVariable, f.variables, ev);
   // One token of the call counts once per note, by the rarest of its forms that note names.
   for (const { forms, stems, near } of f.compounds.values()) {
     const best = new Map<number, { form: string; df: number }>();
@@ -274,7 +250,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
     (action.kind === 'read' && f.paths.every((p) => DESCRIBING.test(p))) ||
     (action.kind === 'other' && f.paths.length === 0);
   const ev = new Evidence();
-  commandEvidence(idx, action, f, looking, ev);
+  commandEvidence(idx, action, f, looking, opts, ev);
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
     retiredEvidence(idx.notes, idx.byStem, f, opts.info, ev);

@@ -7,10 +7,11 @@
  *   force-unlock` matches that subcommand only. A path glob has a `/`, `*` or a file suffix and no
  *   space (`apps/api/**`, `*.tf`, `Dockerfile`): it matches a file the call touches.
  * - Without one, the triggers the note already has: the commands its code spans and code blocks
- *   name (a program and its subcommand), the code-like tokens it names anywhere in code spans and
- *   in its focus (title, key insight / description, how to apply, fix, rule, tags), the word
- *   stems of that focus and the word pairs of what it is about, and the files, folders and file
- *   types its "How to apply" names in code spans.
+ *   name (a program and its subcommand), the code-like tokens it names anywhere in code spans, in
+ *   its focus (title, key insight / description, how to apply, fix, rule, tags) and in its
+ *   symptoms, the word stems of that focus, the names it writes there in capitals (`PATH`) and the
+ *   word pairs of what it is about, and the files, folders and file types its "How to apply" names
+ *   in code spans.
  * - What it recommends, read from the clause around each code span (`use X`, `X, never Y`): the
  *   commands and tokens a call that follows the note runs or writes, so such a call is left alone.
  */
@@ -19,6 +20,7 @@ import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf, trimToken } 
 import { shellCommands } from './tool-call.js';
 import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
+import { capitalNames } from './names.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -41,6 +43,11 @@ export interface NoteTriggers {
   focusCompounds: Set<string>;
   /** Stems of the note's focus text. */
   stems: Set<string>;
+  /**
+   * Names written in capitals in what the note is about (`PATH`, `HOME`, `TZ`, `NODE_OPTIONS`): an
+   * environment variable's name as the note writes it, matched only by a call that uses the variable.
+   */
+  variables: Set<string>;
   /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */
   retired: Set<string>;
   /** Stems of what the note sets aside in a contrast ("fix the pool, not the timeout": `timeout`). */
@@ -207,6 +214,13 @@ export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply'
     .join('\n');
 }
 
+/** The code-like tokens a note names: those of what it is about first, then those of these texts, at most MAX_PER_KIND. */
+function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<string> {
+  const out = new Set<string>(first);
+  for (const t of texts) for (const tok of rawTokens(t)) for (const c of compoundsOf(tok)) if (out.size < MAX_PER_KIND) out.add(c);
+  return out;
+}
+
 /** The triggers of a note (see the module comment). */
 export function noteTriggers(
   note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body'>,
@@ -238,10 +252,9 @@ export function noteTriggers(
   // (`Access-Control-Allow-Origin: *`) is one token, `origin=*` (terms.ts).
   const about = [note.title, note.keyInsight, note.howToApply, str(fm['rule']), str(fm['description'])].join('\n');
   const focusCompounds = new Set([...new Set([...rawTokens(about).flatMap(compoundsOf), ...settingTokens(about)])].slice(0, MAX_PER_KIND));
-  const compounds = new Set<string>(focusCompounds);
-  for (const tok of [...rawTokens(focus), ...spans.flatMap((s) => rawTokens(s))]) {
-    for (const c of compoundsOf(tok)) if (compounds.size < MAX_PER_KIND) compounds.add(c);
-  }
+  // The code-like tokens of its symptoms too (an error's name, a field seen where it should not be:
+  // `ERR_REQUIRE_ESM`, `card.last4`); their everyday words would match too much.
+  const compounds = tokensNamed(focusCompounds, [focus, ...spans, list(fm['symptoms']).join('\n')]);
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
   for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
   const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
@@ -259,6 +272,7 @@ export function noteTriggers(
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
+    variables: capitalNames(focus),
     ...proseTriggers(about),
     pairs,
     programs,

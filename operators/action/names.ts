@@ -1,0 +1,106 @@
+/**
+ * Two things a tool call can share with a note besides its words. Pure.
+ *
+ * - A variable the note names in capitals (`PATH` in "system python wins PATH resolution"), used or
+ *   set by the call (`echo "$PATH"`, `export PATH=...`): the note's word, as the name of that
+ *   variable, so it counts as a token, not as the everyday word "path".
+ * - The type of a file the call writes (`com.acme.sync.plist`), named by the note (`launchd plists
+ *   run with a minimal env`): where the note applies, as a file its "How to apply" names.
+ */
+import { stemOf } from '../../core/stems.js';
+import { isCompound } from './terms.js';
+import type { ToolAction } from './tool-call.js';
+import { CODE_WORDS } from './looking.js';
+import { spread, type Evidence } from './evidence.js';
+
+/** A shared variable, before its rarity among notes: a code-like token's worth (match.ts W_COMPOUND). */
+const W_VARIABLE = 1.2;
+/** A file of the note's type, written: a named place's worth (match.ts W_PHRASE). */
+const W_TYPE = 1.6;
+/** A file type counts only when its name is this rare in everyday English (0..1). */
+const MIN_TYPE_INFO = 0.9;
+/** Characters of a note or a call scanned for names. */
+const MAX_SCAN = 8000;
+/** Names kept per note (a note of a thousand capitals must not make every call match). */
+const MAX_NAMES = 200;
+
+/** A word written in capitals (`PATH`, `TZ`), as a variable's name is: two characters at least. */
+const CAPITAL_NAME_RE = /(?<![\w$])[A-Z][A-Z0-9_]+(?!\w)/g;
+/** A variable a shell line or a written file uses (`$PATH`, `${HOME}`) or sets (`PATH=`, `export TZ=`). */
+const VARIABLE_RE = /\$\{?([A-Z][A-Z0-9_]+)\b|(?<![\w$])([A-Z][A-Z0-9_]+)=/g;
+/** The type of a file by its name's suffix (`com.x.plist`); a dotfile's name (`.zshrc`) is its name, not a type. */
+const FILE_TYPE_RE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{1,7})$/;
+
+/**
+ * The names a note writes in capitals, as written: case is what marks them as names. One that reads
+ * as code (`NODE_OPTIONS`) is matched as a token already (terms.ts) and is left out here.
+ */
+export function capitalNames(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.slice(0, MAX_SCAN).matchAll(CAPITAL_NAME_RE)) if (!isCompound(m[0]) && out.size < MAX_NAMES) out.add(m[0]);
+  return out;
+}
+
+/** The variables a call uses or sets in what it runs or writes (not in the lines an edit only quotes). */
+export function callVariables(a: ToolAction): Set<string> {
+  const out = new Set<string>();
+  for (const t of [a.raw, a.text]) {
+    for (const m of t.slice(0, MAX_SCAN).matchAll(VARIABLE_RE)) {
+      const name = (m[1] ?? m[2])!;
+      if (!isCompound(name)) out.add(name);
+    }
+  }
+  return out;
+}
+
+/** The stems of the types of the files an edit writes (a read or a run writes none). */
+export function editedTypes(a: ToolAction, paths: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  if (a.kind !== 'edit') return out;
+  for (const p of paths) {
+    const type = FILE_TYPE_RE.exec(p.split('/').pop() ?? '')?.[1];
+    if (type) out.add(stemOf(type.toLowerCase()));
+  }
+  return out;
+}
+
+/**
+ * Credit for each note that names a variable the call uses; strong alone when at most two notes
+ * name it. Returns the stems so counted per note, which the everyday-word evidence then passes over.
+ */
+export function variableEvidence(
+  byVariable: ReadonlyMap<string, readonly number[]>,
+  variables: ReadonlySet<string>,
+  ev: Evidence,
+): Map<number, Set<string>> {
+  const counted = new Map<number, Set<string>>();
+  for (const v of variables) {
+    const hits = byVariable.get(v) ?? [];
+    const s = stemOf(v.toLowerCase());
+    for (const i of hits) {
+      ev.credit(i, W_VARIABLE * spread(hits.length), `variable:$${v}`, hits.length <= 2, `word:${s}`);
+      const seen = counted.get(i) ?? new Set<string>();
+      seen.add(s);
+      counted.set(i, seen);
+    }
+  }
+  return counted;
+}
+
+/**
+ * Credit for each note whose focus names the type of a file the call writes. Only a type that is a
+ * rare word counts (`.yaml`, `.service`, `.lock` say nothing about a topic); it is where the change
+ * is (one piece with the file's path) and strong alone only when at most two notes name it.
+ */
+export function typeEvidence(
+  byStem: ReadonlyMap<string, readonly number[]>,
+  types: ReadonlySet<string>,
+  info: (stem: string) => number,
+  ev: Evidence,
+): void {
+  for (const t of types) {
+    if (CODE_WORDS.has(t) || info(t) < MIN_TYPE_INFO) continue;
+    const hits = byStem.get(t) ?? [];
+    for (const i of hits) ev.credit(i, W_TYPE * spread(hits.length), `type:.${t}`, hits.length <= 2, 'where');
+  }
+}

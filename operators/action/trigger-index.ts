@@ -1,0 +1,46 @@
+/** The inverted index of a KB's triggers: notes by each thing a tool call can share with them. Pure. */
+import type { NoteTriggers } from './triggers.js';
+
+export interface TriggerIndex {
+  notes: readonly NoteTriggers[];
+  byStem: Map<string, number[]>;
+  byPair: Map<string, number[]>;
+  byCompound: Map<string, number[]>;
+  byProgram: Map<string, number[]>;
+  /** Notes by the adjacent words of what they are about, as written (a command named in prose). */
+  byWordPair: Map<string, number[]>;
+  /** Notes with path globs (checked for every call that touches a file). */
+  withGlobs: number[];
+  /** Notes by the names they write in capitals (`PATH`): a variable a call uses. */
+  byVariable: Map<string, number[]>;
+}
+
+function add(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (!list) map.set(key, [i]);
+  else if (list[list.length - 1] !== i) list.push(i);
+}
+
+/** The inverted index of a KB's triggers (built once per index generation by the caller). */
+export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
+  const idx: TriggerIndex = {
+    notes,
+    byStem: new Map(),
+    byPair: new Map(),
+    byCompound: new Map(),
+    byProgram: new Map(),
+    byWordPair: new Map(),
+    withGlobs: [],
+    byVariable: new Map(),
+  };
+  notes.forEach((n, i) => {
+    for (const s of n.stems) add(idx.byStem, s, i);
+    for (const p of n.pairs) add(idx.byPair, p, i);
+    for (const c of n.compounds) add(idx.byCompound, c, i);
+    for (const w of n.wordPairs) add(idx.byWordPair, w, i);
+    for (const v of n.variables) add(idx.byVariable, v, i);
+    for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
+    if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
+  });
+  return idx;
+}

@@ -1,0 +1,160 @@
+/**
+ * Three kinds of evidence a tool call can share with a note beyond its words (operators/action):
+ * a variable the note names in capitals (`$PATH` for "python in PATH"), a file of the type the note
+ * is about (a `.plist` for "launchd plists"), and a code-like token of the note's symptoms
+ * (`card.last4` for "card last4 visible in the logs"). Each is checked with and without it, so a
+ * spec fails when the evidence is missing and when it reaches too far.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { matchAction } from '../../operators/action/index.js';
+import { call, kb } from '../helpers/action.js';
+
+/** Everyday words count as they do in English (the real word counts give these values); others as rare. */
+const EVERYDAY: Record<string, number> = { path: 0.59, python: 0.74, system: 0.5, custom: 0.56, card: 0.5, search: 0.5, dict: 0.6 };
+const info = (stem: string): number => EVERYDAY[stem] ?? 1;
+
+const match = (idx: ReturnType<typeof kb>, tool: string, input: Record<string, unknown>) =>
+  matchAction(idx, call(tool, input), '/home/dev/app', { info });
+
+const PYENV = `---
+id: lrn-pyenv
+title: "pyenv shims must precede system python in PATH"
+tags: [pyenv, python]
+key_insight: "If system python wins PATH resolution, pyenv pinning silently no-ops."
+---
+Body.
+`;
+const IMPORT_PATH = `---
+id: lrn-import-path
+title: "Python import path picks the installed copy first"
+key_insight: "An editable install puts the source folder on the import path; a second copy shadows it."
+---
+Body.
+`;
+
+describe('a variable the note names in capitals', () => {
+  const idx = kb({ 'pyenv.md': PYENV, 'import.md': IMPORT_PATH });
+
+  it('gives the note when the call uses the variable ($PATH), as a token of its own', () => {
+    const m = match(idx, 'Bash', { command: `which -a python python3; echo "$PATH" | tr ':' '\\n'` });
+    expect(m.map((x) => x.id)).toEqual(['lrn-pyenv']);
+    expect(m[0]!.why).toContain('variable:$PATH');
+  });
+
+  it('counts a variable the call sets (PATH=..., export PATH=...) too', () => {
+    const m = match(idx, 'Bash', { command: 'PATH=/usr/local/bin:/usr/bin python -V' });
+    expect(m[0]?.why).toContain('variable:$PATH');
+  });
+
+  it('does not give a note that writes the word in lower case (an import path is no variable)', () => {
+    const m = matchAction(idx, call('Bash', { command: `echo "$PATH"; python -c 'import app'` }), '/home/dev/app', { info, threshold: 0 });
+    expect(m.find((x) => x.id === 'lrn-import-path')?.why ?? []).not.toContain('variable:$PATH');
+  });
+
+  it('takes no lower-case word of the call for the variable', () => {
+    const m = matchAction(idx, call('Bash', { command: 'python -c "import sys; print(sys.path)"' }), '/home/dev/app', {
+      info,
+      threshold: 0,
+    });
+    expect(m.flatMap((x) => x.why).filter((w) => w.startsWith('variable:'))).toEqual([]);
+  });
+});
+
+const LAUNCHD = `---
+name: launchd-plist-env
+title: "launchd jobs don't inherit shell environment variables"
+tags: [launchd, macos]
+key_insight: "launchd plists run with a minimal env; bake variables into an EnvironmentVariables dict or wrap with a login shell."
+---
+Body.
+`;
+const PLIST_CONTENT = `<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0">
+<dict>
+  <key>Label</key><string>com.dev.sync-photos</string>
+  <key>ProgramArguments</key><array><string>/Users/dev/bin/sync-photos</string></array>
+</dict>
+</plist>
+`;
+
+describe('a file of the type the note is about', () => {
+  const idx = kb({ 'launchd.md': LAUNCHD });
+  const plist = '/Users/dev/Library/LaunchAgents/com.dev.sync-photos.plist';
+
+  it('gives the note for writing a file of that type (a .plist for "launchd plists")', () => {
+    const m = match(idx, 'Write', { file_path: plist, content: PLIST_CONTENT });
+    expect(m.map((x) => x.id)).toEqual(['launchd-plist-env']);
+    expect(m[0]!.why).toContain('type:.plist');
+  });
+
+  it('does not count the type of a file the call only reads', () => {
+    const m = matchAction(idx, call('Read', { file_path: plist }), '/Users/dev/dotfiles', { info, threshold: 0 });
+    expect(m.flatMap((x) => x.why).filter((w) => w.startsWith('type:'))).toEqual([]);
+  });
+
+  it('takes a dotfile by its name, not as a type (.zshrc), and no type that is a code word (.yaml)', () => {
+    const zsh = kb({
+      'zsh.md': '---\nid: lrn-zsh\ntitle: "zshrc globs fail under nomatch"\n---\nBody.\n',
+      'k8s.md': '---\nid: lrn-yaml\ntitle: "yaml anchors are not merged by kubectl"\n---\nBody.\n',
+    });
+    const whys = (file_path: string): string[] =>
+      matchAction(zsh, call('Edit', { file_path, old_string: 'a', new_string: 'b' }), '/home/dev/app', { info, threshold: 0 }).flatMap(
+        (x) => x.why,
+      );
+    expect(whys('/home/dev/dotfiles/.zshrc').filter((w) => w.startsWith('type:'))).toEqual([]);
+    expect(whys('/home/dev/app/deploy/api.yaml').filter((w) => w.startsWith('type:'))).toEqual([]);
+  });
+
+  it('is not enough alone for a type three notes name', () => {
+    const three = kb({
+      'a.md': LAUNCHD,
+      'b.md': '---\nid: lrn-b\ntitle: "plist keys are case-sensitive"\n---\nBody.\n',
+      'c.md': '---\nid: lrn-c\ntitle: "binary plist files need plutil to diff"\n---\nBody.\n',
+    });
+    const m = matchAction(
+      three,
+      call('Edit', { file_path: plist, old_string: '<key>A</key>', new_string: '<key>B</key>' }),
+      '/Users/dev/x',
+      {
+        info,
+        threshold: 0,
+      },
+    );
+    expect(m.filter((x) => x.why.includes('type:.plist')).every((x) => !x.strong)).toBe(true);
+  });
+});
+
+const PII = `---
+id: lrn-pii
+title: "Redact PII in structured logs at the logger, not at call sites"
+tags: [logging, pii]
+symptoms:
+  - "Customer email and card last4 visible in the log search"
+rule: "Never log request bodies, headers, or user objects unredacted."
+---
+Body.
+`;
+
+describe("the code-like tokens of a note's symptoms", () => {
+  const idx = kb({ 'pii.md': PII });
+
+  it('gives the note for a log line that writes what its symptoms saw (card.last4)', () => {
+    const m = match(idx, 'Edit', {
+      file_path: '/home/dev/app/billing/charge.py',
+      old_string: '    raise Declined(exc.code)',
+      new_string: '    logger.warning("declined %s %s", customer.email, card.last4)\n    raise Declined(exc.code)',
+    });
+    expect(m.map((x) => x.id)).toEqual(['lrn-pii']);
+    expect(m[0]!.why).toContain('token:last4');
+  });
+
+  it("takes no everyday word of the symptoms (a call that writes 'customer' and 'search')", () => {
+    const m = matchAction(
+      idx,
+      call('Edit', { file_path: '/home/dev/app/search.py', old_string: 'x = 1', new_string: 'results = search(customer)' }),
+      '/home/dev/app',
+      { info, threshold: 0 },
+    );
+    expect(m.flatMap((x) => x.why).filter((w) => /custom|search/.test(w))).toEqual([]);
+  });
+});
