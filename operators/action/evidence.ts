@@ -53,10 +53,30 @@ export function retiredEvidence(
 const IMPORT_RE =
   /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]{0,80})|^\s*(?:from|import)\s+([A-Za-z_]\w{0,80})/gm;
 
-/** The packages the lines a call writes import (their first name: `lodash/fp` is `lodash`). */
-export function importedPackages(text: string): string[] {
+/**
+ * Go: an import path alone on its line (as inside `import ( ... )`, where an edit that adds one
+ * import writes only that line) or after `import`, with or without an alias. Only in a `.go` file.
+ */
+const GO_IMPORT_RE = /^\s*(?:import\s+)?(?:[A-Za-z_.]\w*\s+)?"([a-z][\w.-]*(?:\/[\w.-]+)*)"\s*\)?\s*$/gm;
+/** Rust: the crate a `use` or `extern crate` names (`use serde::Deserialize;`). Only in a `.rs` file. */
+const RUST_USE_RE = /^\s*(?:pub(?:\([\w ]+\))?\s+)?(?:use|extern\s+crate)\s+([a-z_][a-z0-9_]*)/gm;
+/** Parts of a Go import path that name no package: the module host, and layout and version folders. */
+const GO_LAYOUT = /^(?:pkg|internal|cmd|v\d+)$|\./;
+
+/**
+ * The packages the lines a call writes import: their first name in JavaScript and Python
+ * (`lodash/fp` is `lodash`); each named part of a Go import path after its host
+ * (`github.com/stretchr/testify/assert`: `stretchr`, `testify`, `assert`); a Rust `use`'s crate.
+ */
+export function importedPackages(text: string, paths: readonly string[] = []): string[] {
   const out = new Set<string>();
-  for (const m of text.slice(0, 8000).matchAll(IMPORT_RE)) out.add((m[1] ?? m[2] ?? '').toLowerCase());
+  const code = text.slice(0, 8000);
+  for (const m of code.matchAll(IMPORT_RE)) out.add((m[1] ?? m[2] ?? '').toLowerCase());
+  if (paths.some((p) => p.endsWith('.go'))) {
+    for (const m of code.matchAll(GO_IMPORT_RE))
+      for (const part of m[1]!.split('/').slice(m[1]!.includes('/') ? 1 : 0)) if (!GO_LAYOUT.test(part)) out.add(part.toLowerCase());
+  }
+  if (paths.some((p) => p.endsWith('.rs'))) for (const m of code.matchAll(RUST_USE_RE)) out.add(m[1]!);
   return [...out].filter((p) => p.length >= 4 && !p.startsWith('.'));
 }
 
@@ -73,10 +93,11 @@ export function importEvidence(
   notes: readonly NoteTriggers[],
   byStem: ReadonlyMap<string, readonly number[]>,
   text: string,
+  paths: readonly string[],
   info: (stem: string) => number,
   ev: Evidence,
 ): void {
-  for (const p of importedPackages(text)) {
+  for (const p of importedPackages(text, paths)) {
     const s = stemOf(p);
     if (CODE_WORDS.has(s)) continue;
     const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.stems.has(s));

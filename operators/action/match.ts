@@ -254,7 +254,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
     retiredEvidence(idx.notes, idx.byStem, f, opts.info, ev);
-    importEvidence(idx.notes, idx.byStem, action.text, opts.info, ev);
+    importEvidence(idx.notes, idx.byStem, action.text, f.paths, opts.info, ev);
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;

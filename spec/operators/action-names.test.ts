@@ -1,9 +1,10 @@
 /**
- * Three kinds of evidence a tool call can share with a note beyond its words (operators/action):
+ * Kinds of evidence a tool call can share with a note beyond its words (operators/action):
  * a variable the note names in capitals (`$PATH` for "python in PATH"), a file of the type the note
  * is about (a `.plist` for "launchd plists"), and a code-like token of the note's symptoms
- * (`card.last4` for "card last4 visible in the logs"). Each is checked with and without it, so a
- * spec fails when the evidence is missing and when it reaches too far.
+ * (`card.last4` for "card last4 visible in the logs"); and the packages a Go or Rust edit imports.
+ * Each is checked with and without it, so a spec fails when the evidence is missing and when it
+ * reaches too far.
  */
 import { describe, it, expect } from '@jest/globals';
 import { matchAction } from '../../operators/action/index.js';
@@ -156,5 +157,54 @@ describe("the code-like tokens of a note's symptoms", () => {
       { info, threshold: 0 },
     );
     expect(m.flatMap((x) => x.why).filter((w) => /custom|search/.test(w))).toEqual([]);
+  });
+});
+
+const GO_TESTS = `---
+name: go-test-style
+description: Go tests are table-driven with t.Run and testify/require (not assert)
+metadata:
+  type: feedback
+---
+Use \`require\` from testify, not \`assert\`.
+`;
+const SERDE = `---
+id: lrn-serde-untagged
+title: "serde untagged enums swallow the real deserialize error"
+---
+Body.
+`;
+
+describe('the packages a Go or Rust edit imports', () => {
+  const idx = kb({ 'go_tests.md': GO_TESTS, 'serde.md': SERDE });
+  const whys = (file_path: string, content: string): string[] =>
+    matchAction(idx, call('Write', { file_path, content }), '/home/dev/app', { info: () => 0.8, threshold: 0 }).flatMap((m) => m.why);
+
+  it('reads a Go import block by the named parts of each path, not its host or layout folders', () => {
+    const test = 'package auth\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/assert"\n)\n';
+    expect(whys('/home/dev/app/internal/auth/header_test.go', test)).toEqual(expect.arrayContaining(['import:testify', 'import:assert']));
+    expect(whys('/home/dev/app/internal/auth/header_test.go', test).filter((w) => /import:(github|pkg)/.test(w))).toEqual([]);
+  });
+
+  it('reads an edit that adds one line to a Go import block (the line is only the path)', () => {
+    const m = matchAction(
+      idx,
+      call('Edit', {
+        file_path: '/home/dev/app/x_test.go',
+        old_string: '\t"testing"',
+        new_string: '\t"testing"\n\t"github.com/stretchr/testify/assert"',
+      }),
+      '/home/dev/app',
+      { info: () => 0.8, threshold: 0 },
+    );
+    expect(m.flatMap((x) => x.why)).toContain('import:testify');
+  });
+
+  it('reads a Rust use by its crate, and neither form outside its language', () => {
+    expect(whys('/home/dev/app/src/config.rs', 'use serde::Deserialize;\n')).toContain('import:serde');
+    expect(whys('/home/dev/app/config.json', '  "github.com/stretchr/testify/assert"\n').filter((w) => w.startsWith('import:'))).toEqual(
+      [],
+    );
+    expect(whys('/home/dev/app/notes.txt', 'use serde::Deserialize;\n').filter((w) => w.startsWith('import:'))).toEqual([]);
   });
 });
