@@ -28,6 +28,8 @@ import { callVariables, editedTypes, typeEvidence, variableEvidence } from './na
 import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
+/** Evidence that the call writes or runs something a note names (not only its topic's words). */
+const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type):/;
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
 export const ACTION_MATCH_THRESHOLD = 1.5;
 /** An `applies_when` hit: the author said so, it is enough alone. */
@@ -262,6 +264,16 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   if (action.kind === 'run') {
     for (const [i, e] of ev.byNote)
       if (!e.why.some((w) => w.startsWith('when:')) && followsNote(f.commands, idx.notes[i]!)) ev.byNote.delete(i);
+  }
+  // Nor does an edit that writes a setting a note recommends, to its value (`timeZone: "Etc/UTC"` for
+  // "set timeZone: Etc/UTC"), and nothing the note is about or warns of: only its topic's words are
+  // left, and it is being followed. The key alone, set to another value, is not following it.
+  if (action.kind === 'edit') {
+    const settings = settingTokens(action.text);
+    for (const [i, e] of ev.byNote) {
+      const follows = settings.some((c) => idx.notes[i]!.followSettings.has(c));
+      if (follows && !e.why.some((w) => NAMED_EVIDENCE.test(w))) ev.byNote.delete(i);
+    }
   }
   return (
     [...ev.byNote.entries()]

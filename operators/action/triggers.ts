@@ -76,6 +76,11 @@ export interface NoteTriggers {
    * following the note, so they are no evidence for it.
    */
   followTokens: Set<string>;
+  /**
+   * The settings its fix or a recommended span writes, key and value (`timezone=etc/utc` for "set
+   * timeZone: Etc/UTC"): an edit that writes one and nothing the note warns of is following the note.
+   */
+  followSettings: Set<string>;
 }
 
 /** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
@@ -260,9 +265,9 @@ export function noteTriggers(
   const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
   const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
   const mentioned = new Set([...focusCompounds, ...tokensOf(stances.filter((x) => !x.recommended).map((x) => x.span))]);
-  const followTokens = new Set(
-    [...tokensOf([str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)])].filter((c) => !mentioned.has(c)),
-  );
+  const advice = [str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)];
+  const followTokens = new Set([...tokensOf(advice)].filter((c) => !mentioned.has(c)));
+  const followSettings = new Set(advice.flatMap((t) => settingTokens(t)).filter((c) => !mentioned.has(c)));
   return {
     id,
     commands,
@@ -279,5 +284,6 @@ export function noteTriggers(
     recommends,
     otherPhrases,
     followTokens,
+    followSettings,
   };
 }

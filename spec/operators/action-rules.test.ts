@@ -1,6 +1,6 @@
 /**
  * The action matcher's general rules for what counts as evidence (operators/action): an edit is read
- * by what it changes; a run that does what a note recommends is quiet; the program's name, and the
+ * by what it changes; a run or an edit that does what a note recommends is quiet; the program's name, and the
  * place of a change, are one piece of evidence each; an identifier made of a note's phrase counts.
  */
 import { describe, it, expect } from '@jest/globals';
@@ -177,6 +177,28 @@ A debug line \`logger.info({ req })\` shipped request bodies. Log ids (\`invoice
     // The logger call the note tells of, with the id it recommends logging: following it.
     expect(edit('logger.info("invoice finalized", extra={"invoice_id": invoice.id})')).toEqual([]);
     expect(edit('logger.info("incoming", extra={"body": req.body})')).toEqual(['lrn-pii']);
+  });
+
+  it('gives nothing for an edit that writes what a note recommends and nothing it warns of', () => {
+    const cron = kb({
+      'documents/cron.md': `---
+id: lrn-cron-dst
+title: "Cron schedules between 01:00 and 03:00 local time are skipped on DST days"
+tags: [cron, dst]
+key_insight: "Schedule cron jobs in UTC or outside 01:00-03:00 local; never set \`CRON_TZ\` to a local zone."
+fix: "Set timeZone: Etc/UTC on the CronJob and make the job idempotent per date."
+---
+Body.
+`,
+    });
+    const write = (spec: string) =>
+      ids(cron, 'Write', { file_path: '/home/dev/shop/k8s/cronjobs/export.yaml', content: `kind: CronJob\nspec:\n${spec}\n` });
+    // In UTC, as the note says: only its topic's words are left.
+    expect(write('  schedule: "*/15 * * * *"\n  timeZone: "Etc/UTC"')).toEqual([]);
+    // A local zone: the note applies.
+    expect(write('  schedule: "30 2 * * *"\n  timeZone: "America/New_York"')).toEqual(['lrn-cron-dst']);
+    // UTC written, and the local-zone setting it warns of too: not following it.
+    expect(write('  timeZone: "Etc/UTC"\n  env:\n    - CRON_TZ=America/New_York')).toEqual(['lrn-cron-dst']);
   });
 
   it('gives a note for an edit of a file its "How to apply" names: a file type, a folder, a file', () => {
