@@ -95,8 +95,21 @@ const SUBCOMMAND_ALIASES: Readonly<Record<string, Readonly<Record<string, string
   git: { co: 'checkout', ci: 'commit', br: 'branch', st: 'status' },
 };
 
-/** A command's words with its subcommand written out (`npm i` → `npm install`). */
-export function expandAliases(words: readonly string[]): string[] {
+/** A program's version suffix (`python3.12`, `pip3`, `sqlite3`) after a name of three letters or more. */
+const VERSION_SUFFIX = /^((?:.*\/)?[A-Za-z][A-Za-z_-]{2,}?)\d+(?:\.\d+)*$/;
+
+/**
+ * A program's name without its version (`python3.12` → `python`, `/usr/bin/pip3` → `/usr/bin/pip`,
+ * `sqlite3` → `sqlite`): a learning about `python -m venv` or "SQLite" is about every version's
+ * binary. Calls and notes are read through the same function, so both sides agree.
+ */
+export function versionless(program: string): string {
+  return program.replace(VERSION_SUFFIX, '$1');
+}
+
+/** A command's words with its program's version dropped and its subcommand written out (`npm i` → `npm install`). */
+export function expandAliases(given: readonly string[]): string[] {
+  const words = given.length > 0 ? [versionless(given[0]!), ...given.slice(1)] : [];
   const program = (words[0] ?? '').split('/').pop() ?? '';
   const table = SUBCOMMAND_ALIASES[program];
   if (!table) return [...words];

@@ -17,7 +17,7 @@
  */
 import type { Note } from '../../core/note/index.js';
 import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf, trimToken } from './terms.js';
-import { shellCommands } from './tool-call.js';
+import { shellCommands, versionless } from './tool-call.js';
 import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { capitalNames } from './names.js';
@@ -148,6 +148,8 @@ export function commandPattern(text: string): CommandPattern | null {
         .filter(Boolean),
     )
     .filter((alts) => alts.length > 0);
+  // The program as a call's is read: without its version (`python3 -m pip` is `python -m pip`).
+  if (words.length > 0) words[0] = words[0]!.map(versionless);
   if (words.length === 0 || !words[0]!.every((p) => PROGRAM_RE.test(p))) return null;
   return { words };
 }
@@ -261,7 +263,7 @@ export function noteTriggers(
   // `ERR_REQUIRE_ESM`, `card.last4`); their everyday words would match too much.
   const compounds = tokensNamed(focusCompounds, [focus, ...spans, list(fm['symptoms']).join('\n')]);
   const programs = new Set<string>(phrases.map((p) => p.words[0]![0]!));
-  for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(s.trim().toLowerCase());
+  for (const s of spans) if (PROGRAM_RE.test(s.trim()) && s.trim().length >= 3) programs.add(versionless(s.trim().toLowerCase()));
   const pairs = new Set([...stemPairs(about), ...note.tags.flatMap((t) => [...stemPairs(t.replace(/[-_]/g, ' '))])]);
   const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
   const mentioned = new Set([...focusCompounds, ...tokensOf(stances.filter((x) => !x.recommended).map((x) => x.span))]);

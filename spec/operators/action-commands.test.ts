@@ -1,10 +1,10 @@
 /**
  * The action matcher's rules for commands and places (operators/action): a shell script is read by
  * the commands it will run; a command a note names in prose counts as named; a changed file's
- * folders and name are one fact.
+ * folders and name are one fact; a program is read without its version suffix.
  */
 import { describe, it, expect } from '@jest/globals';
-import { matchAction } from '../../operators/action/index.js';
+import { matchAction, shellCommands } from '../../operators/action/index.js';
 import { call, ids, kb } from '../helpers/action.js';
 
 describe('commands and places of a tool call', () => {
@@ -78,5 +78,34 @@ Body.
     // A new step in the CI workflow: the file is the note's place, and `npm` one word of it.
     expect(edit('      - run: npm run typecheck')).toEqual([]);
     expect(edit('      - uses: actions/cache@v4\n        with:\n          path: node_modules')).toEqual(['lrn-setup-node-cache']);
+  });
+});
+
+describe("a program's version suffix", () => {
+  const notes = kb({
+    'documents/venv.md': `---
+id: lrn-system-pip
+title: "python -m pip install outside a venv writes to the system site-packages"
+key_insight: "\`python -m pip install\` with no active venv breaks the distro's own tools; activate .venv first."
+---
+Body.
+`,
+    'documents/pip.md': `---
+id: lrn-pip-user
+title: "pip install --user breaks the pyenv shims"
+applies_when: ["pip install"]
+---
+Body.
+`,
+  });
+
+  it('is dropped on both sides: python3.12 -m pip install runs what a note calls python -m pip install, pip3 install matches "pip install"', () => {
+    expect(ids(notes, 'Bash', { command: 'python3.12 -m pip install requests' })).toEqual(['lrn-system-pip']);
+    expect(ids(notes, 'Bash', { command: '/usr/bin/pip3 install requests' })).toEqual(['lrn-pip-user']);
+    expect(shellCommands('sqlite3 app.db .tables')[0]![0]).toBe('sqlite');
+  });
+
+  it('is only a suffix after a name of three letters or more (ec2, k3s, s3cmd stay as written)', () => {
+    for (const w of ['ec2', 'k3s', 's3cmd', 'md5sum']) expect(shellCommands(`${w} x`)[0]![0]).toBe(w);
   });
 });
