@@ -21,7 +21,7 @@ import type { ScoredCandidate } from '../core/types.js';
 import { sessionKey } from '../core/session-key.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
-import { LIKELY_RELEVANCE, UPS_FETCH, unsurePointer, wholeLearnings, withPointer, type PromptPick } from './prompt-pick.js';
+import { UPS_FETCH, unsurePointer, wholeLearnings, withPointer, type PromptPick } from './prompt-pick.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 import { preToolUseHook } from './action-recall.js';
 
@@ -118,15 +118,17 @@ function selectFresh(
 ) {
   let picked: PromptPick = { kept: [], pointer: null, block: '' };
   const render = (list: ScoredCandidate[]): string => renderResults(session, prompt, list, 0);
-  // The places of learnings this session was already given are refilled only with learnings likely
-  // about the prompt (LIKELY_RELEVANCE); the pointer is the one this prompt would get with nothing
-  // given yet. Refilling down to the floor padded a repeated prompt with weaker notes it never called
-  // for (the same prompt sent twice got three unrelated ones the second time).
+  // What this prompt gives is what it would give with nothing given yet, less what the session has:
+  // the place of a learning it was already given is not refilled with the next one down, and the
+  // pointer is the one this prompt would get anyway. Refilling padded a repeated prompt with weaker
+  // notes it never called for (the same prompt sent twice got unrelated ones the second time, even
+  // with the refill held to learnings over LIKELY_RELEVANCE: the estimate put one at 0.82).
   const best = unsurePointer(results, floor);
+  const places = wholeLearnings(results, render, floor).kept;
   const choose = (seen: ReadonlySet<string>): string[] => {
     const unseen = (c: ScoredCandidate): boolean => !seen.has(c.note.displayId) && !seen.has(c.note.key);
-    const likely = results.filter((c) => unseen(c) && (floor <= 0 || c.relevance >= LIKELY_RELEVANCE));
-    const { kept, block } = wholeLearnings(likely, render, floor);
+    const kept = places.filter(unseen);
+    const block = kept.length > 0 ? render(kept) : '';
     const pointer = best && unseen(best) ? best : null;
     picked = { kept, pointer, block: withPointer(block, pointer) };
     return [...kept, ...(pointer ? [pointer] : [])].map(injectedId);
