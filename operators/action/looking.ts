@@ -13,6 +13,9 @@ const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/))
 const LOOKING = words(`ls ll cat head tail less more wc pwd echo printf cd find fd rg grep ag tree stat file du df true sort
   uniq cut awk date whoami clear exit bat diff realpath`);
 
+/** Programs that only change the folder the next command runs in: their words name a place, not a topic. */
+export const MOVES = words('cd pushd popd');
+
 /** Subcommands of everyday tools that only look. */
 const LOOKING_SUB: Readonly<Record<string, ReadonlySet<string>>> = {
   git: words('status log diff show branch remote blame rev-parse describe shortlog ls-files grep'),

@@ -26,7 +26,7 @@ import { commandName, followsNote, proseCommands, runsPattern } from './commands
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { callVariables, editedTypes, typeEvidence, variableEvidence } from './names.js';
 import { projectPath, type ToolAction } from './tool-call.js';
-import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
+import { CODE_WORDS, DESCRIBING, MOVES, onlyLooks, program } from './looking.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
 const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type):/;
@@ -93,6 +93,8 @@ function features(a: ToolAction, cwd: string): ActionFeatures {
   const stems = new Set<string>();
   const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
   for (const c of a.commands) {
+    // `cd /home/dev/shop && ...`: the project's own folder says nothing about what the call does.
+    if (MOVES.has(program(c))) continue;
     for (const w of c) {
       addForms(w, false);
       for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));

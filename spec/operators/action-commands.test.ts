@@ -5,7 +5,7 @@
  */
 import { describe, it, expect } from '@jest/globals';
 import { matchAction, shellCommands } from '../../operators/action/index.js';
-import { call, ids, kb } from '../helpers/action.js';
+import { call, ids, info, kb } from '../helpers/action.js';
 
 describe('commands and places of a tool call', () => {
   it('reads the commands a shell script is written to run as commands, a glob argument standing for any glob', () => {
@@ -107,5 +107,30 @@ Body.
 
   it('is only a suffix after a name of three letters or more (ec2, k3s, s3cmd stay as written)', () => {
     for (const w of ['ec2', 'k3s', 's3cmd', 'md5sum']) expect(shellCommands(`${w} x`)[0]![0]).toBe(w);
+  });
+});
+
+describe('a command that only changes folder', () => {
+  const notes = kb({
+    'documents/argo.md': `---
+id: lrn-argo
+title: "Skerry deploys go through Argo CD"
+key_insight: "Replicas and config change by a pull request to skerry-deploy, never by hand."
+---
+Body.
+`,
+  });
+  const whys = (command: string): string[] =>
+    matchAction(notes, call('Bash', { command }), '/home/dev/skerry', { info, threshold: 0 }).flatMap((m) => m.why);
+
+  it('says nothing about the call: cd and its folder are where the next command runs', () => {
+    expect(whys('cd /home/dev/skerry && make build')).toEqual([]);
+    expect(whys('pushd /home/dev/skerry/cd && make build; popd')).toEqual([]);
+  });
+
+  it('leaves the words of the command it leads to', () => {
+    expect(whys('cd /home/dev/skerry && kubectl scale deploy/ingestd --replicas=12')).toEqual(
+      expect.arrayContaining(['word:deploi', 'word:replica']),
+    );
   });
 });
