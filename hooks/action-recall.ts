@@ -16,6 +16,7 @@ import type { Note } from '../core/note/index.js';
 import type { ScoredCandidate } from '../core/types.js';
 import { errorMessage } from '../core/errors.js';
 import { isFalsyWord } from '../core/truthy.js';
+import { sessionKey } from '../core/session-key.js';
 import {
   actionSummary,
   clearsBar,
@@ -30,13 +31,12 @@ import type { NoteSet, RecallSession } from '../pipeline/run.js';
 import { kbTriggers } from './action-triggers.js';
 import { infoOf, wordCounts } from '../sources/query/index.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
-import { CHARS_PER_TOKEN, pyLen } from '../sinks/economics.js';
-import { logHookEvent } from '../sinks/hook-events/index.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import { scrub } from '../sinks/scrub/index.js';
 import { hookRow } from './hook-table.js';
 import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
 import { injectedId, renderResults, session$ } from './hook-session.js';
+import { recordAction } from './action-log.js';
 
 /** Characters the action hook may inject (hook table). */
 const ACTION_CHARS = hookRow('pre-tool-use').budgetChars;
@@ -171,10 +171,19 @@ export function giveWayToSuccessors(
   return [...out.values()].sort((a, b) => b.score - a.score);
 }
 
+/** What a call runs or writes, as the matcher read it: what its evidence quotes (scrub along this). */
+export function callText(action: ToolAction): string {
+  return `${action.raw}\n${action.text}`;
+}
+
 /** The one-line record of the call for logs: the command or the tool and its files, scrubbed. */
 export function scrubbedCall(action: ToolAction): string {
   return scrub(actionSummary(action, 600)).slice(0, 300);
 }
+
+/** The hook log's line when the session's set could not be written (the session id hashed, as everywhere). */
+const unrecorded = (sessionId: string): string =>
+  `could not record injected ids for session ${sessionKey(sessionId)} (lock busy or state dir not writable)`;
 
 export const preToolUseHook: HookSpec = {
   ...hookRow('pre-tool-use'),
@@ -219,66 +228,14 @@ export const preToolUseHook: HookSpec = {
             };
             if (sessionId && matched.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
               choose(readInjected(ctx.stateDir, sessionId));
-              hookLog(ctx, 'pre-tool-use', `could not record injected ids for session ${sessionId} (lock busy or state dir not writable)`);
+              hookLog(ctx, 'pre-tool-use', unrecorded(sessionId));
             } else if (!sessionId) choose(new Set());
-            if (matched.length > 0) recordAction(ctx, { sessionId, session, call, matched, kept, given, block, ms: ctx.now() - started });
+            const ms = ctx.now() - started;
+            if (matched.length > 0)
+              recordAction(ctx, { sessionId, session, call, source: callText(action), matched, kept, given, block, ms });
             return block;
           }),
         ),
       );
     }),
 };
-
-/** One `kind: "hook"` line for a call that matched something: the call (scrubbed), what was given, what was left out. Never throws. */
-function recordAction(
-  ctx: HookContext,
-  r: {
-    sessionId: string | null;
-    session: RecallSession;
-    call: string;
-    matched: readonly { note: Note; match: ActionMatch }[];
-    kept: readonly { note: Note; match: ActionMatch }[];
-    /** The ids the session had been given before this call. */
-    given: ReadonlySet<string>;
-    block: string;
-    ms: number;
-  },
-): void {
-  const { sessionId, session, call, matched, kept, block, ms } = r;
-  try {
-    const keptIds = new Set(kept.map((k) => k.note.key));
-    const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
-    const left = matched.filter((m) => !keptIds.has(m.note.key));
-    const wasGiven = (n: Note): boolean => r.given.has(idOf(n)) || r.given.has(n.key);
-    const logged = logHookEvent(
-      ctx.stateDir,
-      {
-        hook: 'pre-tool-use',
-        harness: ctx.harness,
-        session: sessionId,
-        kb: session.scope.root ?? null,
-        query: call,
-        injected: kept.map((k) => ({
-          id: idOf(k.note),
-          title: k.note.title,
-          relevance: Number(Math.min(1, k.match.score / 4).toFixed(3)),
-          score: k.match.score,
-          tokens: Math.max(1, Math.floor(pyLen(block) / CHARS_PER_TOKEN / Math.max(1, kept.length))),
-        })),
-        deduped: left.filter((m) => wasGiven(m.note)).map((m) => idOf(m.note)),
-        over_budget: left.filter((m) => !wasGiven(m.note)).map((m) => idOf(m.note)),
-        abstained: kept.length > 0 ? null : 'every matching learning was already given in this session',
-        tokens: block ? Math.floor(pyLen(block) / CHARS_PER_TOKEN) : 0,
-        stages: [{ stage: 'match', ms: Math.round(ms) }],
-        recall_ms: Math.round(ms),
-        hook_ms: Math.round(ctx.now() - ctx.startedMs),
-        degraded: [],
-        matched: matched.map((m) => ({ id: idOf(m.note), score: m.match.score, why: m.match.why.slice(0, 8) })),
-      },
-      ctx.now(),
-    );
-    if ('error' in logged) hookLog(ctx, 'pre-tool-use', logged.error);
-  } catch (err) {
-    hookLog(ctx, 'pre-tool-use', `hook event not recorded: ${errorMessage(err)}`);
-  }
-}

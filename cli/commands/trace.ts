@@ -45,7 +45,8 @@ export function traceCommand(io: CliIo): CommandModule {
         const src = String(lastValue(a['tool-call']));
         const text = src === '-' || src === '' ? (io.readStdin ? await io.readStdin() : '') : await readFile(src);
         const { runActionTrace } = await import('../trace/action.js');
-        return runActionTrace(text, serviceIo(io), fmt, io.stdout);
+        // The KB the user names is the one traced (without one, what the hook reads from here).
+        return runActionTrace(text, serviceIo(io), fmt, io.stdout, oneKb(a, 'trace'));
       }
       const { runTrace } = await import('../trace/trace.js');
       await runTrace(tracedCommand(a, 'trace'), serviceIo(io), fmt, io.stdout, io.isTty && fmt === 'text' && !io.env['NO_COLOR']);

@@ -8,15 +8,30 @@
 import { openSession, type RunIo } from '../../pipeline/run.js';
 import { UsageError } from '../../core/errors.js';
 import { ACTION_MATCH_THRESHOLD, clearsBar, readToolCall } from '../../operators/action/index.js';
-import { actionMatches, scrubbedCall, wordInfo } from '../../hooks/action-recall.js';
+import { actionMatches, callText, scrubbedCall, wordInfo } from '../../hooks/action-recall.js';
 import { lastUserPrompt } from '../../sources/transcript/index.js';
 import { stripControls, wellFormedJson } from '../../sinks/safe-text.js';
-import { scrub } from '../../sinks/scrub/index.js';
+import { scrub, scrubEvidence } from '../../sinks/scrub/index.js';
 
 /** Near misses shown: the matches at half the bar and up. */
 const SHOWN_FROM = ACTION_MATCH_THRESHOLD / 2;
 
-export async function runActionTrace(stdinText: string, io: RunIo, format: 'text' | 'jsonl', write: (s: string) => void): Promise<void> {
+/** The KBs a trace reads: `--kb` (one), `--global`, `--all-branches`; none given = what the hook reads. */
+export interface TraceSources {
+  kb: string | null;
+  global: boolean;
+  allBranches: boolean;
+}
+
+const HOOK_SOURCES: TraceSources = { kb: null, global: false, allBranches: false };
+
+export async function runActionTrace(
+  stdinText: string,
+  io: RunIo,
+  format: 'text' | 'jsonl',
+  write: (s: string) => void,
+  sources: TraceSources = HOOK_SOURCES,
+): Promise<void> {
   let input: Record<string, unknown>;
   try {
     input = JSON.parse(stdinText) as Record<string, unknown>;
@@ -28,7 +43,7 @@ export async function runActionTrace(stdinText: string, io: RunIo, format: 'text
   const cwd = typeof input['cwd'] === 'string' ? input['cwd'] : io.cwd;
   const transcript = typeof input['transcript_path'] === 'string' ? input['transcript_path'] : '';
   const prompt = transcript ? lastUserPrompt(transcript) : '';
-  const session = await openSession({ kb: null, global: false, allBranches: false, verbose: false }, io);
+  const session = await openSession({ ...sources, verbose: false }, io);
   try {
     const info = wordInfo((l) => io.warn(`recall: ${l}`));
     const found = await actionMatches(session, action, cwd, {
@@ -44,7 +59,7 @@ export async function runActionTrace(stdinText: string, io: RunIo, format: 'text
       score: match.score,
       given: clearsBar(match),
       // The evidence quotes the call's own words: scrubbed like the call.
-      why: match.why.map((w) => scrub(stripControls(w))),
+      why: match.why.map((w) => scrubEvidence(stripControls(w), callText(action))),
     }));
     if (format === 'jsonl') {
       write(

@@ -20,7 +20,7 @@ import { sessionKey } from '../../core/session-key.js';
 import { errorMessage } from '../../core/errors.js';
 import type { UseClues, UseVerdict } from '../../core/helpfulness/index.js';
 import { withFileLock, LOG_MAX_BYTES } from '../logs/index.js';
-import { scrub, scrubAlong } from '../scrub/index.js';
+import { scrub, scrubAlong, scrubEvidence } from '../scrub/index.js';
 
 export interface InjectedNote {
   id: string;
@@ -97,7 +97,9 @@ export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { 
   // (or one with a piece of the prompt's secret cut out of it) loses the note for `recall view`,
   // `replay` and the verdicts. The session id is hashed (core/session-key.ts).
   // The KB folder is kept too: a temp folder's random name reads as a token to the scrubber.
-  const { query: _raw, session, injected, deduped, over_budget, kb, ...rest } = ev;
+  // Match evidence keeps its label (`token:`, a word the scrubber would take for a credential's name)
+  // and has what matched scrubbed.
+  const { query: _raw, session, injected, deduped, over_budget, kb, matched, ...rest } = ev;
   const clean = scrubAlong({ ...rest, titles: injected.map((n) => n.title) }, ev.query);
   const { titles, ...cleanRest } = clean;
   const line = {
@@ -111,6 +113,7 @@ export function logHookEvent(stateDir: string, ev: HookEvent, nowMs: number): { 
     injected: injected.map((n, i) => ({ ...n, title: titles[i] ?? '' })),
     deduped,
     over_budget,
+    ...(matched ? { matched: matched.map((m) => ({ ...m, why: m.why.map((w) => scrubEvidence(w, ev.query)) })) } : {}),
     query,
   };
   const err = append(stateDir, line, 'hook event');

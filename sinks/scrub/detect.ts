@@ -76,6 +76,18 @@ const WORD_RULES: readonly { rule: string; re: RegExp }[] = [
     re: /\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlshow|mysqlcheck|mariadb|mariadb-dump)\b[^\n|;&]{0,200}?\s-p('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})/dg,
   },
   { rule: 'recall:cli-password', re: /\bsshpass\s+-p\s*('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"]{1,200})/dg },
+  // A registry login's `-p VALUE` (`docker login -u me -p S3cret`; `-p` means a port elsewhere).
+  {
+    rule: 'recall:cli-password',
+    re: /\b(?:docker|podman|nerdctl|buildah|skopeo)\s+login\b[^\n|;&]{0,200}?\s-p\s+('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"-][^\s'"]{0,199})/dg,
+  },
+  // A long flag whose name ends in a secret's word, then its value after a space (`--password S3cret`,
+  // `--token abc`, `--client-secret x`); with `=` the said-secret rule above takes it. A flag that
+  // reads the secret from elsewhere (`--password-stdin`, `--token-file f`) ends in another word.
+  {
+    rule: 'recall:cli-flag-secret',
+    re: /(?<![\w-])--[a-z0-9-]{0,40}?(?:password|passwd|passphrase|token|secret|api-?key|access-?key|private-?key|credentials?)\s+('[^'\n]{1,200}'|"[^"\n]{1,200}"|[^\s'"-][^\s'"]{3,199})/dgi,
+  },
   // Hex the words just before call a secret: "twilio auth token 3f9c…", "signing secret for staging: 9b1d…".
   // Hex alone is a hash or an id (a commit, an md5) and is kept; said to be a secret, it is one,
   // unless the words between name a hash ("the token fix is commit 3f9c…", HASH_WORDS).
@@ -135,7 +147,7 @@ function wordRanges(text: string, out: SecretRange[]): void {
       if (
         rule !== 'recall:url-credentials' &&
         rule !== 'recall:cli-password' &&
-        (SAID_NOT_SECRET.test(value) || NOT_A_SECRET_VALUE.test(value))
+        (SAID_NOT_SECRET.test(value) || (rule !== 'recall:cli-flag-secret' && NOT_A_SECRET_VALUE.test(value)))
       )
         continue;
       if (rule === 'recall:env-secret' && NOT_A_SECRET_NAME.test(m[0])) continue;

@@ -1,3 +1,3 @@
 // Entry of sinks/scrub/: other folders import this folder through this file only (spec/architecture.test.ts);
 // files inside the folder import each other directly.
-export { scrub, scrubAlong, scrubStrings } from './scrub.js';
+export { scrub, scrubAlong, scrubEvidence, scrubStrings } from './scrub.js';

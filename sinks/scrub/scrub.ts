@@ -80,3 +80,17 @@ export function scrubAlong<T>(value: T, source: string): T {
   };
   return clean(scrubbed) as T;
 }
+
+/** An evidence line of recall's own: a lower-case label and what matched (`token:main.go`, `word:pool`). */
+const EVIDENCE_RE = /^([a-z][a-z-]{0,20}):([\s\S]*)$/;
+
+/**
+ * A piece of match evidence with its label kept and what matched scrubbed, along `source` (the text
+ * it was taken from: a secret's pieces go wherever they appear). Scrubbed whole, `token:main.go`
+ * reads as a credential named "token" and every token the matcher found was hidden from the trace
+ * and the log; the label is recall's own word, never a secret.
+ */
+export function scrubEvidence(why: string, source = ''): string {
+  const m = EVIDENCE_RE.exec(why);
+  return m ? `${m[1]}:${scrubAlong(m[2]!, source)}` : scrubAlong(why, source);
+}

@@ -180,6 +180,42 @@ describe('pre-tool-use hook', () => {
     expect(actionContext(bash('s-trace', 'npm install zod'))).toContain('**[use-pnpm]**');
   });
 
+  it('`recall trace --tool-call --kb DIR` reads that KB; the trace and the log show the tokens that matched', () => {
+    const other = path.join(base, 'gateway-kb');
+    fs.mkdirSync(path.join(other, 'documents'), { recursive: true });
+    fs.writeFileSync(
+      path.join(other, 'documents', 'gateway.md'),
+      '---\nid: lrn-gateway-timeout\ntitle: "Raising proxy_read_timeout hides a slow upstream"\n' +
+        'key_insight: "Fix the upstream; a longer proxy_read_timeout only delays the 504."\n---\nBody.\n',
+    );
+    const edit = {
+      file_path: path.join(project, 'deploy', 'gateway.conf'),
+      old_string: 'proxy_read_timeout 30s;',
+      new_string: 'proxy_read_timeout 300s;',
+    };
+    const r = spawnSync(process.execPath, [RECALL_BIN, 'trace', '--tool-call', '-', '--kb', other], {
+      input: stdin('s-kb', 'Edit', edit),
+      env: env(),
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(r.status).toBe(0);
+    // The evidence's label is recall's own word: "token:" is not a credential's name to hide.
+    expect(r.stdout).toMatch(/^given {7}lrn-gateway-timeout {2}\d+\.\d\d {2}.*token:proxy_read_timeout/m);
+    expect(r.stdout.split('\n').find((l) => l.startsWith('given'))).not.toContain('REDACTED');
+    // The hook over that KB logs the same evidence.
+    const hook = runHook('pre-tool-use', stdin('s-kb', 'Edit', edit), env({ GLOBAL_LEARNINGS_PATH: other }), project);
+    expect(actionContext(hook)).toContain('**[lrn-gateway-timeout]**');
+    const line = fs
+      .readFileSync(path.join(state, 'recall_log.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind?: string; session?: string; matched?: { id: string; why: string[] }[] })
+      .find((l) => l.kind === 'hook' && l.session === sessionKey('s-kb'));
+    expect(line?.matched?.find((m) => m.id === 'lrn-gateway-timeout')?.why).toContain('token:proxy_read_timeout');
+  });
+
   it('`recall replay` matches the logged commands again and compares what they matched', () => {
     actionContext(bash('s-replay', 'yarn add zod'));
     const r = spawnSync(process.execPath, [RECALL_BIN, 'replay', '--json'], {

@@ -37,6 +37,22 @@ describe('scrub', () => {
     expect(scrub('DB_PASSWORD=${DB_PASSWORD} and NODE_ENV=production')).toBe('DB_PASSWORD=${DB_PASSWORD} and NODE_ENV=production');
   });
 
+  it('redacts a secret given to a command-line flag after a space, and a registry login -p', () => {
+    expect(scrub('mysql -u root --password Hunter2x -e "select 1"')).toBe(`mysql -u root --password ${REDACTED} -e "select 1"`);
+    expect(scrub('vault write auth/x --client-secret "a b c" --ttl 1h')).toBe(`vault write auth/x --client-secret ${REDACTED} --ttl 1h`);
+    expect(scrub('tool --api-key 7f3kq9x2 run')).toBe(`tool --api-key ${REDACTED} run`);
+    expect(scrub('docker login -u ci -p S3cretPass registry.local')).toBe(`docker login -u ci -p ${REDACTED} registry.local`);
+    // Not a secret: a port, a flag that reads the secret from elsewhere, a reference, the next flag.
+    for (const plain of [
+      'docker run -p 8080:80 nginx',
+      'docker login -u ci --password-stdin < token.txt',
+      'cli --token-file ./token --verbose',
+      'cli --password $DB_PASSWORD',
+      'cli --token --verbose',
+    ])
+      expect(scrub(plain)).toBe(plain);
+  });
+
   it('redacts a key by its prefix whatever its length (truncated or test keys)', () => {
     for (const k of [
       'sk-ant-api03-abcdefghijklmnop',
