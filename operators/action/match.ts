@@ -150,7 +150,7 @@ function commandEvidence(
   for (const { i, said } of prose)
     if (!ev.byNote.get(i)?.why.some((w) => w.startsWith('command:'))) ev.credit(i, W_PHRASE, `command:${said}`, true);
   if (f.paths.length === 0) return;
-  typeEvidence(idx.byStem, f.fileTypes, opts.info, ev);
+  typeEvidence(idx.byType, f.fileTypes, opts.info, ev);
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   for (const i of idx.withGlobs) {
     const g = idx.notes[i]!.globs.find(touches);
