@@ -27,8 +27,15 @@ const MAX_NAMES = 200;
 
 /** A word written in capitals (`PATH`, `TZ`), as a variable's name is: two characters at least. */
 const CAPITAL_NAME_RE = /(?<![\w$])[A-Z][A-Z0-9_]+(?!\w)/g;
-/** A variable a shell line or a written file uses (`$PATH`, `${HOME}`) or sets (`PATH=`, `export TZ=`). */
-const VARIABLE_RE = /\$\{?([A-Z][A-Z0-9_]+)\b|(?<![\w$])([A-Z][A-Z0-9_]+)=/g;
+/** A variable a shell line or a written file uses (`$PATH`, `${HOME}`). */
+const USED_RE = /\$\{?([A-Z][A-Z0-9_]+)\b/g;
+/**
+ * A variable set: `NAME=` starting a shell word (`PATH=... python`, `export TZ=UTC`, `-e PORT=80`) or
+ * a written line (`.env`, `ENV TZ=UTC`). Inside an argument or a line of code it is no setting (SQL's
+ * `WHERE ID=5`).
+ */
+const SET_WORD_RE = /^([A-Z][A-Z0-9_]+)=/;
+const SET_LINE_RE = /^[ \t]*(?:(?:export|ENV|ARG|declare|local|readonly|set|setenv)[ \t]+(?:-\w+[ \t]+)?)?([A-Z][A-Z0-9_]+)=/gm;
 /**
  * A file type a note writes as files: `.plist`, `plists`, `SQL files`. The language or tool a type is
  * named after (`SQL migrations`, `the CSS build`, `PHP opcache`) says nothing about every such file.
@@ -61,14 +68,11 @@ export function focusNames(focus: string): { variables: Set<string>; fileTypes: 
 
 /** The variables a call uses or sets in what it runs or writes (not in the lines an edit only quotes). */
 export function callVariables(a: ToolAction): Set<string> {
-  const out = new Set<string>();
-  for (const t of [a.raw, a.text]) {
-    for (const m of t.slice(0, MAX_SCAN).matchAll(VARIABLE_RE)) {
-      const name = (m[1] ?? m[2])!;
-      if (!isCompound(name)) out.add(name);
-    }
-  }
-  return out;
+  const names: string[] = [];
+  for (const t of [a.raw, a.text]) for (const m of t.slice(0, MAX_SCAN).matchAll(USED_RE)) names.push(m[1]!);
+  for (const c of a.commands) for (const w of c) names.push(SET_WORD_RE.exec(w)?.[1] ?? '');
+  for (const m of a.text.slice(0, MAX_SCAN).matchAll(SET_LINE_RE)) names.push(m[1]!);
+  return new Set(names.filter((n) => n && !isCompound(n)));
 }
 
 /** The stems of the types of the files an edit writes (a read or a run writes none). */

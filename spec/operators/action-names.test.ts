@@ -52,6 +52,19 @@ describe('a variable the note names in capitals', () => {
     expect(m.find((x) => x.id === 'lrn-import-path')?.why ?? []).not.toContain('variable:$PATH');
   });
 
+  it('takes `NAME=` inside an argument or a line of code for no setting (SQL `WHERE ID=5`)', () => {
+    const ids = kb({ 'sid.md': '---\nid: lrn-sid\ntitle: "Session ID must be hashed before it is logged"\n---\nBody.\n' });
+    const variables = (tool: string, input: Record<string, unknown>): string[] =>
+      matchAction(ids, call(tool, input), '/home/dev/app', { info, threshold: 0 })
+        .flatMap((x) => x.why)
+        .filter((w) => w.startsWith('variable:'));
+    expect(variables('Bash', { command: 'psql -c "DELETE FROM sessions WHERE ID=5"' })).toEqual([]);
+    expect(variables('Write', { file_path: '/home/dev/app/q.sql', content: 'SELECT * FROM sessions WHERE ID=$1;\n' })).toEqual([]);
+    // A variable set as a word of its own, or on a line of its own, is one.
+    expect(variables('Bash', { command: 'docker run -e ID=5 app' })).toEqual(['variable:$ID']);
+    expect(variables('Write', { file_path: '/home/dev/app/.env', content: 'export ID=5\n' })).toEqual(['variable:$ID']);
+  });
+
   it('takes no lower-case word of the call for the variable', () => {
     const m = matchAction(idx, call('Bash', { command: 'python -c "import sys; print(sys.path)"' }), '/home/dev/app', {
       info,
