@@ -105,6 +105,20 @@ Body.
     expect(shellCommands('sqlite3 app.db .tables')[0]![0]).toBe('sqlite');
   });
 
+  it('is dropped from a program a note names in prose too: pip3 install for "never run pip3 install"', () => {
+    const prose = kb({
+      'documents/brew.md': `---
+id: lrn-brew-pip
+title: "Never run pip3 install against Homebrew's interpreter"
+key_insight: "Homebrew upgrades replace its packages; install into a venv instead."
+---
+Body.
+`,
+    });
+    const m = matchAction(prose, call('Bash', { command: 'pip3 install requests' }), '/home/dev/shop', { info, threshold: 0 });
+    expect(m[0]?.why).toContain('command:pip install');
+  });
+
   it('is only a suffix after a name of three letters or more (ec2, k3s, s3cmd stay as written)', () => {
     for (const w of ['ec2', 'k3s', 's3cmd', 'md5sum']) expect(shellCommands(`${w} x`)[0]![0]).toBe(w);
   });
