@@ -103,6 +103,9 @@ Body.
     expect(ids(notes, 'Bash', { command: 'python3.12 -m pip install requests' })).toEqual(['lrn-system-pip']);
     expect(ids(notes, 'Bash', { command: '/usr/bin/pip3 install requests' })).toEqual(['lrn-pip-user']);
     expect(shellCommands('sqlite3 app.db .tables')[0]![0]).toBe('sqlite');
+    // A version after a dash goes with its dash (`gcc-12` is gcc, not `gcc-`).
+    expect(shellCommands('gcc-12 -O2 main.c')[0]![0]).toBe('gcc');
+    expect(shellCommands('/usr/bin/clang-17 main.c')[0]![0]).toBe('/usr/bin/clang');
   });
 
   it('is dropped from a program a note names in prose too: pip3 install for "never run pip3 install"', () => {
