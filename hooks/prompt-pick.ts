@@ -52,23 +52,37 @@ export function pointerBlock(c: ScoredCandidate, standalone: boolean): string {
  * learnings at or over LIKELY_RELEVANCE whose block fits UPS_CHARS (one that does not fit is skipped,
  * not cut), and the unsure one of unsurePointer as a one-line pointer. A floor of 0 ("off", every
  * floor's documented meaning) holds nothing back: every learning goes whole.
+ *
+ * A learning the session was `given` already (by id or key) keeps its place among the UPS_KEEP, so
+ * the next one down does not take it (a repeated prompt is not padded with weaker notes), but it is
+ * not sent again, so its text takes none of the budget (a long one given at session start does not
+ * crowd out the others). Nor is the pointer, when given: no weaker one takes its place either.
  */
 export function wholeLearnings(
   results: readonly ScoredCandidate[],
   renderList: (list: ScoredCandidate[]) => string,
   floor: number,
+  given: ReadonlySet<string> = new Set(),
 ): PromptPick {
+  const wasGiven = (c: ScoredCandidate): boolean => given.has(c.note.displayId) || given.has(c.note.key);
   const kept: ScoredCandidate[] = [];
+  let places = 0;
   let block = '';
   for (const c of results) {
-    if (kept.length >= UPS_KEEP) break;
+    if (places >= UPS_KEEP) break;
     if (floor > 0 && c.relevance < LIKELY_RELEVANCE) continue;
+    if (wasGiven(c)) {
+      places += 1;
+      continue;
+    }
     const next = renderList([...kept, c]);
     if (next.length > UPS_CHARS) continue;
     kept.push(c);
+    places += 1;
     block = next;
   }
-  const pointer = unsurePointer(results, floor);
+  const best = unsurePointer(results, floor);
+  const pointer = best && !wasGiven(best) ? best : null;
   return { kept, pointer, block: withPointer(block, pointer) };
 }
 

@@ -21,7 +21,7 @@ import type { ScoredCandidate } from '../core/types.js';
 import { sessionKey } from '../core/session-key.js';
 import { judgePendingUse, recordPromptEvent, stageClock } from './usage/index.js';
 import { injectedId, renderAnswer, renderResults, session$, shownResults } from './hook-session.js';
-import { UPS_FETCH, unsurePointer, wholeLearnings, withPointer, type PromptPick } from './prompt-pick.js';
+import { UPS_FETCH, wholeLearnings, type PromptPick } from './prompt-pick.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 import { preToolUseHook } from './action-recall.js';
 
@@ -122,16 +122,11 @@ function selectFresh(
   // the place of a learning it was already given is not refilled with the next one down, and the
   // pointer is the one this prompt would get anyway. Refilling padded a repeated prompt with weaker
   // notes it never called for (the same prompt sent twice got unrelated ones the second time, even
-  // with the refill held to learnings over LIKELY_RELEVANCE: the estimate put one at 0.82).
-  const best = unsurePointer(results, floor);
-  const places = wholeLearnings(results, render, floor).kept;
+  // with the refill held to learnings over LIKELY_RELEVANCE: the estimate put one at 0.82). What was
+  // given keeps its place but takes no budget: it is not sent again (wholeLearnings).
   const choose = (seen: ReadonlySet<string>): string[] => {
-    const unseen = (c: ScoredCandidate): boolean => !seen.has(c.note.displayId) && !seen.has(c.note.key);
-    const kept = places.filter(unseen);
-    const block = kept.length > 0 ? render(kept) : '';
-    const pointer = best && unseen(best) ? best : null;
-    picked = { kept, pointer, block: withPointer(block, pointer) };
-    return [...kept, ...(pointer ? [pointer] : [])].map(injectedId);
+    picked = wholeLearnings(results, render, floor, seen);
+    return [...picked.kept, ...(picked.pointer ? [picked.pointer] : [])].map(injectedId);
   };
   if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
     choose(readInjected(ctx.stateDir, sessionId));

@@ -150,7 +150,7 @@ function commandEvidence(
   for (const { i, said } of prose)
     if (!ev.byNote.get(i)?.why.some((w) => w.startsWith('command:'))) ev.credit(i, W_PHRASE, `command:${said}`, true);
   if (f.paths.length === 0) return;
-  typeEvidence(idx.byStem, f.fileTypes, opts.info, ev);
+  typeEvidence(idx.byType, f.fileTypes, opts.info, ev);
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   for (const i of idx.withGlobs) {
     const g = idx.notes[i]!.globs.find(touches);
@@ -271,7 +271,14 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   // "set timeZone: Etc/UTC"), and nothing the note is about or warns of: only its topic's words are
   // left, and it is being followed. The key alone, set to another value, is not following it.
   if (action.kind === 'edit') {
-    const settings = settingTokens(action.text);
+    // What it writes: the lines it adds, not those it drops (dropping the setting undoes the note).
+    const dropped = new Set(action.before.split('\n'));
+    const settings = settingTokens(
+      action.text
+        .split('\n')
+        .filter((l) => !dropped.has(l))
+        .join('\n'),
+    );
     for (const [i, e] of ev.byNote) {
       const follows = settings.some((c) => idx.notes[i]!.followSettings.has(c));
       if (follows && !e.why.some((w) => NAMED_EVIDENCE.test(w))) ev.byNote.delete(i);

@@ -4,8 +4,9 @@
  * - A variable the note names in capitals (`PATH` in "system python wins PATH resolution"), used or
  *   set by the call (`echo "$PATH"`, `export PATH=...`): the note's word, as the name of that
  *   variable, so it counts as a token, not as the everyday word "path".
- * - The type of a file the call writes (`com.acme.sync.plist`), named by the note (`launchd plists
- *   run with a minimal env`): where the note applies, as a file its "How to apply" names.
+ * - The type of a file the call writes (`com.acme.sync.plist`), named by the note as files
+ *   (`launchd plists run with a minimal env`, `.proto files`): where the note applies, as a file its
+ *   "How to apply" names.
  */
 import { stemOf } from '../../core/stems.js';
 import { isCompound } from './terms.js';
@@ -26,8 +27,20 @@ const MAX_NAMES = 200;
 
 /** A word written in capitals (`PATH`, `TZ`), as a variable's name is: two characters at least. */
 const CAPITAL_NAME_RE = /(?<![\w$])[A-Z][A-Z0-9_]+(?!\w)/g;
-/** A variable a shell line or a written file uses (`$PATH`, `${HOME}`) or sets (`PATH=`, `export TZ=`). */
-const VARIABLE_RE = /\$\{?([A-Z][A-Z0-9_]+)\b|(?<![\w$])([A-Z][A-Z0-9_]+)=/g;
+/** A variable a shell line or a written file uses (`$PATH`, `${HOME}`). */
+const USED_RE = /\$\{?([A-Z][A-Z0-9_]+)\b/g;
+/**
+ * A variable set: `NAME=` starting a shell word (`PATH=... python`, `export TZ=UTC`, `-e PORT=80`) or
+ * a written line (`.env`, `ENV TZ=UTC`). Inside an argument or a line of code it is no setting (SQL's
+ * `WHERE ID=5`).
+ */
+const SET_WORD_RE = /^([A-Z][A-Z0-9_]+)=/;
+const SET_LINE_RE = /^[ \t]*(?:(?:export|ENV|ARG|declare|local|readonly|set|setenv)[ \t]+(?:-\w+[ \t]+)?)?([A-Z][A-Z0-9_]+)=/gm;
+/**
+ * A file type a note writes as files: `.plist`, `plists`, `SQL files`. The language or tool a type is
+ * named after (`SQL migrations`, `the CSS build`, `PHP opcache`) says nothing about every such file.
+ */
+const TYPE_NAME_RE = /(?<![\w/])\.([A-Za-z][A-Za-z0-9]{1,7})\b|\b([A-Za-z][A-Za-z0-9]{1,7})(?:s|\s+files?)\b/g;
 /** The type of a file by its name's suffix (`com.x.plist`); a dotfile's name (`.zshrc`) is its name, not a type. */
 const FILE_TYPE_RE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{1,7})$/;
 
@@ -41,16 +54,25 @@ export function capitalNames(text: string): Set<string> {
   return out;
 }
 
+/** The stems of the file types a note writes as files (TYPE_NAME_RE). */
+export function typeNames(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.slice(0, MAX_SCAN).matchAll(TYPE_NAME_RE)) if (out.size < MAX_NAMES) out.add(stemOf((m[1] ?? m[2])!.toLowerCase()));
+  return out;
+}
+
+/** The names a note's focus gives: the variables it writes in capitals and the file types it writes as files. */
+export function focusNames(focus: string): { variables: Set<string>; fileTypes: Set<string> } {
+  return { variables: capitalNames(focus), fileTypes: typeNames(focus) };
+}
+
 /** The variables a call uses or sets in what it runs or writes (not in the lines an edit only quotes). */
 export function callVariables(a: ToolAction): Set<string> {
-  const out = new Set<string>();
-  for (const t of [a.raw, a.text]) {
-    for (const m of t.slice(0, MAX_SCAN).matchAll(VARIABLE_RE)) {
-      const name = (m[1] ?? m[2])!;
-      if (!isCompound(name)) out.add(name);
-    }
-  }
-  return out;
+  const names: string[] = [];
+  for (const t of [a.raw, a.text]) for (const m of t.slice(0, MAX_SCAN).matchAll(USED_RE)) names.push(m[1]!);
+  for (const c of a.commands) for (const w of c) names.push(SET_WORD_RE.exec(w)?.[1] ?? '');
+  for (const m of a.text.slice(0, MAX_SCAN).matchAll(SET_LINE_RE)) names.push(m[1]!);
+  return new Set(names.filter((n) => n && !isCompound(n)));
 }
 
 /** The stems of the types of the files an edit writes (a read or a run writes none). */
@@ -88,19 +110,19 @@ export function variableEvidence(
 }
 
 /**
- * Credit for each note whose focus names the type of a file the call writes. Only a type that is a
+ * Credit for each note whose focus names the type of a file the call writes, as files. Only a type that is a
  * rare word counts (`.yaml`, `.service`, `.lock` say nothing about a topic); it is where the change
  * is (one piece with the file's path) and strong alone only when at most two notes name it.
  */
 export function typeEvidence(
-  byStem: ReadonlyMap<string, readonly number[]>,
+  byType: ReadonlyMap<string, readonly number[]>,
   types: ReadonlySet<string>,
   info: (stem: string) => number,
   ev: Evidence,
 ): void {
   for (const t of types) {
     if (CODE_WORDS.has(t) || info(t) < MIN_TYPE_INFO) continue;
-    const hits = byStem.get(t) ?? [];
+    const hits = byType.get(t) ?? [];
     for (const i of hits) ev.credit(i, W_TYPE * spread(hits.length), `type:.${t}`, hits.length <= 2, 'where');
   }
 }

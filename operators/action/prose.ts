@@ -6,6 +6,7 @@
  * - what it sets aside in a contrast (`fix the pool, not the timeout`).
  */
 import { rawTokens, stemsOf } from './terms.js';
+import { versionless } from './tool-call.js';
 
 /** Most word pairs kept per note (a huge note must not make every call match). */
 const MAX_PAIRS = 200;
@@ -38,12 +39,15 @@ export function setAsideWords(text: string): Set<string> {
   return out;
 }
 
-/** Adjacent words of a text as written, lower-cased, within each sentence or clause. */
+/**
+ * Adjacent words of a text as written, lower-cased, within each sentence or clause; the first read
+ * as a program is (without its version: "run pip3 install" names what a call's `pip install` runs).
+ */
 export function proseWordPairs(text: string, maxChars = 8000): Set<string> {
   const out = new Set<string>();
   for (const clause of text.slice(0, maxChars).split(/[.!?;:,](?:\s|$)|\n|\s[-—]\s/)) {
     const words = rawTokens(clause).map((w) => w.toLowerCase());
-    for (let i = 1; i < words.length; i += 1) if (out.size < MAX_PAIRS) out.add(`${words[i - 1]} ${words[i]}`);
+    for (let i = 1; i < words.length; i += 1) if (out.size < MAX_PAIRS) out.add(`${versionless(words[i - 1]!)} ${words[i]}`);
   }
   return out;
 }

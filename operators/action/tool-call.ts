@@ -95,8 +95,8 @@ const SUBCOMMAND_ALIASES: Readonly<Record<string, Readonly<Record<string, string
   git: { co: 'checkout', ci: 'commit', br: 'branch', st: 'status' },
 };
 
-/** A program's version suffix (`python3.12`, `pip3`, `sqlite3`) after a name of three letters or more. */
-const VERSION_SUFFIX = /^((?:.*\/)?[A-Za-z][A-Za-z_-]{2,}?)\d+(?:\.\d+)*$/;
+/** A program's version suffix (`python3.12`, `pip3`, `sqlite3`, `gcc-12` with its dash) after a name of three letters or more. */
+const VERSION_SUFFIX = /^((?:.*\/)?[A-Za-z][A-Za-z_-]*?[A-Za-z]{2})[-_]?\d+(?:\.\d+)*$/;
 
 /**
  * A program's name without its version (`python3.12` → `python`, `/usr/bin/pip3` → `/usr/bin/pip`,

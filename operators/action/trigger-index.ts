@@ -13,6 +13,8 @@ export interface TriggerIndex {
   withGlobs: number[];
   /** Notes by the names they write in capitals (`PATH`): a variable a call uses. */
   byVariable: Map<string, number[]>;
+  /** Notes by the file types they write as files (`plist`). */
+  byType: Map<string, number[]>;
 }
 
 function add(map: Map<string, number[]>, key: string, i: number): void {
@@ -32,6 +34,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     byWordPair: new Map(),
     withGlobs: [],
     byVariable: new Map(),
+    byType: new Map(),
   };
   notes.forEach((n, i) => {
     for (const s of n.stems) add(idx.byStem, s, i);
@@ -39,6 +42,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     for (const c of n.compounds) add(idx.byCompound, c, i);
     for (const w of n.wordPairs) add(idx.byWordPair, w, i);
     for (const v of n.variables) add(idx.byVariable, v, i);
+    for (const t of n.fileTypes) add(idx.byType, t, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });

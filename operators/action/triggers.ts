@@ -20,7 +20,7 @@ import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf, trimToken } 
 import { shellCommands, versionless } from './tool-call.js';
 import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
-import { capitalNames } from './names.js';
+import { focusNames } from './names.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -48,6 +48,8 @@ export interface NoteTriggers {
    * environment variable's name as the note writes it, matched only by a call that uses the variable.
    */
   variables: Set<string>;
+  /** The file types its focus writes as files (`plist` for "launchd plists", `proto` for ".proto files"), by their stems. */
+  fileTypes: Set<string>;
   /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */
   retired: Set<string>;
   /** Stems of what the note sets aside in a contrast ("fix the pool, not the timeout": `timeout`). */
@@ -279,7 +281,7 @@ export function noteTriggers(
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
-    variables: capitalNames(focus),
+    ...focusNames(focus),
     ...proseTriggers(about),
     pairs,
     programs,

@@ -10,6 +10,7 @@
  */
 import { findSecrets } from './detect.js';
 import { visible } from '../safe-text.js';
+import { stemOf } from '../../core/stems.js';
 
 export { findSecrets, shannonEntropy, type SecretRange } from './detect.js';
 
@@ -84,13 +85,39 @@ export function scrubAlong<T>(value: T, source: string): T {
 /** An evidence line of recall's own: a lower-case label and what matched (`token:main.go`, `word:pool`). */
 const EVIDENCE_RE = /^([a-z][a-z-]{0,20}):([\s\S]*)$/;
 
+/** The last source read for secret words, and what was found: one call's evidence lines share it. */
+let lastWords: { source: string; re: RegExp | null } | null = null;
+
+/**
+ * The words of the secrets in `source` (split at punctuation and at a capital inside a word, as the
+ * matcher splits `correct-horse-battery` and `CorrectHorse`) and their stems, as one pattern: match
+ * evidence holds a word as its stem (`batteri`), which no literal piece of the secret contains.
+ */
+function secretWordsRe(source: string): RegExp | null {
+  if (lastWords && lastWords.source === source) return lastWords.re;
+  const shown = visible(source);
+  const words = new Set<string>();
+  for (const r of findSecrets(shown))
+    for (const w of shown.slice(r.start, r.end).split(/[^\p{L}\p{N}]+|(?<=\p{Ll})(?=\p{Lu})/u)) {
+      const folded = w.toLowerCase();
+      for (const f of [folded, stemOf(folded)]) if (f.length >= DERIVED_PIECE_MIN) words.add(f);
+    }
+  const escaped = [...words].sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const re = escaped.length > 0 ? new RegExp(escaped.join('|'), 'giu') : null;
+  lastWords = { source, re };
+  return re;
+}
+
 /**
  * A piece of match evidence with its label kept and what matched scrubbed, along `source` (the text
- * it was taken from: a secret's pieces go wherever they appear). Scrubbed whole, `token:main.go`
- * reads as a credential named "token" and every token the matcher found was hidden from the trace
- * and the log; the label is recall's own word, never a secret.
+ * it was taken from: a secret's pieces go wherever they appear, and so do its words as the matcher
+ * stems them). Scrubbed whole, `token:main.go` reads as a credential named "token" and every token
+ * the matcher found was hidden from the trace and the log; the label is recall's own word, never a secret.
  */
 export function scrubEvidence(why: string, source = ''): string {
   const m = EVIDENCE_RE.exec(why);
-  return m ? `${m[1]}:${scrubAlong(m[2]!, source)}` : scrubAlong(why, source);
+  const clean = scrubAlong(m ? m[2]! : why, source);
+  const re = source ? secretWordsRe(source) : null;
+  const value = re ? clean.replace(re, REDACTED) : clean;
+  return m ? `${m[1]}:${value}` : value;
 }

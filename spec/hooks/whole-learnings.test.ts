@@ -63,3 +63,24 @@ describe('wholeLearnings', () => {
     expect(alone.block).toMatch(/^## A learning that may be related/);
   });
 });
+
+describe('wholeLearnings for a session that was given some of them', () => {
+  // A render that costs each learning its title's length: a long one crowds out the others.
+  const sized = (id: string, chars: number, relevance = 0.8): ScoredCandidate =>
+    scored(note({ id, title: 'x'.repeat(chars) }), relevance, relevance);
+  const [long, b, c, d] = [sized('long', 1100), sized('b', 500), sized('c', 500), sized('d', 100)];
+
+  it('keeps the place of a learning already given and gives none of its own beyond the places', () => {
+    const first = wholeLearnings([b, c, d, sized('e', 100)], render, 0.3);
+    expect(ids(first.kept)).toEqual(['b', 'c', 'd']);
+    const given = new Set(ids(first.kept));
+    expect(ids(wholeLearnings([b, c, d, sized('e', 100)], render, 0.3, given).kept)).toEqual([]);
+  });
+
+  it('does not count the text of a learning already given against the budget (a long one given at session start)', () => {
+    // Nothing given: the long learning takes the budget, b and c do not fit beside it.
+    expect(ids(wholeLearnings([long, b, c], render, 0.3).kept)).toEqual(['long']);
+    // The long one given before: its text is not sent again, so b and c fit.
+    expect(ids(wholeLearnings([long, b, c], render, 0.3, new Set(['long'])).kept)).toEqual(['b', 'c']);
+  });
+});

@@ -103,6 +103,23 @@ Body.
     expect(ids(notes, 'Bash', { command: 'python3.12 -m pip install requests' })).toEqual(['lrn-system-pip']);
     expect(ids(notes, 'Bash', { command: '/usr/bin/pip3 install requests' })).toEqual(['lrn-pip-user']);
     expect(shellCommands('sqlite3 app.db .tables')[0]![0]).toBe('sqlite');
+    // A version after a dash goes with its dash (`gcc-12` is gcc, not `gcc-`).
+    expect(shellCommands('gcc-12 -O2 main.c')[0]![0]).toBe('gcc');
+    expect(shellCommands('/usr/bin/clang-17 main.c')[0]![0]).toBe('/usr/bin/clang');
+  });
+
+  it('is dropped from a program a note names in prose too: pip3 install for "never run pip3 install"', () => {
+    const prose = kb({
+      'documents/brew.md': `---
+id: lrn-brew-pip
+title: "Never run pip3 install against Homebrew's interpreter"
+key_insight: "Homebrew upgrades replace its packages; install into a venv instead."
+---
+Body.
+`,
+    });
+    const m = matchAction(prose, call('Bash', { command: 'pip3 install requests' }), '/home/dev/shop', { info, threshold: 0 });
+    expect(m[0]?.why).toContain('command:pip install');
   });
 
   it('is only a suffix after a name of three letters or more (ec2, k3s, s3cmd stay as written)', () => {

@@ -52,6 +52,19 @@ describe('a variable the note names in capitals', () => {
     expect(m.find((x) => x.id === 'lrn-import-path')?.why ?? []).not.toContain('variable:$PATH');
   });
 
+  it('takes `NAME=` inside an argument or a line of code for no setting (SQL `WHERE ID=5`)', () => {
+    const ids = kb({ 'sid.md': '---\nid: lrn-sid\ntitle: "Session ID must be hashed before it is logged"\n---\nBody.\n' });
+    const variables = (tool: string, input: Record<string, unknown>): string[] =>
+      matchAction(ids, call(tool, input), '/home/dev/app', { info, threshold: 0 })
+        .flatMap((x) => x.why)
+        .filter((w) => w.startsWith('variable:'));
+    expect(variables('Bash', { command: 'psql -c "DELETE FROM sessions WHERE ID=5"' })).toEqual([]);
+    expect(variables('Write', { file_path: '/home/dev/app/q.sql', content: 'SELECT * FROM sessions WHERE ID=$1;\n' })).toEqual([]);
+    // A variable set as a word of its own, or on a line of its own, is one.
+    expect(variables('Bash', { command: 'docker run -e ID=5 app' })).toEqual(['variable:$ID']);
+    expect(variables('Write', { file_path: '/home/dev/app/.env', content: 'export ID=5\n' })).toEqual(['variable:$ID']);
+  });
+
   it('takes no lower-case word of the call for the variable', () => {
     const m = matchAction(idx, call('Bash', { command: 'python -c "import sys; print(sys.path)"' }), '/home/dev/app', {
       info,
@@ -106,10 +119,26 @@ describe('a file of the type the note is about', () => {
     expect(whys('/home/dev/app/deploy/api.yaml').filter((w) => w.startsWith('type:'))).toEqual([]);
   });
 
+  it('counts a type only where the note writes it as files, not a language or tool it names (SQL, CSS)', () => {
+    const langs = kb({
+      'sql.md': '---\nid: lrn-sql\ntitle: "Raw SQL migrations must set lock_timeout"\n---\nBody.\n',
+      'css.md': '---\nid: lrn-css\ntitle: "Tailwind purges classes the CSS build never sees as literal strings"\n---\nBody.\n',
+      'proto.md': '---\nid: lrn-proto\ntitle: "Never renumber fields in .proto files"\n---\nBody.\n',
+    });
+    const types = (file_path: string): string[] =>
+      matchAction(langs, call('Edit', { file_path, old_string: 'a', new_string: 'b' }), '/home/dev/app', { info, threshold: 0 })
+        .flatMap((x) => x.why)
+        .filter((w) => w.startsWith('type:'));
+    // Any report query, any stylesheet: the note names the language, not these files.
+    expect(types('/home/dev/app/reports/monthly_revenue.sql')).toEqual([]);
+    expect(types('/home/dev/app/src/app.css')).toEqual([]);
+    expect(types('/home/dev/app/api/billing.proto')).toEqual(['type:.proto']);
+  });
+
   it('is not enough alone for a type three notes name', () => {
     const three = kb({
       'a.md': LAUNCHD,
-      'b.md': '---\nid: lrn-b\ntitle: "plist keys are case-sensitive"\n---\nBody.\n',
+      'b.md': '---\nid: lrn-b\ntitle: "keys in plists are case-sensitive"\n---\nBody.\n',
       'c.md': '---\nid: lrn-c\ntitle: "binary plist files need plutil to diff"\n---\nBody.\n',
     });
     const m = matchAction(

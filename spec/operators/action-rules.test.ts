@@ -199,6 +199,13 @@ Body.
     expect(write('  schedule: "30 2 * * *"\n  timeZone: "America/New_York"')).toEqual(['lrn-cron-dst']);
     // UTC written, and the local-zone setting it warns of too: not following it.
     expect(write('  timeZone: "Etc/UTC"\n  env:\n    - CRON_TZ=America/New_York')).toEqual(['lrn-cron-dst']);
+    // An edit that drops the UTC setting for a local zone undoes the note: the line it removes is
+    // not a setting it writes.
+    const edit = (old_string: string, new_string: string) =>
+      ids(cron, 'Edit', { file_path: '/home/dev/shop/k8s/cronjobs/export.yaml', old_string, new_string });
+    const cronJob = (schedule: string, zone: string) => `kind: CronJob\nspec:\n  schedule: "${schedule}"\n  timeZone: "${zone}"`;
+    expect(edit(cronJob('0 7 * * *', 'Etc/UTC'), cronJob('30 2 * * *', 'Europe/Berlin'))).toEqual(['lrn-cron-dst']);
+    expect(edit(cronJob('30 2 * * *', 'Europe/Berlin'), cronJob('0 7 * * *', 'Etc/UTC'))).toEqual([]);
   });
 
   it('gives a note for an edit of a file its "How to apply" names: a file type, a folder, a file', () => {

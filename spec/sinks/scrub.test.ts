@@ -4,7 +4,7 @@
  * 10 kB prompt stays cheap enough for the hook path.
  */
 import { describe, it, expect } from '@jest/globals';
-import { REDACTED, findSecrets, scrub, scrubAlong, scrubStrings, shannonEntropy } from '../../sinks/scrub/scrub.js';
+import { REDACTED, findSecrets, scrub, scrubAlong, scrubEvidence, scrubStrings, shannonEntropy } from '../../sinks/scrub/scrub.js';
 import { SECRET_SHAPES } from '../../scripts/hostile/secret-shapes.js';
 
 /** CPU milliseconds this process used so far (steadier than wall time on a shared machine). */
@@ -51,6 +51,16 @@ describe('scrub', () => {
       'cli --token --verbose',
     ])
       expect(scrub(plain)).toBe(plain);
+  });
+
+  it("keeps match evidence's label and hides a secret's words in it, stemmed as the matcher stems them", () => {
+    const call = './gradlew publish --password correct-horse-battery-staple';
+    // The matcher reads a word of the password as `batteri`: still the password.
+    expect(scrubEvidence('word:batteri', call)).toBe(`word:${REDACTED}`);
+    expect(scrubEvidence('word:hors', call)).toBe(`word:${REDACTED}`);
+    expect(scrubEvidence('word:batteri', 'deploy --password CorrectHorseBatteryStaple')).toBe(`word:${REDACTED}`);
+    expect(scrubEvidence('token:main.go', call)).toBe('token:main.go');
+    expect(scrubEvidence('word:publish', call)).toBe('word:publish');
   });
 
   it('redacts a key by its prefix whatever its length (truncated or test keys)', () => {
