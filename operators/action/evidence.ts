@@ -51,15 +51,15 @@ export function retiredEvidence(
 
 /** A package an import names: `from "lodash"`, `import "x"`, `require('x')`, `from alembic import op`, `import jwt`. */
 const IMPORT_RE =
-  /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]{0,80})|^\s*(?:from|import)\s+([A-Za-z_]\w{0,80})/gm;
+  /(?:\bfrom\s+["']|\bimport\s+["']|\brequire\(\s*["'])(@?[A-Za-z][\w.-]{0,80})|^[ \t]*(?:from|import)[ \t]+([A-Za-z_]\w{0,80})/gm;
 
 /**
  * Go: an import path alone on its line (as inside `import ( ... )`, where an edit that adds one
  * import writes only that line) or after `import`, with or without an alias. Only in a `.go` file.
  */
-const GO_IMPORT_RE = /^\s*(?:import\s+)?(?:[A-Za-z_.]\w*\s+)?"([a-z][\w.-]*(?:\/[\w.-]+)*)"\s*\)?\s*$/gm;
+const GO_IMPORT_RE = /^[ \t]*(?:import[ \t]+)?(?:[A-Za-z_.]\w*[ \t]+)?"([a-z][\w.-]*(?:\/[\w.-]+)*)"[ \t]*\)?[ \t]*$/gm;
 /** Rust: the crate a `use` or `extern crate` names (`use serde::Deserialize;`). Only in a `.rs` file. */
-const RUST_USE_RE = /^\s*(?:pub(?:\([\w ]+\))?\s+)?(?:use|extern\s+crate)\s+([a-z_][a-z0-9_]*)/gm;
+const RUST_USE_RE = /^[ \t]*(?:pub(?:\([\w ]+\))?[ \t]+)?(?:use|extern[ \t]+crate)[ \t]+([a-z_][a-z0-9_]*)/gm;
 /** Parts of a Go import path that name no package: the module host, and layout and version folders. */
 const GO_LAYOUT = /^(?:pkg|internal|cmd|v\d+)$|\./;
 

@@ -188,7 +188,7 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
 /** Shared code-like tokens, then rare words (a token's own words are not counted twice), then the prompt's. */
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   // A variable's name is the note's word, counted as a token: not again as the everyday word.
-  const counted = variableEvidence(idx.byVariable, f.variables, ev);
+  const counted = variableEvidence(idx.byVariable, idx.notes, f.variables, opts.info, ev);
   // One token of the call counts once per note, by the rarest of its forms that note names.
   for (const { forms, stems, near } of f.compounds.values()) {
     const best = new Map<number, { form: string; df: number }>();

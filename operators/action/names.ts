@@ -11,6 +11,7 @@
 import { stemOf } from '../../core/stems.js';
 import { isCompound } from './terms.js';
 import type { ToolAction } from './tool-call.js';
+import type { NoteTriggers } from './triggers.js';
 import { CODE_WORDS } from './looking.js';
 import { spread, type Evidence } from './evidence.js';
 
@@ -18,6 +19,8 @@ import { spread, type Evidence } from './evidence.js';
 const W_VARIABLE = 1.2;
 /** A file of the note's type, written: a named place's worth (match.ts W_PHRASE). */
 const W_TYPE = 1.6;
+/** A capital name in prose is a variable's when, lower-cased, it is a word rarer than this at most (`path`, not `ci`). */
+const MIN_NAME_WORD_INFO = 0.9;
 /** A file type counts only when its name is this rare in everyday English (0..1). */
 const MIN_TYPE_INFO = 0.9;
 /** Characters of a note or a call scanned for names. */
@@ -61,9 +64,18 @@ export function typeNames(text: string): Set<string> {
   return out;
 }
 
-/** The names a note's focus gives: the variables it writes in capitals and the file types it writes as files. */
-export function focusNames(focus: string): { variables: Set<string>; fileTypes: Set<string> } {
-  return { variables: capitalNames(focus), fileTypes: typeNames(focus) };
+/** A name written as a variable: `$NAME`, `${NAME}`, `NAME=`. */
+const AS_VARIABLE_RE = /\$\{?([A-Z][A-Z0-9_]+)\b|(?<![\w$])([A-Z][A-Z0-9_]+)=/g;
+
+/**
+ * The names a note's focus gives: the variables it writes in capitals, those of them it writes as
+ * code (in a code span, or as `$NAME` or `NAME=`), and the file types it writes as files.
+ */
+export function focusNames(focus: string): { variables: Set<string>; codeVariables: Set<string>; fileTypes: Set<string> } {
+  const code = [...focus.slice(0, MAX_SCAN).matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!).join('\n');
+  const codeVariables = capitalNames(code);
+  for (const m of focus.slice(0, MAX_SCAN).matchAll(AS_VARIABLE_RE)) if (codeVariables.size < MAX_NAMES) codeVariables.add((m[1] ?? m[2])!);
+  return { variables: capitalNames(focus), codeVariables, fileTypes: typeNames(focus) };
 }
 
 /** The variables a call uses or sets in what it runs or writes (not in the lines an edit only quotes). */
@@ -88,17 +100,23 @@ export function editedTypes(a: ToolAction, paths: readonly string[]): Set<string
 
 /**
  * Credit for each note that names a variable the call uses; strong alone when at most two notes
- * name it. Returns the stems so counted per note, which the everyday-word evidence then passes over.
+ * name it. A name the note writes only in prose counts when it is an everyday word in capitals
+ * (`PATH`, `HOME`): an abbreviation (`CI`, `API`, `ID`) in prose is no variable's name, and a note
+ * about "CI runners" is not about every `CI=true npm test`. Returns the stems so counted per note,
+ * which the everyday-word evidence then passes over.
  */
 export function variableEvidence(
   byVariable: ReadonlyMap<string, readonly number[]>,
+  notes: readonly Pick<NoteTriggers, 'codeVariables'>[],
   variables: ReadonlySet<string>,
+  info: (stem: string) => number,
   ev: Evidence,
 ): Map<number, Set<string>> {
   const counted = new Map<number, Set<string>>();
   for (const v of variables) {
-    const hits = byVariable.get(v) ?? [];
     const s = stemOf(v.toLowerCase());
+    const word = info(s) < MIN_NAME_WORD_INFO;
+    const hits = (byVariable.get(v) ?? []).filter((i) => word || notes[i]!.codeVariables.has(v));
     for (const i of hits) {
       ev.credit(i, W_VARIABLE * spread(hits.length), `variable:$${v}`, hits.length <= 2, `word:${s}`);
       const seen = counted.get(i) ?? new Set<string>();

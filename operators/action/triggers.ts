@@ -48,6 +48,8 @@ export interface NoteTriggers {
    * environment variable's name as the note writes it, matched only by a call that uses the variable.
    */
   variables: Set<string>;
+  /** Those it writes as code: in a code span, or as `$NAME` or `NAME=`. */
+  codeVariables: Set<string>;
   /** The file types its focus writes as files (`plist` for "launchd plists", `proto` for ".proto files"), by their stems. */
   fileTypes: Set<string>;
   /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */

@@ -53,7 +53,7 @@ describe('a variable the note names in capitals', () => {
   });
 
   it('takes `NAME=` inside an argument or a line of code for no setting (SQL `WHERE ID=5`)', () => {
-    const ids = kb({ 'sid.md': '---\nid: lrn-sid\ntitle: "Session ID must be hashed before it is logged"\n---\nBody.\n' });
+    const ids = kb({ 'sid.md': '---\nid: lrn-sid\ntitle: "The session `ID` must be hashed before it is logged"\n---\nBody.\n' });
     const variables = (tool: string, input: Record<string, unknown>): string[] =>
       matchAction(ids, call(tool, input), '/home/dev/app', { info, threshold: 0 })
         .flatMap((x) => x.why)
@@ -63,6 +63,18 @@ describe('a variable the note names in capitals', () => {
     // A variable set as a word of its own, or on a line of its own, is one.
     expect(variables('Bash', { command: 'docker run -e ID=5 app' })).toEqual(['variable:$ID']);
     expect(variables('Write', { file_path: '/home/dev/app/.env', content: 'export ID=5\n' })).toEqual(['variable:$ID']);
+  });
+
+  it('takes an abbreviation in prose for no variable (CI runners), a name the note writes as code for one', () => {
+    const ci = kb({
+      'runners.md': '---\nid: lrn-ci-cache\ntitle: "CI runners reuse the npm cache between jobs"\n---\nBody.\n',
+      'flag.md': '---\nid: lrn-ci-flag\ntitle: "Jest watches forever unless `CI=true` is set"\n---\nBody.\n',
+    });
+    const whys = (id: string): string[] =>
+      matchAction(ci, call('Bash', { command: 'CI=true npm test' }), '/home/dev/app', { info, threshold: 0 }).find((m) => m.id === id)
+        ?.why ?? [];
+    expect(whys('lrn-ci-cache')).not.toContain('variable:$CI');
+    expect(whys('lrn-ci-flag')).toContain('variable:$CI');
   });
 
   it('takes no lower-case word of the call for the variable', () => {
