@@ -5,7 +5,8 @@
  * - followsNote: the call runs a command the note recommends, as the note writes it;
  * - commandName: the words that name what a command runs (its program and subcommand).
  */
-import { ANY_GLOB, type CommandPattern, type NoteTriggers, type Recommended } from './triggers.js';
+import type { NoteTriggers, Recommended } from './triggers.js';
+import { ANY_GLOB, type CommandPattern } from './patterns.js';
 import { program } from './looking.js';
 
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */

@@ -25,6 +25,7 @@ import type { TriggerIndex } from './trigger-index.js';
 import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { callVariables, editedTypes, typeEvidence, variableEvidence } from './names.js';
+import { exempted } from './exemptions.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, MOVES, onlyLooks, program } from './looking.js';
 
@@ -267,6 +268,9 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
     for (const [i, e] of ev.byNote)
       if (!e.why.some((w) => w.startsWith('when:')) && followsNote(f.commands, idx.notes[i]!)) ev.byNote.delete(i);
   }
+  // Nor does a call within what a note says is fine ("read-only kubectl (get, describe) is fine", "outside `main.go`").
+  for (const [i, e] of ev.byNote)
+    if (!e.why.some((w) => w.startsWith('when:')) && exempted(idx.notes[i]!, action.kind, f.commands, f.paths)) ev.byNote.delete(i);
   // Nor does an edit that writes a setting a note recommends, to its value (`timeZone: "Etc/UTC"` for
   // "set timeZone: Etc/UTC"), and nothing the note is about or warns of: only its topic's words are
   // left, and it is being followed. The key alone, set to another value, is not following it.

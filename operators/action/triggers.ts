@@ -21,11 +21,8 @@ import { shellCommands, versionless } from './tool-call.js';
 import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
-
-export interface CommandPattern {
-  /** Each word's alternatives, lower-cased; the first is the program. */
-  words: string[][];
-}
+import { exemptions } from './exemptions.js';
+import { ANY_GLOB, PROGRAM_RE, commandPattern, globRegExp, isPathPattern, placeGlob, type CommandPattern } from './patterns.js';
 
 export interface NoteTriggers {
   /** The note's id as the session's injected set knows it. */
@@ -50,6 +47,9 @@ export interface NoteTriggers {
   variables: Set<string>;
   /** Those it writes as code: in a code span, or as `$NAME` or `NAME=`. */
   codeVariables: Set<string>;
+  /** Commands it says are fine and places its rule leaves out (exemptions.ts). */
+  exemptCommands: CommandPattern[];
+  exemptPlaces: RegExp[];
   /** The file types its focus writes as files (`plist` for "launchd plists", `proto` for ".proto files"), by their stems. */
   fileTypes: Set<string>;
   /** Stems of what the note says is retired ("Heroku is decommissioned", "JWTs are deprecated"). */
@@ -102,61 +102,8 @@ const MAX_WHEN_CHARS = 200;
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : str(v) ? [str(v)] : []);
 
-/** A word that can be a program's name (`npm`, `golangci-lint`, `docker-compose`, `./gradlew`). */
-const PROGRAM_RE = /^(?:\.\/)?[a-z][a-z0-9._+-]*$/;
 /** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
 const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
-
-/** The word of a named command that matches any glob argument of a call (`*.tmp` in `rm -f *.tmp`). */
-export const ANY_GLOB = '<glob>';
-
-/** Whether an `applies_when` entry is a path glob rather than a command. */
-export function isPathPattern(entry: string): boolean {
-  const e = entry.trim();
-  return !/\s/.test(e) && (/[/*?]/.test(e) || /^[^|]*\.[A-Za-z0-9]{1,8}$/.test(e) || /^[A-Z][A-Za-z]*file$/.test(e));
-}
-
-/** A path glob as a regular expression over `/`-separated paths: `**` any folders, `*` and `?` within one. */
-export function globRegExp(glob: string): RegExp {
-  // `**/**` and `***` say no more than `**`; collapsed, a glob cannot stack `.*` into slow backtracking.
-  const g = glob
-    .trim()
-    .replace(/^\.\//, '')
-    .replace(/\*{3,}/g, '**')
-    .replace(/(?:\*\*\/)+\*\*/g, '**')
-    .replace(/(?:\*\*\/){2,}/g, '**/');
-  let re = '';
-  for (let i = 0; i < g.length; i += 1) {
-    const c = g[i]!;
-    if (c === '*' && g[i + 1] === '*') {
-      re += '.*';
-      i += 1;
-      if (g[i + 1] === '/') i += 1;
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  // Anchored at a folder boundary anywhere in the path: `apps/api/**` matches /home/x/apps/api/main.ts.
-  return new RegExp(`(?:^|/)${re}${g.endsWith('/') ? '' : '$'}`);
-}
-
-/** A command pattern from written words (`pnpm|npm install`), or null when it names no program. */
-export function commandPattern(text: string): CommandPattern | null {
-  const words = text
-    .trim()
-    .split(/\s+/)
-    .map((w) =>
-      w
-        .split('|')
-        .map((a) => trimToken(a).toLowerCase())
-        .filter(Boolean),
-    )
-    .filter((alts) => alts.length > 0);
-  // The program as a call's is read: without its version (`python3 -m pip` is `python -m pip`).
-  if (words.length > 0) words[0] = words[0]!.map(versionless);
-  if (words.length === 0 || !words[0]!.every((p) => PROGRAM_RE.test(p))) return null;
-  return { words };
-}
 
 /** Inline code spans of a markdown text. */
 function codeSpans(text: string): string[] {
@@ -203,20 +150,6 @@ function namedCommands(code: string): CommandPattern[] {
   return out;
 }
 
-/**
- * The glob of a file, folder or file type a "How to apply" line names in a code span: `.proto` is
- * any `.proto` file, `proto/` and `internal/kafka` everything under them, `writer/v2.rs` that file.
- * Null for what is no path (a command, a `KEY=value`, a URL, a flag).
- */
-export function placeGlob(span: string): string[] {
-  const s = span.trim();
-  if (!s || /[\s='"(),;]|:\/\/|^[-@$~]|^\/\//.test(s) || !isPathPattern(s)) return [];
-  if (/^\.[A-Za-z0-9]{1,8}$/.test(s)) return [`*${s}`];
-  if (s.endsWith('/')) return [`${s}**`];
-  if (s.includes('/') && !/[*?]/.test(s) && !/\.[A-Za-z0-9]{1,8}$/.test(s)) return [s, `${s}/**`];
-  return [s];
-}
-
 /** The text a note is about: what it says to do and when (never its war story). */
 export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter'>): string {
   const fm = note.frontmatter;
@@ -242,10 +175,7 @@ export function noteTriggers(
   const when = list(fm['applies_when'])
     .filter((w) => w.length <= MAX_WHEN_CHARS)
     .slice(0, MAX_WHEN);
-  const commands = when
-    .filter((w) => !isPathPattern(w))
-    .map(commandPattern)
-    .filter((p): p is CommandPattern => p !== null);
+  const commands = when.map((w) => (isPathPattern(w) ? null : commandPattern(w))).filter((p): p is CommandPattern => p !== null);
   const focus = focusText(note);
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
@@ -279,6 +209,7 @@ export function noteTriggers(
     commands,
     globs: when.filter(isPathPattern).map(globRegExp),
     placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
+    ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,
     focusCompounds,

@@ -238,3 +238,56 @@ No mocked clients.
     expect(ids(notes, 'Read', { file_path: '/home/dev/shop/api/v2/event.proto' })).toEqual([]);
   });
 });
+
+describe('what a note says is fine, or leaves out of its rule', () => {
+  const notes = kb({
+    'documents/gitops.md': `---
+name: deploys-via-argocd
+description: Deploys go through Argo CD; never kubectl apply/edit/scale/set env, selfHeal reverts it
+metadata:
+  type: project
+---
+Replicas and env vars are PRs to the deploy repo. \`kubectl scale\` and \`kubectl set env\` are reverted within minutes.
+
+**How to apply:** deploy and scaling questions. Read-only kubectl (get, describe, logs, port-forward) is fine.
+`,
+    'documents/clock.md': `---
+name: inject-clock
+description: Take a clock.Clock instead of calling time.Now in ingestd and queryd
+metadata:
+  type: feedback
+---
+No direct \`time.Now()\` or \`time.Since\` outside \`main.go\`. Tests use \`clock.NewFake\`.
+`,
+  });
+  const run = (command: string) => ids(notes, 'Bash', { command });
+  const edit = (file: string, text: string) =>
+    ids(notes, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'func x() {', new_string: `func x() {\n\t${text}` });
+
+  it('gives nothing for a command the note says is fine; the note for the one it warns about', () => {
+    expect(run('kubectl scale deploy/ingestd --replicas=12')).toEqual(['deploys-via-argocd']);
+    // Sharing its words (the Argo namespace, a deploy) does not make a read-only command what it warns about.
+    expect(run('kubectl -n argo get deploy ingestd -o yaml')).toEqual([]);
+    expect(run('kubectl -n argo logs deploy/ingestd --tail=50')).toEqual([]);
+    // One command it warns about among them is enough.
+    expect(run('kubectl get deploy ingestd && kubectl scale deploy/ingestd --replicas=3')).toEqual(['deploys-via-argocd']);
+  });
+
+  it('still gives the note for a longer command it names than the one it says is fine', () => {
+    const push = kb({
+      'documents/push.md': `---
+id: lrn-push
+title: "Never force-push a branch under review"
+key_insight: "\`git push\` is fine; \`git push --force\` wipes the reviewer's 'changes since last review'."
+---
+Body.
+`,
+    });
+    expect(ids(push, 'Bash', { command: 'git push --force origin feature' })).toEqual(['lrn-push']);
+  });
+
+  it('gives nothing for an edit only where the rule does not hold (outside `main.go`)', () => {
+    expect(edit('internal/rollup/hourly.go', 'start := time.Now()')).toEqual(['inject-clock']);
+    expect(edit('cmd/ingestd/main.go', 'start := time.Now()')).toEqual([]);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * What a note says is fine, or leaves out of its rule, read from its text. Pure. A rule memory often
+ * states its exception ("Read-only kubectl (get, describe, logs, port-forward) is fine", "no direct
+ * `time.Now()` outside `main.go`"); a call that only runs such a command, or only edits such a
+ * place, is not what the note warns about (triggers.ts turns these into patterns and globs).
+ */
+import { versionless } from './tool-call.js';
+import { commandPattern, globRegExp, placeGlob, type CommandPattern } from './patterns.js';
+import { runsPattern } from './commands.js';
+import { MOVES, program } from './looking.js';
+
+/** A sentence's "… is fine": what comes before it is allowed. */
+const FINE_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe|exempt|harmless)\b/i;
+/** "… is fine to run `X`": X is allowed. */
+const FINE_TO_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe)\s+to\s+(?:run|use|call)\s+`([^`\n]{1,120})`/gi;
+/** "outside `X`", "except in `X`", "other than `X`": the rule does not hold in X. */
+const BEYOND_RE =
+  /\b(?:outside(?:\s+of)?|except(?:\s+(?:in|for))?|other\s+than|apart\s+from|excluding|not\s+counting)\s+`([^`\n]{1,120})`/gi;
+/** A program and the subcommands a parenthesis lists after it: `kubectl (get, describe, logs)`. */
+const PROGRAM_LIST_RE = /\b([a-z][a-z0-9._-]{1,30})\s*\(([^()\n]{1,200})\)/gi;
+/** Exceptions kept per note. */
+const MAX_EXEMPT = 20;
+
+export interface ExemptionTexts {
+  /** Commands said to be fine: a code span's text, or a program with each of its listed subcommands. */
+  commands: string[];
+  /** Places the rule leaves out, as the note writes them in code spans (`main.go`, `cmd/`). */
+  places: string[];
+}
+
+/** The commands a note says are fine and the places its rule leaves out, as written. */
+export function exemptionTexts(text: string): ExemptionTexts {
+  const commands: string[] = [];
+  const body = text.slice(0, 8000);
+  for (const sentence of body.split(/(?<=[.!?;])\s+|\n/)) {
+    const fine = FINE_RE.exec(sentence);
+    if (!fine) continue;
+    const subject = sentence.slice(0, fine.index);
+    for (const m of subject.matchAll(/`([^`\n]{1,120})`/g)) commands.push(m[1]!);
+    for (const m of subject.matchAll(PROGRAM_LIST_RE)) {
+      const subs = m[2]!.split(/\s*(?:,|\/|\bor\b|\band\b)\s*/).map((s) => s.trim().toLowerCase());
+      for (const s of subs) if (/^[a-z][a-z0-9-]*$/.test(s)) commands.push(`${versionless(m[1]!.toLowerCase())} ${s}`);
+    }
+  }
+  for (const m of body.matchAll(FINE_TO_RE)) commands.push(m[1]!);
+  const places = [...body.matchAll(BEYOND_RE)].map((m) => m[1]!);
+  return { commands: commands.slice(0, MAX_EXEMPT), places: places.slice(0, MAX_EXEMPT) };
+}
+
+/** The commands a note says are fine (a program and a subcommand at least) and the places its rule leaves out. */
+export function exemptions(text: string): { exemptCommands: CommandPattern[]; exemptPlaces: RegExp[] } {
+  const said = exemptionTexts(text);
+  const exemptCommands = said.commands.map(commandPattern).filter((p): p is CommandPattern => p !== null && p.words.length >= 2);
+  return { exemptCommands, exemptPlaces: said.places.flatMap(placeGlob).map(globRegExp) };
+}
+
+/**
+ * Whether a call stays within what a note exempts: a run whose every command (a `cd` aside) is one
+ * it says is fine, and none a longer command the note names ("`git push` is fine, never `git push
+ * --force`": a forced push is not the plain one), or an edit whose every file is in a place its rule
+ * leaves out.
+ */
+export function exempted(
+  t: { exemptCommands: readonly CommandPattern[]; exemptPlaces: readonly RegExp[]; phrases: readonly CommandPattern[] },
+  kind: string,
+  commands: readonly string[][],
+  paths: readonly string[],
+): boolean {
+  if (kind === 'run' && t.exemptCommands.length > 0) {
+    const fine = (c: readonly string[]): boolean =>
+      t.exemptCommands.some((p) => runsPattern(c, p) && !t.phrases.some((q) => q.words.length > p.words.length && runsPattern(c, q)));
+    const acting = commands.filter((c) => !MOVES.has(program(c)));
+    return acting.length > 0 && acting.every(fine);
+  }
+  if (kind === 'edit' && t.exemptPlaces.length > 0) return paths.length > 0 && paths.every((p) => t.exemptPlaces.some((re) => re.test(p)));
+  return false;
+}

@@ -1,0 +1,80 @@
+/**
+ * Command patterns and path globs, as notes and `applies_when` write them. Pure.
+ * - a command pattern is words, each with `|` alternatives (`pnpm|npm install`), the first the program;
+ * - a path glob has a `/`, `*` or a file suffix and no space (`apps/api/**`, `*.tf`, `Dockerfile`);
+ * - the glob of a place a note names in a code span (`.proto`, `internal/kafka`, `main.go`).
+ */
+import { trimToken } from './terms.js';
+import { versionless } from './tool-call.js';
+
+export interface CommandPattern {
+  /** Each word's alternatives, lower-cased; the first is the program. */
+  words: string[][];
+}
+
+/** A word that can be a program's name (`npm`, `golangci-lint`, `docker-compose`, `./gradlew`). */
+export const PROGRAM_RE = /^(?:\.\/)?[a-z][a-z0-9._+-]*$/;
+/** The word of a named command that matches any glob argument of a call (`*.tmp` in `rm -f *.tmp`). */
+export const ANY_GLOB = '<glob>';
+
+/** Whether an `applies_when` entry is a path glob rather than a command. */
+export function isPathPattern(entry: string): boolean {
+  const e = entry.trim();
+  return !/\s/.test(e) && (/[/*?]/.test(e) || /^[^|]*\.[A-Za-z0-9]{1,8}$/.test(e) || /^[A-Z][A-Za-z]*file$/.test(e));
+}
+
+/** A path glob as a regular expression over `/`-separated paths: `**` any folders, `*` and `?` within one. */
+export function globRegExp(glob: string): RegExp {
+  // `**/**` and `***` say no more than `**`; collapsed, a glob cannot stack `.*` into slow backtracking.
+  const g = glob
+    .trim()
+    .replace(/^\.\//, '')
+    .replace(/\*{3,}/g, '**')
+    .replace(/(?:\*\*\/)+\*\*/g, '**')
+    .replace(/(?:\*\*\/){2,}/g, '**/');
+  let re = '';
+  for (let i = 0; i < g.length; i += 1) {
+    const c = g[i]!;
+    if (c === '*' && g[i + 1] === '*') {
+      re += '.*';
+      i += 1;
+      if (g[i + 1] === '/') i += 1;
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else re += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  // Anchored at a folder boundary anywhere in the path: `apps/api/**` matches /home/x/apps/api/main.ts.
+  return new RegExp(`(?:^|/)${re}${g.endsWith('/') ? '' : '$'}`);
+}
+
+/** A command pattern from written words (`pnpm|npm install`), or null when it names no program. */
+export function commandPattern(text: string): CommandPattern | null {
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .map((w) =>
+      w
+        .split('|')
+        .map((a) => trimToken(a).toLowerCase())
+        .filter(Boolean),
+    )
+    .filter((alts) => alts.length > 0);
+  // The program as a call's is read: without its version (`python3 -m pip` is `python -m pip`).
+  if (words.length > 0) words[0] = words[0]!.map(versionless);
+  if (words.length === 0 || !words[0]!.every((p) => PROGRAM_RE.test(p))) return null;
+  return { words };
+}
+
+/**
+ * The glob of a file, folder or file type a "How to apply" line names in a code span: `.proto` is
+ * any `.proto` file, `proto/` and `internal/kafka` everything under them, `writer/v2.rs` that file.
+ * Null for what is no path (a command, a `KEY=value`, a URL, a flag).
+ */
+export function placeGlob(span: string): string[] {
+  const s = span.trim();
+  if (!s || /[\s='"(),;]|:\/\/|^[-@$~]|^\/\//.test(s) || !isPathPattern(s)) return [];
+  if (/^\.[A-Za-z0-9]{1,8}$/.test(s)) return [`*${s}`];
+  if (s.endsWith('/')) return [`${s}**`];
+  if (s.includes('/') && !/[*?]/.test(s) && !/\.[A-Za-z0-9]{1,8}$/.test(s)) return [s, `${s}/**`];
+  return [s];
+}
