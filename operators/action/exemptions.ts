@@ -13,6 +13,10 @@ import { MOVES, program } from './looking.js';
 const FINE_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe|exempt|harmless)\b/i;
 /** "… is fine to run `X`": X is allowed. */
 const FINE_TO_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe)\s+to\s+(?:run|use|call)\s+`([^`\n]{1,120})`/gi;
+/** A prohibition before "outside `X`": "No direct `time.Now()` outside `main.go`" (not "keep changes outside `gen/`"). */
+const PROHIBITION_RE = /\b(?:no|not|never|nothing|none|avoid|forbid\w*|ban\w*|disallow\w*)\b|n't\b/gi;
+/** Between the prohibition and "outside": what says X is where the rule holds ("never edit `gen/`, only files outside `gen/`"). */
+const STAY_RE = /\b(?:keep|stay|only|instead|but|rather)\b/i;
 /** "outside `X`", "except in `X`", "other than `X`": the rule does not hold in X. */
 const BEYOND_RE =
   /\b(?:outside(?:\s+of)?|except(?:\s+(?:in|for))?|other\s+than|apart\s+from|excluding|not\s+counting)\s+`([^`\n]{1,120})`/gi;
@@ -28,11 +32,22 @@ export interface ExemptionTexts {
   places: string[];
 }
 
+/** Code spans blanked, so that words inside them (`--no-verify`) read as no prose. */
+const prose = (text: string): string => text.replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
+
 /** The commands a note says are fine and the places its rule leaves out, as written. */
 export function exemptionTexts(text: string): ExemptionTexts {
   const commands: string[] = [];
+  const places: string[] = [];
   const body = text.slice(0, 8000);
   for (const sentence of body.split(/(?<=[.!?;])\s+|\n/)) {
+    for (const m of sentence.matchAll(BEYOND_RE)) {
+      // Capped: each place reads the sentence before it again.
+      if (places.length >= MAX_EXEMPT) break;
+      const before = prose(sentence.slice(0, m.index));
+      const ban = [...before.matchAll(PROHIBITION_RE)].pop();
+      if (ban && !STAY_RE.test(before.slice(ban.index))) places.push(m[1]!);
+    }
     const fine = FINE_RE.exec(sentence);
     if (!fine) continue;
     const subject = sentence.slice(0, fine.index);
@@ -43,7 +58,6 @@ export function exemptionTexts(text: string): ExemptionTexts {
     }
   }
   for (const m of body.matchAll(FINE_TO_RE)) commands.push(m[1]!);
-  const places = [...body.matchAll(BEYOND_RE)].map((m) => m[1]!);
   return { commands: commands.slice(0, MAX_EXEMPT), places: places.slice(0, MAX_EXEMPT) };
 }
 
@@ -51,7 +65,9 @@ export function exemptionTexts(text: string): ExemptionTexts {
 export function exemptions(text: string): { exemptCommands: CommandPattern[]; exemptPlaces: RegExp[] } {
   const said = exemptionTexts(text);
   const exemptCommands = said.commands.map(commandPattern).filter((p): p is CommandPattern => p !== null && p.words.length >= 2);
-  return { exemptCommands, exemptPlaces: said.places.flatMap(placeGlob).map(globRegExp) };
+  // A place of wildcards only (`*`, `**`, `./`) is every file: a rule that leaves out everything is misread.
+  const places = said.places.flatMap(placeGlob).filter((g) => /[A-Za-z0-9_-]/.test(g));
+  return { exemptCommands, exemptPlaces: places.map(globRegExp) };
 }
 
 /**

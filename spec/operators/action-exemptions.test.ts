@@ -1,0 +1,27 @@
+/**
+ * What a note only seems to say is fine, or to leave out of its rule (operators/action/exemptions.ts):
+ * a denied or conditional "is fine", a fine command that is only an argument, a flag the note warns
+ * about, a place where the rule holds ("keep changes outside `gen/`") and a place of wildcards.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { ids, kb } from '../helpers/action.js';
+
+describe('what a note only seems to say is fine, or to leave out', () => {
+  const one = (id: string, title: string, insight: string) =>
+    kb({ [`documents/${id}.md`]: `---\nid: ${id}\ntitle: "${title}"\nkey_insight: "${insight}"\n---\nBody.\n` });
+
+  it('takes "keep changes outside `gen/`" for where the rule holds, and a place of wildcards for none', () => {
+    const edit = (idx: ReturnType<typeof kb>, file: string, text: string) =>
+      ids(idx, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'func x() {', new_string: `func x() {\n\t${text}` });
+    const gen = one('lrn-gen', 'Generated protobuf code is overwritten', 'Never hand-edit generated code; keep changes outside `gen/`.');
+    expect(edit(gen, 'gen/api/v1/api.pb.go', 'x := 1 // hand-edit generated')).toEqual(['lrn-gen']);
+    for (const place of ['*', '**', './'])
+      expect(
+        edit(
+          one('lrn-clock', 'Inject the clock', `No direct \`time.Now()\` outside \`${place}\`.`),
+          'internal/hourly.go',
+          'start := time.Now()',
+        ),
+      ).toEqual(['lrn-clock']);
+  });
+});
