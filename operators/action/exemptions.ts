@@ -13,6 +13,18 @@ import { MOVES, program } from './looking.js';
 const FINE_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe|exempt|harmless)\b/i;
 /** "… is fine to run `X`": X is allowed. */
 const FINE_TO_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe)\s+to\s+(?:run|use|call)\s+`([^`\n]{1,120})`/gi;
+/**
+ * What makes "is fine" no exemption recall can take: a condition after it ("is fine until the
+ * migration lands", "fine locally", "fine only in kind"), which a tool call cannot be checked against.
+ */
+const CONDITION_RE =
+  /^[\s,]*(?:in|on|for|inside|within|during|before|after|against|with|from|locally|here\s+only)\b|\b(?:only|until|unless|if|when|whenever|while|as\s+long\s+as|provided|except)\b/i;
+/**
+ * A word that turns what follows it, up to the clause's end, into no exemption: a negation ("`kubectl
+ * apply` is not fine, `kubectl get` is fine", "Neither `X` nor `Y` is fine") or a belief ("never assume
+ * `git push --force` is fine").
+ */
+const DENIAL_RE = /\b(?:not|never|no|nor|neither|none|nothing|without|avoid|assum\w*|think|thought|believ\w*|seem\w*|claim\w*)\b|n't\b/gi;
 /** A prohibition before "outside `X`": "No direct `time.Now()` outside `main.go`" (not "keep changes outside `gen/`"). */
 const PROHIBITION_RE = /\b(?:no|not|never|nothing|none|avoid|forbid\w*|ban\w*|disallow\w*)\b|n't\b/gi;
 /** Between the prohibition and "outside": what says X is where the rule holds ("never edit `gen/`, only files outside `gen/`"). */
@@ -35,6 +47,18 @@ export interface ExemptionTexts {
 /** Code spans blanked, so that words inside them (`--no-verify`) read as no prose. */
 const prose = (text: string): string => text.replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length));
 
+/** The part of a sentence's subject no negation or belief reaches: after the clause that holds the last one. */
+function undenied(subject: string): string {
+  const plain = prose(subject);
+  const last = [...plain.matchAll(DENIAL_RE)].pop();
+  if (!last) return subject;
+  const end = plain.slice(last.index).search(/[,;:\u2014]/);
+  return end < 0 ? '' : subject.slice(last.index + end + 1);
+}
+
+/** Whether the clause that ends a subject is denied ("Never assume it is fine to run `X`"). */
+const denied = (subject: string): boolean => undenied(`${subject}.`) === '';
+
 /** The commands a note says are fine and the places its rule leaves out, as written. */
 export function exemptionTexts(text: string): ExemptionTexts {
   const commands: string[] = [];
@@ -50,14 +74,19 @@ export function exemptionTexts(text: string): ExemptionTexts {
     }
     const fine = FINE_RE.exec(sentence);
     if (!fine) continue;
-    const subject = sentence.slice(0, fine.index);
+    if (CONDITION_RE.test(prose(sentence.slice(fine.index + fine[0].length)))) continue;
+    const subject = undenied(sentence.slice(0, fine.index));
     for (const m of subject.matchAll(/`([^`\n]{1,120})`/g)) commands.push(m[1]!);
     for (const m of subject.matchAll(PROGRAM_LIST_RE)) {
       const subs = m[2]!.split(/\s*(?:,|\/|\bor\b|\band\b)\s*/).map((s) => s.trim().toLowerCase());
       for (const s of subs) if (/^[a-z][a-z0-9-]*$/.test(s)) commands.push(`${versionless(m[1]!.toLowerCase())} ${s}`);
     }
+    for (const m of sentence.matchAll(FINE_TO_RE)) {
+      if (commands.length >= MAX_EXEMPT) break;
+      const after = prose(sentence.slice(m.index + m[0].length));
+      if (!denied(sentence.slice(0, m.index)) && !CONDITION_RE.test(after)) commands.push(m[1]!);
+    }
   }
-  for (const m of body.matchAll(FINE_TO_RE)) commands.push(m[1]!);
   return { commands: commands.slice(0, MAX_EXEMPT), places: places.slice(0, MAX_EXEMPT) };
 }
 

@@ -9,6 +9,22 @@ import { ids, kb } from '../helpers/action.js';
 describe('what a note only seems to say is fine, or to leave out', () => {
   const one = (id: string, title: string, insight: string) =>
     kb({ [`documents/${id}.md`]: `---\nid: ${id}\ntitle: "${title}"\nkey_insight: "${insight}"\n---\nBody.\n` });
+  const run = (idx: ReturnType<typeof kb>, command: string) => ids(idx, 'Bash', { command });
+
+  it('takes nothing a negation or a belief reaches for fine', () => {
+    const apply = one('lrn-apply', 'kubectl apply bypasses Argo CD', '`kubectl apply` is not fine, `kubectl get` is fine.');
+    expect(run(apply, 'kubectl apply -f deploy.yaml')).toEqual(['lrn-apply']);
+    expect(run(apply, 'kubectl get deploy web -o yaml')).toEqual([]);
+    const force = one('lrn-force', 'Rewriting shared history breaks clones', 'Never assume `git push --force` is fine.');
+    expect(run(force, 'git push --force origin main')).toEqual(['lrn-force']);
+  });
+
+  it('takes no fine with a condition a call cannot be checked against (until, locally, only)', () => {
+    const old = one('lrn-old', 'kubectl apply bypasses Argo CD', 'The old behaviour of `kubectl apply` is fine until the migration lands.');
+    expect(run(old, 'kubectl apply -f deploy.yaml')).toEqual(['lrn-old']);
+    const npm = one('lrn-npm', 'npm install rewrites the lockfile', 'Plain npm (install, update) is fine locally but never in CI.');
+    expect(run(npm, 'npm install lodash')).toEqual(['lrn-npm']);
+  });
 
   it('takes "keep changes outside `gen/`" for where the rule holds, and a place of wildcards for none', () => {
     const edit = (idx: ReturnType<typeof kb>, file: string, text: string) =>
