@@ -8,6 +8,7 @@ import { versionless } from './tool-call.js';
 import { commandPattern, globRegExp, placeGlob, type CommandPattern } from './patterns.js';
 import { runsPattern } from './commands.js';
 import { MOVES, program } from './looking.js';
+import { stemOf } from '../../core/stems.js';
 
 /** A sentence's "… is fine": what comes before it is allowed. */
 const FINE_RE = /\b(?:is|are)\s+(?:fine|ok|okay|allowed|safe|exempt|harmless)\b/i;
@@ -100,20 +101,58 @@ export function exemptions(text: string): { exemptCommands: CommandPattern[]; ex
 }
 
 /**
+ * Whether command `c` runs pattern `p` with `p`'s subcommand as its own: the first word after the
+ * program that is no flag nor a flag's value (`kubectl -n argo get`). `terraform apply plan` applies
+ * a saved plan; it does not run `terraform plan`.
+ */
+function runsAsSubcommand(c: readonly string[], p: CommandPattern): boolean {
+  if (!runsPattern(c, p)) return false;
+  for (let i = 1; i < c.length; i += 1) {
+    const w = c[i]!;
+    if (p.words[1]!.includes(w.toLowerCase())) return true;
+    const prev = c[i - 1]!;
+    if (!w.startsWith('-') && !(i > 1 && prev.startsWith('-') && !prev.includes('='))) return false;
+  }
+  return false;
+}
+
+/** The words of a call's flags (`--force-with-lease`: force, with, lease), by their stems, three letters at least. */
+const flagStems = (c: readonly string[], p: CommandPattern): string[] =>
+  c
+    .slice(1)
+    .filter((w) => w.startsWith('--') && !p.words.some((alts) => alts.includes(w.toLowerCase())))
+    .flatMap((w) => w.slice(2).split('=')[0]!.toLowerCase().split(/[-_.]/))
+    .filter((w) => w.length >= 3)
+    .map(stemOf);
+
+/**
  * Whether a call stays within what a note exempts: a run whose every command (a `cd` aside) is one
- * it says is fine, and none a longer command the note names ("`git push` is fine, never `git push
- * --force`": a forced push is not the plain one), or an edit whose every file is in a place its rule
- * leaves out.
+ * it says is fine, as its subcommand, and none also another command the note names ("`terraform
+ * plan` is fine, never `terraform apply`"; "`git push` is fine, never `git push --force`": a forced
+ * push is not the plain one) or with a flag the note's focus names ("`git push` is fine" in a note
+ * titled "Never force-push": `git push --force`); or an edit whose every file is in a place its
+ * rule leaves out.
  */
 export function exempted(
-  t: { exemptCommands: readonly CommandPattern[]; exemptPlaces: readonly RegExp[]; phrases: readonly CommandPattern[] },
+  t: {
+    exemptCommands: readonly CommandPattern[];
+    exemptPlaces: readonly RegExp[];
+    phrases: readonly CommandPattern[];
+    stems: ReadonlySet<string>;
+  },
   kind: string,
   commands: readonly string[][],
   paths: readonly string[],
 ): boolean {
   if (kind === 'run' && t.exemptCommands.length > 0) {
+    // A phrase that is the exempt command, or the start of it, says nothing more than it.
+    const more = (q: CommandPattern, p: CommandPattern): boolean =>
+      q.words.length > p.words.length || q.words.some((alts, k) => !alts.every((a) => p.words[k]!.includes(a)));
     const fine = (c: readonly string[]): boolean =>
-      t.exemptCommands.some((p) => runsPattern(c, p) && !t.phrases.some((q) => q.words.length > p.words.length && runsPattern(c, q)));
+      t.exemptCommands.some(
+        (p) =>
+          runsAsSubcommand(c, p) && !t.phrases.some((q) => more(q, p) && runsPattern(c, q)) && !flagStems(c, p).some((s) => t.stems.has(s)),
+      );
     const acting = commands.filter((c) => !MOVES.has(program(c)));
     return acting.length > 0 && acting.every(fine);
   }

@@ -11,6 +11,12 @@ describe('what a note only seems to say is fine, or to leave out', () => {
     kb({ [`documents/${id}.md`]: `---\nid: ${id}\ntitle: "${title}"\nkey_insight: "${insight}"\n---\nBody.\n` });
   const run = (idx: ReturnType<typeof kb>, command: string) => ids(idx, 'Bash', { command });
 
+  it('takes the fine command only as what a call runs, not as a later argument (`make deploy test`)', () => {
+    const make = one('lrn-make', 'Never deploy from a laptop', '`make test` is fine; `make deploy` goes through CI.');
+    expect(run(make, 'make test')).toEqual([]);
+    expect(run(make, 'make deploy test')).toEqual(['lrn-make']);
+  });
+
   it('takes nothing a negation or a belief reaches for fine', () => {
     const apply = one('lrn-apply', 'kubectl apply bypasses Argo CD', '`kubectl apply` is not fine, `kubectl get` is fine.');
     expect(run(apply, 'kubectl apply -f deploy.yaml')).toEqual(['lrn-apply']);
@@ -24,6 +30,12 @@ describe('what a note only seems to say is fine, or to leave out', () => {
     expect(run(old, 'kubectl apply -f deploy.yaml')).toEqual(['lrn-old']);
     const npm = one('lrn-npm', 'npm install rewrites the lockfile', 'Plain npm (install, update) is fine locally but never in CI.');
     expect(run(npm, 'npm install lodash')).toEqual(['lrn-npm']);
+  });
+
+  it('takes a flag the note warns about, in prose, as no longer the fine command (`git push --force`)', () => {
+    const push = one('lrn-push', 'Never force-push a branch under review', '`git push` is fine; a forced push wipes the review.');
+    expect(run(push, 'git push origin feature')).toEqual([]);
+    expect(run(push, 'git push --force origin feature')).toEqual(['lrn-push']);
   });
 
   it('takes "keep changes outside `gen/`" for where the rule holds, and a place of wildcards for none', () => {
