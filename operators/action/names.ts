@@ -75,7 +75,10 @@ export function focusNames(focus: string): { variables: Set<string>; codeVariabl
   const code = [...focus.slice(0, MAX_SCAN).matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!).join('\n');
   const codeVariables = capitalNames(code);
   for (const m of focus.slice(0, MAX_SCAN).matchAll(AS_VARIABLE_RE)) if (codeVariables.size < MAX_NAMES) codeVariables.add((m[1] ?? m[2])!);
-  return { variables: capitalNames(focus), codeVariables, fileTypes: typeNames(focus) };
+  // A `$NAME` in prose is a variable's name too, though CAPITAL_NAME_RE passes over it.
+  const variables = capitalNames(focus);
+  for (const v of codeVariables) if (!isCompound(v) && variables.size < MAX_NAMES) variables.add(v);
+  return { variables, codeVariables, fileTypes: typeNames(focus) };
 }
 
 /** The variables a call uses or sets in what it runs or writes (not in the lines an edit only quotes). */

@@ -77,6 +77,12 @@ describe('a variable the note names in capitals', () => {
     expect(whys('lrn-ci-flag')).toContain('variable:$CI');
   });
 
+  it('takes a name the note writes as `$NAME` in prose for a variable ($TZ)', () => {
+    const tz = kb({ 'tz.md': '---\nid: lrn-tz\ntitle: "Rollup tests read $TZ and fail at midnight"\n---\nBody.\n' });
+    const m = matchAction(tz, call('Bash', { command: 'TZ=UTC go test ./internal/rollup/...' }), '/home/dev/app', { info, threshold: 0 });
+    expect(m.find((x) => x.id === 'lrn-tz')?.why ?? []).toContain('variable:$TZ');
+  });
+
   it('takes no lower-case word of the call for the variable', () => {
     const m = matchAction(idx, call('Bash', { command: 'python -c "import sys; print(sys.path)"' }), '/home/dev/app', {
       info,
