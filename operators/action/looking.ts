@@ -30,6 +30,13 @@ const LOOKING_SUB: Readonly<Record<string, ReadonlySet<string>>> = {
 const REPORTING = words(`list ls status show current outdated plan lint check diff log logs view info version --version -v
   help --help whoami history heads validate fmt format audit doctor`);
 
+/**
+ * Subcommands that change something: a reporting word after one of them is what it acts on (`terraform
+ * apply plan` applies a saved plan file, `pip install check` installs a package), not a report.
+ */
+const ACTING = words(`apply install add delete remove uninstall push deploy upgrade create destroy drop reset rm set update
+  import init migrate publish release rollback scale patch replace edit commit merge rebase tag kill stop restart start exec`);
+
 /** The program a command runs, without its folder (`/usr/bin/git` → `git`). */
 export const program = (command: readonly string[]): string => (command[0] ?? '').toLowerCase().split('/').pop() ?? '';
 
@@ -41,8 +48,10 @@ export function onlyLooks(commands: readonly string[][]): boolean {
     if (LOOKING.has(p)) return true;
     const args = c.slice(1).filter((w) => !w.startsWith('-') || w === '--version' || w === '--help');
     if (LOOKING_SUB[p]?.has((args[0] ?? '').toLowerCase()) === true) return true;
-    // `git worktree list`, `npm outdated`: the first or second word after the program reports.
-    return args.slice(0, 2).some((w) => REPORTING.has(w.toLowerCase()));
+    // `git worktree list`, `npm outdated`: the first or second word after the program reports; the
+    // second only after a word that changes nothing (`terraform apply plan` applies a plan file).
+    const [first = '', second = ''] = args.map((w) => w.toLowerCase());
+    return REPORTING.has(first) || (!ACTING.has(first) && REPORTING.has(second));
   });
 }
 

@@ -186,6 +186,10 @@ describe('shell and glob helpers', () => {
     expect(onlyLooks(shellCommands('ls src | wc -l'))).toBe(true);
     expect(onlyLooks(shellCommands('git worktree list'))).toBe(true);
     expect(onlyLooks(shellCommands('ls && rm -rf build'))).toBe(false);
+    // A reporting word after a subcommand that acts is what it acts on, not a report.
+    expect(onlyLooks(shellCommands('terraform apply plan'))).toBe(false);
+    expect(onlyLooks(shellCommands('pip install check'))).toBe(false);
+    expect(onlyLooks(shellCommands('gh pr view 42'))).toBe(true);
   });
   it('globs match at a folder boundary, ** across folders', () => {
     expect(globRegExp('apps/api/**').test('/home/x/apps/api/a/b.ts')).toBe(true);
