@@ -33,8 +33,8 @@ const STAY_RE = /\b(?:keep|stay|only|instead|but|rather)\b/i;
 /** "outside `X`", "except in `X`", "other than `X`": the rule does not hold in X. */
 const BEYOND_RE =
   /\b(?:outside(?:\s+of)?|except(?:\s+(?:in|for))?|other\s+than|apart\s+from|excluding|not\s+counting)\s+`([^`\n]{1,120})`/gi;
-/** A program and the subcommands a parenthesis lists after it: `kubectl (get, describe, logs)`. */
-const PROGRAM_LIST_RE = /\b([a-z][a-z0-9._-]{1,30})\s*\(([^()\n]{1,200})\)/gi;
+/** A program and the subcommands a parenthesis lists after it: `kubectl (get, describe, logs)`, the program in a code span or not. */
+const PROGRAM_LIST_RE = /(?:\b|`)([a-z][a-z0-9._-]{1,30})`?\s*\(([^()\n]{1,200})\)/gi;
 /** Exceptions kept per note. */
 const MAX_EXEMPT = 20;
 

@@ -17,6 +17,12 @@ describe('what a note only seems to say is fine, or to leave out', () => {
     expect(run(make, 'make deploy test')).toEqual(['lrn-make']);
   });
 
+  it('reads a program written as code before its list of fine subcommands', () => {
+    const ro = one('lrn-ro', 'Deploys go through Argo CD', 'Read-only `kubectl` (get, describe, logs) is fine; never `kubectl scale`.');
+    expect(run(ro, 'kubectl -n argo describe deploy web')).toEqual([]);
+    expect(run(ro, 'kubectl -n argo scale deploy web --replicas=3')).toEqual(['lrn-ro']);
+  });
+
   it('takes nothing a negation or a belief reaches for fine', () => {
     const apply = one('lrn-apply', 'kubectl apply bypasses Argo CD', '`kubectl apply` is not fine, `kubectl get` is fine.');
     expect(run(apply, 'kubectl apply -f deploy.yaml')).toEqual(['lrn-apply']);
