@@ -26,7 +26,7 @@ import { commandName, followsNote, proseCommands, runsPattern } from './commands
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { callVariables, editedTypes, typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
-import { projectPath, type ToolAction } from './tool-call.js';
+import { addedLines, projectPath, type ToolAction } from './tool-call.js';
 import { CODE_WORDS, DESCRIBING, MOVES, onlyLooks, program } from './looking.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
@@ -276,13 +276,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   // left, and it is being followed. The key alone, set to another value, is not following it.
   if (action.kind === 'edit') {
     // What it writes: the lines it adds, not those it drops (dropping the setting undoes the note).
-    const dropped = new Set(action.before.split('\n'));
-    const settings = settingTokens(
-      action.text
-        .split('\n')
-        .filter((l) => !dropped.has(l))
-        .join('\n'),
-    );
+    const settings = settingTokens(addedLines(action.text, action.before));
     for (const [i, e] of ev.byNote) {
       const follows = settings.some((c) => idx.notes[i]!.followSettings.has(c));
       if (follows && !e.why.some((w) => NAMED_EVIDENCE.test(w))) ev.byNote.delete(i);

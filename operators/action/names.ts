@@ -69,11 +69,13 @@ const AS_VARIABLE_RE = /\$\{?([A-Z][A-Z0-9_]+)\b|(?<![\w$])([A-Z][A-Z0-9_]+)=/g;
 
 /**
  * The names a note's focus gives: the variables it writes in capitals, those of them it writes as
- * code (in a code span, or as `$NAME` or `NAME=`), and the file types it writes as files.
+ * code (in one of its code `spans`, or as `$NAME` or `NAME=`), and the file types it writes as files.
  */
-export function focusNames(focus: string): { variables: Set<string>; codeVariables: Set<string>; fileTypes: Set<string> } {
-  const code = [...focus.slice(0, MAX_SCAN).matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!).join('\n');
-  const codeVariables = capitalNames(code);
+export function focusNames(
+  focus: string,
+  spans: readonly string[],
+): { variables: Set<string>; codeVariables: Set<string>; fileTypes: Set<string> } {
+  const codeVariables = capitalNames(spans.join('\n'));
   for (const m of focus.slice(0, MAX_SCAN).matchAll(AS_VARIABLE_RE)) if (codeVariables.size < MAX_NAMES) codeVariables.add((m[1] ?? m[2])!);
   // A `$NAME` in prose is a variable's name too, though CAPITAL_NAME_RE passes over it.
   const variables = capitalNames(focus);

@@ -170,7 +170,7 @@ export function scriptCommands(path: string, written: string, lines: string): st
 }
 
 /** The lines an edit adds: what it changes, less what it drops. */
-function addedLines(text: string, before: string): string {
+export function addedLines(text: string, before: string): string {
   const dropped = new Set(before.split('\n'));
   return text
     .split('\n')

@@ -214,7 +214,7 @@ export function noteTriggers(
     compounds,
     focusCompounds,
     stems: stemsOf(focus),
-    ...focusNames(focus),
+    ...focusNames(focus, codeSpans(focus)),
     ...proseTriggers(about),
     pairs,
     programs,
