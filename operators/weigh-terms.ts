@@ -40,7 +40,7 @@ export const EVERYDAY_CODING_WORDS: ReadonlySet<string> = new Set(
     'script scripts log logs page pages app application service system user thing things way step steps result ' +
     'results part parts time example case cases type types name names text list new old simple simpler shorter ' +
     'clean cleanup ship docs document comment comments variable variables style pull request merge commit ' +
-    'fast faster slow slower easy easier better'
+    'fast faster slow slower easy easier better pr prs'
   )
     .split(' ')
     .map((w) => stemOf(w)),

@@ -166,3 +166,16 @@ describe('namesAloneUnspecific', () => {
     expect(namesAloneUnspecific(terms, 100)).toEqual(terms);
   });
 });
+
+describe('weighTerms', () => {
+  it('weighs "PR" like the "pull request" it stands for: an everyday coding word, never specific', () => {
+    // Rare in everyday English, so without the list it weighed like "kafka": a prompt "open a PR
+    // against main" made every note that mentions PRs look about it.
+    const weigh = port({}, { [stemOf('pr')]: 0.9, [stemOf('prs')]: 0.9, kafka: 0.9 });
+    for (const query of ['open a PR against main for kafka', 'review the PRs for kafka']) {
+      const byStem = new Map(weighTerms(queryTerms(query), weigh).weighed.map((t) => [t.stem, t]));
+      expect(byStem.get(stemOf(query.includes('PRs') ? 'prs' : 'pr'))).toMatchObject({ everyday: true, specific: false });
+      expect(byStem.get('kafka')).toMatchObject({ everyday: false, specific: true });
+    }
+  });
+});
