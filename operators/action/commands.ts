@@ -3,7 +3,8 @@
  *
  * - runsPattern: the call runs a named command (same program, then each word in order);
  * - followsNote: the call runs a command the note recommends, as the note writes it;
- * - commandName: the words that name what a command runs (its program and subcommand).
+ * - commandName: the words that name what a command runs (its program and subcommand);
+ * - appliesStep: the call takes the step a note's "How to apply" names, in its own way.
  */
 import type { NoteTriggers, Recommended } from './triggers.js';
 import { ANY_GLOB, type CommandPattern } from './patterns.js';
@@ -89,4 +90,17 @@ export function proseCommands(
     }
   }
   return out;
+}
+
+/**
+ * The step of a note's "How to apply" that a command takes, or undefined: the same program, and its
+ * subcommand among the words of a command the note names there. "Any image that will run in a
+ * cluster: `docker buildx build --platform linux/amd64 ...`" applies to `docker build -t api .`, the
+ * same step taken another way; a run that follows the note as written is left alone (followsNote).
+ */
+export function appliesStep(c: readonly string[], t: Pick<NoteTriggers, 'applyCommands'>): string | undefined {
+  const name = commandName(c);
+  if (name.length < 2) return undefined;
+  const [prog, sub] = [name[0]!, name[1]!];
+  return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub)) ? `${prog} ${sub}` : undefined;
 }

@@ -43,6 +43,8 @@ export function retiredEvidence(
     // The same word as the note's word for it: one piece of evidence, however it is counted.
     for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2, `word:${s}`);
     // What a contrast sets aside counts by how much its word says ("not the timeout" more than "not the call").
+    // A language's keyword (`package`, `func`) is in every file of it, whatever a contrast sets aside.
+    if (CODE_WORDS.has(s)) continue;
     const aside = (byStem.get(s) ?? []).filter((i) => notes[i]!.setAside.has(s) && !notes[i]!.retired.has(s));
     const w = info(s) * info(s) * spread(aside.length);
     for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, false, `word:${s}`);

@@ -22,7 +22,7 @@
 import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
-import { commandName, followsNote, proseCommands, runsPattern } from './commands.js';
+import { appliesStep, commandName, followsNote, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { callVariables, editedTypes, typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
@@ -144,6 +144,9 @@ function commandEvidence(
       if (looking) continue;
       const phrase = t.phrases.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
       if (phrase) ev.credit(i, W_PHRASE, `command:${phrase.words.map((w) => w[0]).join(' ')}`, true);
+      // The step its "How to apply" names, taken another way (`docker build` for `docker buildx build`).
+      const step = phrase ? undefined : f.commands.map((c) => appliesStep(c, t)).find(Boolean);
+      if (step) ev.credit(i, W_PHRASE, `applies:${step}`, true);
     }
   }
   // A command named in prose (commands.ts): as strong as one named in a code span.
@@ -169,6 +172,8 @@ function commandEvidence(
  * token, by the pair's rarity, never strong alone.
  */
 function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
+  // A pair counts once per note, however many identifiers join it (`usage_hourly`, `usage_hourly_local`).
+  const creditedPairs = new Set<string>();
   for (const { stems, near } of f.compounds.values()) {
     const credited = new Set<number>();
     for (let k = 1; k < stems.length; k += 1) {
@@ -176,8 +181,9 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
       if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
       const hits = idx.byPair.get(`${a} ${b}`) ?? [];
       for (const i of hits) {
-        if (credited.has(i)) continue;
+        if (credited.has(i) || creditedPairs.has(`${i} ${a} ${b}`)) continue;
         credited.add(i);
+        creditedPairs.add(`${i} ${a} ${b}`);
         const rarity = (opts.info(a) + opts.info(b)) / 2;
         const why = `phrase:${a} ${b}`;
         ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), why, false, near ? 'where' : why);

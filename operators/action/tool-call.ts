@@ -6,6 +6,8 @@
  * (an object or its JSON text).
  */
 
+import { manifestCommands } from './manifests.js';
+
 export type ActionKind = 'run' | 'edit' | 'read' | 'other';
 
 export interface ToolAction {
@@ -223,7 +225,7 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
     return {
       ...action,
       kind: 'edit',
-      commands: scriptCommands(path, written, addedLines(text, before)),
+      commands: [...scriptCommands(path, written, addedLines(text, before)), ...manifestCommands(path, addedLines(text, before))],
       text: text.slice(0, MAX_ACTION_TEXT),
       before: before.slice(0, MAX_ACTION_TEXT),
       context: context.slice(0, MAX_ACTION_TEXT),

@@ -44,6 +44,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     for (const v of n.variables) add(idx.byVariable, v, i);
     for (const t of n.fileTypes) add(idx.byType, t, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
+    for (const c of n.applyCommands) add(idx.byProgram, c[0]!, i);
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;

@@ -32,6 +32,11 @@ export interface NoteTriggers {
   globs: RegExp[];
   /** The files and folders its "How to apply" names (`Any \`.proto\` edit`, `anything under \`internal/kafka\``). */
   placeGlobs: RegExp[];
+  /**
+   * The commands its "How to apply" names, every word (`Any image that will run in a cluster:
+   * \`docker buildx build --platform linux/amd64 ...\``): the step it applies to, in the note's words.
+   */
+  applyCommands: string[][];
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
@@ -150,6 +155,14 @@ function namedCommands(code: string): CommandPattern[] {
   return out;
 }
 
+/** The commands a "How to apply" names in code spans, every word (placeholders left out). */
+function applyCommandsOf(howToApply: string): string[][] {
+  return codeSpans(howToApply)
+    .flatMap(recommendedCommands)
+    .map((r) => r.words)
+    .slice(0, MAX_WHEN);
+}
+
 /** The text a note is about: what it says to do and when (never its war story). */
 export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter'>): string {
   const fm = note.frontmatter;
@@ -209,6 +222,7 @@ export function noteTriggers(
     commands,
     globs: when.filter(isPathPattern).map(globRegExp),
     placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
+    applyCommands: applyCommandsOf(note.howToApply),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,
