@@ -9,6 +9,8 @@
 import type { NoteTriggers, Recommended } from './triggers.js';
 import { ANY_GLOB, type CommandPattern } from './patterns.js';
 import { program } from './looking.js';
+import { stemOf } from '../../core/stems.js';
+import { GIT_STEPS } from './trigger-index.js';
 
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
 export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
@@ -103,4 +105,23 @@ export function appliesStep(c: readonly string[], t: Pick<NoteTriggers, 'applyCo
   if (name.length < 2) return undefined;
   const [prog, sub] = [name[0]!, name[1]!];
   return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub)) ? `${prog} ${sub}` : undefined;
+}
+
+/**
+ * The notes named for the git step a command takes (trigger-index.ts GIT_STEPS): `git commit -m ...`
+ * and a memory named `commit-message-format`. The step is the subcommand (`git -C repo commit`).
+ */
+export function gitStepNotes(
+  byGitStep: ReadonlyMap<string, readonly number[]>,
+  commands: readonly string[][],
+): { i: number; said: string }[] {
+  const out: { i: number; said: string }[] = [];
+  for (const c of commands) {
+    const name = commandName(c);
+    if (name[0] !== 'git' || name.length < 2) continue;
+    const step = stemOf(name[1]!.replace('-', ''));
+    if (!GIT_STEPS.has(step)) continue;
+    for (const i of byGitStep.get(step) ?? []) out.push({ i, said: `git ${name[1]}` });
+  }
+  return out;
 }

@@ -19,15 +19,15 @@
  * word. Calls that only look (`ls`, `git status`, `cat`, reading a README, `npm outdated`, `terraform
  * plan`) give nothing unless a note's `applies_when` names them.
  */
-import { stemOf } from '../../core/stems.js';
-import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
+import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
-import { appliesStep, commandName, followsNote, proseCommands, runsPattern } from './commands.js';
+import { appliesStep, followsNote, gitStepNotes, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
-import { callVariables, editedTypes, typeEvidence, variableEvidence } from './names.js';
+import { typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
-import { addedLines, projectPath, type ToolAction } from './tool-call.js';
-import { CODE_WORDS, DESCRIBING, MOVES, onlyLooks, program } from './looking.js';
+import { addedLines, type ToolAction } from './tool-call.js';
+import { features, type ActionFeatures } from './features.js';
+import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
 const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type):/;
@@ -64,60 +64,6 @@ export interface ActionMatch {
   why: string[];
 }
 
-interface ActionFeatures {
-  commands: string[][];
-  paths: string[];
-  /** Code-like tokens of the call: each one's forms (`poolclass=nullpool`, `poolclass`, `nullpool`) and word stems. */
-  compounds: Map<string, { forms: string[]; stems: string[]; near: boolean }>;
-  stems: Set<string>;
-  /**
-   * Stems only where the change is holds: the call's file path, or the unchanged lines an edit quotes
-   * around its change. They count less than what the call runs or writes.
-   */
-  nearOnly: Map<string, 'path' | 'near'>;
-  /** Stems of the words that name what the call runs: its programs and their subcommands (`kubectl describe pod`). */
-  commandStems: Set<string>;
-  /** Environment variables the call uses or sets (`$PATH`, `${HOME}`, `export PATH=...`), as written. */
-  variables: Set<string>;
-  /** The types of the files an edit writes (`plist` for `com.x.plist`), by their stems. */
-  fileTypes: Set<string>;
-}
-
-function features(a: ToolAction, cwd: string): ActionFeatures {
-  const paths = a.paths.map((p) => projectPath(p, cwd));
-  const compounds = new Map<string, { forms: string[]; stems: string[]; near: boolean }>();
-  const addForms = (tok: string, near: boolean): void => {
-    const forms = compoundsOf(tok);
-    const had = forms.length > 0 ? compounds.get(forms[0]!) : undefined;
-    if (forms.length > 0 && (!had || (had.near && !near))) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf), near });
-  };
-  const stems = new Set<string>();
-  const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
-  for (const c of a.commands) {
-    // `cd /home/dev/shop && ...`: the project's own folder says nothing about what the call does.
-    if (MOVES.has(program(c))) continue;
-    for (const w of c) {
-      addForms(w, false);
-      for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
-    }
-  }
-  for (const tok of rawTokens(a.text)) addForms(tok, false);
-  for (const kv of settingTokens(a.text)) if (!compounds.has(kv)) compounds.set(kv, { forms: [kv], stems: [], near: false });
-  for (const s of stemsOf(a.text)) stems.add(s);
-  const nearOnly = new Map<string, 'path' | 'near'>();
-  for (const p of paths) {
-    addForms(p.split('/').pop() ?? '', false);
-    // The folders and the file's name, not its type (`.py`, `.yaml` say nothing about the topic).
-    for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) if (!stems.has(s)) nearOnly.set(s, 'path');
-  }
-  for (const tok of rawTokens(a.context)) addForms(tok, true);
-  for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
-  for (const s of nearOnly.keys()) stems.add(s);
-  const commandStems = new Set<string>();
-  for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
-  return { commands, paths, compounds, stems, nearOnly, commandStems, variables: callVariables(a), fileTypes: editedTypes(a, paths) };
-}
-
 export interface MatchOptions {
   /** How much a stem says in everyday English, 0..1 (1 = never used; see sources/query word-info). */
   info: (stem: string) => number;
@@ -149,6 +95,9 @@ function commandEvidence(
       if (step) ev.credit(i, W_PHRASE, `applies:${step}`, true);
     }
   }
+  // A note named for the git step the call takes (`git commit` and `commit-message-format`).
+  const steps = looking ? [] : gitStepNotes(idx.byGitStep, f.commands);
+  for (const { i, said } of steps) if (!ev.byNote.get(i)?.strong) ev.credit(i, W_PHRASE, `subject:${said}`, true);
   // A command named in prose (commands.ts): as strong as one named in a code span.
   const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
   for (const { i, said } of prose)

@@ -37,6 +37,8 @@ export interface NoteTriggers {
    * \`docker buildx build --platform linux/amd64 ...\``): the step it applies to, in the note's words.
    */
   applyCommands: string[][];
+  /** Stems of what the note is named for: a memory's `name`, else its title (`commit-message-format`). */
+  subject: Set<string>;
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
@@ -223,6 +225,7 @@ export function noteTriggers(
     globs: when.filter(isPathPattern).map(globRegExp),
     placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
     applyCommands: applyCommandsOf(note.howToApply),
+    subject: stemsOf((str(fm['name']) || note.title).replace(/[-_]+/g, ' ')),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,

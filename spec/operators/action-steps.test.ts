@@ -132,3 +132,34 @@ Query the usage hourly table read-only.
     expect(m[0]!.why.filter((w) => w.startsWith('phrase:'))).toEqual(['phrase:usag hourli']);
   });
 });
+
+describe('a note named for a git step', () => {
+  it('is about every run of that step, and a note that only mentions the word is not', () => {
+    const idx = kb({
+      'documents/commits.md': `---
+name: commit-message-format
+description: Commits use Conventional Commits with a component scope and a Refs trailer
+metadata:
+  type: feedback
+---
+Subject \`type(scope): summary\`.
+
+**How to apply:** Every commit I create.
+`,
+      'documents/kafka.md': `---
+name: no-kafka-mocks
+description: Code that produces, consumes or commits offsets is tested against a real Redpanda
+metadata:
+  type: feedback
+---
+Never mock the Kafka client.
+`,
+    });
+    const run = (command: string) => ids(idx, 'Bash', { command, description: 'x' });
+    expect(run('git add batcher.go && git commit -m "Fix flush race in batcher"')).toEqual(['commit-message-format']);
+    expect(run('git -C ../skerry commit --amend --no-edit')).toEqual(['commit-message-format']);
+    // Looking at commits is not making one.
+    expect(run('git log --oneline -5')).toEqual([]);
+    expect(run('git show HEAD')).toEqual([]);
+  });
+});
