@@ -12,8 +12,14 @@ const MAX_DEPENDENCIES = 20;
 /** A package name as manifests write it (`serde`, `@scope/pkg`, `github.com/twmb/franz-go`). */
 const NAME = String.raw`(@?[A-Za-z0-9][\w.\-/@]{0,100})`;
 
-/** A version or source a dependency line gives (`"0.17"`, `"^3.24.1"`, `"workspace:*"`, `{ version = ... }`). */
-const VERSION = String.raw`(?:"[~^<>=*\d]|"(?:workspace|npm|file|link|git\+|github|latest|next)[:\w]|\{)`;
+/** A version or source a dependency line gives as a string (`"0.17"`, `"^3.24.1"`, `"workspace:*"`). */
+const VERSION = String.raw`(?:"[~^<>=*\d]|"(?:workspace|npm|file|link|git\+|github|latest|next)[:\w])`;
+/**
+ * Or as a TOML inline table of a dependency's own keys (`{ version = "1" }`, `{ path = "../x" }`): a
+ * table of other keys is a setting (`pedantic = { level = "warn" }` under `[lints.clippy]`). A
+ * package.json dependency is always a string: an object there is a section (`"scripts": {`).
+ */
+const TABLE = String.raw`\{\s*(?:version|git|path|workspace|registry|branch|tag|rev|package|features|optional|default-features|url|markers|extras|python|develop)\s*=`;
 
 interface Manifest {
   /** File names (the path's last part) this reading applies to. */
@@ -51,13 +57,14 @@ const keyed =
   (re: RegExp) =>
   (line: string): string | null => {
     const m = re.exec(line);
-    return m && !OWN_KEYS.has(m[1]!.toLowerCase()) ? m[1]! : null;
+    // A key that ends in "version" is a setting (`minversion`, `python_version` of `[tool.mypy]`).
+    return m && !OWN_KEYS.has(m[1]!.toLowerCase()) && !/version$/i.test(m[1]!) ? m[1]! : null;
   };
 
 const MANIFESTS: Manifest[] = [
   {
     file: /^Cargo\.toml$/,
-    dependency: keyed(new RegExp(String.raw`^\s*([A-Za-z0-9_-]{1,64})\s*=\s*${VERSION}`)),
+    dependency: keyed(new RegExp(String.raw`^\s*([A-Za-z0-9_-]{1,64})\s*=\s*(?:${VERSION}|${TABLE})`)),
     adds: [['cargo', 'add']],
   },
   {
@@ -76,17 +83,20 @@ const MANIFESTS: Manifest[] = [
     ],
   },
   {
-    // `requests==2.31`, `numpy>=1.26`, `rich` alone on its line.
+    // `requests==2.31`, `numpy>=1.26`, `rich` alone on its line. Each run of spaces belongs to one
+    // optional part: three `\s*` side by side backtrack cubically on a hostile line of spaces.
     file: /^requirements[\w.-]*\.(?:txt|in)$/,
-    dependency: (line) => /^\s*([A-Za-z0-9][\w.-]{0,80})\s*(?:\[[\w,\s-]*\])?\s*(?:[=<>~!]=?[^#]*)?\s*(?:#.*)?$/.exec(line)?.[1] ?? null,
+    dependency: (line) => /^\s*([A-Za-z0-9][\w.-]{0,80})(?:\s*\[[\w,\s-]*\])?(?:\s*[=<>~!]=?[^#]*)?(?:\s*#.*)?\s*$/.exec(line)?.[1] ?? null,
     adds: [['pip', 'install']],
   },
   {
-    // PEP 621 (`"httpx>=0.27",` in a list) and Poetry (`httpx = "^0.27"`).
+    // PEP 621 (`"httpx>=0.27",` in a list) and Poetry (`httpx = "^0.27"`). A list item needs its
+    // version: a bare word in a list is as often a tool's setting (`"tests",` of pytest's
+    // `testpaths`, `"E",` of ruff's `select`).
     file: /^pyproject\.toml$/,
     dependency: (line) =>
-      /^\s*"([A-Za-z0-9][\w.-]{0,80})\s*(?:\[[\w,\s-]*\])?\s*(?:[=<>~!]=?[^"]*)?"\s*,?\s*$/.exec(line)?.[1] ??
-      keyed(new RegExp(String.raw`^\s*([A-Za-z0-9][\w.-]{0,80})\s*=\s*${VERSION}`))(line),
+      /^\s*"([A-Za-z0-9][\w.-]{0,80})(?:\s*\[[\w,\s-]*\])?\s*[=<>~!]=?[^"]*"\s*(?:,\s*)?$/.exec(line)?.[1] ??
+      keyed(new RegExp(String.raw`^\s*([A-Za-z0-9][\w.-]{0,80})\s*=\s*(?:${VERSION}|${TABLE})`))(line),
     adds: [
       ['pip', 'install'],
       ['poetry', 'add'],
