@@ -104,7 +104,13 @@ export function appliesStep(c: readonly string[], t: Pick<NoteTriggers, 'applyCo
   const name = commandName(c);
   if (name.length < 2) return undefined;
   const [prog, sub] = [name[0]!, name[1]!];
-  return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub)) ? `${prog} ${sub}` : undefined;
+  // A group the note names with its own subcommand is not every run of the group: `gh run rerun <id>`
+  // is not `gh run watch`, nor `kubectl rollout restart` `kubectl rollout status`.
+  const other = (a: readonly string[]): boolean => {
+    const step = commandName(a);
+    return step[1] === sub && step.length > 2 && name.length > 2 && step[2] !== name[2];
+  };
+  return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub) && !other(a)) ? `${prog} ${sub}` : undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { describe, it, expect } from '@jest/globals';
 import { manifestCommands } from '../../operators/action/manifests.js';
+import { ids, kb } from '../helpers/action.js';
 
 describe('a manifest edit that adds no dependency', () => {
   it('reads no object a package.json opens (scripts, engines, a tool config) as a dependency', () => {
@@ -43,5 +44,26 @@ describe('a manifest edit that adds no dependency', () => {
     }
     // A backtracking regex takes minutes here; a linear one, milliseconds (generous for a loaded machine).
     expect(Date.now() - t0).toBeLessThan(1500);
+  });
+});
+
+describe('the step a "How to apply" names', () => {
+  const RERUN = `---
+name: flaky-ci-rerun
+description: The e2e job is flaky on the shared runners; rerun only its failed jobs
+metadata:
+  type: feedback
+---
+The e2e suite times out on the shared runners about one run in ten.
+
+**How to apply:** When CI fails on e2e only: \`gh run rerun <id> --failed\`, never a whole new run.
+`;
+
+  it('is not another subcommand of the same program and group', () => {
+    const idx = kb({ 'documents/rerun.md': RERUN });
+    const run = (command: string) => ids(idx, 'Bash', { command, description: 'x' });
+    expect(run('gh run rerun 9182734 --job 4411')).toEqual(['flaky-ci-rerun']);
+    expect(run('gh run watch 9182734')).toEqual([]);
+    expect(run('gh run cancel 9182734')).toEqual([]);
   });
 });
