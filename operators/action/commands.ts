@@ -9,8 +9,7 @@
 import type { NoteTriggers, Recommended } from './triggers.js';
 import { ANY_GLOB, type CommandPattern } from './patterns.js';
 import { program } from './looking.js';
-import { stemOf } from '../../core/stems.js';
-import { GIT_STEPS } from './trigger-index.js';
+import { GIT_STEPS, gitStepStem } from './git-steps.js';
 
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
 export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
@@ -114,7 +113,7 @@ export function appliesStep(c: readonly string[], t: Pick<NoteTriggers, 'applyCo
 }
 
 /**
- * The notes named for the git step a command takes (trigger-index.ts GIT_STEPS): `git commit -m ...`
+ * The notes named for the git step a command takes (git-steps.ts): `git commit -m ...`
  * and a memory named `commit-message-format`. The step is the subcommand (`git -C repo commit`).
  */
 export function gitStepNotes(
@@ -125,7 +124,7 @@ export function gitStepNotes(
   for (const c of commands) {
     const name = commandName(c);
     if (name[0] !== 'git' || name.length < 2) continue;
-    const step = stemOf(name[1]!.replace('-', ''));
+    const step = gitStepStem(name[1]!);
     if (!GIT_STEPS.has(step)) continue;
     for (const i of byGitStep.get(step) ?? []) out.push({ i, said: `git ${name[1]}` });
   }

@@ -68,9 +68,11 @@ const MANIFESTS: Manifest[] = [
     adds: [['cargo', 'add']],
   },
   {
-    // `require github.com/x/y v1.2.3`, or the module alone on its line inside `require ( ... )`.
+    // `require github.com/x/y v1.2.3`, or the module alone on its line inside `require ( ... )`; a
+    // line of a `replace` block (`x v1 => y v2`) or of an `exclude` block adds nothing.
     file: /^go\.mod$/,
-    dependency: (line) => /^\s*(?:require\s+)?([a-z0-9][\w.-]*\.[a-z]{2,}\/[\w.\-/]+)\s+v\d/.exec(line)?.[1] ?? null,
+    dependency: (line) =>
+      line.includes('=>') ? null : (/^\s*(?:require\s+)?([a-z0-9][\w.-]*\.[a-z]{2,}\/[\w.\-/]+)\s+v\d/.exec(line)?.[1] ?? null),
     adds: [['go', 'get']],
   },
   {

@@ -1,5 +1,4 @@
 /** The inverted index of a KB's triggers: notes by each thing a tool call can share with them. Pure. */
-import { stemOf } from '../../core/stems.js';
 import type { NoteTriggers } from './triggers.js';
 
 export interface TriggerIndex {
@@ -19,14 +18,6 @@ export interface TriggerIndex {
   /** Notes named for a git step (`commit-message-format`, "Rebase rules"): by the step's stem. */
   byGitStep: Map<string, number[]>;
 }
-
-/**
- * The git steps teams write rules about without saying "git" ("commits use Conventional Commits",
- * "no rebase once reviewed"): a note named for one is about every run of it.
- */
-export const GIT_STEPS: ReadonlyMap<string, string> = new Map(
-  ['commit', 'push', 'rebase', 'merge', 'tag', 'revert', 'cherry-pick'].map((w) => [stemOf(w.replace('-', '')), w]),
-);
 
 function add(map: Map<string, number[]>, key: string, i: number): void {
   const list = map.get(key);
@@ -57,7 +48,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     for (const t of n.fileTypes) add(idx.byType, t, i);
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
     for (const c of n.applyCommands) add(idx.byProgram, c[0]!, i);
-    for (const s of n.subject) if (GIT_STEPS.has(s)) add(idx.byGitStep, s, i);
+    for (const s of n.gitSteps) add(idx.byGitStep, s, i);
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;

@@ -22,6 +22,7 @@ import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
+import { gitStepsOf } from './git-steps.js';
 import { ANY_GLOB, PROGRAM_RE, commandPattern, globRegExp, isPathPattern, placeGlob, type CommandPattern } from './patterns.js';
 
 export interface NoteTriggers {
@@ -37,8 +38,8 @@ export interface NoteTriggers {
    * \`docker buildx build --platform linux/amd64 ...\``): the step it applies to, in the note's words.
    */
   applyCommands: string[][];
-  /** Stems of what the note is named for: a memory's `name`, else its title (`commit-message-format`). */
-  subject: Set<string>;
+  /** The git steps it is named for (git-steps.ts): a memory's `name`, else its title (`commit-message-format`). */
+  gitSteps: Set<string>;
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
@@ -225,7 +226,7 @@ export function noteTriggers(
     globs: when.filter(isPathPattern).map(globRegExp),
     placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
     applyCommands: applyCommandsOf(note.howToApply),
-    subject: stemsOf((str(fm['name']) || note.title).replace(/[-_]+/g, ' ')),
+    gitSteps: gitStepsOf(stemsOf((str(fm['name']) || note.title).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`)),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,

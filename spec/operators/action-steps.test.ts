@@ -47,6 +47,7 @@ describe('a dependency added to a manifest by hand', () => {
     expect(manifestCommands('/p/Cargo.toml', 'edition = "2021"\nversion = "0.3.1"\nrust-version = "1.80"')).toEqual([]);
     expect(manifestCommands('/p/requirements.txt', '# pinned for the CI image\n')).toEqual([]);
     expect(manifestCommands('/p/src/config.toml', 'serde = "1"')).toEqual([]);
+    expect(manifestCommands('/p/go.mod', '\tgithub.com/x/y v1.2.3 => ../y\ngo 1.22\ntoolchain go1.22.4')).toEqual([]);
   });
 
   it('gives the dependency note for an edit that adds a dependency, not for one that only bumps the version', () => {
@@ -161,5 +162,31 @@ Never mock the Kafka client.
     // Looking at commits is not making one.
     expect(run('git log --oneline -5')).toEqual([]);
     expect(run('git show HEAD')).toEqual([]);
+  });
+});
+
+describe('a git word in the name of a note about something else', () => {
+  it('names no git step: the note must say something of git besides the word', () => {
+    const idx = kb({
+      'documents/apns.md': `---
+name: push-notifications-apns
+description: APNs certificates expire yearly; renew the push certificate before the main thread stalls on TLS errors
+metadata:
+  type: project
+---
+The push certificate lives in the keychain.
+`,
+      'documents/offsets.md': `---
+name: kafka-commit-offsets
+description: Consumers commit offsets only after the downstream write succeeded
+metadata:
+  type: feedback
+---
+Use CommitRecords after the write.
+`,
+    });
+    const run = (command: string) => ids(idx, 'Bash', { command, description: 'x' });
+    expect(run('git push origin main')).toEqual([]);
+    expect(run('git commit -m "feat: add retries"')).toEqual([]);
   });
 });
