@@ -52,8 +52,11 @@ export interface Candidate {
   ranks: Partial<Record<ArmName, number>>;
 }
 
-/** Where a candidate's absolute relevance comes from ('successor': lifted to the note it supersedes). */
-export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor';
+/**
+ * Where a candidate's absolute relevance comes from ('successor': lifted to the note it supersedes;
+ * 'asked-step': named for a git step the query asks for, operators/lift-asked-steps.ts).
+ */
+export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor' | 'asked-step';
 
 export interface ScoredCandidate extends Candidate {
   /** Raw cross-encoder logit when the note was rescored, else null. */

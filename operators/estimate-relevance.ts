@@ -40,6 +40,7 @@ import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenTo
 import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
 import { nameCoverage, titleStems } from './title-phrases.js';
+import { liftAskedSteps } from './lift-asked-steps.js';
 
 export { RELEVANCE_TEXT_CHARS };
 
@@ -245,6 +246,8 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     if (opts.links && state.candidates.length > 1) liftLinked(relevance, state.candidates, window, opts.links, degraded);
     // After the link lift, so a replacement is never left below what its predecessor was lifted to.
     if (opts.successors) liftFromRetired(state, window, relevance, ctx, opts, degraded);
+    // A request for a git step ("commit all of this") is about the learnings named for it.
+    liftAskedSteps(relevance, state.candidates.slice(0, window), state.query);
     return {
       ...state,
       weighed,

@@ -55,7 +55,9 @@ export function relevanceVerdict(
           ? 'an entity link to a clearly relevant note'
           : c.source === 'successor'
             ? 'the relevance of a note it supersedes'
-            : 'the date window of the query';
+            : c.source === 'asked-step'
+              ? 'its name: the query asks for the git step it is named for'
+              : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
   if (c.features && !c.features.specificCovered && c.relevance <= GENERIC_ONLY_MAX) {

@@ -5,9 +5,9 @@
  */
 import { stemOf } from '../../core/stems.js';
 
-/** The steps, by stem (`cherrypick` for `cherry-pick`). */
+/** The steps, by stem (`cherrypick` for `cherry-pick`); `pr` is opening a pull request (`gh pr create`). */
 export const GIT_STEPS: ReadonlySet<string> = new Set(
-  ['commit', 'push', 'rebase', 'merge', 'tag', 'revert', 'cherry-pick'].map(gitStepStem),
+  ['commit', 'push', 'rebase', 'merge', 'tag', 'revert', 'cherry-pick', 'pr'].map(gitStepStem),
 );
 
 /** A step's stem as GIT_STEPS holds it (`cherry-pick` → `cherrypick`). */
@@ -36,5 +36,29 @@ export function gitStepsOf(subject: ReadonlySet<string>, textStems: ReadonlySet<
     if (!GIT_STEPS.has(s)) continue;
     if ([...GIT_CONTEXT].some((c) => c !== s && textStems.has(c))) out.add(s);
   }
+  return out;
+}
+
+/** Where a request starts in a prompt: its start, after a sentence or clause mark, or after "and", "then", "please"... */
+const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
+/**
+ * The git steps a prompt asks for as a request ("commit all of this", "and push it"); not steps it
+ * reports ("branch is pushed") or mentions ("the commit message"). Merge, tag and revert are left
+ * out: "merge these two configs", "tag the users", "revert the change to foo.go" are not git.
+ */
+const ASKED_STEP_RE = new RegExp(`${CLAUSE}(commit|push|rebase|cherry-pick)\\b(?![-'])`, 'gi');
+/** A request to open a pull request: "open a PR", "create the pull request", "raise a draft MR". */
+const ASKED_PR_RE = new RegExp(
+  `${CLAUSE}(?:open|create|raise|submit|file|make|send|put up)\\s+(?:(?:a|an|the|my|our|this|that)\\s+)?(?:draft\\s+)?(?:prs?|pull requests?|mrs?|merge requests?)\\b`,
+  'gi',
+);
+
+/** The git steps a prompt asks for (by stem, as GIT_STEPS): at most the first 2,000 characters are read. */
+export function askedSteps(prompt: string): Set<string> {
+  const text = prompt.slice(0, 2000);
+  const out = new Set<string>();
+  for (const m of text.matchAll(ASKED_STEP_RE)) out.add(gitStepStem(m[1]!));
+  if (ASKED_PR_RE.test(text)) out.add(gitStepStem('pr'));
+  ASKED_PR_RE.lastIndex = 0;
   return out;
 }

@@ -1,0 +1,83 @@
+/**
+ * A prompt that asks for a git step is about the learnings named for it (operators/lift-asked-steps.ts):
+ * which steps a prompt asks for, which notes are named for one, and the relevance they get.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { lastValueFrom, of } from 'rxjs';
+import { askedSteps, gitStepStem, gitStepsOf } from '../../operators/action/git-steps.js';
+import { stemsOf } from '../../operators/action/terms.js';
+import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
+import { ASKED_STEP_SURE, ASKED_STEP_UNSURE } from '../../operators/lift-asked-steps.js';
+import { queryTerms } from '../../core/stems.js';
+import { initialState } from '../../core/state.js';
+import { note } from '../helpers/notes.js';
+
+const steps = (prompt: string): string[] => [...askedSteps(prompt)].sort();
+
+describe('askedSteps', () => {
+  it('reads the git steps a prompt asks for, in any case, at the start of a request', () => {
+    expect(steps('commit all of this and open a PR against main')).toEqual(['commit', 'pr']);
+    expect(steps('Looks good, Commit it with a decent message')).toEqual(['commit']);
+    expect(steps('branch is pushed, open the pull request for it')).toEqual(['pr']);
+    expect(steps('we should open a draft PR for this')).toEqual(['pr']);
+    expect(steps('rebase onto main please')).toEqual([gitStepStem('rebase')]);
+  });
+
+  it('reads no step a prompt only reports or mentions, and no merge, tag or revert', () => {
+    expect(steps('branch is pushed and CI is green')).toEqual([]);
+    expect(steps('fix the commit message parser')).toEqual([]);
+    expect(steps('the commit-msg hook fails on every run')).toEqual([]);
+    expect(steps('merge these two configs and tag the users by plan')).toEqual([]);
+    expect(steps('revert the change to foo.go')).toEqual([]);
+  });
+});
+
+describe('gitStepsOf', () => {
+  it('names a note for a step its name holds only when its text speaks of git with another word', () => {
+    const named = (name: string, text: string): string[] => [...gitStepsOf(stemsOf(name.replace(/-/g, ' ')), stemsOf(text))];
+    expect(named('commit-message-format', 'Subject type(scope); Refs from the branch name')).toEqual(['commit']);
+    expect(named('push-notifications-apns', 'Renew the push certificate before it expires')).toEqual([]);
+    expect(named('kafka-commit-offsets', 'Consumers commit offsets after the write')).toEqual([]);
+    expect(named('PR descriptions need a Testing section', 'When opening a PR (`gh pr create`) the body has')).toEqual(['pr']);
+  });
+});
+
+describe('the asked-step lift', () => {
+  const weigh: EstimateRelevanceOptions['weigh'] = (stems) => ({
+    live: 40,
+    df: new Map(stems.map((s) => [s, 3])),
+    info: new Map(stems.map((s) => [s, 0.3])),
+  });
+  const notes = [
+    note({ name: 'review-fixup-commits', description: 'Once a PR has review comments, answer them with fixup! commits' }, 'No rebase.'),
+    note(
+      { name: 'commit-message-format', description: 'Commits use Conventional Commits with a scope' },
+      'Refs from the branch name.\n\n**How to apply:** Every commit I create.',
+    ),
+    note({ name: 'push-notifications-apns', description: 'APNs push certificates expire yearly' }, 'Renew the push certificate.'),
+  ];
+
+  async function estimates(query: string): Promise<Record<string, { p: number; source: string }>> {
+    const candidates = notes.map((n, i) => ({ note: n, rrf: 1 / (61 + i), evidence: 1, ranks: { bm25: i + 1 } }));
+    const s = await lastValueFrom(
+      of({ ...initialState(query, []), candidates }).pipe(
+        estimateRelevance({ terms: queryTerms(query), weigh, dateWindow: false, limit: 10 }),
+      ),
+    );
+    return Object.fromEntries(notes.map((n) => [n.frontmatter['name'] as string, s.relevance.get(n.key)!]));
+  }
+  const relevance = async (query: string): Promise<Record<string, number>> =>
+    Object.fromEntries(Object.entries(await estimates(query)).map(([k, e]) => [k, e.p]));
+
+  it('gives the note most about the asked step a sure relevance, the others at most a pointer', async () => {
+    const r = await relevance('commit all of this');
+    expect(r['commit-message-format']).toBe(ASKED_STEP_SURE);
+    expect(r['review-fixup-commits']).toBe(ASKED_STEP_UNSURE);
+    expect(r['push-notifications-apns']).toBeLessThan(0.3);
+  });
+
+  it('lifts nothing when the prompt asks for no git step, or for one no note is named for', async () => {
+    for (const query of ['why does the commit message parser reject scopes', 'push the certificate renewal through'])
+      for (const e of Object.values(await estimates(query))) expect(e.source).not.toBe('asked-step');
+  });
+});
