@@ -1,20 +1,25 @@
 /**
- * A prompt that asks for a git step ("commit all of this and open a PR against main") is about the
- * learnings named for that step ("commit-message-format", "PR descriptions need a Testing section"),
- * whatever else it says: teams write these rules in their own words ("Conventional Commits", "a
- * Testing section"), which a request to commit never repeats, and "commit" or "PR" alone is an
- * everyday coding word the lexical estimate rightly does not trust. Pure.
+ * A prompt that asks for a git step ("commit all of this and open a PR against main") or a kind of
+ * work ("write tests for X", "add some debug logging", "find a library for X") is about the rules
+ * named for it ("commit-message-format", "go-test-style", "logging-privacy", "new-dependency-policy"),
+ * whatever else it says: teams write these rules in their own words ("Conventional Commits",
+ * "table-driven", "never log payloads"), which a request for the work never repeats, and "commit",
+ * "tests" or "logging" alone is an everyday coding word the lexical estimate rightly does not trust.
+ * Pure.
  *
- * For each asked step, the learning most about it is lifted to ASKED_STEP_SURE, so the prompt hook
- * gives it whole (at 0.5 or more); any other one named for it to ASKED_STEP_UNSURE, a pointer at most
- * (the hook gives one pointer, between its 0.3 floor and 0.5). A learning is named for a step by
- * its name (a Claude Code memory's `name`, else its title) holding the step, when its text speaks of
- * git with another word too (operators/action/git-steps.ts: not `push-notifications-apns`).
+ * For each asked step or work, the rule most about it is lifted to ASKED_STEP_SURE, so the prompt
+ * hook gives it whole (at 0.5 or more); any other one named for it to ASKED_STEP_UNSURE, a pointer at
+ * most (the hook gives one pointer, between its 0.3 floor and 0.5). A note is named for a step or
+ * work by its name (a Claude Code memory's `name`, else its title) holding it; for a git step its
+ * text must speak of git with another word too (git-steps.ts: not `push-notifications-apns`). Only
+ * rules are lifted: Claude Code memories, and learnings of a rule type (pattern, decision, ...); a
+ * bug-fix titled "Flaky vitest tests" is named for a problem, not for writing tests.
  */
 import type { RelevanceEstimate } from '../core/state.js';
 import type { Candidate } from '../core/types.js';
 import { searchableText } from '../core/note/index.js';
 import { askedSteps, gitStepsOf } from './action/git-steps.js';
+import { askedWork, workOf, workStems } from './action/asked-work.js';
 import { rawTokens, stemsOf, tokenWords } from './action/terms.js';
 import { stemOf } from '../core/stems.js';
 
@@ -29,26 +34,51 @@ function summaryStems(c: Candidate): string[] {
   return rawTokens(`${name.replace(/[-_]+/g, ' ')}\n${c.note.title}\n${c.note.howToApply}`).flatMap((t) => tokenWords(t).map(stemOf));
 }
 
-/** Lifts, in place, the candidates named for a git step the query asks for (see the module comment). */
+/**
+ * Learning types that state a rule (a practice to follow or avoid), not a problem met once: a
+ * bug-fix titled "Flaky vitest tests from fake timers" is named for a problem with tests, and "write
+ * a unit test for this function" is not about it.
+ */
+const RULE_TYPES = new Set(['pattern', 'anti-pattern', 'decision', 'convention', 'preference', 'rule', 'policy']);
+
+/** Whether a note states a rule: every Claude Code memory (rules and facts to apply), or a learning of a rule type. */
+function isRule(c: Candidate): boolean {
+  return Boolean(c.note.memoryType) || RULE_TYPES.has(c.note.learningType);
+}
+
+/** Lifts, in place, the candidates named for a git step or kind of work the query asks for (see the module comment). */
 export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candidates: readonly Candidate[], query: string): void {
-  const asked = askedSteps(query);
+  const asked = new Set([...askedSteps(query), ...[...askedWork(query)].map((k) => `work:${k}`)]);
   if (asked.size === 0) return;
-  const stepsOf = new Map<Candidate, Set<string>>();
+  const namedFor = new Map<Candidate, Set<string>>();
+  const shared = new Map<Candidate, number>();
+  // The prompt's words besides the requests themselves ("commit", "PR" say which step, not which note).
+  const requested = new Set([...asked].flatMap((a) => (a.startsWith('work:') ? [...workStems(a.slice(5))] : [a])));
+  const promptStems = [...stemsOf(query)].filter((s) => !requested.has(s));
   for (const c of candidates) {
+    if (!isRule(c)) continue;
     const name = typeof c.note.frontmatter['name'] === 'string' ? c.note.frontmatter['name'] : c.note.title;
-    stepsOf.set(c, gitStepsOf(stemsOf(name.replace(/[-_]+/g, ' ')), stemsOf(searchableText(c.note))));
+    const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
+    const text = stemsOf(searchableText(c.note));
+    namedFor.set(c, new Set([...gitStepsOf(nameStems, text), ...[...workOf(nameStems)].map((k) => `work:${k}`)]));
+    shared.set(c, promptStems.filter((s) => text.has(s)).length);
   }
   const lift = (c: Candidate, to: number): void => {
     const e = relevance.get(c.note.key);
     if (e && e.p < to) relevance.set(c.note.key, { ...e, p: to, ranking: Math.max(to, e.ranking ?? e.p), source: 'asked-step' });
   };
   for (const step of asked) {
-    // The one most about the step first: the step most often in its name, title and How to apply
+    // The one most about it first: the one sharing the most words of the prompt (the rest of it
+    // says which: "tests for internal/auth" share `internal` with the Go test rule, not the Rust
+    // one), then the one naming the step most often in its name, title and How to apply
     // ("commit-message-format: Commits use Conventional Commits ... Every commit I create" before
     // "review-fixup-commits"), then its own estimate.
-    const said = (c: Candidate): number => summaryStems(c).filter((s) => s === step).length;
+    const words = step.startsWith('work:') ? workStems(step.slice(5)) : new Set([step]);
+    const said = (c: Candidate): number => summaryStems(c).filter((s) => words.has(s)).length;
     const own = (c: Candidate): number => relevance.get(c.note.key)?.p ?? 0;
-    const named = candidates.filter((c) => stepsOf.get(c)!.has(step)).sort((a, b) => said(b) - said(a) || own(b) - own(a));
+    const named = candidates
+      .filter((c) => namedFor.get(c)?.has(step))
+      .sort((a, b) => shared.get(b)! - shared.get(a)! || said(b) - said(a) || own(b) - own(a));
     named.forEach((c, i) => lift(c, i === 0 ? ASKED_STEP_SURE : ASKED_STEP_UNSURE));
   }
 }

@@ -56,7 +56,7 @@ export function relevanceVerdict(
           : c.source === 'successor'
             ? 'the relevance of a note it supersedes'
             : c.source === 'asked-step'
-              ? 'its name: the query asks for the git step it is named for'
+              ? 'its name: the query asks for the git step or work it is named for'
               : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }

@@ -1,10 +1,11 @@
 /**
- * A prompt that asks for a git step is about the learnings named for it (operators/lift-asked-steps.ts):
+ * A prompt that asks for a git step or a kind of work is about the rules named for it (operators/lift-asked-steps.ts):
  * which steps a prompt asks for, which notes are named for one, and the relevance they get.
  */
 import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { askedSteps, gitStepStem, gitStepsOf } from '../../operators/action/git-steps.js';
+import { askedWork } from '../../operators/action/asked-work.js';
 import { stemsOf } from '../../operators/action/terms.js';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { ASKED_STEP_SURE, ASKED_STEP_UNSURE } from '../../operators/lift-asked-steps.js';
@@ -48,14 +49,24 @@ describe('the asked-step lift', () => {
     df: new Map(stems.map((s) => [s, 3])),
     info: new Map(stems.map((s) => [s, 0.3])),
   });
+  const memory = (name: string, description: string, body: string) =>
+    note({ id: undefined, name, description, metadata: { type: 'feedback' } }, body, `documents/${name}.md`);
   const notes = [
-    note({ name: 'review-fixup-commits', description: 'Once a PR has review comments, answer them with fixup! commits' }, 'No rebase.'),
-    note(
-      { name: 'commit-message-format', description: 'Commits use Conventional Commits with a scope' },
+    memory('review-fixup-commits', 'Once a PR has review comments, answer them with fixup! commits', 'No rebase.'),
+    memory(
+      'commit-message-format',
+      'Commits use Conventional Commits with a scope',
       'Refs from the branch name.\n\n**How to apply:** Every commit I create.',
     ),
-    note({ name: 'push-notifications-apns', description: 'APNs push certificates expire yearly' }, 'Renew the push certificate.'),
+    memory('push-notifications-apns', 'APNs push certificates expire yearly', 'Renew the push certificate.'),
+    memory('go-test-style', 'Go tests are table-driven with t.Run', 'Use testify require; shared fixture in `internal/testkit`.'),
+    memory('rust-tests', 'Rust tests run with cargo nextest', 'Never plain cargo test.'),
+    memory('logging-privacy', 'Never log event payloads or API keys', 'Log ids and counts.'),
   ];
+  const bugFix = note(
+    { title: 'Flaky vitest tests from fake timers', learning_type: 'bug-fix' },
+    'Await the promise before advancing timers.',
+  );
 
   async function estimates(query: string): Promise<Record<string, { p: number; source: string }>> {
     const candidates = notes.map((n, i) => ({ note: n, rrf: 1 / (61 + i), evidence: 1, ranks: { bm25: i + 1 } }));
@@ -76,8 +87,45 @@ describe('the asked-step lift', () => {
     expect(r['push-notifications-apns']).toBeLessThan(0.3);
   });
 
+  it('lifts, per kind of work asked for, the rule that shares most of the rest of the prompt', async () => {
+    const r = await relevance('write tests for ParseTenantHeader in internal/auth');
+    expect(r['go-test-style']).toBe(ASKED_STEP_SURE);
+    expect(r['rust-tests']).toBe(ASKED_STEP_UNSURE);
+    expect((await relevance('add some debug logging to the batch handler'))['logging-privacy']).toBe(ASKED_STEP_SURE);
+  });
+
+  it('lifts no note that states a problem met once rather than a rule', async () => {
+    const candidates = [bugFix].map((n) => ({ note: n, rrf: 1 / 61, evidence: 1, ranks: { bm25: 1 } }));
+    const query = 'write a unit test for this function';
+    const s = await lastValueFrom(
+      of({ ...initialState(query, []), candidates }).pipe(
+        estimateRelevance({ terms: queryTerms(query), weigh, dateWindow: false, limit: 10 }),
+      ),
+    );
+    expect(s.relevance.get(bugFix.key)!.source).not.toBe('asked-step');
+  });
+
   it('lifts nothing when the prompt asks for no git step, or for one no note is named for', async () => {
     for (const query of ['why does the commit message parser reject scopes', 'push the certificate renewal through'])
       for (const e of Object.values(await estimates(query))) expect(e.source).not.toBe('asked-step');
+  });
+});
+
+describe('askedWork', () => {
+  const work = (prompt: string): string[] => [...askedWork(prompt)].sort();
+  it('reads the kind of work a request asks for, a few words after its verb', () => {
+    expect(work('write tests for ParseTenantHeader in internal/auth')).toEqual(['test']);
+    expect(work('add some debug logging to the v2 Batch handler')).toEqual(['log']);
+    expect(work('find a decent HyperLogLog library for Go and wire it into queryd')).toEqual(['dependency']);
+    expect(work('write the migration that turns the labels column into JSON')).toEqual(['migration']);
+    expect(work('Add a nightly CI run of the soak test')).toEqual(['ci']);
+    expect(work('deploy the fix to staging')).toEqual(['deploy']);
+  });
+
+  it('reads none from a prompt that only reports or mentions the work', () => {
+    expect(work('the tests fail on main since this morning')).toEqual([]);
+    expect(work('deploy went out at 14:02 and the api froze')).toEqual([]);
+    expect(work('why does the logger drop lines under load')).toEqual([]);
+    expect(work('add error handling here')).toEqual([]);
   });
 });
