@@ -32,37 +32,42 @@ const KINDS: WorkKind[] = [
   { kind: 'ci', objects: ['ci', 'ci jobs?', 'ci steps?', 'ci runs?', 'pipelines?', 'workflows?'], named: ['ci'] },
   { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter'] },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'bench'] },
-  { kind: 'deploy', objects: ['deploys?', 'deployments?', 'rollouts?'], named: ['deploi', 'deploy'] },
+  { kind: 'deploy', objects: ['deploys?', 'deployments?', 'rollouts?', 'replicas'], named: ['deploi', 'deploy'] },
 ];
 
 /** Where a request starts: the prompt's start, a sentence or clause mark, or "and", "then", "please"... */
 const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
 /** The verbs of a request for work ("write", "add", "set up", "find", "run"). */
-const VERBS = String.raw`(?:write|add|create|make|build|set up|wire up|wire|put|update|change|extend|fix|remove|rip out|run|find|pick|pull in|bring in|install|introduce|use)`;
-/** At most four words between the verb and what it asks for ("add some debug logging", "find a decent HyperLogLog library"); no punctuation crossed. */
-const BETWEEN = String.raw`(?:[\w'./-]+\s+){0,4}?`;
+const VERBS = String.raw`(?:write|add|create|make|build|set up|wire up|wire|put|update|change|extend|fix|remove|rip out|run|find|pick|pull in|bring in|install|introduce|use|bump|dump)`;
+/** At most five words between the verb and what it asks for ("add some debug logging", "dump the raw payload into the logs"); no punctuation crossed. */
+const BETWEEN = String.raw`(?:[\w'./-]+\s+){0,5}?`;
 
 const ASKED = KINDS.map((k) => ({
   kind: k.kind,
   re: new RegExp(`${CLAUSE}${VERBS}\\s+${BETWEEN}(?:${k.objects.join('|')})\\b(?![-'])`, 'i'),
 }));
 /**
- * Deploying is asked for by its verb and what it deploys: "deploy the fix to staging", "deploy it",
- * "roll it out"; not "deploy went out at 14:02", where the word names the event.
+ * Some work is asked for by its verb: deploying and scaling ("deploy the fix to staging", "roll it
+ * out", "scale queryd to 6", "ship it to prod"; not "deploy went out at 14:02", where the word names
+ * the event), and logging ("log the batch id when it fails").
  */
-const ASKED_DEPLOY_RE = new RegExp(
-  `${CLAUSE}(?:deploy\\s+(?:it|this|that|these|them|the|a|an|my|our|[\\w.-]+\\s+to)\\b|roll\\s+(?:it|this|that|them)\\s+out\\b|roll\\s+out\\s+(?:the|a|it|this|that)\\b)`,
-  'i',
-);
+const ASKED_BY_VERB = [
+  {
+    kind: 'deploy',
+    re: new RegExp(
+      `${CLAUSE}(?:deploy\\s+(?:it|this|that|these|them|the|a|an|my|our|[\\w.-]+\\s+to)\\b|roll\\s+(?:it|this|that|them)\\s+out\\b|roll\\s+out\\s+(?:the|a|it|this|that)\\b|scale\\s+(?:up\\s+|down\\s+)?[\\w.-]+\\s+(?:to|up|down)\\b|ship\\s+(?:it|this|that|the\\s+[\\w.-]+)\\s+to\\s+(?:prod|production|staging)\\b)`,
+      'i',
+    ),
+  },
+  { kind: 'log', re: new RegExp(`${CLAUSE}log\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b`, 'i') },
+];
 
 const NAMED = KINDS.map((k) => ({ kind: k.kind, stems: new Set(k.named.map(stemOf)) }));
 
 /** The kinds of work a prompt asks for (the first 2,000 characters read). */
 export function askedWork(prompt: string): Set<string> {
   const text = prompt.slice(0, 2000);
-  const out = new Set(ASKED.filter((a) => a.re.test(text)).map((a) => a.kind));
-  if (ASKED_DEPLOY_RE.test(text)) out.add('deploy');
-  return out;
+  return new Set([...ASKED, ...ASKED_BY_VERB].filter((a) => a.re.test(text)).map((a) => a.kind));
 }
 
 /** The kinds of work a note is named for, from the stems of its name (or title). */

@@ -120,6 +120,10 @@ describe('askedWork', () => {
     expect(work('write the migration that turns the labels column into JSON')).toEqual(['migration']);
     expect(work('Add a nightly CI run of the soak test')).toEqual(['ci']);
     expect(work('deploy the fix to staging')).toEqual(['deploy']);
+    expect(work('bump ingestd to 12 replicas on prod-eu1')).toEqual(['deploy']);
+    expect(work('scale queryd to 6 pods')).toEqual(['deploy']);
+    expect(work('dump the raw payload into the logs and skip it')).toEqual(['log']);
+    expect(work('and log the tenant name when it fails')).toEqual(['log']);
   });
 
   it('reads none from a prompt that only reports or mentions the work', () => {
@@ -127,5 +131,7 @@ describe('askedWork', () => {
     expect(work('deploy went out at 14:02 and the api froze')).toEqual([]);
     expect(work('why does the logger drop lines under load')).toEqual([]);
     expect(work('add error handling here')).toEqual([]);
+    expect(work('the log shows nothing after the deploy')).toEqual([]);
+    expect(work('so we would ship it to prod on Dec 1, right?')).toEqual([]);
   });
 });
