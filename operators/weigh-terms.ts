@@ -29,7 +29,8 @@ export type WeighPort = (
  * says "code", "module" or "output", so word counts from films would call them specific; to a
  * coding agent they are not. Their weight is capped at GENERIC_INFO (measured: with them at their
  * film weights, 36 % of 40 everyday prompts such as "add error handling here" or "can you make this
- * code shorter" found a "relevant" learning in the example KB).
+ * code shorter" found a "relevant" learning in the example KB). Git's steps and "PR" are such words
+ * too: "revert your last change" gave two memories that mention a revert in passing.
  */
 export const EVERYDAY_CODING_WORDS: ReadonlySet<string> = new Set(
   (
@@ -40,7 +41,7 @@ export const EVERYDAY_CODING_WORDS: ReadonlySet<string> = new Set(
     'script scripts log logs page pages app application service system user thing things way step steps result ' +
     'results part parts time example case cases type types name names text list new old simple simpler shorter ' +
     'clean cleanup ship docs document comment comments variable variables style pull request merge commit ' +
-    'fast faster slow slower easy easier better pr prs'
+    'fast faster slow slower easy easier better pr prs revert reverted reverting rebase'
   )
     .split(' ')
     .map((w) => stemOf(w)),

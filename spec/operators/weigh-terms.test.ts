@@ -178,4 +178,10 @@ describe('weighTerms', () => {
       expect(byStem.get('kafka')).toMatchObject({ everyday: false, specific: true });
     }
   });
+
+  it('weighs git steps like "commit" and "merge": "revert your last change" is about no note that says "reverted"', () => {
+    const weigh = port({}, { [stemOf('revert')]: 0.9, [stemOf('rebase')]: 0.9 });
+    const byStem = new Map(weighTerms(queryTerms('revert your last change, then rebase'), weigh).weighed.map((t) => [t.stem, t]));
+    for (const w of ['revert', 'rebase']) expect(byStem.get(stemOf(w))).toMatchObject({ everyday: true, specific: false });
+  });
 });
