@@ -6,6 +6,8 @@
 import type { ScoredCandidate } from '../core/types.js';
 import { hookRow } from './hook-table.js';
 import { oneLine, safeId } from '../sinks/safe-text.js';
+import { searchableText } from '../core/note/index.js';
+import { missesPastedErrors, pastedErrorStems } from './pasted-errors.js';
 
 /** Fetched and kept per prompt (the reference's values), and its budget. */
 export const [UPS_FETCH, UPS_KEEP] = [9, 3];
@@ -63,6 +65,7 @@ export function wholeLearnings(
   renderList: (list: ScoredCandidate[]) => string,
   floor: number,
   given: ReadonlySet<string> = new Set(),
+  prompt = '',
 ): PromptPick {
   const wasGiven = (c: ScoredCandidate): boolean => given.has(c.note.displayId) || given.has(c.note.key);
   const kept: ScoredCandidate[] = [];
@@ -81,7 +84,7 @@ export function wholeLearnings(
     places += 1;
     block = next;
   }
-  const best = unsurePointer(results, floor);
+  const best = unsurePointer(results, floor, prompt);
   const pointer = best && !wasGiven(best) ? best : null;
   return { kept, pointer, block: withPointer(block, pointer) };
 }
@@ -90,12 +93,15 @@ export function wholeLearnings(
  * The pointer among the results: the unsure learning (under LIKELY_RELEVANCE) of highest relevance
  * (that is the estimate a pointer states; the ranking also weighs recency), if its summary holds some
  * of the prompt; none when the floor is off. A weaker one is no likelier to be what the prompt is about.
+ * Nor is one whose text holds no word of the errors the prompt pastes (pasted-errors.ts): it shares
+ * the tool, not the problem (`database is locked` and a note on WAL growth).
  */
-export function unsurePointer(results: readonly ScoredCandidate[], floor: number): ScoredCandidate | null {
+export function unsurePointer(results: readonly ScoredCandidate[], floor: number, prompt = ''): ScoredCandidate | null {
   let pointer: ScoredCandidate | null = null;
   if (floor <= 0) return pointer;
   for (const c of results) if (c.relevance < LIKELY_RELEVANCE && (!pointer || c.relevance > pointer.relevance)) pointer = c;
-  return pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE ? null : pointer;
+  if (pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE) return null;
+  return pointer && missesPastedErrors(pastedErrorStems(prompt), searchableText(pointer.note)) ? null : pointer;
 }
 
 /** The block of whole learnings with the pointer line after it ('' when there is neither). */

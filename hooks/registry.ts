@@ -125,7 +125,7 @@ function selectFresh(
   // with the refill held to learnings over LIKELY_RELEVANCE: the estimate put one at 0.82). What was
   // given keeps its place but takes no budget: it is not sent again (wholeLearnings).
   const choose = (seen: ReadonlySet<string>): string[] => {
-    picked = wholeLearnings(results, render, floor, seen);
+    picked = wholeLearnings(results, render, floor, seen, prompt);
     return [...picked.kept, ...(picked.pointer ? [picked.pointer] : [])].map(injectedId);
   };
   if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {

@@ -119,7 +119,7 @@ async function runProfile(
         glyphs: session.glyphs(),
         home: session.config.home,
       });
-    const { kept, pointer } = wholeLearnings(r.outcome?.results ?? [], render, floors.userPrompt);
+    const { kept, pointer } = wholeLearnings(r.outcome?.results ?? [], render, floors.userPrompt, new Set(), q.query);
     const given = [...kept, ...(pointer ? [pointer] : [])];
     const ids = given.map(idOf);
     return { ids, returned: ids, whole: kept.map(idOf), arms: given.map((c) => Object.keys(c.ranks)) };

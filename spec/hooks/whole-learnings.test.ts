@@ -45,6 +45,17 @@ describe('wholeLearnings', () => {
     expect(wholeLearnings([judged], render, 0.3).pointer?.note.key).toBe('mentions-it');
   });
 
+  it('names no note in the pointer whose text holds no word of an error the prompt pastes', () => {
+    const wal = scored(note({ id: 'wal', title: 'SQLite WAL grows unbounded without checkpointing' }, 'Checkpoint the WAL.'), 0.5, 0.4);
+    const locked = scored(note({ id: 'locked', title: 'SQLite writers: database is locked' }, 'Set a busy timeout.'), 0.5, 0.4);
+    const prompt = 'two python processes keep hitting `sqlite3.OperationalError: database is locked`. reads are fine.';
+    expect(wholeLearnings([wal], render, 0.3, new Set(), prompt).pointer).toBeNull();
+    expect(wholeLearnings([locked], render, 0.3, new Set(), prompt).pointer?.note.key).toBe('locked');
+    // A prompt that pastes no error, or quotes something that is no error, changes nothing.
+    expect(wholeLearnings([wal], render, 0.3, new Set(), 'the app.db-wal file is 14GB').pointer?.note.key).toBe('wal');
+    expect(wholeLearnings([wal], render, 0.3, new Set(), 'set `journal_mode` to "wal" everywhere').pointer?.note.key).toBe('wal');
+  });
+
   it('holds nothing back when the floor is off (0)', () => {
     const out = wholeLearnings(weaker, render, 0);
     expect([ids(out.kept), out.pointer]).toEqual([['weak-0', 'weak-1', 'weak-2'], null]);

@@ -1,0 +1,49 @@
+/**
+ * The error texts a prompt pastes (`sqlite3.OperationalError: database is locked`, 'Could not resolve
+ * to a node with the global id of ...'), as the words that tell one error from another: the most
+ * specific thing a prompt says about its problem. A learning the prompt hook is unsure of and whose
+ * text holds none of them is about another problem of the same tool (prompt-pick.ts). Pure.
+ */
+import { stemOf, textStems } from '../core/stems.js';
+
+/** A span that reads as an error: an exception's name, or an error's everyday wording. */
+const ERROR_RE =
+  /[a-z](?:Error|Exception)\b|\b(?:error|errno|exception|failed|denied|refused|not found|no \w+ (?:found|named)|could not|cannot|can't|unable to|fatal|panic|timed out|no such|not allowed|forbidden)\b/i;
+
+/** Words every error says: they tell no error from another. */
+const GENERIC = new Set(
+  `error errors errno exception exceptions failed failure fail fails denied refused found could cannot unable fatal panic timed
+  such allowed forbidden with from that this have when while into there their what which after before about code line file
+  unknown invalid`
+    .split(/\s+/)
+    .map(stemOf),
+);
+
+/** Spans a prompt quotes: in backticks, or in single or double quotes (at most 300 characters). */
+const QUOTED_RE = /`([^`\n]{3,300})`|'([^'\n]{3,300})'|"([^"\n]{3,300})"/g;
+
+/**
+ * The distinguishing word stems of the error texts a prompt quotes (the first 4,000 characters
+ * read): each error's words of four letters or more, camelCase split and whole, less the words
+ * every error says. Empty when the prompt quotes no error.
+ */
+export function pastedErrorStems(prompt: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of prompt.slice(0, 4000).matchAll(QUOTED_RE)) {
+    const span = m[1] ?? m[2] ?? m[3] ?? '';
+    if (!ERROR_RE.test(span)) continue;
+    for (const token of span.split(/[^A-Za-z0-9]+/)) {
+      const words = [token, ...token.split(/(?<=[a-z])(?=[A-Z])/)];
+      for (const w of words)
+        if (/^[A-Za-z][A-Za-z0-9]{3,}$/.test(w) && !GENERIC.has(stemOf(w.toLowerCase()))) out.add(stemOf(w.toLowerCase()));
+    }
+  }
+  return out;
+}
+
+/** Whether a note's text holds none of the pasted errors' words (false when the prompt quotes no error). */
+export function missesPastedErrors(errors: ReadonlySet<string>, noteText: string): boolean {
+  if (errors.size === 0) return false;
+  const stems = textStems(noteText, 20_000);
+  return ![...errors].some((s) => stems.has(s));
+}

@@ -1,0 +1,39 @@
+/** The error texts a prompt pastes, as the words that tell one error from another (hooks/pasted-errors.ts). */
+import { describe, it, expect } from '@jest/globals';
+import { missesPastedErrors, pastedErrorStems } from '../../hooks/pasted-errors.js';
+import { stemOf } from '../../core/stems.js';
+
+const stems = (prompt: string): string[] => [...pastedErrorStems(prompt)].sort();
+
+describe('pastedErrorStems', () => {
+  it("reads a quoted error's distinguishing words, camelCase split and whole", () => {
+    expect(stems('keep hitting `sqlite3.OperationalError: database is locked`')).toEqual(
+      ['sqlite3', 'operationalerror', 'operational', 'database', 'locked'].map(stemOf).sort(),
+    );
+    expect(stems("fails with 'Could not resolve to a node with the global id of ...'")).toEqual(
+      ['resolve', 'node', 'global'].map(stemOf).sort(),
+    );
+    expect(stems('and then it dies on `no matches found: ~/exports/*.json`')).toEqual(['matches', 'exports', 'json'].map(stemOf).sort());
+  });
+
+  it('reads nothing from a quote that is no error, nor from an unquoted one', () => {
+    expect(stems('set `journal_mode` to "wal" and run `VACUUM`')).toEqual([]);
+    expect(stems('the build failed with a weird error about the cache')).toEqual([]);
+  });
+
+  it('reads at most the first 4,000 characters, quickly, whatever the prompt holds', () => {
+    const hostile = `${'`'}${'a'.repeat(290)} error${'`'} `.repeat(2000);
+    const t0 = process.hrtime.bigint();
+    expect(pastedErrorStems(hostile).size).toBeLessThanOrEqual(2);
+    expect(Number(process.hrtime.bigint() - t0) / 1e6).toBeLessThan(1500);
+  });
+});
+
+describe('missesPastedErrors', () => {
+  it('is true only when the prompt quotes an error and the note holds none of its words', () => {
+    const errors = pastedErrorStems('`sqlite3.OperationalError: database is locked`');
+    expect(missesPastedErrors(errors, 'SQLite WAL grows unbounded without checkpointing')).toBe(true);
+    expect(missesPastedErrors(errors, 'Writers get "database is locked": set busy_timeout')).toBe(false);
+    expect(missesPastedErrors(new Set(), 'anything')).toBe(false);
+  });
+});
