@@ -19,8 +19,12 @@ const GENERIC = new Set(
     .map(stemOf),
 );
 
-/** Spans a prompt quotes: in backticks, or in single or double quotes (at most 300 characters). */
-const QUOTED_RE = /`([^`\n]{3,300})`|'([^'\n]{3,300})'|"([^"\n]{3,300})"/g;
+/**
+ * Spans a prompt quotes: in backticks, or in single or double quotes (at most 300 characters). A
+ * single quote inside a word is an apostrophe, not a quote: "I don't get it: the build failed and
+ * it's blocking" quotes nothing.
+ */
+const QUOTED_RE = /`([^`\n]{3,300})`|(?<![A-Za-z0-9])'([^'\n]{3,300})'(?![A-Za-z0-9])|"([^"\n]{3,300})"/g;
 
 /**
  * The distinguishing word stems of the error texts a prompt quotes (the first 4,000 characters

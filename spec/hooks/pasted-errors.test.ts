@@ -21,6 +21,12 @@ describe('pastedErrorStems', () => {
     expect(stems('the build failed with a weird error about the cache')).toEqual([]);
   });
 
+  it("reads no quote from the apostrophes of contractions and possessives (don't ... it's)", () => {
+    expect(stems("I don't get it: the build failed again and it's blocking the release")).toEqual([]);
+    expect(stems("the job's runner can't start, the user's shell failed on login")).toEqual([]);
+    expect(stems("it fails with 'permission denied' on the user's key")).toEqual(['permission'].map(stemOf));
+  });
+
   it('reads at most the first 4,000 characters, quickly, whatever the prompt holds', () => {
     const hostile = `${'`'}${'a'.repeat(290)} error${'`'} `.repeat(2000);
     const t0 = process.hrtime.bigint();
