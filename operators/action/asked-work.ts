@@ -59,7 +59,14 @@ const ASKED_BY_VERB = [
       'i',
     ),
   },
-  { kind: 'log', re: new RegExp(`${CLAUSE}log\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b`, 'i') },
+  // Not logging a user in or out ("log the user out when the token expires").
+  {
+    kind: 'log',
+    re: new RegExp(
+      `${CLAUSE}log\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b(?!(?:\\s+[\\w-]+){0,2}\\s+(?:out|off)\\b|(?:\\s+[\\w-]+)?\\s+users?\\s+(?:back\\s+)?in\\b)`,
+      'i',
+    ),
+  },
 ];
 
 const NAMED = KINDS.map((k) => ({ kind: k.kind, stems: new Set(k.named.map(stemOf)) }));

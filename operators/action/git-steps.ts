@@ -43,10 +43,13 @@ export function gitStepsOf(subject: ReadonlySet<string>, textStems: ReadonlySet<
 const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
 /**
  * The git steps a prompt asks for as a request ("commit all of this", "and push it"); not steps it
- * reports ("branch is pushed") or mentions ("the commit message"). Merge, tag and revert are left
- * out: "merge these two configs", "tag the users", "revert the change to foo.go" are not git.
+ * reports ("branch is pushed") or mentions ("the commit message"), nor the same verbs in other worlds:
+ * push notifications, a consumer that fails to commit offsets, a database transaction. Merge, tag and
+ * revert are left out: "merge these two configs", "tag the users", "revert the change to foo.go" are
+ * not git.
  */
-const ASKED_STEP_RE = new RegExp(`${CLAUSE}(commit|push|rebase|cherry-pick)\\b(?![-'])`, 'gi');
+const NOT_GIT = String.raw`(?!\s+(?:(?:a|an|the|its|their|our|my|all|each|every|these|those)\s+)?(?:notifications?|offsets?|transactions?|txns?)\b)`;
+const ASKED_STEP_RE = new RegExp(`${CLAUSE}(commit|push|rebase|cherry-pick)\\b(?![-'])${NOT_GIT}`, 'gi');
 /** A request to open a pull request: "open a PR", "create the pull request", "raise a draft MR". */
 const ASKED_PR_RE = new RegExp(
   `${CLAUSE}(?:open|create|raise|submit|file|make|send|put up)\\s+(?:(?:a|an|the|my|our|this|that)\\s+)?(?:draft\\s+)?(?:prs?|pull requests?|mrs?|merge requests?)\\b`,

@@ -33,6 +33,17 @@ describe('askedSteps', () => {
   });
 });
 
+describe('askedSteps, words of other worlds', () => {
+  it('reads no git step from a push notification or a commit of offsets or a transaction', () => {
+    expect(steps('Push notifications stopped arriving on iOS after the upgrade')).toEqual([]);
+    expect(steps('how to push a notification to the phone')).toEqual([]);
+    expect(steps('the consumer fails to commit offsets after a rebalance')).toEqual([]);
+    expect(steps('we need to commit the transaction before the publish')).toEqual([]);
+    expect(steps('push the branch and open a PR')).toEqual(['pr', 'push']);
+    expect(steps('we need to commit this before lunch')).toEqual(['commit']);
+  });
+});
+
 describe('gitStepsOf', () => {
   it('names a note for a step its name holds only when its text speaks of git with another word', () => {
     const named = (name: string, text: string): string[] => [...gitStepsOf(stemsOf(name.replace(/-/g, ' ')), stemsOf(text))];
@@ -133,5 +144,11 @@ describe('askedWork', () => {
     expect(work('add error handling here')).toEqual([]);
     expect(work('the log shows nothing after the deploy')).toEqual([]);
     expect(work('so we would ship it to prod on Dec 1, right?')).toEqual([]);
+  });
+
+  it('reads no logging from logging a user in or out', () => {
+    expect(work('then log the user out when the token expires')).toEqual([]);
+    expect(work('and log the current user back in after the refresh')).toEqual([]);
+    expect(work('log the tenant id when the session times out')).toEqual(['log']);
   });
 });
