@@ -6,9 +6,17 @@
  */
 import { stemOf, textStems } from '../core/stems.js';
 
-/** A span that reads as an error: an exception's name, or an error's everyday wording. */
+/** A span that reads as an error in words: an error's everyday wording. */
 const ERROR_RE =
-  /[a-z](?:Error|Exception)\b|\b(?:error|errno|exception|failed|denied|refused|not found|no \w+ (?:found|named)|could not|cannot|can't|unable to|fatal|panic|timed out|no such|not allowed|forbidden)\b/i;
+  /\b(?:error|errno|exception|failed|denied|refused|not found|no \w+ (?:found|named)|could not|cannot|can't|unable to|fatal|panic|timed out|no such|not allowed|forbidden)\b/i;
+/**
+ * Or an exception's name with its message (`OperationalError: database is locked`): an identifier
+ * alone (`handleError`, `onError`) names code, not an error that happened.
+ */
+const RAISED_RE = /[a-z](?:Error|Exception)\b(?=:|\s)/;
+
+/** Whether a quoted span reads as an error. */
+const isError = (span: string): boolean => ERROR_RE.test(span) || RAISED_RE.test(span);
 
 /** Words every error says: they tell no error from another. */
 const GENERIC = new Set(
@@ -35,7 +43,7 @@ export function pastedErrorStems(prompt: string): Set<string> {
   const out = new Set<string>();
   for (const m of prompt.slice(0, 4000).matchAll(QUOTED_RE)) {
     const span = m[1] ?? m[2] ?? m[3] ?? '';
-    if (!ERROR_RE.test(span)) continue;
+    if (!isError(span)) continue;
     for (const token of span.split(/[^A-Za-z0-9]+/)) {
       const words = [token, ...token.split(/(?<=[a-z])(?=[A-Z])/)];
       for (const w of words)

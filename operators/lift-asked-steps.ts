@@ -19,7 +19,7 @@ import type { RelevanceEstimate } from '../core/state.js';
 import type { Candidate } from '../core/types.js';
 import { searchableText } from '../core/note/index.js';
 import { askedSteps, gitStepsOf } from './action/git-steps.js';
-import { askedWork, workOf, workStems } from './action/asked-work.js';
+import { askedWork, nameWords, workOf, workStems } from './action/asked-work.js';
 import { rawTokens, stemsOf, tokenWords } from './action/terms.js';
 import { stemOf } from '../core/stems.js';
 
@@ -60,7 +60,7 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     const name = typeof c.note.frontmatter['name'] === 'string' ? c.note.frontmatter['name'] : c.note.title;
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
     const text = stemsOf(searchableText(c.note));
-    namedFor.set(c, new Set([...gitStepsOf(nameStems, text), ...[...workOf(nameStems)].map((k) => `work:${k}`)]));
+    namedFor.set(c, new Set([...gitStepsOf(nameStems, text), ...[...workOf(nameWords(name))].map((k) => `work:${k}`)]));
     shared.set(c, promptStems.filter((s) => text.has(s)).length);
   }
   const lift = (c: Candidate, to: number): void => {

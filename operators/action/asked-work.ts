@@ -10,79 +10,110 @@
  * (git-steps.ts), since "commit" and "push" are requests by themselves.
  */
 import { stemOf } from '../../core/stems.js';
+import { CLAUSE, asksFor } from './requests.js';
 
 interface WorkKind {
   kind: string;
   /** Words a prompt names the work with, as the object of a request ("add some debug *logging*"). */
   objects: string[];
-  /** Stems of a note's name that say it is named for the work (`go-test-style`, `logging-privacy`). */
+  /** Words of a note's name that say it is named for the work (`go-test-style`, `logging-privacy`), whole words. */
   named: string[];
+  /** Verbs that ask for this work besides the common ones ("find a decent HyperLogLog library"). */
+  verbs?: string[];
 }
 
 const KINDS: WorkKind[] = [
-  { kind: 'test', objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?', 'specs?'], named: ['test'] },
-  { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log'] },
-  { kind: 'migration', objects: ['migrations?'], named: ['migrat'] },
-  { kind: 'metric', objects: ['metrics?', 'counters?', 'histograms?', 'gauges?'], named: ['metric'] },
+  // Not "specs": "update the OpenAPI spec" is no test.
+  { kind: 'test', objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'], named: ['test', 'tests', 'testing'] },
+  { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
+  { kind: 'migration', objects: ['migrations?'], named: ['migration', 'migrations'] },
+  { kind: 'metric', objects: ['metrics?', 'counters?', 'histograms?', 'gauges?'], named: ['metric', 'metrics'] },
   {
     kind: 'dependency',
     objects: ['dependency', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
-    named: ['depend', 'dep', 'librari', 'crate'],
+    named: ['dependency', 'dependencies', 'deps', 'dep', 'library', 'libraries', 'crate', 'crates'],
+    verbs: ['find', 'pick', 'pull in', 'bring in'],
   },
-  { kind: 'ci', objects: ['ci', 'ci jobs?', 'ci steps?', 'ci runs?', 'pipelines?', 'workflows?'], named: ['ci'] },
-  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter'] },
-  { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'bench'] },
-  { kind: 'deploy', objects: ['deploys?', 'deployments?', 'rollouts?', 'replicas'], named: ['deploi', 'deploy'] },
+  // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
+  { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
+  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting'] },
+  { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
+  // Not "read replicas": a database's, not a deploy's.
+  {
+    kind: 'deploy',
+    objects: ['deploys?', 'deployments?', 'rollouts?', '(?<!read\\s)replicas'],
+    named: ['deploy', 'deploys', 'deployment', 'deployments', 'deploying'],
+  },
 ];
 
-/** Where a request starts: the prompt's start, a sentence or clause mark, or "and", "then", "please"... */
-const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
-/** The verbs of a request for work ("write", "add", "set up", "find", "run"). */
-const VERBS = String.raw`(?:write|add|create|make|build|set up|wire up|wire|put|update|change|extend|fix|remove|rip out|run|find|pick|pull in|bring in|install|introduce|use|bump|dump)`;
-/** At most five words between the verb and what it asks for ("add some debug logging", "dump the raw payload into the logs"); no punctuation crossed. */
+/** The verbs of a request for work ("write", "add", "set up", "run"). */
+const VERBS = ['write', 'add', 'create', 'make', 'build', 'set up', 'wire up', 'wire', 'put', 'update', 'change', 'extend', 'fix'];
+const MORE_VERBS = ['remove', 'rip out', 'run', 'install', 'introduce', 'use', 'bump'];
+/** At most five words between the verb and what it asks for ("add some debug logging", "bump ingestd to 12 replicas"); no punctuation crossed. */
 const BETWEEN = String.raw`(?:[\w'./-]+\s+){0,5}?`;
 
 const ASKED = KINDS.map((k) => ({
   kind: k.kind,
-  re: new RegExp(`${CLAUSE}${VERBS}\\s+${BETWEEN}(?:${k.objects.join('|')})\\b(?![-'])`, 'i'),
+  re: new RegExp(
+    `${CLAUSE}(?<verb>${[...VERBS, ...MORE_VERBS, ...(k.verbs ?? [])].join('|')})\\s+${BETWEEN}(?:${k.objects.join('|')})\\b(?![-'])`,
+    'dgi',
+  ),
 }));
 /**
  * Some work is asked for by its verb: deploying and scaling ("deploy the fix to staging", "roll it
  * out", "scale queryd to 6", "ship it to prod"; not "deploy went out at 14:02", where the word names
- * the event), and logging ("log the batch id when it fails").
+ * the event), and logging ("log the batch id when it fails", "dump the payload into the logs"; not
+ * "dump the logs of the pod", which reads them).
  */
 const ASKED_BY_VERB = [
   {
     kind: 'deploy',
     re: new RegExp(
-      `${CLAUSE}(?:deploy\\s+(?:it|this|that|these|them|the|a|an|my|our|[\\w.-]+\\s+to)\\b|roll\\s+(?:it|this|that|them)\\s+out\\b|roll\\s+out\\s+(?:the|a|it|this|that)\\b|scale\\s+(?:up\\s+|down\\s+)?[\\w.-]+\\s+(?:to|up|down)\\b|ship\\s+(?:it|this|that|the\\s+[\\w.-]+)\\s+to\\s+(?:prod|production|staging)\\b)`,
-      'i',
+      `${CLAUSE}(?<verb>deploy\\s+(?:it|this|that|these|them|the|a|an|my|our|[\\w.-]+\\s+to)\\b|roll\\s+(?:it|this|that|them)\\s+out\\b|roll\\s+out\\s+(?:the|a|it|this|that)\\b|scale\\s+(?:up\\s+|down\\s+)?[\\w.-]+\\s+(?:to|up|down)\\b|ship\\s+(?:it|this|that|the\\s+[\\w.-]+)\\s+to\\s+(?:prod|production|staging)\\b)`,
+      'dgi',
     ),
   },
   // Not logging a user in or out ("log the user out when the token expires").
   {
     kind: 'log',
     re: new RegExp(
-      `${CLAUSE}log\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b(?!(?:\\s+[\\w-]+){0,2}\\s+(?:out|off)\\b|(?:\\s+[\\w-]+)?\\s+users?\\s+(?:back\\s+)?in\\b)`,
-      'i',
+      `${CLAUSE}(?<verb>log)\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b(?!(?:\\s+[\\w-]+){0,2}\\s+(?:out|off)\\b|(?:\\s+[\\w-]+)?\\s+users?\\s+(?:back\\s+)?in\\b)`,
+      'dgi',
     ),
   },
+  { kind: 'log', re: new RegExp(`${CLAUSE}(?<verb>dump)\\s+${BETWEEN}(?:into|to|in)\\s+(?:the\\s+)?logs?\\b`, 'dgi') },
 ];
 
-const NAMED = KINDS.map((k) => ({ kind: k.kind, stems: new Set(k.named.map(stemOf)) }));
+const NAMED = KINDS.map((k) => ({ kind: k.kind, words: new Set(k.named), stems: new Set(k.named.map(stemOf)) }));
 
-/** The kinds of work a prompt asks for (the first 2,000 characters read). */
+/**
+ * The kinds of work a prompt asks for (the first 2,000 characters read); not one it denies or
+ * reports as failing ("no need to add logging", "why does CI fail to run tests").
+ */
 export function askedWork(prompt: string): Set<string> {
   const text = prompt.slice(0, 2000);
-  return new Set([...ASKED, ...ASKED_BY_VERB].filter((a) => a.re.test(text)).map((a) => a.kind));
+  return new Set([...ASKED, ...ASKED_BY_VERB].filter((a) => asksFor(a.re, text)).map((a) => a.kind));
 }
 
-/** The kinds of work a note is named for, from the stems of its name (or title). */
-export function workOf(nameStems: ReadonlySet<string>): Set<string> {
-  return new Set(NAMED.filter((n) => [...n.stems].some((s) => nameStems.has(s))).map((n) => n.kind));
+/** The whole words of a name, lower-cased (`go-test-style` → go, test, style; "Rust tests" → rust, tests). */
+export function nameWords(name: string): Set<string> {
+  return new Set(
+    name
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean),
+  );
 }
 
-/** The name stems of a kind of work (`test` for tests). */
+/**
+ * The kinds of work a note is named for, by the whole words of its name (or title): `depends_on` is
+ * no dependency, `catalog` no log.
+ */
+export function workOf(words: ReadonlySet<string>): Set<string> {
+  return new Set(NAMED.filter((n) => [...n.words].some((w) => words.has(w))).map((n) => n.kind));
+}
+
+/** The stems of a kind of work's name words (`test` for tests), for counting how often a note says it. */
 export function workStems(kind: string): ReadonlySet<string> {
   return NAMED.find((n) => n.kind === kind)?.stems ?? new Set();
 }

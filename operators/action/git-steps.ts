@@ -4,6 +4,7 @@
  * Pure.
  */
 import { stemOf } from '../../core/stems.js';
+import { CLAUSE, asksFor, notAsked } from './requests.js';
 
 /** The steps, by stem (`cherrypick` for `cherry-pick`); `pr` is opening a pull request (`gh pr create`). */
 export const GIT_STEPS: ReadonlySet<string> = new Set(
@@ -39,8 +40,6 @@ export function gitStepsOf(subject: ReadonlySet<string>, textStems: ReadonlySet<
   return out;
 }
 
-/** Where a request starts in a prompt: its start, after a sentence or clause mark, or after "and", "then", "please"... */
-const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
 /**
  * The git steps a prompt asks for as a request ("commit all of this", "and push it"); not steps it
  * reports ("branch is pushed") or mentions ("the commit message"), nor the same verbs in other worlds:
@@ -49,19 +48,20 @@ const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|jus
  * not git.
  */
 const NOT_GIT = String.raw`(?!\s+(?:(?:a|an|the|its|their|our|my|all|each|every|these|those)\s+)?(?:notifications?|offsets?|transactions?|txns?)\b)`;
-const ASKED_STEP_RE = new RegExp(`${CLAUSE}(commit|push|rebase|cherry-pick)\\b(?![-'])${NOT_GIT}`, 'gi');
+const ASKED_STEP_RE = new RegExp(`${CLAUSE}(?<verb>commit|push|rebase|cherry-pick)\\b(?![-'])${NOT_GIT}`, 'dgi');
 /** A request to open a pull request: "open a PR", "create the pull request", "raise a draft MR". */
 const ASKED_PR_RE = new RegExp(
-  `${CLAUSE}(?:open|create|raise|submit|file|make|send|put up)\\s+(?:(?:a|an|the|my|our|this|that)\\s+)?(?:draft\\s+)?(?:prs?|pull requests?|mrs?|merge requests?)\\b`,
-  'gi',
+  `${CLAUSE}(?<verb>open|create|raise|submit|file|make|send|put up)\\s+(?:(?:a|an|the|my|our|this|that)\\s+)?(?:draft\\s+)?(?:prs?|pull requests?|mrs?|merge requests?)\\b`,
+  'dgi',
 );
 
 /** The git steps a prompt asks for (by stem, as GIT_STEPS): at most the first 2,000 characters are read. */
 export function askedSteps(prompt: string): Set<string> {
   const text = prompt.slice(0, 2000);
   const out = new Set<string>();
-  for (const m of text.matchAll(ASKED_STEP_RE)) out.add(gitStepStem(m[1]!));
-  if (ASKED_PR_RE.test(text)) out.add(gitStepStem('pr'));
-  ASKED_PR_RE.lastIndex = 0;
+  // A step denied or reported as failing is not asked for ("no need to push yet", "fails to rebase").
+  for (const m of text.matchAll(ASKED_STEP_RE))
+    if (!notAsked(text, m.indices!.groups!['verb']![0])) out.add(gitStepStem(m.groups!['verb']!));
+  if (asksFor(ASKED_PR_RE, text)) out.add(gitStepStem('pr'));
   return out;
 }

@@ -16,6 +16,11 @@ describe('pastedErrorStems', () => {
     expect(stems('and then it dies on `no matches found: ~/exports/*.json`')).toEqual(['matches', 'exports', 'json'].map(stemOf).sort());
   });
 
+  it('reads no error from code that only names one (`handleError`), but does from a raised one with its message', () => {
+    expect(stems('rename `handleError` to `onError` everywhere')).toEqual([]);
+    expect(stems('got `TypeError undefined is not a function` again')).toContain(stemOf('undefined'));
+  });
+
   it('reads nothing from a quote that is no error, nor from an unquoted one', () => {
     expect(stems('set `journal_mode` to "wal" and run `VACUUM`')).toEqual([]);
     expect(stems('the build failed with a weird error about the cache')).toEqual([]);

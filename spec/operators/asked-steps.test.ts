@@ -5,7 +5,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { askedSteps, gitStepStem, gitStepsOf } from '../../operators/action/git-steps.js';
-import { askedWork } from '../../operators/action/asked-work.js';
+import { askedWork, nameWords, workOf } from '../../operators/action/asked-work.js';
 import { stemsOf } from '../../operators/action/terms.js';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { ASKED_STEP_SURE, ASKED_STEP_UNSURE } from '../../operators/lift-asked-steps.js';
@@ -150,5 +150,31 @@ describe('askedWork', () => {
     expect(work('then log the user out when the token expires')).toEqual([]);
     expect(work('and log the current user back in after the refresh')).toEqual([]);
     expect(work('log the tenant id when the session times out')).toEqual(['log']);
+  });
+});
+
+describe('requests that are no requests', () => {
+  const work = (prompt: string): string[] => [...askedWork(prompt)].sort();
+  it('reads no work or step a prompt denies or reports as failing', () => {
+    expect(work('no need to add logging here')).toEqual([]);
+    expect(work('why does CI fail to run tests')).toEqual([]);
+    expect([...askedSteps('no need to push yet')]).toEqual([]);
+    expect([...askedSteps('we need to commit this before lunch')]).toEqual(['commit']);
+  });
+
+  it('reads no work from words of other worlds: reading logs, an API spec, read replicas, a data pipeline', () => {
+    expect(work('find the error in the logs of the ingestd pod')).toEqual([]);
+    expect(work('dump the logs of the pod')).toEqual([]);
+    expect(work('update the OpenAPI spec')).toEqual([]);
+    expect(work('set up postgres read replicas')).toEqual([]);
+    expect(work('build a data pipeline from kafka to parquet')).toEqual([]);
+    expect(work('update the approval workflow for refunds')).toEqual([]);
+  });
+
+  it('names a note for work by the whole words of its name: `depends_on` is no dependency, `catalog` no log', () => {
+    expect([...workOf(nameWords('docker compose depends_on does not wait for Postgres'))]).toEqual([]);
+    expect([...workOf(nameWords('catalog-sync'))]).toEqual([]);
+    expect([...workOf(nameWords('new-dependency-policy'))]).toEqual(['dependency']);
+    expect([...workOf(nameWords('Rust tests run with nextest'))]).toEqual(['test']);
   });
 });

@@ -1,0 +1,33 @@
+/**
+ * Where a prompt asks for something: the start of a request, and whether the request is denied or a
+ * failure report instead ("no need to add logging", "why does CI fail to run tests"). Shared by the
+ * readers of asked git steps (git-steps.ts) and asked work (asked-work.ts). Pure.
+ */
+
+/**
+ * Where a request starts: the prompt's start, a sentence or clause mark, or a word that leads into
+ * one ("and", "then", "please", "can you", "should", "to").
+ */
+export const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
+
+/** What, right before a request's verb, makes it no request: a denial, or a report that it fails. */
+const NOT_ASKED =
+  /\b(?:no need to|not|don't|do not|never|without|shouldn't|should not|won't|didn't|doesn't|can't|cannot|fails? to|failed to|failing to|unable to)\s+$/i;
+
+/** Whether the verb that starts at `at` in `text` is denied or reported as failing (the 40 characters before it read). */
+export function notAsked(text: string, at: number): boolean {
+  return NOT_ASKED.test(text.slice(Math.max(0, at - 40), at));
+}
+
+/**
+ * Whether `re` (with the `d` flag and a `verb` group) finds a request in `text` that is asked: some
+ * match whose verb is not denied or reported as failing.
+ */
+export function asksFor(re: RegExp, text: string): boolean {
+  const global = re.global ? re : new RegExp(re.source, `${re.flags}g`);
+  for (const m of text.matchAll(global)) {
+    const at = m.indices?.groups?.['verb']?.[0];
+    if (at === undefined || !notAsked(text, at)) return true;
+  }
+  return false;
+}
