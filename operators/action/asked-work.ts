@@ -6,7 +6,8 @@
  * work rarely repeats a word of the rule beyond the work's own everyday name. Pure.
  *
  * The kinds are the everyday work of a code base, not topics of one project: tests, logging,
- * migrations, metrics, dependencies, CI, lint, benchmarks, deploys. Git steps are apart
+ * migrations, metrics, dependencies, CI, lint, benchmarks, deploys, and commands for the user's own
+ * shell. Git steps are apart
  * (git-steps.ts), since "commit" and "push" are requests by themselves.
  */
 import { stemOf } from '../../core/stems.js';
@@ -38,6 +39,13 @@ const KINDS: WorkKind[] = [
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
   { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting'] },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
+  // A command for the user's own terminal ("give me a one-liner I can paste"): a memory of their shell.
+  {
+    kind: 'shell',
+    objects: ['one-liners?', 'shell (?:commands?|snippets?|loops?)', 'commands? (?:i|we) can (?:paste|run)'],
+    named: ['shell', 'terminal'],
+    verbs: ['give me', 'show me', 'send me'],
+  },
   // Not "read replicas": a database's, not a deploy's.
   {
     kind: 'deploy',
@@ -82,6 +90,12 @@ const ASKED_BY_VERB = [
     ),
   },
   { kind: 'log', re: new RegExp(`${CLAUSE}(?<verb>dump)\\s+${BETWEEN}(?:into|to|in)\\s+(?:the\\s+)?logs?\\b`, 'dgi') },
+  // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
+  // prod?", "so we'd ship it to prod on Dec 1, right?").
+  {
+    kind: 'deploy',
+    re: /\b(?<verb>ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into)\s+(?:prod|production)\b/dgi,
+  },
 ];
 
 const NAMED = KINDS.map((k) => ({ kind: k.kind, words: new Set(k.named), stems: new Set(k.named.map(stemOf)) }));

@@ -135,6 +135,9 @@ describe('askedWork', () => {
     expect(work('scale queryd to 6 pods')).toEqual(['deploy']);
     expect(work('dump the raw payload into the logs and skip it')).toEqual(['log']);
     expect(work('and log the tenant name when it fails')).toEqual(['log']);
+    expect(work('give me a one-liner I can paste myself')).toEqual(['shell']);
+    expect(work('what are the actual steps to get it to prod?')).toEqual(['deploy']);
+    expect(work("so we'd ship it to prod on Dec 1, right?")).toEqual(['deploy']);
   });
 
   it('reads none from a prompt that only reports or mentions the work', () => {
@@ -143,7 +146,7 @@ describe('askedWork', () => {
     expect(work('why does the logger drop lines under load')).toEqual([]);
     expect(work('add error handling here')).toEqual([]);
     expect(work('the log shows nothing after the deploy')).toEqual([]);
-    expect(work('so we would ship it to prod on Dec 1, right?')).toEqual([]);
+    expect(work('the last prod deploy broke the api')).toEqual([]);
   });
 
   it('reads no logging from logging a user in or out', () => {
@@ -169,6 +172,8 @@ describe('requests that are no requests', () => {
     expect(work('set up postgres read replicas')).toEqual([]);
     expect(work('build a data pipeline from kafka to parquet')).toEqual([]);
     expect(work('update the approval workflow for refunds')).toEqual([]);
+    expect(work('write a shell script that rotates old files')).toEqual([]);
+    expect(work('push notifications to the phone in production')).toEqual([]);
   });
 
   it('names a note for work by the whole words of its name: `depends_on` is no dependency, `catalog` no log', () => {
