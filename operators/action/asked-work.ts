@@ -6,8 +6,8 @@
  * work rarely repeats a word of the rule beyond the work's own everyday name. Pure.
  *
  * The kinds are the everyday work of a code base, not topics of one project: tests, logging,
- * migrations, metrics, dependencies, CI, lint, benchmarks, deploys, and commands for the user's own
- * shell. Git steps are apart
+ * migrations, metrics, dependencies, CI, lint, benchmarks, deploys, protobuf schemas, mocks and
+ * fakes, and commands for the user's own shell. Git steps are apart
  * (git-steps.ts), since "commit" and "push" are requests by themselves.
  */
 import { stemOf } from '../../core/stems.js';
@@ -39,6 +39,15 @@ const KINDS: WorkKind[] = [
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
   { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting'] },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
+  // A schema of the protobuf API ("rip it out of the proto", "add a field to event.proto").
+  {
+    kind: 'proto',
+    objects: ['protos?', 'protobufs?', 'proto (?:files?|schemas?|fields?|messages?|definitions?)', '[\\w-]+\\.proto'],
+    named: ['proto', 'protos', 'protobuf', 'buf'],
+    verbs: ['rip', 'regenerate', 'renumber'],
+  },
+  // Mocks, fakes and stubs: found by word anywhere (ASKED_BY_VERB), named by these words.
+  { kind: 'mock', objects: [], named: ['mock', 'mocks', 'mocking', 'fake', 'fakes', 'stub', 'stubs'] },
   // A command for the user's own terminal ("give me a one-liner I can paste"): a memory of their shell.
   {
     kind: 'shell',
@@ -60,7 +69,7 @@ const MORE_VERBS = ['remove', 'rip out', 'run', 'install', 'introduce', 'use', '
 /** At most five words between the verb and what it asks for ("add some debug logging", "bump ingestd to 12 replicas"); no punctuation crossed. */
 const BETWEEN = String.raw`(?:[\w'./-]+\s+){0,5}?`;
 
-const ASKED = KINDS.map((k) => ({
+const ASKED = KINDS.filter((k) => k.objects.length > 0).map((k) => ({
   kind: k.kind,
   re: new RegExp(
     `${CLAUSE}(?<verb>${[...VERBS, ...MORE_VERBS, ...(k.verbs ?? [])].join('|')})\\s+${BETWEEN}(?:${k.objects.join('|')})\\b(?![-'])`,
@@ -90,6 +99,14 @@ const ASKED_BY_VERB = [
     ),
   },
   { kind: 'log', re: new RegExp(`${CLAUSE}(?<verb>dump)\\s+${BETWEEN}(?:into|to|in)\\s+(?:the\\s+)?logs?\\b`, 'dgi') },
+  // Printing something to see what happens is debug logging ("print the request headers so I can figure out why").
+  {
+    kind: 'log',
+    re: new RegExp(`${CLAUSE}(?<verb>print|dump)\\s+(?:out\\s+)?(?:[\\w'./-]+\\s+){1,8}?so\\s+(?:i|we)\\s+can\\b`, 'dgi'),
+  },
+  // Mocks and fakes, wherever the prompt brings them up ("so the tests can use a fake"): rules about
+  // them ("never mock the database") apply to the whole plan, not only to a request for one.
+  { kind: 'mock', re: /\b(?<verb>mocks?|mocking|mocked|fakes?|faking|faked|stubs?|stubbing|stubbed)\b(?![-'])/dgi },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
   // prod?", "so we'd ship it to prod on Dec 1, right?").
   {

@@ -136,6 +136,9 @@ describe('askedWork', () => {
     expect(work('dump the raw payload into the logs and skip it')).toEqual(['log']);
     expect(work('and log the tenant name when it fails')).toEqual(['log']);
     expect(work('give me a one-liner I can paste myself')).toEqual(['shell']);
+    expect(work('rip it out of the proto')).toEqual(['proto']);
+    expect(work('print the incoming request headers in the auth middleware so I can figure out why')).toEqual(['log']);
+    expect(work('thinking of an interface so the consumer tests can use a fake')).toEqual(['mock']);
     expect(work('what are the actual steps to get it to prod?')).toEqual(['deploy']);
     expect(work("so we'd ship it to prod on Dec 1, right?")).toEqual(['deploy']);
   });
@@ -174,6 +177,9 @@ describe('requests that are no requests', () => {
     expect(work('update the approval workflow for refunds')).toEqual([]);
     expect(work('write a shell script that rotates old files')).toEqual([]);
     expect(work('push notifications to the phone in production')).toEqual([]);
+    expect(work('print the report as a table')).toEqual([]);
+    expect(work('we use vi.useFakeTimers in that file')).toEqual([]);
+    expect(work('no need to mock anything there')).toEqual([]);
   });
 
   it('names a note for work by the whole words of its name: `depends_on` is no dependency, `catalog` no log', () => {
