@@ -59,9 +59,13 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     if (!isRule(c)) continue;
     const name = typeof c.note.frontmatter['name'] === 'string' ? c.note.frontmatter['name'] : c.note.title;
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
+    const work = [...workOf(nameWords(name))].map((k) => `work:${k}`).filter((k) => asked.has(k));
+    const steps = [...nameStems].filter((st) => asked.has(st));
+    // The note's whole text is read only for a name that holds an asked step or work: most names do not.
+    if (work.length === 0 && steps.length === 0) continue;
     const text = stemsOf(searchableText(c.note));
-    namedFor.set(c, new Set([...gitStepsOf(nameStems, text), ...[...workOf(nameWords(name))].map((k) => `work:${k}`)]));
-    shared.set(c, promptStems.filter((s) => text.has(s)).length);
+    namedFor.set(c, new Set([...gitStepsOf(new Set(steps), text), ...work]));
+    shared.set(c, promptStems.filter((st) => text.has(st)).length);
   }
   const lift = (c: Candidate, to: number): void => {
     const e = relevance.get(c.note.key);
@@ -74,11 +78,10 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     // ("commit-message-format: Commits use Conventional Commits ... Every commit I create" before
     // "review-fixup-commits"), then its own estimate.
     const words = step.startsWith('work:') ? workStems(step.slice(5)) : new Set([step]);
-    const said = (c: Candidate): number => summaryStems(c).filter((s) => words.has(s)).length;
     const own = (c: Candidate): number => relevance.get(c.note.key)?.p ?? 0;
-    const named = candidates
-      .filter((c) => namedFor.get(c)?.has(step))
-      .sort((a, b) => shared.get(b)! - shared.get(a)! || said(b) - said(a) || own(b) - own(a));
+    const named = candidates.filter((c) => namedFor.get(c)?.has(step));
+    const said = new Map(named.map((c) => [c, summaryStems(c).filter((st) => words.has(st)).length]));
+    named.sort((a, b) => shared.get(b)! - shared.get(a)! || said.get(b)! - said.get(a)! || own(b) - own(a));
     named.forEach((c, i) => lift(c, i === 0 ? ASKED_STEP_SURE : ASKED_STEP_UNSURE));
   }
 }
