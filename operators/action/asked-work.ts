@@ -31,7 +31,8 @@ const KINDS: WorkKind[] = [
   { kind: 'metric', objects: ['metrics?', 'counters?', 'histograms?', 'gauges?'], named: ['metric', 'metrics'] },
   {
     kind: 'dependency',
-    objects: ['dependency', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
+    // Not "dependency injection", a design pattern, not a package.
+    objects: ['dependency(?!\\s+injection)', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
     named: ['dependency', 'dependencies', 'deps', 'dep', 'library', 'libraries', 'crate', 'crates'],
     verbs: ['find', 'pick', 'pull in', 'bring in'],
   },

@@ -203,6 +203,8 @@ describe('requests that are no requests', () => {
     expect(work('print the report as a table')).toEqual([]);
     expect(work('we use vi.useFakeTimers in that file')).toEqual([]);
     expect(work('no need to mock anything there')).toEqual([]);
+    expect(work('refactor the user service to use dependency injection')).toEqual([]);
+    expect(work('add a dependency on zod for the parser')).toEqual(['dependency']);
   });
 
   it('names a note for work by the whole words of its name: `depends_on` is no dependency, `catalog` no log', () => {
