@@ -10,10 +10,11 @@ import { stemOf, textStems } from '../core/stems.js';
 const ERROR_RE =
   /\b(?:error|errno|exception|failed|denied|refused|not found|no \w+ (?:found|named)|could not|cannot|can't|unable to|fatal|panic|timed out|no such|not allowed|forbidden)\b/i;
 /**
- * Or an exception's name with its message (`OperationalError: database is locked`): an identifier
- * alone (`handleError`, `onError`) names code, not an error that happened.
+ * Or an exception's name with its message (`OperationalError: database is locked`), or alone as a
+ * class is named (`KeyError`, `ModuleNotFoundError`): a camelCase identifier alone (`handleError`,
+ * `onError`) names code, not an error that happened.
  */
-const RAISED_RE = /[a-z](?:Error|Exception)\b(?=:|\s)/;
+const RAISED_RE = /[a-z](?:Error|Exception)\b(?=:|\s)|(?<![\w.])(?:[\w]+\.)*[A-Z][A-Za-z0-9]*[a-z](?:Error|Exception)$/;
 
 /** Whether a quoted span reads as an error. */
 const isError = (span: string): boolean => ERROR_RE.test(span) || RAISED_RE.test(span);

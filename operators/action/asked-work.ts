@@ -31,7 +31,8 @@ const KINDS: WorkKind[] = [
   { kind: 'metric', objects: ['metrics?', 'counters?', 'histograms?', 'gauges?'], named: ['metric', 'metrics'] },
   {
     kind: 'dependency',
-    objects: ['dependency', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
+    // Not "dependency injection", a design pattern, not a package.
+    objects: ['dependency(?!\\s+injection)', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
     named: ['dependency', 'dependencies', 'deps', 'dep', 'library', 'libraries', 'crate', 'crates'],
     verbs: ['find', 'pick', 'pull in', 'bring in'],
   },
@@ -66,8 +67,11 @@ const KINDS: WorkKind[] = [
 /** The verbs of a request for work ("write", "add", "set up", "run"). */
 const VERBS = ['write', 'add', 'create', 'make', 'build', 'set up', 'wire up', 'wire', 'put', 'update', 'change', 'extend', 'fix'];
 const MORE_VERBS = ['remove', 'rip out', 'run', 'install', 'introduce', 'use', 'bump'];
-/** At most five words between the verb and what it asks for ("add some debug logging", "bump ingestd to 12 replicas"); no punctuation crossed. */
-const BETWEEN = String.raw`(?:[\w'./-]+\s+){0,5}?`;
+/**
+ * At most five words between the verb and what it asks for ("add some debug logging", "bump ingestd to
+ * 12 replicas"); no punctuation crossed, and no denial ("make sure not to add logging" asks for none).
+ */
+const BETWEEN = String.raw`(?:(?!(?:not|never|don't|without)\s)[\w'./-]+\s+){0,5}?`;
 
 const ASKED = KINDS.filter((k) => k.objects.length > 0).map((k) => ({
   kind: k.kind,
@@ -99,14 +103,22 @@ const ASKED_BY_VERB = [
     ),
   },
   { kind: 'log', re: new RegExp(`${CLAUSE}(?<verb>dump)\\s+${BETWEEN}(?:into|to|in)\\s+(?:the\\s+)?logs?\\b`, 'dgi') },
-  // Printing something to see what happens is debug logging ("print the request headers so I can figure out why").
+  // Printing something to see what happens is debug logging ("print the request headers so I can figure out why");
+  // not a dump or a print for use ("dump the database so I can restore it", "print the invoice so I can hand it over").
   {
     kind: 'log',
-    re: new RegExp(`${CLAUSE}(?<verb>print|dump)\\s+(?:out\\s+)?(?:[\\w'./-]+\\s+){1,8}?so\\s+(?:i|we)\\s+can\\b`, 'dgi'),
+    re: new RegExp(
+      `${CLAUSE}(?<verb>print|dump)\\s+(?:out\\s+)?(?:[\\w'./-]+\\s+){1,8}?so\\s+(?:i|we)\\s+can\\s+(?:see|figure|debug|check|tell|understand|inspect|trace|track|find|spot|verify|watch|follow)\\b`,
+      'dgi',
+    ),
   },
   // Mocks and fakes, wherever the prompt brings them up ("so the tests can use a fake"): rules about
   // them ("never mock the database") apply to the whole plan, not only to a request for one.
-  { kind: 'mock', re: /\b(?<verb>mocks?|mocking|mocked|fakes?|faking|faked|stubs?|stubbing|stubbed)\b(?![-'])/dgi },
+  // Not a design's mock-up ("a mocked up screen") nor a language's type stubs.
+  {
+    kind: 'mock',
+    re: /(?<!\btype\s)\b(?<verb>mocks?|mocking|mocked|fakes?|faking|faked|stubs?|stubbing|stubbed)\b(?![-']|\s+up\b)/dgi,
+  },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
   // prod?", "so we'd ship it to prod on Dec 1, right?").
   {

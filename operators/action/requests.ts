@@ -10,9 +10,12 @@
  */
 export const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
 
-/** What, right before a request's verb, makes it no request: a denial, or a report that it fails. */
+/**
+ * What, right before a request's verb, makes it no request: a denial ("try not to add", "I don't want
+ * you to commit"), or a report that it fails; "don't forget to push" still asks.
+ */
 const NOT_ASKED =
-  /\b(?:no need to|not|don't|do not|never|without|shouldn't|should not|won't|didn't|doesn't|can't|cannot|fails? to|failed to|failing to|unable to)\s+$/i;
+  /\b(?:no need to|not|don't|do not|never|without|shouldn't|should not|won't|didn't|doesn't|can't|cannot|fails? to|failed to|failing to|unable to|(?:not|never|don't|do not|doesn't|does not|didn't|won't|no one|nobody)\s+(?:(?:need|needs|want|wants|have|has|asked|ask)\s+(?:you\s+|us\s+)?)?to)\s+$/i;
 
 /** Whether the verb that starts at `at` in `text` is denied or reported as failing (the 40 characters before it read). */
 export function notAsked(text: string, at: number): boolean {

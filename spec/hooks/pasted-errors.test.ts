@@ -21,6 +21,12 @@ describe('pastedErrorStems', () => {
     expect(stems('got `TypeError undefined is not a function` again')).toContain(stemOf('undefined'));
   });
 
+  it('reads an exception named alone (`KeyError`), not a camelCase handler (`handleError`)', () => {
+    expect(stems('I keep getting `ModuleNotFoundError` when I run the script')).toContain(stemOf('module'));
+    expect(stems('getting a `RecursionError` from the parser')).toContain(stemOf('recursion'));
+    expect(stems('why does `handleError` get called twice?')).toEqual([]);
+  });
+
   it('reads nothing from a quote that is no error, nor from an unquoted one', () => {
     expect(stems('set `journal_mode` to "wal" and run `VACUUM`')).toEqual([]);
     expect(stems('the build failed with a weird error about the cache')).toEqual([]);

@@ -168,6 +168,29 @@ describe('requests that are no requests', () => {
     expect([...askedSteps('we need to commit this before lunch')]).toEqual(['commit']);
   });
 
+  it('reads no work or step a prompt asks to leave undone ("don\'t want you to", "try not to")', () => {
+    expect([...askedSteps("I don't want you to commit yet, just show me the diff")]).toEqual([]);
+    expect([...askedSteps("you don't need to push, I'll do it")]).toEqual([]);
+    expect(work('try not to add any new dependencies for this')).toEqual([]);
+    expect(work('please make sure not to add logging of the token')).toEqual([]);
+    expect(work('no one asked to deploy it, just check the Dockerfile builds')).toEqual([]);
+    expect([...askedSteps("don't forget to push when you're done")]).toEqual(['push']);
+  });
+
+  it('reads debug logging only from printing to see what happens, not from a dump or a print for use', () => {
+    expect(work('dump the prod database so I can restore it on my laptop')).toEqual([]);
+    expect(work('add a button to print the invoice so I can hand it to customers')).toEqual([]);
+    expect(work('print the request headers so I can figure out why auth fails')).toEqual(['log']);
+    expect(work('dump the parsed config so we can see which value wins')).toEqual(['log']);
+  });
+
+  it('reads no mock from a design mock-up or from type stubs', () => {
+    expect(work('the designer sent a mocked up screen, build the component from it')).toEqual([]);
+    expect(work('turn this mock up into a React page')).toEqual([]);
+    expect(work('add type stubs for the payments library')).toEqual(['dependency']);
+    expect(work('stub the clock in the retry tests')).toEqual(['mock']);
+  });
+
   it('reads no work from words of other worlds: reading logs, an API spec, read replicas, a data pipeline', () => {
     expect(work('find the error in the logs of the ingestd pod')).toEqual([]);
     expect(work('dump the logs of the pod')).toEqual([]);
@@ -180,6 +203,8 @@ describe('requests that are no requests', () => {
     expect(work('print the report as a table')).toEqual([]);
     expect(work('we use vi.useFakeTimers in that file')).toEqual([]);
     expect(work('no need to mock anything there')).toEqual([]);
+    expect(work('refactor the user service to use dependency injection')).toEqual([]);
+    expect(work('add a dependency on zod for the parser')).toEqual(['dependency']);
   });
 
   it('names a note for work by the whole words of its name: `depends_on` is no dependency, `catalog` no log', () => {
