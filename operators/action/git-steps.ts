@@ -60,8 +60,10 @@ export function askedSteps(prompt: string): Set<string> {
   const text = prompt.slice(0, 2000);
   const out = new Set<string>();
   // A step denied or reported as failing is not asked for ("no need to push yet", "fails to rebase").
-  for (const m of text.matchAll(ASKED_STEP_RE))
-    if (!notAsked(text, m.indices!.groups!['verb']![0])) out.add(gitStepStem(m.groups!['verb']!));
+  for (const m of text.matchAll(ASKED_STEP_RE)) {
+    const verb = m.groups?.['verb'];
+    if (verb && !notAsked(text, m.indices?.groups?.['verb']?.[0] ?? m.index ?? 0)) out.add(gitStepStem(verb));
+  }
   if (asksFor(ASKED_PR_RE, text)) out.add(gitStepStem('pr'));
   return out;
 }

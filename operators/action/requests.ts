@@ -27,7 +27,9 @@ export function notAsked(text: string, at: number): boolean {
  * match whose verb is not denied or reported as failing.
  */
 export function asksFor(re: RegExp, text: string): boolean {
-  const global = re.global ? re : new RegExp(re.source, `${re.flags}g`);
+  // The `d` flag gives the verb's position, the `g` flag every match: added when a caller left them out.
+  const flags = `${re.flags}${re.hasIndices ? '' : 'd'}${re.global ? '' : 'g'}`;
+  const global = flags === re.flags ? re : new RegExp(re.source, flags);
   for (const m of text.matchAll(global)) {
     const at = m.indices?.groups?.['verb']?.[0];
     if (at === undefined || !notAsked(text, at)) return true;

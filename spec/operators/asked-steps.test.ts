@@ -6,6 +6,7 @@ import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { askedSteps, gitStepStem, gitStepsOf } from '../../operators/action/git-steps.js';
 import { askedWork, nameWords, workOf } from '../../operators/action/asked-work.js';
+import { asksFor } from '../../operators/action/requests.js';
 import { stemsOf } from '../../operators/action/terms.js';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { ASKED_STEP_SURE, ASKED_STEP_UNSURE } from '../../operators/lift-asked-steps.js';
@@ -212,5 +213,14 @@ describe('requests that are no requests', () => {
     expect([...workOf(nameWords('catalog-sync'))]).toEqual([]);
     expect([...workOf(nameWords('new-dependency-policy'))]).toEqual(['dependency']);
     expect([...workOf(nameWords('Rust tests run with nextest'))]).toEqual(['test']);
+  });
+});
+
+describe('asksFor', () => {
+  it('applies the denial check whatever flags the pattern was written with', () => {
+    for (const re of [/\b(?<verb>add)\s+logging\b/i, /\b(?<verb>add)\s+logging\b/dgi]) {
+      expect(asksFor(re, 'please add logging here')).toBe(true);
+      expect(asksFor(re, 'no need to add logging here')).toBe(false);
+    }
   });
 });
