@@ -18,9 +18,7 @@
 import type { RelevanceEstimate } from '../core/state.js';
 import type { Candidate } from '../core/types.js';
 import { searchableText } from '../core/note/index.js';
-import { askedSteps, gitStepsOf } from './action/git-steps.js';
-import { askedWork, nameWords, workOf, workStems } from './action/asked-work.js';
-import { rawTokens, stemsOf, tokenWords } from './action/terms.js';
+import { askedSteps, askedWork, gitStepsOf, nameWords, rawTokens, stemsOf, tokenWords, workOf, workStems } from './action/index.js';
 import { stemOf } from '../core/stems.js';
 
 /** The relevance of the best learning named for an asked step: over the prompt hook's 0.5, given whole. */

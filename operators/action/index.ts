@@ -7,5 +7,7 @@ export { ACTION_MATCH_THRESHOLD, MAX_ACTION_NOTES, clearsBar, matchAction, type 
 export { buildTriggerIndex, type TriggerIndex } from './trigger-index.js';
 export { runsPattern, followsNote, commandName } from './commands.js';
 export { spanStances } from './stances.js';
-export { stemsOf } from './terms.js';
+export { rawTokens, stemsOf, tokenWords } from './terms.js';
+export { askedSteps, gitStepsOf } from './git-steps.js';
+export { askedWork, nameWords, workOf, workStems } from './asked-work.js';
 export { onlyLooks } from './looking.js';
