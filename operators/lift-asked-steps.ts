@@ -18,7 +18,18 @@
 import type { RelevanceEstimate } from '../core/state.js';
 import type { Candidate } from '../core/types.js';
 import { searchableText } from '../core/note/index.js';
-import { askedSteps, askedWork, gitStepsOf, nameWords, rawTokens, stemsOf, tokenWords, workOf, workStems } from './action/index.js';
+import {
+  askedSteps,
+  askedWork,
+  gitStepsOf,
+  nameWords,
+  noteName,
+  rawTokens,
+  stemsOf,
+  tokenWords,
+  workOf,
+  workStems,
+} from './action/index.js';
 import { stemOf } from '../core/stems.js';
 
 /** The relevance of the best learning named for an asked step: over the prompt hook's 0.5, given whole. */
@@ -55,7 +66,7 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
   const promptStems = [...stemsOf(query)].filter((s) => !requested.has(s));
   for (const c of candidates) {
     if (!isRule(c)) continue;
-    const name = typeof c.note.frontmatter['name'] === 'string' ? c.note.frontmatter['name'] : c.note.title;
+    const name = noteName(c.note);
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
     const work = [...workOf(nameWords(name))].map((k) => `work:${k}`).filter((k) => asked.has(k));
     const steps = [...nameStems].filter((st) => asked.has(st));

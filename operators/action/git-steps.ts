@@ -28,6 +28,15 @@ const GIT_CONTEXT: ReadonlySet<string> = new Set(
 );
 
 /**
+ * What a note is named: a Claude Code memory's `name` (`commit-message-format`), else its title. Both
+ * readers of what a note is named for (the action triggers, the asked-step lift) read it here.
+ */
+export function noteName(note: { title: string; frontmatter: Record<string, unknown> }): string {
+  const name = note.frontmatter['name'];
+  return typeof name === 'string' && name ? name : note.title;
+}
+
+/**
  * The git steps a note is named for: steps its name (or title) holds, when its text names git's
  * world with another word too (`commit-message-format` saying "branch"; not `push-notifications-apns`).
  */

@@ -22,7 +22,7 @@ import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
-import { gitStepsOf } from './git-steps.js';
+import { gitStepsOf, noteName } from './git-steps.js';
 import { ANY_GLOB, PROGRAM_RE, commandPattern, globRegExp, isPathPattern, placeGlob, type CommandPattern } from './patterns.js';
 
 export interface NoteTriggers {
@@ -226,7 +226,7 @@ export function noteTriggers(
     globs: when.filter(isPathPattern).map(globRegExp),
     placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
     applyCommands: applyCommandsOf(note.howToApply),
-    gitSteps: gitStepsOf(stemsOf((str(fm['name']) || note.title).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`)),
+    gitSteps: gitStepsOf(stemsOf(noteName(note).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`)),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,
