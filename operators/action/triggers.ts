@@ -31,7 +31,10 @@ export interface NoteTriggers {
   /** From `applies_when`: explicit commands and path globs. */
   commands: CommandPattern[];
   globs: RegExp[];
-  /** The files and folders its "How to apply" names (`Any \`.proto\` edit`, `anything under \`internal/kafka\``). */
+  /**
+   * The files and folders its "How to apply" names (`Any \`.proto\` edit`, `anything under
+   * \`internal/kafka\``), and those a Claude Code memory's rule names (ruleText).
+   */
   placeGlobs: RegExp[];
   /**
    * The commands its "How to apply" names, every word (`Any image that will run in a cluster:
@@ -106,6 +109,8 @@ const MAX_PER_KIND = 200;
 /** `applies_when` entries read per note, and the longest entry (what `recall add --when` accepts). */
 const MAX_WHEN = 20;
 const MAX_WHEN_CHARS = 200;
+/** Characters of a memory's rule read for the places it names (a memory is a few lines; a huge one is not all rule). */
+const MAX_RULE_CHARS = 4000;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : str(v) ? [str(v)] : []);
@@ -174,6 +179,37 @@ export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply'
     .join('\n');
 }
 
+/**
+ * The rule a Claude Code memory states: its body before the `**Why:**` and `**How to apply:**` lines.
+ * Claude Code writes a memory as the rule first, then why, then when it applies; a place the rule
+ * names ("Migrations in \`migrations/clickhouse/\` have run in prod: never edit them") is where it
+ * applies, as much as one its "How to apply" names. '' for any other note: a learning's body tells
+ * what happened, and the files it names there are where it happened once, not where it applies.
+ */
+export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
+  if (!note.memoryType) return '';
+  const cut = note.body.search(/\*\*(?:Why|How to apply):?\*\*/i);
+  return (cut >= 0 ? note.body.slice(0, cut) : note.body).slice(0, MAX_RULE_CHARS);
+}
+
+/**
+ * The glob of a folder a memory's rule names, two levels deep at least (`migrations/clickhouse/`,
+ * `internal/ingest/v1`). A top folder (`compactor/`) is a whole component, where most of the work
+ * happens whatever the rule is about; a file (`compactor/Dockerfile`) named in the rule is where
+ * something happened once more often than where the rule applies.
+ */
+function ruleFolder(span: string): string[] {
+  const s = span.trim().replace(/\/+$/, '');
+  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || s.split('/').filter(Boolean).length < 2) return [];
+  return placeGlob(`${s}/`);
+}
+
+/** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
+function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body'>): RegExp[] {
+  const places = [...codeSpans(note.howToApply).flatMap(placeGlob), ...codeSpans(ruleText(note)).flatMap(ruleFolder)];
+  return [...new Set(places)].slice(0, MAX_WHEN).map(globRegExp);
+}
+
 /** The code-like tokens a note names: those of what it is about first, then those of these texts, at most MAX_PER_KIND. */
 function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<string> {
   const out = new Set<string>(first);
@@ -183,7 +219,7 @@ function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<
 
 /** The triggers of a note (see the module comment). */
 export function noteTriggers(
-  note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body'>,
+  note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body' | 'memoryType'>,
   id: string,
 ): NoteTriggers {
   const fm = note.frontmatter;
@@ -224,7 +260,7 @@ export function noteTriggers(
     id,
     commands,
     globs: when.filter(isPathPattern).map(globRegExp),
-    placeGlobs: codeSpans(note.howToApply).flatMap(placeGlob).slice(0, MAX_WHEN).map(globRegExp),
+    placeGlobs: placesOf(note),
     applyCommands: applyCommandsOf(note.howToApply),
     gitSteps: gitStepsOf(stemsOf(noteName(note).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`)),
     ...exemptions(`${focus}\n${note.body}`),

@@ -1,0 +1,55 @@
+/**
+ * The places a Claude Code memory's rule names (operators/action/triggers.ts): an edit under a
+ * folder the rule paragraph names is the step the rule is about.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { ids, kb } from '../helpers/action.js';
+
+describe('the places a memory rule names', () => {
+  const notes = kb({
+    'documents/migrations.md': `---
+name: clickhouse-migration-rules
+description: ClickHouse migrations are append-only once merged
+metadata:
+  type: feedback
+---
+Migrations in \`migrations/clickhouse/\` have run in prod once merged: never edit them, add a new file.
+
+**Why:** goose tracks versions, not file contents; see \`docs/why/goose\`.
+
+**How to apply:** Any ClickHouse schema change.
+`,
+    'documents/rust.md': `---
+name: rust-tests-nextest
+description: Run Rust tests with nextest
+metadata:
+  type: feedback
+---
+Tests in \`compactor/\` run with nextest; the image is built from \`compactor/Dockerfile\`.
+
+**How to apply:** Whenever Rust tests need running.
+`,
+    'documents/story.md': `---
+id: lrn-reports-pull
+title: Reports pull failed under sudo
+learning_type: bug-fix
+---
+The pull in \`internal/reports/sync\` failed as root.
+`,
+  });
+  const edit = (file: string) => ids(notes, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'a', new_string: 'b' });
+
+  it('gives a memory for an edit under a folder its rule names, two levels deep', () => {
+    expect(edit('migrations/clickhouse/0057_usage_ttl.sql')).toEqual(['clickhouse-migration-rules']);
+    expect(ids(notes, 'Write', { file_path: '/home/dev/shop/migrations/clickhouse/0058_x.sql', content: 'b' })).toEqual([
+      'clickhouse-migration-rules',
+    ]);
+  });
+
+  it("not a folder named after the rule (why it holds), a top folder, a file, or a learning's story", () => {
+    expect(edit('docs/why/goose/notes.md')).toEqual([]);
+    expect(edit('compactor/src/flush.rs')).toEqual([]);
+    expect(edit('compactor/Dockerfile')).toEqual([]);
+    expect(edit('internal/reports/sync/pull.go')).toEqual([]);
+  });
+});
