@@ -22,6 +22,7 @@ import {
   askedSteps,
   askedWork,
   gitStepsOf,
+  isRuleNote,
   nameWords,
   noteName,
   rawTokens,
@@ -43,18 +44,6 @@ function summaryStems(c: Candidate): string[] {
   return rawTokens(`${name.replace(/[-_]+/g, ' ')}\n${c.note.title}\n${c.note.howToApply}`).flatMap((t) => tokenWords(t).map(stemOf));
 }
 
-/**
- * Learning types that state a rule (a practice to follow or avoid), not a problem met once: a
- * bug-fix titled "Flaky vitest tests from fake timers" is named for a problem with tests, and "write
- * a unit test for this function" is not about it.
- */
-const RULE_TYPES = new Set(['pattern', 'anti-pattern', 'decision', 'convention', 'preference', 'rule', 'policy']);
-
-/** Whether a note states a rule: every Claude Code memory (rules and facts to apply), or a learning of a rule type. */
-function isRule(c: Candidate): boolean {
-  return Boolean(c.note.memoryType) || RULE_TYPES.has(c.note.learningType);
-}
-
 /** Lifts, in place, the candidates named for a git step or kind of work the query asks for (see the module comment). */
 export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candidates: readonly Candidate[], query: string): void {
   const asked = new Set([...askedSteps(query), ...[...askedWork(query)].map((k) => `work:${k}`)]);
@@ -65,7 +54,7 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
   const requested = new Set([...asked].flatMap((a) => (a.startsWith('work:') ? [...workStems(a.slice(5))] : [a])));
   const promptStems = [...stemsOf(query)].filter((s) => !requested.has(s));
   for (const c of candidates) {
-    if (!isRule(c)) continue;
+    if (!isRuleNote(c.note)) continue;
     const name = noteName(c.note);
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
     const work = [...workOf(nameWords(name))].map((k) => `work:${k}`).filter((k) => asked.has(k));

@@ -28,6 +28,10 @@ const KINDS: WorkKind[] = [
   { kind: 'test', objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'], named: ['test', 'tests', 'testing'] },
   { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
   { kind: 'migration', objects: ['migrations?'], named: ['migration', 'migrations'] },
+  // Handling errors: a rule named for it (`go-error-wrapping`) is given for a call that writes error
+  // handling (call-work.ts). No prompt asks for it by name alone: "add error handling here" is too
+  // often a passing request to lift a rule whole.
+  { kind: 'error', objects: [], named: ['error', 'errors'] },
   { kind: 'metric', objects: ['metrics?', 'counters?', 'histograms?', 'gauges?'], named: ['metric', 'metrics'] },
   {
     kind: 'dependency',
@@ -136,6 +140,18 @@ const NAMED = KINDS.map((k) => ({ kind: k.kind, words: new Set(k.named), stems: 
 export function askedWork(prompt: string): Set<string> {
   const text = prompt.slice(0, 2000);
   return new Set([...ASKED, ...ASKED_BY_VERB].filter((a) => asksFor(a.re, text)).map((a) => a.kind));
+}
+
+/**
+ * Learning types that state a rule (a practice to follow or avoid), not a problem met once: a
+ * bug-fix titled "Flaky vitest tests from fake timers" is named for a problem with tests, and "write
+ * a unit test for this function" is not about it.
+ */
+const RULE_TYPES = new Set(['pattern', 'anti-pattern', 'decision', 'convention', 'preference', 'rule', 'policy']);
+
+/** Whether a note states a rule: every Claude Code memory (rules and facts to apply), or a learning of a rule type. */
+export function isRuleNote(note: { memoryType?: string; learningType: string }): boolean {
+  return Boolean(note.memoryType) || RULE_TYPES.has(note.learningType);
 }
 
 /** The whole words of a name, lower-cased (`go-test-style` → go, test, style; "Rust tests" → rust, tests). */

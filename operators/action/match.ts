@@ -28,6 +28,7 @@ import { exempted } from './exemptions.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
+import { callWork, sharedWork } from './call-work.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
 const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type):/;
@@ -98,6 +99,8 @@ function commandEvidence(
   // A note named for the git step the call takes (`git commit` and `commit-message-format`).
   const steps = looking ? [] : gitStepNotes(idx.byGitStep, f.commands);
   for (const { i, said } of steps) if (!ev.byNote.get(i)?.strong) ev.credit(i, W_PHRASE, `subject:${said}`, true);
+  // A rule named for the kind of work the call does (call-work.ts): `go-error-wrapping` for a Go edit that handles an error.
+  if (!looking) workEvidence(idx, action, f, ev);
   // A command named in prose (commands.ts): as strong as one named in a code span.
   const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
   for (const { i, said } of prose)
@@ -111,6 +114,21 @@ function commandEvidence(
     // A file its "How to apply" names, changed: the note said when it applies, as a named command does.
     const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find(touches) : undefined;
     if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.source}`, true);
+  }
+}
+
+/** Credits the rule notes named for a kind of work the call does, in its language (call-work.ts). */
+function workEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, ev: Evidence): void {
+  if (idx.byWork.size === 0) return;
+  const work = callWork(action, f.paths);
+  const seen = new Set<number>();
+  for (const kind of work.kinds) {
+    for (const i of idx.byWork.get(kind) ?? []) {
+      if (seen.has(i) || ev.byNote.get(i)?.strong) continue;
+      seen.add(i);
+      const shared = sharedWork(work, idx.notes[i]!.work!);
+      if (shared.length > 0) ev.credit(i, W_PHRASE, `work:${shared.join('+')}`, true);
+    }
   }
 }
 

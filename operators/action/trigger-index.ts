@@ -17,6 +17,8 @@ export interface TriggerIndex {
   byType: Map<string, number[]>;
   /** Notes named for a git step (`commit-message-format`, "Rebase rules"): by the step's stem. */
   byGitStep: Map<string, number[]>;
+  /** Rule notes named for a kind of work (`go-error-wrapping`: error), by the kind. */
+  byWork: Map<string, number[]>;
 }
 
 function add(map: Map<string, number[]>, key: string, i: number): void {
@@ -38,6 +40,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     byVariable: new Map(),
     byType: new Map(),
     byGitStep: new Map(),
+    byWork: new Map(),
   };
   notes.forEach((n, i) => {
     for (const s of n.stems) add(idx.byStem, s, i);
@@ -49,6 +52,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     for (const p of [...n.phrases, ...n.commands]) for (const alt of p.words[0]!) add(idx.byProgram, alt, i);
     for (const c of n.applyCommands) add(idx.byProgram, c[0]!, i);
     for (const s of n.gitSteps) add(idx.byGitStep, s, i);
+    for (const k of n.work?.kinds ?? []) add(idx.byWork, k, i);
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;

@@ -23,7 +23,10 @@ import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
 import { gitStepsOf, noteName } from './git-steps.js';
-import { ANY_GLOB, PROGRAM_RE, commandPattern, globRegExp, isPathPattern, placeGlob, type CommandPattern } from './patterns.js';
+import { namedWork, type NamedWork } from './call-work.js';
+import { isRuleNote } from './asked-work.js';
+import { placesOf } from './places.js';
+import { ANY_GLOB, PROGRAM_RE, commandPattern, globRegExp, isPathPattern, type CommandPattern } from './patterns.js';
 
 export interface NoteTriggers {
   /** The note's id as the session's injected set knows it. */
@@ -41,6 +44,8 @@ export interface NoteTriggers {
    * \`docker buildx build --platform linux/amd64 ...\``): the step it applies to, in the note's words.
    */
   applyCommands: string[][];
+  /** The kinds of work a rule note is named for (call-work.ts: `go-error-wrapping`); null for a note that states no rule. */
+  work: NamedWork | null;
   /** The git steps it is named for (git-steps.ts): a memory's `name`, else its title (`commit-message-format`). */
   gitSteps: Set<string>;
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
@@ -109,8 +114,6 @@ const MAX_PER_KIND = 200;
 /** `applies_when` entries read per note, and the longest entry (what `recall add --when` accepts). */
 const MAX_WHEN = 20;
 const MAX_WHEN_CHARS = 200;
-/** Characters of a memory's rule read for the places it names (a memory is a few lines; a huge one is not all rule). */
-const MAX_RULE_CHARS = 4000;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : str(v) ? [str(v)] : []);
@@ -179,35 +182,25 @@ export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply'
     .join('\n');
 }
 
-/**
- * The rule a Claude Code memory states: its body before the `**Why:**` and `**How to apply:**` lines.
- * Claude Code writes a memory as the rule first, then why, then when it applies; a place the rule
- * names ("Migrations in \`migrations/clickhouse/\` have run in prod: never edit them") is where it
- * applies, as much as one its "How to apply" names. '' for any other note: a learning's body tells
- * what happened, and the files it names there are where it happened once, not where it applies.
- */
-export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
-  if (!note.memoryType) return '';
-  const cut = note.body.search(/\*\*(?:Why|How to apply):?\*\*/i);
-  return (cut >= 0 ? note.body.slice(0, cut) : note.body).slice(0, MAX_RULE_CHARS);
+/** The work a rule note is named for; null for a note that states no rule or is named for a git step (that step is its subject). */
+function ruleWork(
+  note: Pick<Note, 'title' | 'frontmatter' | 'memoryType' | 'learningType'>,
+  gitSteps: ReadonlySet<string>,
+  text: string,
+): NamedWork | null {
+  return isRuleNote(note) && gitSteps.size === 0 ? namedWork(noteName(note), text) : null;
 }
 
-/**
- * The glob of a folder a memory's rule names, two levels deep at least (`migrations/clickhouse/`,
- * `internal/ingest/v1`). A top folder (`compactor/`) is a whole component, where most of the work
- * happens whatever the rule is about; a file (`compactor/Dockerfile`) named in the rule is where
- * something happened once more often than where the rule applies.
- */
-function ruleFolder(span: string): string[] {
-  const s = span.trim().replace(/\/+$/, '');
-  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || s.split('/').filter(Boolean).length < 2) return [];
-  return placeGlob(`${s}/`);
-}
-
-/** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
-function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body'>): RegExp[] {
-  const places = [...codeSpans(note.howToApply).flatMap(placeGlob), ...codeSpans(ruleText(note)).flatMap(ruleFolder)];
-  return [...new Set(places)].slice(0, MAX_WHEN).map(globRegExp);
+/** The commands and path globs of a note's `applies_when`. */
+function whenPatterns(fm: Record<string, unknown>): Pick<NoteTriggers, 'commands' | 'globs'> {
+  // Note text is data: a note cannot make every call slow with thousands of patterns or long globs.
+  const when = list(fm['applies_when'])
+    .filter((w) => w.length <= MAX_WHEN_CHARS)
+    .slice(0, MAX_WHEN);
+  return {
+    commands: when.map((w) => (isPathPattern(w) ? null : commandPattern(w))).filter((p): p is CommandPattern => p !== null),
+    globs: when.filter(isPathPattern).map(globRegExp),
+  };
 }
 
 /** The code-like tokens a note names: those of what it is about first, then those of these texts, at most MAX_PER_KIND. */
@@ -219,16 +212,12 @@ function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<
 
 /** The triggers of a note (see the module comment). */
 export function noteTriggers(
-  note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body' | 'memoryType'>,
+  note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body' | 'memoryType' | 'learningType'>,
   id: string,
 ): NoteTriggers {
   const fm = note.frontmatter;
-  // Note text is data: a note cannot make every call slow with thousands of patterns or long globs.
-  const when = list(fm['applies_when'])
-    .filter((w) => w.length <= MAX_WHEN_CHARS)
-    .slice(0, MAX_WHEN);
-  const commands = when.map((w) => (isPathPattern(w) ? null : commandPattern(w))).filter((p): p is CommandPattern => p !== null);
   const focus = focusText(note);
+  const gitSteps = gitStepsOf(stemsOf(noteName(note).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`));
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
@@ -258,11 +247,11 @@ export function noteTriggers(
   const followSettings = new Set(advice.flatMap((t) => settingTokens(t)).filter((c) => !mentioned.has(c)));
   return {
     id,
-    commands,
-    globs: when.filter(isPathPattern).map(globRegExp),
+    ...whenPatterns(fm),
     placeGlobs: placesOf(note),
     applyCommands: applyCommandsOf(note.howToApply),
-    gitSteps: gitStepsOf(stemsOf(noteName(note).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`)),
+    gitSteps,
+    work: ruleWork(note, gitSteps, `${focus}\n${note.body}`),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,

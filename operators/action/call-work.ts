@@ -1,0 +1,234 @@
+/**
+ * The kind of work a tool call does, read from the call itself, and the rules named for it. Pure.
+ *
+ * Claude Code memories are mostly rules about kinds of work ("Go errors are wrapped with %w, never
+ * logged and returned", "no unwrap() in non-test Rust", "never log payloads"), named for the work
+ * (`go-error-wrapping`, `rust-error-handling`, `logging-privacy`). The call that does the work rarely
+ * shares a rare word with the rule: it writes `if err != nil { log.Error(...); return err }`. What
+ * it shares is the work itself, which the call shows plainly: the error handling or log line it
+ * adds, the test file it edits or the test runner it starts, the migration folder it writes in.
+ *
+ * A rule is named for a kind by the whole words of its name (asked-work.ts: the same kinds a prompt
+ * asks for). When its name also names a language (`go-…`, `rust-…`), the call must be in that
+ * language: a Rust edit is not what a Go rule is about. A rule that leaves tests out ("no unwrap()
+ * in non-test Rust code") is not given for a call inside tests.
+ */
+import { addedLines, type ToolAction } from './tool-call.js';
+import { program } from './looking.js';
+import { nameWords, workOf } from './asked-work.js';
+
+/** The kinds of work of a call, the languages it is in, and whether it is inside tests. */
+export interface CallWork {
+  /** The call runs a command (not an edit). */
+  runs: boolean;
+  kinds: Set<string>;
+  languages: Set<string>;
+  inTests: boolean;
+}
+
+/** Languages by file suffix and by the program that runs them (a language's family is one name: `js` for TypeScript too). */
+const LANG_BY_SUFFIX: Readonly<Record<string, string>> = {
+  go: 'go',
+  rs: 'rust',
+  py: 'python',
+  ts: 'js',
+  tsx: 'js',
+  js: 'js',
+  jsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  java: 'java',
+  kt: 'kotlin',
+  rb: 'ruby',
+  swift: 'swift',
+  cs: 'csharp',
+  php: 'php',
+  ex: 'elixir',
+  exs: 'elixir',
+};
+const LANG_BY_PROGRAM: Readonly<Record<string, string>> = {
+  go: 'go',
+  cargo: 'rust',
+  python: 'python',
+  pytest: 'python',
+  node: 'js',
+  npm: 'js',
+  pnpm: 'js',
+  yarn: 'js',
+  bun: 'js',
+  jest: 'js',
+  vitest: 'js',
+  mvn: 'java',
+  gradle: 'java',
+  gradlew: 'java',
+  rspec: 'ruby',
+  bundle: 'ruby',
+  dotnet: 'csharp',
+  mix: 'elixir',
+};
+/** Words of a note's name that name a language. */
+const LANG_BY_NAME_WORD: Readonly<Record<string, string>> = {
+  go: 'go',
+  golang: 'go',
+  rust: 'rust',
+  python: 'python',
+  typescript: 'js',
+  javascript: 'js',
+  ts: 'js',
+  js: 'js',
+  node: 'js',
+  nodejs: 'js',
+  java: 'java',
+  kotlin: 'kotlin',
+  ruby: 'ruby',
+  rails: 'ruby',
+  swift: 'swift',
+  csharp: 'csharp',
+  dotnet: 'csharp',
+  php: 'php',
+  elixir: 'elixir',
+};
+
+/** A test file by its path: a tests folder, or a test file's name in the common languages' conventions. */
+const TEST_PATH_RE =
+  /(?:^|\/)(?:tests?|__tests__|specs?|testdata|testkit)\/|_test\.(?:go|py|exs)$|(?:^|\/)test_[^/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$/;
+/** Test code by what it writes or the lines around it: a Rust test module or attribute, a Go or Python test function, a JS test block. */
+const TEST_CODE_RE =
+  /#\[(?:cfg\(test\)|test|tokio::test)\]|\bmod tests\b|\bfunc Test[A-Z_]\w*\(|\bdef test_\w+\(|\b(?:describe|it|test)\(\s*['"`]/;
+/** Runs of a test runner: the program and its first word (`go test`, `cargo nextest`, `npm test`, `just test-go`). */
+const TEST_RUNS = new Set([
+  'go test',
+  'cargo test',
+  'cargo nextest',
+  'python pytest',
+  'npm test',
+  'pnpm test',
+  'yarn test',
+  'bun test',
+  'mvn test',
+]);
+const TEST_PROGRAMS = new Set(['pytest', 'jest', 'vitest', 'rspec']);
+/** Task runners whose test tasks start with `test` (`just test-go`, `make test`, `npm run test:unit`). */
+const TASK_RUNNERS = new Set(['just', 'make', 'task']);
+
+/** Lines an edit adds that handle an error: Go's checks and wrapping, Rust's unwraps and panics, raising and catching. */
+const ERROR_RE =
+  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\.unwrap\(\)|\.expect\(|\bunreachable!|\bpanic!?\(|\banyhow!|\bbail!\(|\.(?:with_)?context\(|\braise\s+\w|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+/** Lines an edit adds that log: a logger's level method, Rust's logging macros, the console. */
+const LOG_RE =
+  /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(/i;
+/** A log call at error level (`log.Error(`, `logger.error(`, `error!(`). */
+const ERROR_LOG_RE = /(?:\.|::)\s*error\w*\s*\(|\berror!\s*\(/i;
+
+/** The added lines that log. */
+function loggedLines(added: string): string[] {
+  return added.split('\n').filter((l) => LOG_RE.test(l));
+}
+
+/**
+ * Whether a log line logs only identifiers and counts besides its message: every name it passes is an
+ * id, a count or a size (`invoice_id`, `ev.Id`, `len(batch)`, `n`), every other argument a literal.
+ */
+function onlyIdentifiers(line: string): boolean {
+  const args = line.slice(line.indexOf('(') + 1).replace(/(["'`])(?:\\.|(?!\1).)*\1/g, ' ');
+  const names = args.match(/[A-Za-z_][\w.]*/g) ?? [];
+  return names.every((n) => ID_NAME_RE.test(n.split('.').pop()!) || n === 'extra' || n === 'len');
+}
+/** A name that holds an identifier, a count or a size. */
+const ID_NAME_RE = /^(?:id|ids|n|count|total|size|len|length|\w*(?:_id|_ids|Id|ID|Ids|_count|Count|_total|_size|Size|_len))$/;
+
+/** Lines an edit adds that define or record a metric (Prometheus clients, Rust's `metrics` macros, statsd). */
+const METRIC_RE =
+  /\bpromauto\.|\bprometheus\.(?:New|Must)|\bNew(?:Counter|Gauge|Histogram|Summary)(?:Vec)?\(|\b(?:counter|gauge|histogram)!\(|\bstatsd\.|\bmeter\.create/;
+
+/** Places that are a kind of work by themselves. */
+const PLACE_KINDS: ReadonlyArray<[RegExp, string]> = [
+  [/(?:^|\/)(?:migrations?|migrate|alembic\/versions)\//, 'migration'],
+  [/(?:^|\/)\.github\/workflows\/|(?:^|\/)\.gitlab-ci\.ya?ml$|(?:^|\/)Jenkinsfile$|(?:^|\/)\.circleci\//, 'ci'],
+  [/\.proto$/, 'proto'],
+  [/(?:^|\/)benches\/|_bench(?:mark)?s?(?:_test)?\.\w+$/, 'benchmark'],
+];
+
+const suffixOf = (path: string): string => /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
+
+/** The kinds of work a shell command does (tests, benchmarks, lint, migrations, protobuf generation). */
+function runKinds(words: readonly string[], out: Set<string>): void {
+  const p = program(words).replace(/^\.\//, '');
+  const args = words.slice(1).map((w) => w.toLowerCase());
+  const first = args.find((w) => !w.startsWith('-')) ?? '';
+  const run = `${p} ${first}`;
+  const script =
+    p === 'npm' || p === 'pnpm' || p === 'yarn' ? (first === 'run' ? (args.filter((w) => !w.startsWith('-'))[1] ?? '') : first) : '';
+  const task = TASK_RUNNERS.has(p) ? first : script;
+  if (args.some((w) => w.startsWith('-bench')) || p === 'hyperfine' || run === 'cargo bench' || task.startsWith('bench'))
+    out.add('benchmark');
+  else if (TEST_RUNS.has(run) || TEST_PROGRAMS.has(p) || (p === 'python' && args.includes('pytest')) || task.startsWith('test'))
+    out.add('test');
+  if (/^(?:golangci-lint|eslint|ruff|flake8|pylint|clippy)$/.test(p) || run === 'cargo clippy' || task.startsWith('lint')) out.add('lint');
+  if (p === 'goose' || run === 'alembic upgrade' || run === 'alembic revision' || task.includes('migrate')) out.add('migration');
+  if (run === 'buf generate' || p === 'protoc') out.add('proto');
+}
+
+/** The kinds of work a call does, its languages, and whether it is inside tests (see the module comment). */
+export function callWork(action: ToolAction, paths: readonly string[]): CallWork {
+  const kinds = new Set<string>();
+  const languages = new Set<string>();
+  let inTests = false;
+  if (action.kind === 'run') {
+    for (const c of action.commands) {
+      runKinds(c, kinds);
+      const lang = LANG_BY_PROGRAM[program(c).replace(/^\.\//, '')];
+      if (lang) languages.add(lang);
+    }
+    inTests = kinds.has('test');
+  } else if (action.kind === 'edit') {
+    const added = addedLines(action.text, action.before);
+    for (const p of paths) {
+      const lang = LANG_BY_SUFFIX[suffixOf(p)];
+      if (lang) languages.add(lang);
+      for (const [re, kind] of PLACE_KINDS) if (re.test(p)) kinds.add(kind);
+    }
+    inTests = paths.some((p) => TEST_PATH_RE.test(p)) || TEST_CODE_RE.test(`${action.context}\n${action.before}\n${added}`);
+    if (inTests) kinds.add('test');
+    // What the code written does: only for a file in a language (a README that quotes `err != nil` writes no code).
+    if (languages.size > 0) {
+      const logs = loggedLines(added);
+      // A line logging an error where the change handles one (`if err != nil {` around it) is error handling too.
+      if (ERROR_RE.test(added) || (logs.some((l) => ERROR_LOG_RE.test(l)) && ERROR_RE.test(`${action.context}\n${action.before}`)))
+        kinds.add('error');
+      // A log line of identifiers and counts only is what logging rules ask for: nothing to remind of.
+      if (logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
+      if (METRIC_RE.test(added)) kinds.add('metric');
+    }
+  }
+  return { runs: action.kind === 'run', kinds, languages, inTests };
+}
+
+/** What a rule's name says of the work it is about: its kinds and the languages it names. */
+export interface NamedWork {
+  kinds: Set<string>;
+  languages: Set<string>;
+  /** Its name says it is about running the work ("Rust tests run with nextest"): writing a test is not that. */
+  runOnly: boolean;
+  /** The rule leaves tests out ("no unwrap() in non-test Rust code", "tests are exempt"). */
+  notInTests: boolean;
+}
+
+/** Words that leave tests out of a rule. */
+const NOT_IN_TESTS_RE =
+  /\bnon-tests?\b|\boutside (?:of )?(?:the )?(?:tests?|test code)\b|\bexcept (?:in |for )?tests?\b|\b(?:in )?tests? (?:is|are) (?:fine|exempt|allowed|ok)\b/i;
+
+/** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
+export function namedWork(name: string, text: string): NamedWork {
+  const words = nameWords(name);
+  const languages = new Set([...words].map((w) => LANG_BY_NAME_WORD[w]).filter((l): l is string => Boolean(l)));
+  const runOnly = ['run', 'runs', 'running', 'runner'].some((w) => words.has(w));
+  return { kinds: workOf(words), languages, runOnly, notInTests: NOT_IN_TESTS_RE.test(text) };
+}
+
+/** The kinds of work a call does that a rule is named for: none when the languages disagree or the call is in tests the rule leaves out. */
+export function sharedWork(call: CallWork, rule: NamedWork): string[] {
+  if (rule.kinds.size === 0 || (rule.runOnly && !call.runs)) return [];
+  if (rule.languages.size > 0 && ![...rule.languages].some((l) => call.languages.has(l))) return [];
+  return [...rule.kinds].filter((k) => call.kinds.has(k) && !(rule.notInTests && call.inTests && k !== 'test'));
+}

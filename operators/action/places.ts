@@ -1,0 +1,45 @@
+/**
+ * The places a note applies to, as globs: the files, folders and file types its "How to apply" names
+ * in code spans, and the folders a Claude Code memory's rule names. Pure.
+ */
+import type { Note } from '../../core/note/index.js';
+import { globRegExp, placeGlob } from './patterns.js';
+
+/** Places kept per note (as many as `applies_when` entries). */
+const MAX_PLACES = 20;
+/** Characters of a memory's rule read for the places it names (a memory is a few lines; a huge one is not all rule). */
+const MAX_RULE_CHARS = 4000;
+
+/** Inline code spans of a markdown text. */
+const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
+
+/**
+ * The rule a Claude Code memory states: its body before the `**Why:**` and `**How to apply:**` lines.
+ * Claude Code writes a memory as the rule first, then why, then when it applies; a place the rule
+ * names ("Migrations in `migrations/clickhouse/` have run in prod: never edit them") is where it
+ * applies, as much as one its "How to apply" names. '' for any other note: a learning's body tells
+ * what happened, and the files it names there are where it happened once, not where it applies.
+ */
+export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
+  if (!note.memoryType) return '';
+  const cut = note.body.search(/\*\*(?:Why|How to apply):?\*\*/i);
+  return (cut >= 0 ? note.body.slice(0, cut) : note.body).slice(0, MAX_RULE_CHARS);
+}
+
+/**
+ * The glob of a folder a memory's rule names, two levels deep at least (`migrations/clickhouse/`,
+ * `internal/ingest/v1`). A top folder (`compactor/`) is a whole component, where most of the work
+ * happens whatever the rule is about; a file (`compactor/Dockerfile`) named in the rule is where
+ * something happened once more often than where the rule applies.
+ */
+function ruleFolder(span: string): string[] {
+  const s = span.trim().replace(/\/+$/, '');
+  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || s.split('/').filter(Boolean).length < 2) return [];
+  return placeGlob(`${s}/`);
+}
+
+/** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
+export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body'>): RegExp[] {
+  const places = [...codeSpans(note.howToApply).flatMap(placeGlob), ...codeSpans(ruleText(note)).flatMap(ruleFolder)];
+  return [...new Set(places)].slice(0, MAX_PLACES).map(globRegExp);
+}

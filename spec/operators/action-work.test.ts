@@ -1,0 +1,84 @@
+/**
+ * Rules named for the kind of work a tool call does (operators/action/call-work.ts): the error
+ * handling, log line or test a call writes, the test runner it starts, in the rule's language.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { ids, kb } from '../helpers/action.js';
+
+const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
+  `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
+
+const notes = kb({
+  'documents/go-errors.md': memory(
+    'go-error-wrapping',
+    'Go errors are wrapped with %w; handle or return, never log-and-return',
+    'Wrap with context; never log and return the same error.',
+  ),
+  'documents/rust-errors.md': memory(
+    'rust-error-handling',
+    'No panicking shortcuts in non-test Rust code',
+    'Handle the None case explicitly or return an error with context.',
+  ),
+  'documents/logging.md': memory('logging-privacy', 'Never log payloads or headers; log ids and counts', 'Redact anything else.'),
+  'documents/go-tests.md': memory('go-test-style', 'Go tests are table-driven with t.Run', 'Table-driven, testify require.'),
+  'documents/rust-tests.md': memory(
+    'Rust tests run with nextest',
+    'Plain runs collide on the shared fixture',
+    'Every test in its own process.',
+  ),
+  'documents/pr.md': memory(
+    'PR descriptions need a Testing section',
+    'PR bodies list the commands that were run',
+    'When opening a PR (`gh pr create`) against the main branch the body has Why, What, Testing.',
+  ),
+  'documents/flaky.md': `---
+id: lrn-flaky-tests
+title: Flaky tests from fake timers
+learning_type: bug-fix
+---
+Timers leaked between tests.
+`,
+});
+
+const edit = (file: string, oldString: string, newString: string): string[] =>
+  ids(notes, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: oldString, new_string: newString });
+const run = (command: string): string[] => ids(notes, 'Bash', { command });
+
+describe('rules named for the work a call does', () => {
+  it('gives the Go error rule for a Go edit that logs in an error branch; not for the same lines in Rust or a README', () => {
+    const before = '\tif err := check(ev); err != nil {\n\t\treturn err\n\t}';
+    const after = '\tif err := check(ev); err != nil {\n\t\tv.log.Error("check failed", "err", err)\n\t\treturn err\n\t}';
+    expect(edit('internal/ingest/validate.go', before, after)).toContain('go-error-wrapping');
+    expect(edit('compactor/src/validate.rs', before, after)).not.toContain('go-error-wrapping');
+    expect(edit('docs/errors.md', 'x', 'write `if err != nil { return err }`')).toEqual([]);
+  });
+
+  it('gives the Rust rule for an unwrap outside tests; not inside a test module the rule leaves out', () => {
+    expect(edit('compactor/src/flush.rs', 'let last = segs.last();', 'let last = segs.last().unwrap();')).toEqual(['rust-error-handling']);
+    const inTests = edit(
+      'compactor/src/manifest.rs',
+      '#[cfg(test)]\nmod tests {\n    use super::*;\n',
+      '#[cfg(test)]\nmod tests {\n    use super::*;\n    #[test]\n    fn roundtrip() {\n        let m = from_str(&s).unwrap();\n    }\n',
+    );
+    expect(inTests).not.toContain('rust-error-handling');
+  });
+
+  it('gives the logging rule for a log line that logs a payload; not for one of ids and counts only', () => {
+    expect(edit('server/app.ts', 'next();', 'logger.info({ req, body: req.body }, "incoming");\nnext();')).toEqual(['logging-privacy']);
+    expect(
+      edit('billing/service.py', 'commit()', 'commit()\nlogger.info("finalized", extra={"invoice_id": invoice.id, "count": n})'),
+    ).toEqual([]);
+  });
+
+  it("gives a test rule for a run of its language's tests and for writing a test; a rule named for running, only to a run", () => {
+    expect(run('go test ./internal/auth/...')).toEqual(['go-test-style']);
+    expect(edit('internal/auth/token_test.go', 'x', 'func TestExpiry(t *testing.T) {}')).toEqual(['go-test-style']);
+    expect(run('cargo test -p core')).toEqual(['Rust-tests-run-with-nextest-648599']);
+    expect(edit('compactor/tests/flush.rs', 'x', 'fn flushes() {}')).toEqual([]);
+  });
+
+  it('gives nothing from a name that is about a git step, or from a learning that is no rule', () => {
+    expect(run('npm test')).toEqual([]);
+    expect(run('pytest -q')).toEqual([]);
+  });
+});
