@@ -7,7 +7,7 @@
  *
  * The kinds are the everyday work of a code base, not topics of one project: tests, logging,
  * migrations, metrics, dependencies, CI, lint, benchmarks, deploys, protobuf schemas, mocks and
- * fakes, and commands for the user's own shell. Git steps are apart
+ * fakes, commands for the user's own shell, tickets in the team's tracker and the team's runbooks. Git steps are apart
  * (git-steps.ts), since "commit" and "push" are requests by themselves.
  */
 import { stemOf } from '../../core/stems.js';
@@ -59,6 +59,20 @@ const KINDS: WorkKind[] = [
     objects: ['one-liners?', 'shell (?:commands?|snippets?|loops?)', 'commands? (?:i|we) can (?:paste|run)'],
     named: ['shell', 'terminal'],
     verbs: ['give me', 'show me', 'send me'],
+  },
+  // Tickets in the team's tracker ("make a ticket for the flaky test"). Not "issue": "fix the issue" is a problem, not a ticket.
+  {
+    kind: 'ticket',
+    objects: ['tickets?', 'bug reports?', '(?:jira|linear|github|gh) (?:issues?|tickets?)'],
+    named: ['tracker', 'ticket', 'tickets', 'ticketing'],
+    verbs: ['file', 'open', 'raise'],
+  },
+  // The team's written procedure for an incident or an operation ("what's the procedure?", "follow the runbook").
+  {
+    kind: 'runbook',
+    objects: ['runbooks?', 'playbooks?', 'procedures?'],
+    named: ['runbook', 'runbooks', 'playbook', 'playbooks', 'procedure', 'procedures'],
+    verbs: ["what's", 'whats', 'what is', 'follow', 'find', 'check'],
   },
   // Not "read replicas": a database's, not a deploy's.
   {

@@ -153,6 +153,18 @@ describe('askedWork', () => {
     expect(work('the last prod deploy broke the api')).toEqual([]);
   });
 
+  it("reads a ticket for the team's tracker and the team's procedure; not a problem called an issue", () => {
+    expect(work("make a ticket for the flaky TestBatcherFlush so we don't lose track of it")).toEqual(['ticket']);
+    expect(work('file a Linear issue for the retry bug')).toEqual(['ticket']);
+    expect(work("redpanda brokers on prod-eu1 at 92% disk and climbing. what's the procedure?")).toEqual(['runbook']);
+    expect(work('fix the issue with the retry path')).toEqual([]);
+    expect(work('the ticket says the export is slow, why?')).toEqual([]);
+    expect(work('nobody asked to follow the runbook')).toEqual([]);
+    expect([...workOf(nameWords('linear-tracker'))]).toEqual(['ticket']);
+    expect([...workOf(nameWords('runbooks'))]).toEqual(['runbook']);
+    expect([...workOf(nameWords('linear-backoff'))]).toEqual([]);
+  });
+
   it('reads no logging from logging a user in or out', () => {
     expect(work('then log the user out when the token expires')).toEqual([]);
     expect(work('and log the current user back in after the refresh')).toEqual([]);
