@@ -111,14 +111,28 @@ const TEST_PROGRAMS = new Set(['pytest', 'jest', 'vitest', 'rspec']);
 /** Task runners whose test tasks start with `test` (`just test-go`, `make test`, `npm run test:unit`). */
 const TASK_RUNNERS = new Set(['just', 'make', 'task']);
 
-/** Lines an edit adds that handle an error: Go's checks and wrapping, Rust's unwraps and panics, raising and catching. */
+/**
+ * Lines an edit adds that handle an error: Go's checks and wrapping, panics, raising (a statement of
+ * its own: "raise the pool size" in a string is none) and catching.
+ */
 const ERROR_RE =
-  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\.unwrap\(\)|\.expect\(|\bunreachable!|\bpanic!?\(|\banyhow!|\bbail!\(|\.(?:with_)?context\(|\braise\s+\w|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+/** Rust's own: unwraps, expects, anyhow. Only in Rust: `.expect(200)` is a JS test's assertion, `.context(` a JS API's. */
+const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\(|\.(?:with_)?context\(/;
+/** A line that is all comment (`//`, `#` but not Rust's `#[attr]`, `/*`, `*`, `--`): what it says is not done. */
+const COMMENT_LINE_RE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*|--)/;
 /** Lines an edit adds that log: a logger's level method, Rust's logging macros, the console. */
 const LOG_RE =
   /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(/i;
 /** A log call at error level (`log.Error(`, `logger.error(`, `error!(`). */
 const ERROR_LOG_RE = /(?:\.|::)\s*error\w*\s*\(|\berror!\s*\(/i;
+
+/** The lines of a text that are code, not comments. */
+const codeLines = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !COMMENT_LINE_RE.test(l))
+    .join('\n');
 
 /** The added lines that log. */
 function loggedLines(added: string): string[] {
@@ -192,9 +206,11 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
     if (inTests) kinds.add('test');
     // What the code written does: only for a file in a language (a README that quotes `err != nil` writes no code).
     if (languages.size > 0) {
-      const logs = loggedLines(added);
+      const code = codeLines(added);
+      const logs = loggedLines(code);
+      const handles = (text: string): boolean => ERROR_RE.test(text) || (languages.has('rust') && RUST_ERROR_RE.test(text));
       // A line logging an error where the change handles one (`if err != nil {` around it) is error handling too.
-      if (ERROR_RE.test(added) || (logs.some((l) => ERROR_LOG_RE.test(l)) && ERROR_RE.test(`${action.context}\n${action.before}`)))
+      if (handles(code) || (logs.some((l) => ERROR_LOG_RE.test(l)) && handles(codeLines(`${action.context}\n${action.before}`))))
         kinds.add('error');
       // A log line of identifiers and counts only is what logging rules ask for: nothing to remind of.
       if (logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');

@@ -1,0 +1,41 @@
+/**
+ * Everyday calls that do no work a rule is named for, and hostile call text
+ * (operators/action/call-work.ts): a rule named for a kind of work is given only for that work.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { ids, kb } from '../helpers/action.js';
+
+const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
+  `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
+
+const notes = kb({
+  'documents/go-errors.md': memory('go-error-wrapping', 'Go errors are wrapped with %w', 'Wrap with context.'),
+  'documents/py-errors.md': memory('python-error-handling', 'Raise domain errors, never bare except', 'Use domain errors.'),
+  'documents/logging.md': memory('logging-privacy', 'Never log payloads or headers; log ids and counts', 'Redact anything else.'),
+  'documents/testing.md': memory('testing-conventions', 'Tests use the shared fixtures', 'One fixture per suite.'),
+  'documents/ts-errors.md': memory('typescript-error-handling', 'No swallowed errors in non-test TypeScript', 'Rethrow with cause.'),
+});
+
+const edit = (file: string, oldString: string, newString: string): string[] =>
+  ids(notes, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: oldString, new_string: newString });
+
+describe('everyday calls that do no work a rule is named for', () => {
+  it('a comment or string that says "raise" or "throw new" is no error handling', () => {
+    expect(edit('internal/pool/pool.go', 'size := 10', '// raise the pool size when traffic grows\nsize := 20')).toEqual([]);
+    expect(edit('billing/limits.py', 'LIMIT = 10', '# raise this if the batch job times out\nLIMIT = 20')).toEqual([]);
+    expect(edit('billing/limits.py', 'x', 'msg = "please raise a ticket with ops"')).toEqual([]);
+    // A real raise still is.
+    expect(edit('billing/limits.py', 'x', '    raise ValueError("bad limit")')).toEqual(['python-error-handling']);
+  });
+
+  it('a JS assertion `.expect(200)` or a `.context(` call is no error handling; a Rust `.expect(` is', () => {
+    const rules = kb({
+      'documents/errors.md': memory('error-handling', 'Errors carry their cause', 'Never swallow an error.'),
+    });
+    const work = (file: string, added: string): string[] =>
+      ids(rules, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'x', new_string: added });
+    expect(work('test/api.test.ts', "await request(app).get('/health').expect(200);")).toEqual([]);
+    expect(work('web/src/Canvas.tsx', "const ctx = audio.context('2d');")).toEqual([]);
+    expect(work('compactor/src/flush.rs', 'let seg = segs.last().expect("no segment");')).toEqual(['error-handling']);
+  });
+});
