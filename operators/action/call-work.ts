@@ -89,12 +89,19 @@ const LANG_BY_NAME_WORD: Readonly<Record<string, string>> = {
   elixir: 'elixir',
 };
 
-/** A test file by its path: a tests folder, or a test file's name in the common languages' conventions. */
+/**
+ * A test file by its path: a tests folder, or a test file's name in the common languages' conventions.
+ * Only a file in a language: `docs/specs/checkout.md` is a design, `api/specs/openapi.yaml` an API,
+ * and `testdata/` holds what tests read, not tests.
+ */
 const TEST_PATH_RE =
-  /(?:^|\/)(?:tests?|__tests__|specs?|testdata|testkit)\/|_test\.(?:go|py|exs)$|(?:^|\/)test_[^/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$/;
-/** Test code by what it writes or the lines around it: a Rust test module or attribute, a Go or Python test function, a JS test block. */
+  /(?:^|\/)(?:tests?|__tests__|specs?|testkit)\/|_test\.(?:go|py|exs)$|(?:^|\/)test_[^/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$/;
+/**
+ * Test code by what it writes or the lines around it: a Rust test module or attribute, a Go or Python
+ * test function, a JS test block (not a regular expression's `.test('…')`).
+ */
 const TEST_CODE_RE =
-  /#\[(?:cfg\(test\)|test|tokio::test)\]|\bmod tests\b|\bfunc Test[A-Z_]\w*\(|\bdef test_\w+\(|\b(?:describe|it|test)\(\s*['"`]/;
+  /#\[(?:cfg\(test\)|test|tokio::test)\]|\bmod tests\b|\bfunc Test[A-Z_]\w*\(|\bdef test_\w+\(|(?<![.\w])(?:describe|it|test)\(\s*['"`]/;
 /** Runs of a test runner: the program and its first word (`go test`, `cargo nextest`, `npm test`, `just test-go`). */
 const TEST_RUNS = new Set([
   'go test',
@@ -202,7 +209,9 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
       if (lang) languages.add(lang);
       for (const [re, kind] of PLACE_KINDS) if (re.test(p)) kinds.add(kind);
     }
-    inTests = paths.some((p) => TEST_PATH_RE.test(p)) || TEST_CODE_RE.test(`${action.context}\n${action.before}\n${added}`);
+    inTests =
+      paths.some((p) => TEST_PATH_RE.test(p) && LANG_BY_SUFFIX[suffixOf(p)] !== undefined) ||
+      TEST_CODE_RE.test(`${action.context}\n${action.before}\n${added}`);
     if (inTests) kinds.add('test');
     // What the code written does: only for a file in a language (a README that quotes `err != nil` writes no code).
     if (languages.size > 0) {

@@ -3,7 +3,8 @@
  * (operators/action/call-work.ts): a rule named for a kind of work is given only for that work.
  */
 import { describe, it, expect } from '@jest/globals';
-import { ids, kb } from '../helpers/action.js';
+import { callWork } from '../../operators/action/call-work.js';
+import { ids, kb, call } from '../helpers/action.js';
 
 const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
   `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
@@ -26,6 +27,22 @@ describe('everyday calls that do no work a rule is named for', () => {
     expect(edit('billing/limits.py', 'x', 'msg = "please raise a ticket with ops"')).toEqual([]);
     // A real raise still is.
     expect(edit('billing/limits.py', 'x', '    raise ValueError("bad limit")')).toEqual(['python-error-handling']);
+  });
+
+  it("a regular expression's .test('…') in production code is no test, and does not hide a rule from it", () => {
+    const added = "if (!/^[a-z]+$/.test('abc')) { try { load() } catch (e) { }\n}";
+    expect(
+      callWork(call('Edit', { file_path: '/home/dev/shop/src/slug.ts', old_string: 'x', new_string: added }), ['src/slug.ts']).inTests,
+    ).toBe(false);
+    expect(edit('src/slug.ts', 'x', added)).toEqual(['typescript-error-handling']);
+  });
+
+  it('a design doc under specs/ or a data file under testdata/ is no test', () => {
+    expect(edit('docs/specs/checkout.md', 'a', 'b')).toEqual([]);
+    expect(edit('api/specs/openapi.yaml', 'a', 'b')).toEqual([]);
+    expect(edit('internal/parse/testdata/golden.json', 'a', 'b')).toEqual([]);
+    // A test file still is.
+    expect(edit('internal/parse/parse_test.go', 'a', 'b')).toEqual(['testing-conventions']);
   });
 
   it('a JS assertion `.expect(200)` or a `.context(` call is no error handling; a Rust `.expect(` is', () => {
