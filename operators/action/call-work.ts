@@ -149,9 +149,17 @@ function loggedLines(added: string): string[] {
 /**
  * Whether a log line logs only identifiers and counts besides its message: every name it passes is an
  * id, a count or a size (`invoice_id`, `ev.Id`, `len(batch)`, `n`), every other argument a literal.
+ * What a template literal interpolates (`${req.body}`) is passed as much as an argument.
  */
 function onlyIdentifiers(line: string): boolean {
-  const args = line.slice(line.indexOf('(') + 1).replace(/(["'`])(?:\\.|(?!\1).)*\1/g, ' ');
+  const after = line.slice(line.indexOf('(') + 1);
+  const interpolated = [...after.matchAll(/\$\{([^{}]{0,200})\}/g)].map((m) => m[1]!);
+  // A backslash is read only as an escape: a quote's body that could also take it as a character
+  // backtracks exponentially over a run of backslashes with no closing quote.
+  const args = [after, ...interpolated]
+    .join(' ')
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, ' ')
+    .replace(/\b(?:len|count)\(\s*[\w.]+\s*\)|\.(?:len|length|size|count)\(\)/g, ' n ');
   const names = args.match(/[A-Za-z_][\w.]*/g) ?? [];
   return names.every((n) => ID_NAME_RE.test(n.split('.').pop()!) || n === 'extra' || n === 'len');
 }

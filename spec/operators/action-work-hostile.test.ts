@@ -56,3 +56,23 @@ describe('everyday calls that do no work a rule is named for', () => {
     expect(work('compactor/src/flush.rs', 'let seg = segs.last().expect("no segment");')).toEqual(['error-handling']);
   });
 });
+
+describe('log lines that log more than ids and counts', () => {
+  it('a template literal that interpolates a payload is logged payload', () => {
+    expect(edit('server/app.ts', 'next();', 'logger.info(`incoming ${JSON.stringify(req.body)}`);\nnext();')).toEqual(['logging-privacy']);
+    expect(edit('server/app.ts', 'next();', 'logger.info(`handled ${count} events`);\nnext();')).toEqual([]);
+  });
+
+  it('a size taken with len() of a batch is a count', () => {
+    expect(edit('ingest/flush.go', 'x', '\tlog.Info("flushed", "rows", len(batch))')).toEqual([]);
+  });
+});
+
+describe('hostile call text', () => {
+  it('a log line of an unterminated string of backslashes is read in time', () => {
+    const line = `logger.info('${'\\\\'.repeat(20)} x`;
+    const t0 = Date.now();
+    callWork(call('Edit', { file_path: '/home/dev/shop/server/app.ts', old_string: 'x', new_string: line }), ['server/app.ts']);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+});
