@@ -230,7 +230,9 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
       if (handles(code) || (logs.some((l) => ERROR_LOG_RE.test(l)) && handles(codeLines(`${action.context}\n${action.before}`))))
         kinds.add('error');
       // A log line of identifiers and counts only is what logging rules ask for: nothing to remind of.
-      if (logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
+      // A test's prints (`console.log(result)` in a jest test) go to the developer's terminal, not
+      // to the service's logs that logging rules guard.
+      if (!inTests && logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
       if (METRIC_RE.test(added)) kinds.add('metric');
     }
   }

@@ -63,6 +63,11 @@ describe('log lines that log more than ids and counts', () => {
     expect(edit('server/app.ts', 'next();', 'logger.info(`handled ${count} events`);\nnext();')).toEqual([]);
   });
 
+  it("a test's print is no service log", () => {
+    expect(edit('web/src/cart.test.ts', 'x', '  console.log(result);\n  expect(result.total).toBe(3);')).toEqual(['testing-conventions']);
+    expect(edit('billing/tests/test_invoice.py', 'x', '    print(inv)\n    logging.info("got %s", inv)')).toEqual(['testing-conventions']);
+  });
+
   it('a size taken with len() of a batch is a count', () => {
     expect(edit('ingest/flush.go', 'x', '\tlog.Info("flushed", "rows", len(batch))')).toEqual([]);
   });
