@@ -253,9 +253,18 @@ export interface NamedWork {
 const NOT_IN_TESTS_RE =
   /\bnon-tests?\b|\boutside (?:of )?(?:the )?(?:tests?|test code)\b|\bexcept (?:in |for )?tests?\b|\b(?:in )?tests? (?:is|are) (?:fine|exempt|allowed|ok)\b/i;
 
+/**
+ * A work word that names another thing with the word after it: an error budget or error rate is a
+ * service's, a test account or test environment a place to test in, log retention where logs are
+ * kept. A memory named for one (`error-budget-policy`, `staging-test-accounts`) is not about writing
+ * error handling, tests or log lines, which a session does dozens of times.
+ */
+const OTHER_THING_RE =
+  /\berrors? (?:budgets?|rates?|pages?|dashboards?|alerts?|alerting|tracking|tracker|reports?|reporting)\b|\btests? (?:env|envs|environments?|servers?|clusters?|accounts?|users?|credentials?|creds|machines?|hosts?|vms?|tenants?|cards?)\b|\blogs? (?:retention|storage|shipping|buckets?|dashboards?|search|viewer|access)\b|\bmetrics? (?:dashboards?|retention|storage)\b/g;
+
 /** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
 export function namedWork(name: string, text: string): NamedWork {
-  const words = nameWords(name);
+  const words = nameWords(name.toLowerCase().replace(/[-_]+/g, ' ').replace(OTHER_THING_RE, ' '));
   const languages = new Set([...words].map((w) => LANG_BY_NAME_WORD[w]).filter((l): l is string => Boolean(l)));
   const runOnly = ['run', 'runs', 'running', 'runner'].some((w) => words.has(w));
   return { kinds: workOf(words), languages, runOnly, notInTests: NOT_IN_TESTS_RE.test(text) };

@@ -57,6 +57,22 @@ describe('everyday calls that do no work a rule is named for', () => {
   });
 });
 
+describe('names that say a work word of another thing', () => {
+  it('an error budget, test accounts or log retention are not the work of writing errors, tests or logs', () => {
+    const others = kb({
+      'documents/budget.md': memory('error-budget-policy', 'Freeze feature deploys when the error budget is spent', 'Ask SRE.', 'project'),
+      'documents/accounts.md': memory('staging-test-accounts', 'Logins for the staging test accounts', 'In 1Password.', 'reference'),
+      'documents/retention.md': memory('log-retention', 'Logs are kept 30 days in Loki', 'Ask infra for longer.', 'project'),
+    });
+    const work = (file: string, added: string): string[] =>
+      ids(others, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'x', new_string: added });
+    expect(work('internal/pay/charge.go', '\tif err != nil {\n\t\treturn fmt.Errorf("charge: %w", err)\n\t}')).toEqual([]);
+    expect(work('internal/pay/charge_test.go', 'func TestCharge(t *testing.T) {}')).toEqual([]);
+    expect(work('server/app.ts', 'logger.info({ body: req.body }, "incoming");')).toEqual([]);
+    expect(ids(others, 'Bash', { command: 'go test ./...' })).toEqual([]);
+  });
+});
+
 describe('log lines that log more than ids and counts', () => {
   it('a template literal that interpolates a payload is logged payload', () => {
     expect(edit('server/app.ts', 'next();', 'logger.info(`incoming ${JSON.stringify(req.body)}`);\nnext();')).toEqual(['logging-privacy']);
