@@ -126,8 +126,11 @@ const ERROR_RE =
   /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
 /** Rust's own: unwraps, expects, anyhow. Only in Rust: `.expect(200)` is a JS test's assertion, `.context(` a JS API's. */
 const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\(|\.(?:with_)?context\(/;
-/** A line that is all comment (`//`, `#` but not Rust's `#[attr]`, `/*`, `*`, `--`): what it says is not done. */
-const COMMENT_LINE_RE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*|--)/;
+/**
+ * A line that is all comment (`//`, `#` but not Rust's `#[attr]`, `/*`, a block comment's `* …`):
+ * what it says is not done. Not Rust's `*slot = next.unwrap();` nor JS's `--count;`.
+ */
+const COMMENT_LINE_RE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*(?=\s|\/|$))/;
 /** Lines an edit adds that log: a logger's level method, Rust's logging macros, the console. */
 const LOG_RE =
   /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(/i;

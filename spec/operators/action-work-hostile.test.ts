@@ -54,6 +54,7 @@ describe('everyday calls that do no work a rule is named for', () => {
     expect(work('test/api.test.ts', "await request(app).get('/health').expect(200);")).toEqual([]);
     expect(work('web/src/Canvas.tsx', "const ctx = audio.context('2d');")).toEqual([]);
     expect(work('compactor/src/flush.rs', 'let seg = segs.last().expect("no segment");')).toEqual(['error-handling']);
+    expect(work('compactor/src/slot.rs', '*slot = next.unwrap();')).toEqual(['error-handling']);
   });
 });
 
