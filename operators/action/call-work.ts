@@ -89,12 +89,19 @@ const LANG_BY_NAME_WORD: Readonly<Record<string, string>> = {
   elixir: 'elixir',
 };
 
-/** A test file by its path: a tests folder, or a test file's name in the common languages' conventions. */
+/**
+ * A test file by its path: a tests folder, or a test file's name in the common languages' conventions.
+ * Only a file in a language: `docs/specs/checkout.md` is a design, `api/specs/openapi.yaml` an API,
+ * and `testdata/` holds what tests read, not tests.
+ */
 const TEST_PATH_RE =
-  /(?:^|\/)(?:tests?|__tests__|specs?|testdata|testkit)\/|_test\.(?:go|py|exs)$|(?:^|\/)test_[^/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$/;
-/** Test code by what it writes or the lines around it: a Rust test module or attribute, a Go or Python test function, a JS test block. */
+  /(?:^|\/)(?:tests?|__tests__|specs?|testkit)\/|_test\.(?:go|py|exs)$|(?:^|\/)test_[^/]*\.py$|\.(?:test|spec)\.[cm]?[jt]sx?$|Tests?\.(?:java|kt|cs)$|_spec\.rb$/;
+/**
+ * Test code by what it writes or the lines around it: a Rust test module or attribute, a Go or Python
+ * test function, a JS test block (not a regular expression's `.test('…')`).
+ */
 const TEST_CODE_RE =
-  /#\[(?:cfg\(test\)|test|tokio::test)\]|\bmod tests\b|\bfunc Test[A-Z_]\w*\(|\bdef test_\w+\(|\b(?:describe|it|test)\(\s*['"`]/;
+  /#\[(?:cfg\(test\)|test|tokio::test)\]|\bmod tests\b|\bfunc Test[A-Z_]\w*\(|\bdef test_\w+\(|(?<![.\w])(?:describe|it|test)\(\s*['"`]/;
 /** Runs of a test runner: the program and its first word (`go test`, `cargo nextest`, `npm test`, `just test-go`). */
 const TEST_RUNS = new Set([
   'go test',
@@ -111,14 +118,31 @@ const TEST_PROGRAMS = new Set(['pytest', 'jest', 'vitest', 'rspec']);
 /** Task runners whose test tasks start with `test` (`just test-go`, `make test`, `npm run test:unit`). */
 const TASK_RUNNERS = new Set(['just', 'make', 'task']);
 
-/** Lines an edit adds that handle an error: Go's checks and wrapping, Rust's unwraps and panics, raising and catching. */
+/**
+ * Lines an edit adds that handle an error: Go's checks and wrapping, panics, raising (a statement of
+ * its own: "raise the pool size" in a string is none) and catching.
+ */
 const ERROR_RE =
-  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\.unwrap\(\)|\.expect\(|\bunreachable!|\bpanic!?\(|\banyhow!|\bbail!\(|\.(?:with_)?context\(|\braise\s+\w|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+/** Rust's own: unwraps, expects, anyhow. Only in Rust: `.expect(200)` is a JS test's assertion, `.context(` a JS API's. */
+const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\(|\.(?:with_)?context\(/;
+/**
+ * A line that is all comment (`//`, `#` but not Rust's `#[attr]`, `/*`, a block comment's `* …`):
+ * what it says is not done. Not Rust's `*slot = next.unwrap();` nor JS's `--count;`.
+ */
+const COMMENT_LINE_RE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*(?=\s|\/|$))/;
 /** Lines an edit adds that log: a logger's level method, Rust's logging macros, the console. */
 const LOG_RE =
   /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(/i;
 /** A log call at error level (`log.Error(`, `logger.error(`, `error!(`). */
 const ERROR_LOG_RE = /(?:\.|::)\s*error\w*\s*\(|\berror!\s*\(/i;
+
+/** The lines of a text that are code, not comments. */
+const codeLines = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !COMMENT_LINE_RE.test(l))
+    .join('\n');
 
 /** The added lines that log. */
 function loggedLines(added: string): string[] {
@@ -128,9 +152,17 @@ function loggedLines(added: string): string[] {
 /**
  * Whether a log line logs only identifiers and counts besides its message: every name it passes is an
  * id, a count or a size (`invoice_id`, `ev.Id`, `len(batch)`, `n`), every other argument a literal.
+ * What a template literal interpolates (`${req.body}`) is passed as much as an argument.
  */
 function onlyIdentifiers(line: string): boolean {
-  const args = line.slice(line.indexOf('(') + 1).replace(/(["'`])(?:\\.|(?!\1).)*\1/g, ' ');
+  const after = line.slice(line.indexOf('(') + 1);
+  const interpolated = [...after.matchAll(/\$\{([^{}]{0,200})\}/g)].map((m) => m[1]!);
+  // A backslash is read only as an escape: a quote's body that could also take it as a character
+  // backtracks exponentially over a run of backslashes with no closing quote.
+  const args = [after, ...interpolated]
+    .join(' ')
+    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, ' ')
+    .replace(/\b(?:len|count)\(\s*[\w.]+\s*\)|\.(?:len|length|size|count)\(\)/g, ' n ');
   const names = args.match(/[A-Za-z_][\w.]*/g) ?? [];
   return names.every((n) => ID_NAME_RE.test(n.split('.').pop()!) || n === 'extra' || n === 'len');
 }
@@ -188,16 +220,22 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
       if (lang) languages.add(lang);
       for (const [re, kind] of PLACE_KINDS) if (re.test(p)) kinds.add(kind);
     }
-    inTests = paths.some((p) => TEST_PATH_RE.test(p)) || TEST_CODE_RE.test(`${action.context}\n${action.before}\n${added}`);
+    inTests =
+      paths.some((p) => TEST_PATH_RE.test(p) && LANG_BY_SUFFIX[suffixOf(p)] !== undefined) ||
+      TEST_CODE_RE.test(`${action.context}\n${action.before}\n${added}`);
     if (inTests) kinds.add('test');
     // What the code written does: only for a file in a language (a README that quotes `err != nil` writes no code).
     if (languages.size > 0) {
-      const logs = loggedLines(added);
+      const code = codeLines(added);
+      const logs = loggedLines(code);
+      const handles = (text: string): boolean => ERROR_RE.test(text) || (languages.has('rust') && RUST_ERROR_RE.test(text));
       // A line logging an error where the change handles one (`if err != nil {` around it) is error handling too.
-      if (ERROR_RE.test(added) || (logs.some((l) => ERROR_LOG_RE.test(l)) && ERROR_RE.test(`${action.context}\n${action.before}`)))
+      if (handles(code) || (logs.some((l) => ERROR_LOG_RE.test(l)) && handles(codeLines(`${action.context}\n${action.before}`))))
         kinds.add('error');
       // A log line of identifiers and counts only is what logging rules ask for: nothing to remind of.
-      if (logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
+      // A test's prints (`console.log(result)` in a jest test) go to the developer's terminal, not
+      // to the service's logs that logging rules guard.
+      if (!inTests && logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
       if (METRIC_RE.test(added)) kinds.add('metric');
     }
   }
@@ -218,9 +256,18 @@ export interface NamedWork {
 const NOT_IN_TESTS_RE =
   /\bnon-tests?\b|\boutside (?:of )?(?:the )?(?:tests?|test code)\b|\bexcept (?:in |for )?tests?\b|\b(?:in )?tests? (?:is|are) (?:fine|exempt|allowed|ok)\b/i;
 
+/**
+ * A work word that names another thing with the word after it: an error budget or error rate is a
+ * service's, a test account or test environment a place to test in, log retention where logs are
+ * kept. A memory named for one (`error-budget-policy`, `staging-test-accounts`) is not about writing
+ * error handling, tests or log lines, which a session does dozens of times.
+ */
+const OTHER_THING_RE =
+  /\berrors? (?:budgets?|rates?|pages?|dashboards?|alerts?|alerting|tracking|tracker|reports?|reporting)\b|\btests? (?:env|envs|environments?|servers?|clusters?|accounts?|users?|credentials?|creds|machines?|hosts?|vms?|tenants?|cards?)\b|\blogs? (?:retention|storage|shipping|buckets?|dashboards?|search|viewer|access)\b|\bmetrics? (?:dashboards?|retention|storage)\b/g;
+
 /** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
 export function namedWork(name: string, text: string): NamedWork {
-  const words = nameWords(name);
+  const words = nameWords(name.toLowerCase().replace(/[-_]+/g, ' ').replace(OTHER_THING_RE, ' '));
   const languages = new Set([...words].map((w) => LANG_BY_NAME_WORD[w]).filter((l): l is string => Boolean(l)));
   const runOnly = ['run', 'runs', 'running', 'runner'].some((w) => words.has(w));
   return { kinds: workOf(words), languages, runOnly, notInTests: NOT_IN_TESTS_RE.test(text) };

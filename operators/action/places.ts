@@ -13,6 +13,9 @@ const MAX_RULE_CHARS = 4000;
 /** Inline code spans of a markdown text. */
 const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
 
+/** Where a memory's rule ends: its `**Why:**` or `**How to apply:**`, bold or a plain line's start (`Why: …`). */
+const RULE_END_RE = /\*\*(?:Why|How to apply):?\*\*|^[ \t>#*_]*(?:Why|How to apply)[*_]*:/im;
+
 /**
  * The rule a Claude Code memory states: its body before the `**Why:**` and `**How to apply:**` lines.
  * Claude Code writes a memory as the rule first, then why, then when it applies; a place the rule
@@ -22,7 +25,7 @@ const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`\n]{1,200}
  */
 export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
   if (!note.memoryType) return '';
-  const cut = note.body.search(/\*\*(?:Why|How to apply):?\*\*/i);
+  const cut = note.body.search(RULE_END_RE);
   return (cut >= 0 ? note.body.slice(0, cut) : note.body).slice(0, MAX_RULE_CHARS);
 }
 

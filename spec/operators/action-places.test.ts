@@ -52,4 +52,24 @@ The pull in \`internal/reports/sync\` failed as root.
     expect(edit('compactor/Dockerfile')).toEqual([]);
     expect(edit('internal/reports/sync/pull.go')).toEqual([]);
   });
+
+  it('ends the rule at a plain Why: or How to apply: line as at a bold one', () => {
+    const plain = kb({
+      'documents/migrations.md': `---
+name: clickhouse-migration-rules
+description: ClickHouse migrations are append-only once merged
+metadata:
+  type: feedback
+---
+Migrations in \`migrations/clickhouse/\` have run in prod once merged: never edit them.
+
+Why: goose tracks versions, not file contents; see \`docs/why/goose\`.
+
+How to apply: any schema change; the runbook is in \`ops/runbooks/schema\`.
+`,
+    });
+    const edit = (file: string) => ids(plain, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'a', new_string: 'b' });
+    expect(edit('migrations/clickhouse/0057_usage_ttl.sql')).toEqual(['clickhouse-migration-rules']);
+    expect(edit('docs/why/goose/notes.md')).toEqual([]);
+  });
 });
