@@ -184,11 +184,18 @@ export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply'
 
 /** The work a rule note is named for; null for a note that states no rule or is named for a git step (that step is its subject). */
 function ruleWork(
-  note: Pick<Note, 'title' | 'frontmatter' | 'memoryType' | 'learningType'>,
+  note: Pick<Note, 'title' | 'frontmatter' | 'memoryType' | 'learningType' | 'tags'>,
   gitSteps: ReadonlySet<string>,
   text: string,
 ): NamedWork | null {
-  return isRuleNote(note) && gitSteps.size === 0 ? namedWork(noteName(note), text) : null;
+  if (!isRuleNote(note) || gitSteps.size > 0) return null;
+  const work = namedWork(noteName(note), text);
+  if (note.memoryType) return work;
+  // A learning's title is a sentence ("Retry 503 errors from the payment API" is about retries, not
+  // error handling): the kind it names counts when its tags say it too (`logging` for "Redact PII in
+  // structured logs"), as a memory's name is its subject.
+  const tagged = namedWork(note.tags.join(' '), '').kinds;
+  return { ...work, kinds: new Set([...work.kinds].filter((k) => tagged.has(k))) };
 }
 
 /** The commands and path globs of a note's `applies_when`. */

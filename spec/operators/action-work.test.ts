@@ -82,3 +82,31 @@ describe('rules named for the work a call does', () => {
     expect(run('pytest -q')).toEqual([]);
   });
 });
+
+describe('a rule learning named for work by its title', () => {
+  const learnings = kb({
+    'documents/retry.md': `---
+id: lrn-retry-503
+title: Retry 503 errors from the payment API
+learning_type: decision
+tags: [payments, retry, http]
+---
+Retry with backoff.
+`,
+    'documents/pii.md': `---
+id: lrn-pii-logs
+title: Redact PII in structured logs at the logger
+learning_type: decision
+tags: [logging, pii]
+---
+Configure redaction once.
+`,
+  });
+  const edit = (file: string, newString: string): string[] =>
+    ids(learnings, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: 'x', new_string: newString });
+
+  it('counts the kind its title names only when its tags name it too', () => {
+    expect(edit('billing/charge.go', 'if err != nil {\n\treturn fmt.Errorf("charge: %w", err)\n}')).toEqual([]);
+    expect(edit('server/app.ts', 'logger.info({ req, body: req.body }, "incoming");')).toEqual(['lrn-pii-logs']);
+  });
+});
