@@ -4,6 +4,8 @@
  */
 import type { Note } from '../../core/note/index.js';
 import { globRegExp, placeGlob } from './patterns.js';
+import { stemsOf } from './terms.js';
+import { noteName } from './git-steps.js';
 
 /** Places kept per note (as many as `applies_when` entries). */
 const MAX_PLACES = 20;
@@ -29,20 +31,49 @@ export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
   return (cut >= 0 ? note.body.slice(0, cut) : note.body).slice(0, MAX_RULE_CHARS);
 }
 
+/** Folder names that say where code lives, not what it is about. */
+const LAYOUT_FOLDERS = new Set([
+  'src',
+  'lib',
+  'libs',
+  'internal',
+  'pkg',
+  'cmd',
+  'app',
+  'apps',
+  'packages',
+  'services',
+  'core',
+  'common',
+  'shared',
+]);
+
 /**
  * The glob of a folder a memory's rule names, two levels deep at least (`migrations/clickhouse/`,
- * `internal/ingest/v1`). A top folder (`compactor/`) is a whole component, where most of the work
- * happens whatever the rule is about; a file (`compactor/Dockerfile`) named in the rule is where
- * something happened once more often than where the rule applies.
+ * `internal/ingest/v1`), when a folder name in it is a word of the memory's subject (its name and
+ * description: "clickhouse-migration-rules", "/v1/events is deprecated"). A top folder (`compactor/`)
+ * is a whole component, where most of the work happens whatever the rule is about; a file
+ * (`compactor/Dockerfile`) named in the rule is where something happened once more often than where
+ * the rule applies; and a folder that says only where to run something ("`uv add` inside
+ * `apps/api`" in a dependency policy) is not what the rule is about.
  */
-function ruleFolder(span: string): string[] {
+function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   const s = span.trim().replace(/\/+$/, '');
-  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || s.split('/').filter(Boolean).length < 2) return [];
-  return placeGlob(`${s}/`);
+  const parts = s.split('/').filter(Boolean);
+  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || parts.length < 2) return [];
+  const named = parts.some(
+    (p) => !LAYOUT_FOLDERS.has(p.toLowerCase()) && [...stemsOf(p.replace(/[-_.]+/g, ' '))].some((st) => subject.has(st)),
+  );
+  return named ? placeGlob(`${s}/`) : [];
 }
 
 /** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
-export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body'>): RegExp[] {
-  const places = [...codeSpans(note.howToApply).flatMap(placeGlob), ...codeSpans(ruleText(note)).flatMap(ruleFolder)];
+export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' | 'title' | 'frontmatter'>): RegExp[] {
+  const rule = ruleText(note);
+  const description = note.frontmatter['description'];
+  const subject = rule
+    ? stemsOf(`${noteName(note)}\n${typeof description === 'string' ? description : ''}`.replace(/[-_/]+/g, ' '))
+    : new Set<string>();
+  const places = [...codeSpans(note.howToApply).flatMap(placeGlob), ...codeSpans(rule).flatMap((span) => ruleFolder(span, subject))];
   return [...new Set(places)].slice(0, MAX_PLACES).map(globRegExp);
 }

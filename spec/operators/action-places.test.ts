@@ -73,3 +73,21 @@ How to apply: any schema change; the runbook is in \`ops/runbooks/schema\`.
     expect(edit('docs/why/goose/notes.md')).toEqual([]);
   });
 });
+
+describe('a folder a memory rule names only to say where to run something', () => {
+  const notes = kb({
+    'documents/deps.md': `---
+name: Dependency policy
+description: pnpm only and uv for Python; ask before adding any new package
+type: feedback
+---
+Python: \`uv add <pkg>\` inside \`apps/api\` or \`apps/worker\`, never \`pip install\` into the venv.
+
+**How to apply:** Adding, removing or upgrading any dependency.
+`,
+  });
+
+  it('is no place the rule applies to: its subject (name, description) names none of its folders', () => {
+    expect(ids(notes, 'Edit', { file_path: '/home/dev/shop/apps/api/billing/service.py', old_string: 'a', new_string: 'b' })).toEqual([]);
+  });
+});
