@@ -78,3 +78,29 @@ export function placeGlob(span: string): string[] {
   if (s.includes('/') && !/[*?]/.test(s) && !/\.[A-Za-z0-9]{1,8}$/.test(s)) return [s, `${s}/**`];
   return [s];
 }
+
+/** A runner's subcommand that runs another program (`uv run`, `pnpm exec`), and the interpreters it may run. */
+const RUNNER_WORDS = new Set(['run', 'exec']);
+const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'ruby', 'deno', 'bun', 'tsx', 'ts-node', 'perl']);
+
+/**
+ * The words after the program that say which command it is: the next two, or, when they start with
+ * an option (`pnpm --filter web e2e`, `kubectl -n prod get pods`), up to the second word that is no
+ * option, so the option's value (`web`) is not taken for the subcommand (every `pnpm --filter web`
+ * run would be the note's command); through a runner and its interpreter, what the interpreter runs.
+ */
+export function commandWords(words: readonly string[]): string[] {
+  // `uv run python -m app.openapi`, `pnpm exec node scripts/x.js`: the runner and the interpreter say
+  // nothing of which command it is; what the interpreter runs does.
+  if (RUNNER_WORDS.has((words[1] ?? '').toLowerCase()) && INTERPRETERS.has(versionless((words[2] ?? '').toLowerCase())))
+    return [words[1]!, words[2]!, ...commandWords(words.slice(2)).slice(0, 2)];
+  if (!(words[1] ?? '').startsWith('-')) return words.slice(1, 3);
+  const out: string[] = [];
+  let plain = 0;
+  for (const w of words.slice(1, 5)) {
+    out.push(w);
+    if (!w.startsWith('-')) plain += 1;
+    if (plain === 2) break;
+  }
+  return out;
+}

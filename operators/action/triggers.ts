@@ -26,7 +26,7 @@ import { gitStepsOf, noteName } from './git-steps.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
 import { placesOf } from './places.js';
-import { ANY_GLOB, PROGRAM_RE, commandPattern, globRegExp, isPathPattern, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, PROGRAM_RE, commandPattern, commandWords, globRegExp, isPathPattern, type CommandPattern } from './patterns.js';
 
 export interface NoteTriggers {
   /** The note's id as the session's injected set knows it. */
@@ -157,7 +157,7 @@ function namedCommands(code: string): CommandPattern[] {
   for (const words of shellCommands(code.replace(/#.*$/, ''))) {
     const program = (words[0] ?? '').toLowerCase();
     if (!PROGRAM_RE.test(program) || program.length < 2) continue;
-    const rest = words.slice(1, 3).filter((w) => !PLACEHOLDER_RE.test(w));
+    const rest = commandWords(words).filter((w) => !PLACEHOLDER_RE.test(w));
     if (rest.length === 0) continue;
     // A glob argument (`rm -f *.tmp`) stands for any glob: the note is about the command run on a pattern.
     const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : trimToken(w).toLowerCase());

@@ -151,3 +151,45 @@ Body.
     );
   });
 });
+
+describe('the command a note names, past options and runners', () => {
+  const notes = kb({
+    'documents/e2e.md': `---
+name: e2e-playwright-rules
+description: Playwright specs only for the critical flows
+metadata:
+  type: feedback
+---
+The suite (\`pnpm --filter web e2e\`) takes 38 minutes: new specs only for the critical flows.
+`,
+    'documents/client.md': `---
+name: api-client-generated
+description: The web client is generated from the OpenAPI schema
+metadata:
+  type: project
+---
+\`pnpm gen:api\` exports the schema (\`uv run python -m shop_api.openapi\`) and runs orval.
+`,
+  });
+  const run = (command: string): string[] => ids(notes, 'Bash', { command });
+
+  const commandsFound = (command: string): string[] =>
+    matchAction(notes, call('Bash', { command }), '/home/dev/shop', { info, threshold: 0 }).flatMap((m) =>
+      m.why.filter((w) => w.startsWith('command:')),
+    );
+
+  it("takes an option's value for no subcommand: another run of the same workspace is not the note's command", () => {
+    expect(run('pnpm --filter web e2e')).toEqual(['e2e-playwright-rules']);
+    expect(commandsFound('pnpm --filter web typecheck')).toEqual([]);
+    expect(commandsFound('pnpm --filter web exec vitest run components/WeekView.test.tsx')).toEqual([]);
+  });
+
+  it('reads what a runner and its interpreter run: another script through `uv run python` is not the command', () => {
+    const commandsFound = (command: string): string[] =>
+      matchAction(notes, call('Bash', { command }), '/home/dev/shop', { info, threshold: 0 }).flatMap((m) =>
+        m.why.filter((w) => w.startsWith('command:')),
+      );
+    expect(commandsFound('uv run python -m shop_api.openapi')).toEqual(['command:uv run python -m shop_api.openapi']);
+    expect(commandsFound('uv run python scripts/bench_availability.py --clinics 50')).toEqual([]);
+  });
+});
