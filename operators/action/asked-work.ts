@@ -21,7 +21,26 @@ interface WorkKind {
   named: string[];
   /** Verbs that ask for this work besides the common ones ("find a decent HyperLogLog library"). */
   verbs?: string[];
+  /** Words of a name that make its work word another thing (`stored-procedures` is no runbook). */
+  notNamed?: string[];
 }
+
+/** Words that, after "ticket" or in a name with it, say a product's tickets (a sale), not the team's tracker. */
+const TICKET_PRODUCT = [
+  'price',
+  'prices',
+  'pricing',
+  'purchases?',
+  'sales?',
+  'bookings?',
+  'refunds?',
+  'seats?',
+  'inventory',
+  'counts?',
+  'types?',
+  'tiers?',
+  'holders?',
+];
 
 const KINDS: WorkKind[] = [
   // Not "specs": "update the OpenAPI spec" is no test.
@@ -63,16 +82,20 @@ const KINDS: WorkKind[] = [
   // Tickets in the team's tracker ("make a ticket for the flaky test"). Not "issue": "fix the issue" is a problem, not a ticket.
   {
     kind: 'ticket',
-    objects: ['tickets?', 'bug reports?', '(?:jira|linear|github|gh) (?:issues?|tickets?)'],
+    // Not a ticketing product's tickets ("fix the ticket price rounding", "add a ticket purchase endpoint").
+    objects: [`tickets?(?!\\s+(?:${TICKET_PRODUCT.join('|')})\\b)`, 'bug reports?', '(?:jira|linear|github|gh) (?:issues?|tickets?)'],
     named: ['tracker', 'ticket', 'tickets', 'ticketing'],
     verbs: ['file', 'open', 'raise'],
+    notNamed: TICKET_PRODUCT,
   },
   // The team's written procedure for an incident or an operation ("what's the procedure?", "follow the runbook").
   {
     kind: 'runbook',
-    objects: ['runbooks?', 'playbooks?', 'procedures?'],
+    // Not a database's stored procedure nor a remote procedure call (`procedure-call-timeouts`).
+    objects: ['runbooks?', 'playbooks?', '(?<!stored\\s)procedures?'],
     named: ['runbook', 'runbooks', 'playbook', 'playbooks', 'procedure', 'procedures'],
     verbs: ["what's", 'whats', 'what is', 'follow', 'find', 'check'],
+    notNamed: ['stored', 'sql', 'plsql', 'call', 'calls', 'rpc'],
   },
   // Not "read replicas": a database's, not a deploy's.
   {
@@ -145,7 +168,12 @@ const ASKED_BY_VERB = [
   },
 ];
 
-const NAMED = KINDS.map((k) => ({ kind: k.kind, words: new Set(k.named), stems: new Set(k.named.map(stemOf)) }));
+const NAMED = KINDS.map((k) => ({
+  kind: k.kind,
+  words: new Set(k.named),
+  stems: new Set(k.named.map(stemOf)),
+  notNamed: (k.notNamed ?? []).map((w) => new RegExp(`^${w}$`)),
+}));
 
 /**
  * The kinds of work a prompt asks for (the first 2,000 characters read); not one it denies or
@@ -183,7 +211,11 @@ export function nameWords(name: string): Set<string> {
  * no dependency, `catalog` no log.
  */
 export function workOf(words: ReadonlySet<string>): Set<string> {
-  return new Set(NAMED.filter((n) => [...n.words].some((w) => words.has(w))).map((n) => n.kind));
+  return new Set(
+    NAMED.filter((n) => [...n.words].some((w) => words.has(w)) && ![...words].some((w) => n.notNamed.some((re) => re.test(w)))).map(
+      (n) => n.kind,
+    ),
+  );
 }
 
 /** The stems of a kind of work's name words (`test` for tests), for counting how often a note says it. */

@@ -94,6 +94,8 @@ export function commandWords(words: readonly string[]): string[] {
   // nothing of which command it is; what the interpreter runs does.
   if (RUNNER_WORDS.has((words[1] ?? '').toLowerCase()) && INTERPRETERS.has(versionless((words[2] ?? '').toLowerCase())))
     return [words[1]!, words[2]!, ...commandWords(words.slice(2)).slice(0, 2)];
+  // `python3 -m venv .venv`: the module is the command, as a subcommand is; `.venv` is its argument.
+  if (INTERPRETERS.has(versionless((words[0] ?? '').toLowerCase())) && words[1] === '-m') return words.slice(1, 3);
   if (!(words[1] ?? '').startsWith('-')) return words.slice(1, 3);
   const out: string[] = [];
   let plain = 0;

@@ -170,6 +170,14 @@ metadata:
 ---
 \`pnpm gen:api\` exports the schema (\`uv run python -m shop_api.openapi\`) and runs orval.
 `,
+    'documents/venv.md': `---
+name: venv-per-service
+description: Each service has its own virtualenv
+metadata:
+  type: feedback
+---
+Make the service's own env with \`python3 -m venv .venv\` inside the service folder, never a shared one.
+`,
   });
   const run = (command: string): string[] => ids(notes, 'Bash', { command });
 
@@ -191,5 +199,10 @@ metadata:
       );
     expect(commandsFound('uv run python -m shop_api.openapi')).toEqual(['command:uv run python -m shop_api.openapi']);
     expect(commandsFound('uv run python scripts/bench_availability.py --clinics 50')).toEqual([]);
+  });
+
+  it("reads an interpreter's module as its command: the module's arguments are no part of it", () => {
+    expect(commandsFound('python -m venv venv')).toEqual(['command:python -m venv']);
+    expect(commandsFound('python3 -m pip install -r requirements.txt')).toEqual([]);
   });
 });

@@ -165,6 +165,20 @@ describe('askedWork', () => {
     expect([...workOf(nameWords('linear-backoff'))]).toEqual([]);
   });
 
+  it("reads no runbook from a database's stored procedure, and no tracker from a ticketing product's tickets", () => {
+    expect(work('write a stored procedure for the monthly totals')).toEqual([]);
+    expect(work('check the stored procedure get_orders for the N+1')).toEqual([]);
+    expect([...workOf(nameWords('stored-procedures'))]).toEqual([]);
+    expect([...workOf(nameWords('procedure-call-timeouts'))]).toEqual([]);
+    expect(work('fix the ticket price rounding for group bookings')).toEqual([]);
+    expect(work('add a ticket purchase endpoint')).toEqual([]);
+    expect(work('open tickets count is wrong on the dashboard')).toEqual([]);
+    expect([...workOf(nameWords('ticket-price-rounding'))]).toEqual([]);
+    expect(work('make a ticket for the flaky test, then fix it')).toContain('ticket');
+    expect(work('open a Jira ticket.')).toEqual(['ticket']);
+    expect(work('follow the runbook for disk pressure')).toEqual(['runbook']);
+  });
+
   it('reads no logging from logging a user in or out', () => {
     expect(work('then log the user out when the token expires')).toEqual([]);
     expect(work('and log the current user back in after the refresh')).toEqual([]);
