@@ -16,6 +16,7 @@
 import { addedLines, type ToolAction } from './tool-call.js';
 import { program } from './looking.js';
 import { nameWords, workOf } from './asked-work.js';
+import { codeKinds } from './edit-work.js';
 
 /** The kinds of work of a call, the languages it is in, and whether it is inside tests. */
 export interface CallWork {
@@ -118,61 +119,6 @@ const TEST_PROGRAMS = new Set(['pytest', 'jest', 'vitest', 'rspec']);
 /** Task runners whose test tasks start with `test` (`just test-go`, `make test`, `npm run test:unit`). */
 const TASK_RUNNERS = new Set(['just', 'make', 'task']);
 
-/**
- * Lines an edit adds that handle an error: Go's checks and wrapping, panics, raising (a statement of
- * its own: "raise the pool size" in a string is none) and catching.
- */
-const ERROR_RE =
-  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
-/** Rust's own: unwraps, expects, anyhow. Only in Rust: `.expect(200)` is a JS test's assertion, `.context(` a JS API's. */
-const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\(|\.(?:with_)?context\(/;
-/**
- * A line that is all comment (`//`, `#` but not Rust's `#[attr]`, `/*`, a block comment's `* …`):
- * what it says is not done. Not Rust's `*slot = next.unwrap();` nor JS's `--count;`.
- */
-const COMMENT_LINE_RE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*(?=\s|\/|$))/;
-/** Lines an edit adds that log: a logger's level method, Rust's logging macros, the console. */
-const LOG_RE =
-  /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(/i;
-/** A log call at error level (`log.Error(`, `logger.error(`, `error!(`). */
-const ERROR_LOG_RE = /(?:\.|::)\s*error\w*\s*\(|\berror!\s*\(/i;
-
-/** The lines of a text that are code, not comments. */
-const codeLines = (text: string): string =>
-  text
-    .split('\n')
-    .filter((l) => !COMMENT_LINE_RE.test(l))
-    .join('\n');
-
-/** The added lines that log. */
-function loggedLines(added: string): string[] {
-  return added.split('\n').filter((l) => LOG_RE.test(l));
-}
-
-/**
- * Whether a log line logs only identifiers and counts besides its message: every name it passes is an
- * id, a count or a size (`invoice_id`, `ev.Id`, `len(batch)`, `n`), every other argument a literal.
- * What a template literal interpolates (`${req.body}`) is passed as much as an argument.
- */
-function onlyIdentifiers(line: string): boolean {
-  const after = line.slice(line.indexOf('(') + 1);
-  const interpolated = [...after.matchAll(/\$\{([^{}]{0,200})\}/g)].map((m) => m[1]!);
-  // A backslash is read only as an escape: a quote's body that could also take it as a character
-  // backtracks exponentially over a run of backslashes with no closing quote.
-  const args = [after, ...interpolated]
-    .join(' ')
-    .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, ' ')
-    .replace(/\b(?:len|count)\(\s*[\w.]+\s*\)|\.(?:len|length|size|count)\(\)/g, ' n ');
-  const names = args.match(/[A-Za-z_][\w.]*/g) ?? [];
-  return names.every((n) => ID_NAME_RE.test(n.split('.').pop()!) || n === 'extra' || n === 'len');
-}
-/** A name that holds an identifier, a count or a size. */
-const ID_NAME_RE = /^(?:id|ids|n|count|total|size|len|length|\w*(?:_id|_ids|Id|ID|Ids|_count|Count|_total|_size|Size|_len))$/;
-
-/** Lines an edit adds that define or record a metric (Prometheus clients, Rust's `metrics` macros, statsd). */
-const METRIC_RE =
-  /\bpromauto\.|\bprometheus\.(?:New|Must)|\bNew(?:Counter|Gauge|Histogram|Summary)(?:Vec)?\(|\b(?:counter|gauge|histogram)!\(|\bstatsd\.|\bmeter\.create/;
-
 /** Places that are a kind of work by themselves. */
 const PLACE_KINDS: ReadonlyArray<[RegExp, string]> = [
   [/(?:^|\/)(?:migrations?|migrate|alembic\/versions)\//, 'migration'],
@@ -225,19 +171,7 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
       TEST_CODE_RE.test(`${action.context}\n${action.before}\n${added}`);
     if (inTests) kinds.add('test');
     // What the code written does: only for a file in a language (a README that quotes `err != nil` writes no code).
-    if (languages.size > 0) {
-      const code = codeLines(added);
-      const logs = loggedLines(code);
-      const handles = (text: string): boolean => ERROR_RE.test(text) || (languages.has('rust') && RUST_ERROR_RE.test(text));
-      // A line logging an error where the change handles one (`if err != nil {` around it) is error handling too.
-      if (handles(code) || (logs.some((l) => ERROR_LOG_RE.test(l)) && handles(codeLines(`${action.context}\n${action.before}`))))
-        kinds.add('error');
-      // A log line of identifiers and counts only is what logging rules ask for: nothing to remind of.
-      // A test's prints (`console.log(result)` in a jest test) go to the developer's terminal, not
-      // to the service's logs that logging rules guard.
-      if (!inTests && logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
-      if (METRIC_RE.test(added)) kinds.add('metric');
-    }
+    if (languages.size > 0) for (const k of codeKinds(action, added, languages, inTests)) kinds.add(k);
   }
   return { runs: action.kind === 'run', kinds, languages, inTests };
 }

@@ -3,7 +3,8 @@
  * handling, log line or test a call writes, the test runner it starts, in the rule's language.
  */
 import { describe, it, expect } from '@jest/globals';
-import { ids, kb } from '../helpers/action.js';
+import { matchAction } from '../../operators/action/index.js';
+import { call, ids, info, kb } from '../helpers/action.js';
 
 const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
   `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
@@ -108,5 +109,77 @@ Configure redaction once.
   it('counts the kind its title names only when its tags name it too', () => {
     expect(edit('billing/charge.go', 'if err != nil {\n\treturn fmt.Errorf("charge: %w", err)\n}')).toEqual([]);
     expect(edit('server/app.ts', 'logger.info({ req, body: req.body }, "incoming");')).toEqual(['lrn-pii-logs']);
+  });
+});
+
+describe('work an edit does by what its code changes', () => {
+  const rules = kb({
+    'documents/migrations.md': memory(
+      'alembic-migrations',
+      'Schema changes go through expand/contract migrations over two releases',
+      'Never rename a column in one release.',
+    ),
+    'documents/errors.md': memory(
+      'api-error-handling',
+      'Services raise typed errors with stable codes; the web app keys messages on the code',
+      'Never match on message text.',
+    ),
+  });
+  const edit = (file: string, oldString: string, newString: string): string[] =>
+    ids(rules, 'Edit', { file_path: `/home/dev/shop/${file}`, old_string: oldString, new_string: newString });
+  // What gave the error rule (every word counts as rare in these specs, so the words alone could).
+  const why = (file: string, oldString: string, newString: string): string[] =>
+    matchAction(
+      rules,
+      call('Edit', { file_path: `/home/dev/shop/${file}`, old_string: oldString, new_string: newString }),
+      '/home/dev/shop',
+      {
+        info,
+        threshold: 0,
+      },
+    ).flatMap((m) => m.why.filter((w) => w.startsWith('work:')));
+
+  it('reads a changed database column as migration work, wherever the model lives', () => {
+    const before = '    notes: Mapped[str | None] = mapped_column(Text)';
+    expect(edit('api/models/appointment.py', before, before.replace('notes', 'internal_notes'))).toEqual(['alembic-migrations']);
+    expect(edit('api/models/appointment.py', '    # TODO', '    # TODO: tidy')).toEqual([]);
+  });
+
+  it('reads code written inside a handler the edit quotes as error handling; not code next to a plain call', () => {
+    const inCatch = why(
+      'web/BookingForm.tsx',
+      '    } catch (err) {\n      toast.show("Something went wrong");\n',
+      '    } catch (err) {\n      if (err instanceof Error && err.message.includes("booked")) toast.show("Taken");\n',
+    );
+    expect(inCatch).toEqual(['work:error']);
+    expect(why('web/BookingForm.tsx', '    setOpen(true);\n    track("x");', '    setOpen(true);\n    track("y");')).not.toContain(
+      'work:error',
+    );
+  });
+});
+
+describe('a value a note pins, replaced by an edit', () => {
+  const pins = kb({
+    'documents/stripe.md': memory(
+      'stripe-api-version-pin',
+      'Stripe stays on API version 2024-06-20 until the billing migration; do not bump the SDKs',
+      'The webhook endpoint is on `2024-06-20`.',
+      'project',
+    ),
+  });
+  const edit = (oldString: string, newString: string): string[] =>
+    matchAction(
+      pins,
+      call('Edit', { file_path: '/home/dev/shop/billing/stripe_client.py', old_string: oldString, new_string: newString }),
+      '/home/dev/shop',
+      {
+        info,
+        threshold: 0,
+      },
+    ).flatMap((m) => m.why.filter((w) => w.startsWith('changes:')));
+
+  it('gives the note for an edit that replaces the value; not for one that keeps or only quotes it', () => {
+    expect(edit('stripe.api_version = "2024-06-20"', 'stripe.api_version = "2025-03-31.basil"')).toEqual(['changes:2024-06-20']);
+    expect(edit('stripe.api_version = "2024-06-20"\nTIMEOUT = 10', 'stripe.api_version = "2024-06-20"\nTIMEOUT = 20')).toEqual([]);
   });
 });

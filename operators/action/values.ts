@@ -1,0 +1,43 @@
+/**
+ * The values a note pins (a version, a date-stamped API version: `2024-06-20`, `16.3`, `10.x`) and an
+ * edit that replaces one. Pure. A note that says "Stripe stays on API version 2024-06-20" or "RDS
+ * runs 16.3 until the extension is certified" is about any change of that value, whatever the edit's
+ * other words: `stripe.api_version = "2024-06-20"` → `"2025-03-31.basil"` shares one token with it,
+ * and that token is what the note is about.
+ */
+import { rawTokens } from './terms.js';
+import type { ToolAction } from './tool-call.js';
+import { addedLines } from './tool-call.js';
+
+/** A version or dated value: digits with at least one `.` or `-` part (`16.3`, `2024-06-20`, `v2.31.0`, `10.x`), a suffix allowed (`.basil`). */
+const VALUE_RE = /^v?\d+(?:[.-](?:\d+|x))+(?:[.-][A-Za-z][A-Za-z0-9]*)?$/;
+/** Values kept per note (a changelog of hundreds of versions names no one value it pins). */
+const MAX_VALUES = 20;
+
+/** A token as a value, lower-cased, or '' (too short to say anything: `1.0`). */
+function valueOf(token: string): string {
+  const t = token.replace(/^["'`(]+|["'`),;:]+$/g, '').toLowerCase();
+  return t.length >= 4 && VALUE_RE.test(t) ? t : '';
+}
+
+/** The values a note's focus text names (what it is about, not the story of its body). */
+export function noteValues(focus: string): Set<string> {
+  const out = new Set<string>();
+  for (const tok of rawTokens(focus, 2000)) {
+    const v = valueOf(tok);
+    if (v) out.add(v);
+    if (out.size >= MAX_VALUES) break;
+  }
+  return out;
+}
+
+/** The values an edit drops and does not write again: what it replaces. */
+export function replacedValues(action: ToolAction): Set<string> {
+  if (action.kind !== 'edit' || !action.before) return new Set();
+  const kept = new Set(rawTokens(addedLines(action.text, action.before)).map(valueOf).filter(Boolean));
+  return new Set(
+    rawTokens(action.before)
+      .map(valueOf)
+      .filter((v) => v && !kept.has(v)),
+  );
+}
