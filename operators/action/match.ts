@@ -29,9 +29,10 @@ import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
 import { callWork, sharedWork } from './call-work.js';
+import { replacedValues } from './values.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
-const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type):/;
+const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type|changes):/;
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
 export const ACTION_MATCH_THRESHOLD = 1.5;
 /** An `applies_when` hit: the author said so, it is enough alone. */
@@ -101,6 +102,11 @@ function commandEvidence(
   for (const { i, said } of steps) if (!ev.byNote.get(i)?.strong) ev.credit(i, W_PHRASE, `subject:${said}`, true);
   // A rule named for the kind of work the call does (call-work.ts): `go-error-wrapping` for a Go edit that handles an error.
   if (!looking) workEvidence(idx, action, f, ev);
+  // A value a note pins, replaced by the edit (values.ts): `2024-06-20` → `2025-03-31.basil`.
+  for (const v of replacedValues(action)) {
+    const hits = idx.byValue.get(v) ?? [];
+    for (const i of hits) ev.credit(i, W_PHRASE * spread(hits.length), `changes:${v}`, hits.length <= 2);
+  }
   // A command named in prose (commands.ts): as strong as one named in a code span.
   const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
   for (const { i, said } of prose)

@@ -19,6 +19,8 @@ export interface TriggerIndex {
   byGitStep: Map<string, number[]>;
   /** Rule notes named for a kind of work (`go-error-wrapping`: error), by the kind. */
   byWork: Map<string, number[]>;
+  /** Notes by the values they pin (`2024-06-20`). */
+  byValue: Map<string, number[]>;
 }
 
 function add(map: Map<string, number[]>, key: string, i: number): void {
@@ -41,6 +43,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     byType: new Map(),
     byGitStep: new Map(),
     byWork: new Map(),
+    byValue: new Map(),
   };
   notes.forEach((n, i) => {
     for (const s of n.stems) add(idx.byStem, s, i);
@@ -53,6 +56,7 @@ export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex 
     for (const c of n.applyCommands) add(idx.byProgram, c[0]!, i);
     for (const s of n.gitSteps) add(idx.byGitStep, s, i);
     for (const k of n.work?.kinds ?? []) add(idx.byWork, k, i);
+    for (const v of n.values) add(idx.byValue, v, i);
     if (n.globs.length > 0 || n.placeGlobs.length > 0) idx.withGlobs.push(i);
   });
   return idx;

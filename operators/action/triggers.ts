@@ -25,7 +25,8 @@ import { exemptions } from './exemptions.js';
 import { gitStepsOf, noteName } from './git-steps.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
-import { placesOf } from './places.js';
+import { placesOf, ruleText } from './places.js';
+import { noteValues } from './values.js';
 import { ANY_GLOB, PROGRAM_RE, commandPattern, commandWords, globRegExp, isPathPattern, type CommandPattern } from './patterns.js';
 
 export interface NoteTriggers {
@@ -46,6 +47,8 @@ export interface NoteTriggers {
   applyCommands: string[][];
   /** The kinds of work a rule note is named for (call-work.ts: `go-error-wrapping`); null for a note that states no rule. */
   work: NamedWork | null;
+  /** The values it pins (values.ts: `2024-06-20`, `16.3`): an edit that replaces one changes what it is about. */
+  values: Set<string>;
   /** The git steps it is named for (git-steps.ts): a memory's `name`, else its title (`commit-message-format`). */
   gitSteps: Set<string>;
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
@@ -259,6 +262,7 @@ export function noteTriggers(
     applyCommands: applyCommandsOf(note.howToApply),
     gitSteps,
     work: ruleWork(note, gitSteps, `${focus}\n${note.body}`),
+    values: noteValues(`${focus}\n${ruleText(note)}`),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,
