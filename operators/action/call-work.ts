@@ -60,13 +60,19 @@ const LANG_BY_PROGRAM: Readonly<Record<string, string>> = {
   jest: 'js',
   vitest: 'js',
   mvn: 'java',
-  gradle: 'java',
-  gradlew: 'java',
+  // Gradle builds Java and Kotlin alike (an Android app is both).
+  gradle: 'jvm',
+  gradlew: 'jvm',
   rspec: 'ruby',
   bundle: 'ruby',
+  rails: 'ruby',
+  rake: 'ruby',
   dotnet: 'csharp',
   mix: 'elixir',
 };
+/** Languages one build compiles together: a Kotlin rule holds for the Java of the same Android app. */
+const family = (language: string): string => (language === 'kotlin' || language === 'java' ? 'jvm' : language);
+
 /** Words of a note's name that name a language. */
 const LANG_BY_NAME_WORD: Readonly<Record<string, string>> = {
   go: 'go',
@@ -81,6 +87,19 @@ const LANG_BY_NAME_WORD: Readonly<Record<string, string>> = {
   nodejs: 'js',
   java: 'java',
   kotlin: 'kotlin',
+  // Platforms and frameworks name their language: an Android rule is about Kotlin and Java code, a
+  // Rails rule about Ruby, a Django one about Python.
+  android: 'kotlin',
+  ios: 'swift',
+  django: 'python',
+  flask: 'python',
+  fastapi: 'python',
+  react: 'js',
+  nextjs: 'js',
+  vue: 'js',
+  angular: 'js',
+  svelte: 'js',
+  spring: 'java',
   ruby: 'ruby',
   rails: 'ruby',
   swift: 'swift',
@@ -192,12 +211,12 @@ const NOT_IN_TESTS_RE =
 
 /**
  * A work word that names another thing with the word after it: an error budget or error rate is a
- * service's, a test account or test environment a place to test in, log retention where logs are
+ * service's, a test account, environment or device a place to test in, log retention where logs are
  * kept. A memory named for one (`error-budget-policy`, `staging-test-accounts`) is not about writing
  * error handling, tests or log lines, which a session does dozens of times.
  */
 const OTHER_THING_RE =
-  /\berrors? (?:budgets?|rates?|pages?|dashboards?|alerts?|alerting|tracking|tracker|reports?|reporting)\b|\btests? (?:env|envs|environments?|servers?|clusters?|accounts?|users?|credentials?|creds|machines?|hosts?|vms?|tenants?|cards?)\b|\blogs? (?:retention|storage|shipping|buckets?|dashboards?|search|viewer|access)\b|\bmetrics? (?:dashboards?|retention|storage)\b/g;
+  /\berrors? (?:budgets?|rates?|pages?|dashboards?|alerts?|alerting|tracking|tracker|reports?|reporting)\b|\btests? (?:env|envs|environments?|servers?|clusters?|accounts?|users?|credentials?|creds|machines?|hosts?|vms?|tenants?|cards?|devices?|phones?|emulators?|data)\b|\blogs? (?:retention|storage|shipping|buckets?|dashboards?|search|viewer|access)\b|\bmetrics? (?:dashboards?|retention|storage)\b/g;
 
 /** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
 export function namedWork(name: string, text: string): NamedWork {
@@ -210,6 +229,7 @@ export function namedWork(name: string, text: string): NamedWork {
 /** The kinds of work a call does that a rule is named for: none when the languages disagree or the call is in tests the rule leaves out. */
 export function sharedWork(call: CallWork, rule: NamedWork): string[] {
   if (rule.kinds.size === 0 || (rule.runOnly && !call.runs)) return [];
-  if (rule.languages.size > 0 && ![...rule.languages].some((l) => call.languages.has(l))) return [];
+  const called = new Set([...call.languages].map(family));
+  if (rule.languages.size > 0 && ![...rule.languages].some((l) => called.has(family(l)))) return [];
   return [...rule.kinds].filter((k) => call.kinds.has(k) && !(rule.notInTests && call.inTests && k !== 'test'));
 }

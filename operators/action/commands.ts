@@ -28,13 +28,15 @@ export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
  * its words, and no flag the note does not write (unless it leaves the command open with `...`).
  * `git push` follows "a plain `git push`"; `git push --force` does not.
  */
-export function followsCommand(c: readonly string[], r: Recommended): boolean {
+export function followsCommand(c: readonly string[], r: Recommended, alsoFlags: ReadonlySet<string> = new Set()): boolean {
   if (program(c) !== r.words[0]) return false;
   const args = c.slice(1);
   const has = (w: string): boolean => args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w)));
   if (!r.words.slice(1).every(has)) return false;
   if (r.open) return true;
-  return args.filter((a) => a.startsWith('-')).every((a) => r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w))));
+  return args
+    .filter((a) => a.startsWith('-'))
+    .every((a) => alsoFlags.has(a) || r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w))));
 }
 
 /**
@@ -44,8 +46,17 @@ export function followsCommand(c: readonly string[], r: Recommended): boolean {
  */
 export function followsNote(commands: readonly string[][], t: NoteTriggers): boolean {
   if (t.recommends.length === 0) return false;
-  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r));
+  // A flag the note recommends in another span ("`./gradlew :app:testDebugUnitTest` (or `--tests
+  // '*CartTest'`)") is as much what it says to run.
+  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags));
   return commands.some(follows) && !commands.some((c) => !follows(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
+}
+
+/** Whether a run passes an option the note tells it to pass (`adb -s emulator-5554 shell …` for "pass `-s emulator-5554`"). */
+export function passesFlag(commands: readonly string[][], t: NoteTriggers): boolean {
+  return t.followFlags.some((flag) =>
+    commands.some((c) => c.some((_, at) => flag.every((w, k) => c[at + k] === w || (flag.length === 1 && c[at + k]?.startsWith(`${w}=`))))),
+  );
 }
 
 /**

@@ -82,6 +82,13 @@ export function importedPackages(text: string, paths: readonly string[] = []): s
   return [...out].filter((p) => p.length >= 4 && !p.startsWith('.'));
 }
 
+/**
+ * A language's or platform's own namespace (`import kotlin.math.*`, `import java.time.Instant`,
+ * `use std::fmt`, `import android.os.Bundle`): every file of the language imports it, so it says
+ * the code is Kotlin, not what the code does.
+ */
+const LANGUAGE_NAMESPACES = new Set(['kotlin', 'java', 'javax', 'scala', 'swift', 'foundation', 'android']);
+
 /** A package import, before its rarity: a named command's worth (operators/action/match.ts W_PHRASE). */
 const W_IMPORT = 1.6;
 
@@ -101,7 +108,7 @@ export function importEvidence(
 ): void {
   for (const p of importedPackages(text, paths)) {
     const s = stemOf(p);
-    if (CODE_WORDS.has(s)) continue;
+    if (CODE_WORDS.has(s) || LANGUAGE_NAMESPACES.has(p)) continue;
     const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.stems.has(s));
     const w = W_IMPORT * info(s) * info(s) * spread(hits.length);
     for (const i of hits) ev.credit(i, w, `import:${p}`, false, `word:${s}`);

@@ -55,6 +55,12 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
   for (const tok of rawTokens(a.context)) addForms(tok, true);
   for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
   for (const s of nearOnly.keys()) stems.add(s);
+  // The project's own name (`com.cartwheel.common` in a project at /home/dev/cartwheel) is in every
+  // file and command of it: it says where the call is, not what it does.
+  for (const s of stemsOf((cwd.replace(/\/+$/, '').split('/').pop() ?? '').replace(/[-_.]+/g, ' '))) {
+    stems.delete(s);
+    nearOnly.delete(s);
+  }
   const commandStems = new Set<string>();
   for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
   return { commands, paths, compounds, stems, nearOnly, commandStems, variables: callVariables(a), fileTypes: editedTypes(a, paths) };

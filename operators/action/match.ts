@@ -21,7 +21,7 @@
  */
 import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
-import { appliesStep, followsNote, gitStepNotes, proseCommands, runsPattern } from './commands.js';
+import { appliesStep, followsNote, gitStepNotes, passesFlag, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
@@ -245,7 +245,8 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
   if (action.kind === 'run') {
     for (const [i, e] of ev.byNote)
-      if (!e.why.some((w) => w.startsWith('when:')) && followsNote(f.commands, idx.notes[i]!)) ev.byNote.delete(i);
+      if (!e.why.some((w) => w.startsWith('when:')) && (followsNote(f.commands, idx.notes[i]!) || passesFlag(f.commands, idx.notes[i]!)))
+        ev.byNote.delete(i);
   }
   // Nor does a call within what a note says is fine ("read-only kubectl (get, describe) is fine", "outside `main.go`").
   for (const [i, e] of ev.byNote)

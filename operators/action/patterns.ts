@@ -106,3 +106,26 @@ export function commandWords(words: readonly string[]): string[] {
   }
   return out;
 }
+
+/**
+ * A command's first word as the program a call runs is read (looking.ts `program`): lower-cased,
+ * without `./` or a project's script folder (`bin/rubocop-changed` runs `rubocop-changed`).
+ */
+export const programWord = (word: string): string =>
+  word
+    .toLowerCase()
+    .replace(/^\.\//, '')
+    .replace(/^(?:bin|scripts?|tools|node_modules\/\.bin|vendor\/bin)\//, '');
+
+/** Options read per note. */
+const MAX_PASSED = 20;
+
+/**
+ * The options a note tells the agent to pass, in so many words ("pass \`-s emulator-5554\`", "passing
+ * \`--no-cache\`"): a run that passes one is doing what the note asks.
+ */
+export function passedFlags(text: string): string[][] {
+  return [...text.matchAll(/\bpass(?:ing)?\s+`(--?[A-Za-z][^`\n]{0,80})`/gi)]
+    .map((m) => m[1]!.trim().toLowerCase().split(/\s+/))
+    .slice(0, MAX_PASSED);
+}

@@ -6,14 +6,12 @@ import type { Note } from '../../core/note/index.js';
 import { globRegExp, placeGlob } from './patterns.js';
 import { stemsOf } from './terms.js';
 import { noteName } from './git-steps.js';
+import { codeSpans } from './spans.js';
 
 /** Places kept per note (as many as `applies_when` entries). */
 const MAX_PLACES = 20;
 /** Characters of a memory's rule read for the places it names (a memory is a few lines; a huge one is not all rule). */
 const MAX_RULE_CHARS = 4000;
-
-/** Inline code spans of a markdown text. */
-const codeSpans = (text: string): string[] => [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
 
 /** Where a memory's rule ends: its `**Why:**` or `**How to apply:**`, bold or a plain line's start (`Why: …`). */
 const RULE_END_RE = /\*\*(?:Why|How to apply):?\*\*|^[ \t>#*_]*(?:Why|How to apply)[*_]*:/im;
@@ -29,6 +27,31 @@ export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
   if (!note.memoryType) return '';
   const cut = note.body.search(RULE_END_RE);
   return (cut >= 0 ? note.body.slice(0, cut) : note.body).slice(0, MAX_RULE_CHARS);
+}
+
+/**
+ * What, right before a place, says the rule holds for any change there: "any edit under", "anything
+ * in", "every file in", "edits to".
+ */
+const ANY_CHANGE_RE =
+  /(?:\b(?:any|every|all)\b[^.;:`]{0,30}|\b(?:anything|everything)\s+|\bedits?\s+|\bchanges?\s+)(?:under|in|inside|within|to)\s*$/i;
+
+/**
+ * The places a "How to apply" names in code spans (`.proto`, `internal/kafka`, `writer/v2.rs`). A top
+ * folder alone (`api/`, `android/`) counts only after words that say any change there ("after any
+ * edit under `proto/`"): "when writing error handling in `api/`" scopes a kind of work to half the
+ * repository, and every edit there is not that work.
+ */
+function howToApplyPlaces(howToApply: string): string[] {
+  const out: string[] = [];
+  for (const m of howToApply.matchAll(/`([^`\n]{1,200})`/g)) {
+    const span = m[1]!;
+    const top =
+      !/[*.]/.test(span.replace(/\/+$/, '')) && span.replace(/\/+$/, '').split('/').filter(Boolean).length === 1 && span.includes('/');
+    if (top && !ANY_CHANGE_RE.test(howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index))) continue;
+    out.push(...placeGlob(span));
+  }
+  return out;
 }
 
 /** Folder names that say where code lives, not what it is about. */
@@ -74,6 +97,6 @@ export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' |
   const subject = rule
     ? stemsOf(`${noteName(note)}\n${typeof description === 'string' ? description : ''}`.replace(/[-_/]+/g, ' '))
     : new Set<string>();
-  const places = [...codeSpans(note.howToApply).flatMap(placeGlob), ...codeSpans(rule).flatMap((span) => ruleFolder(span, subject))];
+  const places = [...howToApplyPlaces(note.howToApply), ...codeSpans(rule).flatMap((span) => ruleFolder(span, subject))];
   return [...new Set(places)].slice(0, MAX_PLACES).map(globRegExp);
 }

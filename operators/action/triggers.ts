@@ -16,8 +16,8 @@
  *   commands and tokens a call that follows the note runs or writes, so such a call is left alone.
  */
 import type { Note } from '../../core/note/index.js';
-import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf, trimToken } from './terms.js';
-import { shellCommands, versionless } from './tool-call.js';
+import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf } from './terms.js';
+import { versionless } from './tool-call.js';
 import { spanStances } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
@@ -26,8 +26,11 @@ import { gitStepsOf, noteName } from './git-steps.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
 import { placesOf, ruleText } from './places.js';
+import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
-import { ANY_GLOB, PROGRAM_RE, commandPattern, commandWords, globRegExp, isPathPattern, type CommandPattern } from './patterns.js';
+import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
+
+export type { Recommended };
 
 export interface NoteTriggers {
   /** The note's id as the session's injected set knows it. */
@@ -91,6 +94,10 @@ export interface NoteTriggers {
    * already doing what the note says.
    */
   recommends: Recommended[];
+  /** Options it recommends in any span (`--tests '*CartTest'` beside a recommended command): a run may add them and still follow it. */
+  recommendedFlags: Set<string>;
+  /** Options it tells the agent to pass (`pass \`-s emulator-5554\``), as words: a run that passes one follows it. */
+  followFlags: string[][];
   /** The commands the note names anywhere else (warned about, or only mentioned). */
   otherPhrases: CommandPattern[];
   /**
@@ -106,12 +113,6 @@ export interface NoteTriggers {
   followSettings: Set<string>;
 }
 
-/** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
-export interface Recommended {
-  words: string[];
-  open: boolean;
-}
-
 /** Most triggers kept per kind and note (a note of 500 code spans must not make every call match). */
 const MAX_PER_KIND = 200;
 /** `applies_when` entries read per note, and the longest entry (what `recall add --when` accepts). */
@@ -120,54 +121,6 @@ const MAX_WHEN_CHARS = 200;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.map(str).filter(Boolean) : str(v) ? [str(v)] : []);
-
-/** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
-const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
-
-/** Inline code spans of a markdown text. */
-function codeSpans(text: string): string[] {
-  return [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
-}
-
-/** Lines of fenced code blocks. */
-function codeLines(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) out.push(...m[1]!.split('\n'));
-  return out;
-}
-
-/** A recommended span's commands with every word (`<sha>` in `--fixup=<sha>` keeps `--fixup=`). */
-function recommendedCommands(code: string): Recommended[] {
-  const out: Recommended[] = [];
-  for (const words of shellCommands(code)) {
-    const program = (words[0] ?? '').toLowerCase().replace(/^\.\//, '');
-    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
-    let open = false;
-    const rest: string[] = [];
-    for (const w of words.slice(1, 16)) {
-      const cut = w.search(/[<{[$]|\.\.\./);
-      if (PLACEHOLDER_RE.test(w) || cut === 0) open = true;
-      else rest.push((cut > 0 ? w.slice(0, cut) : w).toLowerCase());
-    }
-    out.push({ words: [program, ...rest], open });
-  }
-  return out;
-}
-
-/** The commands a code span or code line names: a program with at least one word after it. */
-function namedCommands(code: string): CommandPattern[] {
-  const out: CommandPattern[] = [];
-  for (const words of shellCommands(code.replace(/#.*$/, ''))) {
-    const program = (words[0] ?? '').toLowerCase();
-    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
-    const rest = commandWords(words).filter((w) => !PLACEHOLDER_RE.test(w));
-    if (rest.length === 0) continue;
-    // A glob argument (`rm -f *.tmp`) stands for any glob: the note is about the command run on a pattern.
-    const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : trimToken(w).toLowerCase());
-    out.push({ words: [[program.replace(/^\.\//, '')], ...rest.map((w) => [word(w)])] });
-  }
-  return out;
-}
 
 /** The commands a "How to apply" names in code spans, every word (placeholders left out). */
 function applyCommandsOf(howToApply: string): string[][] {
@@ -232,10 +185,7 @@ export function noteTriggers(
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
   const stances = [...spanStances(focus), ...spanStances(note.body)];
-  const recommends = stances
-    .filter((s) => s.recommended)
-    .flatMap((s) => recommendedCommands(s.span))
-    .slice(0, MAX_PER_KIND);
+  const { recommends, recommendedFlags } = recommendations(stances, MAX_PER_KIND);
   const otherPhrases = [...stances.filter((s) => !s.recommended).map((s) => s.span), ...codeLines(note.body)]
     .flatMap(namedCommands)
     .slice(0, MAX_PER_KIND);
@@ -273,6 +223,8 @@ export function noteTriggers(
     pairs,
     programs,
     recommends,
+    recommendedFlags,
+    followFlags: passedFlags(`${focus}\n${note.body}`),
     otherPhrases,
     followTokens,
     followSettings,

@@ -1,0 +1,77 @@
+/**
+ * The code a note writes, read as commands: its inline code spans and code block lines, the commands
+ * they name, and the commands and options it recommends. Pure.
+ */
+import { shellCommands } from './tool-call.js';
+import { ANY_GLOB, PROGRAM_RE, commandWords, programWord, type CommandPattern } from './patterns.js';
+import { trimToken } from './terms.js';
+
+/** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
+export interface Recommended {
+  words: string[];
+  open: boolean;
+}
+
+/** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
+const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
+
+/** Inline code spans of a markdown text. */
+export function codeSpans(text: string): string[] {
+  return [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
+}
+
+/** Lines of fenced code blocks. */
+export function codeLines(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) out.push(...m[1]!.split('\n'));
+  return out;
+}
+
+/** A recommended span's commands with every word (`<sha>` in `--fixup=<sha>` keeps `--fixup=`). */
+export function recommendedCommands(code: string): Recommended[] {
+  const out: Recommended[] = [];
+  for (const words of shellCommands(code)) {
+    const program = programWord(words[0] ?? '');
+    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
+    let open = false;
+    const rest: string[] = [];
+    for (const w of words.slice(1, 16)) {
+      const cut = w.search(/[<{[$]|\.\.\./);
+      if (PLACEHOLDER_RE.test(w) || cut === 0) open = true;
+      else rest.push((cut > 0 ? w.slice(0, cut) : w).toLowerCase());
+    }
+    out.push({ words: [program, ...rest], open });
+  }
+  return out;
+}
+
+/** The commands a code span or code line names: a program with at least one word after it. */
+export function namedCommands(code: string): CommandPattern[] {
+  const out: CommandPattern[] = [];
+  for (const words of shellCommands(code.replace(/#.*$/, ''))) {
+    const program = programWord(words[0] ?? '');
+    if (!PROGRAM_RE.test(program) || program.length < 2) continue;
+    const rest = commandWords(words).filter((w) => !PLACEHOLDER_RE.test(w));
+    if (rest.length === 0) continue;
+    // A glob argument (`rm -f *.tmp`) stands for any glob: the note is about the command run on a pattern.
+    const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : trimToken(w).toLowerCase());
+    out.push({ words: [[program], ...rest.map((w) => [word(w)])] });
+  }
+  return out;
+}
+
+/**
+ * What a note's recommended spans say to run: the commands, and the options any of them names
+ * (a span of options alone, `--tests '*CartViewModelTest'`, included).
+ */
+export function recommendations(
+  stances: readonly { span: string; recommended: boolean }[],
+  max: number,
+): { recommends: Recommended[]; recommendedFlags: Set<string> } {
+  const spans = stances.filter((s) => s.recommended).map((s) => s.span);
+  const recommends = spans.flatMap(recommendedCommands).slice(0, max);
+  const flags = [...recommends.flatMap((r) => r.words.slice(1)), ...spans.flatMap((s) => s.trim().split(/\s+/))]
+    .map((w) => w.toLowerCase())
+    .filter((w) => /^--?[a-z]/.test(w));
+  return { recommends, recommendedFlags: new Set(flags.slice(0, max)) };
+}

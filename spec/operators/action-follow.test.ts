@@ -1,0 +1,93 @@
+/**
+ * Precision of the action matcher on a memory folder split into two apps (an Android app and a Rails
+ * API): a top folder a "How to apply" scopes its work to, a run that already does what a memory
+ * says, the project's own name, a language's own imports, platform names as languages.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { matchAction } from '../../operators/action/index.js';
+import { call, ids, info, kb } from '../helpers/action.js';
+
+const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
+  `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
+
+const notes = kb({
+  'documents/api-errors.md': memory(
+    'rails-api-errors',
+    'Rails API raises typed Errors classes; no bare rescue in controllers',
+    'Raise `Errors::NotFound` and friends.\n\n**How to apply:** When writing error handling, new error cases or status codes in `api/`.',
+  ),
+  'documents/protos.md': memory(
+    'proto-regenerate',
+    'Regenerate clients after schema edits',
+    'Generated code is never edited by hand.\n\n**How to apply:** After any edit under `proto/`, run `just proto`.',
+  ),
+  'documents/android-tests.md': memory(
+    'android-unit-tests-mockk',
+    'Android unit tests use JUnit5 and MockK; run one module, not the whole build',
+    "Run only the module under change: `./gradlew :feature:checkout:testDebugUnitTest` (or `--tests '*CartViewModelTest'`). `./gradlew test` takes 20 minutes.\n\n**How to apply:** When writing, fixing or running Kotlin unit tests under `android/`.",
+  ),
+  'documents/lint.md': memory(
+    'lint-before-commit',
+    'Lint before committing',
+    'Ruby: run `bin/rubocop-changed` from `api/`. Never run `bundle exec rubocop -A` on the whole repo.',
+  ),
+  'documents/device.md': memory(
+    'user-test-device',
+    'Two devices are attached; target the emulator',
+    'Without a target, `adb install` and `adb shell` fail.\n\n**How to apply:** For any adb command, pass `-s emulator-5554` unless she says to use the phone.',
+    'user',
+  ),
+});
+
+const edit = (file: string, oldString: string, newString: string): string[] =>
+  ids(notes, 'Edit', { file_path: `/home/dev/cartwheel/${file}`, old_string: oldString, new_string: newString }, '/home/dev/cartwheel');
+const run = (command: string): string[] => ids(notes, 'Bash', { command }, '/home/dev/cartwheel');
+
+describe('a top folder a How to apply names', () => {
+  it('scopes the work it names, and is no trigger for every edit there', () => {
+    expect(edit('api/app/models/money.rb', '  def to_s', '  def to_s\n    format("%.2f", cents / 100.0)')).toEqual([]);
+  });
+
+  it('is a trigger after words that say any change there', () => {
+    expect(edit('proto/shop/v1/order.proto', '  string id = 1;', '  string id = 1;\n  string note = 2;')).toEqual(['proto-regenerate']);
+  });
+});
+
+describe('a run that does what the memory says', () => {
+  it('adds an option the memory recommends in another span', () => {
+    const reached = matchAction(
+      notes,
+      call('Bash', { command: "cd android && ./gradlew :feature:checkout:testDebugUnitTest --tests '*CartViewModelTest'" }),
+      '/home/dev/cartwheel',
+      { info, threshold: 0 },
+    ).map((m) => m.id);
+    expect(reached).not.toContain('android-unit-tests-mockk');
+    expect(run('cd android && ./gradlew test')).toEqual(['android-unit-tests-mockk']);
+  });
+
+  it('runs a script of the project the memory names by its path (`bin/rubocop-changed`)', () => {
+    expect(run('cd api && bin/rubocop-changed')).toEqual([]);
+  });
+
+  it('passes the option the memory says to pass', () => {
+    expect(run('adb -s emulator-5554 shell am start -n com.cartwheel.app/.MainActivity')).toEqual([]);
+    expect(run('adb shell am start -n com.cartwheel.app/.MainActivity')).toEqual(['user-test-device']);
+  });
+});
+
+describe('what says where a call is, or in which language, not what it does', () => {
+  const why = (file: string, content: string): string[] =>
+    matchAction(notes, call('Write', { file_path: `/home/dev/cartwheel/${file}`, content }), '/home/dev/cartwheel', {
+      info,
+      threshold: 0,
+    }).flatMap((m) => m.why);
+
+  it("counts neither the project's own name nor the language's own imports", () => {
+    const said = why('android/core/common/Geo.kt', 'package com.cartwheel.common\n\nimport kotlin.math.*\n\nfun haversine() = 0.0\n');
+    expect(said.filter((w) => /cartwheel|import:kotlin/.test(w))).toEqual([]);
+  });
+
+  it('reads a platform in a rule name as its language: an Android test rule is not for a Ruby test run', () => {
+    expect(run('cd api && bin/rspec spec/requests/tips_spec.rb')).not.toContain('android-unit-tests-mockk');
+  });
+});
