@@ -97,6 +97,14 @@ const KINDS: WorkKind[] = [
     verbs: ["what's", 'whats', 'what is', 'follow', 'find', 'check'],
     notNamed: ['stored', 'sql', 'plsql', 'call', 'calls', 'rpc'],
   },
+  // Background jobs ("add a sidekiq job that pushes the ETA"): rules about their arguments and retries.
+  {
+    kind: 'job',
+    objects: ['(?:background|sidekiq|async|celery) (?:jobs?|tasks?|workers?)'],
+    named: ['job', 'jobs', 'sidekiq', 'celery', 'resque'],
+  },
+  // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.
+  { kind: 'ui-text', objects: [], named: ['strings', 'i18n', 'l10n', 'localization', 'localisation', 'translations', 'lokalise'] },
   // Not "read replicas": a database's, not a deploy's.
   {
     kind: 'deploy',

@@ -148,6 +148,42 @@ const PLACE_KINDS: ReadonlyArray<[RegExp, string]> = [
 
 const suffixOf = (path: string): string => /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase() ?? '';
 
+/** A Gradle dependency line (`implementation("io.coil-kt:coil-svg:2.6.0")`, `api(libs.x)`) or a catalog library (`coil = { module = "…" }`). */
+const GRADLE_DEP_RE =
+  /\b(?:implementation|api|testImplementation|androidTestImplementation|kapt|ksp|compileOnly|runtimeOnly)\s*\(|\bmodule\s*=\s*"/;
+
+/** Package managers' commands that add a package (a manifest edit is read as one: manifests.ts). */
+const ADDS_PACKAGE = new Set([
+  'npm install',
+  'pnpm install',
+  'yarn install',
+  'npm i',
+  'pnpm add',
+  'yarn add',
+  'bun add',
+  'cargo add',
+  'bundle add',
+  'gem install',
+  'uv add',
+  'poetry add',
+  'pipenv install',
+  'composer require',
+  'dotnet add',
+]);
+
+/**
+ * Whether a package manager's arguments name a package: a plain word after the subcommand that is
+ * not a file (`-r requirements.txt`, `package.json`) or an option's value. `npm install` alone
+ * installs what the lockfile holds; `npm install zod` adds zod.
+ */
+function namesPackage(args: readonly string[]): boolean {
+  const rest = args.slice(args.findIndex((a) => !a.startsWith('-')) + 1);
+  const optionValue = /^-(?:r|c|e)$|^--(?:requirement|constraint|editable|filter|prefix|dir)$/;
+  return rest.some(
+    (a, k) => !a.startsWith('-') && !optionValue.test(rest[k - 1] ?? '') && !/\.(?:txt|toml|lock|json|cfg|in)$|^\.{0,2}\//.test(a),
+  );
+}
+
 /** The kinds of work a shell command does (tests, benchmarks, lint, migrations, protobuf generation). */
 function runKinds(words: readonly string[], out: Set<string>): void {
   const p = program(words).replace(/^\.\//, '');
@@ -164,6 +200,7 @@ function runKinds(words: readonly string[], out: Set<string>): void {
   if (/^(?:golangci-lint|eslint|ruff|flake8|pylint|clippy)$/.test(p) || run === 'cargo clippy' || task.startsWith('lint')) out.add('lint');
   if (p === 'goose' || run === 'alembic upgrade' || run === 'alembic revision' || task.includes('migrate')) out.add('migration');
   if (run === 'buf generate' || p === 'protoc') out.add('proto');
+  if ((ADDS_PACKAGE.has(run) || run === 'pip install' || run === 'go get') && namesPackage(args)) out.add('dependency');
 }
 
 /** The kinds of work a call does, its languages, and whether it is inside tests (see the module comment). */
@@ -180,6 +217,11 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
     inTests = kinds.has('test');
   } else if (action.kind === 'edit') {
     const added = addedLines(action.text, action.before);
+    // A manifest edit that adds a package is read as the command that adds it (manifests.ts); a
+    // Gradle build file's dependency line, or a version catalog's library entry, adds one too.
+    for (const c of action.commands) runKinds(c, kinds);
+    if (paths.some((p) => /\.gradle(?:\.kts)?$|(?:^|\/)libs\.versions\.toml$/.test(p)) && GRADLE_DEP_RE.test(added))
+      kinds.add('dependency');
     for (const p of paths) {
       const lang = LANG_BY_SUFFIX[suffixOf(p)];
       if (lang) languages.add(lang);

@@ -7,10 +7,11 @@ import type { ToolAction } from './tool-call.js';
 
 /**
  * Lines an edit adds that handle an error: Go's checks and wrapping, panics, raising (a statement of
- * its own: "raise the pool size" in a string is none) and catching.
+ * its own: "raise the pool size" in a string is none) and catching, and a web handler's error
+ * response (`status: :unprocessable_entity`, `res.status(404)`, `HTTPException(`).
  */
 const ERROR_RE =
-  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(|\bstatus(?:Code)?\s*[:=(]\s*(?:4\d\d|5\d\d)\b|\bstatus:\s*:(?:unprocessable_entity|not_found|bad_request|forbidden|unauthorized|conflict|internal_server_error)\b|\bHTTPException\(|\bResponseStatusException\(/;
 /** Rust's own: unwraps, expects, anyhow. Only in Rust: `.expect(200)` is a JS test's assertion, `.context(` a JS API's. */
 const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\(|\.(?:with_)?context\(/;
 /**
@@ -20,7 +21,7 @@ const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\
 const COMMENT_LINE_RE = /^\s*(?:\/\/|#(?![[!])|\/\*|\*(?=\s|\/|$))/;
 /** Lines an edit adds that log: a logger's level method, Rust's logging macros, the console. */
 const LOG_RE =
-  /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(/i;
+  /\b(?:log|logger|slog|zap|zerolog|logrus|logging|logx|tracing)\s*(?:\.|::)\s*(?:info|warn|warning|error|debug|trace|fatal|print\w*|log)\w*\s*\(|\b(?:info|warn|error|debug|trace)!\s*\(|\bconsole\.(?:log|warn|error|info|debug)\(|\b(?:Log|Timber)\.(?:v|d|i|w|e|wtf)\(/i;
 /** A log call at error level (`log.Error(`, `logger.error(`, `error!(`). */
 const ERROR_LOG_RE = /(?:\.|::)\s*error\w*\s*\(|\berror!\s*\(/i;
 
@@ -67,6 +68,14 @@ const METRIC_RE =
  */
 const COLUMN_RE =
   /\bmapped_column\(|\bColumn\(|\bmodels\.\w+Field\(|@Column\b|\bgorm:"column|\b(?:add|remove|rename|change|drop|alter)_column\b/;
+/** Code that enqueues a background job (Sidekiq, ActiveJob, Celery, RQ/BullMQ-style `enqueue`). */
+const JOB_RE = /\.(?:perform_async|perform_in|perform_at|perform_later|apply_async|delay)\(|\.enqueue\(/;
+/**
+ * A user-visible text written as a literal in UI code (`Text("Browse stores")` in Compose or
+ * SwiftUI, `android:text="Browse"` in a layout), where a string resource belongs.
+ */
+const UI_TEXT_RE = /\bText\(\s*"[^"\n]*[A-Za-z]{2}[^"\n]*"|android:text="(?!@)[^"\n]*[A-Za-z]{2}/;
+
 /** What opens a handler of its own (`} catch (err) {`, `except ValueError:`, `rescue`): a change quoted inside one handles the error. */
 const HANDLER_RE = /\bcatch\s*(?:\(|\{)|^\s*except\b|\brescue\b/m;
 
@@ -87,5 +96,7 @@ export function codeKinds(action: ToolAction, added: string, languages: Readonly
   if (!inTests && logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
   if (METRIC_RE.test(added)) kinds.add('metric');
   if (COLUMN_RE.test(code) || COLUMN_RE.test(codeLines(action.before))) kinds.add('migration');
+  if (JOB_RE.test(code)) kinds.add('job');
+  if (UI_TEXT_RE.test(code)) kinds.add('ui-text');
   return kinds;
 }

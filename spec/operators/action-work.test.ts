@@ -183,3 +183,48 @@ describe('a value a note pins, replaced by an edit', () => {
     expect(edit('stripe.api_version = "2024-06-20"\nTIMEOUT = 10', 'stripe.api_version = "2024-06-20"\nTIMEOUT = 20')).toEqual([]);
   });
 });
+
+describe('more kinds of work a call does: jobs, UI text, dependencies, Android logs, error responses', () => {
+  const rules = kb({
+    'documents/jobs.md': memory('sidekiq-job-args', 'Sidekiq job arguments are primitive ids', 'Pass `order.id`, never the record.'),
+    'documents/strings.md': memory('strings-via-lokalise', 'User-visible Android text goes in strings.xml', 'No hard-coded text.'),
+    'documents/deps.md': memory('deps-version-catalog', 'New packages need the user OK and a pin', 'Ask first.'),
+    'documents/pii.md': memory('no-pii-in-logs', 'Never log emails, phones or addresses', 'Log ids only.'),
+    'documents/errors.md': memory('rails-api-errors', 'Rails API raises typed Errors classes', 'No ad-hoc error bodies.'),
+  });
+  const why = (tool: string, input: Record<string, unknown>): string[] =>
+    matchAction(rules, call(tool, input), '/home/dev/cartwheel', { info, threshold: 0 }).flatMap((m) =>
+      m.why.filter((w) => w.startsWith('work:')).map((w) => `${m.id} ${w}`),
+    );
+  const edit = (file: string, newString: string): string[] =>
+    why('Edit', { file_path: `/home/dev/cartwheel/${file}`, old_string: '    x\n', new_string: `    x\n${newString}\n` });
+
+  it('reads each from the code an edit writes, in its language', () => {
+    expect(edit('api/app/services/eta.rb', '    NearbyPushJob.perform_async(order) if eta <= 5')).toEqual(['sidekiq-job-args work:job']);
+    expect(edit('android/feature/cart/EmptyCart.kt', '            Text("Browse stores")')).toEqual(['strings-via-lokalise work:ui-text']);
+    expect(edit('android/feature/Checkout.kt', '        Log.d("Checkout", "placing order for ${user.email}")')).toEqual([
+      'no-pii-in-logs work:log',
+    ]);
+    expect(
+      edit('api/app/controllers/promos_controller.rb', '      return render json: { message: "expired" }, status: :unprocessable_entity'),
+    ).toEqual(['rails-api-errors work:error']);
+    expect(edit('android/core/ui/build.gradle.kts', '    implementation("io.coil-kt:coil-svg:2.6.0")')).toEqual([
+      'deps-version-catalog work:dependency',
+    ]);
+  });
+
+  it('reads a run that adds a package; not one that installs what the lockfile holds', () => {
+    expect(why('Bash', { command: 'cd api && bundle add phonelib' })).toEqual(['deps-version-catalog work:dependency']);
+    expect(why('Bash', { command: 'pnpm add zod --filter web' })).toEqual(['deps-version-catalog work:dependency']);
+    expect(why('Bash', { command: 'pnpm install' })).toEqual([]);
+    expect(why('Bash', { command: 'go get github.com/twmb/franz-go@v1.17.0' })).toEqual(['deps-version-catalog work:dependency']);
+    expect(why('Bash', { command: 'npm install @tanstack/react-query' })).toEqual(['deps-version-catalog work:dependency']);
+    expect(why('Bash', { command: 'go get ./...' })).toEqual([]);
+    expect(why('Bash', { command: 'pip install -r requirements.txt' })).toEqual([]);
+  });
+
+  it('reads no UI text from a string resource, no job from a plain method call', () => {
+    expect(edit('android/feature/cart/EmptyCart.kt', '            Text(stringResource(R.string.empty_cart_cta))')).toEqual([]);
+    expect(edit('api/app/services/eta.rb', '    NearbyPush.perform(order)')).toEqual([]);
+  });
+});
