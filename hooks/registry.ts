@@ -24,6 +24,7 @@ import { injectedId, renderAnswer, renderResults, session$, shownResults } from 
 import { UPS_FETCH, wholeLearnings, type PromptPick } from './prompt-pick.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 import { preToolUseHook } from './action-recall.js';
+import { askedSteps, askedWork } from '../operators/action/index.js';
 
 export { preToolUseHook };
 export { LIKELY_RELEVANCE, POINTER_SUMMARY_SHARE, pointerBlock, unsurePointer, wholeLearnings, type PromptPick } from './prompt-pick.js';
@@ -97,8 +98,15 @@ function sessionStartFor(ctx: HookContext, input: Record<string, unknown>, cwd: 
   );
 }
 
-/** Prompts shorter than this carry too little to search for (the reference's value). */
+/**
+ * Prompts shorter than this carry too little to search for (the reference's value), unless they ask
+ * for a git step or a kind of work: "commit this", "push it" are where a team's commit and push rules
+ * apply, and they are all the prompt there is.
+ */
 export const MIN_PROMPT_CHARS = 12;
+
+/** Whether a short prompt asks for a git step or a kind of work (operators/action: askedSteps, askedWork). */
+const asksForStep = (prompt: string): boolean => askedSteps(prompt).size > 0 || askedWork(prompt).size > 0;
 
 /** Candidates the prompt hook asks for before dedupe (the reference's value). */
 export const PROMPT_FETCH = UPS_FETCH;
@@ -151,7 +159,7 @@ export const userPromptSubmitHook: HookSpec = {
       judgePendingUse(ctx, sessionId);
       if (ctx.harness === 'copilot' && typeof input['transformedPrompt'] !== 'string') return of('');
       const prompt = pick(input, ['prompt', 'user_prompt', 'userPrompt']) ?? '';
-      if (prompt.length < MIN_PROMPT_CHARS) return of('');
+      if (prompt.length < MIN_PROMPT_CHARS && !asksForStep(prompt)) return of('');
       const cwd = projectCwd(ctx, pick(input, ['cwd']));
       return session$(ctx, cwd, ctx.env, (session) => {
         // Every candidate under the floor is gone before dedupe: the refill can never pad with noise.
