@@ -46,7 +46,8 @@ const KINDS: WorkKind[] = [
   // Not "specs": "update the OpenAPI spec" is no test.
   { kind: 'test', objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'], named: ['test', 'tests', 'testing'] },
   { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
-  { kind: 'migration', objects: ['migrations?'], named: ['migration', 'migrations'] },
+  // A schema change is migration work ("add an index on courier_id", "add a rating column to deliveries").
+  { kind: 'migration', objects: ['migrations?', 'indexe?s?', 'indices', 'columns?'], named: ['migration', 'migrations'] },
   // Handling errors: a rule named for it (`go-error-wrapping`) is given for a call that writes error
   // handling (call-work.ts). No prompt asks for it by name alone: "add error handling here" is too
   // often a passing request to lift a rule whole.
@@ -57,7 +58,7 @@ const KINDS: WorkKind[] = [
     // Not "dependency injection", a design pattern, not a package.
     objects: ['dependency(?!\\s+injection)', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
     named: ['dependency', 'dependencies', 'deps', 'dep', 'library', 'libraries', 'crate', 'crates'],
-    verbs: ['find', 'pick', 'pull in', 'bring in'],
+    verbs: ['find', 'pick', 'pull in', 'bring in', 'is there an?', 'any good', 'recommend', 'suggest'],
   },
   // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
@@ -84,7 +85,7 @@ const KINDS: WorkKind[] = [
     kind: 'ticket',
     // Not a ticketing product's tickets ("fix the ticket price rounding", "add a ticket purchase endpoint").
     objects: [`tickets?(?!\\s+(?:${TICKET_PRODUCT.join('|')})\\b)`, 'bug reports?', '(?:jira|linear|github|gh) (?:issues?|tickets?)'],
-    named: ['tracker', 'ticket', 'tickets', 'ticketing'],
+    named: ['tracker', 'ticket', 'tickets', 'ticketing', 'jira'],
     verbs: ['file', 'open', 'raise'],
     notNamed: TICKET_PRODUCT,
   },
@@ -143,11 +144,11 @@ const ASKED_BY_VERB = [
       'dgi',
     ),
   },
-  // Not logging a user in or out ("log the user out when the token expires").
+  // Not logging a user in or out ("log the user out when the token expires"), nor logging a bug in the tracker.
   {
     kind: 'log',
     re: new RegExp(
-      `${CLAUSE}(?<verb>log)\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b(?!(?:\\s+[\\w-]+){0,2}\\s+(?:out|off)\\b|(?:\\s+[\\w-]+)?\\s+users?\\s+(?:back\\s+)?in\\b)`,
+      `${CLAUSE}(?<verb>log)\\s+(?:the|a|an|every|each|its|their|which|what|when|how)\\b(?!(?:\\s+[\\w-]+){0,2}\\s+(?:out|off)\\b|(?:\\s+[\\w-]+)?\\s+users?\\s+(?:back\\s+)?in\\b|(?:\\s+new)?\\s+(?:bug|ticket|issue)s?\\b)`,
       'dgi',
     ),
   },
@@ -167,6 +168,11 @@ const ASKED_BY_VERB = [
   {
     kind: 'mock',
     re: /(?<!\btype\s)\b(?<verb>mocks?|mocking|mocked|fakes?|faking|faked|stubs?|stubbing|stubbed)\b(?![-']|\s+up\b)/dgi,
+  },
+  // A bug or issue for the tracker ("file a bug: double tapping…", "open an issue for it"); not "fix the bug".
+  {
+    kind: 'ticket',
+    re: new RegExp(`${CLAUSE}(?<verb>file|open|raise|create|log|report)\\s+(?:a|an)\\s+(?:new\\s+)?(?:bug|issue)\\b`, 'dgi'),
   },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
   // prod?", "so we'd ship it to prod on Dec 1, right?").

@@ -179,6 +179,17 @@ describe('askedWork', () => {
     expect(work('follow the runbook for disk pressure')).toEqual(['runbook']);
   });
 
+  it('reads a schema change as migration work, a bug to file as a ticket, shopping for a library as a dependency', () => {
+    expect(work('add an index on deliveries.courier_id, the query does a seq scan')).toEqual(['migration']);
+    expect(work('add a rating column to deliveries and a PATCH endpoint')).toEqual(['migration']);
+    expect(work('file a bug: double tapping Place order creates two orders')).toEqual(['ticket']);
+    expect(work('log a bug for the flaky upload test')).toEqual(['ticket']);
+    expect(work('is there a decent ruby library for validating phone numbers? if so hook it in')).toEqual(['dependency']);
+    expect(work('fix the bug in the retry path')).toEqual([]);
+    expect(work('which index does the orders query use?')).toEqual([]);
+    expect([...workOf(nameWords('jira-cw'))]).toEqual(['ticket']);
+  });
+
   it('reads no logging from logging a user in or out', () => {
     expect(work('then log the user out when the token expires')).toEqual([]);
     expect(work('and log the current user back in after the refresh')).toEqual([]);
