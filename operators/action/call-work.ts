@@ -247,6 +247,11 @@ export interface NamedWork {
   notInTests: boolean;
 }
 
+/** A summary that speaks of running tests, and one that speaks of writing them. */
+const RUNS_TESTS_RE = /\b(?:run|runs|running)\s+(?:the\s+|all\s+|our\s+)?(?:\w+\s+)?tests?\b/i;
+const WRITES_TESTS_RE =
+  /\b(?:writ(?:e|es|ing)|add(?:s|ing)?|extend(?:s|ing)?|fix(?:es|ing)?|new)\b[^.;]{0,30}\btests?\b|\btests?\s+(?:are|use|should|must)\b/i;
+
 /** Words that leave tests out of a rule. */
 const NOT_IN_TESTS_RE =
   /\bnon-tests?\b|\boutside (?:of )?(?:the )?(?:tests?|test code)\b|\bexcept (?:in |for )?tests?\b|\b(?:in )?tests? (?:is|are) (?:fine|exempt|allowed|ok)\b/i;
@@ -261,10 +266,13 @@ const OTHER_THING_RE =
   /\berrors? (?:budgets?|rates?|pages?|dashboards?|alerts?|alerting|tracking|tracker|reports?|reporting)\b|\btests? (?:env|envs|environments?|servers?|clusters?|accounts?|users?|credentials?|creds|machines?|hosts?|vms?|tenants?|cards?|devices?|phones?|emulators?|data)\b|\blogs? (?:retention|storage|shipping|buckets?|dashboards?|search|viewer|access)\b|\bmetrics? (?:dashboards?|retention|storage)\b/g;
 
 /** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
-export function namedWork(name: string, text: string): NamedWork {
+export function namedWork(name: string, text: string, summary = ''): NamedWork {
   const words = nameWords(name.toLowerCase().replace(/[-_]+/g, ' ').replace(OTHER_THING_RE, ' '));
   const languages = new Set([...words].map((w) => LANG_BY_NAME_WORD[w]).filter((l): l is string => Boolean(l)));
-  const runOnly = ['run', 'runs', 'running', 'runner'].some((w) => words.has(w));
+  // About running the work: its name says so, or its summary (description, How to apply) speaks of
+  // running tests and never of writing them ("Run tests through turbo…", "Every time I run tests").
+  const runOnly =
+    ['run', 'runs', 'running', 'runner'].some((w) => words.has(w)) || (RUNS_TESTS_RE.test(summary) && !WRITES_TESTS_RE.test(summary));
   return { kinds: workOf(words), languages, runOnly, notInTests: NOT_IN_TESTS_RE.test(text) };
 }
 

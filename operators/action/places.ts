@@ -38,16 +38,19 @@ const ANY_CHANGE_RE =
 
 /**
  * The places a "How to apply" names in code spans (`.proto`, `internal/kafka`, `writer/v2.rs`). A top
- * folder alone (`api/`, `android/`) counts only after words that say any change there ("after any
- * edit under `proto/`"): "when writing error handling in `api/`" scopes a kind of work to half the
- * repository, and every edit there is not that work.
+ * folder alone (`api/`, `android/`, `apps/api`: layout folders such as `apps`, `src`, `internal` do
+ * not count) counts only after words that say any change there ("after any edit under `proto/`",
+ * "anything under `internal/kafka`"): "when writing error handling in `api/`" scopes a kind of work to
+ * half the repository, and every edit there is not that work.
  */
 function howToApplyPlaces(howToApply: string): string[] {
   const out: string[] = [];
   for (const m of howToApply.matchAll(/`([^`\n]{1,200})`/g)) {
     const span = m[1]!;
-    const top =
-      !/[*.]/.test(span.replace(/\/+$/, '')) && span.replace(/\/+$/, '').split('/').filter(Boolean).length === 1 && span.includes('/');
+    // A top folder, its layout folders aside (`api/`, `apps/api`, `apps/api/src`: one component each).
+    const folder = span.replace(/\/+$/, '');
+    const named = folder.split('/').filter((p) => p && !LAYOUT_FOLDERS.has(p.toLowerCase()));
+    const top = !/[*.]/.test(folder) && named.length === 1 && span.includes('/');
     if (top && !ANY_CHANGE_RE.test(howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index))) continue;
     out.push(...placeGlob(span));
   }
@@ -82,6 +85,9 @@ const LAYOUT_FOLDERS = new Set([
  */
 function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   const s = span.trim().replace(/\/+$/, '');
+  // A folder of the repository, as its rule writes it: an absolute or home path (`/home/dev/plotline`,
+  // `~/plotline`) is where the checkout sits on one machine, which holds every file of it.
+  if (/^[/~]/.test(s)) return [];
   const parts = s.split('/').filter(Boolean);
   if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || parts.length < 2) return [];
   const named = parts.some(

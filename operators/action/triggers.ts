@@ -140,12 +140,13 @@ export function focusText(note: Pick<Note, 'title' | 'keyInsight' | 'howToApply'
 
 /** The work a rule note is named for; null for a note that states no rule or is named for a git step (that step is its subject). */
 function ruleWork(
-  note: Pick<Note, 'title' | 'frontmatter' | 'memoryType' | 'learningType' | 'tags'>,
+  note: Pick<Note, 'title' | 'frontmatter' | 'memoryType' | 'learningType' | 'tags' | 'howToApply'>,
   gitSteps: ReadonlySet<string>,
   text: string,
 ): NamedWork | null {
   if (!isRuleNote(note) || gitSteps.size > 0) return null;
-  const work = namedWork(noteName(note), text);
+  const description = typeof note.frontmatter['description'] === 'string' ? note.frontmatter['description'] : '';
+  const work = namedWork(noteName(note), text, `${description}\n${note.howToApply}`);
   if (note.memoryType) return work;
   // A learning's title is a sentence ("Retry 503 errors from the payment API" is about retries, not
   // error handling): the kind it names counts when its tags say it too (`logging` for "Redact PII in

@@ -91,3 +91,39 @@ describe('what says where a call is, or in which language, not what it does', ()
     expect(run('cd api && bin/rspec spec/requests/tips_spec.rb')).not.toContain('android-unit-tests-mockk');
   });
 });
+
+describe('places and runs a memory is about, in a monorepo', () => {
+  const mono = kb({
+    'documents/env.md': memory(
+      'user-dev-env',
+      'User is on WSL2, repo at ~/plotline inside WSL',
+      'The repo is `/home/dev/plotline` on the Linux filesystem, not under `/mnt/c`.\n\n**How to apply:** Docker errors, commands they will paste.',
+      'user',
+    ),
+    'documents/api-errors.md': memory(
+      'api-error-handling',
+      'Services throw domain errors mapped by one filter',
+      'Domain errors only.\n\n**How to apply:** New endpoints and error paths in `apps/api`.',
+    ),
+    'documents/test-commands.md': memory(
+      'test-commands',
+      'Run tests through turbo with a package filter; never bare vitest',
+      'Watch mode hangs.\n\n**How to apply:** Every time I run tests, pick the narrowest filter.',
+    ),
+  });
+  const write = (file: string, content: string): string[] =>
+    ids(mono, 'Write', { file_path: `/home/dev/plotline/${file}`, content }, '/home/dev/plotline');
+
+  it('takes no absolute path of the checkout for a place its rule names', () => {
+    expect(write('apps/web/src/Header.module.css', '.header { gap: 0.75rem; }')).toEqual([]);
+  });
+
+  it('takes a folder of one component under layout folders (`apps/api`) for a top folder', () => {
+    expect(write('apps/api/src/units/units.module.ts', 'export class UnitsModule {}')).toEqual([]);
+  });
+
+  it('reads a memory whose summary speaks only of running tests as about runs, not about writing a test', () => {
+    expect(write('packages/shared/src/money.spec.ts', "import { it } from 'vitest';\nit('splits', () => {});")).toEqual([]);
+    expect(ids(mono, 'Bash', { command: 'npx vitest packages/shared' }, '/home/dev/plotline')).toEqual(['test-commands']);
+  });
+});
