@@ -22,3 +22,36 @@ describe('a note that says not to pass an option', () => {
     expect(got.map((m) => m.id)).toContain('never-skip-hooks');
   });
 });
+
+describe('work read from code that is not that work', () => {
+  const rules = kb({
+    'documents/jobs.md': memory('sidekiq-job-args', 'Sidekiq job arguments are primitive ids', 'Pass `order.id`, never the record.'),
+    'documents/strings.md': memory('strings-via-lokalise', 'User-visible text goes through Lokalise', 'No hard-coded text.'),
+    'documents/errors.md': memory('api-error-envelope', 'Error responses use the shared error envelope', 'Never an ad-hoc body.'),
+  });
+  const work = (file: string, newString: string): string[] =>
+    matchAction(
+      rules,
+      call('Edit', { file_path: `/home/dev/shop/${file}`, old_string: '  x\n', new_string: `  x\n${newString}\n` }),
+      '/home/dev/shop',
+      { info, threshold: 0 },
+    ).flatMap((m) => m.why.filter((w) => w.startsWith('work:')).map((w) => `${m.id} ${w}`));
+
+  it('reads no background job from a JS promise delay, jQuery or a queue data structure', () => {
+    expect(work('web/src/retry.ts', '  await timers.delay(250 * attempt);')).toEqual([]);
+    expect(work('web/src/banner.js', "  $('#banner').delay(400).fadeOut();")).toEqual([]);
+    expect(work('web/src/bfs.ts', '    frontier.enqueue(next);')).toEqual([]);
+    // Still one in the languages whose job libraries spell it so.
+    expect(work('api/tasks.py', '    send_receipt.delay(order.id)')).toEqual(['sidekiq-job-args work:job']);
+  });
+
+  it('reads no error reply from a status in a test fixture', () => {
+    expect(work('web/src/api.test.ts', '    fetchMock.mockResolvedValue({ status: 404, json: async () => ({}) });')).toEqual([]);
+    expect(work('web/src/api.ts', '    return res.status(404).json({ error: "not found" });')).toEqual(['api-error-envelope work:error']);
+  });
+
+  it('reads no UI text from a Text( call outside UI languages', () => {
+    expect(work('cli/report.py', '    console.print(Text("Done in 3s", style="green"))')).toEqual([]);
+    expect(work('android/Cart.kt', '            Text("Browse stores")')).toEqual(['strings-via-lokalise work:ui-text']);
+  });
+});
