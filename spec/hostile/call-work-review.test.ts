@@ -55,3 +55,41 @@ describe('work read from code that is not that work', () => {
     expect(work('android/Cart.kt', '            Text("Browse stores")')).toEqual(['strings-via-lokalise work:ui-text']);
   });
 });
+
+describe('a value a note names, replaced by an edit', () => {
+  const notes = kb({
+    'documents/stripe.md': memory(
+      'stripe-api-version-pin',
+      'Stripe stays on API version 2024-06-20 until the billing migration',
+      'The webhook endpoint is on `2024-06-20`.',
+      'project',
+    ),
+    'documents/sdk.md': memory('widget-sdk', 'The widget SDK 1.0.0 dropped the legacy init', 'Call init2.', 'project'),
+    'documents/outage.md': memory(
+      'outage-march',
+      'Outage on 2024-03-14: the queue stalled when the consumer lagged',
+      'Lag alerts now.',
+      'project',
+    ),
+  });
+  const edit = (file: string, oldString: string, newString: string): string[] =>
+    matchAction(
+      notes,
+      call('Edit', { file_path: `/home/dev/shop/${file}`, old_string: oldString, new_string: newString }),
+      '/home/dev/shop',
+      {
+        info,
+      },
+    ).map((m) => m.id);
+
+  it('gives the note when the edit is about what the note is about', () => {
+    expect(edit('billing/stripe_client.py', 'stripe.api_version = "2024-06-20"', 'stripe.api_version = "2025-03-31.basil"')).toEqual([
+      'stripe-api-version-pin',
+    ]);
+  });
+
+  it('gives nothing for the same value in an unrelated package version or fixture date', () => {
+    expect(edit('package.json', '  "version": "1.0.0",', '  "version": "1.0.1",')).toEqual([]);
+    expect(edit('spec/fixtures/orders.json', '  "placed_at": "2024-03-14",', '  "placed_at": "2024-04-01",')).toEqual([]);
+  });
+});
