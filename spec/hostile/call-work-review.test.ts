@@ -4,6 +4,8 @@
  */
 import { describe, it, expect } from '@jest/globals';
 import { matchAction } from '../../operators/action/index.js';
+import { features } from '../../operators/action/features.js';
+import { stemOf } from '../../core/stems.js';
 import { call, info, kb } from '../helpers/action.js';
 
 const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
@@ -91,5 +93,14 @@ describe('a value a note names, replaced by an edit', () => {
   it('gives nothing for the same value in an unrelated package version or fixture date', () => {
     expect(edit('package.json', '  "version": "1.0.0",', '  "version": "1.0.1",')).toEqual([]);
     expect(edit('spec/fixtures/orders.json', '  "placed_at": "2024-03-14",', '  "placed_at": "2024-04-01",')).toEqual([]);
+  });
+});
+
+describe("the project's own name, left out of a call's words", () => {
+  const stems = (cwd: string): string[] => [...features(call('Bash', { command: 'grep -rn "users" src/' }), cwd).stems].sort();
+
+  it('is the last folder of a Windows path too, not every folder of it', () => {
+    expect(stems('C:\\Users\\dev\\shop')).toEqual(stems('/home/dev/shop'));
+    expect(stems('C:\\Users\\dev\\shop')).toContain(stemOf('users'));
   });
 });
