@@ -104,3 +104,17 @@ describe("the project's own name, left out of a call's words", () => {
     expect(stems('C:\\Users\\dev\\shop')).toContain(stemOf('users'));
   });
 });
+
+describe('a run that installs the project itself', () => {
+  const rules = kb({ 'documents/deps.md': memory('deps-policy', 'New packages need the user OK and a pin', 'Ask first.') });
+  const run = (command: string): string[] =>
+    matchAction(rules, call('Bash', { command }), '/home/dev/shop', { info, threshold: 0 }).flatMap((m) =>
+      m.why.filter((w) => w.startsWith('work:')),
+    );
+
+  it('adds no package; naming one does', () => {
+    expect(run('pip install .')).toEqual([]);
+    expect(run('pip install .[dev]')).toEqual([]);
+    expect(run('pip install httpx')).toEqual(['work:dependency']);
+  });
+});
