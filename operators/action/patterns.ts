@@ -124,7 +124,8 @@ const MAX_PASSED = 20;
  * Words right before "pass" that forbid it ("never pass `--no-verify`", "do not pass", "avoid
  * passing"): a run that passes that option breaks the note, it does not follow it.
  */
-const FORBIDS_RE = /\b(?:never|not|don't|dont|doesn't|mustn't|shouldn't|avoid|without|stop|no need to)\s+(?:\w+\s+){0,2}$/i;
+const FORBIDS_RE =
+  /\b(?:never|not|don't|dont|doesn't|mustn't|shouldn't|avoid|without|stop|no need to|instead of|rather than)\s+(?:\w+\s+){0,2}$/i;
 
 /**
  * The options a note tells the agent to pass, in so many words ("pass \`-s emulator-5554\`", "passing

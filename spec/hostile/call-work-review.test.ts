@@ -23,6 +23,18 @@ describe('a note that says not to pass an option', () => {
     const got = matchAction(notes, call('Bash', { command: 'git commit --no-verify -m "wip"' }), '/home/dev/shop', { info });
     expect(got.map((m) => m.id)).toContain('never-skip-hooks');
   });
+
+  it('nor by one that passes the option the note says to pass instead of', () => {
+    const force = kb({
+      'documents/push.md': memory(
+        'no-force-push',
+        'Force pushes rewrite shared history on release branches',
+        'Use `--force-with-lease` rather than passing `--force`.',
+      ),
+    });
+    const got = matchAction(force, call('Bash', { command: 'git push --force origin release/2.3' }), '/home/dev/shop', { info });
+    expect(got.map((m) => m.id)).toContain('no-force-push');
+  });
 });
 
 describe('work read from code that is not that work', () => {
