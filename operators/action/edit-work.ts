@@ -73,7 +73,7 @@ const METRIC_RE =
  */
 const COLUMN_RE =
   /\bmapped_column\(|\bColumn\(|\bmodels\.\w+Field\(|@Column\b|\bgorm:"column|\b(?:add|remove|rename|change|drop|alter)_column\b/;
-/** Code that enqueues a background job (Sidekiq, ActiveJob, Celery, RQ/BullMQ-style `enqueue`). */
+/** Code that enqueues a background job in any language (Sidekiq, ActiveJob, Celery). */
 const JOB_RE = /\.(?:perform_async|perform_in|perform_at|perform_later|apply_async)\(/;
 /**
  * Enqueueing spelt as a plain method: Celery's and Sidekiq's `.delay(`, RQ's `.enqueue(`. Not in
