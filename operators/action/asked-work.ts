@@ -42,12 +42,24 @@ const TICKET_PRODUCT = [
   'holders?',
 ];
 
+/**
+ * Words that make an index or a column another thing than a database's: a search engine's index
+ * ("add an index for products in Elasticsearch"), a grid's or a document's column ("add a column to
+ * the orders grid", "to the markdown table in the README", "to the CSV export").
+ */
+const NOT_SCHEMA = String.raw`\b(?:elasticsearch|opensearch|es|algolia|meilisearch|typesense|solr|lucene|search|vector|pinecone|markdown|md|readme|docs?|grid|datagrid|datatable|csv|spreadsheet|sheet|excel|ui|screen|component)\b`;
+
 const KINDS: WorkKind[] = [
   // Not "specs": "update the OpenAPI spec" is no test.
   { kind: 'test', objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'], named: ['test', 'tests', 'testing'] },
   { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
-  // A schema change is migration work ("add an index on courier_id", "add a rating column to deliveries").
-  { kind: 'migration', objects: ['migrations?', 'indexe?s?', 'indices', 'columns?'], named: ['migration', 'migrations'] },
+  // A schema change is migration work ("add an index on courier_id", "add a rating column to deliveries");
+  // not a search engine's index nor a column of a grid, a markdown table or a CSV (NOT_SCHEMA).
+  {
+    kind: 'migration',
+    objects: ['migrations?', `(?<!${NOT_SCHEMA}[\\s-])(?:indexe?s?|indices|columns?)(?![^.?!\\n]{0,80}?${NOT_SCHEMA})`],
+    named: ['migration', 'migrations'],
+  },
   // Handling errors: a rule named for it (`go-error-wrapping`) is given for a call that writes error
   // handling (call-work.ts). No prompt asks for it by name alone: "add error handling here" is too
   // often a passing request to lift a rule whole.

@@ -173,14 +173,18 @@ const ADDS_PACKAGE = new Set([
 
 /**
  * Whether a package manager's arguments name a package: a plain word after the subcommand that is
- * not a file (`-r requirements.txt`, `package.json`) or an option's value. `npm install` alone
+ * not a file (`-r requirements.txt`, `package.json`), the project itself (`pip install .[dev]`) or an
+ * option's value. `npm install` alone
  * installs what the lockfile holds; `npm install zod` adds zod.
  */
 function namesPackage(args: readonly string[]): boolean {
   const rest = args.slice(args.findIndex((a) => !a.startsWith('-')) + 1);
   const optionValue = /^-(?:r|c|e)$|^--(?:requirement|constraint|editable|filter|prefix|dir)$/;
   return rest.some(
-    (a, k) => !a.startsWith('-') && !optionValue.test(rest[k - 1] ?? '') && !/\.(?:txt|toml|lock|json|cfg|in)$|^\.{0,2}\//.test(a),
+    (a, k) =>
+      !a.startsWith('-') &&
+      !optionValue.test(rest[k - 1] ?? '') &&
+      !/\.(?:txt|toml|lock|json|cfg|in)$|^\.{0,2}\/|^\.{1,2}(?:\[[^\]]*\])?$/.test(a),
   );
 }
 

@@ -7,11 +7,16 @@ import type { ToolAction } from './tool-call.js';
 
 /**
  * Lines an edit adds that handle an error: Go's checks and wrapping, panics, raising (a statement of
- * its own: "raise the pool size" in a string is none) and catching, and a web handler's error
- * response (`status: :unprocessable_entity`, `res.status(404)`, `HTTPException(`).
+ * its own: "raise the pool size" in a string is none) and catching.
  */
 const ERROR_RE =
-  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(|\bstatus(?:Code)?\s*[:=(]\s*(?:4\d\d|5\d\d)\b|\bstatus:\s*:(?:unprocessable_entity|not_found|bad_request|forbidden|unauthorized|conflict|internal_server_error)\b|\bHTTPException\(|\bResponseStatusException\(/;
+  /\berr\s*!=\s*nil\b|\bfmt\.Errorf\(|\berrors\.(?:New|Wrap\w*|Join)\(|\bpanic!?\(|(?:^|\n|;)\s*raise\b|\bthrow\s+new\b|\bexcept\s+\w*(?:Error|Exception)|\bcatch\s*\(/;
+/**
+ * A web handler's error response (`status: :unprocessable_entity`, `res.status(404)`,
+ * `HTTPException(`). Outside tests only: a test's fixture or mock (`{ status: 404 }`) replies nothing.
+ */
+const ERROR_REPLY_RE =
+  /\bstatus(?:Code)?\s*[:=(]\s*(?:4\d\d|5\d\d)\b|\bstatus:\s*:(?:unprocessable_entity|not_found|bad_request|forbidden|unauthorized|conflict|internal_server_error)\b|\bHTTPException\(|\bResponseStatusException\(/;
 /** Rust's own: unwraps, expects, anyhow. Only in Rust: `.expect(200)` is a JS test's assertion, `.context(` a JS API's. */
 const RUST_ERROR_RE = /\.unwrap\(\)|\.expect\(|\bunreachable!|\banyhow!|\bbail!\(|\.(?:with_)?context\(/;
 /**
@@ -68,16 +73,25 @@ const METRIC_RE =
  */
 const COLUMN_RE =
   /\bmapped_column\(|\bColumn\(|\bmodels\.\w+Field\(|@Column\b|\bgorm:"column|\b(?:add|remove|rename|change|drop|alter)_column\b/;
-/** Code that enqueues a background job (Sidekiq, ActiveJob, Celery, RQ/BullMQ-style `enqueue`). */
-const JOB_RE = /\.(?:perform_async|perform_in|perform_at|perform_later|apply_async|delay)\(|\.enqueue\(/;
+/** Code that enqueues a background job in any language (Sidekiq, ActiveJob, Celery). */
+const JOB_RE = /\.(?:perform_async|perform_in|perform_at|perform_later|apply_async)\(/;
+/**
+ * Enqueueing spelt as a plain method: Celery's and Sidekiq's `.delay(`, RQ's `.enqueue(`. Not in
+ * JavaScript, where `.delay(` is a promise helper or jQuery's animation and `.enqueue(` a queue's.
+ */
+const JOB_METHOD_RE = /\.(?:delay|enqueue)\(/;
 /**
  * A user-visible text written as a literal in UI code (`Text("Browse stores")` in Compose or
  * SwiftUI, `android:text="Browse"` in a layout), where a string resource belongs.
  */
-const UI_TEXT_RE = /\bText\(\s*"[^"\n]*[A-Za-z]{2}[^"\n]*"|android:text="(?!@)[^"\n]*[A-Za-z]{2}/;
+const UI_TEXT_RE = /\bText\(\s*"([^"\n]*)"|android:text="(?!@)([^"\n]*)"/g;
+/** The languages whose UI code calls `Text("…")` (Compose, SwiftUI); Python's `rich` Text is a terminal's. */
+const UI_LANGUAGES = new Set(['kotlin', 'swift']);
+/** Whether the code writes a UI literal with words in it (two letters: not `Text("%d")`); linear, one pass. */
+const writesUiText = (code: string): boolean => [...code.matchAll(UI_TEXT_RE)].some((m) => /[A-Za-z]{2}/.test(m[1] ?? m[2] ?? ''));
 
 /** What opens a handler of its own (`} catch (err) {`, `except ValueError:`, `rescue`): a change quoted inside one handles the error. */
-const HANDLER_RE = /\bcatch\s*(?:\(|\{)|^\s*except\b|\brescue\b/m;
+const HANDLER_RE = /\bcatch\s*(?:\(|\{)|^[ \t]*except\b|\brescue\b/m;
 
 /** The kinds of work the code of an edit in a language does (see the module comment). */
 export function codeKinds(action: ToolAction, added: string, languages: ReadonlySet<string>, inTests: boolean): Set<string> {
@@ -85,7 +99,8 @@ export function codeKinds(action: ToolAction, added: string, languages: Readonly
   const code = codeLines(added);
   const around = codeLines(`${action.context}\n${action.before}`);
   const logs = loggedLines(code);
-  const handles = (text: string): boolean => ERROR_RE.test(text) || (languages.has('rust') && RUST_ERROR_RE.test(text));
+  const handles = (text: string): boolean =>
+    ERROR_RE.test(text) || (languages.has('rust') && RUST_ERROR_RE.test(text)) || (!inTests && ERROR_REPLY_RE.test(text));
   // A line logging an error where the change handles one (`if err != nil {` around it) is error
   // handling too; so is any code written inside a handler the edit quotes (`} catch (err) {`).
   if (handles(code) || (logs.some((l) => ERROR_LOG_RE.test(l)) && handles(around)) || (code.trim() !== '' && HANDLER_RE.test(around)))
@@ -96,7 +111,7 @@ export function codeKinds(action: ToolAction, added: string, languages: Readonly
   if (!inTests && logs.some((l) => !onlyIdentifiers(l))) kinds.add('log');
   if (METRIC_RE.test(added)) kinds.add('metric');
   if (COLUMN_RE.test(code) || COLUMN_RE.test(codeLines(action.before))) kinds.add('migration');
-  if (JOB_RE.test(code)) kinds.add('job');
-  if (UI_TEXT_RE.test(code)) kinds.add('ui-text');
+  if (JOB_RE.test(code) || (!languages.has('js') && JOB_METHOD_RE.test(code))) kinds.add('job');
+  if ([...languages].some((l) => UI_LANGUAGES.has(l)) && writesUiText(code)) kinds.add('ui-text');
   return kinds;
 }

@@ -56,8 +56,16 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
   for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
   for (const s of nearOnly.keys()) stems.add(s);
   // The project's own name (`com.cartwheel.common` in a project at /home/dev/cartwheel) is in every
-  // file and command of it: it says where the call is, not what it does.
-  for (const s of stemsOf((cwd.replace(/\/+$/, '').split('/').pop() ?? '').replace(/[-_.]+/g, ' '))) {
+  // file and command of it: it says where the call is, not what it does. Its last folder only, on
+  // Windows too (`C:\Users\dev\shop` is shop, not users).
+  for (const s of stemsOf(
+    (
+      cwd
+        .replace(/[\\/]+$/, '')
+        .split(/[\\/]/)
+        .pop() ?? ''
+    ).replace(/[-_.]+/g, ' '),
+  )) {
     stems.delete(s);
     nearOnly.delete(s);
   }

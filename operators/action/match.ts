@@ -19,6 +19,7 @@
  * word. Calls that only look (`ls`, `git status`, `cat`, reading a README, `npm outdated`, `terraform
  * plan`) give nothing unless a note's `applies_when` names them.
  */
+import { stemOf } from '../../core/stems.js';
 import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
 import { appliesStep, followsNote, gitStepNotes, passesFlag, proseCommands, runsPattern } from './commands.js';
@@ -33,6 +34,10 @@ import { replacedValues } from './values.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
 const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type|changes):/;
+/** Words any pinned value stands beside (`version: 1.0.0`), and the numbers a value is made of: no sign of the note's subject. */
+const VALUE_WORDS = new Set(['version', 'versions', 'ver', 'v'].map(stemOf));
+const isValueWord = (s: string): boolean => VALUE_WORDS.has(s) || !/[a-z]{2}/.test(s);
+
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
 export const ACTION_MATCH_THRESHOLD = 1.5;
 /** An `applies_when` hit: the author said so, it is enough alone. */
@@ -103,8 +108,10 @@ function commandEvidence(
   // A rule named for the kind of work the call does (call-work.ts): `go-error-wrapping` for a Go edit that handles an error.
   if (!looking) workEvidence(idx, action, f, ev);
   // A value a note pins, replaced by the edit (values.ts): `2024-06-20` → `2025-03-31.basil`.
+  // The value alone is no proof: `1.0.0` is every new package's version and a date any fixture's; the
+  // call must also name a word of what the note is about (`stripe` in `stripe.api_version`).
   for (const v of replacedValues(action)) {
-    const hits = idx.byValue.get(v) ?? [];
+    const hits = (idx.byValue.get(v) ?? []).filter((i) => [...idx.notes[i]!.stems].some((s) => f.stems.has(s) && !isValueWord(s)));
     for (const i of hits) ev.credit(i, W_PHRASE * spread(hits.length), `changes:${v}`, hits.length <= 2);
   }
   // A command named in prose (commands.ts): as strong as one named in a code span.

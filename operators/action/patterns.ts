@@ -121,11 +121,19 @@ export const programWord = (word: string): string =>
 const MAX_PASSED = 20;
 
 /**
+ * Words right before "pass" that forbid it ("never pass `--no-verify`", "do not pass", "avoid
+ * passing"): a run that passes that option breaks the note, it does not follow it.
+ */
+const FORBIDS_RE =
+  /\b(?:never|not|don't|dont|doesn't|mustn't|shouldn't|avoid|without|stop|no need to|instead of|rather than)\s+(?:\w+\s+){0,2}$/i;
+
+/**
  * The options a note tells the agent to pass, in so many words ("pass \`-s emulator-5554\`", "passing
  * \`--no-cache\`"): a run that passes one is doing what the note asks.
  */
 export function passedFlags(text: string): string[][] {
   return [...text.matchAll(/\bpass(?:ing)?\s+`(--?[A-Za-z][^`\n]{0,80})`/gi)]
+    .filter((m) => !FORBIDS_RE.test(text.slice(Math.max(0, m.index - 40), m.index)))
     .map((m) => m[1]!.trim().toLowerCase().split(/\s+/))
     .slice(0, MAX_PASSED);
 }
