@@ -82,13 +82,13 @@ const JOB_RE = /\.(?:perform_async|perform_in|perform_at|perform_later|apply_asy
 const JOB_METHOD_RE = /\.(?:delay|enqueue)\(/;
 /**
  * A user-visible text written as a literal in UI code (`Text("Browse stores")` in Compose or
- * SwiftUI, `android:text="Browse"` in a layout), where a string resource belongs.
+ * SwiftUI), where a string resource belongs. (A layout's XML is no language file and is not read.)
  */
-const UI_TEXT_RE = /\bText\(\s*"([^"\n]*)"|android:text="(?!@)([^"\n]*)"/g;
+const UI_TEXT_RE = /\bText\(\s*"([^"\n]*)"/g;
 /** The languages whose UI code calls `Text("…")` (Compose, SwiftUI); Python's `rich` Text is a terminal's. */
 const UI_LANGUAGES = new Set(['kotlin', 'swift']);
 /** Whether the code writes a UI literal with words in it (two letters: not `Text("%d")`); linear, one pass. */
-const writesUiText = (code: string): boolean => [...code.matchAll(UI_TEXT_RE)].some((m) => /[A-Za-z]{2}/.test(m[1] ?? m[2] ?? ''));
+const writesUiText = (code: string): boolean => [...code.matchAll(UI_TEXT_RE)].some((m) => /[A-Za-z]{2}/.test(m[1] ?? ''));
 
 /** What opens a handler of its own (`} catch (err) {`, `except ValueError:`, `rescue`): a change quoted inside one handles the error. */
 const HANDLER_RE = /\bcatch\s*(?:\(|\{)|^[ \t]*except\b|\brescue\b/m;
