@@ -57,13 +57,26 @@ const WRAPPERS = new Set(['sudo', 'env', 'time', 'nohup', 'exec', 'command', 'ni
 const WRAPPER_VALUE_FLAGS = new Set(['-u', '-g', '-n', '-C', '-h', '-p', '-D']);
 
 /**
+ * A shell running a script it is given (`bash -lc 'npm install zod'`, `sh -c "make test"`): the script.
+ * Codex's shell tool runs its commands so, and names the call by the joined argv: the script is what
+ * runs. A single quote inside it is written `'"'"'` (as a POSIX quoting tool joins it). Any other line
+ * as it is.
+ */
+function shellScript(line: string): string {
+  const m = /^\s*(?:\S*\/)?(?:ba|z|da|k)?sh\s+-[A-Za-z]*c[A-Za-z]*\s+(?:'((?:[^']|'"'"')*)'|"((?:[^"\\]|\\.)*)"|([^\s'"]+))\s*$/.exec(line);
+  if (!m) return line;
+  if (m[1] !== undefined) return m[1].replace(/'"'"'/g, "'");
+  return m[2] !== undefined ? m[2].replace(/\\(["\\$`])/g, '$1') : m[3]!;
+}
+
+/**
  * A shell line split into simple commands (at `&&`, `||`, `;`, `|`, newlines and `$(`), each as
  * words with quotes removed; leading `VAR=value` assignments and wrappers are dropped, the
  * assignment kept as a word of its own (a setting like NODE_OPTIONS=... is part of the action).
  */
 export function shellCommands(line: string): string[][] {
   const out: string[][] = [];
-  for (const part of line.slice(0, MAX_COMMAND).split(/&&|\|\||[;|\n]|\$\(|`|\(|\)/)) {
+  for (const part of shellScript(line.slice(0, MAX_COMMAND)).split(/&&|\|\||[;|\n]|\$\(|`|\(|\)/)) {
     const words = [...part.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '').filter(Boolean);
     const lead: string[] = [];
     let i = 0;

@@ -206,3 +206,19 @@ Make the service's own env with \`python3 -m venv .venv\` inside the service fol
     expect(commandsFound('python3 -m pip install -r requirements.txt')).toEqual([]);
   });
 });
+
+describe('a shell given a script to run', () => {
+  it('reads the script: Codex runs its shell tool as `bash -lc <script>` and names the call so', () => {
+    expect(shellCommands("bash -lc 'npm install zod@^3.24.1'")).toEqual([['npm', 'install', 'zod@^3.24.1']]);
+    expect(shellCommands("/bin/bash -c 'cd api && npm i zod'")).toEqual([
+      ['cd', 'api'],
+      ['npm', 'install', 'zod'],
+    ]);
+    expect(shellCommands('sh -c "make test"')).toEqual([['make', 'test']]);
+    expect(shellCommands(`bash -lc 'echo '"'"'hi'"'"''`)).toEqual([['echo', 'hi']]);
+  });
+
+  it('leaves a shell that runs a script file alone', () => {
+    expect(shellCommands('bash -x deploy.sh')).toEqual([['bash', '-x', 'deploy.sh']]);
+  });
+});
