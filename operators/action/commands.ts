@@ -14,6 +14,10 @@ import { GIT_STEPS, gitStepStem } from './git-steps.js';
 /** Whether command `c` runs pattern `p`: the same program, then each further word in order. */
 export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
   if (!p.words[0]!.includes(program(c))) return false;
+  // A subcommand is the call's own (`pnpm test`), not a word further on (`pnpm turbo run test`):
+  // one of the first two words after the program that are no option or short option's value.
+  const sub = p.words[1];
+  if (sub && sub.every((a) => !a.startsWith('-') && a !== ANY_GLOB) && !subcommandWords(c).some((w) => sub.includes(w))) return false;
   let at = 1;
   for (const alts of p.words.slice(1)) {
     while (at < c.length && !alts.some((a) => a === c[at] || (a === ANY_GLOB && /[*?]/.test(c[at]!)))) at += 1;
@@ -21,6 +25,20 @@ export function runsPattern(c: readonly string[], p: CommandPattern): boolean {
     at += 1;
   }
   return true;
+}
+
+/** The first two words after a command's program that are no option nor a short option's value (`kubectl -n prod describe pod` → describe, pod). */
+function subcommandWords(c: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 1; i < c.length && out.length < 2; i += 1) {
+    const w = c[i]!;
+    if (w.startsWith('-')) {
+      if (/^-[A-Za-z]$/.test(w)) i += 1;
+      continue;
+    }
+    out.push(w);
+  }
+  return out;
 }
 
 /**

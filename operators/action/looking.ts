@@ -23,12 +23,12 @@ const LOOKING_SUB: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /**
  * Subcommands that, in most tools, only report (`git worktree list`, `alembic current`, `npm
- * outdated`, `fly status`, `terraform plan`, `buf lint`): a learning about what the tool changes is
+ * outdated`, `fly status`, `terraform plan`, `buf lint`, `pnpm why`): a learning about what the tool changes is
  * not about them. Diagnosis commands (`kubectl describe`, `get`) are not here: a learning often
  * answers what they are run to find.
  */
 const REPORTING = words(`list ls status show current outdated plan lint check diff log logs view info version --version -v
-  help --help whoami history heads validate fmt format audit doctor`);
+  help --help whoami history heads validate fmt format audit doctor why search explain`);
 
 /**
  * Subcommands that change something: a reporting word after one of them is what it acts on (`terraform

@@ -11,6 +11,8 @@ const WARN_CUE =
   /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
 /** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
 const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
+/** What precedes a span that opens a numbered step of a procedure (a line starting `2. `, `3) `). */
+const NUMBERED_STEP = /(?:^|\n)[ \t]*\d{1,2}[.)][ \t]*$/;
 const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
 
 /**
@@ -35,7 +37,8 @@ export function spanStances(text: string): { span: string; recommended: boolean 
     const after = (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
     const clause = before + after;
     // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
-    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after);
+    // A numbered step that opens with the span (`2. \`pnpm db:generate --name <x>\``) is the procedure to follow.
+    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head);
     out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause) });
   }
   return out;

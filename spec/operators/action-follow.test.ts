@@ -127,3 +127,38 @@ describe('places and runs a memory is about, in a monorepo', () => {
     expect(ids(mono, 'Bash', { command: 'npx vitest packages/shared' }, '/home/dev/plotline')).toEqual(['test-commands']);
   });
 });
+
+describe('a named command, a report and a numbered step', () => {
+  const notes2 = kb({
+    'documents/tests.md': memory(
+      'test-commands',
+      'Run tests through turbo with a package filter',
+      'Never the root `pnpm test` (14 minutes, includes e2e).\n\n**How to apply:** Every time I run tests.',
+    ),
+    'documents/deps.md': memory('new-dependencies', 'Ask before adding a package like `date-fns`', 'Justify it first.'),
+    'documents/migrations.md': memory(
+      'db-migrations',
+      'Schema changes go through generated migrations',
+      'Steps:\n1. Edit the schema.\n2. `pnpm --filter @shop/db db:generate --name <snake_case_name>` writes the SQL.',
+    ),
+  });
+  const found = (command: string): string[] =>
+    matchAction(notes2, call('Bash', { command }), '/home/dev/shop', { info, threshold: 0 }).map((m) => m.id);
+
+  it("takes a named command's subcommand as the call's own, not a word further on", () => {
+    expect(found('pnpm test')).toContain('test-commands');
+    const why = matchAction(notes2, call('Bash', { command: 'pnpm turbo run test --filter=@shop/api' }), '/home/dev/shop', {
+      info,
+      threshold: 0,
+    }).flatMap((m) => m.why);
+    expect(why).not.toContain('command:pnpm test');
+  });
+
+  it('reads `pnpm why` as a report: nothing is about it', () => {
+    expect(found('pnpm why date-fns -r')).toEqual([]);
+  });
+
+  it('reads a numbered step that opens with a command as what to run: running it follows the note', () => {
+    expect(found('pnpm --filter @shop/db db:generate --name add_priority')).not.toContain('db-migrations');
+  });
+});
