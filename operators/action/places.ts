@@ -47,14 +47,29 @@ function howToApplyPlaces(howToApply: string): string[] {
   const out: string[] = [];
   for (const m of howToApply.matchAll(/`([^`\n]{1,200})`/g)) {
     const span = m[1]!;
-    // A top folder, its layout folders aside (`api/`, `apps/api`, `apps/api/src`: one component each).
-    const folder = span.replace(/\/+$/, '');
+    // `./apps/api` is the folder `apps/api`, as written from the checkout.
+    const folder = span
+      .trim()
+      .replace(/^(?:\.\/)+/, '')
+      .replace(/\/+$/, '');
+    if (machineFolder(folder)) continue;
+    // A top folder, its layout folders aside (`api/`, `apps/api`, `apps/api/src`: one component each;
+    // `src/`, `internal/`, `packages/shared`, layout folders alone, hold more than one).
     const named = folder.split('/').filter((p) => p && !LAYOUT_FOLDERS.has(p.toLowerCase()));
-    const top = !/[*.]/.test(folder) && named.length === 1 && span.includes('/');
+    const top = !/[*.]/.test(folder) && named.length <= 1 && span.includes('/');
     if (top && !ANY_CHANGE_RE.test(howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index))) continue;
     out.push(...placeGlob(span));
   }
   return out;
+}
+
+/**
+ * Whether a folder is where something sits on one machine, not a folder of the repository: an
+ * absolute, home or drive path (`/home/dev/plotline`, `~/plotline`, `C:/Users/dev/plotline`) is where
+ * the checkout sits, which holds every file of it. A file so named (`/etc/nginx/nginx.conf`) is that one file.
+ */
+function machineFolder(path: string): boolean {
+  return /^(?:[/~\\]|[A-Za-z]:[/\\])/.test(path) && !/\.[A-Za-z0-9]{1,8}$/.test(path.split(/[/\\]/).pop() ?? '');
 }
 
 /** Folder names that say where code lives, not what it is about. */
@@ -85,9 +100,7 @@ const LAYOUT_FOLDERS = new Set([
  */
 function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   const s = span.trim().replace(/\/+$/, '');
-  // A folder of the repository, as its rule writes it: an absolute or home path (`/home/dev/plotline`,
-  // `~/plotline`) is where the checkout sits on one machine, which holds every file of it.
-  if (/^[/~]/.test(s)) return [];
+  if (machineFolder(s)) return [];
   const parts = s.split('/').filter(Boolean);
   if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || parts.length < 2) return [];
   const named = parts.some(
