@@ -94,6 +94,15 @@ describe('a folder named by where the checkout sits on one machine', () => {
 });
 
 describe('a memory read as about running tests only', () => {
+  it('is not one that also speaks of tests written, added or fixed', () => {
+    for (const howTo of [
+      'Run tests through turbo; the tests I added last week need the db container.',
+      'Run tests through turbo, and when you have written tests, check them in CI.',
+      'Every time I run tests, run the tests you fixed first.',
+    ])
+      expect(namedWork('test-commands', '', `Run tests through turbo with a package filter\n${howTo}`).runOnly).toBe(false);
+  });
+
   it('is one that speaks only of running them, in any wording of the run', () => {
     expect(
       namedWork('test-commands', '', "Don't run tests in watch mode\nEvery time I run tests, pick the narrowest filter.").runOnly,
