@@ -51,6 +51,23 @@ describe('a How to apply folder of layout folders only', () => {
   });
 });
 
+describe('a How to apply package folder under a layout folder that holds no components', () => {
+  it('is a place as docs/hooks.md says ("under `internal/kafka`"), unlike a component (`apps/api`)', () => {
+    const pkg = places(
+      'kafka-consumers',
+      'Consumers commit offsets after the write',
+      'Commit late.\n\n**How to apply:** When changing a consumer under `internal/kafka`.',
+    );
+    expect(holds(pkg, '/home/dev/shop/internal/kafka/consumer.go')).toBe(true);
+    const app = places(
+      'api-errors',
+      'Domain errors only',
+      'Domain errors.\n\n**How to apply:** New endpoints and error paths in `apps/api/src`.',
+    );
+    expect(holds(app, '/home/dev/plotline/apps/api/src/units.ts')).toBe(false);
+  });
+});
+
 describe('a How to apply folder written from the checkout (`./apps/api`)', () => {
   it('is the same top folder as `apps/api`', () => {
     const dotted = places(
