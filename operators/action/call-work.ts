@@ -251,10 +251,13 @@ export interface NamedWork {
   notInTests: boolean;
 }
 
-/** A summary that speaks of running tests, and one that speaks of writing them. */
+/**
+ * A summary that speaks of running tests, and one that speaks of writing them, in any tense ("write
+ * tests", "tests you have written", "the tests I added", "tests are table-driven").
+ */
 const RUNS_TESTS_RE = /\b(?:run|runs|running)\s+(?:the\s+|all\s+|our\s+)?(?:\w+\s+)?tests?\b/i;
 const WRITES_TESTS_RE =
-  /\b(?:writ(?:e|es|ing)|add(?:s|ing)?|extend(?:s|ing)?|fix(?:es|ing)?|new)\b[^.;]{0,30}\btests?\b|\btests?\s+(?:are|use|should|must)\b/i;
+  /\b(?:writ(?:e|es|ing|ten)|wrote|add(?:s|ed|ing)?|extend(?:s|ed|ing)?|fix(?:es|ed|ing)?|new)\b[^.;]{0,30}\btests?\b|\btests?\s+(?:are|use|should|must|(?:(?:I|you|we|they)\s+)?(?:wrote|written|added|extended|fixed))\b/i;
 
 /** Words that leave tests out of a rule. */
 const NOT_IN_TESTS_RE =

@@ -38,24 +38,45 @@ const ANY_CHANGE_RE =
 
 /**
  * The places a "How to apply" names in code spans (`.proto`, `internal/kafka`, `writer/v2.rs`). A top
- * folder alone (`api/`, `android/`, `apps/api`: layout folders such as `apps`, `src`, `internal` do
- * not count) counts only after words that say any change there ("after any edit under `proto/`",
- * "anything under `internal/kafka`"): "when writing error handling in `api/`" scopes a kind of work to
- * half the repository, and every edit there is not that work.
+ * folder alone (`api/`, `android/`, `src/`, and a monorepo's component `apps/api`) counts only after
+ * words that say any change there ("after any edit under `proto/`", "anything under `apps/api`"):
+ * "when writing error handling in `api/`" scopes a kind of work to half the repository, and every edit
+ * there is not that work. A folder where the checkout sits (`/home/dev/plotline`) is no place.
  */
 function howToApplyPlaces(howToApply: string): string[] {
   const out: string[] = [];
   for (const m of howToApply.matchAll(/`([^`\n]{1,200})`/g)) {
     const span = m[1]!;
-    // A top folder, its layout folders aside (`api/`, `apps/api`, `apps/api/src`: one component each).
-    const folder = span.replace(/\/+$/, '');
-    const named = folder.split('/').filter((p) => p && !LAYOUT_FOLDERS.has(p.toLowerCase()));
-    const top = !/[*.]/.test(folder) && named.length === 1 && span.includes('/');
+    // `./apps/api` is the folder `apps/api`, as written from the checkout.
+    const folder = span
+      .trim()
+      .replace(/^(?:\.\/)+/, '')
+      .replace(/\/+$/, '');
+    if (machineFolder(folder)) continue;
+    // A top folder (`api/`), or one component of a monorepo, its layout folders aside (`apps/api`,
+    // `apps/api/src`). Layout folders alone (`src/`, `internal/`, `packages/shared`) hold more than one;
+    // a package under a folder that holds no components (`internal/kafka`, `pkg/auth`) is no component.
+    const parts = folder.split('/').filter(Boolean);
+    const inComponent = COMPONENT_FOLDERS.has((parts[0] ?? '').toLowerCase());
+    const named = inComponent ? parts.filter((p) => !LAYOUT_FOLDERS.has(p.toLowerCase())) : parts;
+    const top = !/[*.]/.test(folder) && named.length <= 1 && span.includes('/');
     if (top && !ANY_CHANGE_RE.test(howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index))) continue;
     out.push(...placeGlob(span));
   }
   return out;
 }
+
+/**
+ * Whether a folder is where something sits on one machine, not a folder of the repository: an
+ * absolute, home or drive path (`/home/dev/plotline`, `~/plotline`, `C:/Users/dev/plotline`) is where
+ * the checkout sits, which holds every file of it. A file so named (`/etc/nginx/nginx.conf`) is that one file.
+ */
+function machineFolder(path: string): boolean {
+  return /^(?:[/~\\]|[A-Za-z]:[/\\])/.test(path) && !/\.[A-Za-z0-9]{1,8}$/.test(path.split(/[/\\]/).pop() ?? '');
+}
+
+/** Layout folders that hold a monorepo's components, one each (`apps/api`, `packages/ui`). */
+const COMPONENT_FOLDERS = new Set(['apps', 'packages', 'services', 'libs']);
 
 /** Folder names that say where code lives, not what it is about. */
 const LAYOUT_FOLDERS = new Set([
@@ -85,9 +106,7 @@ const LAYOUT_FOLDERS = new Set([
  */
 function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   const s = span.trim().replace(/\/+$/, '');
-  // A folder of the repository, as its rule writes it: an absolute or home path (`/home/dev/plotline`,
-  // `~/plotline`) is where the checkout sits on one machine, which holds every file of it.
-  if (/^[/~]/.test(s)) return [];
+  if (machineFolder(s)) return [];
   const parts = s.split('/').filter(Boolean);
   if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || parts.length < 2) return [];
   const named = parts.some(
