@@ -19,6 +19,8 @@ export interface ActionFeatures {
   nearOnly: Map<string, 'path' | 'near'>;
   /** Stems of the words that name what the call runs: its programs and their subcommands (`kubectl describe pod`). */
   commandStems: Set<string>;
+  /** Stems of the project's own name (the last folder of its path): no word of what the call does. */
+  projectStems: Set<string>;
   /** Environment variables the call uses or sets (`$PATH`, `${HOME}`, `export PATH=...`), as written. */
   variables: Set<string>;
   /** The types of the files an edit writes (`plist` for `com.x.plist`), by their stems. */
@@ -58,18 +60,29 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
   // The project's own name (`com.cartwheel.common` in a project at /home/dev/cartwheel) is in every
   // file and command of it: it says where the call is, not what it does. Its last folder only, on
   // Windows too (`C:\Users\dev\shop` is shop, not users).
-  for (const s of stemsOf(
+  const projectStems = stemsOf(
     (
       cwd
         .replace(/[\\/]+$/, '')
         .split(/[\\/]/)
         .pop() ?? ''
     ).replace(/[-_.]+/g, ' '),
-  )) {
+  );
+  for (const s of projectStems) {
     stems.delete(s);
     nearOnly.delete(s);
   }
   const commandStems = new Set<string>();
   for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
-  return { commands, paths, compounds, stems, nearOnly, commandStems, variables: callVariables(a), fileTypes: editedTypes(a, paths) };
+  return {
+    commands,
+    paths,
+    compounds,
+    stems,
+    nearOnly,
+    commandStems,
+    projectStems,
+    variables: callVariables(a),
+    fileTypes: editedTypes(a, paths),
+  };
 }

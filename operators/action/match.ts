@@ -158,7 +158,8 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
     const credited = new Set<number>();
     for (let k = 1; k < stems.length; k += 1) {
       const [a, b] = [stems[k - 1]!, stems[k]!];
-      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b)) continue;
+      // The project's own name joined to a word (`@plotline/db`) is a package of this project, no phrase of a note's subject.
+      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b) || f.projectStems.has(a) || f.projectStems.has(b)) continue;
       const hits = idx.byPair.get(`${a} ${b}`) ?? [];
       for (const i of hits) {
         if (credited.has(i) || creditedPairs.has(`${i} ${a} ${b}`)) continue;

@@ -162,3 +162,16 @@ describe('a named command, a report and a numbered step', () => {
     expect(found('pnpm --filter @shop/db db:generate --name add_priority')).not.toContain('db-migrations');
   });
 });
+
+describe("the project's own name in a package scope", () => {
+  const scoped = kb({
+    'documents/orm.md': memory('orm-drizzle', 'The plotline db package moved to Drizzle', 'Plotline db code uses Drizzle.', 'project'),
+  });
+  it('joins no phrase of a note\'s subject (`@plotline/db` and "plotline db")', () => {
+    const why = matchAction(scoped, call('Bash', { command: 'pnpm --filter @plotline/db build' }), '/home/dev/plotline', {
+      info,
+      threshold: 0,
+    }).flatMap((m) => m.why);
+    expect(why.filter((w) => w.startsWith('phrase:'))).toEqual([]);
+  });
+});
