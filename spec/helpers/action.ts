@@ -20,3 +20,7 @@ export const call = (tool_name: string, tool_input: Record<string, unknown>) => 
 /** The ids of the notes the call reaches, best first. */
 export const ids = (idx: TriggerIndex, tool: string, input: Record<string, unknown>, cwd = '/home/dev/shop'): string[] =>
   matchAction(idx, call(tool, input), cwd, { info }).map((m) => m.id);
+
+/** A Claude Code memory file as Claude Code writes it: `name`, `description`, `metadata.type`, then its body. */
+export const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
+  `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;

@@ -5,10 +5,7 @@
  */
 import { describe, it, expect } from '@jest/globals';
 import { matchAction } from '../../operators/action/index.js';
-import { call, ids, info, kb } from '../helpers/action.js';
-
-const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
-  `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
+import { call, ids, info, kb, memory } from '../helpers/action.js';
 
 const notes = kb({
   'documents/api-errors.md': memory(

@@ -3,22 +3,15 @@
  * folder the rule paragraph names is the step the rule is about.
  */
 import { describe, it, expect } from '@jest/globals';
-import { ids, kb } from '../helpers/action.js';
+import { ids, kb, memory } from '../helpers/action.js';
 
 describe('the places a memory rule names', () => {
   const notes = kb({
-    'documents/migrations.md': `---
-name: clickhouse-migration-rules
-description: ClickHouse migrations are append-only once merged
-metadata:
-  type: feedback
----
-Migrations in \`migrations/clickhouse/\` have run in prod once merged: never edit them, add a new file.
-
-**Why:** goose tracks versions, not file contents; see \`docs/why/goose\`.
-
-**How to apply:** Any ClickHouse schema change.
-`,
+    'documents/migrations.md': memory(
+      'clickhouse-migration-rules',
+      'ClickHouse migrations are append-only once merged',
+      'Migrations in `migrations/clickhouse/` have run in prod once merged: never edit them, add a new file.\n\n**Why:** goose tracks versions, not file contents; see `docs/why/goose`.\n\n**How to apply:** Any ClickHouse schema change.',
+    ),
     'documents/rust.md': `---
 name: rust-tests-nextest
 description: Run Rust tests with nextest

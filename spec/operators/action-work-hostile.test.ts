@@ -4,10 +4,7 @@
  */
 import { describe, it, expect } from '@jest/globals';
 import { callWork } from '../../operators/action/call-work.js';
-import { ids, kb, call } from '../helpers/action.js';
-
-const memory = (name: string, description: string, body: string, type = 'feedback'): string =>
-  `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: ${type}\n---\n${body}\n`;
+import { ids, kb, call, memory } from '../helpers/action.js';
 
 const notes = kb({
   'documents/go-errors.md': memory('go-error-wrapping', 'Go errors are wrapped with %w', 'Wrap with context.'),
