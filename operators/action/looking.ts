@@ -55,9 +55,6 @@ export function onlyLooks(commands: readonly string[][]): boolean {
   });
 }
 
-/** Files that only describe (a README, a changelog, docs): reading one is not an action a learning is about. */
-export const DESCRIBING = /(?:^|\/)(?:readme|changelog|license|contributing|authors|notice)(?:\.[a-z]+)?$|\.(?:md|txt|rst|adoc)$/i;
-
 /**
  * Words every piece of code or config is full of (keywords, file types, ubiquitous names), as stems.
  * They are rare in everyday English, so the English word counts would take them for topic words:

@@ -28,7 +28,7 @@ import { typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
-import { CODE_WORDS, DESCRIBING, onlyLooks, program } from './looking.js';
+import { CODE_WORDS, onlyLooks, program } from './looking.js';
 import { callWork, sharedWork } from './call-work.js';
 import { replacedValues } from './values.js';
 
@@ -239,7 +239,9 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   const f = features(action, cwd);
   const looking =
     (action.kind === 'run' && onlyLooks(f.commands)) ||
-    (action.kind === 'read' && f.paths.every((p) => DESCRIBING.test(p))) ||
+    // Reading a file changes nothing: what a learning warns about happens when the file is written or
+    // run (the harness hooks wire only the tools that act; a call that reads gets `applies_when` only).
+    action.kind === 'read' ||
     (action.kind === 'other' && f.paths.length === 0);
   const ev = new Evidence();
   commandEvidence(idx, action, f, looking, opts, ev);

@@ -172,3 +172,21 @@ describe("the project's own name in a package scope", () => {
     expect(why.filter((w) => w.startsWith('phrase:'))).toEqual([]);
   });
 });
+
+describe('a call that reads a file', () => {
+  const pinned = kb({
+    'documents/catalog.md': memory(
+      'deps-version-catalog',
+      'Android deps only via gradle/libs.versions.toml',
+      'Add new libraries to `libs.versions.toml`, never as coordinates in a build file.',
+    ),
+    'documents/when.md': `---\nid: lrn-read-when\ntitle: Secrets files\napplies_when: ["secrets/**"]\n---\nNever print them.\n`,
+  });
+  it('gets nothing from the file it reads, whatever names it; an applies_when glob still reaches it', () => {
+    expect(ids(pinned, 'Read', { file_path: '/home/dev/shop/android/gradle/libs.versions.toml' })).toEqual([]);
+    expect(
+      ids(pinned, 'Edit', { file_path: '/home/dev/shop/android/gradle/libs.versions.toml', old_string: 'a', new_string: 'b' }),
+    ).toContain('deps-version-catalog');
+    expect(ids(pinned, 'Read', { file_path: '/home/dev/shop/secrets/prod.env' })).toEqual(['lrn-read-when']);
+  });
+});
