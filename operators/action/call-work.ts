@@ -157,7 +157,6 @@ const ADDS_PACKAGE = new Set([
   'npm install',
   'pnpm install',
   'yarn install',
-  'npm i',
   'pnpm add',
   'yarn add',
   'bun add',
@@ -169,6 +168,8 @@ const ADDS_PACKAGE = new Set([
   'pipenv install',
   'composer require',
   'dotnet add',
+  'pip install',
+  'go get',
 ]);
 
 /**
@@ -190,7 +191,7 @@ function namesPackage(args: readonly string[]): boolean {
 
 /** The kinds of work a shell command does (tests, benchmarks, lint, migrations, protobuf generation). */
 function runKinds(words: readonly string[], out: Set<string>): void {
-  const p = program(words).replace(/^\.\//, '');
+  const p = program(words);
   const args = words.slice(1).map((w) => w.toLowerCase());
   const first = args.find((w) => !w.startsWith('-')) ?? '';
   const run = `${p} ${first}`;
@@ -204,7 +205,7 @@ function runKinds(words: readonly string[], out: Set<string>): void {
   if (/^(?:golangci-lint|eslint|ruff|flake8|pylint|clippy)$/.test(p) || run === 'cargo clippy' || task.startsWith('lint')) out.add('lint');
   if (p === 'goose' || run === 'alembic upgrade' || run === 'alembic revision' || task.includes('migrate')) out.add('migration');
   if (run === 'buf generate' || p === 'protoc') out.add('proto');
-  if ((ADDS_PACKAGE.has(run) || run === 'pip install' || run === 'go get') && namesPackage(args)) out.add('dependency');
+  if (ADDS_PACKAGE.has(run) && namesPackage(args)) out.add('dependency');
 }
 
 /** The kinds of work a call does, its languages, and whether it is inside tests (see the module comment). */
@@ -215,7 +216,7 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
   if (action.kind === 'run') {
     for (const c of action.commands) {
       runKinds(c, kinds);
-      const lang = LANG_BY_PROGRAM[program(c).replace(/^\.\//, '')];
+      const lang = LANG_BY_PROGRAM[program(c)];
       if (lang) languages.add(lang);
     }
     inTests = kinds.has('test');

@@ -80,7 +80,11 @@ export interface MatchOptions {
   max?: number;
 }
 
-/** `applies_when` commands, always; the commands notes name, unless the call only looks; path globs. */
+/**
+ * `applies_when` commands, always; unless the call only looks: the commands notes name, the steps and
+ * git steps they are named for, the work the call does (workEvidence), the values it replaces
+ * (valueEvidence), commands named in prose; path globs.
+ */
 function commandEvidence(
   idx: TriggerIndex,
   action: ToolAction,
@@ -107,13 +111,7 @@ function commandEvidence(
   for (const { i, said } of steps) if (!ev.byNote.get(i)?.strong) ev.credit(i, W_PHRASE, `subject:${said}`, true);
   // A rule named for the kind of work the call does (call-work.ts): `go-error-wrapping` for a Go edit that handles an error.
   if (!looking) workEvidence(idx, action, f, ev);
-  // A value a note pins, replaced by the edit (values.ts): `2024-06-20` → `2025-03-31.basil`.
-  // The value alone is no proof: `1.0.0` is every new package's version and a date any fixture's; the
-  // call must also name a word of what the note is about (`stripe` in `stripe.api_version`).
-  for (const v of replacedValues(action)) {
-    const hits = (idx.byValue.get(v) ?? []).filter((i) => [...idx.notes[i]!.stems].some((s) => f.stems.has(s) && !isValueWord(s)));
-    for (const i of hits) ev.credit(i, W_PHRASE * spread(hits.length), `changes:${v}`, hits.length <= 2);
-  }
+  valueEvidence(idx, action, f, ev);
   // A command named in prose (commands.ts): as strong as one named in a code span.
   const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
   for (const { i, said } of prose)
@@ -127,6 +125,18 @@ function commandEvidence(
     // A file its "How to apply" names, changed: the note said when it applies, as a named command does.
     const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find(touches) : undefined;
     if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.source}`, true);
+  }
+}
+
+/**
+ * A value a note pins, replaced by the edit (values.ts): `2024-06-20` → `2025-03-31.basil`. The value
+ * alone is no proof: `1.0.0` is every new package's version and a date any fixture's; the call must
+ * also name a word of what the note is about (`stripe` in `stripe.api_version`).
+ */
+function valueEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, ev: Evidence): void {
+  for (const v of replacedValues(action)) {
+    const hits = (idx.byValue.get(v) ?? []).filter((i) => [...idx.notes[i]!.stems].some((s) => f.stems.has(s) && !isValueWord(s)));
+    for (const i of hits) ev.credit(i, W_PHRASE * spread(hits.length), `changes:${v}`, hits.length <= 2);
   }
 }
 
