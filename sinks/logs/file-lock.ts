@@ -16,7 +16,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdirPrivate, readSmallFile } from '../../io/atomic-write.js';
+import { mkdirPrivate } from '../../io/atomic-write.js';
+import { stallPoint } from '../../io/read-stall.js';
 
 /** Age after which a lock naming no owner on this host is taken as abandoned (updates take milliseconds). */
 const STALE_LOCK_MS = 10_000;
@@ -74,21 +75,80 @@ export function lockOwnerState(text: string): 'gone' | 'alive' | 'unknown' {
   return start && now && now !== start ? 'gone' : 'alive';
 }
 
-/** Remove the lock at `lock` if it is stale, and only the very file judged (another waiter may have replaced it meanwhile). */
-function clearStale(lock: string): void {
-  let judged: fs.Stats;
+/**
+ * A lock file as judged. Its descriptor stays open until the judgement is acted on: while it is
+ * open the file's inode cannot be freed, so no newer lock can be created under the same inode
+ * number (ext4 hands a freed number straight to the next file of the folder). Without that pin, a
+ * waiter that read the owner of a lock just before its owner released it and exited judged it
+ * "gone", found the next holder's new lock under the same number, and removed it: two writers then
+ * held the lock at once and one supersede was lost.
+ */
+export interface JudgedLock {
+  fd: number;
+  ino: number;
+  dev: number;
+  stale: boolean;
+}
+
+/** Open and judge the lock at `lock` (null when there is none now). The caller must pass the result to removeIfStale. */
+export function judgeLock(lock: string): JudgedLock | null {
+  stallPoint(lock);
+  let fd: number;
   try {
-    judged = fs.statSync(lock);
+    fd = fs.openSync(lock, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
   } catch {
-    return; // released meanwhile
+    return null; // released meanwhile
   }
-  const owner = lockOwnerState(readSmallFile(lock, 4096) ?? '');
-  const stale = owner === 'gone' || (owner === 'unknown' && Date.now() - judged.mtimeMs > STALE_LOCK_MS);
-  if (!stale) return;
   try {
-    if (fs.statSync(lock).ino === judged.ino) fs.rmSync(lock, { force: true });
+    const st = fs.fstatSync(fd);
+    // The owner is read from the very file judged, not from whatever the path names by then.
+    const buf = Buffer.alloc(st.isFile() ? Math.min(st.size, 4096) : 0);
+    const len = buf.length ? fs.readSync(fd, buf, 0, buf.length, 0) : 0;
+    const owner = lockOwnerState(buf.subarray(0, len).toString('utf8'));
+    const stale = owner === 'gone' || (owner === 'unknown' && Date.now() - st.mtimeMs > STALE_LOCK_MS);
+    return { fd, ino: st.ino, dev: st.dev, stale };
+  } catch {
+    fs.closeSync(fd);
+    return null;
+  }
+}
+
+/**
+ * Remove the lock judged stale, and only that very file (the path may name a newer lock by now).
+ * Waiters that judged the same dead lock take turns removing it (`<lock>.clear`): otherwise one
+ * could check the path, the other remove the dead lock, a third writer take the lock anew, and
+ * the first remove that live lock.
+ */
+export function removeIfStale(lock: string, judged: JudgedLock): void {
+  try {
+    if (!judged.stale) return;
+    const turn = `${lock}.clear`;
+    try {
+      fs.closeSync(fs.openSync(turn, 'wx', 0o600));
+    } catch {
+      // Another waiter is removing it now; a turn left by a waiter killed mid-way is cleared by age.
+      clearAbandonedTurn(turn);
+      return;
+    }
+    try {
+      const now = fs.statSync(lock);
+      if (now.ino === judged.ino && now.dev === judged.dev) fs.rmSync(lock, { force: true });
+    } finally {
+      fs.rmSync(turn, { force: true });
+    }
   } catch {
     /* released meanwhile */
+  } finally {
+    fs.closeSync(judged.fd);
+  }
+}
+
+/** A removal turn is held for microseconds: one older than STALE_LOCK_MS was left by a killed waiter. */
+function clearAbandonedTurn(turn: string): void {
+  try {
+    if (Date.now() - fs.statSync(turn).mtimeMs > STALE_LOCK_MS) fs.rmSync(turn, { force: true });
+  } catch {
+    /* gone meanwhile */
   }
 }
 
@@ -113,7 +173,8 @@ export function withFileLock<T>(file: string, fn: () => T, waitMs = LOCK_WAIT_MS
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      clearStale(lock);
+      const judged = judgeLock(lock);
+      if (judged) removeIfStale(lock, judged);
       if (Date.now() > until) throw new LockBusyError(file);
       sleep(2 + Math.floor(Math.random() * 8));
     }

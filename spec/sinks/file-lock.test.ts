@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { LockBusyError, withFileLock } from '../../sinks/logs/index.js';
-import { lockOwnerState, lockOwnerText, processStart } from '../../sinks/logs/file-lock.js';
+import { judgeLock, lockOwnerState, lockOwnerText, processStart, removeIfStale } from '../../sinks/logs/file-lock.js';
 import { waitFor } from '../helpers/wait.js';
 
 let dir: string;
@@ -60,6 +60,37 @@ describe('withFileLock', () => {
     expect(withFileLock(file, () => 'written', 2000)).toBe('written');
     expect(Date.now() - t0).toBeLessThan(1500);
     expect(fs.existsSync(`${file}.lock`)).toBe(false);
+  });
+
+  it("a waiter that read a lock's owner just before it released and exited never removes the next holder's lock", () => {
+    const file = fresh();
+    const lock = `${file}.lock`;
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    plantLock(file, `${dead} ${os.hostname()} 1`, 0);
+    const judged = judgeLock(lock)!;
+    expect(judged.stale).toBe(true);
+    // Meanwhile the owner removed its lock and the next writer created its own (ext4 would give it
+    // the freed inode number were the judged file not held open).
+    fs.rmSync(lock);
+    fs.writeFileSync(lock, lockOwnerText());
+    removeIfStale(lock, judged);
+    expect(fs.readFileSync(lock, 'utf8')).toBe(lockOwnerText());
+  });
+
+  it('a dead lock is removed by one waiter at a time; a removal turn left by a killed waiter is cleared by age', () => {
+    const file = fresh();
+    const lock = `${file}.lock`;
+    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    plantLock(file, `${dead} ${os.hostname()} 1`, 0);
+    fs.writeFileSync(`${lock}.clear`, '');
+    removeIfStale(lock, judgeLock(lock)!);
+    expect(fs.existsSync(lock)).toBe(true);
+    const t = (Date.now() - 60_000) / 1000;
+    fs.utimesSync(`${lock}.clear`, t, t);
+    removeIfStale(lock, judgeLock(lock)!);
+    expect(fs.existsSync(`${lock}.clear`)).toBe(false);
+    removeIfStale(lock, judgeLock(lock)!);
+    expect(fs.existsSync(lock)).toBe(false);
   });
 
   it('a pid now held by another process (its start time differs) is a gone owner', () => {
