@@ -41,20 +41,72 @@ function subcommandWords(c: readonly string[]): string[] {
   return out;
 }
 
+/** What else a note names, for reading a run against its recommended commands. */
+export interface NamedInNote {
+  /** Its code spans, trimmed and lower-cased: values it offers besides the one a command writes ("(or `platform:api`)"). */
+  spans: ReadonlySet<string>;
+  /** Every option it writes anywhere (`--force` in "never `git push --force`"). */
+  flags: ReadonlySet<string>;
+}
+
+const NOTHING_NAMED: NamedInNote = { spans: new Set(), flags: new Set() };
+
+/** An option's name (`--filter` of `--filter=@x/api`). */
+const flagName = (a: string): string => a.split('=')[0]!;
+/** A path argument's kind: its first folder and its file type (`spec/requests/orders_spec.rb:42` → spec, .rb). */
+const pathKind = (a: string): string | null => {
+  const m = /^([\w.-]+)\/(?:[\w.-]+\/)*[\w.-]+?(\.[A-Za-z0-9]{1,8})(?::\d+)?$/.exec(a);
+  return m ? `${m[1]} ${m[2]}` : null;
+};
+
+/**
+ * Whether the run passes, where the note's command writes `w`, a value the note offers too, or a
+ * file of the same kind: the note's value is one instance of what to pass. `--filter=@plotline/shared`
+ * for `--filter=@plotline/api` when the note names `@plotline/shared`; `bin/rspec
+ * spec/requests/tips_spec.rb` for `bin/rspec spec/requests/orders_spec.rb:42`.
+ */
+function passesInstance(args: readonly string[], r: Recommended, k: number, named: NamedInNote): boolean {
+  const w = r.words[k]!;
+  if (w.includes('=') && w.startsWith('-')) {
+    const name = `${flagName(w)}=`;
+    return args.some((a) => a.startsWith(name) && named.spans.has(a.slice(name.length).toLowerCase()));
+  }
+  if (w.startsWith('-')) return false;
+  const before = r.words[k - 1];
+  if (before?.startsWith('-') && k > 1) return args.some((a, j) => a === before && named.spans.has((args[j + 1] ?? '').toLowerCase()));
+  const kind = pathKind(w);
+  return kind !== null && args.some((a) => pathKind(a) === kind);
+}
+
 /**
  * Whether command `c` runs recommended command `r` as the note writes it: the same program, each of
- * its words, and no flag the note does not write (unless it leaves the command open with `...`).
- * `git push` follows "a plain `git push`"; `git push --force` does not.
+ * its words (or another instance of a value, see passesInstance), and no flag the note does not
+ * write (unless it leaves the command open with `...`). `git push` follows "a plain `git push`";
+ * `git push --force` does not. A command the note writes with options of its own is followed with
+ * more options too, so long as the note says nothing of them: `gh pr create --draft --base main`
+ * with `--title`, not with `--force` where the note names `--force`.
  */
-export function followsCommand(c: readonly string[], r: Recommended, alsoFlags: ReadonlySet<string> = new Set()): boolean {
+export function followsCommand(
+  c: readonly string[],
+  r: Recommended,
+  alsoFlags: ReadonlySet<string> = new Set(),
+  named: NamedInNote = NOTHING_NAMED,
+): boolean {
   if (program(c) !== r.words[0]) return false;
   const args = c.slice(1);
-  const has = (w: string): boolean => args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w)));
-  if (!r.words.slice(1).every(has)) return false;
+  const has = (w: string, k: number): boolean =>
+    args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || passesInstance(args, r, k, named);
+  if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
+  const shaped = r.words.slice(1).some((w) => w.startsWith('-'));
   return args
     .filter((a) => a.startsWith('-'))
-    .every((a) => alsoFlags.has(a) || r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w))));
+    .every(
+      (a) =>
+        alsoFlags.has(a) ||
+        r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||
+        (shaped && !named.flags.has(flagName(a))),
+    );
 }
 
 /**
@@ -66,8 +118,18 @@ export function followsNote(commands: readonly string[][], t: NoteTriggers): boo
   if (t.recommends.length === 0) return false;
   // A flag the note recommends in another span ("`./gradlew :app:testDebugUnitTest` (or `--tests
   // '*CartTest'`)") is as much what it says to run.
-  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags));
+  const named = { spans: t.namedSpans, flags: t.namedFlags };
+  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named));
   return commands.some(follows) && !commands.some((c) => !follows(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
+}
+
+/**
+ * Whether `token` is an option a run passes to a program none of the note's recommended commands
+ * runs: the option is followed only by its own command (`gh issue create --title` does not follow
+ * "`linear issue create --title …`"), so it stays evidence.
+ */
+export function optionOfOtherProgram(token: string, commands: readonly string[][], t: NoteTriggers): boolean {
+  return token.startsWith('-') && commands.length > 0 && !commands.some((c) => t.recommends.some((r) => r.words[0] === program(c)));
 }
 
 /** Whether a run passes an option the note tells it to pass (`adb -s emulator-5554 shell …` for "pass `-s emulator-5554`"). */

@@ -22,7 +22,7 @@
 import { stemOf } from '../../core/stems.js';
 import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
-import { appliesStep, followsNote, gitStepNotes, passesFlag, proseCommands, runsPattern } from './commands.js';
+import { appliesStep, followsNote, gitStepNotes, optionOfOtherProgram, passesFlag, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
@@ -164,7 +164,7 @@ function workEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, 
 function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   // A pair counts once per note, however many identifiers join it (`usage_hourly`, `usage_hourly_local`).
   const creditedPairs = new Set<string>();
-  for (const { stems, near } of f.compounds.values()) {
+  for (const [token, { stems, near }] of f.compounds) {
     const credited = new Set<number>();
     for (let k = 1; k < stems.length; k += 1) {
       const [a, b] = [stems[k - 1]!, stems[k]!];
@@ -177,7 +177,8 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
         creditedPairs.add(`${i} ${a} ${b}`);
         const rarity = (opts.info(a) + opts.info(b)) / 2;
         const why = `phrase:${a} ${b}`;
-        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), why, false, near ? 'where' : why);
+        // The identifier is one clue, matched by its words or as a token (`@plotline/shared`): one piece.
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), why, false, near ? 'where' : `id:${token}`);
       }
     }
   }
@@ -188,7 +189,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
   // A variable's name is the note's word, counted as a token: not again as the everyday word.
   const counted = variableEvidence(idx.byVariable, idx.notes, f.variables, opts.info, ev);
   // One token of the call counts once per note, by the rarest of its forms that note names.
-  for (const { forms, stems, near } of f.compounds.values()) {
+  for (const [token, { forms, stems, near }] of f.compounds) {
     const best = new Map<number, { form: string; df: number }>();
     for (const form of forms) {
       const hits = idx.byCompound.get(form) ?? [];
@@ -197,10 +198,13 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
     for (const [i, { form, df }] of best) {
       const t = idx.notes[i]!;
       // Writing what the note recommends is following it: no evidence, and its words are not counted either.
-      if (!t.followTokens.has(form)) {
+      if (!t.followTokens.has(form) || optionOfOtherProgram(form, f.commands, t)) {
         const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
         const why = `${near ? 'near-token' : 'token'}:${form}`;
-        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, near ? 'where' : why);
+        // An option of the program the call runs (`--filter` of pnpm) is part of sharing the tool: the
+        // same piece as the words naming the program, not a second clue.
+        const piece = near ? 'where' : form.startsWith('-') && f.commands.length > 0 ? 'command-name' : `id:${token}`;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, piece);
       }
       const seen = counted.get(i) ?? new Set<string>();
       for (const w of stems) seen.add(w);

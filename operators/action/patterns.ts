@@ -90,10 +90,21 @@ const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'ruby', 'deno', 'b
  * run would be the note's command); through a runner and its interpreter, what the interpreter runs.
  */
 export function commandWords(words: readonly string[]): string[] {
+  const out = leadingWords(words);
+  // `run` names no command, the task after it does: `pnpm turbo run lint` is not `pnpm turbo run test`.
+  if (out.length > 0 && out[out.length - 1]!.toLowerCase() === 'run') {
+    const task = words.slice(out.length + 1).find((w) => !w.startsWith('-'));
+    if (task !== undefined && /^[A-Za-z][\w:.-]*$/.test(task)) return [...out, task];
+  }
+  return out;
+}
+
+/** The words after the program that say which command it is, before a runner's task is added (see commandWords). */
+function leadingWords(words: readonly string[]): string[] {
   // `uv run python -m app.openapi`, `pnpm exec node scripts/x.js`: the runner and the interpreter say
   // nothing of which command it is; what the interpreter runs does.
   if (RUNNER_WORDS.has((words[1] ?? '').toLowerCase()) && INTERPRETERS.has(versionless((words[2] ?? '').toLowerCase())))
-    return [words[1]!, words[2]!, ...commandWords(words.slice(2)).slice(0, 2)];
+    return [words[1]!, words[2]!, ...leadingWords(words.slice(2)).slice(0, 2)];
   // `python3 -m venv .venv`: the module is the command, as a subcommand is; `.venv` is its argument.
   if (INTERPRETERS.has(versionless((words[0] ?? '').toLowerCase())) && words[1] === '-m') return words.slice(1, 3);
   if (!(words[1] ?? '').startsWith('-')) return words.slice(1, 3);

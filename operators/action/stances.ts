@@ -3,6 +3,10 @@
  * warning, a symptom or a mere mention. Pure. Only a clear recommendation counts as advice; anything
  * else stays a trigger.
  */
+import { namedCommands } from './spans.js';
+
+/** Whether a span is a command: a program and at least one word after it (`pnpm turbo run lint`). */
+const namesCommand = (span: string): boolean => namedCommands(span).length > 0;
 
 /** Words before a code span that tell the agent to run it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
 const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
@@ -14,6 +18,28 @@ const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
 /** What precedes a span that opens a numbered step of a procedure (a line starting `2. `, `3) `). */
 const NUMBERED_STEP = /(?:^|\n)[ \t]*\d{1,2}[.)][ \t]*$/;
 const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
+/** What precedes a span that opens an item of a bulleted list (a line starting `- `, `* `). */
+const LIST_ITEM = /(?:^|\n)[ \t]*[-*+][ \t]+$/;
+/** A span that is the first thing after a colon (`Before I say a change is done: \`pnpm …\``): what the clause says to do. */
+const AFTER_COLON = /:[ \t]*$/;
+
+/**
+ * The line that leads into the list holding the end of `head` (the nearest line above the items
+ * that is no item), when it ends with a colon: "Run tests per package:" says what each item is.
+ */
+function listLeadIn(head: string): string | null {
+  const lines = head.split('\n').slice(0, -1).reverse();
+  const lead = lines.find((l) => !/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(l) && l.trim() !== '');
+  // Its last clause only: "Every package uses Vitest (no Jest left). Run tests per package:".
+  return lead !== undefined && /:[ \t]*$/.test(lead) ? lead.slice(lastClauseStart(lead)) : null;
+}
+
+/** A code span and what its clause says of it: advice to follow, a warning against it, or neither (a mention). */
+export interface SpanStance {
+  span: string;
+  recommended: boolean;
+  warned: boolean;
+}
 
 /**
  * Code spans of a text with what their clause says of them: recommended when the words before the
@@ -22,8 +48,8 @@ const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i
  * it or guards it with a condition; otherwise not. Only a clear recommendation
  * counts: a span merely mentioned stays a trigger.
  */
-export function spanStances(text: string): { span: string; recommended: boolean }[] {
-  const out: { span: string; recommended: boolean }[] = [];
+export function spanStances(text: string): SpanStance[] {
+  const out: SpanStance[] = [];
   for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
     // Note text is data: a clause is read within a window, and only so many spans, so a huge note
     // with thousands of spans costs no more than a few.
@@ -38,8 +64,14 @@ export function spanStances(text: string): { span: string; recommended: boolean 
     const clause = before + after;
     // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
     // A numbered step that opens with the span (`2. \`pnpm db:generate --name <x>\``) is the procedure to follow.
-    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head);
-    out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause) });
+    // An item of a list whose lead-in line tells the agent to run or use them ("Run tests per
+    // package:") is recommended as the lead-in says; so is a command a clause introduces with a
+    // colon, warned of by no word before it.
+    const lead = LIST_ITEM.test(head) ? listLeadIn(head) : null;
+    const led = lead !== null && RECOMMEND_CUE.test(lead) && !WARN_CUE.test(lead) && !GUARD_CUE.test(lead);
+    const introduced = AFTER_COLON.test(head) && namesCommand(m[1]!);
+    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head) || led || introduced;
+    out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause), warned: WARN_CUE.test(before) });
   }
   return out;
 }

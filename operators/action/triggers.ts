@@ -98,6 +98,10 @@ export interface NoteTriggers {
   recommendedFlags: Set<string>;
   /** Options it tells the agent to pass (`pass \`-s emulator-5554\``), as words: a run that passes one follows it. */
   followFlags: string[][];
+  /** Its code spans, trimmed and lower-cased: values it offers besides those its commands write (commands.ts passesInstance). */
+  namedSpans: Set<string>;
+  /** Every option it writes anywhere (`--force`): a run adding one of these to a recommended command does not follow it. */
+  namedFlags: Set<string>;
   /** The commands the note names anywhere else (warned about, or only mentioned). */
   otherPhrases: CommandPattern[];
   /**
@@ -154,6 +158,9 @@ function ruleWork(
   const tagged = namedWork(note.tags.join(' '), '').kinds;
   return { ...work, kinds: new Set([...work.kinds].filter((k) => tagged.has(k))) };
 }
+
+/** An option written anywhere in a note's text (`--force`, `-A`), by its name. */
+const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]*)/g;
 
 /** The commands and path globs of a note's `applies_when`. */
 function whenPatterns(fm: Record<string, unknown>): Pick<NoteTriggers, 'commands' | 'globs'> {
@@ -226,6 +233,8 @@ export function noteTriggers(
     recommends,
     recommendedFlags,
     followFlags: passedFlags(`${focus}\n${note.body}`),
+    namedSpans: new Set(spans.map((x) => x.trim().toLowerCase()).slice(0, MAX_PER_KIND)),
+    namedFlags: new Set([...`${focus}\n${note.body}`.matchAll(FLAG_RE)].map((m) => m[1]!.toLowerCase()).slice(0, MAX_PER_KIND)),
     otherPhrases,
     followTokens,
     followSettings,
