@@ -44,23 +44,31 @@ function loggedLines(added: string): string[] {
 
 /**
  * Whether a log line logs only identifiers and counts besides its message: every name it passes is an
- * id, a count or a size (`invoice_id`, `ev.Id`, `len(batch)`, `n`), every other argument a literal.
+ * id, a count, a size or a duration (`invoice_id`, `ev.Id`, `len(batch)`, `proto.Size(b)`,
+ * `time.Since(start)`, `n`), every other argument a literal.
  * What a template literal interpolates (`${req.body}`) is passed as much as an argument.
  */
 function onlyIdentifiers(line: string): boolean {
-  const after = line.slice(line.indexOf('(') + 1);
+  // What the log call passes: from its own parenthesis (`defer func() { logger.Info(…) }()` opens another first).
+  const call = LOG_RE.exec(line);
+  const after = call ? line.slice(call.index + call[0].length) : line.slice(line.indexOf('(') + 1);
   const interpolated = [...after.matchAll(/\$\{([^{}]{0,200})\}/g)].map((m) => m[1]!);
   // A backslash is read only as an escape: a quote's body that could also take it as a character
   // backtracks exponentially over a run of backslashes with no closing quote.
   const args = [after, ...interpolated]
     .join(' ')
     .replace(/(["'`])(?:\\.|(?!\1)[^\\])*\1/g, ' ')
-    .replace(/\b(?:len|count)\(\s*[\w.]+\s*\)|\.(?:len|length|size|count)\(\)/g, ' n ');
+    // Bounded repeats: a line is the call's text, and a long dotted run must not cost a pass per dot.
+    .replace(
+      /\b(?:\w{1,40}\.){0,3}(?:len|Len|count|Count|size|Size|Sizeof|Since)\(\s*[\w.]{1,200}\s*\)|\.(?:len|length|size|count|elapsed)\(\)/g,
+      ' n ',
+    );
   const names = args.match(/[A-Za-z_][\w.]*/g) ?? [];
   return names.every((n) => ID_NAME_RE.test(n.split('.').pop()!) || n === 'extra' || n === 'len');
 }
-/** A name that holds an identifier, a count or a size. */
-const ID_NAME_RE = /^(?:id|ids|n|count|total|size|len|length|\w*(?:_id|_ids|Id|ID|Ids|_count|Count|_total|_size|Size|_len))$/;
+/** A name that holds an identifier, a count, a size or a duration. */
+const ID_NAME_RE =
+  /^(?:id|ids|n|count|total|size|len|length|elapsed|duration|latency|took|uptime|\w*(?:_id|_ids|Id|ID|Ids|_count|Count|_total|_size|Size|_len|_ms|Ms|_secs|Duration|_duration|Elapsed))$/;
 
 /** Lines an edit adds that define or record a metric (Prometheus clients, Rust's `metrics` macros, statsd). */
 const METRIC_RE =

@@ -29,7 +29,7 @@ import { exempted } from './exemptions.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
-import { callWork, sharedWork } from './call-work.js';
+import { callWork, sharedWork, type CallWork } from './call-work.js';
 import { replacedValues } from './values.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
@@ -110,7 +110,8 @@ function commandEvidence(
   const steps = looking ? [] : gitStepNotes(idx.byGitStep, f.commands);
   for (const { i, said } of steps) if (!ev.byNote.get(i)?.strong) ev.credit(i, W_PHRASE, `subject:${said}`, true);
   // A rule named for the kind of work the call does (call-work.ts): `go-error-wrapping` for a Go edit that handles an error.
-  if (!looking) workEvidence(idx, action, f, ev);
+  const work = callWork(action, f.paths);
+  if (!looking) workEvidence(idx, work, ev);
   valueEvidence(idx, action, f, ev);
   // A command named in prose (commands.ts): as strong as one named in a code span.
   const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
@@ -119,12 +120,13 @@ function commandEvidence(
   if (f.paths.length === 0) return;
   typeEvidence(idx.byType, f.fileTypes, opts.info, ev);
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
+  const doing = (kinds?: ReadonlySet<string>): boolean => !kinds || [...kinds].some((k) => work.kinds.has(k));
   for (const i of idx.withGlobs) {
     const g = idx.notes[i]!.globs.find(touches);
     if (g) ev.credit(i, W_WHEN, `when:${g.source}`, true);
     // A file its "How to apply" names, changed: the note said when it applies, as a named command does.
-    const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find(touches) : undefined;
-    if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.source}`, true);
+    const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find((p) => touches(p.re) && doing(p.kinds)) : undefined;
+    if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.re.source}`, true);
   }
 }
 
@@ -141,9 +143,8 @@ function valueEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures,
 }
 
 /** Credits the rule notes named for a kind of work the call does, in its language (call-work.ts). */
-function workEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, ev: Evidence): void {
+function workEvidence(idx: TriggerIndex, work: CallWork, ev: Evidence): void {
   if (idx.byWork.size === 0) return;
-  const work = callWork(action, f.paths);
   const seen = new Set<number>();
   for (const kind of work.kinds) {
     for (const i of idx.byWork.get(kind) ?? []) {

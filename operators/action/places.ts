@@ -7,6 +7,13 @@ import { globRegExp, placeGlob } from './patterns.js';
 import { stemsOf } from './terms.js';
 import { noteName } from './git-steps.js';
 import { codeSpans } from './spans.js';
+import { nameWords, workOf } from './asked-work.js';
+
+/** A place a note applies to; with `kinds`, only for calls doing that work there ("any test under `apps/api/src/**`"). */
+export interface Place {
+  re: RegExp;
+  kinds?: ReadonlySet<string>;
+}
 
 /** Places kept per note (as many as `applies_when` entries). */
 const MAX_PLACES = 20;
@@ -31,10 +38,14 @@ export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
 
 /**
  * What, right before a place, says the rule holds for any change there: "any edit under", "anything
- * in", "every file in", "edits to".
+ * in", "every file in", "edits to". Not "any test under" nor "any new failure path in": those scope a
+ * kind of work to the place, and most edits there are not that work.
  */
 const ANY_CHANGE_RE =
-  /(?:\b(?:any|every|all)\b[^.;:`]{0,30}|\b(?:anything|everything)\s+|\bedits?\s+|\bchanges?\s+)(?:under|in|inside|within|to)\s*$/i;
+  /(?:\b(?:any|every|all)\s+(?:[\w-]+\s+){0,2}?(?:edits?|changes?|files?|code|modifications?|work)\s+|\b(?:anything|everything)\s+|\bedits?\s+|\bchanges?\s+)(?:under|in|inside|within|to)\s*$/i;
+
+/** What, right before a place, names the work the rule holds for there: "any test under", "every migration in". */
+const ANY_WORK_RE = /\b(?:any|every|all)\s+((?:[\w-]+\s+){1,3}?)(?:under|in|inside|within)\s*$/i;
 
 /**
  * The places a "How to apply" names in code spans (`.proto`, `internal/kafka`, `writer/v2.rs`). A top
@@ -43,8 +54,8 @@ const ANY_CHANGE_RE =
  * "when writing error handling in `api/`" scopes a kind of work to half the repository, and every edit
  * there is not that work. A folder where the checkout sits (`/home/dev/plotline`) is no place.
  */
-function howToApplyPlaces(howToApply: string): string[] {
-  const out: string[] = [];
+function howToApplyPlaces(howToApply: string): { glob: string; kinds?: ReadonlySet<string> }[] {
+  const out: { glob: string; kinds?: ReadonlySet<string> }[] = [];
   for (const m of howToApply.matchAll(/`([^`\n]{1,200})`/g)) {
     const span = m[1]!;
     // `./apps/api` is the folder `apps/api`, as written from the checkout.
@@ -56,12 +67,14 @@ function howToApplyPlaces(howToApply: string): string[] {
     // A top folder (`api/`), or one component of a monorepo, its layout folders aside (`apps/api`,
     // `apps/api/src`). Layout folders alone (`src/`, `internal/`, `packages/shared`) hold more than one;
     // a package under a folder that holds no components (`internal/kafka`, `pkg/auth`) is no component.
-    const parts = folder.split('/').filter(Boolean);
-    const inComponent = COMPONENT_FOLDERS.has((parts[0] ?? '').toLowerCase());
-    const named = inComponent ? parts.filter((p) => !LAYOUT_FOLDERS.has(p.toLowerCase())) : parts;
-    const top = !/[*.]/.test(folder) && named.length <= 1 && span.includes('/');
-    if (top && !ANY_CHANGE_RE.test(howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index))) continue;
-    out.push(...placeGlob(span));
+    // A folder's every file (`apps/api/src/**`) is the folder.
+    const core = folder.replace(/(?:\/\*{1,2})+$/, '');
+    const top = !/[*.]/.test(core) && wholeComponent(core) && span.includes('/');
+    const before = howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index);
+    // "any test under `apps/api/src/**`": the place, for that work only.
+    const kinds = top && !ANY_CHANGE_RE.test(before) ? workOf(nameWords(ANY_WORK_RE.exec(before)?.[1] ?? '')) : undefined;
+    if (kinds?.size === 0) continue;
+    out.push(...placeGlob(span).map((glob) => ({ glob, kinds })));
   }
   return out;
 }
@@ -73,6 +86,17 @@ function howToApplyPlaces(howToApply: string): string[] {
  */
 function machineFolder(path: string): boolean {
   return /^(?:[/~\\]|[A-Za-z]:[/\\])/.test(path) && !/\.[A-Za-z0-9]{1,8}$/.test(path.split(/[/\\]/).pop() ?? '');
+}
+
+/**
+ * Whether a folder is a whole top folder or one whole component of a monorepo, its layout folders
+ * aside (`api`, `apps/api`, `apps/api/src`); not `internal/kafka`, a package under a folder that
+ * holds no components.
+ */
+function wholeComponent(folder: string): boolean {
+  const parts = folder.split('/').filter(Boolean);
+  const inComponent = COMPONENT_FOLDERS.has((parts[0] ?? '').toLowerCase());
+  return (inComponent ? parts.filter((p) => !LAYOUT_FOLDERS.has(p.toLowerCase())) : parts).length <= 1;
 }
 
 /** Layout folders that hold a monorepo's components, one each (`apps/api`, `packages/ui`). */
@@ -98,8 +122,8 @@ const LAYOUT_FOLDERS = new Set([
 /**
  * The glob of a folder a memory's rule names, two levels deep at least (`migrations/clickhouse/`,
  * `internal/ingest/v1`), when a folder name in it is a word of the memory's subject (its name and
- * description: "clickhouse-migration-rules", "/v1/events is deprecated"). A top folder (`compactor/`)
- * is a whole component, where most of the work happens whatever the rule is about; a file
+ * description: "clickhouse-migration-rules", "/v1/events is deprecated"). A top folder (`compactor/`),
+ * or a monorepo's component (`apps/api` for "api-error-handling"), is a whole component, where most of the work happens whatever the rule is about; a file
  * (`compactor/Dockerfile`) named in the rule is where something happened once more often than where
  * the rule applies; and a folder that says only where to run something ("`uv add` inside
  * `apps/api`" in a dependency policy) is not what the rule is about.
@@ -108,7 +132,7 @@ function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   const s = span.trim().replace(/\/+$/, '');
   if (machineFolder(s)) return [];
   const parts = s.split('/').filter(Boolean);
-  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || parts.length < 2) return [];
+  if (/\.[A-Za-z0-9]{1,8}$/.test(s) || /[*?]/.test(s) || parts.length < 2 || wholeComponent(s)) return [];
   const named = parts.some(
     (p) => !LAYOUT_FOLDERS.has(p.toLowerCase()) && [...stemsOf(p.replace(/[-_.]+/g, ' '))].some((st) => subject.has(st)),
   );
@@ -116,12 +140,21 @@ function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
 }
 
 /** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
-export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' | 'title' | 'frontmatter'>): RegExp[] {
+export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' | 'title' | 'frontmatter'>): Place[] {
   const rule = ruleText(note);
   const description = note.frontmatter['description'];
   const subject = rule
     ? stemsOf(`${noteName(note)}\n${typeof description === 'string' ? description : ''}`.replace(/[-_/]+/g, ' '))
     : new Set<string>();
-  const places = [...howToApplyPlaces(note.howToApply), ...codeSpans(rule).flatMap((span) => ruleFolder(span, subject))];
-  return [...new Set(places)].slice(0, MAX_PLACES).map(globRegExp);
+  const places = [
+    ...howToApplyPlaces(note.howToApply),
+    ...codeSpans(rule).flatMap((span) =>
+      ruleFolder(span, subject).map((glob): { glob: string; kinds?: ReadonlySet<string> } => ({ glob })),
+    ),
+  ];
+  const seen = new Set<string>();
+  return places
+    .filter((p) => !seen.has(p.glob) && seen.add(p.glob))
+    .slice(0, MAX_PLACES)
+    .map((p) => ({ re: globRegExp(p.glob), ...(p.kinds ? { kinds: p.kinds } : {}) }));
 }

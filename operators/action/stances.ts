@@ -8,13 +8,13 @@ import { namedCommands } from './spans.js';
 /** Whether a span is a command: a program and at least one word after it (`pnpm turbo run lint`). */
 const namesCommand = (span: string): boolean => namedCommands(span).length > 0;
 
-/** Words before a code span that tell the agent to run it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
-const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
+/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`, "Log `order_id`"). */
+const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try|log)\b/i;
 /** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
 const WARN_CUE =
   /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
-/** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
-const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
+/** Words after a span that set it against what follows or what was before (`X, never Y`, `X instead of Y`, "`X` instead"). */
+const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead|rather than)\b/i;
 /** What precedes a span that opens a numbered step of a procedure (a line starting `2. `, `3) `). */
 const NUMBERED_STEP = /(?:^|\n)[ \t]*\d{1,2}[.)][ \t]*$/;
 const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;

@@ -25,7 +25,7 @@ import { exemptions } from './exemptions.js';
 import { gitStepsOf, noteName } from './git-steps.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
-import { placesOf, ruleText } from './places.js';
+import { placesOf, ruleText, type Place } from './places.js';
 import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
 import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
@@ -42,7 +42,7 @@ export interface NoteTriggers {
    * The files and folders its "How to apply" names (`Any \`.proto\` edit`, `anything under
    * \`internal/kafka\``), and those a Claude Code memory's rule names (ruleText).
    */
-  placeGlobs: RegExp[];
+  placeGlobs: Place[];
   /**
    * The commands its "How to apply" names, every word (`Any image that will run in a cluster:
    * \`docker buildx build --platform linux/amd64 ...\``): the step it applies to, in the note's words.

@@ -14,7 +14,7 @@ const memory = (name: string, description: string, body: string, type = 'feedbac
 
 /** The places a memory applies to, as the sources of their globs. */
 const places = (name: string, description: string, body: string): string[] =>
-  placesOf(parseNote(memory(name, description, body), 'documents/m.md', 'documents')).map((re) => re.source);
+  placesOf(parseNote(memory(name, description, body), 'documents/m.md', 'documents')).map((p) => p.re.source);
 
 /** Whether a place glob holds this file. */
 const holds = (globs: string[], file: string): boolean => globs.some((g) => new RegExp(g).test(file));
