@@ -14,7 +14,7 @@
  * in non-test Rust code") is not given for a call inside tests.
  */
 import { addedLines, type ToolAction } from './tool-call.js';
-import { program } from './looking.js';
+import { changesSomething, program } from './looking.js';
 import { nameWords, workOf } from './asked-work.js';
 import { codeKinds } from './edit-work.js';
 
@@ -206,7 +206,18 @@ function runKinds(words: readonly string[], out: Set<string>): void {
   if (p === 'goose' || run === 'alembic upgrade' || run === 'alembic revision' || task.includes('migrate')) out.add('migration');
   if (run === 'buf generate' || p === 'protoc') out.add('proto');
   if (ADDS_PACKAGE.has(run) && namesPackage(args)) out.add('dependency');
+  // Filing an issue in a tracker (`gh issue create`, `jira issue create`): where the team keeps them is the rule.
+  if (TRACKER_PROGRAMS.has(p) && /^issues?$/.test(first) && args.some((w) => w === 'create' || w === 'new')) out.add('ticket');
+  // A command against production (`redis-cli -u "$PROD_REDIS_URL" DEL …`, `-X brokers=…prod-eu1…`): the
+  // team's runbook is the way to act there. Only a command that changes something: `kubectl get` or
+  // `describe` against prod is a diagnosis (no looking command gets work evidence at all, match.ts).
+  if (words.slice(1).some((w) => PROD_RE.test(w)) && changesSomething(words)) out.add('runbook');
 }
+
+/** Programs that file issues in a tracker. */
+const TRACKER_PROGRAMS = new Set(['gh', 'glab', 'hub', 'jira', 'linear', 'tea']);
+/** A word of a command that names production: a `PROD_` variable, a `prod` or `production` host, context or part of a name. */
+const PROD_RE = /(?:^|[^A-Za-z])(?:prod|PROD|production|PRODUCTION)(?:[^A-Za-z]|$)/;
 
 /** The kinds of work a call does, its languages, and whether it is inside tests (see the module comment). */
 export function callWork(action: ToolAction, paths: readonly string[]): CallWork {
@@ -275,7 +286,14 @@ const OTHER_THING_RE =
 
 /** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
 export function namedWork(name: string, text: string, summary = ''): NamedWork {
-  const words = nameWords(name.toLowerCase().replace(/[-_]+/g, ' ').replace(OTHER_THING_RE, ' '));
+  // "on-call" is one word: its "call" is no remote procedure call ("Runbooks and on-call").
+  const words = nameWords(
+    name
+      .toLowerCase()
+      .replace(/\bon[-_ ]call\b/g, 'oncall')
+      .replace(/[-_]+/g, ' ')
+      .replace(OTHER_THING_RE, ' '),
+  );
   const languages = new Set([...words].map((w) => LANG_BY_NAME_WORD[w]).filter((l): l is string => Boolean(l)));
   // About running the work: its name says so, or its summary (description, How to apply) speaks of
   // running tests and never of writing them ("Run tests through turbo…", "Every time I run tests").

@@ -37,6 +37,19 @@ const REPORTING = words(`list ls status show current outdated plan lint check di
 const ACTING = words(`apply install add delete remove uninstall push deploy upgrade create destroy drop reset rm set update
   import init migrate publish release rollback scale patch replace edit commit merge rebase tag kill stop restart start exec`);
 
+/** Verbs of data stores and brokers that change something, besides ACTING (`redis-cli DEL`, `rpk topic alter-config`). */
+const CHANGING = words('del alter truncate flushall flushdb expire rename purge evict drain cordon');
+
+/** Whether a command names a verb that changes something (`docker restart`, `DEL key`, `alter-config`), in any word after its program. */
+export function changesSomething(command: readonly string[]): boolean {
+  return command.slice(1).some((w) =>
+    w
+      .toLowerCase()
+      .split('-')
+      .some((part) => ACTING.has(part) || CHANGING.has(part)),
+  );
+}
+
 /** The program a command runs, without its folder (`/usr/bin/git` → `git`). */
 export const program = (command: readonly string[]): string => (command[0] ?? '').toLowerCase().split('/').pop() ?? '';
 
