@@ -15,11 +15,9 @@
  * What an edit only quotes around its change (unchanged lines) counts like its file path: where the
  * change is, not what it does. A run that does what a note recommends, as the note writes it (`use
  * \`cargo nextest run --workspace\``), gives that note nothing: the agent is already following it.
- * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared
- * word. Calls that only look (`ls`, `git status`, `cat`, reading a README, `npm outdated`, `terraform
- * plan`) give nothing unless a note's `applies_when` names them.
+ * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared word.
+ * Calls that only look (`ls`, `git status`, `cat`, a README read) give nothing unless `applies_when` names them.
  */
-import { stemOf } from '../../core/stems.js';
 import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
 import { appliesStep, followsNote, gitStepNotes, optionOfOtherProgram, passesFlag, proseCommands, runsPattern } from './commands.js';
@@ -30,13 +28,10 @@ import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
 import { callWork, sharedWork, type CallWork } from './call-work.js';
-import { replacedValues } from './values.js';
+import { isValueWord, replacedValues } from './values.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
 const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type|changes):/;
-/** Words any pinned value stands beside (`version: 1.0.0`), and the numbers a value is made of: no sign of the note's subject. */
-const VALUE_WORDS = new Set(['version', 'versions', 'ver', 'v'].map(stemOf));
-const isValueWord = (s: string): boolean => VALUE_WORDS.has(s) || !/[a-z]{2}/.test(s);
 
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
 export const ACTION_MATCH_THRESHOLD = 1.5;
@@ -194,7 +189,10 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
     const best = new Map<number, { form: string; df: number }>();
     for (const form of forms) {
       const hits = idx.byCompound.get(form) ?? [];
-      for (const i of hits) if (!best.has(i) || best.get(i)!.df > hits.length) best.set(i, { form, df: hits.length });
+      // A form the note recommends is no evidence, another it names is (`process.env` of `process.env.X`).
+      const rank = (i: number, c: { form: string; df: number }): number => (idx.notes[i]!.followTokens.has(c.form) ? 1e6 : 0) + c.df;
+      for (const i of hits)
+        if (rank(i, best.get(i) ?? { form, df: Infinity }) > rank(i, { form, df: hits.length })) best.set(i, { form, df: hits.length });
     }
     for (const [i, { form, df }] of best) {
       const t = idx.notes[i]!;

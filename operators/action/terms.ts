@@ -71,6 +71,13 @@ export function compoundsOf(token: string): string[] {
   for (const m of token.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
     for (const part of [m[0], ...m[0].split('.')]) if (isCompound(part) && !part.includes('.')) out.add(part.toLowerCase());
     if (m[0].includes('.') && isCompound(m[0])) out.add(m[0].toLowerCase());
+    // What a member access reaches through (`process.env` of `process.env.SLACK_URL`, `req.body` of
+    // `req.body.email`): what a note names is often the object, not the one field a call reads.
+    const segments = m[0].split('.');
+    for (let k = 2; k < segments.length && k <= 3; k += 1) {
+      const prefix = segments.slice(0, k).join('.');
+      if (isCompound(prefix)) out.add(prefix.toLowerCase());
+    }
   }
   // A flag is the same flag with or without its value, with one dash or two (`-f` aside).
   for (const c of [...out]) if (c.startsWith('--')) out.add(c.replace(/=.*$/, ''));

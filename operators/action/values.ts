@@ -5,6 +5,7 @@
  * other words: `stripe.api_version = "2024-06-20"` → `"2025-03-31.basil"` shares one token with it,
  * and that token is what the note is about.
  */
+import { stemOf } from '../../core/stems.js';
 import { rawTokens } from './terms.js';
 import type { ToolAction } from './tool-call.js';
 import { addedLines } from './tool-call.js';
@@ -41,3 +42,7 @@ export function replacedValues(action: ToolAction): Set<string> {
       .filter((v) => v && !kept.has(v)),
   );
 }
+
+/** Words any pinned value stands beside (`version: 1.0.0`), and the numbers a value is made of: no sign of the note's subject. */
+const VALUE_WORDS = new Set(['version', 'versions', 'ver', 'v'].map(stemOf));
+export const isValueWord = (s: string): boolean => VALUE_WORDS.has(s) || !/[a-z]{2}/.test(s);

@@ -131,4 +131,32 @@ describe('what stays evidence', () => {
     });
     expect(m.map((x) => x.pieces)).toEqual([1]);
   });
+
+  it('counts the object a member access reaches through, though the note recommends the field', () => {
+    const env = kb({
+      'documents/env.md': memory(
+        'env-vars',
+        'Config goes through the env schema; never read `process.env` directly',
+        "Read it with `this.config.get('SLACK_WEBHOOK_URL')`.\n\n**How to apply:** New config keys.",
+      ),
+    });
+    const write = (line: string): string[] =>
+      ids(env, 'Edit', {
+        file_path: '/home/dev/shop/apps/api/src/notify.ts',
+        old_string: '  async notify() {',
+        new_string: `  async notify() {\n${line}`,
+      });
+    expect(write('    const url = process.env.SLACK_WEBHOOK_URL;')).toEqual(['env-vars']);
+    const why = matchAction(
+      env,
+      call('Edit', {
+        file_path: '/home/dev/shop/apps/api/src/notify.ts',
+        old_string: '',
+        new_string: 'const url = process.env.SLACK_WEBHOOK_URL;',
+      }),
+      '/home/dev/shop',
+      { info, threshold: 0 },
+    ).flatMap((m) => m.why);
+    expect(why).toContain('token:process.env');
+  });
 });
