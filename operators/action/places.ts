@@ -139,13 +139,21 @@ function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   return named ? placeGlob(`${s}/`) : [];
 }
 
+/** A word that is a URL or a host name (`https://x.io/a`, `(brindle.atlassian.net)`, `redpanda-0.prod.internal`). */
+const HOST_RE = /:\/\/|^[("'<[]*[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|co)\b/i;
+
 /** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
 export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' | 'title' | 'frontmatter'>): Place[] {
   const rule = ruleText(note);
   const description = note.frontmatter['description'];
-  const subject = rule
-    ? stemsOf(`${noteName(note)}\n${typeof description === 'string' ? description : ''}`.replace(/[-_/]+/g, ' '))
-    : new Set<string>();
+  // A host or URL in the description (`brindle.atlassian.net`) names a service, not the subject: the
+  // org name in it would make a repository slug the rule mentions (`brindle/tollgate`) a place.
+  const said = (typeof description === 'string' ? description : '')
+    .slice(0, MAX_RULE_CHARS)
+    .split(/\s+/)
+    .filter((w) => !HOST_RE.test(w))
+    .join(' ');
+  const subject = rule ? stemsOf(`${noteName(note)}\n${said}`.replace(/[-_/]+/g, ' ')) : new Set<string>();
   const places = [
     ...howToApplyPlaces(note.howToApply),
     ...codeSpans(rule).flatMap((span) =>

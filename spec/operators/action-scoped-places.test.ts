@@ -48,6 +48,23 @@ describe('a place a rule scopes a kind of work to', () => {
   });
 });
 
+describe('a repository slug a rule names', () => {
+  it('is no place because the description names a host of the same org (`brindle.atlassian.net`)', () => {
+    const globs = placesOf(
+      parseNote(
+        memory(
+          'jira-projects',
+          'Tickets live in Jira (brindle.atlassian.net); GitHub Issues are off',
+          'Issues are off on `brindle/tollgate`.',
+        ),
+        'documents/j.md',
+        'documents',
+      ),
+    );
+    expect(globs).toEqual([]);
+  });
+});
+
 describe('a whole component a rule names', () => {
   it('is no place for every edit in it (`apps/api` in "api-error-handling")', () => {
     expect(at('apps/api/src/work-orders/work-orders.service.ts', 'export const x = 1;')).not.toContain('api-error-handling');
