@@ -55,7 +55,7 @@ describe('a repository slug a rule names', () => {
         memory(
           'jira-projects',
           'Tickets live in Jira (brindle.atlassian.net); GitHub Issues are off',
-          'Issues are off on `brindle/tollgate`.',
+          'Board: https://brindle.atlassian.net/jira/PAY.\n\n- GitHub Issues are off on `brindle/tollgate`.',
         ),
         'documents/j.md',
         'documents',
