@@ -22,6 +22,13 @@ const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i
 const LIST_ITEM = /(?:^|\n)[ \t]*[-*+][ \t]+$/;
 /** A span that is the first thing after a colon (`Before I say a change is done: \`pnpm …\``): what the clause says to do. */
 const AFTER_COLON = /:[ \t]*$/;
+/**
+ * Labels and lead-ins that put what follows their colon as the wrong way, an incident's cause or a
+ * repro, not as what to do: "Wrong: `git push --force origin main`", "Root cause: `terraform
+ * destroy`", "Dangerous commands — run with care:".
+ */
+const NOT_ADVICE_CUE =
+  /\b(?:wrong|bad|incorrect|anti-?patterns?|(?:root )?causes?|culprits?|repro\w*|mistakes?|dangerous|destructive|deprecated|legacy|obsolete|pitfalls?|gotchas?|caution|careful|happened|ran)\b/i;
 
 /**
  * The line that leads into the list holding the end of `head` (the nearest line above the items
@@ -69,7 +76,7 @@ export function spanStances(text: string): SpanStance[] {
     // colon, warned of by no word before it.
     const lead = LIST_ITEM.test(head) ? listLeadIn(head) : null;
     const led = lead !== null && RECOMMEND_CUE.test(lead) && !WARN_CUE.test(lead) && !GUARD_CUE.test(lead);
-    const introduced = AFTER_COLON.test(head) && namesCommand(m[1]!);
+    const introduced = AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before) && namesCommand(m[1]!);
     const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head) || led || introduced;
     out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause), warned: WARN_CUE.test(before) });
   }

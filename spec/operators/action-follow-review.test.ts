@@ -1,0 +1,43 @@
+/**
+ * Runs that only look like following a memory: what a note records as wrong, as the cause of an
+ * incident or as a repro is no advice, whatever shape it is written in; a value or file the note
+ * warns of is no other instance of what it recommends; an option that undoes the recommended
+ * command is no option the note "says nothing of".
+ */
+import { describe, it, expect } from '@jest/globals';
+import { spanStances } from '../../operators/action/index.js';
+import { ids, kb, memory } from '../helpers/action.js';
+
+const stance = (text: string): string[] => spanStances(text).map((x) => `${x.span}:${x.recommended ? 'do' : '-'}`);
+const run = (body: string, command: string, name = 'the-memory', description = 'What the memory says'): string[] =>
+  ids(kb({ 'documents/m.md': memory(name, description, body) }), 'Bash', { command }, '/home/dev/shop');
+
+describe('a command a colon introduces', () => {
+  it('is no advice after a label that says it is wrong, caused an incident or reproduces a bug', () => {
+    expect(stance('Wrong: `git push --force origin main`. Right: `git push --force-with-lease origin my-branch`.')).toEqual([
+      'git push --force origin main:-',
+      'git push --force-with-lease origin my-branch:do',
+    ]);
+    expect(stance('Bad: `npm install lodash`. Good: `pnpm add lodash`.')).toEqual(['npm install lodash:-', 'pnpm add lodash:do']);
+    expect(stance('Root cause: `terraform destroy -target=module.db` ran on the shared workspace.')).toEqual([
+      'terraform destroy -target=module.db:-',
+    ]);
+    expect(stance('Repro: `curl -X DELETE https://api.shop.dev/carts/1`.')).toEqual(['curl -X DELETE https://api.shop.dev/carts/1:-']);
+    // What the clause says to do still is.
+    expect(stance('Before I say a change is done: `pnpm turbo run lint typecheck`.')).toEqual(['pnpm turbo run lint typecheck:do']);
+  });
+
+  it('so running the wrong one still gets the reminder', () => {
+    const body = 'Wrong: `git push --force origin main`. Right: `git push --force-with-lease origin my-branch`.';
+    expect(run(body, 'git push --force origin main', 'force-push', 'How to force-push a rewritten branch')).toContain('force-push');
+    expect(run(body, 'git push --force-with-lease origin my-branch', 'force-push', 'How to force-push a rewritten branch')).toEqual([]);
+    expect(
+      run(
+        'Root cause: `terraform destroy -target=module.db` ran on the shared workspace.',
+        'terraform destroy -target=module.db',
+        'tf-destroy',
+        'A terraform destroy wiped the shared database',
+      ),
+    ).toContain('tf-destroy');
+  });
+});
