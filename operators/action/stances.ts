@@ -31,14 +31,19 @@ const NOT_ADVICE_CUE =
   /\b(?:wrong|bad|incorrect|anti-?patterns?|(?:root )?causes?|culprits?|repro\w*|mistakes?|dangerous|destructive|deprecated|legacy|obsolete|pitfalls?|gotchas?|caution|careful|happened|ran)\b/i;
 
 /**
- * The line that leads into the list holding the end of `head` (the nearest line above the items
- * that is no item), when it ends with a colon: "Run tests per package:" says what each item is.
+ * Whether the line that leads into the list holding the end of `head` (the nearest line above the
+ * items that is no item) ends with a colon and says to run or use them: "Run tests per package:".
  */
-function listLeadIn(head: string): string | null {
+function ledIn(head: string): boolean {
   const lines = head.split('\n').slice(0, -1).reverse();
   const lead = lines.find((l) => !/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(l) && l.trim() !== '');
-  // Its last clause only: "Every package uses Vitest (no Jest left). Run tests per package:".
-  return lead !== undefined && /:[ \t]*$/.test(lead) ? lead.slice(lastClauseStart(lead)) : null;
+  if (lead === undefined || !/:[ \t]*$/.test(lead)) return false;
+  // Its last clause says what to do ("Every package uses Vitest (no Jest left). Run tests per
+  // package:"); its whole last sentence whether the items are the wrong way ("Dangerous commands —
+  // run with care:").
+  const clause = lead.slice(lastClauseStart(lead));
+  const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
+  return RECOMMEND_CUE.test(clause) && !WARN_CUE.test(clause) && !GUARD_CUE.test(clause) && !NOT_ADVICE_CUE.test(sentence);
 }
 
 /** A code span and what its clause says of it: advice to follow, a warning against it, or neither (a mention). */
@@ -74,8 +79,7 @@ export function spanStances(text: string): SpanStance[] {
     // An item of a list whose lead-in line tells the agent to run or use them ("Run tests per
     // package:") is recommended as the lead-in says; so is a command a clause introduces with a
     // colon, warned of by no word before it.
-    const lead = LIST_ITEM.test(head) ? listLeadIn(head) : null;
-    const led = lead !== null && RECOMMEND_CUE.test(lead) && !WARN_CUE.test(lead) && !GUARD_CUE.test(lead);
+    const led = LIST_ITEM.test(head) && ledIn(head);
     const introduced = AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before) && namesCommand(m[1]!);
     const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head) || led || introduced;
     out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause), warned: WARN_CUE.test(before) });

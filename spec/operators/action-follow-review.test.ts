@@ -41,3 +41,22 @@ describe('a command a colon introduces', () => {
     ).toContain('tf-destroy');
   });
 });
+
+describe('the items of a list', () => {
+  it('are no advice under a lead-in that calls them dangerous or deprecated, whatever its last clause says', () => {
+    expect(stance('Dangerous commands — run with care:\n- `rails db:reset`\n- `rails db:drop`')).toEqual([
+      'rails db:reset:-',
+      'rails db:drop:-',
+    ]);
+    expect(stance('Deprecated (use turbo instead):\n- `pnpm -r test`')).toEqual(['pnpm -r test:-']);
+    // A lead-in whose sentence says to run them still leads them in.
+    expect(stance('Every package uses Vitest (there is no Jest left). Run tests per package:\n- `pnpm turbo run test`')).toEqual([
+      'pnpm turbo run test:do',
+    ]);
+  });
+
+  it('so running a dangerous one still gets the reminder', () => {
+    const body = 'Dangerous commands — run with care:\n- `rails db:reset`\n- `rails db:drop`';
+    expect(run(body, 'rails db:reset', 'rails-db-resets', 'Rails database resets wipe the dev data')).toContain('rails-db-resets');
+  });
+});
