@@ -13,8 +13,14 @@ const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|
 /** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
 const WARN_CUE =
   /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
-/** Words after a span that set it against what follows or what was before (`X, never Y`, `X instead of Y`, "`X` instead"). */
-const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead|rather than)\b/i;
+/** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
+const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
+/**
+ * "Instead" right after a span, which it sets against what was before ("Log `user_id` instead",
+ * "`vitest` is used instead"); not one further on, which is another thing's ("`jest` was removed
+ * and vitest runs instead").
+ */
+const INSTEAD_AFTER = /^[\s,)]*(?:(?:is|are)\s+(?:used\s+)?)?instead\b/i;
 /** What precedes a span that opens a numbered step of a procedure (a line starting `2. `, `3) `). */
 const NUMBERED_STEP = /(?:^|\n)[ \t]*\d{1,2}[.)][ \t]*$/;
 const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
@@ -81,7 +87,13 @@ export function spanStances(text: string): SpanStance[] {
     // colon, warned of by no word before it.
     const led = LIST_ITEM.test(head) && ledIn(head);
     const introduced = AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before) && namesCommand(m[1]!);
-    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head) || led || introduced;
+    const cue =
+      RECOMMEND_CUE.test(before) ||
+      CONTRAST_AFTER.test(after) ||
+      INSTEAD_AFTER.test(after) ||
+      NUMBERED_STEP.test(head) ||
+      led ||
+      introduced;
     out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause), warned: WARN_CUE.test(before) });
   }
   return out;

@@ -60,3 +60,21 @@ describe('the items of a list', () => {
     expect(run(body, 'rails db:reset', 'rails-db-resets', 'Rails database resets wipe the dev data')).toContain('rails-db-resets');
   });
 });
+
+describe('"instead" after a span', () => {
+  it('recommends the span it follows, not one further back in the clause', () => {
+    expect(stance('Log `user_id`, `order_id` instead.')).toEqual(['user_id:do', 'order_id:do']);
+    expect(stance('`pnpm vitest` instead.')).toEqual(['pnpm vitest:do']);
+    expect(stance('`jest` was removed and vitest runs instead.')).toEqual(['jest:-']);
+    expect(stance('`yarn install` was dropped in March and `pnpm install` is used instead.')).toEqual([
+      'yarn install:-',
+      'pnpm install:do',
+    ]);
+  });
+
+  it('so running the dropped tool still gets the reminder', () => {
+    const body = '`yarn install` was dropped in March and `pnpm install` is used instead.';
+    expect(run(body, 'yarn install', 'yarn-dropped', 'The repo moved from yarn to pnpm')).toContain('yarn-dropped');
+    expect(run(body, 'pnpm install', 'yarn-dropped', 'The repo moved from yarn to pnpm')).toEqual([]);
+  });
+});
