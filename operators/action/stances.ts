@@ -8,8 +8,13 @@ import { namedCommands } from './spans.js';
 /** Whether a span is a command: a program and at least one word after it (`pnpm turbo run lint`). */
 const namesCommand = (span: string): boolean => namedCommands(span).length > 0;
 
-/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`, "Log `order_id`"). */
-const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try|log)\b/i;
+/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
+const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
+/**
+ * "Log" as the verb that opens the clause ("Log `order_id`", "Only log `user_id`"); the noun further
+ * on tells where something was seen ("the payment log contained `card.number`").
+ */
+const LOG_CUE = /^\W*(?:only\s+|just\s+)?log\b/i;
 /** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
 const WARN_CUE =
   /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
@@ -89,6 +94,7 @@ export function spanStances(text: string): SpanStance[] {
     const introduced = AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before) && namesCommand(m[1]!);
     const cue =
       RECOMMEND_CUE.test(before) ||
+      LOG_CUE.test(before) ||
       CONTRAST_AFTER.test(after) ||
       INSTEAD_AFTER.test(after) ||
       NUMBERED_STEP.test(head) ||

@@ -5,8 +5,8 @@
  * command is no option the note "says nothing of".
  */
 import { describe, it, expect } from '@jest/globals';
-import { spanStances } from '../../operators/action/index.js';
-import { ids, kb, memory } from '../helpers/action.js';
+import { matchAction, spanStances } from '../../operators/action/index.js';
+import { call, ids, info, kb, memory } from '../helpers/action.js';
 
 const stance = (text: string): string[] => spanStances(text).map((x) => `${x.span}:${x.recommended ? 'do' : '-'}`);
 const run = (body: string, command: string, name = 'the-memory', description = 'What the memory says'): string[] =>
@@ -76,5 +76,27 @@ describe('"instead" after a span', () => {
     const body = '`yarn install` was dropped in March and `pnpm install` is used instead.';
     expect(run(body, 'yarn install', 'yarn-dropped', 'The repo moved from yarn to pnpm')).toContain('yarn-dropped');
     expect(run(body, 'pnpm install', 'yarn-dropped', 'The repo moved from yarn to pnpm')).toEqual([]);
+  });
+});
+
+describe('"log" before a span', () => {
+  it('recommends it as a verb that opens the clause, not as the noun of an incident', () => {
+    expect(stance('Log `tenant_id`, `batch_id` and counts.')).toEqual(['tenant_id:do', 'batch_id:do']);
+    expect(stance('- Only log `order_id`.')).toEqual(['order_id:do']);
+    expect(stance('The payment log contained `card.number` in plain text last March.')).toEqual(['card.number:-']);
+  });
+
+  it('so an edit that logs the leaked field still counts it as evidence', () => {
+    const notes = kb({
+      'documents/m.md': memory(
+        'card-data-leak',
+        'Card data leaked in plain text',
+        'Redact card fields before logging.\n\nThe payment log contained `card.number` in plain text last March.',
+        'project',
+      ),
+    });
+    const edit = { file_path: '/home/dev/shop/payments/charge.ts', old_string: '}', new_string: 'logger.info("charge", card.number);\n}' };
+    const why = matchAction(notes, call('Edit', edit), '/home/dev/shop', { info, threshold: 0 }).flatMap((m) => m.why);
+    expect(why).toContain('token:card.number');
   });
 });
