@@ -100,3 +100,17 @@ describe('"log" before a span', () => {
     expect(why).toContain('token:card.number');
   });
 });
+
+describe('another value for an option the recommended command passes', () => {
+  const body = 'Deploy with `fly deploy --app shop-staging`. Never deploy `shop-prod` without approval.';
+
+  it('is no value the note offers when the note names it only in a warning', () => {
+    expect(run(body, 'fly deploy --app shop-prod', 'fly-deploys', 'Deploy to staging with fly')).toContain('fly-deploys');
+    expect(run(body, 'fly deploy --app shop-staging', 'fly-deploys', 'Deploy to staging with fly')).toEqual([]);
+  });
+
+  it('nor as --option=value', () => {
+    const eq = 'Deploy with `fly deploy --app=shop-staging`. Never deploy `shop-prod` without approval.';
+    expect(run(eq, 'fly deploy --app=shop-prod', 'fly-deploys', 'Deploy to staging with fly')).toContain('fly-deploys');
+  });
+});
