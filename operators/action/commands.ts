@@ -49,8 +49,6 @@ export interface NamedInNote {
   flags: ReadonlySet<string>;
 }
 
-const NOTHING_NAMED: NamedInNote = { spans: new Set(), flags: new Set() };
-
 /** An option's name (`--filter` of `--filter=@x/api`). */
 const flagName = (a: string): string => a.split('=')[0]!;
 /** A path argument's kind: its first folder and its file type (`spec/requests/orders_spec.rb:42` → spec, .rb). */
@@ -80,25 +78,27 @@ function passesInstance(args: readonly string[], r: Recommended, k: number, name
 
 /**
  * Whether command `c` runs recommended command `r` as the note writes it: the same program, each of
- * its words (or another instance of a value, see passesInstance), and no flag the note does not
- * write (unless it leaves the command open with `...`). `git push` follows "a plain `git push`";
- * `git push --force` does not. A command the note writes with options of its own is followed with
- * more options too, so long as the note says nothing of them: `gh pr create --draft --base main`
- * with `--title`, not with `--force` where the note names `--force`.
+ * its words, and no flag the note does not write (unless it leaves the command open with `...`).
+ * `git push` follows "a plain `git push`"; `git push --force` does not. Given what else the note
+ * names, also another instance of a value (see passesInstance), unless `instances` is false, and,
+ * for a command the note writes with options of its own, more options so long as the note says
+ * nothing of them: `gh pr create --draft --base main` with `--title`, not with `--force` where the
+ * note names `--force`.
  */
 export function followsCommand(
   c: readonly string[],
   r: Recommended,
   alsoFlags: ReadonlySet<string> = new Set(),
-  named: NamedInNote = NOTHING_NAMED,
+  named: NamedInNote | null = null,
+  instances = true,
 ): boolean {
   if (program(c) !== r.words[0]) return false;
   const args = c.slice(1);
   const has = (w: string, k: number): boolean =>
-    args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || passesInstance(args, r, k, named);
+    args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || (instances && named !== null && passesInstance(args, r, k, named));
   if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
-  const shaped = r.words.slice(1).some((w) => w.startsWith('-'));
+  const shaped = named !== null && r.words.slice(1).some((w) => w.startsWith('-'));
   return args
     .filter((a) => a.startsWith('-'))
     .every(
@@ -120,7 +120,10 @@ export function followsNote(commands: readonly string[][], t: NoteTriggers): boo
   // '*CartTest'`)") is as much what it says to run.
   const named = { spans: t.namedSpans, flags: t.namedFlags };
   const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named));
-  return commands.some(follows) && !commands.some((c) => !follows(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
+  // A run of a command the note names otherwise (`node scripts/migrate-prod.js` where it warns of
+  // it) follows only a command with the values the note writes, not another instance of them.
+  const asWritten = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named, false));
+  return commands.some(follows) && !commands.some((c) => !asWritten(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
 }
 
 /**

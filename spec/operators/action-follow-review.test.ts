@@ -114,3 +114,19 @@ describe('another value for an option the recommended command passes', () => {
     expect(run(eq, 'fly deploy --app=shop-prod', 'fly-deploys', 'Deploy to staging with fly')).toContain('fly-deploys');
   });
 });
+
+describe('another file of the kind the recommended command names', () => {
+  it('is no other instance when the note names the run otherwise (a command it warns of)', () => {
+    const body = 'Run `node scripts/migrate-dev.js` to migrate; never `node scripts/migrate-prod.js` from a laptop.';
+    expect(run(body, 'node scripts/migrate-prod.js', 'migrations', 'Migrate the dev database only')).toContain('migrations');
+    expect(run(body, 'node scripts/migrate-dev.js', 'migrations', 'Migrate the dev database only')).toEqual([]);
+    const seed = 'Seed with `./scripts/seed.sh db/seeds/dev.sql`; never `./scripts/seed.sh db/seeds/prod.sql`.';
+    expect(run(seed, './scripts/seed.sh db/seeds/prod.sql', 'seeding', 'Seed the dev database')).toContain('seeding');
+  });
+
+  it('while an option the note says nothing of still follows where it names a plain command otherwise', () => {
+    const body = 'Push a rewritten branch with `git push --force-with-lease`, not a plain `git push`.';
+    expect(run(body, 'git push --force-with-lease -u origin fix/slots', 'lease-push', 'Push rewritten branches with a lease')).toEqual([]);
+    expect(run(body, 'git push origin fix/slots', 'lease-push', 'Push rewritten branches with a lease')).toContain('lease-push');
+  });
+});
