@@ -7,7 +7,8 @@
  * - appliesStep: the call takes the step a note's "How to apply" names, in its own way.
  */
 import type { NoteTriggers, Recommended } from './triggers.js';
-import { ANY_GLOB, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, INTERPRETERS, type CommandPattern } from './patterns.js';
+import { versionless } from './tool-call.js';
 import { program } from './looking.js';
 import { GIT_STEPS, gitStepStem } from './git-steps.js';
 
@@ -72,6 +73,9 @@ function passesInstance(args: readonly string[], r: Recommended, k: number, name
   if (w.startsWith('-')) return false;
   const before = r.words[k - 1];
   if (before?.startsWith('-') && k > 1) return args.some((a, j) => a === before && named.spans.has((args[j + 1] ?? '').toLowerCase()));
+  // The script an interpreter runs is the command itself: `bash scripts/deploy-prod.sh` is not
+  // `bash scripts/deploy-staging.sh`, where `bin/rspec spec/requests/tips_spec.rb` is another test.
+  if (k === 1 && INTERPRETERS.has(versionless(r.words[0]!))) return false;
   const kind = pathKind(w);
   return kind !== null && args.some((a) => pathKind(a) === kind);
 }

@@ -130,3 +130,14 @@ describe('another file of the kind the recommended command names', () => {
     expect(run(body, 'git push origin fix/slots', 'lease-push', 'Push rewritten branches with a lease')).toContain('lease-push');
   });
 });
+
+describe('the script an interpreter runs', () => {
+  it('is the command itself, not a file of which another of its kind will do', () => {
+    const body = 'Deploy with `bash scripts/deploy-staging.sh` and check the dashboard.';
+    expect(run(body, 'bash scripts/deploy-prod.sh', 'deploys', 'Deploy to staging with the script')).toContain('deploys');
+    expect(run(body, 'bash scripts/deploy-staging.sh', 'deploys', 'Deploy to staging with the script')).toEqual([]);
+    // A test file a runner takes is one instance of what to pass.
+    const rspec = 'Run only the files you touched: `bin/rspec spec/requests/orders_spec.rb:42`.';
+    expect(run(rspec, 'bin/rspec spec/requests/tips_spec.rb', 'rspec-files', 'Run single rspec files')).toEqual([]);
+  });
+});
