@@ -52,6 +52,16 @@ export interface NamedInNote {
 
 /** An option's name (`--filter` of `--filter=@x/api`). */
 const flagName = (a: string): string => a.split('=')[0]!;
+/**
+ * Whether a note that writes options `flags` says something of option `a`: names it, names a longer
+ * option it begins (`--force` of `--force-with-lease`), or, for a one-letter option, a long option
+ * of that letter (`-f`, `--force-with-lease`): the run may be undoing what the note asks.
+ */
+function saysOf(flags: ReadonlySet<string>, a: string): boolean {
+  const name = flagName(a).toLowerCase();
+  const letter = /^-[a-z]$/.test(name) ? `--${name[1]}` : null;
+  return [...flags].some((f) => f === name || f.startsWith(`${name}-`) || (letter !== null && f.startsWith(letter)));
+}
 /** A path argument's kind: its first folder and its file type (`spec/requests/orders_spec.rb:42` → spec, .rb). */
 const pathKind = (a: string): string | null => {
   const m = /^([\w.-]+)\/(?:[\w.-]+\/)*[\w.-]+?(\.[A-Za-z0-9]{1,8})(?::\d+)?$/.exec(a);
@@ -103,14 +113,12 @@ export function followsCommand(
   if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
   const shaped = named !== null && r.words.slice(1).some((w) => w.startsWith('-'));
-  return args
-    .filter((a) => a.startsWith('-'))
-    .every(
-      (a) =>
-        alsoFlags.has(a) ||
-        r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||
-        (shaped && !named.flags.has(flagName(a))),
-    );
+  return [...new Set(args.filter((a) => a.startsWith('-')))].every(
+    (a) =>
+      alsoFlags.has(a) ||
+      r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||
+      (shaped && !saysOf(named.flags, a)),
+  );
 }
 
 /**

@@ -141,3 +141,19 @@ describe('the script an interpreter runs', () => {
     expect(run(rspec, 'bin/rspec spec/requests/tips_spec.rb', 'rspec-files', 'Run single rspec files')).toEqual([]);
   });
 });
+
+describe('an option the recommended command is run with besides its own', () => {
+  const body = 'Push a rewritten branch with `git push --force-with-lease`, never a plain force push.';
+  const push = (command: string): string[] => run(body, command, 'force-push', 'Push rewritten branches with a lease');
+
+  it('is no option the note says nothing of when it is what the note names a longer form of, or its one letter', () => {
+    expect(push('git push --force-with-lease --force')).toContain('force-push');
+    expect(push('git push --force-with-lease -f')).toContain('force-push');
+  });
+
+  it('still follows with an option the note says nothing of', () => {
+    expect(push('git push --force-with-lease')).toEqual([]);
+    expect(push('git push --force-with-lease --set-upstream origin fix/slots')).toEqual([]);
+    expect(push('git push --force-with-lease -u origin fix/slots')).toEqual([]);
+  });
+});
