@@ -157,3 +157,22 @@ describe('an option the recommended command is run with besides its own', () => 
     expect(push('git push --force-with-lease -u origin fix/slots')).toEqual([]);
   });
 });
+
+describe('an option the run passes', () => {
+  it('is a clue of its own where the note warns of it, not part of sharing the tool', () => {
+    const notes = kb({
+      'documents/a.md': memory(
+        'hooks-run-linters',
+        'Pre-commit hooks run the linters',
+        'The pre-commit hooks run eslint and the type check. Never skip them with `--no-verify`: CI fails the same checks later.',
+      ),
+      'documents/b.md': memory(
+        'npm-publish',
+        'Publishing packages',
+        'Publish with `npm publish --access public`; `--no-verify` is not an npm flag.',
+      ),
+      'documents/c.md': memory('husky-setup', 'Husky setup', 'Husky installs the hooks on `pnpm install`; `--no-verify` bypasses them.'),
+    });
+    expect(ids(notes, 'Bash', { command: 'git commit --no-verify -m wip' })).toContain('hooks-run-linters');
+  });
+});
