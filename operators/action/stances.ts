@@ -41,13 +41,23 @@ const AFTER_COLON = /:[ \t]*$/;
 const NOT_ADVICE_CUE =
   /\b(?:wrong|bad|incorrect|anti-?patterns?|(?:root )?causes?|culprits?|repro\w*|mistakes?|dangerous|destructive|deprecated|legacy|obsolete|pitfalls?|gotchas?|caution|careful|happened|ran)\b/i;
 
+/** A line that opens a list item (`- `, `* `, `2. `). */
+const ITEM_LINE = /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/;
+const indentOf = (line: string): number => /^[ \t]*/.exec(line)![0].length;
+
 /**
- * Whether the line that leads into the list holding the end of `head` (the nearest line above the
- * items that is no item) ends with a colon and says to run or use them: "Run tests per package:".
+ * Whether the line that leads into the list holding the end of `head` ends with a colon and says to
+ * run or use its items: "Run tests per package:". The lead-in is the nearest line above that is no
+ * part of the list: not an item as deep or deeper, nor a wrapped item's further line; in a nested
+ * list, the item the list hangs from ("- Never on prod:").
  */
 function ledIn(head: string): boolean {
-  const lines = head.split('\n').slice(0, -1).reverse();
-  const lead = lines.find((l) => !/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(l) && l.trim() !== '');
+  const lines = head.split('\n');
+  const own = indentOf(lines[lines.length - 1]!);
+  const lead = lines
+    .slice(0, -1)
+    .reverse()
+    .find((l) => l.trim() !== '' && indentOf(l) <= own && !(ITEM_LINE.test(l) && indentOf(l) === own));
   if (lead === undefined || !/:[ \t]*$/.test(lead)) return false;
   // Its last clause says what to do ("Every package uses Vitest (no Jest left). Run tests per
   // package:"); its whole last sentence whether the items are the wrong way ("Dangerous commands —

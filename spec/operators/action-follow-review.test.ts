@@ -55,6 +55,20 @@ describe('the items of a list', () => {
     ]);
   });
 
+  it('of a nested list are led in by the item they hang from ("- Never on prod:"), not the top line', () => {
+    const text = 'Run these before a release:\n- Safe anywhere:\n  - `pnpm test`\n- Never on prod:\n  - `pnpm db:reset`';
+    expect(stance(text)).toEqual(['pnpm test:-', 'pnpm db:reset:-']);
+    expect(stance('Run these before a release:\n- Run both:\n  - `pnpm test`\n  - `pnpm build`')).toEqual([
+      'pnpm test:do',
+      'pnpm build:do',
+    ]);
+    // A wrapped item's second line is part of the list, not its lead-in.
+    expect(stance('Run these:\n- `pnpm test` runs the unit tests\n  and the integration ones\n- `pnpm build`')).toEqual([
+      'pnpm test:do',
+      'pnpm build:do',
+    ]);
+  });
+
   it('so running a dangerous one still gets the reminder', () => {
     const body = 'Dangerous commands — run with care:\n- `rails db:reset`\n- `rails db:drop`';
     expect(run(body, 'rails db:reset', 'rails-db-resets', 'Rails database resets wipe the dev data')).toContain('rails-db-resets');
