@@ -7,7 +7,8 @@
  * - appliesStep: the call takes the step a note's "How to apply" names, in its own way.
  */
 import type { NoteTriggers, Recommended } from './triggers.js';
-import { ANY_GLOB, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, INTERPRETERS, type CommandPattern } from './patterns.js';
+import { versionless } from './tool-call.js';
 import { program } from './looking.js';
 import { GIT_STEPS, gitStepStem } from './git-steps.js';
 
@@ -49,10 +50,18 @@ export interface NamedInNote {
   flags: ReadonlySet<string>;
 }
 
-const NOTHING_NAMED: NamedInNote = { spans: new Set(), flags: new Set() };
-
 /** An option's name (`--filter` of `--filter=@x/api`). */
 const flagName = (a: string): string => a.split('=')[0]!;
+/**
+ * Whether a note that writes options `flags` says something of option `a`: names it, names a longer
+ * option it begins (`--force` of `--force-with-lease`), or, for a one-letter option, a long option
+ * of that letter (`-f`, `--force-with-lease`): the run may be undoing what the note asks.
+ */
+function saysOf(flags: ReadonlySet<string>, a: string): boolean {
+  const name = flagName(a).toLowerCase();
+  const letter = /^-[a-z]$/.test(name) ? `--${name[1]}` : null;
+  return [...flags].some((f) => f === name || f.startsWith(`${name}-`) || (letter !== null && f.startsWith(letter)));
+}
 /** A path argument's kind: its first folder and its file type (`spec/requests/orders_spec.rb:42` → spec, .rb). */
 const pathKind = (a: string): string | null => {
   const m = /^([\w.-]+)\/(?:[\w.-]+\/)*[\w.-]+?(\.[A-Za-z0-9]{1,8})(?::\d+)?$/.exec(a);
@@ -74,39 +83,42 @@ function passesInstance(args: readonly string[], r: Recommended, k: number, name
   if (w.startsWith('-')) return false;
   const before = r.words[k - 1];
   if (before?.startsWith('-') && k > 1) return args.some((a, j) => a === before && named.spans.has((args[j + 1] ?? '').toLowerCase()));
+  // The script an interpreter runs is the command itself: `bash scripts/deploy-prod.sh` is not
+  // `bash scripts/deploy-staging.sh`, where `bin/rspec spec/requests/tips_spec.rb` is another test.
+  if (k === 1 && INTERPRETERS.has(versionless(r.words[0]!))) return false;
   const kind = pathKind(w);
   return kind !== null && args.some((a) => pathKind(a) === kind);
 }
 
 /**
  * Whether command `c` runs recommended command `r` as the note writes it: the same program, each of
- * its words (or another instance of a value, see passesInstance), and no flag the note does not
- * write (unless it leaves the command open with `...`). `git push` follows "a plain `git push`";
- * `git push --force` does not. A command the note writes with options of its own is followed with
- * more options too, so long as the note says nothing of them: `gh pr create --draft --base main`
- * with `--title`, not with `--force` where the note names `--force`.
+ * its words, and no flag the note does not write (unless it leaves the command open with `...`).
+ * `git push` follows "a plain `git push`"; `git push --force` does not. Given what else the note
+ * names, also another instance of a value (see passesInstance), unless `instances` is false, and,
+ * for a command the note writes with options of its own, more options so long as the note says
+ * nothing of them: `gh pr create --draft --base main` with `--title`, not with `--force` where the
+ * note names `--force`.
  */
 export function followsCommand(
   c: readonly string[],
   r: Recommended,
   alsoFlags: ReadonlySet<string> = new Set(),
-  named: NamedInNote = NOTHING_NAMED,
+  named: NamedInNote | null = null,
+  instances = true,
 ): boolean {
   if (program(c) !== r.words[0]) return false;
   const args = c.slice(1);
   const has = (w: string, k: number): boolean =>
-    args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || passesInstance(args, r, k, named);
+    args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || (instances && named !== null && passesInstance(args, r, k, named));
   if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
-  const shaped = r.words.slice(1).some((w) => w.startsWith('-'));
-  return args
-    .filter((a) => a.startsWith('-'))
-    .every(
-      (a) =>
-        alsoFlags.has(a) ||
-        r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||
-        (shaped && !named.flags.has(flagName(a))),
-    );
+  const shaped = named !== null && r.words.slice(1).some((w) => w.startsWith('-'));
+  return [...new Set(args.filter((a) => a.startsWith('-')))].every(
+    (a) =>
+      alsoFlags.has(a) ||
+      r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||
+      (shaped && !saysOf(named.flags, a)),
+  );
 }
 
 /**
@@ -120,7 +132,10 @@ export function followsNote(commands: readonly string[][], t: NoteTriggers): boo
   // '*CartTest'`)") is as much what it says to run.
   const named = { spans: t.namedSpans, flags: t.namedFlags };
   const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named));
-  return commands.some(follows) && !commands.some((c) => !follows(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
+  // A run of a command the note names otherwise (`node scripts/migrate-prod.js` where it warns of
+  // it) follows only a command with the values the note writes, not another instance of them.
+  const asWritten = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named, false));
+  return commands.some(follows) && !commands.some((c) => !asWritten(c) && t.otherPhrases.some((p) => runsPattern(c, p)));
 }
 
 /**

@@ -200,9 +200,10 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       if (!t.followTokens.has(form) || optionOfOtherProgram(form, f.commands, t)) {
         const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
         const why = `${near ? 'near-token' : 'token'}:${form}`;
-        // An option of the program the call runs (`--filter` of pnpm) is part of sharing the tool: the
-        // same piece as the words naming the program, not a second clue.
-        const piece = near ? 'where' : form.startsWith('-') && f.commands.length > 0 ? 'command-name' : `id:${token}`;
+        // An option the note writes in a command it recommends (`--filter` of pnpm) is part of sharing
+        // the tool, one piece with the program's words; one it warns of (`--no-verify`) is a clue.
+        const tool = form.startsWith('-') && f.commands.length > 0 && t.recommendedFlags.has(form);
+        const piece = near ? 'where' : tool ? 'command-name' : `id:${token}`;
         ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, piece);
       }
       const seen = counted.get(i) ?? new Set<string>();

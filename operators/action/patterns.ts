@@ -81,7 +81,7 @@ export function placeGlob(span: string): string[] {
 
 /** A runner's subcommand that runs another program (`uv run`, `pnpm exec`), and the interpreters it may run. */
 const RUNNER_WORDS = new Set(['run', 'exec']);
-const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'ruby', 'deno', 'bun', 'tsx', 'ts-node', 'perl']);
+export const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'ruby', 'deno', 'bun', 'tsx', 'ts-node', 'perl']);
 
 /**
  * The words after the program that say which command it is: the next two, or, when they start with

@@ -8,13 +8,24 @@ import { namedCommands } from './spans.js';
 /** Whether a span is a command: a program and at least one word after it (`pnpm turbo run lint`). */
 const namesCommand = (span: string): boolean => namedCommands(span).length > 0;
 
-/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`, "Log `order_id`"). */
-const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try|log)\b/i;
+/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
+const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
+/**
+ * "Log" as the verb that opens the clause ("Log `order_id`", "Only log `user_id`"); the noun further
+ * on tells where something was seen ("the payment log contained `card.number`").
+ */
+const LOG_CUE = /^\W*(?:only\s+|just\s+)?log\b/i;
 /** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
 const WARN_CUE =
   /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
-/** Words after a span that set it against what follows or what was before (`X, never Y`, `X instead of Y`, "`X` instead"). */
-const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead|rather than)\b/i;
+/** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
+const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
+/**
+ * "Instead" right after a span, which it sets against what was before ("Log `user_id` instead",
+ * "`vitest` is used instead"); not one further on, which is another thing's ("`jest` was removed
+ * and vitest runs instead").
+ */
+const INSTEAD_AFTER = /^[\s,)]*(?:(?:is|are)\s+(?:used\s+)?)?instead\b/i;
 /** What precedes a span that opens a numbered step of a procedure (a line starting `2. `, `3) `). */
 const NUMBERED_STEP = /(?:^|\n)[ \t]*\d{1,2}[.)][ \t]*$/;
 const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i;
@@ -22,16 +33,38 @@ const GUARD_CUE = /\b(?:only (?:after|if|when|once)|unless|until|before you)\b/i
 const LIST_ITEM = /(?:^|\n)[ \t]*[-*+][ \t]+$/;
 /** A span that is the first thing after a colon (`Before I say a change is done: \`pnpm …\``): what the clause says to do. */
 const AFTER_COLON = /:[ \t]*$/;
+/**
+ * Labels and lead-ins that put what follows their colon as the wrong way, an incident's cause or a
+ * repro, not as what to do: "Wrong: `git push --force origin main`", "Root cause: `terraform
+ * destroy`", "Dangerous commands — run with care:".
+ */
+const NOT_ADVICE_CUE =
+  /\b(?:wrong|bad|incorrect|anti-?patterns?|(?:root )?causes?|culprits?|repro\w*|mistakes?|dangerous|destructive|deprecated|legacy|obsolete|pitfalls?|gotchas?|caution|careful|happened|ran)\b/i;
+
+/** A line that opens a list item (`- `, `* `, `2. `). */
+const ITEM_LINE = /^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/;
+const indentOf = (line: string): number => /^[ \t]*/.exec(line)![0].length;
 
 /**
- * The line that leads into the list holding the end of `head` (the nearest line above the items
- * that is no item), when it ends with a colon: "Run tests per package:" says what each item is.
+ * Whether the line that leads into the list holding the end of `head` ends with a colon and says to
+ * run or use its items: "Run tests per package:". The lead-in is the nearest line above that is no
+ * part of the list: not an item as deep or deeper, nor a wrapped item's further line; in a nested
+ * list, the item the list hangs from ("- Never on prod:").
  */
-function listLeadIn(head: string): string | null {
-  const lines = head.split('\n').slice(0, -1).reverse();
-  const lead = lines.find((l) => !/^[ \t]*(?:[-*+]|\d{1,2}[.)])[ \t]/.test(l) && l.trim() !== '');
-  // Its last clause only: "Every package uses Vitest (no Jest left). Run tests per package:".
-  return lead !== undefined && /:[ \t]*$/.test(lead) ? lead.slice(lastClauseStart(lead)) : null;
+function ledIn(head: string): boolean {
+  const lines = head.split('\n');
+  const own = indentOf(lines[lines.length - 1]!);
+  const lead = lines
+    .slice(0, -1)
+    .reverse()
+    .find((l) => l.trim() !== '' && indentOf(l) <= own && !(ITEM_LINE.test(l) && indentOf(l) === own));
+  if (lead === undefined || !/:[ \t]*$/.test(lead)) return false;
+  // Its last clause says what to do ("Every package uses Vitest (no Jest left). Run tests per
+  // package:"); its whole last sentence whether the items are the wrong way ("Dangerous commands —
+  // run with care:").
+  const clause = lead.slice(lastClauseStart(lead));
+  const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
+  return RECOMMEND_CUE.test(clause) && !WARN_CUE.test(clause) && !GUARD_CUE.test(clause) && !NOT_ADVICE_CUE.test(sentence);
 }
 
 /** A code span and what its clause says of it: advice to follow, a warning against it, or neither (a mention). */
@@ -67,10 +100,16 @@ export function spanStances(text: string): SpanStance[] {
     // An item of a list whose lead-in line tells the agent to run or use them ("Run tests per
     // package:") is recommended as the lead-in says; so is a command a clause introduces with a
     // colon, warned of by no word before it.
-    const lead = LIST_ITEM.test(head) ? listLeadIn(head) : null;
-    const led = lead !== null && RECOMMEND_CUE.test(lead) && !WARN_CUE.test(lead) && !GUARD_CUE.test(lead);
-    const introduced = AFTER_COLON.test(head) && namesCommand(m[1]!);
-    const cue = RECOMMEND_CUE.test(before) || CONTRAST_AFTER.test(after) || NUMBERED_STEP.test(head) || led || introduced;
+    const led = LIST_ITEM.test(head) && ledIn(head);
+    const introduced = AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before) && namesCommand(m[1]!);
+    const cue =
+      RECOMMEND_CUE.test(before) ||
+      LOG_CUE.test(before) ||
+      CONTRAST_AFTER.test(after) ||
+      INSTEAD_AFTER.test(after) ||
+      NUMBERED_STEP.test(head) ||
+      led ||
+      introduced;
     out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause), warned: WARN_CUE.test(before) });
   }
   return out;

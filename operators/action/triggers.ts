@@ -18,7 +18,7 @@
 import type { Note } from '../../core/note/index.js';
 import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf } from './terms.js';
 import { versionless } from './tool-call.js';
-import { spanStances } from './stances.js';
+import { spanStances, type SpanStance } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
@@ -98,7 +98,7 @@ export interface NoteTriggers {
   recommendedFlags: Set<string>;
   /** Options it tells the agent to pass (`pass \`-s emulator-5554\``), as words: a run that passes one follows it. */
   followFlags: string[][];
-  /** Its code spans, trimmed and lower-cased: values it offers besides those its commands write (commands.ts passesInstance). */
+  /** Its code spans no word warns of, trimmed and lower-cased: values it offers besides those its commands write (commands.ts passesInstance). */
   namedSpans: Set<string>;
   /** Every option it writes anywhere (`--force`): a run adding one of these to a recommended command does not follow it. */
   namedFlags: Set<string>;
@@ -158,6 +158,9 @@ function ruleWork(
   const tagged = namedWork(note.tags.join(' '), '').kinds;
   return { ...work, kinds: new Set([...work.kinds].filter((k) => tagged.has(k))) };
 }
+
+/** The spans of a note no word warns of, trimmed and lower-cased: the values it offers. */
+const offered = (stances: readonly SpanStance[]): string[] => stances.filter((x) => !x.warned).map((x) => x.span.trim().toLowerCase());
 
 /** An option written anywhere in a note's text (`--force`, `-A`), by its name. */
 const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]*)/g;
@@ -233,7 +236,8 @@ export function noteTriggers(
     recommends,
     recommendedFlags,
     followFlags: passedFlags(`${focus}\n${note.body}`),
-    namedSpans: new Set(spans.map((x) => x.trim().toLowerCase()).slice(0, MAX_PER_KIND)),
+    // A value it warns of ("never deploy `shop-prod`") is no value it offers.
+    namedSpans: new Set(offered(stances).slice(0, MAX_PER_KIND)),
     namedFlags: new Set([...`${focus}\n${note.body}`.matchAll(FLAG_RE)].map((m) => m[1]!.toLowerCase()).slice(0, MAX_PER_KIND)),
     otherPhrases,
     followTokens,

@@ -84,6 +84,7 @@ export function lockOwnerState(text: string): 'gone' | 'alive' | 'unknown' {
  * held the lock at once and one supersede was lost.
  */
 export interface JudgedLock {
+  /** -1 for a lock this user cannot open (see judgeLock). */
   fd: number;
   ino: number;
   dev: number;
@@ -96,8 +97,9 @@ export function judgeLock(lock: string): JudgedLock | null {
   let fd: number;
   try {
     fd = fs.openSync(lock, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch {
-    return null; // released meanwhile
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // released meanwhile
+    return unopenedLock(lock);
   }
   try {
     const st = fs.fstatSync(fd);
@@ -110,6 +112,19 @@ export function judgeLock(lock: string): JudgedLock | null {
   } catch {
     fs.closeSync(fd);
     return null;
+  }
+}
+
+/**
+ * A lock this user cannot open (another user's 0600 lock in a KB they share, a socket) names no
+ * owner it can read: judged by its age, as one naming no owner is, only without the pin.
+ */
+function unopenedLock(lock: string): JudgedLock | null {
+  try {
+    const st = fs.statSync(lock);
+    return { fd: -1, ino: st.ino, dev: st.dev, stale: Date.now() - st.mtimeMs > STALE_LOCK_MS };
+  } catch {
+    return null; // released meanwhile
   }
 }
 
@@ -139,7 +154,7 @@ export function removeIfStale(lock: string, judged: JudgedLock): void {
   } catch {
     /* released meanwhile */
   } finally {
-    fs.closeSync(judged.fd);
+    if (judged.fd >= 0) fs.closeSync(judged.fd);
   }
 }
 

@@ -6,6 +6,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { LockBusyError, withFileLock } from '../../sinks/logs/index.js';
 import { judgeLock, lockOwnerState, lockOwnerText, processStart, removeIfStale } from '../../sinks/logs/file-lock.js';
@@ -111,6 +112,23 @@ describe('withFileLock', () => {
     expect(() => withFileLock(file, () => 'written', 200)).toThrow(LockBusyError);
     plantLock(file, '', 60_000);
     expect(withFileLock(file, () => 'written', 2000)).toBe('written');
+  });
+
+  it("a lock this user cannot open (another user's 0600 lock in a shared KB; here a socket) is judged by its age", async () => {
+    const file = fresh();
+    const lock = `${file}.lock`;
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(lock, resolve));
+    try {
+      expect(() => fs.openSync(lock, 'r')).toThrow();
+      // Fresh: waited for, as a lock naming no owner is.
+      expect(() => withFileLock(file, () => 'written', 200)).toThrow(LockBusyError);
+      const t = (Date.now() - 60_000) / 1000;
+      fs.utimesSync(lock, t, t);
+      expect(withFileLock(file, () => 'written', 2000)).toBe('written');
+    } finally {
+      server.close();
+    }
   });
 
   it('the lock names this process and this host while held, and is removed after', () => {
