@@ -1,7 +1,8 @@
 /**
  * Successions among the candidates: a note that another live note of the KB supersedes (frontmatter
  * `supersedes: <id>`, or a `supersedes` relationship of the entity graph from an entity of the newer
- * note to an entity of the older one) is outdated advice. When the older note is relevant to the
+ * note to an entity of the older one, or a memory that says in words what of the older one is gone:
+ * core/note statedReplacements) is outdated advice. When the older note is relevant to the
  * query, its replacement answers the same question with the current advice, whatever words it
  * shares with the query ("should I mint RS256 tokens?" → "server-side sessions replace JWT").
  *
@@ -17,6 +18,7 @@
  */
 import type { RelevanceEstimate } from '../core/state.js';
 import type { Candidate, Degradation, ScoredCandidate } from '../core/types.js';
+import { statedReplacements } from '../core/note/index.js';
 
 /** For the given note paths: older path → paths of the given notes that supersede it; may throw. */
 export type SuccessorsPort = (paths: readonly string[]) => ReadonlyMap<string, ReadonlySet<string>>;
@@ -46,6 +48,9 @@ export function liftSuccessors(
     degraded.push({ stage: 'relevance', reason: 'error', message: `successor lookup unavailable: ${(err as Error).message}` });
     return;
   }
+  // A memory that says in words what of an older one is gone (core/note: statedReplacements).
+  for (const [o, n] of statedReplacements(candidates.map((c) => c.note)))
+    if (!pairs.some(([a, b]) => a === o && b === n)) pairs.push([o, n]);
   for (const [older, newer] of pairs) {
     const e = relevance.get(newer);
     if (e && !e.succeeds?.includes(older)) relevance.set(newer, { ...e, succeeds: [...(e.succeeds ?? []), older] });

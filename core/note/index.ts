@@ -3,7 +3,7 @@
 export { howToApply, parseTags, str } from './fields.js';
 export { declaredKey, declaredKeyPrefix, distinctKey, hashedId, isDistinctKeyOf, isHashedId, noteGist, readableId } from './gist.js';
 export { type FleetLookup, type Note, type NoteLocation, type NoteOrigin, declaredIdOf, isMemoryIndex, parseNote, pathId } from './note.js';
-export { isMemory, memoryNameWords, replacedLinks } from './memory.js';
+export { isMemory, memoryNameWords, replacedLinks, statedReplacements } from './memory.js';
 export { MODEL_TEXT_CHARS, extraFieldsText, modelText, searchableText } from './text.js';
 export {
   type NoteAuthor,

@@ -29,6 +29,65 @@ export function replacedLinks(body: string): string[] {
   return out.size > MAX_REPLACED_LINKS ? [] : [...out].filter(Boolean);
 }
 
+/** Code spans read per memory for replacements it states without a link (a long memory is not all replacements). */
+const MAX_REPLACED_SPANS = 12;
+/** Code spans of another memory compared with them. */
+const MAX_COMPARED_SPANS = 60;
+
+/** The words of code spans (`docker compose -f compose.test.yml` → docker, compose, compose.test.yml), an option without its value. */
+function spanWords(spans: readonly string[]): Set<string> {
+  return new Set(
+    spans
+      .flatMap((s) => s.toLowerCase().split(/\s+/))
+      .map((w) => w.replace(/=.*$/, '').replace(/^["'(]+|["'),.:]+$/g, ''))
+      .filter((w) => w.length >= 4),
+  );
+}
+
+const codeSpansOf = (text: string, max: number): string[] => [...text.matchAll(/`([^`\n]{1,200})`/g)].slice(0, max).map((m) => m[1]!);
+
+/**
+ * What a memory says no longer holds without linking the memory that said it: the code spans of
+ * its clauses with REPLACED_CUE and no `[[link]]` ("this replaced the old compose test database:
+ * `compose.test.yml`, port 5433 and `-PtestDb` are gone").
+ */
+export function replacedSpans(body: string): string[] {
+  const out: string[] = [];
+  for (const clause of body.slice(0, 20_000).split(/[.;!?\n]+(?:\s|$)/)) {
+    if (clause.includes('[[') || !REPLACED_CUE.test(clause.replace(/`[^`]*`/g, ' '))) continue;
+    out.push(...codeSpansOf(clause, MAX_REPLACED_SPANS));
+    if (out.length >= MAX_REPLACED_SPANS) break;
+  }
+  return out.slice(0, MAX_REPLACED_SPANS);
+}
+
+/**
+ * Replacements among memories that one states in words, not by a link: a newer memory replaces an
+ * older one of the same folder when two words of the code it says are gone (`compose.test.yml`,
+ * `-PtestDb`) are in the older one's code spans. Pairs [older, newer] by key; a pair claimed both
+ * ways replaces neither. Pure.
+ */
+export function statedReplacements(
+  notes: readonly { key: string; path: string; body: string; memoryType?: string }[],
+): [older: string, newer: string][] {
+  const memories = notes.filter((n) => n.memoryType);
+  const folder = (p: string): string => p.slice(0, p.lastIndexOf('/') + 1);
+  const gone = new Map(memories.map((n) => [n.key, spanWords(replacedSpans(n.body))]));
+  const stating = memories.filter((n) => gone.get(n.key)!.size >= 2);
+  if (stating.length === 0) return [];
+  const code = new Map(memories.map((n) => [n.key, spanWords(codeSpansOf(n.body, MAX_COMPARED_SPANS))]));
+  const pairs: [string, string][] = [];
+  for (const newer of stating) {
+    const said = [...gone.get(newer.key)!];
+    for (const older of memories) {
+      if (older.key === newer.key || folder(older.path) !== folder(newer.path)) continue;
+      const theirs = code.get(older.key)!;
+      if (said.filter((w) => theirs.has(w)).length >= 2) pairs.push([older.key, newer.key]);
+    }
+  }
+  return pairs.filter(([o, n]) => !pairs.some(([o2, n2]) => o2 === n && n2 === o));
+}
+
 /** A Claude Code memory's kind: `metadata.type` (2.1.300+), else the older top-level `type:`; '' when neither is one. */
 function memoryTypeOf(fm: Record<string, unknown>): string {
   const meta = fm['metadata'];

@@ -1,0 +1,71 @@
+/**
+ * Replacements a Claude Code memory states in words, without a `[[link]]`: "this replaced the old
+ * compose test database: `compose.test.yml`, port 5433 and `-PtestDb` are gone". The older memory,
+ * whose commands name what is gone, ranks below its replacement.
+ */
+import { describe, it, expect, afterEach } from '@jest/globals';
+import { statedReplacements } from '../../core/note/index.js';
+import { tempKb, type TempKb } from '../helpers/kb.js';
+import { recallIn, ids } from '../helpers/run.js';
+
+const OLD_BODY =
+  "ITs don't start their own database. Bring it up first:\n\n`docker compose -f compose.test.yml up -d testdb`\n\nThen run `./gradlew integrationTest -PtestDb=local`.";
+const NEW_BODY =
+  'DB tests are *IT classes with `@PostgresIT` (Testcontainers). Run `./gradlew :api:integrationTest`.\n\nSince July this replaced the old compose test database: `compose.test.yml`, port 5433 and `-PtestDb` are gone.';
+const mem = (key: string, body: string, path = `memory/${key}.md`) => ({ key, path, body, memoryType: 'project' });
+
+describe('statedReplacements', () => {
+  it('pairs a memory with the older one whose code it says is gone', () => {
+    expect(statedReplacements([mem('compose-db', OLD_BODY), mem('testcontainers', NEW_BODY)])).toEqual([['compose-db', 'testcontainers']]);
+  });
+
+  it('needs a clause that says something is gone, and two of its code words in the older memory', () => {
+    const mentions = NEW_BODY.replace('replaced the old compose test database', 'sits beside the compose test database').replace(
+      'are gone',
+      'are there',
+    );
+    expect(statedReplacements([mem('compose-db', OLD_BODY), mem('testcontainers', mentions)])).toEqual([]);
+    const one = NEW_BODY.replace(', port 5433 and `-PtestDb` are gone', ' is gone');
+    expect(statedReplacements([mem('compose-db', OLD_BODY), mem('testcontainers', one)])).toEqual([]);
+  });
+
+  it('pairs memories of one folder only, and neither of two that say it of each other', () => {
+    expect(statedReplacements([mem('compose-db', OLD_BODY, 'a/memory/x.md'), mem('testcontainers', NEW_BODY, 'b/memory/y.md')])).toEqual(
+      [],
+    );
+    const back = `${OLD_BODY}\n\nThe \`@PostgresIT\` and \`./gradlew :api:integrationTest\` setup is gone.`;
+    expect(statedReplacements([mem('compose-db', back), mem('testcontainers', NEW_BODY)])).toEqual([]);
+  });
+
+  it('reads only memories: a learning that says something is gone replaces nothing this way', () => {
+    expect(statedReplacements([mem('compose-db', OLD_BODY), { key: 'l', path: 'memory/l.md', body: NEW_BODY }])).toEqual([]);
+  });
+});
+
+describe('a recall over such a memory folder', () => {
+  let kb: TempKb | null = null;
+  afterEach(() => {
+    kb?.cleanup();
+    kb = null;
+  });
+
+  it('ranks the replacement above the memory it replaces', async () => {
+    kb = tempKb();
+    const memory = (name: string, description: string, body: string) =>
+      `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: project\n---\n${body}\n`;
+    kb.write(
+      'documents/project_test_db_compose.md',
+      memory('integration-test-db-compose', 'Integration tests need the compose test database on localhost:5433', OLD_BODY),
+    );
+    kb.write(
+      'documents/feedback_tests.md',
+      memory('tests-junit-testcontainers', 'DB tests are IT classes with PostgresIT (Testcontainers)', NEW_BODY),
+    );
+    const r = await recallIn(kb, 'integration tests fail with connection refused on localhost:5433, bring the test database up', {
+      floor: 0,
+    });
+    const order = ids(r);
+    expect(order.indexOf('tests-junit-testcontainers')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('tests-junit-testcontainers')).toBeLessThan(order.indexOf('integration-test-db-compose'));
+  });
+});
