@@ -44,7 +44,15 @@ function spanWords(spans: readonly string[]): Set<string> {
   );
 }
 
-const codeSpansOf = (text: string, max: number): string[] => [...text.matchAll(/`([^`\n]{1,200})`/g)].slice(0, max).map((m) => m[1]!);
+/** The first `max` code spans of a text (a huge note is read no further than that). */
+function codeSpansOf(text: string, max: number): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
+    if (out.length >= max) break;
+    out.push(m[1]!);
+  }
+  return out;
+}
 
 /**
  * What a memory says no longer holds without linking the memory that said it: the code spans of
