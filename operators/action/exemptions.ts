@@ -35,6 +35,16 @@ const BEYOND_RE =
   /\b(?:outside(?:\s+of)?|except(?:\s+(?:in|for))?|other\s+than|apart\s+from|excluding|not\s+counting)\s+`([^`\n]{1,120})`/gi;
 /** A program and the subcommands a parenthesis lists after it: `kubectl (get, describe, logs)`, the program in a code span or not. */
 const PROGRAM_LIST_RE = /(?:\b|`)([a-z][a-z0-9._-]{1,30})`?\s*\(([^()\n]{1,200})\)/gi;
+/** A sentence that opens with a label saying what the rule leaves out ("Exempt: …", "Exceptions: …"). */
+const EXEMPT_LABEL_RE = /^[\s*_>-]*(?:exempt(?:ed|ions?)?|exceptions?|not covered)[*_]*\s*:/i;
+
+/**
+ * A span a label exempts, as a place: a class by its name (`FxRate`) is its file in any language
+ * (`FxRate.java`, `FxRate.kt`); a path or folder (`reporting/`) is itself. (A method, `Money.x()`,
+ * is no place: placeGlob gives it none.)
+ */
+const labelledPlace = (span: string): string => (/^[A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)+$/.test(span.trim()) ? `${span.trim()}.*` : span);
+
 /** Exceptions kept per note. */
 const MAX_EXEMPT = 20;
 
@@ -73,6 +83,8 @@ export function exemptionTexts(text: string): ExemptionTexts {
       const ban = [...before.matchAll(PROHIBITION_RE)].pop();
       if (ban && !STAY_RE.test(before.slice(ban.index))) places.push(m[1]!);
     }
+    // "Exempt: `FxRate` holds a `BigDecimal` …": the places and the classes the label names.
+    if (EXEMPT_LABEL_RE.test(sentence)) for (const m of sentence.matchAll(/`([^`\n]{1,120})`/g)) places.push(labelledPlace(m[1]!));
     const fine = FINE_RE.exec(sentence);
     if (!fine) continue;
     if (CONDITION_RE.test(prose(sentence.slice(fine.index + fine[0].length)))) continue;

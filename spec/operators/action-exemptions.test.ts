@@ -4,7 +4,7 @@
  * about, a place where the rule holds ("keep changes outside `gen/`") and a place of wildcards.
  */
 import { describe, it, expect } from '@jest/globals';
-import { ids, kb } from '../helpers/action.js';
+import { ids, kb, memory } from '../helpers/action.js';
 
 describe('what a note only seems to say is fine, or to leave out', () => {
   const one = (id: string, title: string, insight: string) =>
@@ -57,5 +57,24 @@ describe('what a note only seems to say is fine, or to leave out', () => {
           'start := time.Now()',
         ),
       ).toEqual(['lrn-clock']);
+  });
+
+  it('reads what an "Exempt:" label names as left out: a class by its file, a folder as itself', () => {
+    const money = kb({
+      'documents/money.md': memory(
+        'money-amounts',
+        'Money is Money (minor units), never BigDecimal or double',
+        'Amounts are `Money`; `BigDecimal` for amounts fails review.\n\nExempt: `FxRate` holds a `BigDecimal` (a rate is no money), and the `reporting/` exports.',
+      ),
+    });
+    const edit = (file: string) =>
+      ids(money, 'Edit', {
+        file_path: `/home/dev/pay/${file}`,
+        old_string: '}',
+        new_string: '  BigDecimal inverse() { return BigDecimal.ONE; }\n}',
+      });
+    expect(edit('api/src/main/java/com/x/fx/FxRate.java')).toEqual([]);
+    expect(edit('reporting/src/Export.java')).toEqual([]);
+    expect(edit('api/src/main/java/com/x/fees/FeeCalculator.java')).toEqual(['money-amounts']);
   });
 });
