@@ -93,11 +93,29 @@ export function commandWords(words: readonly string[]): string[] {
   const out = leadingWords(words);
   // `run` names no command, the task after it does: `pnpm turbo run lint` is not `pnpm turbo run test`.
   if (out.length > 0 && out[out.length - 1]!.toLowerCase() === 'run') {
-    const task = words.slice(out.length + 1).find((w) => !w.startsWith('-'));
+    // An option that takes a value (`--filter api`) is passed over with its value.
+    const rest = words.slice(out.length + 1);
+    const task = rest.find((w, k) => !w.startsWith('-') && !RUNNER_VALUE_OPTIONS.has(rest[k - 1] ?? ''));
     if (task !== undefined && /^[A-Za-z][\w:.-]*$/.test(task)) return [...out, task];
   }
   return out;
 }
+
+/** Options of task runners (turbo, nx, npm, pnpm, yarn) that take the next word as their value. */
+const RUNNER_VALUE_OPTIONS = new Set([
+  '--filter',
+  '-F',
+  '--scope',
+  '--workspace',
+  '-w',
+  '--project',
+  '-p',
+  '--config',
+  '-c',
+  '--cwd',
+  '--dir',
+  '-C',
+]);
 
 /** The words after the program that say which command it is, before a runner's task is added (see commandWords). */
 function leadingWords(words: readonly string[]): string[] {

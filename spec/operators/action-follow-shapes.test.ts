@@ -7,6 +7,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { matchAction, spanStances } from '../../operators/action/index.js';
 import { call, ids, info, kb, memory } from '../helpers/action.js';
+import { commandWords } from '../../operators/action/patterns.js';
 
 const notes = kb({
   'documents/tests.md': memory(
@@ -96,6 +97,11 @@ describe('what stays evidence', () => {
     }).flatMap((m) => m.why);
     expect(why).toContain('command:pnpm turbo run test');
     expect(why).not.toContain('command:pnpm turbo run lint');
+  });
+
+  it("passes over a runner's option and its value for the task (`turbo run --filter api test`)", () => {
+    expect(commandWords('pnpm turbo run --filter api test'.split(' '))).toEqual(['turbo', 'run', 'test']);
+    expect(commandWords('pnpm turbo run --force test'.split(' '))).toEqual(['turbo', 'run', 'test']);
   });
 
   it('counts an option the memory recommends for another program: `gh issue create --title` does not follow `linear issue create`', () => {
