@@ -79,10 +79,14 @@ export function runKinds(words: readonly string[], out: Set<string>): void {
   // A command against production (`redis-cli -u "$PROD_REDIS_URL" DEL …`, `-X brokers=…prod-eu1…`): the
   // team's runbook is the way to act there. Only a command that changes something: `kubectl get` or
   // `describe` against prod is a diagnosis (no looking command gets work evidence at all, match.ts).
-  if (words.slice(1).some((w) => PROD_RE.test(w)) && changesSomething(words)) out.add('runbook');
+  // A word naming it, not prose that mentions it (`git commit -m "fix prod bug"`), and not version
+  // control, which changes the repository, not production (`git push origin prod`).
+  if (!VCS.has(p) && words.slice(1).some((w) => !/\s/.test(w) && PROD_RE.test(w)) && changesSomething(words)) out.add('runbook');
 }
 
 /** Programs that file issues in a tracker. */
 const TRACKER_PROGRAMS = new Set(['gh', 'glab', 'hub', 'jira', 'linear', 'tea']);
 /** A word of a command that names production: a `PROD_` variable, a `prod` or `production` host, context or part of a name. */
+/** Version control programs. */
+const VCS = new Set(['git', 'hg', 'jj', 'svn']);
 const PROD_RE = /(?:^|[^A-Za-z])(?:prod|PROD|production|PRODUCTION)(?:[^A-Za-z]|$)/;

@@ -45,5 +45,7 @@ describe('a command against production', () => {
     expect(run('kubectl --context prod-eu1 -n plotline get pods -o wide')).toEqual([]);
     expect(run('redis-cli -u "$STAGING_REDIS_URL" DEL bull:imports:stalled-check')).toEqual([]);
     expect(run('pnpm --filter @plotline/web build:production')).toEqual([]);
+    expect(run('git commit -m "tune prod queue timeouts"')).not.toContain('runbooks-and-on-call');
+    expect(run('git push origin prod')).not.toContain('runbooks-and-on-call');
   });
 });
