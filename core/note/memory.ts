@@ -93,7 +93,10 @@ export function statedReplacements(
       if (said.filter((w) => theirs.has(w)).length >= 2) pairs.push([older.key, newer.key]);
     }
   }
-  return pairs.filter(([o, n]) => !pairs.some(([o2, n2]) => o2 === n && n2 === o));
+  // A set, not a scan of the pairs per pair: sixty candidates that all say the same thing is gone
+  // make thousands of pairs, and a quadratic scan over them took seconds.
+  const claimed = new Set(pairs.map(([o, n]) => `${o}\0${n}`));
+  return pairs.filter(([o, n]) => !claimed.has(`${n}\0${o}`));
 }
 
 /** A Claude Code memory's kind: `metadata.type` (2.1.300+), else the older top-level `type:`; '' when neither is one. */
