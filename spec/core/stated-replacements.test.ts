@@ -29,6 +29,15 @@ describe('statedReplacements', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY), mem('testcontainers', one)])).toEqual([]);
   });
 
+  it('needs the two words from two spans it says are gone, not one command that changed', () => {
+    const gradle = 'Run `./gradlew build` before you push: CI rejects what fails locally.';
+    const detekt = '`./gradlew build` no longer runs `detekt`; run `./gradlew detekt` yourself.';
+    expect(statedReplacements([mem('build-before-push', gradle), mem('detekt', detekt)])).toEqual([]);
+    const up = 'Start the dependencies with `docker compose up -d redpanda` before the ITs.';
+    const v2 = 'Compose v1 is gone: `docker-compose up` is now `docker compose up`.';
+    expect(statedReplacements([mem('deps-up', up), mem('compose-v2', v2)])).toEqual([]);
+  });
+
   it('pairs memories of one folder only, and neither of two that say it of each other', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY, 'a/memory/x.md'), mem('testcontainers', NEW_BODY, 'b/memory/y.md')])).toEqual(
       [],
