@@ -49,8 +49,8 @@ export function liftSuccessors(
     return;
   }
   // A memory that says in words what of an older one is gone (core/note: statedReplacements).
-  for (const [o, n] of statedReplacements(candidates.map((c) => c.note)))
-    if (!pairs.some(([a, b]) => a === o && b === n)) pairs.push([o, n]);
+  const known = new Set(pairs.map(([o, n]) => `${o}\0${n}`));
+  for (const [o, n] of statedReplacements(candidates.map((c) => c.note))) if (!known.has(`${o}\0${n}`)) pairs.push([o, n]);
   for (const [older, newer] of pairs) {
     const e = relevance.get(newer);
     if (e && !e.succeeds?.includes(older)) relevance.set(newer, { ...e, succeeds: [...(e.succeeds ?? []), older] });

@@ -71,8 +71,8 @@ export function replacedSpans(body: string): string[] {
 
 /**
  * Replacements among memories that one states in words, not by a link: a newer memory replaces an
- * older one of the same folder when two words of the code it says are gone (`compose.test.yml`,
- * `-PtestDb`) are in the older one's code spans. Pairs [older, newer] by key; a pair claimed both
+ * older one of the same folder when two words, of two code spans it says are gone (`compose.test.yml`,
+ * `-PtestDb`), are in the older one's code spans. Pairs [older, newer] by key; a pair claimed both
  * ways replaces neither. Pure.
  */
 export function statedReplacements(
@@ -80,20 +80,29 @@ export function statedReplacements(
 ): [older: string, newer: string][] {
   const memories = notes.filter((n) => n.memoryType);
   const folder = (p: string): string => p.slice(0, p.lastIndexOf('/') + 1);
-  const gone = new Map(memories.map((n) => [n.key, spanWords(replacedSpans(n.body))]));
-  const stating = memories.filter((n) => gone.get(n.key)!.size >= 2);
+  // Per span: the two words must come from two things said to be gone. One command's own words
+  // (`./gradlew build` no longer runs detekt; Compose v1 is gone, `docker compose up` now) name a
+  // tool the older memory may still rightly use, not what of it is gone.
+  const gone = new Map(memories.map((n) => [n.key, replacedSpans(n.body).map((s) => [...spanWords([s])])]));
+  const stating = memories.filter((n) => new Set(gone.get(n.key)!.flat()).size >= 2);
   if (stating.length === 0) return [];
   const code = new Map(memories.map((n) => [n.key, spanWords(codeSpansOf(n.body, MAX_COMPARED_SPANS))]));
   const pairs: [string, string][] = [];
   for (const newer of stating) {
-    const said = [...gone.get(newer.key)!];
+    const said = gone.get(newer.key)!;
     for (const older of memories) {
       if (older.key === newer.key || folder(older.path) !== folder(newer.path)) continue;
       const theirs = code.get(older.key)!;
-      if (said.filter((w) => theirs.has(w)).length >= 2) pairs.push([older.key, newer.key]);
+      // Two spans each with a word in the older memory's code, and two words among them: then two
+      // different words come from two different spans.
+      const hit = said.map((ws) => ws.filter((w) => theirs.has(w))).filter((ws) => ws.length > 0);
+      if (hit.length >= 2 && new Set(hit.flat()).size >= 2) pairs.push([older.key, newer.key]);
     }
   }
-  return pairs.filter(([o, n]) => !pairs.some(([o2, n2]) => o2 === n && n2 === o));
+  // A set, not a scan of the pairs per pair: sixty candidates that all say the same thing is gone
+  // make thousands of pairs, and a quadratic scan over them took seconds.
+  const claimed = new Set(pairs.map(([o, n]) => `${o}\0${n}`));
+  return pairs.filter(([o, n]) => !claimed.has(`${n}\0${o}`));
 }
 
 /** A Claude Code memory's kind: `metadata.type` (2.1.300+), else the older top-level `type:`; '' when neither is one. */

@@ -29,6 +29,15 @@ describe('statedReplacements', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY), mem('testcontainers', one)])).toEqual([]);
   });
 
+  it('needs the two words from two spans it says are gone, not one command that changed', () => {
+    const gradle = 'Run `./gradlew build` before you push: CI rejects what fails locally.';
+    const detekt = '`./gradlew build` no longer runs `detekt`; run `./gradlew detekt` yourself.';
+    expect(statedReplacements([mem('build-before-push', gradle), mem('detekt', detekt)])).toEqual([]);
+    const up = 'Start the dependencies with `docker compose up -d redpanda` before the ITs.';
+    const v2 = 'Compose v1 is gone: `docker-compose up` is now `docker compose up`.';
+    expect(statedReplacements([mem('deps-up', up), mem('compose-v2', v2)])).toEqual([]);
+  });
+
   it('pairs memories of one folder only, and neither of two that say it of each other', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY, 'a/memory/x.md'), mem('testcontainers', NEW_BODY, 'b/memory/y.md')])).toEqual(
       [],
@@ -67,5 +76,14 @@ describe('a recall over such a memory folder', () => {
     const order = ids(r);
     expect(order.indexOf('tests-junit-testcontainers')).toBeGreaterThanOrEqual(0);
     expect(order.indexOf('tests-junit-testcontainers')).toBeLessThan(order.indexOf('integration-test-db-compose'));
+  });
+});
+
+describe('statedReplacements over many candidates that all say the same thing is gone', () => {
+  it('answers quickly (240 candidates took seconds when each pair scanned all the others)', () => {
+    const notes = Array.from({ length: 240 }, (_, i) => mem(`n${i}`, `The \`alpha beta\` and \`gamma delta\` are gone ${i}.`));
+    const t0 = performance.now();
+    expect(statedReplacements(notes)).toEqual([]);
+    expect(performance.now() - t0).toBeLessThan(2000);
   });
 });
