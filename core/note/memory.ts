@@ -54,6 +54,10 @@ function codeSpansOf(text: string, max: number): string[] {
   return out;
 }
 
+/** Words after which a replacement clause names the new thing (`npm ci` is gone, use `pnpm install`). */
+const NEW_SIDE_RE =
+  /\b(?:use|using|now|in favou?r of|(?:replaced|superseded) by|switched to|moved to|migrated to|instead)\b(?!\s+of\b)|→|->/i;
+
 /**
  * What a memory says no longer holds without linking the memory that said it: the code spans of
  * its clauses with REPLACED_CUE and no `[[link]]` ("this replaced the old compose test database:
@@ -63,7 +67,9 @@ export function replacedSpans(body: string): string[] {
   const out: string[] = [];
   for (const clause of body.slice(0, 20_000).split(/[.;!?\n]+(?:\s|$)/)) {
     if (clause.includes('[[') || !REPLACED_CUE.test(clause.replace(/`[^`]*`/g, ' '))) continue;
-    out.push(...codeSpansOf(clause, MAX_REPLACED_SPANS));
+    // What comes after "use …", "replaced by …", "→" is the replacement, not what is gone.
+    const newSide = NEW_SIDE_RE.exec(clause.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length)));
+    out.push(...codeSpansOf(newSide ? clause.slice(0, newSide.index) : clause, MAX_REPLACED_SPANS));
     if (out.length >= MAX_REPLACED_SPANS) break;
   }
   return out.slice(0, MAX_REPLACED_SPANS);
@@ -102,7 +108,10 @@ export function statedReplacements(
   // A set, not a scan of the pairs per pair: sixty candidates that all say the same thing is gone
   // make thousands of pairs, and a quadratic scan over them took seconds.
   const claimed = new Set(pairs.map(([o, n]) => `${o}\0${n}`));
-  return pairs.filter(([o, n]) => !claimed.has(`${n}\0${o}`));
+  // A memory that would replace more than a few others is not replacing them (as MAX_REPLACED_LINKS).
+  const count = new Map<string, number>();
+  for (const [, n] of pairs) count.set(n, (count.get(n) ?? 0) + 1);
+  return pairs.filter(([o, n]) => !claimed.has(`${n}\0${o}`) && count.get(n)! <= MAX_REPLACED_LINKS);
 }
 
 /** A Claude Code memory's kind: `metadata.type` (2.1.300+), else the older top-level `type:`; '' when neither is one. */

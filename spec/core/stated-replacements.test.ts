@@ -46,6 +46,18 @@ describe('statedReplacements', () => {
     expect(statedReplacements([mem('compose-db', back), mem('testcontainers', NEW_BODY)])).toEqual([]);
   });
 
+  it('takes what comes after "use" for the replacement, not for what is gone', () => {
+    const pnpm = mem('pnpm-only', 'Since May `npm install` and `npm ci` are gone, use `pnpm install` or `pnpm test`.');
+    const older = mem('tests', 'Run `pnpm install` first, then `pnpm test --filter api`.');
+    expect(statedReplacements([older, pnpm])).toEqual([]);
+  });
+
+  it('replaces at most three memories: one that would replace more replaces none', () => {
+    const olders = ['a', 'b', 'c', 'd'].map((k) => mem(k, OLD_BODY));
+    expect(statedReplacements([...olders.slice(0, 3), mem('testcontainers', NEW_BODY)])).toHaveLength(3);
+    expect(statedReplacements([...olders, mem('testcontainers', NEW_BODY)])).toEqual([]);
+  });
+
   it('reads only memories: a learning that says something is gone replaces nothing this way', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY), { key: 'l', path: 'memory/l.md', body: NEW_BODY }])).toEqual([]);
   });
