@@ -139,8 +139,8 @@ function ruleFolder(span: string, subject: ReadonlySet<string>): string[] {
   return named ? placeGlob(`${s}/`) : [];
 }
 
-/** A word that is a URL or a host name (`https://x.io/a`, `(brindle.atlassian.net)`, `redpanda-0.prod.internal`). */
-const HOST_RE = /:\/\/|^[("'<[]*[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|co)\b/i;
+/** A word that is a URL or a host name (`https://x.io/a`, `(brindle.atlassian.net)`, `redpanda-0.prod.internal`; not `docker-compose.dev.yml`). */
+const HOST_RE = /:\/\/|^[("'<[]*[\w-]+(?:\.[\w-]+)*\.(?:com|net|org|io|dev|app|cloud|internal|local|co)\b(?![.\w])/i;
 
 /** The globs of the places a note's "How to apply" names, and the folders a memory's rule names. */
 export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' | 'title' | 'frontmatter'>): Place[] {

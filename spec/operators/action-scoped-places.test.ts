@@ -65,6 +65,23 @@ describe('a repository slug a rule names', () => {
   });
 });
 
+describe('a file name in the description', () => {
+  it('is no host: its words are the subject (`docker-compose.dev.yml`)', () => {
+    const globs = placesOf(
+      parseNote(
+        memory(
+          'stack-files',
+          'Local stack lives in docker-compose.dev.yml',
+          'The stack runs Postgres and Redis.\n\n- Edit the files under `deploy/compose/` with care.',
+        ),
+        'documents/s.md',
+        'documents',
+      ),
+    );
+    expect(globs.map((p) => p.re.source)).toEqual(['(?:^|\\/)deploy\\/compose\\/.*$']);
+  });
+});
+
 describe('a whole component a rule names', () => {
   it('is no place for every edit in it (`apps/api` in "api-error-handling")', () => {
     expect(at('apps/api/src/work-orders/work-orders.service.ts', 'export const x = 1;')).not.toContain('api-error-handling');
