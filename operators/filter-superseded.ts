@@ -3,7 +3,8 @@
  * - frontmatter: `superseded_by` set, or `status` superseded/archived, or a live note that declares
  *   `supersedes: <this id>`;
  * - a note whose id or content hash belongs to a note in archived/ or documents/.forgotten/;
- * - a note whose reflect.db ledger row has is_latest = 0 (linked by artifact file name or content hash).
+ * - a note whose reflect.db ledger row has is_latest = 0 (linked by artifact file name or content hash);
+ * - a Claude Code memory another candidate says in words is gone (core/note statedReplacements).
  * These are the retirement marks of the reflect-kb reference format, honoured for compatibility.
  *
  * The lookups go through a RetiredLookup port (no IO here). Disabled by
@@ -16,6 +17,7 @@ import { errorMessage } from '../core/errors.js';
 import type { RetiredLookup } from '../core/ports.js';
 import type { RecallState } from '../core/state.js';
 import type { Candidate, Degradation, Drop } from '../core/types.js';
+import { statedReplacements } from '../core/note/index.js';
 
 export interface FilterSupersededOptions {
   enabled: boolean;
@@ -89,6 +91,9 @@ export function retirementReasons(
       degraded.push({ stage: 'filter-superseded', reason: 'error', message: `ledger lookup failed: ${errorMessage(err)}` });
     }
   }
+  // A memory another candidate says in words is gone (core/note statedReplacements), when that one stands.
+  for (const [older, newer] of statedReplacements(candidates.map((c) => c.note)))
+    if (!reasons.has(older) && !reasons.has(newer)) reasons.set(older, `superseded by ${newer} (it says what of this one is gone)`);
   return { reasons, degraded };
 }
 

@@ -70,7 +70,7 @@ describe('a recall over such a memory folder', () => {
     kb = null;
   });
 
-  it('ranks the replacement above the memory it replaces', async () => {
+  it('returns the replacement and leaves out the memory it replaces, saying why', async () => {
     kb = tempKb();
     const memory = (name: string, description: string, body: string) =>
       `---\nname: ${name}\ndescription: ${description}\nmetadata:\n  type: project\n---\n${body}\n`;
@@ -85,9 +85,15 @@ describe('a recall over such a memory folder', () => {
     const r = await recallIn(kb, 'integration tests fail with connection refused on localhost:5433, bring the test database up', {
       floor: 0,
     });
-    const order = ids(r);
-    expect(order.indexOf('tests-junit-testcontainers')).toBeGreaterThanOrEqual(0);
-    expect(order.indexOf('tests-junit-testcontainers')).toBeLessThan(order.indexOf('integration-test-db-compose'));
+    expect(ids(r)).toContain('tests-junit-testcontainers');
+    expect(ids(r)).not.toContain('integration-test-db-compose');
+    expect(r.outcome!.drops).toContainEqual(
+      expect.objectContaining({
+        key: 'integration-test-db-compose',
+        stage: 'superseded',
+        reason: expect.stringMatching(/superseded by tests-junit-testcontainers/),
+      }),
+    );
   });
 });
 
