@@ -76,6 +76,12 @@ export function runKinds(words: readonly string[], out: Set<string>): void {
   if (ADDS_PACKAGE.has(run) && namesPackage(args)) out.add('dependency');
   // Filing an issue in a tracker (`gh issue create`, `jira issue create`): where the team keeps them is the rule.
   if (TRACKER_PROGRAMS.has(p) && /^issues?$/.test(first) && args.some((w) => w === 'create' || w === 'new')) out.add('ticket');
+  // Shipping a release: a `deploy` subcommand (`fly deploy`, `kamal deploy`, `gcloud app deploy`), or
+  // rolling a service to new code (`kubectl rollout`/`set image`, `helm upgrade`, `aws ecs update-service`).
+  // (`deploy` as the subcommand or the one after it: `kubectl get deploy x` names a resource.)
+  const plain = args.filter((w) => !w.startsWith('-'));
+  const deploys = plain[0] === 'deploy' || (plain[1] === 'deploy' && !LOOKS_AT.has(plain[0]!));
+  if (deploys || ROLLS_OUT.some(([a, b]) => args.includes(a) && args.includes(b))) out.add('deploy');
   // A command against production (`redis-cli -u "$PROD_REDIS_URL" DEL …`, `-X brokers=…prod-eu1…`): the
   // team's runbook is the way to act there. Only a command that changes something: `kubectl get` or
   // `describe` against prod is a diagnosis (no looking command gets work evidence at all, match.ts).
@@ -87,6 +93,19 @@ export function runKinds(words: readonly string[], out: Set<string>): void {
 /** Programs that file issues in a tracker. */
 const TRACKER_PROGRAMS = new Set(['gh', 'glab', 'hub', 'jira', 'linear', 'tea']);
 /** A word of a command that names production: a `PROD_` variable, a `prod` or `production` host, context or part of a name. */
+/** Word pairs of a run that rolls a service to new code. */
+const ROLLS_OUT: ReadonlyArray<[string, string]> = [
+  ['rollout', 'restart'],
+  ['rollout', 'undo'],
+  ['set', 'image'],
+  ['upgrade', '--install'],
+  ['ecs', 'update-service'],
+  ['lambda', 'update-function-code'],
+];
+
+/** Subcommands that look at a resource named after them (`get deploy`, `describe deploy`). */
+const LOOKS_AT = new Set(['get', 'describe', 'logs', 'delete', 'edit', 'list', 'show', 'status']);
+
 /** Version control programs. */
 const VCS = new Set(['git', 'hg', 'jj', 'svn']);
 const PROD_RE = /(?:^|[^A-Za-z])(?:prod|PROD|production|PRODUCTION)(?:[^A-Za-z]|$)/;

@@ -49,3 +49,24 @@ describe('a command against production', () => {
     expect(run('git push origin prod')).not.toContain('runbooks-and-on-call');
   });
 });
+
+describe('shipping a release', () => {
+  const deploys = kb({
+    'documents/deploys.md': memory(
+      'deploy-process',
+      'Prod goes out only through the deploy-prod workflow, run by the release captain',
+      'Hand the sha to the release captain.\n\n**How to apply:** Any deploy.',
+    ),
+  });
+  const ship = (command: string): string[] => ids(deploys, 'Bash', { command }, '/home/dev/pay');
+
+  it('is deploy work: a deploy subcommand, or rolling a service to new code', () => {
+    expect(ship('flyctl deploy -a pay-api')).toEqual(['deploy-process']);
+    expect(ship('aws ecs update-service --cluster pay-prod --service api --task-definition api:412')).toEqual(['deploy-process']);
+    expect(ship('kubectl -n pay set image deployment/api api=registry/api:9f1c2e')).toEqual(['deploy-process']);
+  });
+
+  it('is not looking at a deployment (`kubectl get deploy`)', () => {
+    expect(ship('kubectl --context dev -n pay get deploy api -o wide')).toEqual([]);
+  });
+});
