@@ -97,3 +97,13 @@ export function howToApply(body: string): string {
   const first = m[1].trim().split('\n')[0]?.trim() ?? '';
   return first.slice(0, 280);
 }
+
+/** The code spans of a text (`x`), the first `max` of them: a huge note is read no further than that. */
+export function codeSpans(text: string, max = Infinity): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
+    if (out.length >= max) break;
+    out.push(m[1]!);
+  }
+  return out;
+}

@@ -3,7 +3,7 @@
  * reference) and the older memories it says it replaces. Claude Code writes a new memory beside the
  * old one and says so in words ("[[CI runs on Jenkins]] is obsolete"), so both stay in the folder.
  */
-import { str } from './fields.js';
+import { codeSpans, str } from './fields.js';
 
 /** Claude Code's memory kinds. */
 const MEMORY_TYPES = new Set(['user', 'feedback', 'project', 'reference']);
@@ -44,16 +44,6 @@ function spanWords(spans: readonly string[]): Set<string> {
   );
 }
 
-/** The first `max` code spans of a text (a huge note is read no further than that). */
-function codeSpansOf(text: string, max: number): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/`([^`\n]{1,200})`/g)) {
-    if (out.length >= max) break;
-    out.push(m[1]!);
-  }
-  return out;
-}
-
 /** Words after which a replacement clause names the new thing (`npm ci` is gone, use `pnpm install`). */
 const NEW_SIDE_RE =
   /\b(?:use|using|now|in favou?r of|(?:replaced|superseded) by|switched to|moved to|migrated to|instead)\b(?!\s+of\b)|→|->/i;
@@ -69,7 +59,7 @@ export function replacedSpans(body: string): string[] {
     if (clause.includes('[[') || !REPLACED_CUE.test(clause.replace(/`[^`]*`/g, ' '))) continue;
     // What comes after "use …", "replaced by …", "→" is the replacement, not what is gone.
     const newSide = NEW_SIDE_RE.exec(clause.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length)));
-    out.push(...codeSpansOf(newSide ? clause.slice(0, newSide.index) : clause, MAX_REPLACED_SPANS));
+    out.push(...codeSpans(newSide ? clause.slice(0, newSide.index) : clause, MAX_REPLACED_SPANS));
     if (out.length >= MAX_REPLACED_SPANS) break;
   }
   return out.slice(0, MAX_REPLACED_SPANS);
@@ -92,7 +82,7 @@ export function statedReplacements(
   const gone = new Map(memories.map((n) => [n.key, replacedSpans(n.body).map((s) => [...spanWords([s])])]));
   const stating = memories.filter((n) => new Set(gone.get(n.key)!.flat()).size >= 2);
   if (stating.length === 0) return [];
-  const code = new Map(memories.map((n) => [n.key, spanWords(codeSpansOf(n.body, MAX_COMPARED_SPANS))]));
+  const code = new Map(memories.map((n) => [n.key, spanWords(codeSpans(n.body, MAX_COMPARED_SPANS))]));
   const pairs: [string, string][] = [];
   for (const newer of stating) {
     const said = gone.get(newer.key)!;

@@ -15,10 +15,8 @@ export interface Recommended {
 /** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
 const PLACEHOLDER_RE = /^[<{[$]|\.\.\.|^[A-Z_]+$/;
 
-/** Inline code spans of a markdown text. */
-export function codeSpans(text: string): string[] {
-  return [...text.matchAll(/`([^`\n]{1,200})`/g)].map((m) => m[1]!);
-}
+/** The code spans of a text (core/note: one parser for notes and memories alike). */
+export { codeSpans } from '../../core/note/index.js';
 
 /** Lines of fenced code blocks. */
 export function codeLines(text: string): string[] {
