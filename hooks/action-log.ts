@@ -27,6 +27,8 @@ export function recordAction(
     given: ReadonlySet<string>;
     block: string;
     ms: number;
+    /** What went without (`stage:reason`), as the prompt hook's line says it. */
+    degraded?: readonly string[];
   },
 ): void {
   const { sessionId, session, call, matched, kept, block, ms } = r;
@@ -57,7 +59,7 @@ export function recordAction(
         stages: [{ stage: 'match', ms: Math.round(ms) }],
         recall_ms: Math.round(ms),
         hook_ms: Math.round(ctx.now() - ctx.startedMs),
-        degraded: [],
+        degraded: [...(r.degraded ?? [])],
         matched: matched.map((m) => ({
           id: idOf(m.note),
           score: m.match.score,

@@ -226,13 +226,22 @@ export const preToolUseHook: HookSpec = {
               }
               return kept.map((k) => injectedId(asCandidate(k.note, k.match)));
             };
-            if (sessionId && matched.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+            const degraded: string[] = [];
+            // The wait for the session's lock blocks the thread (the deadline's timer with it): it
+            // waits no longer than the hook's plan leaves, then goes on without the once-a-session
+            // guarantee and says so in the hook's line.
+            if (
+              sessionId &&
+              matched.length > 0 &&
+              claimInjected(ctx.stateDir, sessionId, choose, undefined, ctx.deadlineMs - ctx.now()) === null
+            ) {
               choose(readInjected(ctx.stateDir, sessionId));
               hookLog(ctx, 'pre-tool-use', unrecorded(sessionId));
+              degraded.push('session-set:error');
             } else if (!sessionId) choose(new Set());
             const ms = ctx.now() - started;
             if (matched.length > 0)
-              recordAction(ctx, { sessionId, session, call, source: callText(action), matched, kept, given, block, ms });
+              recordAction(ctx, { sessionId, session, call, source: callText(action), matched, kept, given, block, ms, degraded });
             return block;
           }),
         ),

@@ -124,7 +124,7 @@ function selectFresh(
   results: readonly ScoredCandidate[],
   floor: number,
 ) {
-  let picked: PromptPick = { kept: [], pointer: null, block: '' };
+  let picked: PromptPick & { degraded?: string[] } = { kept: [], pointer: null, block: '' };
   const render = (list: ScoredCandidate[]): string => renderResults(session, prompt, list, 0);
   // What this prompt gives is what it would give with nothing given yet, less what the session has:
   // the place of a learning it was already given is not refilled with the next one down, and the
@@ -136,13 +136,14 @@ function selectFresh(
     picked = wholeLearnings(results, render, floor, seen, prompt);
     return [...picked.kept, ...(picked.pointer ? [picked.pointer] : [])].map(injectedId);
   };
-  if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose) === null) {
+  if (sessionId && results.length > 0 && claimInjected(ctx.stateDir, sessionId, choose, undefined, ctx.deadlineMs - ctx.now()) === null) {
     choose(readInjected(ctx.stateDir, sessionId));
     hookLog(
       ctx,
       'user-prompt-submit',
       `could not record injected ids for session ${sessionKey(sessionId)} (lock busy or state dir not writable)`,
     );
+    return { ...picked, degraded: ['session-set:error'] };
   } else if (!sessionId) choose(new Set());
   return picked;
 }
@@ -179,7 +180,7 @@ export const userPromptSubmitHook: HookSpec = {
             // Logged as given: the recall log line says what this hook injected (whole or as a pointer), not what it fetched.
             const given = [...picked.kept, ...(picked.pointer ? [picked.pointer] : [])];
             if (res.outcome) session.record(cmd, res.outcome, given, runOpts);
-            recordPromptEvent(ctx, { query: prompt, input, sessionId, res, picked, stages: clock.stages() });
+            recordPromptEvent(ctx, { query: prompt, input, sessionId, res, picked, stages: clock.stages(), degraded: picked.degraded });
             return given.length === 0 ? '' : picked.block;
           }),
         );

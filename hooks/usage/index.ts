@@ -76,6 +76,8 @@ export interface PromptEvent {
   res: Pick<RunResult, 'outcome' | 'scope' | 'refresh'>;
   picked: { kept: readonly ScoredCandidate[]; pointer?: ScoredCandidate | null; block: string };
   stages: { stage: string; ms: number }[];
+  /** What the hook itself went without (`stage:reason`), beside the recall's own degradations. */
+  degraded?: readonly string[];
 }
 
 /** Whether the index was left part-built at the deadline (a background refresher goes on with it). */
@@ -137,7 +139,7 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         stages: ev.stages,
         recall_ms: Math.round(outcome?.ms ?? 0),
         hook_ms: Math.round(ctx.now() - ctx.startedMs),
-        degraded: degradedOf(ev.res),
+        degraded: [...degradedOf(ev.res), ...(ev.degraded ?? [])],
       },
       ctx.now(),
     );

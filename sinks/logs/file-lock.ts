@@ -22,7 +22,7 @@ import { stallPoint } from '../../io/read-stall.js';
 /** Age after which a lock naming no owner on this host is taken as abandoned (updates take milliseconds). */
 const STALE_LOCK_MS = 10_000;
 /** Default longest wait for the lock. */
-const LOCK_WAIT_MS = 3_000;
+export const LOCK_WAIT_MS = 3_000;
 
 function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sessionKey } from '../../core/session-key.js';
 import { readJson, writeFileAtomic } from '../../io/atomic-write.js';
-import { withFileLock } from './file-lock.js';
+import { LOCK_WAIT_MS, withFileLock } from './file-lock.js';
 
 export function sessionFile(stateDir: string, sessionId: string, folder = 'session-injected'): string {
   return path.join(stateDir, folder, `${sessionKey(sessionId)}.json`);
@@ -23,25 +23,32 @@ export function readInjected(stateDir: string, sessionId: string): Set<string> {
 /**
  * Under the session's lock: read the ids already injected, let `choose` pick what to inject now
  * (given those ids), record the picked ids, and return them. Null when the lock could not be had or
- * the state dir is not writable (the caller decides without the guarantee, and says so).
+ * the state dir is not writable (the caller decides without the guarantee, and says so). The wait
+ * for the lock blocks the thread, the caller's timers with it: a hook with a deadline passes what is
+ * left of it as `waitMs` (never more than the lock's own wait).
  */
 export function claimInjected(
   stateDir: string,
   sessionId: string,
   choose: (seen: ReadonlySet<string>) => string[],
   nowMs = Date.now(),
+  waitMs?: number,
 ): string[] | null {
   const file = sessionFile(stateDir, sessionId);
   try {
-    return withFileLock(file, () => {
-      const seen = readInjected(stateDir, sessionId);
-      const picked = choose(seen);
-      if (picked.length > 0) {
-        for (const id of picked) seen.add(id);
-        writeFileAtomic(file, JSON.stringify({ injected: [...seen].sort(), ts: nowMs / 1000 }));
-      }
-      return picked;
-    });
+    return withFileLock(
+      file,
+      () => {
+        const seen = readInjected(stateDir, sessionId);
+        const picked = choose(seen);
+        if (picked.length > 0) {
+          for (const id of picked) seen.add(id);
+          writeFileAtomic(file, JSON.stringify({ injected: [...seen].sort(), ts: nowMs / 1000 }));
+        }
+        return picked;
+      },
+      Math.min(waitMs ?? LOCK_WAIT_MS, LOCK_WAIT_MS),
+    );
   } catch {
     return null;
   }

@@ -9,11 +9,13 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { RECALL_BIN, envelope, runHook, type Out } from './helpers.js';
 import { driverEnv } from '../helpers/driver.js';
 import { recordInjected } from '../../sinks/logs/index.js';
 import { sessionKey } from '../../core/session-key.js';
+import { processStart } from '../../sinks/logs/file-lock.js';
+import { sessionFile } from '../../sinks/logs/session-injected.js';
 
 let base: string;
 let home: string;
@@ -214,6 +216,29 @@ describe('pre-tool-use hook', () => {
       .map((l) => JSON.parse(l) as { kind?: string; session?: string; matched?: { id: string; why: string[] }[] })
       .find((l) => l.kind === 'hook' && l.session === sessionKey('s-kb'));
     expect(line?.matched?.find((m) => m.id === 'lrn-gateway-timeout')?.why).toContain('token:proxy_read_timeout');
+  });
+
+  it("answers with the learning inside its deadline while another process holds the session's lock, and logs what it went without", async () => {
+    // A live holder (a hook of the same session stopped mid-update): never taken as stale, only waited for.
+    const holder = spawn('sleep', ['120'], { stdio: 'ignore' });
+    try {
+      await new Promise((resolve) => holder.once('spawn', resolve));
+      const lock = `${sessionFile(state, 's-held')}.lock`;
+      fs.mkdirSync(path.dirname(lock), { recursive: true });
+      fs.writeFileSync(lock, `${holder.pid} ${os.hostname()} ${processStart(holder.pid!)}`);
+      // The wait for the lock blocks the hook's thread: before it was bounded by the deadline (2 s),
+      // the hook waited 3 s and the harness got an empty answer.
+      expect(actionContext(bash('s-held', 'npm install zod'))).toContain('**[use-pnpm]**');
+      const line = fs
+        .readFileSync(path.join(state, 'recall_log.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((l) => l['hook'] === 'pre-tool-use' && l['session'] === sessionKey('s-held'));
+      expect(line).toMatchObject({ degraded: ['session-set:error'] });
+    } finally {
+      holder.kill();
+    }
   });
 
   it('`recall replay` matches the logged commands again and compares what they matched', () => {

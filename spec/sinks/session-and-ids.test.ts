@@ -16,6 +16,8 @@ import { sessionKey } from '../../core/session-key.js';
 import { claimInjected, claimNotice, logGap, readInjected, recordFollowup } from '../../sinks/logs/index.js';
 import { addPending, logHookEvent, logUseEvent, takePending, type HookEvent } from '../../sinks/hook-events/index.js';
 import { scrub } from '../../sinks/scrub/index.js';
+import { LOCK_WAIT_MS, lockOwnerText } from '../../sinks/logs/file-lock.js';
+import { sessionFile } from '../../sinks/logs/session-injected.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -137,5 +139,21 @@ describe('note ids in the recall log', () => {
     expect(injected[1]!.title).toBe('Rotate ***REDACTED***');
     expect(String(line!['abstained'])).toContain('***REDACTED***');
     expect(String(line!['query'])).toContain('***REDACTED***');
+  });
+});
+
+describe('claimInjected under a held lock', () => {
+  it('waits no longer than the caller allows (a hook passes what is left of its deadline), then says it could not claim', () => {
+    const dir = stateDir();
+    const lock = `${sessionFile(dir, 's-held')}.lock`;
+    fs.mkdirSync(path.dirname(lock), { recursive: true });
+    // This process as the owner: alive, so the lock is waited for, never taken as stale.
+    fs.writeFileSync(lock, lockOwnerText());
+    const t0 = Date.now();
+    expect(claimInjected(dir, 's-held', () => ['lrn-a'], Date.now(), 50)).toBeNull();
+    // The lock's own wait is 3 s; the bound given was 50 ms.
+    expect(Date.now() - t0).toBeLessThan(LOCK_WAIT_MS);
+    fs.rmSync(lock);
+    expect(claimInjected(dir, 's-held', () => ['lrn-a'], Date.now(), 50)).toEqual(['lrn-a']);
   });
 });
