@@ -7,7 +7,7 @@
  * - appliesStep: the call takes the step a note's "How to apply" names, in its own way.
  */
 import type { NoteTriggers, Recommended } from './triggers.js';
-import { ANY_GLOB, INTERPRETERS, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, INTERPRETERS, RUNNER_WORDS, commandWords, type CommandPattern } from './patterns.js';
 import { versionless } from './tool-call.js';
 import { program } from './looking.js';
 import { GIT_STEPS, gitStepStem } from './git-steps.js';
@@ -215,7 +215,14 @@ export function appliesStep(c: readonly string[], t: Pick<NoteTriggers, 'applyCo
     const step = commandName(a);
     return step[1] === sub && step.length > 2 && name.length > 2 && step[2] !== name[2];
   };
-  return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub) && !other(a)) ? `${prog} ${sub}` : undefined;
+  // Through a runner the step is what it runs: `poetry run larkspur ops backfill` is not the step
+  // `poetry run larkspur ops parity`, though both run `larkspur`.
+  const through = (a: readonly string[]): boolean => {
+    if (!RUNNER_WORDS.has(sub)) return true;
+    const [mine, theirs] = [commandWords(c), commandWords(a)];
+    return theirs.slice(0, mine.length).every((w, k) => w === mine[k]);
+  };
+  return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub) && !other(a) && through(a)) ? `${prog} ${sub}` : undefined;
 }
 
 /**

@@ -20,10 +20,12 @@
  */
 import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
-import { appliesStep, followsNote, gitStepNotes, optionOfOtherProgram, passesFlag, proseCommands, runsPattern } from './commands.js';
+import { appliesStep, gitStepNotes, optionOfOtherProgram, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { typeEvidence, variableEvidence } from './names.js';
 import { exempted } from './exemptions.js';
+import { runFollows } from './commit-format.js';
+import { placeHolds } from './places.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
@@ -115,12 +117,13 @@ function commandEvidence(
   if (f.paths.length === 0) return;
   typeEvidence(idx.byType, f.fileTypes, opts.info, ev);
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
-  const doing = (kinds?: ReadonlySet<string>): boolean => !kinds || [...kinds].some((k) => work.kinds.has(k));
+  const added = addedLines(action.text, action.before);
   for (const i of idx.withGlobs) {
     const g = idx.notes[i]!.globs.find(touches);
     if (g) ev.credit(i, W_WHEN, `when:${g.source}`, true);
     // A file its "How to apply" names, changed: the note said when it applies, as a named command does.
-    const place = action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find((p) => touches(p.re) && doing(p.kinds)) : undefined;
+    const place =
+      action.kind === 'edit' ? idx.notes[i]!.placeGlobs.find((p) => touches(p.re) && placeHolds(p, work.kinds, added)) : undefined;
     if (place && !g) ev.credit(i, W_PHRASE, `applies:${place.re.source}`, true);
   }
 }
@@ -269,8 +272,7 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
   if (action.kind === 'run') {
     for (const [i, e] of ev.byNote)
-      if (!e.why.some((w) => w.startsWith('when:')) && (followsNote(f.commands, idx.notes[i]!) || passesFlag(f.commands, idx.notes[i]!)))
-        ev.byNote.delete(i);
+      if (!e.why.some((w) => w.startsWith('when:')) && runFollows(action.raw, f.commands, idx.notes[i]!)) ev.byNote.delete(i);
   }
   // Nor does a call within what a note says is fine ("read-only kubectl (get, describe) is fine", "outside `main.go`").
   for (const [i, e] of ev.byNote)

@@ -80,7 +80,11 @@ export function placeGlob(span: string): string[] {
 }
 
 /** A runner's subcommand that runs another program (`uv run`, `pnpm exec`), and the interpreters it may run. */
-const RUNNER_WORDS = new Set(['run', 'exec']);
+export const RUNNER_WORDS: ReadonlySet<string> = new Set(['run', 'exec']);
+/** Package managers whose `run`/`exec` runs a program or script of the project. */
+const RUNNER_PROGRAMS = new Set(['poetry', 'uv', 'pipenv', 'pdm', 'hatch', 'rye', 'bundle', 'npm', 'pnpm', 'yarn', 'bun']);
+/** A word that names a command or subcommand (`larkspur`, `db:migrate`), not a path, option or value. */
+const PLAIN = /^[a-z][\w:-]*$/;
 export const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'ruby', 'deno', 'bun', 'tsx', 'ts-node', 'perl']);
 
 /**
@@ -123,6 +127,18 @@ function leadingWords(words: readonly string[]): string[] {
   // nothing of which command it is; what the interpreter runs does.
   if (RUNNER_WORDS.has((words[1] ?? '').toLowerCase()) && INTERPRETERS.has(versionless((words[2] ?? '').toLowerCase())))
     return [words[1]!, words[2]!, ...leadingWords(words.slice(2)).slice(0, 2)];
+  // `poetry run larkspur ops backfill`, `bundle exec rails db:migrate`: a package manager's runner
+  // runs the project's own program, whose subcommands say which command it is (`larkspur ops
+  // parity` is another command). Only plain words: `npm run test -- --watch` is the task `test`.
+  if (
+    RUNNER_PROGRAMS.has((words[0] ?? '').toLowerCase()) &&
+    RUNNER_WORDS.has((words[1] ?? '').toLowerCase()) &&
+    PLAIN.test(words[2] ?? '')
+  ) {
+    const after = words.slice(3, 5);
+    const plain = after.findIndex((w) => !PLAIN.test(w));
+    return [words[1]!, words[2]!, ...(plain < 0 ? after : after.slice(0, plain))];
+  }
   // `python3 -m venv .venv`: the module is the command, as a subcommand is; `.venv` is its argument.
   if (INTERPRETERS.has(versionless((words[0] ?? '').toLowerCase())) && words[1] === '-m') return words.slice(1, 3);
   if (!(words[1] ?? '').startsWith('-')) return words.slice(1, 3);

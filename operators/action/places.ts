@@ -13,6 +13,64 @@ import { nameWords, workOf } from './asked-work.js';
 export interface Place {
   re: RegExp;
   kinds?: ReadonlySet<string>;
+  /**
+   * The code the rule says is done (or not) there, when its sentence names any: "Nothing under
+   * `lib/web/` aliases `App.Repo`" holds for an edit there that writes `Repo`, not for a heading's
+   * wording or a CSS class changed in the same folder.
+   */
+  needs?: readonly RegExp[];
+}
+
+/**
+ * Whether a place's rule holds for an edit there: the edit does the work the place is scoped to (its
+ * `kinds`, of call-work.ts), and writes what the rule is about (its `needs`) in the lines it adds.
+ */
+export function placeHolds(p: Place, workKinds: ReadonlySet<string>, added: string): boolean {
+  return (!p.kinds || [...p.kinds].some((k) => workKinds.has(k))) && (!p.needs || p.needs.some((re) => re.test(added)));
+}
+
+/** A place as read, before its glob is compiled. */
+interface PlaceSpec {
+  glob: string;
+  kinds?: ReadonlySet<string> | undefined;
+  needs?: RegExp[];
+}
+
+/** Where sentences end in a note's text. */
+const SENTENCE_END = /(?<=[.!?])\s+|\n/g;
+
+/** The sentence of `text` holding the character at `at`. */
+function sentenceAt(text: string, at: number): string {
+  let start = 0;
+  for (const m of text.matchAll(SENTENCE_END)) {
+    if ((m.index ?? 0) >= at) return text.slice(start, m.index);
+    start = (m.index ?? 0) + m[0].length;
+  }
+  return text.slice(start);
+}
+
+/**
+ * Code a rule says is written somewhere: a qualified name or a call (`Wickham.Repo`, `Ecto.Query`,
+ * `db.session()`). Not a name alone (`FINANCE_WH`, `finance_*`), which a list of places holds as
+ * one more place ("nothing touching `dags/finance/` or the `FINANCE_WH` Terraform").
+ */
+const WRITTEN_CODE_RE = /^(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(\))?|[A-Za-z_]\w*\(\))$/;
+
+/**
+ * What an edit must write for a place's rule to hold: the code the sentence naming the place names
+ * after it ("Nothing under `lib/web/` aliases `App.Repo`"), whole and by its last part (`Repo`).
+ */
+function placeNeeds(sentence: string, place: string): RegExp[] {
+  const out: RegExp[] = [];
+  const after = sentence.slice(sentence.indexOf(`\`${place}\``) + place.length + 2);
+  for (const raw of codeSpans(after, 20)) {
+    const span = raw.trim().replace(/\(\)$/, '');
+    if (!WRITTEN_CODE_RE.test(raw.trim())) continue;
+    const last = span.split('.').pop()!;
+    for (const form of new Set([span, ...(last.length >= 4 ? [last] : [])]))
+      out.push(new RegExp(`(?<![\\w.])${form.replace(/[.$]/g, '\\$&')}(?![\\w])`));
+  }
+  return out;
 }
 
 /** Places kept per note (as many as `applies_when` entries). */
@@ -54,8 +112,8 @@ const ANY_WORK_RE = /\b(?:any|every|all)\s+((?:[\w-]+\s+){1,3}?)(?:under|in|insi
  * "when writing error handling in `api/`" scopes a kind of work to half the repository, and every edit
  * there is not that work. A folder where the checkout sits (`/home/dev/plotline`) is no place.
  */
-function howToApplyPlaces(howToApply: string): { glob: string; kinds?: ReadonlySet<string> }[] {
-  const out: { glob: string; kinds?: ReadonlySet<string> }[] = [];
+function howToApplyPlaces(howToApply: string): PlaceSpec[] {
+  const out: PlaceSpec[] = [];
   for (const m of howToApply.matchAll(/`([^`\n]{1,200})`/g)) {
     const span = m[1]!;
     // `./apps/api` is the folder `apps/api`, as written from the checkout.
@@ -74,7 +132,8 @@ function howToApplyPlaces(howToApply: string): { glob: string; kinds?: ReadonlyS
     // "any test under `apps/api/src/**`": the place, for that work only.
     const kinds = top && !ANY_CHANGE_RE.test(before) ? workOf(nameWords(ANY_WORK_RE.exec(before)?.[1] ?? '')) : undefined;
     if (kinds?.size === 0) continue;
-    out.push(...placeGlob(span).map((glob) => ({ glob, kinds })));
+    const needs = placeNeeds(sentenceAt(howToApply, m.index ?? 0), span);
+    out.push(...placeGlob(span).map((glob) => ({ glob, kinds, ...(needs.length > 0 ? { needs } : {}) })));
   }
   return out;
 }
@@ -154,15 +213,15 @@ export function placesOf(note: Pick<Note, 'howToApply' | 'memoryType' | 'body' |
     .filter((w) => !HOST_RE.test(w))
     .join(' ');
   const subject = rule ? stemsOf(`${noteName(note)}\n${said}`.replace(/[-_/]+/g, ' ')) : new Set<string>();
-  const places = [
-    ...howToApplyPlaces(note.howToApply),
-    ...codeSpans(rule).flatMap((span) =>
-      ruleFolder(span, subject).map((glob): { glob: string; kinds?: ReadonlySet<string> } => ({ glob })),
-    ),
-  ];
+  const places: PlaceSpec[] = [...howToApplyPlaces(note.howToApply)];
+  for (const sentence of rule.split(SENTENCE_END))
+    for (const span of codeSpans(sentence, 20)) {
+      const needs = placeNeeds(sentence, span);
+      places.push(...ruleFolder(span, subject).map((glob) => ({ glob, ...(needs.length > 0 ? { needs } : {}) })));
+    }
   const seen = new Set<string>();
   return places
     .filter((p) => !seen.has(p.glob) && seen.add(p.glob))
     .slice(0, MAX_PLACES)
-    .map((p) => ({ re: globRegExp(p.glob), ...(p.kinds ? { kinds: p.kinds } : {}) }));
+    .map((p) => ({ re: globRegExp(p.glob), ...(p.kinds ? { kinds: p.kinds } : {}), ...(p.needs ? { needs: p.needs } : {}) }));
 }

@@ -15,6 +15,12 @@ const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|
  * on tells where something was seen ("the payment log contained `card.number`").
  */
 const LOG_CUE = /^\W*(?:only\s+|just\s+)?log\b/i;
+/**
+ * A requirement the span fulfils, right before it: "public functions get a `@doc` and a `@spec`",
+ * "every handler needs a `ctx`", "must include `Refs:`". Writing it is doing what the note asks.
+ */
+const REQUIRE_CUE =
+  /\b(?:gets?|needs?|requires?|(?:must|should|always)\s+(?:have|has|get|gets|include|includes|carry|carries))\s+(?:(?:a|an|the|its|their|one|and|or|both)\s+)*$/i;
 /** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
 const WARN_CUE =
   /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
@@ -105,6 +111,7 @@ export function spanStances(text: string): SpanStance[] {
     const cue =
       RECOMMEND_CUE.test(before) ||
       LOG_CUE.test(before) ||
+      REQUIRE_CUE.test(before) ||
       CONTRAST_AFTER.test(after) ||
       INSTEAD_AFTER.test(after) ||
       NUMBERED_STEP.test(head) ||

@@ -23,6 +23,7 @@ import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
 import { gitStepsOf, noteName } from './git-steps.js';
+import { commitFormatOf, type CommitFormat } from './commit-format.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
 import { placesOf, ruleText, type Place } from './places.js';
@@ -54,6 +55,8 @@ export interface NoteTriggers {
   values: Set<string>;
   /** The git steps it is named for (git-steps.ts): a memory's `name`, else its title (`commit-message-format`). */
   gitSteps: Set<string>;
+  /** The commit message format it states, when it is named for commits (commit-format.ts). */
+  commitFormat: CommitFormat | null;
   /** Commands the note names (code spans and code blocks): program and subcommand at least. */
   phrases: CommandPattern[];
   /** Code-like tokens the note names. */
@@ -222,6 +225,7 @@ export function noteTriggers(
     placeGlobs: placesOf(note),
     applyCommands: applyCommandsOf(note.howToApply),
     gitSteps,
+    commitFormat: gitSteps.has('commit') ? commitFormatOf(`${str(fm['description'])}\n${note.body}`) : null,
     work: ruleWork(note, gitSteps, `${focus}\n${note.body}`),
     values: noteValues(`${focus}\n${ruleText(note)}`),
     ...exemptions(`${focus}\n${note.body}`),

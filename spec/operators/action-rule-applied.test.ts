@@ -1,0 +1,131 @@
+/**
+ * Calls that already apply a memory's rule get no reminder of it, in four shapes the rule states:
+ * a commit message in the rule's format, a program the project runs through its package manager
+ * (`poetry run larkspur ops backfill`, another command than `… ops parity`), code the rule requires
+ * ("public functions get a `@spec`"), and a folder whose rule is about code written there ("nothing
+ * under `lib/web/` aliases `App.Repo`"), which an edit of a heading there does not touch.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { matchAction, spanStances } from '../../operators/action/index.js';
+import { commitFormatOf, commitMessage, followsCommitFormat } from '../../operators/action/commit-format.js';
+import { commandWords } from '../../operators/action/patterns.js';
+import { call, ids, info, kb, memory } from '../helpers/action.js';
+
+const COMMITS = [
+  'Subject `type(scope): imperative summary`, max 72 chars, scope one of `api`, `web`, `infra`. Body explains why.',
+  'Last line `Refs: SHOP-<n>`. No `Co-Authored-By` or "Generated with" trailers.',
+  '',
+  'Stage files by path. Never `git add -A` / `git commit -a`: the tree holds build output.',
+].join('\n');
+
+const notes = kb({
+  'documents/commits.md': memory('commit-message-format', 'Conventional commits with a scope and a Refs trailer; stage by path', COMMITS),
+  'documents/parity.md': memory(
+    'ingest-parity',
+    'Compare the new ingest DB with the old one before switching a source',
+    'Before switching a source run `poetry run larkspur ops parity <source> --days 3` and attach the output.',
+    'project',
+  ),
+  'documents/boundary.md': memory(
+    'web-context-boundary',
+    'lib/shop_web calls context functions only: no Repo or Ecto queries there',
+    [
+      'Nothing under `lib/shop_web/` aliases `Shop.Repo` or builds an `Ecto.Query`. Add a function to the owning context.',
+      'Public context functions get a `@doc` and a `@spec`.',
+    ].join(' '),
+  ),
+});
+const run = (command: string): string[] => ids(notes, 'Bash', { command }, '/home/dev/shop');
+const edit = (file_path: string, old_string: string, new_string: string): string[] =>
+  ids(notes, 'Edit', { file_path, old_string, new_string }, '/home/dev/shop');
+
+describe('a commit in the format the rule states', () => {
+  it('reads the format: template, prefixes, listed scopes, length, forbidden trailers', () => {
+    const f = commitFormatOf(COMMITS)!;
+    expect(f.scoped).toBe(true);
+    expect([...f.scopes!]).toEqual(['api', 'web', 'infra']);
+    expect(f.prefixes!.has('feat')).toBe(true);
+    expect(f.maxSubject).toBe(72);
+    expect(f.forbidden).toEqual(['co-authored-by', 'generated with']);
+    // "<area>: <summary>" with the areas listed in words after it.
+    const area = commitFormatOf(
+      'Subject line `<area>: <imperative summary>`, area being a top-level dir (`billing`, `dispatch`), no trailing period.',
+    )!;
+    expect(area).toMatchObject({ scoped: false, noTrailingPeriod: true });
+    expect([...area.prefixes!]).toEqual(['billing', 'dispatch']);
+    expect(commitFormatOf('Write good commit messages.')).toBeNull();
+  });
+
+  it('reads the message from -m values and from a heredoc', () => {
+    expect(commitMessage(`git commit -m "feat(api): add x" -m "Why." -m "Refs: SHOP-1"`)).toBe('feat(api): add x\n\nWhy.\n\nRefs: SHOP-1');
+    expect(commitMessage(`git commit -m "$(cat <<'EOF'\nfix(web): keep filter\n\nRefs: SHOP-2\nEOF\n)"`)).toBe(
+      'fix(web): keep filter\n\nRefs: SHOP-2',
+    );
+    expect(commitMessage(`git commit -am 'Fixed it'`)).toBe('Fixed it');
+    expect(commitMessage('git commit')).toBeNull();
+    expect(commitMessage('git status')).toBeNull();
+  });
+
+  it('judges a message against the format', () => {
+    const f = commitFormatOf(COMMITS)!;
+    expect(followsCommitFormat('feat(api): add order export', f)).toBe(true);
+    expect(followsCommitFormat('feat(billing): add order export', f)).toBe(false);
+    expect(followsCommitFormat('Fixed the export bug', f)).toBe(false);
+    expect(followsCommitFormat(`fix(web): ${'x'.repeat(80)}`, f)).toBe(false);
+    expect(followsCommitFormat('fix(web): keep filter\n\nCo-Authored-By: Bot <b@x>', f)).toBe(false);
+  });
+
+  it('gives the rule for a commit that breaks it, not for one that follows it', () => {
+    expect(run('git commit -m "order export"')).toContain('commit-message-format');
+    expect(run('git add -A && git commit -m "feat(api): add order export"')).toContain('commit-message-format');
+    expect(run('git add lib/a.ex && git commit -m "feat(api): add order export" -m "Ops needs it." -m "Refs: SHOP-12"')).not.toContain(
+      'commit-message-format',
+    );
+  });
+});
+
+describe('a program the project runs through its package manager', () => {
+  it('is named with its own subcommands', () => {
+    expect(commandWords(['poetry', 'run', 'larkspur', 'ops', 'backfill', 'x', '--start', '1'])).toEqual([
+      'run',
+      'larkspur',
+      'ops',
+      'backfill',
+    ]);
+    expect(commandWords(['bundle', 'exec', 'rails', 'db:migrate'])).toEqual(['exec', 'rails', 'db:migrate']);
+    // A package script's own options and paths are not its name.
+    expect(commandWords(['npm', 'run', 'test', '--', '--watch'])).toEqual(['run', 'test']);
+    expect(commandWords(['uv', 'run', 'pytest', 'tests/unit'])).toEqual(['run', 'pytest']);
+  });
+
+  it('so another subcommand of that program is another command', () => {
+    // What the call's command gives each note it reaches (its words aside: every word counts as rare here).
+    const commandClues = (command: string): string[] =>
+      matchAction(notes, call('Bash', { command }), '/home/dev/shop', { info, threshold: 0 }).flatMap((m) =>
+        m.why.filter((w) => /^(?:command|applies):/.test(w)).map((w) => `${m.id} ${w}`),
+      );
+    expect(commandClues('poetry run larkspur ops parity orders --days 4 --verbose')).toEqual([
+      'ingest-parity command:poetry run larkspur ops parity',
+    ]);
+    expect(commandClues('poetry run larkspur ops backfill orders --start 2026-09-01')).toEqual([]);
+  });
+});
+
+describe('code a rule requires', () => {
+  it('is recommended: writing it follows the rule', () => {
+    const stance = (text: string) => spanStances(text).map((x) => `${x.span}:${x.recommended ? 'do' : '-'}`);
+    expect(stance('Public context functions get a `@doc` and a `@spec`.')).toEqual(['@doc:do', '@spec:do']);
+    expect(stance('Every handler needs a `ctx` argument.')).toEqual(['ctx:do']);
+    expect(stance('The payload has `card.number` in it.')).toEqual(['card.number:-']);
+  });
+});
+
+describe('a folder whose rule is about code written there', () => {
+  it('holds for an edit there that writes that code, not for one that changes a heading', () => {
+    const live = '/home/dev/shop/lib/shop_web/live/orders_live.ex';
+    expect(edit(live, 'orders = Orders.list()', 'orders = Shop.Repo.all(from o in Order, where: o.open)')).toContain(
+      'web-context-boundary',
+    );
+    expect(edit('/home/dev/shop/lib/shop_web/live/orders_live.html.heex', '<h1>Orders</h1>', '<h1>Open orders</h1>')).toEqual([]);
+  });
+});
