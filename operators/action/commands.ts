@@ -113,7 +113,9 @@ export function followsCommand(
   if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
   const shaped = named !== null && r.words.slice(1).some((w) => w.startsWith('-'));
-  return [...new Set(args.filter((a) => a.startsWith('-')))].every(
+  // What follows `--` is handed to the script the command runs (`npm run e2e -- e2e/x.spec.ts`): no option of the command's.
+  const end = args.indexOf('--');
+  return [...new Set((end < 0 ? args : args.slice(0, end)).filter((a) => a.startsWith('-')))].every(
     (a) =>
       alsoFlags.has(a) ||
       r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||

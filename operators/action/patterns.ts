@@ -174,10 +174,10 @@ const FORBIDS_RE =
 
 /**
  * The options a note tells the agent to pass, in so many words ("pass \`-s emulator-5554\`", "passing
- * \`--no-cache\`"): a run that passes one is doing what the note asks.
+ * \`--no-cache\`", "add \`-p 5433\`"): a run that passes one is doing what the note asks.
  */
 export function passedFlags(text: string): string[][] {
-  return [...text.matchAll(/\bpass(?:ing)?\s+`(--?[A-Za-z][^`\n]{0,80})`/gi)]
+  return [...text.matchAll(/\b(?:pass(?:ing)?|add(?:ing)?)\s+`(--?[A-Za-z][^`\n]{0,80})`/gi)]
     .filter((m) => !FORBIDS_RE.test(text.slice(Math.max(0, m.index - 40), m.index)))
     .map((m) => m[1]!.trim().toLowerCase().split(/\s+/))
     .slice(0, MAX_PASSED);

@@ -26,6 +26,17 @@ const notes = kb({
     'Before switching a source run `poetry run larkspur ops parity <source> --days 3` and attach the output.',
     'project',
   ),
+  'documents/e2e.md': memory(
+    'e2e-conventions',
+    'Admin e2e: Playwright through npm run e2e, which boots the e2e server with seeds',
+    'Run the end-to-end tests with `npm run e2e` from `admin/`. Never start a dev server yourself for them.',
+  ),
+  'documents/devdb.md': memory(
+    'dev-postgres-port',
+    'Local Postgres for development listens on 5433, not 5432',
+    'Postgres runs in Docker on host port 5433. Any command against the local database (psql, createdb, pg_dump): add `-p 5433`.',
+    'user',
+  ),
   'documents/boundary.md': memory(
     'web-context-boundary',
     'lib/shop_web calls context functions only: no Repo or Ecto queries there',
@@ -127,5 +138,17 @@ describe('a folder whose rule is about code written there', () => {
       'web-context-boundary',
     );
     expect(edit('/home/dev/shop/lib/shop_web/live/orders_live.html.heex', '<h1>Orders</h1>', '<h1>Open orders</h1>')).toEqual([]);
+  });
+});
+
+describe('a run of the recommended command', () => {
+  it('with arguments handed to its script after `--` follows it', () => {
+    expect(run('cd admin && npm run e2e -- e2e/invoices.spec.ts')).not.toContain('e2e-conventions');
+    expect(run('cd admin && npx playwright test e2e/invoices.spec.ts')).toContain('e2e-conventions');
+  });
+
+  it('passing the option a note says to add follows it', () => {
+    expect(run("psql -h localhost -p 5433 -U postgres shop_dev -c 'select 1'")).not.toContain('dev-postgres-port');
+    expect(run('createdb -h localhost -U postgres shop_scratch')).toContain('dev-postgres-port');
   });
 });
