@@ -49,9 +49,51 @@ const TICKET_PRODUCT = [
  */
 const NOT_SCHEMA = String.raw`\b(?:elasticsearch|opensearch|es|algolia|meilisearch|typesense|solr|lucene|search|vector|pinecone|markdown|md|readme|docs?|grid|datagrid|datatable|csv|spreadsheet|sheet|excel|ui|screen|component)\b`;
 
+/** Test frameworks: a rule named for one is named for writing tests in it. */
+const TEST_FRAMEWORKS = [
+  'pytest',
+  'unittest',
+  'jest',
+  'vitest',
+  'mocha',
+  'rspec',
+  'minitest',
+  'exunit',
+  'junit',
+  'junit4',
+  'junit5',
+  'testng',
+  'kotest',
+  'xunit',
+  'nunit',
+  'phpunit',
+  'testify',
+];
+/** Linters: a rule named for one is named for linting. */
+const LINTERS = [
+  'eslint',
+  'ruff',
+  'flake8',
+  'pylint',
+  'rubocop',
+  'credo',
+  'golangci',
+  'clippy',
+  'ktlint',
+  'detekt',
+  'stylelint',
+  'shellcheck',
+  'swiftlint',
+];
+
 const KINDS: WorkKind[] = [
   // Not "specs": "update the OpenAPI spec" is no test.
-  { kind: 'test', objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'], named: ['test', 'tests', 'testing'] },
+  // A rule named for a test framework (`pytest-style`, `exunit-conventions`) is named for writing tests.
+  {
+    kind: 'test',
+    objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'],
+    named: ['test', 'tests', 'testing', ...TEST_FRAMEWORKS],
+  },
   { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
   // A schema change is migration work ("add an index on courier_id", "add a rating column to deliveries");
   // not a search engine's index nor a column of a grid, a markdown table or a CSV (NOT_SCHEMA).
@@ -74,7 +116,18 @@ const KINDS: WorkKind[] = [
   },
   // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
-  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting'] },
+  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting', ...LINTERS] },
+  // Checking a change before calling it done ("make sure it's all green", "run the checks"): a rule
+  // named for it (`run-mix-precommit`, `verify-before-done`) says which checks.
+  {
+    kind: 'verify',
+    objects: ['checks', 'pre-?commit(?: checks| hooks?)?'],
+    named: ['precommit', 'verify', 'verification', 'checks', 'done'],
+  },
+  // Credentials the prompt handles ("I have the account SID and auth token"): rules about where they
+  // go apply to the whole plan. Found by word anywhere (ASKED_BY_VERB); "token" alone is too often
+  // another thing (an invite's expiry token, a lexer's).
+  { kind: 'secret', objects: [], named: ['secret', 'secrets', 'credential', 'credentials', 'creds', 'password', 'passwords'] },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
   // A schema of the protobuf API ("rip it out of the proto", "add a field to event.proto").
   {
@@ -113,8 +166,9 @@ const KINDS: WorkKind[] = [
   // Background jobs ("add a sidekiq job that pushes the ETA"): rules about their arguments and retries.
   {
     kind: 'job',
-    objects: ['(?:background|sidekiq|async|celery) (?:jobs?|tasks?|workers?)'],
-    named: ['job', 'jobs', 'sidekiq', 'celery', 'resque'],
+    objects: ['(?:background|sidekiq|async|celery|oban) (?:jobs?|tasks?|workers?)', '(?:to|into|in) the background'],
+    named: ['job', 'jobs', 'sidekiq', 'celery', 'resque', 'oban', 'bullmq', 'hangfire', 'rq'],
+    verbs: ['move', 'offload', 'defer'],
   },
   // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.
   { kind: 'ui-text', objects: [], named: ['strings', 'i18n', 'l10n', 'localization', 'localisation', 'translations', 'lokalise'] },
@@ -185,6 +239,25 @@ const ASKED_BY_VERB = [
   {
     kind: 'ticket',
     re: new RegExp(`${CLAUSE}(?<verb>file|open|raise|create|log|report)\\s+(?:a|an)\\s+(?:new\\s+)?(?:bug|issue)\\b`, 'dgi'),
+  },
+  // Tests asked for by what they do ("cover the unassign logic with tests"), or as a next step ("now tests for that").
+  { kind: 'test', re: new RegExp(`${CLAUSE}(?<verb>cover)\\s+${BETWEEN}with\\s+(?:[\\w-]+\\s+)?tests?\\b`, 'dgi') },
+  {
+    kind: 'test',
+    re: new RegExp(`${CLAUSE}(?<verb>tests?)\\s+for\\s+(?:that|this|it|them)(?:\\s+(?:too|as well|also))?[\\s.!?]*$`, 'dgi'),
+  },
+  // A change checked before it is called done: "make sure this is all green", "check everything passes", "make it green".
+  {
+    kind: 'verify',
+    re: new RegExp(`${CLAUSE}(?<verb>make sure|check|verify|ensure)\\s+(?:that\\s+)?${BETWEEN}(?:green|passes|pass)\\b`, 'dgi'),
+  },
+  {
+    kind: 'verify',
+    re: new RegExp(`${CLAUSE}(?<verb>make|get)\\s+(?:it|this|that|everything|ci|the build)\\s+(?:all\\s+)?green\\b`, 'dgi'),
+  },
+  {
+    kind: 'secret',
+    re: /\b(?<verb>api[ -]?keys?|auth tokens?|access tokens?|secret keys?|client secrets?|credentials|passwords?|secrets)\b(?![-'])/dgi,
   },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
   // prod?", "so we'd ship it to prod on Dec 1, right?").

@@ -8,7 +8,7 @@
  * Where a request starts: the prompt's start, a sentence or clause mark, or a word that leads into
  * one ("and", "then", "please", "can you", "should", "to").
  */
-export const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+)`;
+export const CLAUSE = String.raw`(?:^|[.;:!?,]\s+|\b(?:and|then|also|please|pls|now|just|go ahead and|can you|could you|would you|let's|lets|should|must|to|will|i'll|we'll)\s+|^\s*(?:ok|okay|alright|cool|great|good|nice|thanks|yes|yep|sure)\s+)`;
 
 /**
  * What, right before a request's verb, makes it no request: a denial ("try not to add", "I don't want
