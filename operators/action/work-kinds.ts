@@ -1,0 +1,172 @@
+/**
+ * The kinds of work teams write rules about (asked-work.ts reads them in prompts and in names): for
+ * each, the words a prompt names it with, the words of a rule's name that say it is named for it,
+ * and the verbs that ask for it besides the common ones. Data only.
+ */
+
+export interface WorkKind {
+  kind: string;
+  /** Words a prompt names the work with, as the object of a request ("add some debug *logging*"). */
+  objects: string[];
+  /** Words of a note's name that say it is named for the work (`go-test-style`, `logging-privacy`), whole words. */
+  named: string[];
+  /** Verbs that ask for this work besides the common ones ("find a decent HyperLogLog library"). */
+  verbs?: string[];
+  /** Words of a name that make its work word another thing (`stored-procedures` is no runbook). */
+  notNamed?: string[];
+}
+
+/** Words that, after "ticket" or in a name with it, say a product's tickets (a sale), not the team's tracker. */
+const TICKET_PRODUCT = [
+  'price',
+  'prices',
+  'pricing',
+  'purchases?',
+  'sales?',
+  'bookings?',
+  'refunds?',
+  'seats?',
+  'inventory',
+  'counts?',
+  'types?',
+  'tiers?',
+  'holders?',
+];
+
+/**
+ * Words that make an index or a column another thing than a database's: a search engine's index
+ * ("add an index for products in Elasticsearch"), a grid's or a document's column ("add a column to
+ * the orders grid", "to the markdown table in the README", "to the CSV export").
+ */
+const NOT_SCHEMA = String.raw`\b(?:elasticsearch|opensearch|es|algolia|meilisearch|typesense|solr|lucene|search|vector|pinecone|markdown|md|readme|docs?|grid|datagrid|datatable|csv|spreadsheet|sheet|excel|ui|screen|component)\b`;
+
+/** Test frameworks: a rule named for one is named for writing tests in it. */
+const TEST_FRAMEWORKS = [
+  'pytest',
+  'unittest',
+  'jest',
+  'vitest',
+  'mocha',
+  'rspec',
+  'minitest',
+  'exunit',
+  'junit',
+  'junit4',
+  'junit5',
+  'testng',
+  'kotest',
+  'xunit',
+  'nunit',
+  'phpunit',
+  'testify',
+];
+/** Linters: a rule named for one is named for linting. */
+const LINTERS = [
+  'eslint',
+  'ruff',
+  'flake8',
+  'pylint',
+  'rubocop',
+  'credo',
+  'golangci',
+  'clippy',
+  'ktlint',
+  'detekt',
+  'stylelint',
+  'shellcheck',
+  'swiftlint',
+];
+
+export const KINDS: WorkKind[] = [
+  // Not "specs": "update the OpenAPI spec" is no test.
+  // A rule named for a test framework (`pytest-style`, `exunit-conventions`) is named for writing tests.
+  {
+    kind: 'test',
+    objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'],
+    named: ['test', 'tests', 'testing', ...TEST_FRAMEWORKS],
+  },
+  { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
+  // A schema change is migration work ("add an index on courier_id", "add a rating column to deliveries");
+  // not a search engine's index nor a column of a grid, a markdown table or a CSV (NOT_SCHEMA).
+  {
+    kind: 'migration',
+    objects: ['migrations?', `(?<!${NOT_SCHEMA}[\\s-])(?:indexe?s?|indices|columns?)(?![^.?!\\n]{0,80}?${NOT_SCHEMA})`],
+    named: ['migration', 'migrations'],
+  },
+  // Handling errors: a rule named for it (`go-error-wrapping`) is given for a call that writes error
+  // handling (call-work.ts). No prompt asks for it by name alone: "add error handling here" is too
+  // often a passing request to lift a rule whole.
+  { kind: 'error', objects: [], named: ['error', 'errors'] },
+  { kind: 'metric', objects: ['metrics?', 'counters?', 'histograms?', 'gauges?'], named: ['metric', 'metrics'] },
+  {
+    kind: 'dependency',
+    // Not "dependency injection", a design pattern, not a package.
+    objects: ['dependency(?!\\s+injection)', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
+    named: ['dependency', 'dependencies', 'deps', 'dep', 'library', 'libraries', 'crate', 'crates'],
+    verbs: ['find', 'pick', 'pull in', 'bring in', 'is there an?', 'any good', 'recommend', 'suggest'],
+  },
+  // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
+  { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
+  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting', ...LINTERS] },
+  // Checking a change before calling it done ("make sure it's all green", "run the checks"): a rule
+  // named for it (`run-mix-precommit`, `verify-before-done`) says which checks.
+  {
+    kind: 'verify',
+    objects: ['checks', 'pre-?commit(?: checks| hooks?)?'],
+    named: ['precommit', 'verify', 'verification', 'checks', 'done'],
+  },
+  // Credentials the prompt handles ("I have the account SID and auth token"): rules about where they
+  // go apply to the whole plan. Found by word anywhere (ASKED_BY_VERB); "token" alone is too often
+  // another thing (an invite's expiry token, a lexer's).
+  { kind: 'secret', objects: [], named: ['secret', 'secrets', 'credential', 'credentials', 'creds', 'password', 'passwords'] },
+  { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
+  // A schema of the protobuf API ("rip it out of the proto", "add a field to event.proto").
+  {
+    kind: 'proto',
+    objects: ['protos?', 'protobufs?', 'proto (?:files?|schemas?|fields?|messages?|definitions?)', '[\\w-]+\\.proto'],
+    named: ['proto', 'protos', 'protobuf', 'buf'],
+    verbs: ['rip', 'regenerate', 'renumber'],
+  },
+  // Mocks, fakes and stubs: found by word anywhere (ASKED_BY_VERB), named by these words.
+  { kind: 'mock', objects: [], named: ['mock', 'mocks', 'mocking', 'fake', 'fakes', 'stub', 'stubs'] },
+  // A command for the user's own terminal ("give me a one-liner I can paste"): a memory of their shell.
+  {
+    kind: 'shell',
+    objects: ['one-liners?', 'shell (?:commands?|snippets?|loops?)', 'commands? (?:i|we) can (?:paste|run)'],
+    named: ['shell', 'terminal'],
+    verbs: ['give me', 'show me', 'send me'],
+  },
+  // Tickets in the team's tracker ("make a ticket for the flaky test"). Not "issue": "fix the issue" is a problem, not a ticket.
+  {
+    kind: 'ticket',
+    // Not a ticketing product's tickets ("fix the ticket price rounding", "add a ticket purchase endpoint").
+    objects: [`tickets?(?!\\s+(?:${TICKET_PRODUCT.join('|')})\\b)`, 'bug reports?', '(?:jira|linear|github|gh) (?:issues?|tickets?)'],
+    named: ['tracker', 'ticket', 'tickets', 'ticketing', 'jira'],
+    verbs: ['file', 'open', 'raise'],
+    notNamed: TICKET_PRODUCT,
+  },
+  // The team's written procedure for an incident or an operation ("what's the procedure?", "follow the runbook").
+  {
+    kind: 'runbook',
+    // Not a database's stored procedure nor a remote procedure call (`procedure-call-timeouts`).
+    objects: ['runbooks?', 'playbooks?', '(?<!stored\\s)procedures?'],
+    named: ['runbook', 'runbooks', 'playbook', 'playbooks', 'procedure', 'procedures'],
+    verbs: ["what's", 'whats', 'what is', 'follow', 'find', 'check'],
+    notNamed: ['stored', 'sql', 'plsql', 'call', 'calls', 'rpc'],
+  },
+  // Background jobs ("add a sidekiq job that pushes the ETA"): rules about their arguments and retries.
+  {
+    kind: 'job',
+    objects: ['(?:background|sidekiq|async|celery|oban) (?:jobs?|tasks?|workers?)', '(?:to|into|in) the background'],
+    named: ['job', 'jobs', 'sidekiq', 'celery', 'resque', 'oban', 'bullmq', 'hangfire', 'rq'],
+    verbs: ['move', 'offload', 'defer'],
+  },
+  // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.
+  { kind: 'ui-text', objects: [], named: ['strings', 'i18n', 'l10n', 'localization', 'localisation', 'translations', 'lokalise'] },
+  // Not "read replicas": a database's, not a deploy's.
+  {
+    kind: 'deploy',
+    objects: ['deploys?', 'deployments?', 'rollouts?', '(?<!read\\s)replicas'],
+    named: ['deploy', 'deploys', 'deployment', 'deployments', 'deploying'],
+  },
+];
