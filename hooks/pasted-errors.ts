@@ -45,7 +45,9 @@ export function pastedErrorStems(prompt: string): Set<string> {
   for (const m of prompt.slice(0, 4000).matchAll(QUOTED_RE)) {
     const span = m[1] ?? m[2] ?? m[3] ?? '';
     if (!isError(span)) continue;
-    for (const token of span.split(/[^A-Za-z0-9]+/)) {
+    // What the error names of this one case (a quoted branch or file, a path) is not the error's wording.
+    const wording = span.replace(/'[^']*'|"[^"]*"|\S*[/\\]\S*/g, ' ');
+    for (const token of wording.split(/[^A-Za-z0-9]+/)) {
       const words = [token, ...token.split(/(?<=[a-z])(?=[A-Z])/)];
       for (const w of words)
         if (/^[A-Za-z][A-Za-z0-9]{3,}$/.test(w) && !GENERIC.has(stemOf(w.toLowerCase()))) out.add(stemOf(w.toLowerCase()));
@@ -59,4 +61,21 @@ export function missesPastedErrors(errors: ReadonlySet<string>, noteText: string
   if (errors.size === 0) return false;
   const stems = textStems(noteText, 20_000);
   return ![...errors].some((s) => stems.has(s));
+}
+
+/** Distinguishing words an error must have for the share a note holds to say anything. */
+const MIN_ERROR_WORDS = 3;
+/** Share of them a note about that error holds at least (on the shared prompt sets, every labelled note holds more). */
+const MIN_ERROR_SHARE = 1 / 2;
+
+/**
+ * Whether a note's text holds too few of the pasted errors' words to be about that error: under
+ * half of them, of three or more. "`rpc error: code = ResourceExhausted desc = tenant 5521 over
+ * ingest quota`" shares `ResourceExhausted` with a note on gRPC message size, and none of tenant,
+ * ingest, quota: the same error code, another problem. False when the prompt quotes no such error.
+ */
+export function coversFewPastedErrors(errors: ReadonlySet<string>, noteText: string): boolean {
+  if (errors.size < MIN_ERROR_WORDS) return false;
+  const stems = textStems(noteText, 20_000);
+  return [...errors].filter((s) => stems.has(s)).length < errors.size * MIN_ERROR_SHARE;
 }

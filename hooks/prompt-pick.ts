@@ -7,7 +7,7 @@ import type { ScoredCandidate } from '../core/types.js';
 import { hookRow } from './hook-table.js';
 import { oneLine, safeId } from '../sinks/safe-text.js';
 import { searchableText } from '../core/note/index.js';
-import { missesPastedErrors, pastedErrorStems } from './pasted-errors.js';
+import { coversFewPastedErrors, missesPastedErrors, pastedErrorStems } from './pasted-errors.js';
 
 /** Fetched and kept per prompt (the reference's values), and its budget. */
 export const [UPS_FETCH, UPS_KEEP] = [9, 3];
@@ -71,9 +71,13 @@ export function wholeLearnings(
   const kept: ScoredCandidate[] = [];
   let places = 0;
   let block = '';
+  const errors = pastedErrorStems(prompt);
   for (const c of results) {
     if (places >= UPS_KEEP) break;
     if (floor > 0 && c.relevance < LIKELY_RELEVANCE) continue;
+    // A learning that holds few of the words of the error the prompt pastes is about another error
+    // of the same tool: not given whole, however sure the estimate is of the tool.
+    if (floor > 0 && coversFewPastedErrors(errors, searchableText(c.note))) continue;
     if (wasGiven(c)) {
       places += 1;
       continue;

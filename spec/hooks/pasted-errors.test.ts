@@ -1,6 +1,6 @@
 /** The error texts a prompt pastes, as the words that tell one error from another (hooks/pasted-errors.ts). */
 import { describe, it, expect } from '@jest/globals';
-import { missesPastedErrors, pastedErrorStems } from '../../hooks/pasted-errors.js';
+import { coversFewPastedErrors, missesPastedErrors, pastedErrorStems } from '../../hooks/pasted-errors.js';
 import { stemOf } from '../../core/stems.js';
 
 const stems = (prompt: string): string[] => [...pastedErrorStems(prompt)].sort();
@@ -13,7 +13,13 @@ describe('pastedErrorStems', () => {
     expect(stems("fails with 'Could not resolve to a node with the global id of ...'")).toEqual(
       ['resolve', 'node', 'global'].map(stemOf).sort(),
     );
-    expect(stems('and then it dies on `no matches found: ~/exports/*.json`')).toEqual(['matches', 'exports', 'json'].map(stemOf).sort());
+    expect(stems('and then it dies on `no matches found: ~/exports/*.json`')).toEqual(['matches'].map(stemOf).sort());
+  });
+
+  it('reads not what the error names of this one case: a quoted branch or file, a path', () => {
+    expect(stems("`git worktree add` gives `fatal: 'feat/login' is already checked out at '/Users/me/src/app-login'`")).toEqual(
+      ['already', 'checked'].map(stemOf).sort(),
+    );
   });
 
   it('reads no error from code that only names one (`handleError`), but does from a raised one with its message', () => {
@@ -52,5 +58,14 @@ describe('missesPastedErrors', () => {
     expect(missesPastedErrors(errors, 'SQLite WAL grows unbounded without checkpointing')).toBe(true);
     expect(missesPastedErrors(errors, 'Writers get "database is locked": set busy_timeout')).toBe(false);
     expect(missesPastedErrors(new Set(), 'anything')).toBe(false);
+  });
+});
+
+describe('coversFewPastedErrors', () => {
+  it('is true when a note holds under half the words of a pasted error of three words or more', () => {
+    const errors = pastedErrorStems('`rpc error: code = ResourceExhausted desc = tenant 5521 over ingest quota`');
+    expect(coversFewPastedErrors(errors, 'ResourceExhausted desc = grpc: received message larger than max')).toBe(true);
+    expect(coversFewPastedErrors(errors, 'ResourceExhausted from the tenant ingest quota: desc says over')).toBe(false);
+    expect(coversFewPastedErrors(pastedErrorStems('`KeyError: foo`'), 'nothing of it')).toBe(false);
   });
 });

@@ -56,6 +56,27 @@ describe('wholeLearnings', () => {
     expect(wholeLearnings([wal], render, 0.3, new Set(), 'set `journal_mode` to "wal" everywhere').pointer?.note.key).toBe('wal');
   });
 
+  it('gives no learning whole that holds under half the words of an error the prompt pastes (another error of the tool)', () => {
+    const size = scored(
+      note(
+        { id: 'grpc-size', title: 'gRPC batch size limits' },
+        'Batches fail with `rpc error: code = ResourceExhausted desc = grpc: received message larger than max`.',
+      ),
+      0.9,
+      0.91,
+    );
+    const quota =
+      'clients get `rpc error: code = ResourceExhausted desc = tenant 5521 over ingest quota (12000 events/s)`. where is it enforced?';
+    expect(ids(wholeLearnings([size], render, 0.3, new Set(), quota).kept)).toEqual([]);
+    // The same error as the note's: given whole.
+    const same =
+      'batches fail with `rpc error: code = ResourceExhausted desc = grpc: received message larger than max (5242880 vs. 4194304)`';
+    expect(ids(wholeLearnings([size], render, 0.3, new Set(), same).kept)).toEqual(['grpc-size']);
+    // Fewer than three words of an error say too little to judge by; the floor off holds nothing back.
+    expect(ids(wholeLearnings([size], render, 0.3, new Set(), 'it says `ResourceExhausted: quota`').kept)).toEqual(['grpc-size']);
+    expect(ids(wholeLearnings([size], render, 0, new Set(), quota).kept)).toEqual(['grpc-size']);
+  });
+
   it('holds nothing back when the floor is off (0)', () => {
     const out = wholeLearnings(weaker, render, 0);
     expect([ids(out.kept), out.pointer]).toEqual([['weak-0', 'weak-1', 'weak-2'], null]);
