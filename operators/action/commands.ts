@@ -7,7 +7,8 @@
  * - appliesStep: the call takes the step a note's "How to apply" names, in its own way.
  */
 import type { NoteTriggers, Recommended } from './triggers.js';
-import { ANY_GLOB, INTERPRETERS, RUNNER_WORDS, commandWords, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, INTERPRETERS, commandWords, type CommandPattern } from './patterns.js';
+import { RUNNER_WORDS } from './runners.js';
 import { versionless } from './tool-call.js';
 import { program } from './looking.js';
 import { GIT_STEPS, gitStepStem } from './git-steps.js';

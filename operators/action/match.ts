@@ -90,18 +90,17 @@ function commandEvidence(
   opts: MatchOptions,
   ev: Evidence,
 ): void {
-  for (const p of new Set(f.commands.map(program))) {
-    for (const i of idx.byProgram.get(p) ?? []) {
-      const t = idx.notes[i]!;
-      const when = t.commands.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
-      if (when) ev.credit(i, W_WHEN, `when:${when.words.map((w) => w.join('|')).join(' ')}`, true);
-      if (looking) continue;
-      const phrase = t.phrases.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
-      if (phrase) ev.credit(i, W_PHRASE, `command:${phrase.words.map((w) => w[0]).join(' ')}`, true);
-      // The step its "How to apply" names, taken another way (`docker build` for `docker buildx build`).
-      const step = phrase ? undefined : f.commands.map((c) => appliesStep(c, t)).find(Boolean);
-      if (step) ev.credit(i, W_PHRASE, `applies:${step}`, true);
-    }
+  // A note reached through two programs of the call (`poetry run pip install` runs poetry and pip) is read once.
+  for (const i of new Set([...new Set(f.commands.map(program))].flatMap((p) => idx.byProgram.get(p) ?? []))) {
+    const t = idx.notes[i]!;
+    const when = t.commands.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
+    if (when) ev.credit(i, W_WHEN, `when:${when.words.map((w) => w.join('|')).join(' ')}`, true);
+    if (looking) continue;
+    const phrase = t.phrases.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
+    if (phrase) ev.credit(i, W_PHRASE, `command:${phrase.words.map((w) => w[0]).join(' ')}`, true);
+    // The step its "How to apply" names, taken another way (`docker build` for `docker buildx build`).
+    const step = phrase ? undefined : f.commands.map((c) => appliesStep(c, t)).find(Boolean);
+    if (step) ev.credit(i, W_PHRASE, `applies:${step}`, true);
   }
   // A note named for the git step the call takes (`git commit` and `commit-message-format`).
   const steps = looking ? [] : gitStepNotes(idx.byGitStep, f.commands);

@@ -6,6 +6,7 @@
  */
 import { trimToken } from './terms.js';
 import { versionless } from './tool-call.js';
+import { RUNNER_PROGRAMS, RUNNER_WORDS } from './runners.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -79,10 +80,7 @@ export function placeGlob(span: string): string[] {
   return [s];
 }
 
-/** A runner's subcommand that runs another program (`uv run`, `pnpm exec`), and the interpreters it may run. */
-export const RUNNER_WORDS: ReadonlySet<string> = new Set(['run', 'exec']);
-/** Package managers whose `run`/`exec` runs a program or script of the project. */
-const RUNNER_PROGRAMS = new Set(['poetry', 'uv', 'pipenv', 'pdm', 'hatch', 'rye', 'bundle', 'npm', 'pnpm', 'yarn', 'bun']);
+/** The interpreters a runner may run. */
 /** A word that names a command or subcommand (`larkspur`, `db:migrate`), not a path, option or value. */
 const PLAIN = /^[a-z][\w:-]*$/;
 export const INTERPRETERS = new Set(['python', 'node', 'bash', 'sh', 'ruby', 'deno', 'bun', 'tsx', 'ts-node', 'perl']);

@@ -63,11 +63,22 @@ export function namedCommands(code: string): CommandPattern[] {
  * (a span of options alone, `--tests '*CartViewModelTest'`, included).
  */
 export function recommendations(
-  stances: readonly { span: string; recommended: boolean }[],
+  stances: readonly { span: string; recommended: boolean; warned?: boolean }[],
   max: number,
 ): { recommends: Recommended[]; recommendedFlags: Set<string> } {
   const spans = stances.filter((s) => s.recommended).map((s) => s.span);
-  const recommends = spans.flatMap(recommendedCommands).slice(0, max);
+  // A command the note also warns of, written the same ("Don't run `dbt build` without a selector …
+  // Prefer `dbt build` over `dbt run`"), is not to be run as it stands: the warning says how not.
+  const warned = new Set(
+    stances
+      .filter((s) => s.warned)
+      .flatMap((s) => recommendedCommands(s.span))
+      .map((r) => r.words.join(' ')),
+  );
+  const recommends = spans
+    .flatMap(recommendedCommands)
+    .filter((r) => !warned.has(r.words.join(' ')))
+    .slice(0, max);
   const flags = [...recommends.flatMap((r) => r.words.slice(1)), ...spans.flatMap((s) => s.trim().split(/\s+/))]
     .map((w) => w.toLowerCase())
     .filter((w) => /^--?[a-z]/.test(w));

@@ -7,6 +7,7 @@
  */
 
 import { manifestCommands } from './manifests.js';
+import { RUNS_PROGRAM } from './runners.js';
 
 export type ActionKind = 'run' | 'edit' | 'read' | 'other';
 
@@ -87,6 +88,8 @@ export function shellCommands(line: string): string[][] {
     }
     const rest = expandAliases(words.slice(i));
     if (rest.length > 0 || lead.length > 0) out.push([...rest, ...lead]);
+    // What a package manager's runner runs is a command too (RUNS_PROGRAM).
+    if (RUNS_PROGRAM[rest[0] ?? ''] === rest[1] && /^[a-z][\w.-]*$/.test(rest[2] ?? '')) out.push(expandAliases(rest.slice(2)));
   }
   return out;
 }

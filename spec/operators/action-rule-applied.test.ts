@@ -37,6 +37,19 @@ const notes = kb({
     'Postgres runs in Docker on host port 5433. Any command against the local database (psql, createdb, pg_dump): add `-p 5433`.',
     'user',
   ),
+  'documents/deps.md': memory(
+    'poetry-deps',
+    'Add Python deps with poetry inside the package; never pip install',
+    'To add a dependency run `poetry add <pkg>` in the package. Never `pip install` into a venv.',
+  ),
+  'documents/dbt.md': memory(
+    'dbt-state-selection',
+    'Never run a bare dbt build; select state:modified+ and defer to prod',
+    [
+      "Don't run `dbt build` or `dbt test` without a selector: a full build takes 50 minutes.",
+      'Use `dbt build --select state:modified+ --defer --state prod-artifacts/`. Prefer `dbt build` over `dbt run`.',
+    ].join(' '),
+  ),
   'documents/boundary.md': memory(
     'web-context-boundary',
     'lib/shop_web calls context functions only: no Repo or Ecto queries there',
@@ -150,5 +163,17 @@ describe('a run of the recommended command', () => {
   it('passing the option a note says to add follows it', () => {
     expect(run("psql -h localhost -p 5433 -U postgres shop_dev -c 'select 1'")).not.toContain('dev-postgres-port');
     expect(run('createdb -h localhost -U postgres shop_scratch')).toContain('dev-postgres-port');
+  });
+});
+
+describe('what a package manager runs, and a command the note both warns of and prefers', () => {
+  it('reads the program a runner runs as a command of the call', () => {
+    expect(run('cd packages/heron && poetry run pip install tenacity')).toContain('poetry-deps');
+    expect(run('cd packages/heron && poetry add tenacity')).not.toContain('poetry-deps');
+  });
+
+  it('does not take a command the note warns of as followed because it also prefers it elsewhere', () => {
+    expect(run('cd dbt && dbt build --target dev')).toContain('dbt-state-selection');
+    expect(run('cd dbt && dbt build --select state:modified+ --defer --state prod-artifacts/')).not.toContain('dbt-state-selection');
   });
 });
