@@ -57,7 +57,7 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     if (!isRuleNote(c.note)) continue;
     const name = noteName(c.note);
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
-    const work = [...workOf(nameWords(name))].map((k) => `work:${k}`).filter((k) => asked.has(k));
+    const work = [...workOf(nameWords(name), Boolean(c.note.memoryType))].map((k) => `work:${k}`).filter((k) => asked.has(k));
     const steps = [...nameStems].filter((st) => asked.has(st));
     // The note's whole text is read only for a name that holds an asked step or work: most names do not.
     if (work.length === 0 && steps.length === 0) continue;

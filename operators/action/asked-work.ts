@@ -105,6 +105,7 @@ const ASKED_BY_VERB = [
 const NAMED = KINDS.map((k) => ({
   kind: k.kind,
   words: new Set(k.named),
+  tools: new Set(k.tools ?? []),
   stems: new Set(k.named.map(stemOf)),
   notNamed: (k.notNamed ?? []).map((w) => new RegExp(`^${w}$`)),
 }));
@@ -142,14 +143,12 @@ export function nameWords(name: string): Set<string> {
 
 /**
  * The kinds of work a note is named for, by the whole words of its name (or title): `depends_on` is
- * no dependency, `catalog` no log.
+ * no dependency, `catalog` no log. With `tools`, also by a tool of the work (`pytest-style`): for a
+ * memory's name, not for a learning's title sentence (see WorkKind.tools).
  */
-export function workOf(words: ReadonlySet<string>): Set<string> {
-  return new Set(
-    NAMED.filter((n) => [...n.words].some((w) => words.has(w)) && ![...words].some((w) => n.notNamed.some((re) => re.test(w)))).map(
-      (n) => n.kind,
-    ),
-  );
+export function workOf(words: ReadonlySet<string>, tools = false): Set<string> {
+  const names = (n: (typeof NAMED)[number]): boolean => [...words].some((w) => n.words.has(w) || (tools && n.tools.has(w)));
+  return new Set(NAMED.filter((n) => names(n) && ![...words].some((w) => n.notNamed.some((re) => re.test(w)))).map((n) => n.kind));
 }
 
 /** The stems of a kind of work's name words (`test` for tests), for counting how often a note says it. */

@@ -240,8 +240,8 @@ const NOT_IN_TESTS_RE =
 const OTHER_THING_RE =
   /\berrors? (?:budgets?|rates?|pages?|dashboards?|alerts?|alerting|tracking|tracker|reports?|reporting)\b|\btests? (?:env|envs|environments?|servers?|clusters?|accounts?|users?|credentials?|creds|machines?|hosts?|vms?|tenants?|cards?|devices?|phones?|emulators?|data)\b|\blogs? (?:retention|storage|shipping|buckets?|dashboards?|search|viewer|access)\b|\bmetrics? (?:dashboards?|retention|storage)\b/g;
 
-/** The work a rule note is named for, by the whole words of its name; empty kinds for any other name. */
-export function namedWork(name: string, text: string, summary = ''): NamedWork {
+/** The work a rule note is named for, by the whole words of its name (with `tools`, a memory's: workOf); empty kinds for any other name. */
+export function namedWork(name: string, text: string, summary = '', tools = false): NamedWork {
   // "on-call" is one word: its "call" is no remote procedure call ("Runbooks and on-call").
   const words = nameWords(
     name
@@ -255,7 +255,7 @@ export function namedWork(name: string, text: string, summary = ''): NamedWork {
   // running tests and never of writing them ("Run tests through turbo…", "Every time I run tests").
   const runOnly =
     ['run', 'runs', 'running', 'runner'].some((w) => words.has(w)) || (RUNS_TESTS_RE.test(summary) && !WRITES_TESTS_RE.test(summary));
-  return { kinds: workOf(words), languages, runOnly, notInTests: NOT_IN_TESTS_RE.test(text) };
+  return { kinds: workOf(words, tools), languages, runOnly, notInTests: NOT_IN_TESTS_RE.test(text) };
 }
 
 /** The kinds of work a call does that a rule is named for: none when the languages disagree or the call is in tests the rule leaves out. */

@@ -153,7 +153,7 @@ function ruleWork(
 ): NamedWork | null {
   if (!isRuleNote(note) || gitSteps.size > 0) return null;
   const description = typeof note.frontmatter['description'] === 'string' ? note.frontmatter['description'] : '';
-  const work = namedWork(noteName(note), text, `${description}\n${note.howToApply}`);
+  const work = namedWork(noteName(note), text, `${description}\n${note.howToApply}`, Boolean(note.memoryType));
   if (note.memoryType) return work;
   // A learning's title is a sentence ("Retry 503 errors from the payment API" is about retries, not
   // error handling): the kind it names counts when its tags say it too (`logging` for "Redact PII in

@@ -14,6 +14,12 @@ export interface WorkKind {
   verbs?: string[];
   /** Words of a name that make its work word another thing (`stored-procedures` is no runbook). */
   notNamed?: string[];
+  /**
+   * Tools of the work (test frameworks, linters, job libraries): a memory named for one
+   * (`pytest-style`) is named for the work; a learning's title sentence names the tool where a
+   * problem happened ("… connection pool exhaustion in pytest"), not a rule about the work.
+   */
+  tools?: string[];
 }
 
 /** Words that, after "ticket" or in a name with it, say a product's tickets (a sale), not the team's tracker. */
@@ -83,7 +89,8 @@ export const KINDS: WorkKind[] = [
   {
     kind: 'test',
     objects: ['tests?', 'testing', 'unit tests?', 'integration tests?', 'test cases?'],
-    named: ['test', 'tests', 'testing', ...TEST_FRAMEWORKS],
+    named: ['test', 'tests', 'testing'],
+    tools: TEST_FRAMEWORKS,
   },
   { kind: 'log', objects: ['logs?', 'logging', 'log lines?', 'log statements?'], named: ['log', 'logs', 'logging', 'logger'] },
   // A schema change is migration work ("add an index on courier_id", "add a rating column to deliveries");
@@ -107,7 +114,7 @@ export const KINDS: WorkKind[] = [
   },
   // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
-  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting', ...LINTERS] },
+  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting'], tools: LINTERS },
   // Checking a change before calling it done ("make sure it's all green", "run the checks"): a rule
   // named for it (`run-mix-precommit`, `verify-before-done`) says which checks.
   {
@@ -158,7 +165,8 @@ export const KINDS: WorkKind[] = [
   {
     kind: 'job',
     objects: ['(?:background|sidekiq|async|celery|oban) (?:jobs?|tasks?|workers?)', '(?:to|into|in) the background'],
-    named: ['job', 'jobs', 'sidekiq', 'celery', 'resque', 'oban', 'bullmq', 'hangfire', 'rq'],
+    named: ['job', 'jobs', 'sidekiq', 'celery', 'resque'],
+    tools: ['oban', 'bullmq', 'hangfire', 'rq'],
     verbs: ['move', 'offload', 'defer'],
   },
   // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.

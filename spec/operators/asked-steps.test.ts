@@ -219,10 +219,12 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('move the welcome email to the background')).toEqual(['job']);
   });
 
-  it('names a rule for its framework, in its language', () => {
-    expect([...workOf(nameWords('pytest-style'))]).toEqual(['test']);
-    expect([...workOf(nameWords('credo-strict'))]).toEqual(['lint']);
-    expect([...workOf(nameWords('oban-worker-conventions'))]).toEqual(['job']);
+  it("names a memory for its work's tool (test framework, linter, job library), not a learning's title", () => {
+    expect([...workOf(nameWords('pytest-style'), true)]).toEqual(['test']);
+    expect([...workOf(nameWords('credo-strict'), true)]).toEqual(['lint']);
+    expect([...workOf(nameWords('oban-worker-conventions'), true)]).toEqual(['job']);
+    // A learning's title names the tool where a problem happened, not a rule about the work.
+    expect([...workOf(nameWords('Fix postgres pool exhaustion in pytest with rollback fixtures'))]).toEqual([]);
     expect([...workOf(nameWords('run-mix-precommit'))]).toEqual(['verify']);
     expect([...workOf(nameWords('secrets-handling'))]).toEqual(['secret']);
   });
