@@ -1,0 +1,48 @@
+/**
+ * Work a prompt asks for in words the first kinds did not read (operators/action/asked-work.ts): a
+ * check before a change is done, credentials the prompt handles, tests by what they cover, jobs moved
+ * to the background; a memory named for a tool of the work; a request after an interjection.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { askedSteps } from '../../operators/action/git-steps.js';
+import { askedWork, nameWords, workOf } from '../../operators/action/asked-work.js';
+
+const steps = (prompt: string): string[] => [...askedSteps(prompt)].sort();
+
+describe('askedWork: checks, credentials, tests by what they cover, work named by its framework', () => {
+  const work = (prompt: string): string[] => [...askedWork(prompt)].sort();
+
+  it('reads a check before calling a change done', () => {
+    expect(work('make sure this is all green before I push')).toEqual(['verify']);
+    expect(work('run the checks and if everything passes commit it')).toEqual(['verify']);
+    expect(work('get it green')).toEqual(['verify']);
+    expect(work('the checks on main were green yesterday')).toEqual([]);
+  });
+
+  it('reads credentials the prompt handles, not a token of another kind', () => {
+    expect(work('hooking up Twilio, I have the account SID and auth token, where do they go?')).toEqual(['secret']);
+    expect(work('the invite link token expires after a day, make it a week')).toEqual([]);
+  });
+
+  it('reads tests asked for by what they cover, or as the next step', () => {
+    expect(work('cover the unassign logic in Dispatch with tests, it has none')).toEqual(['test']);
+    expect(work('now tests for that')).toEqual(['test']);
+    expect(work('the tests for that module are flaky')).toEqual([]);
+    expect(work('move the welcome email to the background')).toEqual(['job']);
+  });
+
+  it("names a memory for its work's tool (test framework, linter, job library), not a learning's title", () => {
+    expect([...workOf(nameWords('pytest-style'), true)]).toEqual(['test']);
+    expect([...workOf(nameWords('credo-strict'), true)]).toEqual(['lint']);
+    expect([...workOf(nameWords('oban-worker-conventions'), true)]).toEqual(['job']);
+    // A learning's title names the tool where a problem happened, not a rule about the work.
+    expect([...workOf(nameWords('Fix postgres pool exhaustion in pytest with rollback fixtures'))]).toEqual([]);
+    expect([...workOf(nameWords('run-mix-precommit'))]).toEqual(['verify']);
+    expect([...workOf(nameWords('secrets-handling'))]).toEqual(['secret']);
+  });
+
+  it('reads a git step after an interjection that opens the turn', () => {
+    expect(steps('ok commit that')).toEqual(['commit']);
+    expect(steps('thanks, push it')).toEqual(['push']);
+  });
+});
