@@ -177,3 +177,10 @@ describe('what a package manager runs, and a command the note both warns of and 
     expect(run('cd dbt && dbt build --select state:modified+ --defer --state prod-artifacts/')).not.toContain('dbt-state-selection');
   });
 });
+
+describe("a package manager in a rule's name", () => {
+  it('names its language: a Python dependency rule is not about an npm install', () => {
+    expect(run('npm install zod@^3.24.1')).not.toContain('poetry-deps');
+    expect(run('cd packages/heron && poetry run pip install tenacity')).toContain('poetry-deps');
+  });
+});
