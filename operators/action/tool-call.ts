@@ -71,6 +71,15 @@ function shellScript(line: string): string {
 }
 
 /**
+ * An argv (`["bash", "-lc", "git commit -m \"x\""]`, as Codex may send a command) as the shell line
+ * that runs it: a word with spaces, quotes or shell characters in single quotes, so the script a
+ * shell is given stays one word (shellScript then reads it).
+ */
+function argvLine(argv: readonly string[]): string {
+  return argv.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'"'"'`)}'`)).join(' ');
+}
+
+/**
  * A shell line split into simple commands (at `&&`, `||`, `;`, `|`, newlines and `$(`), each as
  * words with quotes removed; leading `VAR=value` assignments and wrappers are dropped, the
  * assignment kept as a word of its own (a setting like NODE_OPTIONS=... is part of the action).
@@ -208,7 +217,7 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
   const args = objectOf(input['tool_input'] ?? input['toolArgs'] ?? input['tool_args']);
   const t = tool.toLowerCase();
   const path = str(args['file_path']) || str(args['path']) || str(args['notebook_path']) || str(args['filePath']);
-  const command = Array.isArray(args['command']) ? args['command'].map(str).join(' ') : str(args['command']) || str(args['cmd']);
+  const command = Array.isArray(args['command']) ? argvLine(args['command'].map(str)) : str(args['command']) || str(args['cmd']);
   const action: ToolAction = {
     tool,
     kind: 'other',

@@ -218,6 +218,13 @@ describe('a shell given a script to run', () => {
     expect(shellCommands(`bash -lc 'echo '"'"'hi'"'"''`)).toEqual([['echo', 'hi']]);
   });
 
+  it('reads the script of a command sent as an argv (`["bash", "-lc", "<script>"]`)', () => {
+    const argv = (command: string[]) => call('Bash', { command }).commands;
+    expect(argv(['bash', '-lc', 'git commit -m "lane weekly model"'])).toEqual([['git', 'commit', '-m', 'lane weekly model']]);
+    expect(argv(['bash', '-lc', "echo 'it''s' && npm i zod"])).toContainEqual(['npm', 'install', 'zod']);
+    expect(argv(['git', 'status'])).toEqual([['git', 'status']]);
+  });
+
   it('leaves a shell that runs a script file alone', () => {
     expect(shellCommands('bash -x deploy.sh')).toEqual([['bash', '-x', 'deploy.sh']]);
   });
