@@ -12,7 +12,7 @@
  * (git-steps.ts), since "commit" and "push" are requests by themselves.
  */
 import { stemOf } from '../../core/stems.js';
-import { CLAUSE, asksFor } from './requests.js';
+import { CLAUSE, asksFor, unswapVerbs } from './requests.js';
 import { KINDS } from './work-kinds.js';
 
 /** The verbs of a request for work ("write", "add", "set up", "run"). */
@@ -115,7 +115,7 @@ const NAMED = KINDS.map((k) => ({
  * reports as failing ("no need to add logging", "why does CI fail to run tests").
  */
 export function askedWork(prompt: string): Set<string> {
-  const text = prompt.slice(0, 2000);
+  const text = unswapVerbs(prompt.slice(0, 2000));
   return new Set([...ASKED, ...ASKED_BY_VERB].filter((a) => asksFor(a.re, text)).map((a) => a.kind));
 }
 

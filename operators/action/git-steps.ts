@@ -4,7 +4,7 @@
  * Pure.
  */
 import { stemOf } from '../../core/stems.js';
-import { CLAUSE, asksFor, notAsked } from './requests.js';
+import { CLAUSE, asksFor, notAsked, unswapVerbs } from './requests.js';
 
 /** The steps, by stem (`cherrypick` for `cherry-pick`); `pr` is opening a pull request (`gh pr create`). */
 export const GIT_STEPS: ReadonlySet<string> = new Set(
@@ -66,7 +66,7 @@ const ASKED_PR_RE = new RegExp(
 
 /** The git steps a prompt asks for (by stem, as GIT_STEPS): at most the first 2,000 characters are read. */
 export function askedSteps(prompt: string): Set<string> {
-  const text = prompt.slice(0, 2000);
+  const text = unswapVerbs(prompt.slice(0, 2000));
   const out = new Set<string>();
   // A step denied or reported as failing is not asked for ("no need to push yet", "fails to rebase").
   for (const m of text.matchAll(ASKED_STEP_RE)) {

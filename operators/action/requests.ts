@@ -36,3 +36,25 @@ export function asksFor(re: RegExp, text: string): boolean {
   }
   return false;
 }
+
+/** Request verbs typed fast enough to swap two letters ("wrtie tests", "comimt it", "depoly"). */
+const VERBS = ['write', 'commit', 'push', 'rebase', 'deploy', 'create', 'update', 'remove', 'install', 'build', 'tests', 'test'];
+const BY_LETTERS = new Map(VERBS.map((v) => [[...v].sort().join(''), v]));
+
+/** The verb `word` is with two neighbouring letters swapped back, or null (`wrtie` → `write`; `wrote` is no swap). */
+function swappedVerb(word: string): string | null {
+  const verb = BY_LETTERS.get([...word.toLowerCase()].sort().join(''));
+  if (!verb || verb === word.toLowerCase()) return null;
+  const w = word.toLowerCase();
+  const diff = [...w].flatMap((ch, i) => (ch === verb[i] ? [] : [i]));
+  return diff.length === 2 && diff[1] === diff[0]! + 1 ? verb : null;
+}
+
+/**
+ * A prompt with request verbs typed with two neighbouring letters swapped written right, so "wrtie
+ * tests for X" asks for tests as "write tests for X" does. Words only of four letters or more, and
+ * only a swap of two letters: "wrote", "pushed" stay what they are.
+ */
+export function unswapVerbs(text: string): string {
+  return text.replace(/\b[A-Za-z]{4,7}\b/g, (w) => swappedVerb(w) ?? w);
+}

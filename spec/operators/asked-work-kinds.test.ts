@@ -46,3 +46,12 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(steps('thanks, push it')).toEqual(['push']);
   });
 });
+
+describe('request verbs typed with two letters swapped', () => {
+  it('read as the verb ("wrtie tests", "comimt it"); a real word one letter away stays itself', () => {
+    expect([...askedWork('wrtie tests for ShareStore.Revoke')]).toEqual(['test']);
+    expect(steps('comimt it')).toEqual(['commit']);
+    expect([...askedWork('I wrote tests for it yesterday')]).toEqual([]);
+    expect(steps('the branch was pushed')).toEqual([]);
+  });
+});
