@@ -173,7 +173,8 @@ export const userPromptSubmitHook: HookSpec = {
           sessionId,
           floor: session.config.floors.userPrompt,
         };
-        const runOpts = { caller: 'user-prompt-submit', trace: clock.sink };
+        // The deadline reaches the recall's bookkeeping too: its locks wait no longer than it leaves.
+        const runOpts = { caller: 'user-prompt-submit', trace: clock.sink, deadlineMs: ctx.deadlineMs };
         return session.outcome$(cmd, runOpts).pipe(
           map((res) => {
             const picked = selectFresh(ctx, session, prompt, sessionId, res.outcome?.results ?? [], cmd.floor ?? 0);

@@ -159,7 +159,8 @@ export function recordPromptEvent(ctx: HookContext, ev: PromptEvent): void {
         ev.query,
       ),
     );
-    const err = addPending(ctx.stateDir, ev.sessionId, { ts: logged.ts, event: logged.event, transcript, offset, clues });
+    const pending = { ts: logged.ts, event: logged.event, transcript, offset, clues };
+    const err = addPending(ctx.stateDir, ev.sessionId, pending, ctx.deadlineMs - ctx.now());
     if (err) hookLog(ctx, 'user-prompt-submit', err);
   } catch (err) {
     hookLog(ctx, 'user-prompt-submit', `hook event not recorded: ${errorMessage(err)}`);

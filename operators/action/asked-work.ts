@@ -24,6 +24,19 @@ const MORE_VERBS = ['remove', 'rip out', 'run', 'install', 'introduce', 'use', '
  */
 const BETWEEN = String.raw`(?:(?!(?:not|never|don't|without)\s)[\w'./-]+\s+){0,5}?`;
 
+/**
+ * What makes "passes" a value passed on, not a check passing: an object or a direction after it
+ * ("passes the payload to", "passes through"), unless that object is a check ("passes the linter").
+ */
+const PASSES_ON = String.raw`(?!\s+(?:the|a|an|it|its|this|that|their|our|through|along|over|down|back)\b(?!\s+(?:lint\w*|tests?|test suite|suite|ci|checks?|build|type ?checks?|typecheck)\b))`;
+/**
+ * A password or a secret as a feature of the app, not a credential the prompt handles: a user's
+ * ("reset their password", "forgot password"), or a part of a screen or flow ("the password field",
+ * "the secrets tab", "a password strength meter").
+ */
+const ACCOUNT_FEATURE_BEFORE = String.raw`(?<!\b(?:forgot|forgotten|reset|resetting|change|changing|wrong|user'?s?'?|their|hash(?:ed|es|ing)?)\s+(?:(?:the|a|their|your|his|her)\s+)?)`;
+const ACCOUNT_FEATURE_AFTER = String.raw`(?!\s+(?:fields?|inputs?|box(?:es)?|forms?|pages?|tabs?|screens?|modals?|dialogs?|resets?|strength|meters?|polic(?:y|ies)|rules|validation|validators?|hash(?:es|ing)?|recovery|links?|e-?mails?|requirements|complexity|expiry|toggles?|buttons?|flows?)\b)`;
+
 const ASKED = KINDS.filter((k) => k.objects.length > 0).map((k) => ({
   kind: k.kind,
   re: new RegExp(
@@ -82,9 +95,13 @@ const ASKED_BY_VERB = [
     re: new RegExp(`${CLAUSE}(?<verb>tests?)\\s+for\\s+(?:that|this|it|them)(?:\\s+(?:too|as well|also))?[\\s.!?]*$`, 'dgi'),
   },
   // A change checked before it is called done: "make sure this is all green", "check everything passes", "make it green".
+  // Not a value passed on ("before it passes the payload to the handler", "the flag passes through").
   {
     kind: 'verify',
-    re: new RegExp(`${CLAUSE}(?<verb>make sure|check|verify|ensure)\\s+(?:that\\s+)?${BETWEEN}(?:green|passes|pass)\\b`, 'dgi'),
+    re: new RegExp(
+      `${CLAUSE}(?<verb>make sure|check|verify|ensure)\\s+(?:that\\s+)?${BETWEEN}(?:green|pass(?:es)?\\b${PASSES_ON})\\b`,
+      'dgi',
+    ),
   },
   {
     kind: 'verify',
@@ -92,7 +109,10 @@ const ASKED_BY_VERB = [
   },
   {
     kind: 'secret',
-    re: /\b(?<verb>api[ -]?keys?|auth tokens?|access tokens?|secret keys?|client secrets?|credentials|passwords?|secrets)\b(?![-'])/dgi,
+    re: new RegExp(
+      `\\b${ACCOUNT_FEATURE_BEFORE}(?<verb>api[ -]?keys?|auth tokens?|access tokens?|secret keys?|client secrets?|credentials|passwords?|secrets)\\b(?![-'])${ACCOUNT_FEATURE_AFTER}`,
+      'dgi',
+    ),
   },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
   // prod?", "so we'd ship it to prod on Dec 1, right?").

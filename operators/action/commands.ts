@@ -114,8 +114,12 @@ export function followsCommand(
   if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
   const shaped = named !== null && r.words.slice(1).some((w) => w.startsWith('-'));
-  // What follows `--` is handed to the script the command runs (`npm run e2e -- e2e/x.spec.ts`): no option of the command's.
+  // What follows `--` is handed to the script the command runs (`npm run e2e -- e2e/x.spec.ts`): no option of the command's,
+  // but what the note says of an option still holds there (`npm test -- -u` where it warns of `-u`).
   const end = args.indexOf('--');
+  const warnedAfter = (a: string): boolean =>
+    a.startsWith('-') && !alsoFlags.has(a) && !r.words.includes(a.toLowerCase()) && named !== null && saysOf(named.flags, a);
+  if (end >= 0 && args.slice(end + 1).some(warnedAfter)) return false;
   return [...new Set((end < 0 ? args : args.slice(0, end)).filter((a) => a.startsWith('-')))].every(
     (a) =>
       alsoFlags.has(a) ||

@@ -22,6 +22,8 @@ export interface CommitFormat {
   noTrailingPeriod: boolean;
   /** What the rule says never to write in a message (`Co-Authored-By`, "Generated with"), lower-cased. */
   forbidden: readonly string[];
+  /** Trailers the rule writes for every message (`Refs: SHOP-<n>`), by their key, lower-cased (`refs`). */
+  required: readonly string[];
 }
 
 /** The words a subject template uses for its prefix and scope (`type`, `<area>`, `component`). */
@@ -35,7 +37,12 @@ const TYPE_LIST_RE = /\btypes?\b[^.\n`]{0,20}?\b([a-z]+(?:\s*[/,|]\s*[a-z]+){2,}
 const MAX_RE = /\b(?:max(?:imum)?|at most|up to|under|no more than|<=|≤)\s*(\d{2,3})\s*(?:char|chars|characters)\b/i;
 const PERIOD_RE = /\bno (?:trailing )?period\b|\bwithout a (?:trailing )?period\b|\bnot end with a period\b/i;
 /** Words that open a list of what never goes in a message ("No `Co-Authored-By` or "Generated with" trailers"). */
-const NEVER_RE = /\b(?:no|never|don'?t add|do not add|without)\s+([^.\n]{0,120})/gi;
+const NEVER_RE = /\b(?:no|never|(?:don'?t|do not|must not|should not) (?:add|include|put|write|append)|without|avoid)\s+([^.\n]{0,120})/gi;
+/**
+ * A trailer as a rule writes it (`Refs: SHOP-<n>`, `Co-Authored-By: Claude`): a capitalised key, its
+ * words joined by hyphens, then a colon. Never a subject (`type(scope): summary`, `fix: typo`).
+ */
+const TRAILER_RE = /^([A-Z][A-Za-z]*(?:-[A-Za-z]+)*):(?:\s|$)/;
 /** What says the list is of a message's parts (not "Never commit on `main`", a rule about branches). */
 const MESSAGE_PART_RE = /\b(?:trailers?|lines?|footers?|attributions?|messages?|subjects?|signatures?)\b/i;
 /** Characters of a rule read for its format. */
@@ -71,9 +78,18 @@ export function commitFormatOf(text: string): CommitFormat | null {
       : listed(prefixWord);
   const forbidden: string[] = [];
   for (const m of rule.matchAll(NEVER_RE)) {
-    if (!MESSAGE_PART_RE.test(m[1]!.replace(/`[^`]*`|"[^"]*"/g, ' '))) continue;
-    for (const q of m[1]!.matchAll(/`([^`]{3,40})`|"([^"]{3,40})"/g)) forbidden.push((q[1] ?? q[2]!).toLowerCase());
+    // A trailer written whole (`Co-Authored-By: Claude`) is a message's part whatever the words around it say.
+    const part = MESSAGE_PART_RE.test(m[1]!.replace(/`[^`]*`|"[^"]*"/g, ' '));
+    for (const q of m[1]!.matchAll(/`([^`]{3,40})`|"([^"]{3,40})"/g)) {
+      const said = q[1] ?? q[2]!;
+      if (part || TRAILER_RE.test(said)) forbidden.push(said.toLowerCase());
+    }
   }
+  // The trailers it writes, less those it forbids: each message must carry them (`Refs: SHOP-<n>`).
+  const required = spans
+    .map((sp) => TRAILER_RE.exec(sp.trim()))
+    .filter((t): t is RegExpExecArray => t !== null && !forbidden.some((f) => f.startsWith(t[1]!.toLowerCase())))
+    .map((t) => t[1]!.toLowerCase());
   return {
     scoped: Boolean(scopeWord),
     prefixes,
@@ -81,6 +97,7 @@ export function commitFormatOf(text: string): CommitFormat | null {
     maxSubject: Number(MAX_RE.exec(rule)?.[1]) || null,
     noTrailingPeriod: PERIOD_RE.test(rule),
     forbidden,
+    required: [...new Set(required)],
   };
 }
 
@@ -98,42 +115,108 @@ export function followsCommitFormat(message: string, f: CommitFormat): boolean {
   if (f.maxSubject !== null && subject.length > f.maxSubject) return false;
   if (f.noTrailingPeriod && subject.endsWith('.')) return false;
   const lower = message.toLowerCase();
-  return !f.forbidden.some((w) => lower.includes(w));
+  if (f.forbidden.some((w) => lower.includes(w))) return false;
+  const keys = new Set(lower.split('\n').map((l) => /^\s*([\w-]+):/.exec(l)?.[1] ?? ''));
+  return f.required.every((k) => keys.has(k));
 }
 
+/** Where a `git commit` starts in a shell command. */
+const COMMIT_RE = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/g;
+/** A `-m`/`--message` value: double-quoted, single-quoted or bare. */
+const ARG_RE = /(?:^|\s)(?:-[a-zA-Z]*m|--message)(?:=|\s+|(?=["']))(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/g;
+/** The line that opens a `"$(cat <<'EOF'` heredoc, and its delimiter. */
+const HEREDOC_OPEN = /^\$\(cat\s+<<-?[ \t]*(['"]?)(\w+)\1[ \t]*\n/;
+
 /**
- * The message of the `git commit` a shell command makes: its `-m`/`--message` values joined by blank
- * lines (quoted, or a `"$(cat <<'EOF' … EOF)"` heredoc, as agents write them); null when the command
- * makes no commit or its message is not on the command line (an editor, `-F file`, `--amend` with none).
+ * The body of a `$(cat <<'EOF' … EOF )` value, line by line (a regex with a lazy body between
+ * whitespace runs backtracked for minutes on a message of blank lines); null when it is none.
  */
-export function commitMessage(command: string): string | null {
-  const at = /\bgit\s+(?:-C\s+\S+\s+)?commit\b/.exec(command);
-  if (!at) return null;
-  const rest = command.slice(at.index + at[0].length);
-  const parts: string[] = [];
-  const ARG_RE = /(?:^|\s)(?:-[a-zA-Z]*m|--message)(?:=|\s+|(?=["']))(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+))/g;
-  for (const m of rest.matchAll(ARG_RE)) {
-    const raw = m[1] !== undefined ? m[1].replace(/\\(["\\$`])/g, '$1') : (m[2] ?? m[3] ?? '');
-    const heredoc = /^\$\(cat\s+<<-?\s*['"]?(\w+)['"]?\s*\n([\s\S]*?)\n\s*\1\s*\n?\s*\)$/.exec(raw.trim());
-    parts.push(heredoc ? heredoc[2]! : raw);
+function heredocBody(raw: string): string | null {
+  const open = HEREDOC_OPEN.exec(raw);
+  if (!open) return null;
+  const lines = raw.slice(open[0].length).split('\n');
+  const delim = open[2]!;
+  for (let k = 0; k < lines.length; k += 1) {
+    const line = lines[k]!.trim();
+    if (!line.startsWith(delim)) continue;
+    const on = line.slice(delim.length).trim();
+    if (on !== '' && on !== ')') continue;
+    const tail =
+      on === ')'
+        ? on
+        : lines
+            .slice(k + 1)
+            .join('\n')
+            .trim();
+    return tail === ')' ? lines.slice(0, k).join('\n') : null;
   }
-  return parts.length > 0 ? parts.join('\n\n').trim() : null;
+  return null;
 }
 
 /**
- * Whether a call's commit is the rule applied: its message follows the rule's format and the call
- * runs none of the commands the rule names without recommending them (`git add -A` where it says to
- * stage files by path).
+ * The message of each `git commit` a shell command makes: its `-m`/`--message` values up to the next
+ * commit, joined by blank lines (quoted, or a `"$(cat <<'EOF' … EOF)"` heredoc, as agents write
+ * them); null for a commit whose message is not on the command line (an editor, `-F file`, `--amend`
+ * with none). Empty when the command makes no commit.
+ */
+export function commitMessages(command: string): (string | null)[] {
+  const starts = [...command.matchAll(COMMIT_RE)];
+  return starts.map((at, k) => {
+    const rest = command.slice(at.index + at[0].length, starts[k + 1]?.index ?? command.length);
+    const parts: string[] = [];
+    for (const m of rest.matchAll(ARG_RE)) {
+      const raw = m[1] !== undefined ? m[1].replace(/\\(["\\$`])/g, '$1') : (m[2] ?? m[3] ?? '');
+      parts.push(heredocBody(raw.trim()) ?? raw);
+    }
+    return parts.length > 0 ? parts.join('\n\n').trim() : null;
+  });
+}
+
+/** The message of the first `git commit` a shell command makes (see commitMessages); null when none is on the command line. */
+export function commitMessage(command: string): string | null {
+  return commitMessages(command)[0] ?? null;
+}
+
+/** Options git spells long where a rule writes them short. */
+const GIT_SHORT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  add: { '--all': '-A' },
+  commit: { '--all': '-a', '--signoff': '-s', '--gpg-sign': '-S' },
+};
+
+/**
+ * A git command with its bundled short options apart (`-am` → `-a -m`) and its long ones as the rule
+ * may write them short, lower-cased as a note's commands are.
+ */
+function spelledOut(c: readonly string[]): string[] {
+  if (c[0] !== 'git') return [...c];
+  const short = GIT_SHORT[c.find((w, k) => k > 0 && !w.startsWith('-')) ?? ''] ?? {};
+  return c
+    .flatMap((w) => (/^-[a-zA-Z]{2,}$/.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`) : [short[w] ?? w]))
+    .map((w) => w.toLowerCase());
+}
+
+/**
+ * Whether a call's commits are the rule applied: each message follows the rule's format, each commit
+ * passes the options of a `git commit` the rule recommends (`git commit -s`), and the call runs none
+ * of the commands the rule names without recommending them (`git add -A` where it says to stage
+ * files by path; `-am` and `--all` are read as what they are).
  */
 export function followsCommitRule(
   raw: string,
   commands: readonly string[][],
-  t: Pick<NoteTriggers, 'commitFormat' | 'otherPhrases'>,
+  t: Pick<NoteTriggers, 'commitFormat' | 'otherPhrases' | 'recommends'>,
 ): boolean {
-  if (!t.commitFormat) return false;
-  const message = commitMessage(raw);
-  if (message === null || !followsCommitFormat(message, t.commitFormat)) return false;
-  return !commands.some((c) => t.otherPhrases.some((p) => runsPattern(c, p)));
+  const format = t.commitFormat;
+  if (!format) return false;
+  const messages = commitMessages(raw);
+  if (messages.length === 0 || messages.some((m) => m === null || !followsCommitFormat(m, format))) return false;
+  const calls = commands.map(spelledOut);
+  const commits = calls.filter((c) => c[0] === 'git' && c.includes('commit'));
+  const asked = t.recommends
+    .filter((r) => r.words[0] === 'git' && r.words[1] === 'commit')
+    .map((r) => r.words.filter((w) => /^-[a-zA-Z]$/.test(w)));
+  if (asked.length > 0 && !commits.every((c) => asked.some((flags) => flags.every((f) => c.includes(f))))) return false;
+  return !calls.some((c) => t.otherPhrases.some((p) => runsPattern(c, p)));
 }
 
 /** Whether a run does what a note says: runs its command, passes an option it says to pass, or commits in its format. */

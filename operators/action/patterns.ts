@@ -171,12 +171,22 @@ const FORBIDS_RE =
   /\b(?:never|not|don't|dont|doesn't|mustn't|shouldn't|avoid|without|stop|no need to|instead of|rather than)\s+(?:\w+\s+){0,2}$/i;
 
 /**
+ * Words after the option, in its sentence, that say passing it is wrong ("Adding `--no-verify` skips
+ * the hooks: never do it"): the note names it to warn of it.
+ */
+const FORBIDS_AFTER_RE = /\b(?:never|don't|dont|do not|avoid|skips?|bypass(?:es)?|disables?)\b/i;
+
+/** The rest of the sentence from `at` (at most 200 characters). */
+const sentenceAfter = (text: string, at: number): string => text.slice(at, at + 200).split(/[.!?](?:\s|$)|\n/)[0]!;
+
+/**
  * The options a note tells the agent to pass, in so many words ("pass \`-s emulator-5554\`", "passing
  * \`--no-cache\`", "add \`-p 5433\`"): a run that passes one is doing what the note asks.
  */
 export function passedFlags(text: string): string[][] {
   return [...text.matchAll(/\b(?:pass(?:ing)?|add(?:ing)?)\s+`(--?[A-Za-z][^`\n]{0,80})`/gi)]
     .filter((m) => !FORBIDS_RE.test(text.slice(Math.max(0, m.index - 40), m.index)))
+    .filter((m) => !FORBIDS_AFTER_RE.test(sentenceAfter(text, m.index + m[0].length)))
     .map((m) => m[1]!.trim().toLowerCase().split(/\s+/))
     .slice(0, MAX_PASSED);
 }

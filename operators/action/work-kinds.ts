@@ -121,6 +121,8 @@ export const KINDS: WorkKind[] = [
     kind: 'verify',
     objects: ['checks', 'pre-?commit(?: checks| hooks?)?'],
     named: ['precommit', 'verify', 'verification', 'checks', 'done'],
+    // What else is verified or checked: an email address, a webhook's signature, a pod's health.
+    notNamed: ['health', 'healthchecks?', 'e-?mails?', 'signatures?', 'webhooks?', 'phone', 'sms', 'otp', 'identity', 'kyc', 'accounts?'],
   },
   // Credentials the prompt handles ("I have the account SID and auth token"): rules about where they
   // go apply to the whole plan. Found by word anywhere (ASKED_BY_VERB); "token" alone is too often

@@ -83,6 +83,7 @@ export function bookkeeping(
   kbRoot: string,
   project: string,
   given?: readonly ScoredCandidate[],
+  deadlineMs?: number,
 ): void {
   const problems: string[] = [];
   const origin: LogOrigin = { caller, kbRoot, project, ...(given ? { given } : {}) };
@@ -101,6 +102,8 @@ export function bookkeeping(
       sessionId,
       windowSec: config.followupWindowSec,
       maxBytes: config.logMaxBytes,
+      // A hook's recall: the follow-up's lock is waited for no longer than its deadline leaves.
+      ...(deadlineMs !== undefined && Number.isFinite(deadlineMs) ? { waitMs: deadlineMs - Date.now() } : {}),
     };
     const r = recordFollowup(
       followup,

@@ -177,6 +177,7 @@ export function combineSessions(sessions: readonly RecallSession[], warn: (line:
       first.scope.root,
       '',
       given,
+      runOpts.deadlineMs,
     );
   };
   const outcome$ = (cmd: RecallCommand, runOpts: RunOptions = {}): Observable<RecallAnswer> =>

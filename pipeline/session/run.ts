@@ -157,7 +157,21 @@ export function recordGiven(
   const { config, io, scope } = kb;
   const verbose = kb.verbose || cmd.verbose;
   const caller = runOpts.caller ?? 'cli';
-  bookkeeping(cmd, config, outcome, glyphsFor(kb, cmd), kb.now(), io.warn, verbose, caller, scope.root, kb.currentProject(), given);
+  const deadlineMs = Math.min(runOpts.deadlineMs ?? Infinity, kb.deadlineMs ?? Infinity);
+  bookkeeping(
+    cmd,
+    config,
+    outcome,
+    glyphsFor(kb, cmd),
+    kb.now(),
+    io.warn,
+    verbose,
+    caller,
+    scope.root,
+    kb.currentProject(),
+    given,
+    deadlineMs,
+  );
 }
 
 export async function runInSession(kb: OpenedKb, cmd: RecallCommand, runOpts: RunOptions): Promise<RunResult> {

@@ -161,11 +161,21 @@ function readPending(file: string): PendingInjection[] {
   );
 }
 
-/** Adds an injection to the session's waiting list (the oldest beyond MAX_PENDING are dropped). */
-export function addPending(stateDir: string, sessionId: string, p: PendingInjection): string | null {
+/** Longest wait for a session's pending list lock (ms): its updates take microseconds. */
+const PENDING_WAIT_MS = 500;
+
+/**
+ * Adds an injection to the session's waiting list (the oldest beyond MAX_PENDING are dropped). The
+ * lock's wait blocks the thread: a hook passes what is left of its deadline as `waitMs`.
+ */
+export function addPending(stateDir: string, sessionId: string, p: PendingInjection, waitMs = PENDING_WAIT_MS): string | null {
   const file = pendingFile(stateDir, sessionId);
   try {
-    withFileLock(file, () => writeFileAtomic(file, JSON.stringify({ pending: [...readPending(file), p].slice(-MAX_PENDING) })), 500);
+    withFileLock(
+      file,
+      () => writeFileAtomic(file, JSON.stringify({ pending: [...readPending(file), p].slice(-MAX_PENDING) })),
+      Math.min(waitMs, PENDING_WAIT_MS),
+    );
     return null;
   } catch (err) {
     return `helpfulness: pending injection not recorded: ${errorMessage(err)}`;

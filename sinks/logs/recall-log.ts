@@ -14,7 +14,7 @@ import path from 'node:path';
 import { contentTerms } from '../../core/terms.js';
 import { logTimestamp } from '../../core/dates.js';
 import { appendLine, readJson, writeFileAtomic } from '../../io/atomic-write.js';
-import { withFileLock } from './file-lock.js';
+import { LOCK_WAIT_MS, withFileLock } from './file-lock.js';
 import { scrub, scrubAlong, scrubStrings } from '../scrub/index.js';
 import { errorMessage } from '../../core/errors.js';
 import { sessionKey } from '../../core/session-key.js';
@@ -123,6 +123,11 @@ export interface FollowupOptions {
   sessionId: string;
   windowSec: number;
   maxBytes?: number;
+  /**
+   * Longest wait for the file's lock (ms, at most the lock's own 3 s). The wait blocks the thread, a
+   * hook's deadline timer with it: a hook passes what is left of its plan. Past it, no record.
+   */
+  waitMs?: number;
 }
 
 /**
@@ -141,7 +146,11 @@ export function recordFollowup(
   const query = scrub(rawQuery);
   try {
     // Read-modify-write of a file every hook of every session updates: under its lock.
-    const followup = withFileLock(file, () => updateRecent(file, opts, query, ids, now));
+    const followup = withFileLock(
+      file,
+      () => updateRecent(file, opts, query, ids, now),
+      Math.min(opts.waitMs ?? LOCK_WAIT_MS, LOCK_WAIT_MS),
+    );
     appendLine(
       opts.metricsPath,
       {

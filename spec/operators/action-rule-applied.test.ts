@@ -92,7 +92,8 @@ describe('a commit in the format the rule states', () => {
 
   it('judges a message against the format', () => {
     const f = commitFormatOf(COMMITS)!;
-    expect(followsCommitFormat('feat(api): add order export', f)).toBe(true);
+    // The rule's trailer (`Refs: SHOP-<n>`) is part of its format.
+    expect(followsCommitFormat('feat(api): add order export\n\nRefs: SHOP-12', f)).toBe(true);
     expect(followsCommitFormat('feat(billing): add order export', f)).toBe(false);
     expect(followsCommitFormat('Fixed the export bug', f)).toBe(false);
     expect(followsCommitFormat(`fix(web): ${'x'.repeat(80)}`, f)).toBe(false);
