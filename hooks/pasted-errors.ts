@@ -65,12 +65,16 @@ export function missesPastedErrors(errors: ReadonlySet<string>, noteText: string
 
 /** Distinguishing words an error must have for the share a note holds to say anything. */
 const MIN_ERROR_WORDS = 3;
-/** Share of them a note about that error holds at least (on the shared prompt sets, every labelled note holds more). */
-const MIN_ERROR_SHARE = 1 / 2;
+/**
+ * Share of them a note about that error holds at least: on the shared prompt sets every labelled note
+ * holds more; a long driver error ("is the server running on host ... accepting TCP/IP connections
+ * on port 5432?") says much a note on the port never repeats, so not half.
+ */
+const MIN_ERROR_SHARE = 1 / 3;
 
 /**
- * Whether a note's text holds too few of the pasted errors' words to be about that error: under
- * half of them, of three or more. "`rpc error: code = ResourceExhausted desc = tenant 5521 over
+ * Whether a note's text holds too few of the pasted errors' words to be about that error: under a
+ * third of them, of three or more. "`rpc error: code = ResourceExhausted desc = tenant 5521 over
  * ingest quota`" shares `ResourceExhausted` with a note on gRPC message size, and none of tenant,
  * ingest, quota: the same error code, another problem. False when the prompt quotes no such error.
  */

@@ -62,7 +62,7 @@ describe('missesPastedErrors', () => {
 });
 
 describe('coversFewPastedErrors', () => {
-  it('is true when a note holds under half the words of a pasted error of three words or more', () => {
+  it('is true when a note holds under a third of the words of a pasted error of three words or more', () => {
     const errors = pastedErrorStems('`rpc error: code = ResourceExhausted desc = tenant 5521 over ingest quota`');
     expect(coversFewPastedErrors(errors, 'ResourceExhausted desc = grpc: received message larger than max')).toBe(true);
     expect(coversFewPastedErrors(errors, 'ResourceExhausted from the tenant ingest quota: desc says over')).toBe(false);

@@ -56,7 +56,7 @@ describe('wholeLearnings', () => {
     expect(wholeLearnings([wal], render, 0.3, new Set(), 'set `journal_mode` to "wal" everywhere').pointer?.note.key).toBe('wal');
   });
 
-  it('gives no learning whole that holds under half the words of an error the prompt pastes (another error of the tool)', () => {
+  it('gives no learning whole that holds under a third of the words of an error the prompt pastes (another error of the tool)', () => {
     const size = scored(
       note(
         { id: 'grpc-size', title: 'gRPC batch size limits' },
