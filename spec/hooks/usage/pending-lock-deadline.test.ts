@@ -7,7 +7,7 @@ import { describe, it, expect, afterEach } from '@jest/globals';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { recordPromptEvent } from '../../../hooks/usage/index.js';
+import { recordPromptEvent, type PromptEvent } from '../../../hooks/usage/index.js';
 import type { HookContext } from '../../../hooks/runtime.js';
 import { pendingFile } from '../../../sinks/hook-events/index.js';
 import { lockOwnerText } from '../../../sinks/logs/file-lock.js';
@@ -36,7 +36,8 @@ describe('recordPromptEvent under a held pending-verdict lock', () => {
       query: 'the pool is exhausted',
       input: { transcript_path: transcript },
       sessionId: 's-held',
-      res: { outcome: null, scope: null, refresh: null },
+      // No recall ran: no outcome and no scope (the line names no KB).
+      res: { outcome: null, scope: null, refresh: null } as unknown as PromptEvent['res'],
       picked: { kept: [given], pointer: null, block: '- **[lrn-a]** Pool size in tests' },
       stages: [],
     });
