@@ -153,6 +153,21 @@ describe('a file of the type the note is about', () => {
     expect(types('/home/dev/app/api/billing.proto')).toEqual(['type:.proto']);
   });
 
+  it('takes a glob inside a folder (`config/*.php`) for that folder, not for every file of its type', () => {
+    const globs = kb({
+      'cfg.md': '---\nid: lrn-cfg\ntitle: "env() only inside config/*.php"\n---\nOn the servers config is cached.\n',
+      'tf.md': '---\nid: lrn-tf\ntitle: "Every *.tf change needs terraform fmt"\n---\nBody.\n',
+    });
+    const types = (file_path: string): string[] =>
+      matchAction(globs, call('Edit', { file_path, old_string: 'a', new_string: 'b' }), '/home/dev/app', { info, threshold: 0 })
+        .flatMap((x) => x.why)
+        .filter((w) => w.startsWith('type:'));
+    // Any model of a PHP project is a .php file: the note is about the config folder's files.
+    expect(types('/home/dev/app/app/Models/Invoice.php')).toEqual([]);
+    // A glob with no folder still names the type.
+    expect(types('/home/dev/app/infra/main.tf')).toEqual(['type:.tf']);
+  });
+
   it('is not enough alone for a type three notes name', () => {
     const three = kb({
       'a.md': LAUNCHD,
