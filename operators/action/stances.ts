@@ -8,8 +8,8 @@ import { namedCommands } from './spans.js';
 /** Whether a span is a command: a program and at least one word after it (`pnpm turbo run lint`). */
 const namesCommand = (span: string): boolean => namedCommands(span).length > 0;
 
-/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`). */
-const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try)\b/i;
+/** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`, `first check`). */
+const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try|check)\b/i;
 /**
  * "Log" as the verb that opens the clause ("Log `order_id`", "Only log `user_id`"); the noun further
  * on tells where something was seen ("the payment log contained `card.number`").
@@ -21,9 +21,23 @@ const LOG_CUE = /^\W*(?:only\s+|just\s+)?log\b/i;
  */
 const REQUIRE_CUE =
   /\b(?:gets?|needs?|requires?|(?:must|should|always)\s+(?:have|has|get|gets|include|includes|carry|carries))\s+(?:(?:a|an|the|its|their|one|and|or|both)\s+)*$/i;
-/** Words before a span that warn against it (`never`, `not`) or tell a failure (`failed with`): a symptom is no advice. */
-const WARN_CUE =
-  /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t|fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
+/** Words before a span that warn against it (`never`, `not`, `instead of`). */
+const NEGATION_CUE =
+  /\b(?:never|not|no|don'?t|do not|avoid|without|instead of|rather than|stop|nor|isn'?t|aren'?t|can'?t|cannot|won'?t)\b/i;
+/** Words before a span that tell a failure (`failed with`): a symptom is no advice. */
+const SYMPTOM_CUE = /\b(?:fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*)\b/i;
+/** Either: the words before a span that keep it from being advice (ledIn reads a whole lead-in line with it). */
+const WARN_CUE = new RegExp(`${NEGATION_CUE.source}|${SYMPTOM_CUE.source}`, 'i');
+
+/**
+ * Whether the words before a span in its clause warn against it. A failure word counts only after
+ * the clause's last comma: "For connection errors, first check `docker compose ps`" says when to
+ * run the command, while "the deploy failed with `ECONNREFUSED`" gives a symptom. A negation counts
+ * anywhere ("Don't, whatever the ticket says, run `X`").
+ */
+function warns(before: string): boolean {
+  return NEGATION_CUE.test(before) || SYMPTOM_CUE.test(before.slice(Math.max(0, before.lastIndexOf(','))));
+}
 /** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
 const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
 /**
@@ -117,7 +131,8 @@ export function spanStances(text: string): SpanStance[] {
       NUMBERED_STEP.test(head) ||
       led ||
       introduced;
-    out.push({ span: m[1]!, recommended: cue && !WARN_CUE.test(before) && !GUARD_CUE.test(clause), warned: WARN_CUE.test(before) });
+    const warned = warns(before);
+    out.push({ span: m[1]!, recommended: cue && !warned && !GUARD_CUE.test(clause), warned });
   }
   return out;
 }
