@@ -20,9 +20,16 @@ const VERBS = ['write', 'add', 'create', 'make', 'build', 'set up', 'wire up', '
 const MORE_VERBS = ['remove', 'rip out', 'run', 'install', 'introduce', 'use', 'bump'];
 /**
  * At most five words between the verb and what it asks for ("add some debug logging", "bump ingestd to
- * 12 replicas"); no punctuation crossed, and no denial ("make sure not to add logging" asks for none).
+ * 12 replicas", "add a nullable `reason` column"; a code span counts as a word); no punctuation
+ * crossed, and no denial ("make sure not to add logging" asks for none).
  */
-const BETWEEN = String.raw`(?:(?!(?:not|never|don't|without)\s)[\w'./-]+\s+){0,5}?`;
+const BETWEEN = String.raw`(?:(?!(?:not|never|don't|without)\s)(?:\`[^\`\n]{1,60}\`|[\w'./-]+)\s+){0,5}?`;
+
+/**
+ * What joins a second object to a request in the same sentence: anything but a sentence's end, then
+ * "and" with at most two determiners or kinds before the object ("and a test", "and some unit tests").
+ */
+const AND_ALSO = String.raw`[^.?!\n]{1,160}?\band\s+(?:also\s+)?(?:(?:a|an|some|the|new|unit|integration|matching)\s+){0,2}`;
 
 /**
  * What makes "passes" a value passed on, not a check passing: an object or a direction after it
@@ -37,13 +44,16 @@ const PASSES_ON = String.raw`(?!\s+(?:the|a|an|it|its|this|that|their|our|throug
 const ACCOUNT_FEATURE_BEFORE = String.raw`(?<!\b(?:forgot|forgotten|reset|resetting|change|changing|wrong|user'?s?'?|their|hash(?:ed|es|ing)?)\s+(?:(?:the|a|their|your|his|her)\s+)?)`;
 const ACCOUNT_FEATURE_AFTER = String.raw`(?!\s+(?:fields?|inputs?|box(?:es)?|forms?|pages?|tabs?|screens?|modals?|dialogs?|resets?|strength|meters?|polic(?:y|ies)|rules|validation|validators?|hash(?:es|ing)?|recovery|links?|e-?mails?|requirements|complexity|expiry|toggles?|buttons?|flows?)\b)`;
 
-const ASKED = KINDS.filter((k) => k.objects.length > 0).map((k) => ({
-  kind: k.kind,
-  re: new RegExp(
-    `${CLAUSE}(?<verb>${[...VERBS, ...MORE_VERBS, ...(k.verbs ?? [])].join('|')})\\s+${BETWEEN}(?:${k.objects.join('|')})\\b(?![-'])`,
-    'dgi',
-  ),
-}));
+const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
+  const verbs = [...VERBS, ...MORE_VERBS, ...(k.verbs ?? [])].join('|');
+  const objects = k.objects.join('|');
+  return [
+    { kind: k.kind, re: new RegExp(`${CLAUSE}(?<verb>${verbs})\\s+${BETWEEN}(?:${objects})\\b(?![-'])`, 'dgi') },
+    // A second object of the same request, further on in its sentence: "add a nullable `reason`
+    // column on bookings, and a test that cancelling stores it" asks for the test too.
+    { kind: k.kind, re: new RegExp(`${CLAUSE}(?<verb>${verbs})\\s+${AND_ALSO}(?:${objects})\\b(?![-'])`, 'dgi') },
+  ];
+});
 /**
  * Some work is asked for by its verb: deploying and scaling ("deploy the fix to staging", "roll it
  * out", "scale queryd to 6", "ship it to prod"; not "deploy went out at 14:02", where the word names
@@ -115,10 +125,10 @@ const ASKED_BY_VERB = [
     ),
   },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
-  // prod?", "so we'd ship it to prod on Dec 1, right?").
+  // prod?", "so we'd ship it to prod on Dec 1, right?", "get it onto prod asap").
   {
     kind: 'deploy',
-    re: /\b(?<verb>ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into)\s+(?:prod|production)\b/dgi,
+    re: /\b(?<verb>ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)\b/dgi,
   },
 ];
 

@@ -64,9 +64,10 @@ const TEST_FRAMEWORKS = [
   'xunit',
   'nunit',
   'phpunit',
+  'pest',
   'testify',
 ];
-/** Linters: a rule named for one is named for linting. */
+/** Linters and formatters: a rule named for one is named for linting. */
 const LINTERS = [
   'eslint',
   'ruff',
@@ -81,6 +82,14 @@ const LINTERS = [
   'stylelint',
   'shellcheck',
   'swiftlint',
+  // Formatters: a rule named for one is named for the code's style.
+  'pint',
+  'prettier',
+  'gofmt',
+  'rustfmt',
+  'swiftformat',
+  'ktfmt',
+  'biome',
 ];
 
 export const KINDS: WorkKind[] = [
@@ -114,7 +123,13 @@ export const KINDS: WorkKind[] = [
   },
   // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
-  { kind: 'lint', objects: ['lint', 'linters?', 'linting'], named: ['lint', 'linter', 'linters', 'linting'], tools: LINTERS },
+  // The code's style is lint work ("fix the code style", "fix the formatting").
+  {
+    kind: 'lint',
+    objects: ['lint', 'linters?', 'linting', 'code ?style', 'formatting'],
+    named: ['lint', 'linter', 'linters', 'linting'],
+    tools: LINTERS,
+  },
   // Checking a change before calling it done ("make sure it's all green", "run the checks"): a rule
   // named for it (`run-mix-precommit`, `verify-before-done`) says which checks.
   {

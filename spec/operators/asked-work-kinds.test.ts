@@ -1,7 +1,8 @@
 /**
  * Work a prompt asks for in words the first kinds did not read (operators/action/asked-work.ts): a
  * check before a change is done, credentials the prompt handles, tests by what they cover, jobs moved
- * to the background; a memory named for a tool of the work; a request after an interjection.
+ * to the background, the code's style, a deploy onto prod, a second object of one request; a memory
+ * named for a tool of the work (a formatter too); a request after an interjection.
  */
 import { describe, it, expect } from '@jest/globals';
 import { askedSteps } from '../../operators/action/git-steps.js';
@@ -39,6 +40,21 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect([...workOf(nameWords('Fix postgres pool exhaustion in pytest with rollback fixtures'))]).toEqual([]);
     expect([...workOf(nameWords('run-mix-precommit'))]).toEqual(['verify']);
     expect([...workOf(nameWords('secrets-handling'))]).toEqual(['secret']);
+  });
+
+  it('reads a code span between the verb and the work, and a second object of the same request', () => {
+    expect(work('add a nullable `cancellation_reason` column on bookings')).toEqual(['migration']);
+    expect(work('add a nullable `reason` text column on bookings, and a test that cancelling stores it')).toEqual(['migration', 'test']);
+    expect(work('fix the bug and the login page')).toEqual([]);
+    expect(work('the column and the tests were there already')).toEqual([]);
+  });
+
+  it("reads the code's style as lint work, a formatter as its tool, and getting a change onto prod as a deploy", () => {
+    expect(work('fix the code style')).toEqual(['lint']);
+    expect([...workOf(nameWords('Format with pint --dirty'), true)]).toEqual(['lint']);
+    expect([...workOf(nameWords('pest-conventions'), true)]).toEqual(['test']);
+    expect(work('the hotfix is merged to main. get it onto prod asap')).toEqual(['deploy']);
+    expect(work('the code style guide is in the wiki')).toEqual([]);
   });
 
   it('reads a git step after an interjection that opens the turn', () => {
