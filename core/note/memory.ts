@@ -4,6 +4,8 @@
  * old one and says so in words ("[[CI runs on Jenkins]] is obsolete"), so both stay in the folder.
  */
 import { codeSpans, str } from './fields.js';
+import { textStems } from '../stems.js';
+import { STOPWORDS } from '../terms.js';
 
 /** Claude Code's memory kinds. */
 const MEMORY_TYPES = new Set(['user', 'feedback', 'project', 'reference']);
@@ -65,22 +67,67 @@ export function replacedSpans(body: string): string[] {
   return out.slice(0, MAX_REPLACED_SPANS);
 }
 
+/** The content stems of a text (function words and words under three letters left out). */
+function contentStems(text: string): Set<string> {
+  return new Set([...textStems(text.replace(/[-_]+/g, ' '))].filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)));
+}
+
+/**
+ * The content stems of what a memory's plain-words replacement clauses say is gone ("Horizon
+ * replaced the per-server queue workers"): clauses with REPLACED_CUE and no `[[link]]`, up to what
+ * names the new side ("replaced by", "use"), code spans left out (replacedSpans reads those).
+ */
+function replacedWords(body: string): Set<string> {
+  const out = new Set<string>();
+  for (const clause of body.slice(0, 20_000).split(/[.;!?\n]+(?:\s|$)/)) {
+    const prose = clause.replace(/`[^`]*`/g, ' ');
+    if (clause.includes('[[') || !REPLACED_CUE.test(prose)) continue;
+    const newSide = NEW_SIDE_RE.exec(prose);
+    for (const w of contentStems((newSide ? prose.slice(0, newSide.index) : prose).replace(REPLACED_CUE, ' '))) out.add(w);
+  }
+  return out;
+}
+
+/**
+ * Whether a newer memory says in words that an older one's subject is gone: at least two content
+ * words of the older memory's name, and half of them, are among what the newer one's replacement
+ * clauses say is gone, not counting the newer memory's own name words (a subject that goes on:
+ * "Redis replaced Memcached for the session store" retires no `session-store-ttl` rule of a
+ * memory named `session-store-on-redis`).
+ */
+function namesGone(gone: ReadonlySet<string>, ownName: ReadonlySet<string>, olderName: ReadonlySet<string>): boolean {
+  if (olderName.size < 2) return false;
+  const hit = [...olderName].filter((w) => gone.has(w) && !ownName.has(w)).length;
+  return hit >= 2 && hit * 2 >= olderName.size;
+}
+
+/** A memory as statedReplacements reads it (a Note is one). */
+interface StatingMemory {
+  key: string;
+  path: string;
+  body: string;
+  memoryType?: string;
+  frontmatter?: Record<string, unknown>;
+}
+
 /**
  * Replacements among memories that one states in words, not by a link: a newer memory replaces an
  * older one of the same folder when two words, of two code spans it says are gone (`compose.test.yml`,
- * `-PtestDb`), are in the older one's code spans. Pairs [older, newer] by key; a pair claimed both
- * ways replaces neither. Pure.
+ * `-PtestDb`), are in the older one's code spans; or when its replacement clauses name the older
+ * one's subject in plain words ("Horizon replaced the per-server queue workers" of a memory named
+ * "Queue workers on the web servers"; see namesGone). Pairs [older, newer] by key; a pair claimed
+ * both ways replaces neither. Pure.
  */
-export function statedReplacements(
-  notes: readonly { key: string; path: string; body: string; memoryType?: string }[],
-): [older: string, newer: string][] {
+export function statedReplacements(notes: readonly StatingMemory[]): [older: string, newer: string][] {
   const memories = notes.filter((n) => n.memoryType);
   const folder = (p: string): string => p.slice(0, p.lastIndexOf('/') + 1);
   // Per span: the two words must come from two things said to be gone. One command's own words
   // (`./gradlew build` no longer runs detekt; Compose v1 is gone, `docker compose up` now) name a
   // tool the older memory may still rightly use, not what of it is gone.
   const gone = new Map(memories.map((n) => [n.key, replacedSpans(n.body).map((s) => [...spanWords([s])])]));
-  const stating = memories.filter((n) => new Set(gone.get(n.key)!.flat()).size >= 2);
+  const goneWords = new Map(memories.map((n) => [n.key, replacedWords(n.body)]));
+  const names = new Map(memories.map((n) => [n.key, contentStems(memoryNameWords(n.frontmatter ?? {}))]));
+  const stating = memories.filter((n) => new Set(gone.get(n.key)!.flat()).size >= 2 || goneWords.get(n.key)!.size >= 2);
   if (stating.length === 0) return [];
   const code = new Map(memories.map((n) => [n.key, spanWords(codeSpans(n.body, MAX_COMPARED_SPANS))]));
   const pairs: [string, string][] = [];
@@ -92,7 +139,11 @@ export function statedReplacements(
       // Two spans each with a word in the older memory's code, and two words among them: then two
       // different words come from two different spans.
       const hit = said.map((ws) => ws.filter((w) => theirs.has(w))).filter((ws) => ws.length > 0);
-      if (hit.length >= 2 && new Set(hit.flat()).size >= 2) pairs.push([older.key, newer.key]);
+      if (
+        (hit.length >= 2 && new Set(hit.flat()).size >= 2) ||
+        namesGone(goneWords.get(newer.key)!, names.get(newer.key)!, names.get(older.key)!)
+      )
+        pairs.push([older.key, newer.key]);
     }
   }
   // A set, not a scan of the pairs per pair: sixty candidates that all say the same thing is gone

@@ -58,6 +58,24 @@ describe('statedReplacements', () => {
     expect(statedReplacements([...olders, mem('testcontainers', NEW_BODY)])).toEqual([]);
   });
 
+  it("pairs a memory whose replacement clause names the older one's subject in plain words", () => {
+    const named = (key: string, name: string, body: string) => ({ ...mem(key, body), frontmatter: { name } });
+    const workers = named('workers', 'Queue workers on the web servers', 'Workers are `queue:work` under Supervisor on ost-web-1.');
+    const horizon = named(
+      'horizon',
+      'horizon-and-workers',
+      'Horizon replaced the per-server queue workers in August. Restart with `horizon:terminate`.',
+    );
+    expect(statedReplacements([workers, horizon])).toEqual([['workers', 'horizon']]);
+    // The newer memory's own subject goes on: the session store is still there, on Redis now.
+    const ttl = named('ttl', 'session-store-ttl', 'Sessions expire after 12 hours of inactivity.');
+    const redis = named('redis', 'session-store-on-redis', 'Redis replaced Memcached for the session store in May.');
+    expect(statedReplacements([ttl, redis])).toEqual([]);
+    // A clause that says nothing is gone names nothing.
+    const beside = named('horizon', 'horizon-and-workers', 'Horizon runs beside the per-server queue workers.');
+    expect(statedReplacements([workers, beside])).toEqual([]);
+  });
+
   it('reads only memories: a learning that says something is gone replaces nothing this way', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY), { key: 'l', path: 'memory/l.md', body: NEW_BODY }])).toEqual([]);
   });
