@@ -31,6 +31,9 @@ const BETWEEN = String.raw`(?:(?!(?:not|never|don't|without)\s)(?:\`[^\`\n]{1,60
  */
 const AND_ALSO = String.raw`[^.?!\n]{1,160}?\band\s+(?:also\s+)?(?:(?:a|an|some|the|new|unit|integration|matching)\s+){0,2}`;
 
+/** What makes a job another thing than a queued one: a CI, cron, pipeline or scheduler's job. */
+const NOT_QUEUE = String.raw`\b(?:ci|cron|crontab|pipelines?|workflows?|github|gitlab|actions|jenkins|circleci|buildkite|k8s|kubernetes|helm|airflow|dags?|build|nightly|scheduled|batch|print|search)\b`;
+
 /**
  * What makes "passes" a value passed on, not a check passing: an object or a direction after it
  * ("passes the payload to", "passes through"), unless that object is a check ("passes the linter").
@@ -77,6 +80,15 @@ const ASKED_BY_VERB = [
     ),
   },
   { kind: 'log', re: new RegExp(`${CLAUSE}(?<verb>dump)\\s+${BETWEEN}(?:into|to|in)\\s+(?:the\\s+)?logs?\\b`, 'dgi') },
+  // A job of its own ("write a job that builds each clinic's archive"): a queued job, not a CI, cron or
+  // pipeline job ("add a CI job", "a nightly job in the workflow").
+  {
+    kind: 'job',
+    re: new RegExp(
+      `${CLAUSE}(?<verb>write|add|create|make)\\s+(?:a|an|another|one)\\s+(?:new\\s+)?(?!${NOT_QUEUE}\\s)(?:[\\w-]+\\s+)?jobs?\\b(?![^.?!\\n]{0,60}?${NOT_QUEUE})`,
+      'dgi',
+    ),
+  },
   // Printing something to see what happens is debug logging ("print the request headers so I can figure out why");
   // not a dump or a print for use ("dump the database so I can restore it", "print the invoice so I can hand it over").
   {
@@ -125,10 +137,10 @@ const ASKED_BY_VERB = [
     ),
   },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
-  // prod?", "so we'd ship it to prod on Dec 1, right?", "get it onto prod asap").
+  // prod?", "so we'd ship it to prod on Dec 1, right?", "get it onto prod asap", "can it go live on the 17th?").
   {
     kind: 'deploy',
-    re: /\b(?<verb>ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)\b/dgi,
+    re: /\b(?<verb>(?:ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)|(?:go|goes|going)\s+live)\b/dgi,
   },
 ];
 

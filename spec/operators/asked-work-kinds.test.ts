@@ -57,6 +57,16 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('the code style guide is in the wiki')).toEqual([]);
   });
 
+  it('reads going live as a deploy, and a job of its own as a queued job, not a CI or cron one', () => {
+    expect(work('can the new dunning emails go live on the 17th?')).toEqual(['deploy']);
+    expect(work("it won't go live before friday")).toEqual([]);
+    expect(work("write a job that builds each clinic's yearly invoice archive")).toEqual(['job']);
+    expect(work('create a new cleanup job')).toEqual(['job']);
+    expect(work('add a nightly job to the workflow')).toEqual([]);
+    expect(work('add a CI job that runs the linter')).toEqual(['ci']);
+    expect(work('the job failed again')).toEqual([]);
+  });
+
   it('reads a git step after an interjection that opens the turn', () => {
     expect(steps('ok commit that')).toEqual(['commit']);
     expect(steps('thanks, push it')).toEqual(['push']);
