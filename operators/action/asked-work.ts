@@ -137,10 +137,11 @@ const ASKED_BY_VERB = [
     ),
   },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
-  // prod?", "so we'd ship it to prod on Dec 1, right?", "get it onto prod asap", "can it go live on the 17th?").
+  // prod?", "so we'd ship it to prod on Dec 1, right?", "get it onto prod asap", "can it go live on the 17th?",
+  // "can the refactor go out on the 30th?", "it should go out with 5.0").
   {
     kind: 'deploy',
-    re: /\b(?<verb>(?:ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)|(?:go|goes|going)\s+live)\b/dgi,
+    re: /\b(?<verb>(?:ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)|(?:go|goes|going)\s+live|(?:can|could|should|will|would)\s+(?:[\w./()-]+\s+){0,4}?go\s+out\s+(?:on|with|in|before|by|after|this|next|today|tomorrow)\b)\b/dgi,
   },
 ];
 

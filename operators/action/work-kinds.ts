@@ -192,6 +192,9 @@ export const KINDS: WorkKind[] = [
   {
     kind: 'deploy',
     objects: ['deploys?', 'deployments?', 'rollouts?', '(?<!read\\s)replicas'],
-    named: ['deploy', 'deploys', 'deployment', 'deployments', 'deploying'],
+    // A release's rules (`release-procedure`) and a freeze (`close-freeze`, `merge-freeze`) are about
+    // getting a change out; a release's notes and changelog are writing.
+    named: ['deploy', 'deploys', 'deployment', 'deployments', 'deploying', 'release', 'releases', 'freeze', 'freezes'],
+    notNamed: ['notes?', 'changelogs?'],
   },
 ];

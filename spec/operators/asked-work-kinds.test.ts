@@ -67,6 +67,15 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('the job failed again')).toEqual([]);
   });
 
+  it('reads whether a change can go out as a deploy, and names a release or a freeze for it', () => {
+    expect(work('can the fct_invoices refactor go out on the 30th or does it have to wait?')).toEqual(['deploy']);
+    expect(work('the empty-trash fix really should go out with 5.0')).toEqual(['deploy']);
+    expect(work('the lights go out at 9')).toEqual([]);
+    expect([...workOf(nameWords('close-freeze'))]).toEqual(['deploy']);
+    expect([...workOf(nameWords('release-5-0-freeze'))]).toEqual(['deploy']);
+    expect([...workOf(nameWords('release-notes-format'))]).toEqual([]);
+  });
+
   it('reads a git step after an interjection that opens the turn', () => {
     expect(steps('ok commit that')).toEqual(['commit']);
     expect(steps('thanks, push it')).toEqual(['push']);
