@@ -18,6 +18,7 @@ import { program } from './looking.js';
 import { runKinds } from './run-work.js';
 import { nameWords, workOf } from './asked-work.js';
 import { codeKinds } from './edit-work.js';
+import { handlesSecrets } from './secret-files.js';
 
 /** The kinds of work of a call, the languages it is in, and whether it is inside tests. */
 export interface CallWork {
@@ -221,6 +222,8 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
     // What the code written does: only for a file in a language (a README that quotes `err != nil` writes no code).
     if (languages.size > 0) for (const k of codeKinds(action, added, languages, inTests)) kinds.add(k);
   }
+  // Reading, printing or writing a file of secrets, whatever else the call does (secret-files.ts).
+  if (handlesSecrets(paths, action.commands)) kinds.add('secret');
   return { runs: action.kind === 'run', kinds, languages, inTests };
 }
 

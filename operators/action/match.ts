@@ -107,7 +107,8 @@ function commandEvidence(
   for (const { i, said } of steps) if (!ev.byNote.get(i)?.strong) ev.credit(i, W_PHRASE, `subject:${said}`, true);
   // A rule named for the kind of work the call does (call-work.ts): `go-error-wrapping` for a Go edit that handles an error.
   const work = callWork(action, f.paths);
-  if (!looking) workEvidence(idx, work, ev);
+  // A call that only looks does one kind of work a rule is about: reading secrets (secret-files.ts).
+  workEvidence(idx, looking ? { ...work, kinds: new Set([...work.kinds].filter((k) => k === 'secret')) } : work, ev);
   valueEvidence(idx, action, f, ev);
   // A command named in prose (commands.ts): as strong as one named in a code span.
   const prose = looking ? [] : proseCommands(idx.byWordPair, idx.notes, f.commands, f.compounds.values());
