@@ -84,9 +84,12 @@ function stdinFor(hook: HookName, harness: HarnessName, c: Case): string {
   return JSON.stringify({ ...base, hook_event_name: 'SubagentStart', agent_id: 'a1', agent_type: 'code-reviewer', prompt });
 }
 
-/** Hook and recall requests a running server has answered. */
+/**
+ * Hook and recall requests a running server has answered. The bounds only end a hung wait: on a
+ * loaded machine (a CI runner, jest's other workers) a server may take seconds to answer.
+ */
 async function served(socket: string): Promise<number> {
-  const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 1000, Date.now() + 2000);
+  const out = await ask(socket, { op: 'status', v: PROTOCOL_VERSION }, 15_000, Date.now() + 20_000);
   if ('failed' in out || !out.answer.ok || !('status' in out.answer)) throw new Error(`recall server gave no status`);
   return out.answer.status.requests;
 }
@@ -102,7 +105,7 @@ async function startServer(env: Record<string, string>): Promise<{ socket: strin
     child.kill();
     return exited;
   };
-  if (await waitFor(async () => fs.existsSync(socket) && (await served(socket).catch(() => -1)) === 0, 20_000, 50)) return { socket, stop };
+  if (await waitFor(async () => fs.existsSync(socket) && (await served(socket).catch(() => -1)) === 0, 60_000, 50)) return { socket, stop };
   await stop();
   throw new Error('recall server did not start');
 }
@@ -154,7 +157,8 @@ describe('golden hook envelopes', () => {
           // Field by field first (a readable diff), then byte for byte (key order, escapes, newline).
           expect(JSON.parse(out.stdout)).toEqual(JSON.parse(golden));
           expect(out.stdout).toBe(golden);
-        });
+          // A server's start and the hook's run each wait for events; this only ends a hung test.
+        }, 120_000);
       }
     }
   }
