@@ -6,6 +6,7 @@
  * (an object or its JSON text).
  */
 
+import { commandParts, nestedScripts } from './shell-split.js';
 import { manifestCommands } from './manifests.js';
 import { RUNS_PROGRAM } from './runners.js';
 
@@ -80,14 +81,17 @@ function argvLine(argv: readonly string[]): string {
 }
 
 /**
- * A shell line split into simple commands (at `&&`, `||`, `;`, `|`, newlines and `$(`), each as
- * words with quotes removed; leading `VAR=value` assignments and wrappers are dropped, the
+ * A shell line split into simple commands (at `&&`, `||`, `;`, `|`, newlines and `$(`, outside
+ * quotes: shell-split.ts), each as words with quotes removed; leading `VAR=value` assignments and wrappers are dropped, the
  * assignment kept as a word of its own (a setting like NODE_OPTIONS=... is part of the action).
  */
-export function shellCommands(line: string): string[][] {
+export function shellCommands(line: string, depth = 0): string[][] {
   const out: string[][] = [];
-  for (const part of shellScript(line.slice(0, MAX_COMMAND)).split(/&&|\|\||[;|\n]|\$\(|`|\(|\)/)) {
-    const words = [...part.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '').filter(Boolean);
+  for (const part of commandParts(shellScript(line.slice(0, MAX_COMMAND)))) {
+    // A word may be quoted in part (`--format="value(name)"`): its quotes go, its text stays.
+    const words = [...part.matchAll(/(?:"[^"]*"|'[^']*'|[^\s"'])+/g)]
+      .map((m) => m[0].replace(/"([^"]*)"|'([^']*)'/g, '$1$2'))
+      .filter(Boolean);
     const lead: string[] = [];
     let i = 0;
     while (i < words.length && (WRAPPERS.has(words[i]!) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!) || /^-/.test(words[i]!))) {
@@ -97,6 +101,8 @@ export function shellCommands(line: string): string[][] {
     }
     const rest = expandAliases(words.slice(i));
     if (rest.length > 0 || lead.length > 0) out.push([...rest, ...lead]);
+    // What it runs elsewhere (`ssh host '…'`, `sh -c '…'`) is a command too, nested twice at most.
+    if (depth < 2) for (const script of nestedScripts(rest)) out.push(...shellCommands(script, depth + 1));
     // What a package manager's runner runs is a command too (RUNS_PROGRAM).
     if (RUNS_PROGRAM[rest[0] ?? ''] === rest[1] && /^[a-z][\w.-]*$/.test(rest[2] ?? '')) out.push(expandAliases(rest.slice(2)));
   }

@@ -1,0 +1,94 @@
+/**
+ * A shell line cut into the parts that are simple commands, the way a shell reads its operators:
+ * at `&&`, `||`, `;`, `|`, `(`, `)`, `$(` and backquotes, but not inside quotes, where they are text
+ * (`psql -c "CREATE INDEX ...; SELECT 1"`, `git commit -m "fix: a; b"`). Pure.
+ *
+ * Each line is read apart and a quote left open at its end is closed there: a heredoc's body
+ * (`don't` in a commit message) is no shell syntax, and one stray quote must not swallow the
+ * commands of the lines after it.
+ */
+
+/** The operators that end a simple command outside quotes, longest first. */
+const OPERATORS = ['&&', '||', '$(', ';', '|', '(', ')', '`'];
+
+/** The parts of a shell line between its operators (quotes kept, for the word split after). */
+export function commandParts(line: string): string[] {
+  const out: string[] = [];
+  for (const text of line.split('\n')) {
+    let part = '';
+    let quote: '"' | "'" | null = null;
+    for (let i = 0; i < text.length; i += 1) {
+      const ch = text[i]!;
+      if (quote) {
+        // A backslash escapes the next character inside double quotes only.
+        if (quote === '"' && ch === '\\' && i + 1 < text.length) {
+          part += ch + text[i + 1]!;
+          i += 1;
+          continue;
+        }
+        if (ch === quote) quote = null;
+        part += ch;
+        continue;
+      }
+      if (ch === '"' || ch === "'") {
+        quote = ch;
+        part += ch;
+        continue;
+      }
+      const op = OPERATORS.find((o) => text.startsWith(o, i));
+      if (op) {
+        out.push(part);
+        part = '';
+        i += op.length - 1;
+        continue;
+      }
+      part += ch;
+    }
+    out.push(part);
+  }
+  return out;
+}
+
+/** Options of ssh that take a value (the word after them is no host). */
+const SSH_VALUE_FLAGS = new Set([
+  '-b',
+  '-c',
+  '-D',
+  '-E',
+  '-e',
+  '-F',
+  '-I',
+  '-i',
+  '-J',
+  '-L',
+  '-l',
+  '-m',
+  '-O',
+  '-o',
+  '-p',
+  '-Q',
+  '-R',
+  '-S',
+  '-W',
+  '-w',
+]);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ash', 'ksh']);
+
+/**
+ * The shell scripts a command runs elsewhere, as one line each: what `ssh host '…'` runs on the
+ * host, and the script of a shell started with `-c` further on (`docker compose exec api sh -c '…'`,
+ * `kubectl exec pod -- bash -lc '…'`). A command given that way is as much the call's action as
+ * one run here (`ssh mac 'cd ios && xcrun altool --upload-app …'` uploads a build).
+ */
+export function nestedScripts(words: readonly string[]): string[] {
+  const program = (words[0] ?? '').split('/').pop();
+  if (program === 'ssh') {
+    let i = 1;
+    while (i < words.length && words[i]!.startsWith('-')) i += SSH_VALUE_FLAGS.has(words[i]!) ? 2 : 1;
+    // words[i] is the host; what follows is the remote command line.
+    return i + 1 < words.length ? [words.slice(i + 1).join(' ')] : [];
+  }
+  for (let k = 1; k + 2 < words.length; k += 1)
+    if (SHELLS.has(words[k]!.split('/').pop()!) && /^-[a-z]*c[a-z]*$/.test(words[k + 1]!)) return [words[k + 2]!];
+  return [];
+}
