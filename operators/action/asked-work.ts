@@ -59,7 +59,7 @@ const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
 });
 /**
  * Some work is asked for by its verb: deploying and scaling ("deploy the fix to staging", "roll it
- * out", "scale queryd to 6", "ship it to prod"; not "deploy went out at 14:02", where the word names
+ * out", "get that rolled out to staging", "scale queryd to 6", "ship it to prod"; not "deploy went out at 14:02", where the word names
  * the event), and logging ("log the batch id when it fails", "dump the payload into the logs"; not
  * "dump the logs of the pod", which reads them).
  */
@@ -67,7 +67,7 @@ const ASKED_BY_VERB = [
   {
     kind: 'deploy',
     re: new RegExp(
-      `${CLAUSE}(?<verb>deploy\\s+(?:it|this|that|these|them|the|a|an|my|our|[\\w.-]+\\s+to)\\b|roll\\s+(?:it|this|that|them)\\s+out\\b|roll\\s+out\\s+(?:the|a|it|this|that)\\b|scale\\s+(?:up\\s+|down\\s+)?[\\w.-]+\\s+(?:to|up|down)\\b|ship\\s+(?:it|this|that|the\\s+[\\w.-]+)\\s+to\\s+(?:prod|production|staging)\\b)`,
+      `${CLAUSE}(?<verb>deploy\\s+(?:it|this|that|these|them|the|a|an|my|our|[\\w.-]+\\s+to)\\b|roll\\s+(?:it|this|that|them)\\s+out\\b|(?:get|have)\\s+(?:it|this|that|them)\\s+rolled\\s+out\\b|roll\\s+out\\s+(?:the|a|it|this|that)\\b|scale\\s+(?:up\\s+|down\\s+)?[\\w.-]+\\s+(?:to|up|down)\\b|ship\\s+(?:it|this|that|the\\s+[\\w.-]+)\\s+to\\s+(?:prod|production|staging)\\b)`,
       'dgi',
     ),
   },
@@ -80,6 +80,24 @@ const ASKED_BY_VERB = [
     ),
   },
   { kind: 'log', re: new RegExp(`${CLAUSE}(?<verb>dump)\\s+${BETWEEN}(?:into|to|in)\\s+(?:the\\s+)?logs?\\b`, 'dgi') },
+  // A package pulled in by name ("pull in resilience4j for the retries", "let's bring in coil 3"); not
+  // changes pulled in from a branch ("pull in the latest main").
+  {
+    kind: 'dependency',
+    re: new RegExp(
+      `${CLAUSE}(?<verb>pull|bring)\\s+in\\s+(?!(?:the|their|our|my|your|those|these|all|any|some|latest|changes?|commits?|updates?|upstream|main|master|develop|origin|remote|fixes)\\b)[\\w@][\\w@./-]*`,
+      'dgi',
+    ),
+  },
+  // A column asked for by a type only a database has ("add a nullable settled_at timestamptz to
+  // payouts"); not "text", "date" or "boolean", which a form, a page or a prop has too.
+  {
+    kind: 'migration',
+    re: new RegExp(
+      `${CLAUSE}(?<verb>add)\\s+(?:an?\\s+)?(?:(?:nullable|non-?null|not[- ]null|optional|required|new)\\s+)?[\\w\`]+\\s+(?:timestamptz|timestamp|datetime|varchar|bigint|smallint|jsonb|uuid)\\b(?:\\s+column)?\\s+(?:to|on|in)\\b`,
+      'dgi',
+    ),
+  },
   // A job of its own ("write a job that builds each clinic's archive"): a queued job, not a CI, cron or
   // pipeline job ("add a CI job", "a nightly job in the workflow").
   {

@@ -191,7 +191,8 @@ export const KINDS: WorkKind[] = [
   // Not "read replicas": a database's, not a deploy's.
   {
     kind: 'deploy',
-    objects: ['deploys?', 'deployments?', 'rollouts?', '(?<!read\\s)replicas'],
+    // A count of pods or instances ("bump it to 6 pods") is a deploy's.
+    objects: ['deploys?', 'deployments?', 'rollouts?', '(?<!read\\s)replicas', '\\d+\\s+(?:pods|instances)'],
     // A release's rules (`release-procedure`) and a freeze (`close-freeze`, `merge-freeze`) are about
     // getting a change out; a release's notes and changelog are writing.
     named: ['deploy', 'deploys', 'deployment', 'deployments', 'deploying', 'release', 'releases', 'freeze', 'freezes'],

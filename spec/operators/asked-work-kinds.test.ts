@@ -67,6 +67,16 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('the job failed again')).toEqual([]);
   });
 
+  it('reads a package pulled in by name, pods by their count, a rollout asked done, a column by its SQL type', () => {
+    expect(work('pull in resilience4j for the retries in the bank client')).toEqual(['dependency']);
+    expect(work('pull in the latest main first')).toEqual([]);
+    expect(work('ops are complaining. bump it to 6 pods')).toEqual(['deploy']);
+    expect(work('set the heap flag in the template and get that rolled out to staging')).toEqual(['deploy']);
+    expect(work('add a nullable settled_at timestamptz to payouts')).toEqual(['migration']);
+    expect(work('add a created date to the page')).toEqual([]);
+    expect(work('add an optional boolean to the props')).toEqual([]);
+  });
+
   it('reads whether a change can go out as a deploy, and names a release or a freeze for it', () => {
     expect(work('can the fct_invoices refactor go out on the 30th or does it have to wait?')).toEqual(['deploy']);
     expect(work('the empty-trash fix really should go out with 5.0')).toEqual(['deploy']);
