@@ -89,6 +89,15 @@ const ASKED_BY_VERB = [
       'dgi',
     ),
   },
+  // A package added to an app by its name ("add date-fns to the desktop app", "add zod to the api
+  // package"); not a feature ("add validation to the api", "add rate-limiting to the app").
+  {
+    kind: 'dependency',
+    re: new RegExp(
+      `${CLAUSE}(?<verb>add|install)\\s+(?!(?:a|an|the|some|more|tests?|logging|logs?|auth\\w*|validation|caching|cache|retries|pagination|support|types?|docs?|comments?|errors?|metrics|tracing|i18n|translations?|styles?|it|this|that|them)\\b)\`?@?[a-z0-9][\\w.@/-]*(?<!ing)\`?\\s+(?:to|in|into)\\s+(?:the\\s+|our\\s+|my\\s+)?(?:[\\w@./-]+\\s+)?(?:app|apps|package|packages|project|workspace|frontend|backend|service|api|web|desktop|mobile|monorepo|repo|deps|dependencies)\\b`,
+      'dgi',
+    ),
+  },
   // A column asked for by a type only a database has ("add a nullable settled_at timestamptz to
   // payouts"); not "text", "date" or "boolean", which a form, a page or a prop has too.
   {

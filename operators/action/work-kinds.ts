@@ -120,6 +120,17 @@ export const KINDS: WorkKind[] = [
     objects: ['dependency(?!\\s+injection)', 'dependencies', 'deps?', 'librar(?:y|ies)', 'crates?', 'third-party packages?'],
     named: ['dependency', 'dependencies', 'deps', 'dep', 'library', 'libraries', 'crate', 'crates'],
     verbs: ['find', 'pick', 'pull in', 'bring in', 'is there an?', 'any good', 'recommend', 'suggest'],
+    // Package managers: a memory named for one ("Use pnpm, never npm or yarn") says how packages are added.
+    tools: ['npm', 'pnpm', 'yarn', 'bun', 'pip', 'pipenv', 'poetry', 'uv', 'composer', 'bundler'],
+  },
+  // An app's or package's own version ("set the app version to 1.11.0", "bump the version"): rules
+  // about who bumps it and where (`no-manual-version-bumps`); not an API's or a runtime's version.
+  {
+    kind: 'version',
+    objects: ['(?:app |package |build |marketing )?versions?(?: numbers?| codes?| names?)?(?=\\s+(?:to|for|in|on)\\b|\\s*$|[.,!?])'],
+    named: ['version', 'versions', 'versioning'],
+    verbs: ['set', 'raise', 'increment'],
+    notNamed: ['api', 'apis', 'schema', 'protocol', 'node', 'python', 'ruby', 'java', 'go', 'sdk'],
   },
   // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },

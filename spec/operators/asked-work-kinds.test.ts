@@ -77,6 +77,18 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('add an optional boolean to the props')).toEqual([]);
   });
 
+  it("reads a package added to an app by name, an app's version set, and names a package manager for dependencies", () => {
+    expect(work('add date-fns to the desktop app, I want formatDistanceToNow')).toEqual(['dependency']);
+    expect(work('add zod to the api package')).toEqual(['dependency']);
+    expect(work('add validation to the api package')).toEqual([]);
+    expect(work('add rate-limiting to the app')).toEqual([]);
+    expect(work('set the app version to 1.11.0 so I can test the updater')).toEqual(['version']);
+    expect(work('fix the version check in the updater')).toEqual([]);
+    expect([...workOf(nameWords('Use pnpm, never npm or yarn'), true)]).toEqual(['dependency']);
+    expect([...workOf(nameWords('no-manual-version-bumps'))]).toEqual(['version']);
+    expect([...workOf(nameWords('api-versioning'))]).toEqual([]);
+  });
+
   it('reads whether a change can go out as a deploy, and names a release or a freeze for it', () => {
     expect(work('can the fct_invoices refactor go out on the 30th or does it have to wait?')).toEqual(['deploy']);
     expect(work('the empty-trash fix really should go out with 5.0')).toEqual(['deploy']);
