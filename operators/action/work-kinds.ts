@@ -142,7 +142,14 @@ export const KINDS: WorkKind[] = [
   // Credentials the prompt handles ("I have the account SID and auth token"): rules about where they
   // go apply to the whole plan. Found by word anywhere (ASKED_BY_VERB); "token" alone is too often
   // another thing (an invite's expiry token, a lexer's).
-  { kind: 'secret', objects: [], named: ['secret', 'secrets', 'credential', 'credentials', 'creds', 'password', 'passwords'] },
+  // Not the app's own passwords as a feature (`password-hashing`, `password-reset-emails`): a rule
+  // about them is no rule for reading a dotenv file.
+  {
+    kind: 'secret',
+    objects: [],
+    named: ['secret', 'secrets', 'credential', 'credentials', 'creds', 'password', 'passwords'],
+    notNamed: ['hash', 'hashes', 'hashed', 'hashing', 'resets?', 'forgot', 'forgotten', 'strength', 'complexity', 'recovery'],
+  },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
   // A schema of the protobuf API ("rip it out of the proto", "add a field to event.proto").
   {
