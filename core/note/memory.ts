@@ -72,18 +72,39 @@ function contentStems(text: string): Set<string> {
   return new Set([...textStems(text.replace(/[-_]+/g, ' '))].filter((w) => w.length >= 3 && !STOPWORDS.has(w) && !/^\d+$/.test(w)));
 }
 
+/** Cues after which an active clause names what is gone ("Horizon replaced the workers", "we no longer run X", "instead of X"). */
+const GONE_AFTER_CUE = /^(?:replaced|replaces|replacing|supersedes|instead of|moved|migrated|switched|no longer|not any ?more)/i;
+/** What makes such a cue passive: what is gone comes before it ("the workers were replaced", "X is no longer used", "replaced by"). */
+const PASSIVE_BEFORE = /\b(?:is|are|was|were|been|be|being|got|gets|get)\s+$/i;
+/** Where what is gone ends after an active cue: the new side, or what it is for ("replaced X with Y", "from X to Y", "X for the store"). */
+const GONE_END_RE = new RegExp(`${NEW_SIDE_RE.source}|\\b(?:with|to|onto|for|by)\\b`, 'i');
+
 /**
- * The content stems of what a memory's plain-words replacement clauses say is gone ("Horizon
- * replaced the per-server queue workers"): clauses with REPLACED_CUE and no `[[link]]`, up to what
- * names the new side ("replaced by", "use"), code spans left out (replacedSpans reads those).
+ * The part of a replacement clause that names what is gone: after an active cue, up to GONE_END_RE
+ * ("Horizon replaced the per-server queue workers in August": not Horizon, which is the new side);
+ * else before the cue, up to what names the new side ("`npm ci` is obsolete, use pnpm").
+ */
+function goneSide(prose: string): string {
+  const cue = REPLACED_CUE.exec(prose)!;
+  const after = prose.slice(cue.index + cue[0].length);
+  if (GONE_AFTER_CUE.test(cue[0]) && !PASSIVE_BEFORE.test(prose.slice(0, cue.index)) && !/^\s+by\b/i.test(after)) {
+    const end = GONE_END_RE.exec(after);
+    return end ? after.slice(0, end.index) : after;
+  }
+  const newSide = NEW_SIDE_RE.exec(prose);
+  return (newSide ? prose.slice(0, newSide.index) : prose).replace(REPLACED_CUE, ' ');
+}
+
+/**
+ * The content stems of what a memory's plain-words replacement clauses say is gone (goneSide):
+ * clauses with REPLACED_CUE and no `[[link]]`, code spans left out (replacedSpans reads those).
  */
 function replacedWords(body: string): Set<string> {
   const out = new Set<string>();
   for (const clause of body.slice(0, 20_000).split(/[.;!?\n]+(?:\s|$)/)) {
     const prose = clause.replace(/`[^`]*`/g, ' ');
     if (clause.includes('[[') || !REPLACED_CUE.test(prose)) continue;
-    const newSide = NEW_SIDE_RE.exec(prose);
-    for (const w of contentStems((newSide ? prose.slice(0, newSide.index) : prose).replace(REPLACED_CUE, ' '))) out.add(w);
+    for (const w of contentStems(goneSide(prose))) out.add(w);
   }
   return out;
 }

@@ -30,6 +30,18 @@ const BETWEEN = String.raw`(?:(?!(?:not|never|don't|without)\s)(?:\`[^\`\n]{1,60
  * "and" with at most two determiners or kinds before the object ("and a test", "and some unit tests").
  */
 const AND_ALSO = String.raw`[^.?!\n]{1,160}?\band\s+(?:also\s+)?(?:(?:a|an|some|the|new|unit|integration|matching)\s+){0,2}`;
+/**
+ * What ends a second object, or a job of its own: the clause's end or what it is for ("…, and a
+ * test that cancelling stores it", "a job that builds the archive"); not another noun ("and a test
+ * account", "and the logging page", "a job description") nor a verb of its own ("and the tests still pass").
+ */
+const OBJECT_END = String.raw`(?=\s*(?:$|[.,;:!?)])|\s+(?:that|which|for|to|so|per|every|each|covering|with|when|after|once|too)\b)`;
+
+/**
+ * What goes out on a day without being deployed: mail, notices and payments the app sends ("the
+ * digest emails should go out on Monday"), the lights.
+ */
+const SENT_OUT = String.raw`\b(?:e-?mails?|mails?|mailings?|notifications?|notices?|invoices?|newsletters?|reminders?|messages?|alerts?|digests?|letters?|texts?|sms|pushes|payouts?|payments?|statements?|lights?|power)`;
 
 /** What makes a job another thing than a queued one: a CI, cron, pipeline or scheduler's job. */
 const NOT_QUEUE = String.raw`\b(?:ci|cron|crontab|pipelines?|workflows?|github|gitlab|actions|jenkins|circleci|buildkite|k8s|kubernetes|helm|airflow|dags?|build|nightly|scheduled|batch|print|search)\b`;
@@ -54,7 +66,7 @@ const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
     { kind: k.kind, re: new RegExp(`${CLAUSE}(?<verb>${verbs})\\s+${BETWEEN}(?:${objects})\\b(?![-'])`, 'dgi') },
     // A second object of the same request, further on in its sentence: "add a nullable `reason`
     // column on bookings, and a test that cancelling stores it" asks for the test too.
-    { kind: k.kind, re: new RegExp(`${CLAUSE}(?<verb>${verbs})\\s+${AND_ALSO}(?:${objects})\\b(?![-'])`, 'dgi') },
+    { kind: k.kind, re: new RegExp(`${CLAUSE}(?<verb>${verbs})\\s+${AND_ALSO}(?:${objects})\\b(?![-'])${OBJECT_END}`, 'dgi') },
   ];
 });
 /**
@@ -112,7 +124,7 @@ const ASKED_BY_VERB = [
   {
     kind: 'job',
     re: new RegExp(
-      `${CLAUSE}(?<verb>write|add|create|make)\\s+(?:a|an|another|one)\\s+(?:new\\s+)?(?!${NOT_QUEUE}\\s)(?:[\\w-]+\\s+)?jobs?\\b(?![^.?!\\n]{0,60}?${NOT_QUEUE})`,
+      `${CLAUSE}(?<verb>write|add|create|make)\\s+(?:a|an|another|one)\\s+(?:new\\s+)?(?!${NOT_QUEUE}\\s)(?:[\\w-]+\\s+)?jobs?\\b${OBJECT_END}(?![^.?!\\n]{0,60}?${NOT_QUEUE})`,
       'dgi',
     ),
   },
@@ -168,7 +180,10 @@ const ASKED_BY_VERB = [
   // "can the refactor go out on the 30th?", "it should go out with 5.0").
   {
     kind: 'deploy',
-    re: /\b(?<verb>(?:ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)|(?:go|goes|going)\s+live|(?:can|could|should|will|would)\s+(?:[\w./()-]+\s+){0,4}?go\s+out\s+(?:on|with|in|before|by|after|this|next|today|tomorrow)\b)\b/dgi,
+    re: new RegExp(
+      String.raw`\b(?<verb>(?:ship|get|push|release|promote|roll)\s+(?:it|this|that|them|the\s+[\w.-]+)\s+(?:out\s+)?(?:to|into|onto|on)\s+(?:prod|production)|(?:go|goes|going)\s+live|(?<!${SENT_OUT}\s+)(?:can|could|should|will|would)\s+(?:(?!${SENT_OUT}\s)[\w./()-]+\s+){0,4}?go\s+out\s+(?:on|with|in|before|by|after|this|next|today|tomorrow)\b)\b`,
+      'dgi',
+    ),
   },
 ];
 

@@ -42,10 +42,12 @@ const SET_LINE_RE = /^[ \t]*(?:(?:export|ENV|ARG|declare|local|readonly|set|sete
 /**
  * A file type a note writes as files: `.plist`, `plists`, `SQL files`, `*.tf`. The language or tool a
  * type is named after (`SQL migrations`, `the CSS build`, `PHP opcache`) says nothing about every such
- * file, and neither does a glob inside a folder (`config/*.php`, `src/*.ts`): that names the
- * folder's files (a place), and in a PHP project every other edit is a `.php` file too.
+ * file, and neither does a glob inside a folder (`config/*.php`, or `src/` at any depth): that names
+ * the folder's files (a place), and in a PHP project every other edit is a `.php` file too. A glob
+ * of every folder (`**` then `*.tf`) names the type.
  */
-const TYPE_NAME_RE = /(?<![\w/])(?<!\/\*)\.([A-Za-z][A-Za-z0-9]{1,7})\b|\b([A-Za-z][A-Za-z0-9]{1,7})(?:s|\s+files?)\b/g;
+const TYPE_NAME_RE =
+  /(?<![\w/])(?<![\w}-]\/\*)(?<![\w}-]\/\*\*\/\*)\.([A-Za-z][A-Za-z0-9]{1,7})\b|\b([A-Za-z][A-Za-z0-9]{1,7})(?:s|\s+files?)\b/g;
 /** The type of a file by its name's suffix (`com.x.plist`); a dotfile's name (`.zshrc`) is its name, not a type. */
 const FILE_TYPE_RE = /^[^.].*\.([A-Za-z][A-Za-z0-9]{1,7})$/;
 

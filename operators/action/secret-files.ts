@@ -11,14 +11,19 @@ import { program } from './looking.js';
 
 /**
  * Files that hold secrets: a dotenv file (`.env`, `.env.production`; not its `.example`, `.sample`
- * or `.template`, which teams keep free of them), a private key or keystore, `.netrc`, `.pgpass`, a
+ * or `.template`, `.env.local.example` too, which teams keep free of them), a private key or keystore, `.netrc`, `.pgpass`, a
  * `credentials` or `secrets` file.
  */
 const SECRET_FILE_RE =
-  /(?:^|\/)(?:\.env(?:\.(?!(?:example|sample|template|dist|defaults?)$)[\w.-]+)?|\.netrc|\.pgpass|id_(?:rsa|ed25519|ecdsa|dsa)|credentials(?:\.json)?|secrets?\.(?:ya?ml|json|toml))$|\.(?:pem|key|p8|p12|pfx|jks|keystore)$/i;
+  /(?:^|\/)(?:\.env(?:\.(?![\w.-]*\b(?:example|sample|template|dist|defaults?)\b)[\w.-]+)?|\.netrc|\.pgpass|id_(?:rsa|ed25519|ecdsa|dsa)|credentials(?:\.json)?|secrets?\.(?:ya?ml|json|toml))$|\.(?:pem|key|p8|p12|pfx|jks|keystore)$/i;
 
-/** Programs that print the environment's values. */
-const PRINTS_ENV = new Set(['printenv', 'env']);
+/** Whether a command prints the environment's values: `printenv` (all, or the variables it names), `env` with no command. */
+function printsEnv(c: readonly string[]): boolean {
+  if (program(c) === 'printenv') return true;
+  if (program(c) === 'env') return c.slice(1).every((w) => w.startsWith('-'));
+  // What a container or a pod is told to run (`docker compose exec api printenv`, `kubectl exec pod -- env`).
+  return c.slice(1).includes('printenv') || (c.length > 2 && c[c.length - 1] === 'env' && /^(?:exec|run|--)$/.test(c[c.length - 2]!));
+}
 
 /** Whether a path names a file that holds secrets (SECRET_FILE_RE). */
 export function isSecretFile(path: string): boolean {
@@ -27,11 +32,9 @@ export function isSecretFile(path: string): boolean {
 
 /**
  * Whether a call handles secrets: one of its paths, or a word of a command it runs, names a secret
- * file, or a command prints the environment (`printenv`, `env` alone; `env FOO=1 cmd` runs `cmd`).
+ * file, or a command prints the environment (printsEnv; `env FOO=1 cmd` runs `cmd`).
  */
 export function handlesSecrets(paths: readonly string[], commands: readonly (readonly string[])[]): boolean {
   if (paths.some(isSecretFile)) return true;
-  return commands.some(
-    (c) => c.slice(1).some(isSecretFile) || (PRINTS_ENV.has(program(c)) && c.slice(1).every((w) => w.startsWith('-') || w === '|')),
-  );
+  return commands.some((c) => c.slice(1).some(isSecretFile) || printsEnv(c));
 }

@@ -11,25 +11,53 @@
 /** The operators that end a simple command outside quotes, longest first. */
 const OPERATORS = ['&&', '||', '$(', ';', '|', '(', ')', '`'];
 
-/** The parts of a shell line between its operators (quotes kept, for the word split after). */
+/**
+ * The parts of a shell line between its operators (quotes kept, for the word split after). A
+ * command substitution inside double quotes (`echo "$(cat .env)"`, "`date`") runs its command as
+ * one outside them does; a backslash outside quotes makes the next character text (`don\'t`, `\;`).
+ */
 export function commandParts(line: string): string[] {
   const out: string[] = [];
   for (const text of line.split('\n')) {
     let part = '';
     let quote: '"' | "'" | null = null;
+    // The substitutions opened inside double quotes, innermost last: what closes each, its open `(`s
+    // and the part around it (which goes on after it).
+    const inner: { close: ')' | '`'; depth: number; outer: string }[] = [];
+    const cut = (): void => {
+      out.push(part);
+      part = '';
+    };
     for (let i = 0; i < text.length; i += 1) {
       const ch = text[i]!;
+      // A backslash escapes the next character outside quotes and inside double quotes.
+      if (ch === '\\' && quote !== "'" && i + 1 < text.length) {
+        part += ch + text[i + 1]!;
+        i += 1;
+        continue;
+      }
+      if (quote === '"' && (text.startsWith('$(', i) || ch === '`')) {
+        inner.push({ close: ch === '`' ? '`' : ')', depth: 0, outer: part });
+        part = '';
+        quote = null;
+        i += ch === '`' ? 0 : 1;
+        continue;
+      }
       if (quote) {
-        // A backslash escapes the next character inside double quotes only.
-        if (quote === '"' && ch === '\\' && i + 1 < text.length) {
-          part += ch + text[i + 1]!;
-          i += 1;
-          continue;
-        }
         if (ch === quote) quote = null;
         part += ch;
         continue;
       }
+      const sub = inner[inner.length - 1];
+      if (sub && ch === sub.close && sub.depth === 0) {
+        // The substitution ends: back inside the double quotes, and the part, it was opened in.
+        out.push(part);
+        part = inner.pop()!.outer;
+        quote = '"';
+        continue;
+      }
+      if (sub && (ch === '(' || text.startsWith('$(', i))) sub.depth += 1;
+      if (sub && ch === ')') sub.depth -= 1;
       if (ch === '"' || ch === "'") {
         quote = ch;
         part += ch;
@@ -37,14 +65,14 @@ export function commandParts(line: string): string[] {
       }
       const op = OPERATORS.find((o) => text.startsWith(o, i));
       if (op) {
-        out.push(part);
-        part = '';
+        cut();
         i += op.length - 1;
         continue;
       }
       part += ch;
     }
-    out.push(part);
+    // A substitution the line leaves open (a heredoc's `"$(cat <<EOF`) ends with it, and the command it was in.
+    out.push(part, ...inner.reverse().map((s) => s.outer));
   }
   return out;
 }
@@ -88,7 +116,7 @@ export function nestedScripts(words: readonly string[]): string[] {
     // words[i] is the host; what follows is the remote command line.
     return i + 1 < words.length ? [words.slice(i + 1).join(' ')] : [];
   }
-  for (let k = 1; k + 2 < words.length; k += 1)
+  for (let k = 0; k + 2 < words.length; k += 1)
     if (SHELLS.has(words[k]!.split('/').pop()!) && /^-[a-z]*c[a-z]*$/.test(words[k + 1]!)) return [words[k + 2]!];
   return [];
 }

@@ -9,7 +9,8 @@ import { namedCommands } from './spans.js';
 const namesCommand = (span: string): boolean => namedCommands(span).length > 0;
 
 /** Words before a code span that tell the agent to run or write it (`use`, `run`, `with`, `via`, `then`, `Fix:`, `first check`). */
-const RECOMMEND_CUE = /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try|check)\b/i;
+const RECOMMEND_CUE =
+  /\b(?:use|uses|using|run|runs|with|via|prefer|always|then|instead|fix|try|check(?!\s+(?:for|that|whether|if|there)\b))\b/i;
 /**
  * "Log" as the verb that opens the clause ("Log `order_id`", "Only log `user_id`"); the noun further
  * on tells where something was seen ("the payment log contained `card.number`").
@@ -29,14 +30,19 @@ const SYMPTOM_CUE = /\b(?:fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*
 /** Either: the words before a span that keep it from being advice (ledIn reads a whole lead-in line with it). */
 const WARN_CUE = new RegExp(`${NEGATION_CUE.source}|${SYMPTOM_CUE.source}`, 'i');
 
+/** A clause that opens with a condition ("For connection errors, …", "If the import fails, …"). */
+const CONDITION_LEAD = /^\W*(?:for|if|when|whenever|on|in case|once|should|upon)\b/i;
+
 /**
- * Whether the words before a span in its clause warn against it. A failure word counts only after
- * the clause's last comma: "For connection errors, first check `docker compose ps`" says when to
- * run the command, while "the deploy failed with `ECONNREFUSED`" gives a symptom. A negation counts
+ * Whether the words before a span in its clause warn against it. A failure word in a condition
+ * that opens the clause, before its last comma, is no warning: "For connection errors, first check
+ * `docker compose ps`" says when to run the command, while "the deploy failed with `ECONNREFUSED`"
+ * and "the deploy failed, with `ECONNREFUSED` in the log" give a symptom. A negation counts
  * anywhere ("Don't, whatever the ticket says, run `X`").
  */
 function warns(before: string): boolean {
-  return NEGATION_CUE.test(before) || SYMPTOM_CUE.test(before.slice(Math.max(0, before.lastIndexOf(','))));
+  const comma = CONDITION_LEAD.test(before) ? before.lastIndexOf(',') : -1;
+  return NEGATION_CUE.test(before) || SYMPTOM_CUE.test(before.slice(Math.max(0, comma)));
 }
 /** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
 const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;

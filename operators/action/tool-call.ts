@@ -99,7 +99,9 @@ export function shellCommands(line: string, depth = 0): string[][] {
       if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!)) lead.push(words[i]!);
       i += WRAPPER_VALUE_FLAGS.has(words[i]!) ? 2 : 1;
     }
-    const rest = expandAliases(words.slice(i));
+    // A wrapper with no command after it is the command (`env`, `sudo env` print the environment).
+    const last = words.map((w) => WRAPPERS.has(w)).lastIndexOf(true);
+    const rest = expandAliases(i >= words.length && lead.length === 0 && last >= 0 ? words.slice(last) : words.slice(i));
     if (rest.length > 0 || lead.length > 0) out.push([...rest, ...lead]);
     // What it runs elsewhere (`ssh host '…'`, `sh -c '…'`) is a command too, nested twice at most.
     if (depth < 2) for (const script of nestedScripts(rest)) out.push(...shellCommands(script, depth + 1));

@@ -92,6 +92,11 @@ const LINTERS = [
   'biome',
 ];
 
+/** Values an app formats for its users: "date formatting" is no code style. */
+const SHOWN_VALUE = String.raw`(?:dates?|times?|numbers?|currency|currencies|prices?|money|amounts?|phone|addresses?|names?|output)`;
+/** What "the formatting of …" names when it is the code's: the code, a file, the diff. */
+const CODE_PLACE = String.raw`(?:(?:the|this|these|that|all|my|our)\s+)?(?:[\w-]+\s+)?(?:code|codebase|files?|sources?|repo|project|diff|changes?|pr|[\w./-]+\.[a-z]{1,5})\b`;
+
 export const KINDS: WorkKind[] = [
   // Not "specs": "update the OpenAPI spec" is no test.
   // A rule named for a test framework (`pytest-style`, `exunit-conventions`) is named for writing tests.
@@ -134,10 +139,17 @@ export const KINDS: WorkKind[] = [
   },
   // "pipeline" and "workflow" alone are as often a data pipeline or an approval workflow.
   { kind: 'ci', objects: ['ci', 'github actions?', '(?:ci|build|github) (?:pipelines?|workflows?)'], named: ['ci'] },
-  // The code's style is lint work ("fix the code style", "fix the formatting").
+  // The code's style is lint work ("fix the code style", "fix the formatting"); not the formatting
+  // of what the app shows ("fix the formatting of the date in the invoice email", "price formatting").
   {
     kind: 'lint',
-    objects: ['lint', 'linters?', 'linting', 'code ?style', 'formatting'],
+    objects: [
+      'lint',
+      'linters?',
+      'linting',
+      'code ?style',
+      `(?<!${SHOWN_VALUE}\\s)formatting(?!\\s+(?:of|for|on|in)\\s+(?!${CODE_PLACE}))`,
+    ],
     named: ['lint', 'linter', 'linters', 'linting'],
     tools: LINTERS,
   },
@@ -153,7 +165,14 @@ export const KINDS: WorkKind[] = [
   // Credentials the prompt handles ("I have the account SID and auth token"): rules about where they
   // go apply to the whole plan. Found by word anywhere (ASKED_BY_VERB); "token" alone is too often
   // another thing (an invite's expiry token, a lexer's).
-  { kind: 'secret', objects: [], named: ['secret', 'secrets', 'credential', 'credentials', 'creds', 'password', 'passwords'] },
+  // Not the app's own passwords as a feature (`password-hashing`, `password-reset-emails`): a rule
+  // about them is no rule for reading a dotenv file.
+  {
+    kind: 'secret',
+    objects: [],
+    named: ['secret', 'secrets', 'credential', 'credentials', 'creds', 'password', 'passwords'],
+    notNamed: ['hash', 'hashes', 'hashed', 'hashing', 'resets?', 'forgot', 'forgotten', 'strength', 'complexity', 'recovery'],
+  },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
   // A schema of the protobuf API ("rip it out of the proto", "add a field to event.proto").
   {
@@ -207,6 +226,7 @@ export const KINDS: WorkKind[] = [
     // A release's rules (`release-procedure`) and a freeze (`close-freeze`, `merge-freeze`) are about
     // getting a change out; a release's notes and changelog are writing.
     named: ['deploy', 'deploys', 'deployment', 'deployments', 'deploying', 'release', 'releases', 'freeze', 'freezes'],
-    notNamed: ['notes?', 'changelogs?'],
+    // Nor `pip freeze`, `Object.freeze`, a lock or a semaphore released.
+    notNamed: ['notes?', 'changelogs?', 'pip', 'object', 'locks?', 'mutex(?:es)?', 'semaphores?'],
   },
 ];
