@@ -30,8 +30,11 @@ const SYMPTOM_CUE = /\b(?:fail\w*|error\w*|crash\w*|broke\w*|break\w*|symptom\w*
 /** Either: the words before a span that keep it from being advice (ledIn reads a whole lead-in line with it). */
 const WARN_CUE = new RegExp(`${NEGATION_CUE.source}|${SYMPTOM_CUE.source}`, 'i');
 
-/** A clause that opens with a condition ("For connection errors, …", "If the import fails, …"). */
-const CONDITION_LEAD = /^\W*(?:for|if|when|whenever|on|in case|once|should|upon)\b/i;
+/**
+ * A clause that opens with a condition ("For connection errors, …", "If the import fails, …"), after
+ * a label if any ("**How to apply:** For local connection errors, …").
+ */
+const CONDITION_LEAD = /^\W*(?:[A-Za-z][\w ]{0,30}:\W*)?(?:for|if|when|whenever|on|in case|once|should|upon)\b/i;
 
 /**
  * Whether the words before a span in its clause warn against it. A failure word in a condition

@@ -163,6 +163,7 @@ Raising \`idle_in_transaction_session_timeout\` hides the problem.
     expect(stance('`tmux kill-server` destroys every session.')).toEqual(['tmux kill-server:-']);
     // A failure word that says when to run a command, in a part of the clause before a comma, is no warning.
     expect(stance('For local connection errors, first check `docker compose ps` and the port.')).toEqual(['docker compose ps:do']);
+    expect(stance('**How to apply:** For local connection errors, first check `docker compose ps`.')).toEqual(['docker compose ps:do']);
     expect(stance('When it fails, never run `git push --force`.')).toEqual(['git push --force:-']);
     expect(stance('After the upgrade, every job failed with `ENOSPC`.')).toEqual(['ENOSPC:-']);
   });
