@@ -42,9 +42,10 @@ const TICKET_PRODUCT = [
 /**
  * Words that make an index or a column another thing than a database's: a search engine's index
  * ("add an index for products in Elasticsearch"), a grid's or a document's column ("add a column to
- * the orders grid", "to the markdown table in the README", "to the CSV export").
+ * the orders grid", "to the markdown table in the README", "to the CSV export", "to the parquet
+ * files it writes").
  */
-const NOT_SCHEMA = String.raw`\b(?:elasticsearch|opensearch|es|algolia|meilisearch|typesense|solr|lucene|search|vector|pinecone|markdown|md|readme|docs?|grid|datagrid|datatable|csv|spreadsheet|sheet|excel|ui|screen|component)\b`;
+const NOT_SCHEMA = String.raw`\b(?:elasticsearch|opensearch|es|algolia|meilisearch|typesense|solr|lucene|search|vector|pinecone|markdown|md|readme|docs?|grid|datagrid|datatable|csv|spreadsheet|sheet|excel|ui|screen|component|parquet|avro|orc|arrow|feather|ndjson|jsonl)\b`;
 
 /** Test frameworks: a rule named for one is named for writing tests in it. */
 const TEST_FRAMEWORKS = [

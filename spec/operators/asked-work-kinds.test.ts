@@ -44,6 +44,8 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
 
   it('reads a code span between the verb and the work, and a second object of the same request', () => {
     expect(work('add a nullable `cancellation_reason` column on bookings')).toEqual(['migration']);
+    // A column of the files a job writes is no database's.
+    expect(work('add a `source_region` column, filled from the region setting, to the parquet files it writes')).toEqual([]);
     expect(work('add a nullable `reason` text column on bookings, and a test that cancelling stores it')).toEqual(['migration', 'test']);
     expect(work('fix the bug and the login page')).toEqual([]);
     expect(work('the column and the tests were there already')).toEqual([]);
