@@ -8,6 +8,8 @@
  * commands of the lines after it.
  */
 
+import { program } from './looking.js';
+
 /** The operators that end a simple command outside quotes, longest first. */
 const OPERATORS = ['&&', '||', '$(', ';', '|', '(', ')', '`'];
 
@@ -109,14 +111,13 @@ const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ash', 'ksh']);
  * one run here (`ssh mac 'cd ios && xcrun altool --upload-app …'` uploads a build).
  */
 export function nestedScripts(words: readonly string[]): string[] {
-  const program = (words[0] ?? '').split('/').pop();
-  if (program === 'ssh') {
+  if (program(words) === 'ssh') {
     let i = 1;
     while (i < words.length && words[i]!.startsWith('-')) i += SSH_VALUE_FLAGS.has(words[i]!) ? 2 : 1;
     // words[i] is the host; what follows is the remote command line.
     return i + 1 < words.length ? [words.slice(i + 1).join(' ')] : [];
   }
   for (let k = 0; k + 2 < words.length; k += 1)
-    if (SHELLS.has(words[k]!.split('/').pop()!) && /^-[a-z]*c[a-z]*$/.test(words[k + 1]!)) return [words[k + 2]!];
+    if (SHELLS.has(program(words.slice(k))) && /^-[a-z]*c[a-z]*$/.test(words[k + 1]!)) return [words[k + 2]!];
   return [];
 }
