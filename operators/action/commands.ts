@@ -94,11 +94,10 @@ function passesInstance(args: readonly string[], r: Recommended, k: number, name
 /**
  * Whether command `c` runs recommended command `r` as the note writes it: the same program, each of
  * its words, and no flag the note does not write (unless it leaves the command open with `...`).
- * `git push` follows "a plain `git push`"; `git push --force` does not. Given what else the note
- * names, also another instance of a value (see passesInstance), unless `instances` is false, and,
- * for a command the note writes with options of its own, more options so long as the note says
- * nothing of them: `gh pr create --draft --base main` with `--title`, not with `--force` where the
- * note names `--force`.
+ * Given what else the note names, also another instance of a value (see passesInstance), unless
+ * `instances` is false, and more options so long as the note says nothing of them: `gh pr create
+ * --draft --base main` with `--title`, not with `--force` where the note names `--force`; `git push
+ * --force` does not follow "a plain `git push`, never `--force`".
  */
 export function followsCommand(
   c: readonly string[],
@@ -113,7 +112,10 @@ export function followsCommand(
     args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || (instances && named !== null && passesInstance(args, r, k, named));
   if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
   if (r.open) return true;
-  const shaped = named !== null && r.words.slice(1).some((w) => w.startsWith('-'));
+  // An option the note says nothing of is how this run is done, not what the note is about: `podman
+  // build -t api:local -f Dockerfile .` follows "use `podman build`". One it names (`--force` where
+  // it warns of it, `-A` where it says `-a`) is what it is about.
+  const lenient = named !== null;
   // What follows `--` is handed to the script the command runs (`npm run e2e -- e2e/x.spec.ts`): no option of the command's,
   // but what the note says of an option still holds there (`npm test -- -u` where it warns of `-u`).
   const end = args.indexOf('--');
@@ -124,7 +126,7 @@ export function followsCommand(
     (a) =>
       alsoFlags.has(a) ||
       r.words.slice(1).some((w) => a === w || (w.endsWith('=') && a.startsWith(w)) || (w.includes('=') && flagName(w) === flagName(a))) ||
-      (shaped && !saysOf(named.flags, a)),
+      (lenient && !saysOf(named.flags, a)),
   );
 }
 

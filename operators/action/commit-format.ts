@@ -9,6 +9,7 @@
 import { codeSpans } from './spans.js';
 import { followsNote, passesFlag, runsPattern } from './commands.js';
 import type { NoteTriggers } from './triggers.js';
+import { foldWord } from './patterns.js';
 
 export interface CommitFormat {
   /** The subject has a scope in parentheses after its prefix (`type(scope): …`). */
@@ -24,12 +25,21 @@ export interface CommitFormat {
   forbidden: readonly string[];
   /** Trailers the rule writes for every message (`Refs: SHOP-<n>`), by their key, lower-cased (`refs`). */
   required: readonly string[];
+  /** The tracker key the subject ends with, when the template ends with one (`… [PAY-NNNN]` → `PAY`). */
+  ticket: string | null;
 }
 
 /** The words a subject template uses for its prefix and scope (`type`, `<area>`, `component`). */
 const PLACEHOLDER = String.raw`<?(?:type|kind|area|scope|component|module|package|service|context|dir)>?`;
-/** A subject template: `type(scope): imperative summary`, `<area>: <imperative summary>`. */
-const TEMPLATE_RE = new RegExp(String.raw`^(${PLACEHOLDER})(\(${PLACEHOLDER}\))?!?:\s*<?[a-z][\w\s-]*>?$`, 'i');
+/** A tracker key at the end of a template's subject, in brackets: `[PAY-NNNN]`, `(SHOP-<n>)`, `[JIRA-123]`. */
+const TICKET = String.raw`[[(]([A-Z][A-Z0-9]{1,9})-(?:N+|X+|n+|x+|<\w+>|\d+|#+)[\])]`;
+/** A subject template: `type(scope): imperative summary`, `<area>: <imperative summary>`, `… summary [PAY-NNNN]`. */
+const TEMPLATE_RE = new RegExp(String.raw`^(${PLACEHOLDER})(\(${PLACEHOLDER}\))?!?:\s*<?[a-z][\w\s-]*>?(?:\s*${TICKET})?$`, 'i');
+/**
+ * A subject written out as an example, the first line of a fenced block ("```\napi: stop retrying
+ * payouts after a Stripe timeout\n\n<why>\n\nStory: sc-4821\n```"): its prefix, its scope if any.
+ */
+const EXAMPLE_SUBJECT = /^([a-z][\w-]*)(?:\(([a-z][\w./-]*)\))?!?: [a-z]/;
 /** The Conventional Commits types, for a template whose prefix is `type` and a rule that lists none. */
 const CONVENTIONAL = ['feat', 'fix', 'chore', 'docs', 'refactor', 'test', 'tests', 'perf', 'build', 'ci', 'style', 'revert', 'deps'];
 /** A list of types in words: "types feat/fix/refactor/chore". */
@@ -48,34 +58,51 @@ const MESSAGE_PART_RE = /\b(?:trailers?|lines?|footers?|attributions?|messages?|
 /** Characters of a rule read for its format. */
 const MAX_RULE_CHARS = 4000;
 
+/**
+ * The values listed in the sentence that names a placeholder ("scope one of `ingestd`, `queryd`",
+ * "area being a context or top-level dir (`billing`, `dispatch`)").
+ */
+function listedFor(rule: string, word: string): Set<string> | null {
+  for (const sentence of rule.split(/(?<=[.;])\s+|\n/)) {
+    // The word in the sentence's prose, not inside the template's own span.
+    const prose = sentence.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length));
+    const at = prose.search(new RegExp(String.raw`\b${word}s?\b`, 'i'));
+    if (at < 0) continue;
+    const values = codeSpans(sentence.slice(at), 50)
+      .map((s) => s.trim())
+      .filter((s) => /^[a-z][\w./-]{0,30}$/.test(s));
+    if (values.length >= 2) return new Set(values);
+  }
+  return null;
+}
+
+/**
+ * The values a sentence lists with an example's prefix or scope among them ("Area is one of `api`,
+ * `mobile`, …"); null with no such list, when any word will do where the example has one.
+ */
+function listingOf(rule: string, value: string): Set<string> | null {
+  for (const sentence of rule.split(/(?<=[.;])\s+|\n/)) {
+    const values = new Set(codeSpans(sentence, 50).map((s) => s.trim()));
+    if (values.size >= 2 && values.has(value)) return values;
+  }
+  return null;
+}
+
 /** The format a rule's text states, or null when it states no subject template. */
 export function commitFormatOf(text: string): CommitFormat | null {
   const rule = text.slice(0, MAX_RULE_CHARS);
   const spans = codeSpans(rule, 200);
   const template = spans.map((s) => TEMPLATE_RE.exec(s.trim())).find(Boolean);
-  if (!template) return null;
-  const prefixWord = template[1]!.replace(/[<>]/g, '').toLowerCase();
-  const scopeWord = template[2]?.replace(/[<>()]/g, '').toLowerCase();
-  // The values listed in the sentence that names the placeholder ("scope one of `ingestd`, `queryd`",
-  // "area being a context or top-level dir (`billing`, `dispatch`)").
-  const listed = (word: string): Set<string> | null => {
-    for (const sentence of rule.split(/(?<=[.;])\s+|\n/)) {
-      // The word in the sentence's prose, not inside the template's own span.
-      const prose = sentence.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length));
-      const at = prose.search(new RegExp(String.raw`\b${word}s?\b`, 'i'));
-      if (at < 0) continue;
-      const values = codeSpans(sentence.slice(at), 50)
-        .map((s) => s.trim())
-        .filter((s) => /^[a-z][\w./-]{0,30}$/.test(s));
-      if (values.length >= 2) return new Set(values);
-    }
-    return null;
-  };
+  const example = template ? undefined : exampleMessage(rule);
+  if (!template && !example) return null;
+  const prefixWord = template ? template[1]!.replace(/[<>]/g, '').toLowerCase() : '';
+  const scopeWord = template ? template[2]?.replace(/[<>()]/g, '').toLowerCase() : example!.scope;
   const typeList = TYPE_LIST_RE.exec(rule)?.[1];
-  const prefixes =
-    prefixWord === 'type' || prefixWord === 'kind'
+  const prefixes = example
+    ? listingOf(rule, example.prefix)
+    : prefixWord === 'type' || prefixWord === 'kind'
       ? new Set(typeList ? typeList.toLowerCase().split(/\s*[/,|]\s*/) : CONVENTIONAL)
-      : listed(prefixWord);
+      : listedFor(rule, prefixWord);
   const forbidden: string[] = [];
   for (const m of rule.matchAll(NEVER_RE)) {
     // A trailer written whole (`Co-Authored-By: Claude`) is a message's part whatever the words around it say.
@@ -86,19 +113,34 @@ export function commitFormatOf(text: string): CommitFormat | null {
     }
   }
   // The trailers it writes, less those it forbids: each message must carry them (`Refs: SHOP-<n>`).
-  const required = spans
+  const required = [...spans, ...(example?.lines ?? [])]
     .map((sp) => TRAILER_RE.exec(sp.trim()))
     .filter((t): t is RegExpExecArray => t !== null && !forbidden.some((f) => f.startsWith(t[1]!.toLowerCase())))
     .map((t) => t[1]!.toLowerCase());
   return {
     scoped: Boolean(scopeWord),
     prefixes,
-    scopes: scopeWord ? listed(scopeWord) : null,
+    scopes: !scopeWord ? null : example ? listingOf(rule, scopeWord) : listedFor(rule, scopeWord),
+    ticket: template?.[3] ?? null,
     maxSubject: Number(MAX_RE.exec(rule)?.[1]) || null,
     noTrailingPeriod: PERIOD_RE.test(rule),
     forbidden,
     required: [...new Set(required)],
   };
+}
+
+/**
+ * The message a rule writes out whole in a fenced block, subject first: its subject's prefix and
+ * scope, and its lines (a trailer among them is one every message carries). Undefined when no block
+ * opens with a subject.
+ */
+function exampleMessage(rule: string): { prefix: string; scope: string | undefined; lines: string[] } | undefined {
+  for (const m of rule.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) {
+    const lines = m[1]!.split('\n');
+    const subject = EXAMPLE_SUBJECT.exec(lines.find((l) => l.trim() !== '')?.trim() ?? '');
+    if (subject) return { prefix: subject[1]!, scope: subject[2], lines: lines.slice(1) };
+  }
+  return undefined;
 }
 
 /** The subject line shapes: `type(scope)!: summary`, `area: summary`. */
@@ -114,6 +156,7 @@ export function followsCommitFormat(message: string, f: CommitFormat): boolean {
   if (f.scoped && f.scopes && !m[2]!.split(/[,/]/).every((s) => f.scopes!.has(s))) return false;
   if (f.maxSubject !== null && subject.length > f.maxSubject) return false;
   if (f.noTrailingPeriod && subject.endsWith('.')) return false;
+  if (f.ticket !== null && !new RegExp(String.raw`[[(]${f.ticket}-\d+[\])]$`).test(subject)) return false;
   const lower = message.toLowerCase();
   if (f.forbidden.some((w) => lower.includes(w))) return false;
   const keys = new Set(lower.split('\n').map((l) => /^\s*([\w-]+):/.exec(l)?.[1] ?? ''));
@@ -190,9 +233,7 @@ const GIT_SHORT: Readonly<Record<string, Readonly<Record<string, string>>>> = {
 function spelledOut(c: readonly string[]): string[] {
   if (c[0] !== 'git') return [...c];
   const short = GIT_SHORT[c.find((w, k) => k > 0 && !w.startsWith('-')) ?? ''] ?? {};
-  return c
-    .flatMap((w) => (/^-[a-zA-Z]{2,}$/.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`) : [short[w] ?? w]))
-    .map((w) => w.toLowerCase());
+  return c.flatMap((w) => (/^-[a-zA-Z]{2,}$/.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`) : [short[w] ?? w])).map(foldWord);
 }
 
 /**
@@ -216,7 +257,9 @@ export function followsCommitRule(
     .filter((r) => r.words[0] === 'git' && r.words[1] === 'commit')
     .map((r) => r.words.filter((w) => /^-[a-zA-Z]$/.test(w)));
   if (asked.length > 0 && !commits.every((c) => asked.some((flags) => flags.every((f) => c.includes(f))))) return false;
-  return !calls.some((c) => t.otherPhrases.some((p) => runsPattern(c, p)));
+  // "Every `git commit` message: …" names the commit the rule is about, not a command to avoid.
+  const avoided = t.otherPhrases.filter((p) => !(p.words.length === 2 && p.words[0]?.[0] === 'git' && p.words[1]?.[0] === 'commit'));
+  return !calls.some((c) => avoided.some((p) => runsPattern(c, p)));
 }
 
 /** Whether a run does what a note says: runs its command, passes an option it says to pass, or commits in its format. */

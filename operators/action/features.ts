@@ -5,6 +5,7 @@ import { commandName } from './commands.js';
 import { callVariables, editedTypes } from './names.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { MOVES, program } from './looking.js';
+import { foldWord } from './patterns.js';
 
 export interface ActionFeatures {
   commands: string[][];
@@ -36,7 +37,7 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
     if (forms.length > 0 && (!had || (had.near && !near))) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf), near });
   };
   const stems = new Set<string>();
-  const commands = a.commands.map((c) => c.map((w) => w.toLowerCase()));
+  const commands = a.commands.map((c) => c.map(foldWord));
   for (const c of a.commands) {
     // `cd /home/dev/shop && ...`: the project's own folder says nothing about what the call does.
     if (MOVES.has(program(c))) continue;

@@ -6,6 +6,7 @@
  * action hook gives nothing for it (unless a note's `applies_when` names it).
  */
 import { stemOf } from '../../core/stems.js';
+import { runsProgramAt } from './runners.js';
 
 const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/));
 
@@ -27,8 +28,15 @@ const LOOKING_SUB: Readonly<Record<string, ReadonlySet<string>>> = {
  * not about them. Diagnosis commands (`kubectl describe`, `get`) are not here: a learning often
  * answers what they are run to find.
  */
-const REPORTING = words(`list ls status show current outdated plan lint check diff log logs view info version --version -v
+const REPORTING = words(`list ls status show current outdated plan lint check diff log logs tail view info version --version -v
   help --help whoami history heads validate fmt format audit doctor why search explain`);
+
+/**
+ * Reporting words that never name what a command acts on, so they report wherever they end a tool's
+ * subcommands, after a word that changes something too: `prisma migrate status`, `sqlx migrate info`,
+ * `rails db:migrate:status`. (`terraform apply plan` applies a plan file; no file is called `status`.)
+ */
+const STATUS = words('status info list current history');
 
 /**
  * Subcommands that change something: a reporting word after one of them is what it acts on (`terraform
@@ -57,6 +65,9 @@ export const program = (command: readonly string[]): string => (command[0] ?? ''
 export function onlyLooks(commands: readonly string[][]): boolean {
   if (commands.length === 0) return true;
   return commands.every((c) => {
+    // `pnpm --filter @app/worker exec wrangler tail` looks when what it runs does (read as a command of its own too).
+    const inner = runsProgramAt(c);
+    if (inner > 0) return onlyLooks([c.slice(inner)]);
     const p = program(c);
     if (LOOKING.has(p)) return true;
     const args = c.slice(1).filter((w) => !w.startsWith('-') || w === '--version' || w === '--help');
@@ -64,8 +75,24 @@ export function onlyLooks(commands: readonly string[][]): boolean {
     // `git worktree list`, `npm outdated`: the first or second word after the program reports; the
     // second only after a word that changes nothing (`terraform apply plan` applies a plan file).
     const [first = '', second = ''] = args.map((w) => w.toLowerCase());
-    return REPORTING.has(first) || (!ACTING.has(first) && REPORTING.has(second));
+    if (REPORTING.has(first) || (!ACTING.has(first) && REPORTING.has(second))) return true;
+    // `git tag --list 'v2026.*'`, a bare `git tag`: the tags listed, none made.
+    if (p === 'git' && first === 'tag' && (args.length === 1 || c.includes('-l') || c.includes('--list'))) return true;
+    return STATUS.has(lastSubcommand(args));
   });
+}
+
+/**
+ * The last of a command's subcommands: the plain words that open its arguments (at most three), and
+ * of a task written with colons (`db:migrate:status`) its last part.
+ */
+function lastSubcommand(args: readonly string[]): string {
+  let last = '';
+  for (const w of args.slice(0, 3)) {
+    if (!/^[a-z][a-z0-9:-]*$/i.test(w)) break;
+    last = w.toLowerCase().split(':').pop() ?? '';
+  }
+  return last;
 }
 
 /**

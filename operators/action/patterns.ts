@@ -6,7 +6,7 @@
  */
 import { trimToken } from './terms.js';
 import { versionless } from './tool-call.js';
-import { RUNNER_PROGRAMS, RUNNER_WORDS } from './runners.js';
+import { RUNNER_PROGRAMS, RUNNER_VALUE_OPTIONS, RUNNER_WORDS } from './runners.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -48,6 +48,13 @@ export function globRegExp(glob: string): RegExp {
   return new RegExp(`(?:^|/)${re}${g.endsWith('/') ? '' : '$'}`);
 }
 
+/**
+ * A command's word as calls and notes are compared: lower-cased, but a one-letter option keeps its
+ * case, which is what it means (`rubocop -A` corrects unsafely where `-a` does not; `git branch -D`
+ * deletes unmerged work).
+ */
+export const foldWord = (w: string): string => (/^-[A-Za-z]$/.test(w) ? w : w.toLowerCase());
+
 /** A command pattern from written words (`pnpm|npm install`), or null when it names no program. */
 export function commandPattern(text: string): CommandPattern | null {
   const words = text
@@ -56,7 +63,7 @@ export function commandPattern(text: string): CommandPattern | null {
     .map((w) =>
       w
         .split('|')
-        .map((a) => trimToken(a).toLowerCase())
+        .map((a) => foldWord(trimToken(a)))
         .filter(Boolean),
     )
     .filter((alts) => alts.length > 0);
@@ -102,22 +109,6 @@ export function commandWords(words: readonly string[]): string[] {
   }
   return out;
 }
-
-/** Options of task runners (turbo, nx, npm, pnpm, yarn) that take the next word as their value. */
-const RUNNER_VALUE_OPTIONS = new Set([
-  '--filter',
-  '-F',
-  '--scope',
-  '--workspace',
-  '-w',
-  '--project',
-  '-p',
-  '--config',
-  '-c',
-  '--cwd',
-  '--dir',
-  '-C',
-]);
 
 /** The words after the program that say which command it is, before a runner's task is added (see commandWords). */
 function leadingWords(words: readonly string[]): string[] {
@@ -187,6 +178,6 @@ export function passedFlags(text: string): string[][] {
   return [...text.matchAll(/\b(?:pass(?:ing)?|add(?:ing)?)\s+`(--?[A-Za-z][^`\n]{0,80})`/gi)]
     .filter((m) => !FORBIDS_RE.test(text.slice(Math.max(0, m.index - 40), m.index)))
     .filter((m) => !FORBIDS_AFTER_RE.test(sentenceAfter(text, m.index + m[0].length)))
-    .map((m) => m[1]!.trim().toLowerCase().split(/\s+/))
+    .map((m) => m[1]!.trim().split(/\s+/).map(foldWord))
     .slice(0, MAX_PASSED);
 }

@@ -96,14 +96,15 @@ export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
 
 /**
  * What, right before a place, says the rule holds for any change there: "any edit under", "anything
- * in", "every file in", "edits to". Not "any test under" nor "any new failure path in": those scope a
- * kind of work to the place, and most edits there are not that work.
+ * in", "every file in", "edits to", "after changes in". Not "any test under", "any new failure path
+ * in" nor "schema change in": those scope a kind of work to the place, and most edits there are not
+ * that work.
  */
 const ANY_CHANGE_RE =
-  /(?:\b(?:any|every|all)\s+(?:[\w-]+\s+){0,2}?(?:edits?|changes?|files?|code|modifications?|work)\s+|\b(?:anything|everything)\s+|\bedits?\s+|\bchanges?\s+)(?:under|in|inside|within|to)\s*$/i;
+  /(?:\b(?:any|every|all)\s+(?:[\w-]+\s+){0,2}?(?:edits?|changes?|files?|code|modifications?|work)\s+|\b(?:anything|everything)\s+|(?:^|[^\w\s]\s*|\b(?:after|before|for|on|with|of|and|or|when|whenever|your|my|our|the|its)\s+)(?:edits?|changes?)\s+)(?:under|in|inside|within|to)\s*$/i;
 
-/** What, right before a place, names the work the rule holds for there: "any test under", "every migration in". */
-const ANY_WORK_RE = /\b(?:any|every|all)\s+((?:[\w-]+\s+){1,3}?)(?:under|in|inside|within)\s*$/i;
+/** What, right before a place, names the work the rule holds for there: "any test under", "every migration in", "any new migration or schema change in". */
+const ANY_WORK_RE = /\b(?:any|every|all)\s+((?:[\w-]+\s+){1,5}?)(?:under|in|inside|within)\s*$/i;
 
 /**
  * The places a "How to apply" names in code spans (`.proto`, `internal/kafka`, `writer/v2.rs`). A top

@@ -32,3 +32,36 @@ export const RUNS_PROGRAM: Readonly<Record<string, string>> = {
   pnpm: 'exec',
   yarn: 'exec',
 };
+
+/** Options of task runners (turbo, nx, npm, pnpm, yarn) that take the next word as their value. */
+export const RUNNER_VALUE_OPTIONS: ReadonlySet<string> = new Set([
+  '--filter',
+  '-F',
+  '--scope',
+  '--workspace',
+  '-w',
+  '--project',
+  '-p',
+  '--config',
+  '-c',
+  '--cwd',
+  '--dir',
+  '-C',
+]);
+
+/**
+ * Where the program a package manager's runner runs starts in a command's words, the runner's own
+ * options passed over (`pnpm --filter @app/worker exec wrangler tail` → 4, at `wrangler`); -1 when
+ * the command runs no program that way.
+ */
+export function runsProgramAt(words: readonly string[]): number {
+  const sub = RUNS_PROGRAM[words[0] ?? ''];
+  if (sub === undefined) return -1;
+  for (let k = 1; k < Math.min(words.length, 8); k += 1) {
+    const w = words[k]!;
+    if (w === sub) return /^[a-z][\w.-]*$/.test(words[k + 1] ?? '') ? k + 1 : -1;
+    if (!w.startsWith('-')) return -1;
+    if (RUNNER_VALUE_OPTIONS.has(w)) k += 1;
+  }
+  return -1;
+}

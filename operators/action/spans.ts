@@ -3,7 +3,7 @@
  * they name, and the commands and options it recommends. Pure.
  */
 import { shellCommands } from './tool-call.js';
-import { ANY_GLOB, PROGRAM_RE, commandWords, programWord, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, PROGRAM_RE, commandWords, foldWord, programWord, type CommandPattern } from './patterns.js';
 import { trimToken } from './terms.js';
 
 /** A command a note recommends: its words (a placeholder's fixed prefix kept), and whether it ends open (`...`, `<args>`). */
@@ -36,7 +36,7 @@ export function recommendedCommands(code: string): Recommended[] {
     for (const w of words.slice(1, 16)) {
       const cut = w.search(/[<{[$]|\.\.\./);
       if (PLACEHOLDER_RE.test(w) || cut === 0) open = true;
-      else rest.push((cut > 0 ? w.slice(0, cut) : w).toLowerCase());
+      else rest.push(foldWord(cut > 0 ? w.slice(0, cut) : w));
     }
     out.push({ words: [program, ...rest], open });
   }
@@ -52,7 +52,7 @@ export function namedCommands(code: string): CommandPattern[] {
     const rest = commandWords(words).filter((w) => !PLACEHOLDER_RE.test(w));
     if (rest.length === 0) continue;
     // A glob argument (`rm -f *.tmp`) stands for any glob: the note is about the command run on a pattern.
-    const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : trimToken(w).toLowerCase());
+    const word = (w: string): string => (/[*?]/.test(w) ? ANY_GLOB : foldWord(trimToken(w)));
     out.push({ words: [[program], ...rest.map((w) => [word(w)])] });
   }
   return out;
@@ -80,7 +80,7 @@ export function recommendations(
     .filter((r) => !warned.has(r.words.join(' ')))
     .slice(0, max);
   const flags = [...recommends.flatMap((r) => r.words.slice(1)), ...spans.flatMap((s) => s.trim().split(/\s+/))]
-    .map((w) => w.toLowerCase())
-    .filter((w) => /^--?[a-z]/.test(w));
+    .map(foldWord)
+    .filter((w) => /^--?[a-z]/i.test(w));
   return { recommends, recommendedFlags: new Set(flags.slice(0, max)) };
 }

@@ -47,8 +47,12 @@ function warns(before: string): boolean {
   const comma = CONDITION_LEAD.test(before) ? before.lastIndexOf(',') : -1;
   return NEGATION_CUE.test(before) || SYMPTOM_CUE.test(before.slice(Math.max(0, comma)));
 }
-/** Words after a span that set it against what follows (`X, never Y`, `X instead of Y`). */
-const CONTRAST_AFTER = /(?:,|\s)\s*(?:never|not|instead of|rather than)\b/i;
+/**
+ * Words right after a span that set it against what follows (`X, never Y`, `X instead of Y`, `X (the
+ * default), not Y`, `X — not Y`, `X (not Y)`, `X over Y`); not a negation of the span itself further
+ * on ("`kubectl apply` is not fine").
+ */
+const CONTRAST_AFTER = /^(?:\s*\([^)]{0,60}\))?\s*(?:[,;:(]|--?|—|–)?\s*(?:(?:and|but|or)\s+)?(?:never|not|instead of|rather than|over)\b/i;
 /**
  * "Instead" right after a span, which it sets against what was before ("Log `user_id` instead",
  * "`vitest` is used instead"); not one further on, which is another thing's ("`jest` was removed
@@ -130,7 +134,8 @@ export function spanStances(text: string): SpanStance[] {
     // package:") is recommended as the lead-in says; so is a command a clause introduces with a
     // colon, warned of by no word before it.
     const led = LIST_ITEM.test(head) && ledIn(head);
-    const introduced = AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before) && namesCommand(m[1]!);
+    const introduced =
+      ((AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before)) || (DISPLAY_LINE.test(head) && introducedBy(head))) && namesCommand(m[1]!);
     const cue =
       RECOMMEND_CUE.test(before) ||
       LOG_CUE.test(before) ||
@@ -142,6 +147,43 @@ export function spanStances(text: string): SpanStance[] {
       introduced;
     const warned = warns(before);
     out.push({ span: m[1]!, recommended: cue && !warned && !GUARD_CUE.test(clause), warned });
+  }
+  return out;
+}
+
+/** What precedes a span that stands on a line of its own, after a blank line (a command set out under its lead-in). */
+const DISPLAY_LINE = /\n[ \t]*\n[ \t]*$/;
+
+/**
+ * Whether the nearest line above the end of `head` that holds text leads into what follows with a
+ * colon and says nothing against it: "Lint Ruby like this, from `api/`:" or "After changing a query's
+ * SQL:" set out the command to run on the next lines; "The deploy failed with:", "Never run:" or
+ * "Wrong:" set out a symptom or the wrong way.
+ */
+function introducedBy(head: string): boolean {
+  const lead = head
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim() !== '');
+  if (lead === undefined || !/:[*_ \t]*$/.test(lead)) return false;
+  const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
+  const words = sentence.replace(/`[^`]*`/g, ' ');
+  return !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words);
+}
+
+/**
+ * The lines of each fenced code block of a text with what its lead-in says of them: recommended when
+ * the line above the block leads into it with a colon and says nothing against it ("After changing a
+ * query's SQL:" then the commands to run), else a mention (a log, an example of the wrong way).
+ */
+export function blockStances(text: string): SpanStance[] {
+  const out: SpanStance[] = [];
+  for (const m of text.matchAll(/^```[^\n]*\n([\s\S]*?)^```/gm)) {
+    const recommended = introducedBy(text.slice(Math.max(0, (m.index ?? 0) - CLAUSE_WINDOW), m.index));
+    for (const line of m[1]!.split('\n')) {
+      if (out.length >= MAX_SPANS) return out;
+      if (line.trim() !== '') out.push({ span: line, recommended, warned: false });
+    }
   }
   return out;
 }

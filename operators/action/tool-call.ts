@@ -8,7 +8,7 @@
 
 import { commandParts, nestedScripts } from './shell-split.js';
 import { manifestCommands } from './manifests.js';
-import { RUNS_PROGRAM } from './runners.js';
+import { runsProgramAt } from './runners.js';
 
 export type ActionKind = 'run' | 'edit' | 'read' | 'other';
 
@@ -106,7 +106,8 @@ export function shellCommands(line: string, depth = 0): string[][] {
     // What it runs elsewhere (`ssh host '…'`, `sh -c '…'`) is a command too, nested twice at most.
     if (depth < 2) for (const script of nestedScripts(rest)) out.push(...shellCommands(script, depth + 1));
     // What a package manager's runner runs is a command too (RUNS_PROGRAM).
-    if (RUNS_PROGRAM[rest[0] ?? ''] === rest[1] && /^[a-z][\w.-]*$/.test(rest[2] ?? '')) out.push(expandAliases(rest.slice(2)));
+    const inner = runsProgramAt(rest);
+    if (inner > 0) out.push(expandAliases(rest.slice(inner)));
   }
   return out;
 }

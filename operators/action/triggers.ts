@@ -18,7 +18,7 @@
 import type { Note } from '../../core/note/index.js';
 import { compoundsOf, rawTokens, settingTokens, stemPairs, stemsOf } from './terms.js';
 import { versionless } from './tool-call.js';
-import { spanStances, type SpanStance } from './stances.js';
+import { blockStances, spanStances, type SpanStance } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
@@ -198,11 +198,9 @@ export function noteTriggers(
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
-  const stances = [...spanStances(focus), ...spanStances(note.body)];
+  const stances = [...spanStances(focus), ...spanStances(note.body), ...blockStances(note.body)];
   const { recommends, recommendedFlags } = recommendations(stances, MAX_PER_KIND);
-  const otherPhrases = [...stances.filter((s) => !s.recommended).map((s) => s.span), ...codeLines(note.body)]
-    .flatMap(namedCommands)
-    .slice(0, MAX_PER_KIND);
+  const otherPhrases = stances.flatMap((s) => (s.recommended ? [] : namedCommands(s.span))).slice(0, MAX_PER_KIND);
   // What the note warns about or is about, not the code its fix recommends: a call that already
   // writes the fix (`origin: allowList`) is doing what the note says. A setting it names
   // (`Access-Control-Allow-Origin: *`) is one token, `origin=*` (terms.ts).
