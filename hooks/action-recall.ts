@@ -107,7 +107,7 @@ export async function actionMatches(
       threshold: 0,
       max: REACHED,
     });
-    const ms = giveWayToSuccessors(reached, kb.notes, sets[k]!, o.warn ?? (() => {}));
+    const ms = giveWayToReplacements(giveWayToSuccessors(reached, kb.notes, sets[k]!, o.warn ?? (() => {})), kb.replacedBy);
     for (const m of ms.filter((x) => clearsBar(x, o.threshold)).slice(0, o.max ?? MAX_ACTION_NOTES)) {
       const note = kb.notes.get(m.id);
       if (note) out.push({ note, match: m });
@@ -167,6 +167,30 @@ export function giveWayToSuccessors(
       });
       out.delete(stale.id);
     }
+  }
+  return [...out.values()].sort((a, b) => b.score - a.score);
+}
+
+/**
+ * A memory a newer one says is gone (KbTriggers.replacedBy) is not given: the newer one takes its
+ * evidence, when that is more than its own, whether or not the call reaches it ("restart the
+ * workers on ost-web-2" in the words of the replaced per-server workers memory gets Horizon's).
+ */
+export function giveWayToReplacements(matches: readonly ActionMatch[], replacedBy: ReadonlyMap<string, string>): ActionMatch[] {
+  if (replacedBy.size === 0) return [...matches];
+  const out = new Map(matches.map((m) => [m.id, m]));
+  for (const stale of matches) {
+    const newer = replacedBy.get(stale.id);
+    if (newer === undefined || newer === stale.id) continue;
+    const cur = out.get(newer);
+    out.delete(stale.id);
+    out.set(newer, {
+      id: newer,
+      score: Math.max(cur?.score ?? 0, stale.score),
+      strong: (cur?.strong ?? false) || stale.strong,
+      pieces: Math.max(cur?.pieces ?? 0, stale.pieces),
+      why: [...(cur?.why ?? []), `succeeds:${stale.id}`],
+    });
   }
   return [...out.values()].sort((a, b) => b.score - a.score);
 }

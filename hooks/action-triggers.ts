@@ -8,7 +8,7 @@
  * ready), and one build per version runs at a time. A note's triggers are kept by its key and
  * content hash, so a KB that changed recomputes only the notes that changed.
  */
-import type { Note } from '../core/note/index.js';
+import { statedReplacements, type Note } from '../core/note/index.js';
 import { buildTriggerIndex, noteTriggers, type NoteTriggers, type TriggerIndex } from '../operators/action/index.js';
 import type { NoteSet } from '../pipeline/run.js';
 
@@ -16,12 +16,20 @@ import type { NoteSet } from '../pipeline/run.js';
 export interface KbTriggers {
   index: TriggerIndex;
   notes: Map<string, Note>;
+  /**
+   * Memories a newer memory of the same folder says in words are gone ("Horizon replaced the
+   * per-server queue workers"), older id → newer id: read over the whole KB, as a call may reach the
+   * older one only. (The prompt hook reads the same pairs among a recall's candidates.)
+   */
+  replacedBy: Map<string, string>;
 }
 
 /** Indexes kept (several KBs, and an index that moved on while an old version was still asked for). */
 const READY_MAX = 8;
 /** Notes' triggers kept across versions (bounded: a server reading many KBs must not grow without limit). */
 const MEMO_MAX = 100_000;
+/** Memories read for replacements stated in words (a memory folder holds a few hundred at most). */
+const MAX_MEMORIES = 2000;
 /** Notes derived between two yields to the event loop (about 50 ms of work). */
 const SLICE = 250;
 
@@ -49,7 +57,11 @@ async function build(notes: readonly Note[]): Promise<KbTriggers> {
     byId.set(id, n);
     triggers.push(t);
   }
-  return { index: buildTriggerIndex(triggers), notes: byId };
+  const idByKey = new Map(notes.map((n) => [n.key, idOf(n)]));
+  const replacedBy = new Map<string, string>();
+  for (const [older, newer] of statedReplacements(notes.filter((n) => n.memoryType).slice(0, MAX_MEMORIES)))
+    replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
+  return { index: buildTriggerIndex(triggers), notes: byId, replacedBy };
 }
 
 /**

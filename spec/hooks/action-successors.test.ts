@@ -81,3 +81,37 @@ describe('action hook and superseded notes', () => {
     expect(await given(session)).toEqual(['lrn-auth-v3']);
   });
 });
+
+describe('action hook and a memory another says in words is gone', () => {
+  const memory = (file: string, name: string, description: string, body: string) =>
+    parseNote(`---\nname: ${name}\ndescription: ${description}\ntype: reference\n---\n${body}\n`, `documents/${file}.md`, 'documents');
+  const workers = memory(
+    'reference_queue_workers',
+    'Queue workers on the web servers',
+    'Prod queue workers are queue:work processes under Supervisor on ost-web-1 and ost-web-2',
+    'Hung workers on ost-web-1 came back in March after `php artisan queue:restart` there.',
+  );
+  const horizon = memory(
+    'reference_horizon',
+    'horizon-and-workers',
+    'Queues run under Horizon on ost-worker-1 only',
+    'Horizon replaced the per-server queue workers on 2026-08-03. Restart with `php artisan horizon:terminate` on ost-worker-1.',
+  );
+  const restart = readToolCall({ tool_name: 'Bash', tool_input: { command: "ssh forge@ost-web-1 'php artisan queue:restart'" } })!;
+  const givenFor = async (notes: readonly ReturnType<typeof parseNote>[]) =>
+    (
+      await actionMatches(
+        { noteSets: () => [{ root: '/kb', version: null, notes: () => notes }] } as unknown as RecallSession,
+        restart,
+        '/home/dev/ostrava',
+        { info: () => 1, prompt: '' },
+      )
+    ).map((m) => m.note.displayId);
+
+  it('gives the newer memory for a call in the words of the one it replaced, even when the call reaches only that one', async () => {
+    expect(await givenFor([workers])).toEqual([workers.displayId]);
+    const given = await givenFor([workers, horizon]);
+    expect(given).toHaveLength(1);
+    expect(given[0]).toBe(horizon.displayId);
+  });
+});
