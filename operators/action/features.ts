@@ -9,6 +9,8 @@ import { foldWord } from './patterns.js';
 
 export interface ActionFeatures {
   commands: string[][];
+  /** The SQL statements it runs or writes as commands (ToolAction.statements), lower-cased: named statements only, not words. */
+  statements: string[][];
   paths: string[];
   /** Code-like tokens of the call: each one's forms (`poolclass=nullpool`, `poolclass`, `nullpool`) and word stems. */
   compounds: Map<string, { forms: string[]; stems: string[]; near: boolean }>;
@@ -77,6 +79,7 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
   for (const c of commands) for (const w of commandName(c)) for (const t of tokenWords(w)) commandStems.add(stemOf(t));
   return {
     commands,
+    statements: a.statements.map((c) => c.map((w) => w.toLowerCase())),
     paths,
     compounds,
     stems,

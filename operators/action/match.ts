@@ -43,10 +43,7 @@ const W_WHEN = 3;
 const W_PHRASE = 1.6;
 /** A shared code-like token, before its rarity among notes. */
 const W_COMPOUND = 1.2;
-/**
- * A shared code-like token the note names in what it says to do (a config key, an API, a flag in its
- * key insight, how to apply, fix or rule): what the note is about, enough alone when no other note names it.
- */
+/** A shared code-like token the note names in what it says to do (a key, an API, a flag): what it is about, alone enough when unique. */
 const W_FOCUS_COMPOUND = 1.6;
 /** Words rarer than this in everyday English (0..1, see the word-info source) count as evidence. */
 const MIN_STEM_INFO = 0.55;
@@ -90,13 +87,15 @@ function commandEvidence(
   opts: MatchOptions,
   ev: Evidence,
 ): void {
-  // A note reached through two programs of the call (`poetry run pip install` runs poetry and pip) is read once.
-  for (const i of new Set([...new Set(f.commands.map(program))].flatMap((p) => idx.byProgram.get(p) ?? []))) {
+  // A note reached through two programs of the call (`poetry run pip install` runs poetry and pip) is
+  // read once; a SQL statement it runs or writes names one a note quotes as a command does (sql-files.ts).
+  const runs = [...f.commands, ...f.statements];
+  for (const i of new Set([...new Set(runs.map(program))].flatMap((p) => idx.byProgram.get(p) ?? []))) {
     const t = idx.notes[i]!;
     const when = t.commands.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
     if (when) ev.credit(i, W_WHEN, `when:${when.words.map((w) => w.join('|')).join(' ')}`, true);
     if (looking) continue;
-    const phrase = t.phrases.find((cp) => f.commands.some((c) => runsPattern(c, cp)));
+    const phrase = t.phrases.find((cp) => runs.some((c) => runsPattern(c, cp)));
     if (phrase) ev.credit(i, W_PHRASE, `command:${phrase.words.map((w) => w[0]).join(' ')}`, true);
     // The step its "How to apply" names, taken another way (`docker build` for `docker buildx build`).
     const step = phrase ? undefined : f.commands.map((c) => appliesStep(c, t)).find(Boolean);
@@ -270,10 +269,10 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;
   // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
-  if (action.kind === 'run') {
+  const runs = [...f.commands, ...f.statements];
+  if (action.kind === 'run')
     for (const [i, e] of ev.byNote)
-      if (!e.why.some((w) => w.startsWith('when:')) && runFollows(action.raw, f.commands, idx.notes[i]!)) ev.byNote.delete(i);
-  }
+      if (!e.why.some((w) => w.startsWith('when:')) && runFollows(action.raw, runs, idx.notes[i]!)) ev.byNote.delete(i);
   // Nor does a call within what a note says is fine ("read-only kubectl (get, describe) is fine", "outside `main.go`").
   for (const [i, e] of ev.byNote)
     if (!e.why.some((w) => w.startsWith('when:')) && exempted(idx.notes[i]!, action.kind, f.commands, f.paths)) ev.byNote.delete(i);

@@ -29,6 +29,11 @@ export function codeLines(text: string): string[] {
 export function recommendedCommands(code: string): Recommended[] {
   const out: Recommended[] = [];
   for (const words of shellCommands(code)) {
+    const sql = sqlStatement(words);
+    if (sql) {
+      out.push({ words: sql.words.map((w) => w[0]!), open: true });
+      continue;
+    }
     const program = programWord(words[0] ?? '');
     if (!PROGRAM_RE.test(program) || program.length < 2) continue;
     let open = false;
@@ -43,10 +48,34 @@ export function recommendedCommands(code: string): Recommended[] {
   return out;
 }
 
-/** The commands a code span or code line names: a program with at least one word after it. */
+/** The keywords that open a SQL statement that changes something, as notes write them (in capitals). */
+const SQL_STATEMENT = /^(?:CREATE|DROP|ALTER|UPDATE|DELETE|INSERT|VACUUM|REINDEX|TRUNCATE|GRANT|REVOKE|CLUSTER)$/;
+
+/**
+ * A SQL statement a span writes (`CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS`, `ALTER TABLE
+ * invoices ADD COLUMN tax_region text`) as a command: its keywords, the words in capitals, in order
+ * (the names between them are this one case's); null for anything else. A database client's
+ * statements are commands of a call (shell-split.ts), so a call that runs it names it.
+ */
+function sqlStatement(words: readonly string[]): CommandPattern | null {
+  if (!SQL_STATEMENT.test(words[0] ?? '')) return null;
+  const keywords = words
+    .slice(1)
+    .map((w) => w.replace(/[;,()]+$/, ''))
+    .filter((w) => /^[A-Z]{2,}$/.test(w))
+    .slice(0, 8);
+  return keywords.length > 0 ? { words: [[words[0]!.toLowerCase()], ...keywords.map((w) => [w.toLowerCase()])] } : null;
+}
+
+/** The commands a code span or code line names: a program with at least one word after it, or a SQL statement. */
 export function namedCommands(code: string): CommandPattern[] {
   const out: CommandPattern[] = [];
   for (const words of shellCommands(code.replace(/#.*$/, ''))) {
+    const sql = sqlStatement(words);
+    if (sql) {
+      out.push(sql);
+      continue;
+    }
     const program = programWord(words[0] ?? '');
     if (!PROGRAM_RE.test(program) || program.length < 2) continue;
     const rest = commandWords(words).filter((w) => !PLACEHOLDER_RE.test(w));

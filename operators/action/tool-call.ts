@@ -9,6 +9,7 @@
 import { commandParts, nestedScripts } from './shell-split.js';
 import { manifestCommands } from './manifests.js';
 import { runsProgramAt } from './runners.js';
+import { clientStatements, sqlCommands, sqlFileCommands } from './sql-files.js';
 
 export type ActionKind = 'run' | 'edit' | 'read' | 'other';
 
@@ -21,6 +22,11 @@ export interface ToolAction {
    * for an edit of a shell script, the commands of the lines it writes (the script will run them).
    */
   commands: string[][];
+  /**
+   * The SQL statements it runs or writes, each as the words of a command (sql-files.ts): those a
+   * database client is given (`psql -c '…'`), those an edit writes into a `.sql` file.
+   */
+  statements: string[][];
   /** Files the call reads or writes (as given; paths in a patch included). */
   paths: string[];
   /** What the call writes: the lines an edit adds or drops, a file's content, a patch's added lines. */
@@ -231,6 +237,7 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
     tool,
     kind: 'other',
     commands: [],
+    statements: [],
     paths: path ? [path] : [],
     text: '',
     before: '',
@@ -242,7 +249,8 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
     return { ...action, kind: 'edit', paths: [...action.paths, ...p.paths], text: p.text, before: p.before, context: p.context };
   }
   if (RUN_TOOLS.has(t) || (command && !EDIT_TOOLS.has(t) && !READ_TOOLS.has(t))) {
-    return { ...action, kind: 'run', commands: shellCommands(command) };
+    const commands = shellCommands(command);
+    return { ...action, kind: 'run', commands, statements: commands.flatMap(clientStatements).flatMap(sqlCommands) };
   }
   if (EDIT_TOOLS.has(t)) {
     const edits = Array.isArray(args['edits']) ? (args['edits'] as unknown[]).map(objectOf) : [args];
@@ -260,6 +268,7 @@ export function readToolCall(input: Record<string, unknown>): ToolAction | null 
       ...action,
       kind: 'edit',
       commands: [...scriptCommands(path, written, addedLines(text, before)), ...manifestCommands(path, addedLines(text, before))],
+      statements: sqlFileCommands(path, addedLines(text, before)),
       text: text.slice(0, MAX_ACTION_TEXT),
       before: before.slice(0, MAX_ACTION_TEXT),
       context: context.slice(0, MAX_ACTION_TEXT),
