@@ -114,8 +114,10 @@ export function followsCommand(
   if (r.open) return true;
   // An option the note says nothing of is how this run is done, not what the note is about: `podman
   // build -t api:local -f Dockerfile .` follows "use `podman build`". One it names (`--force` where
-  // it warns of it, `-A` where it says `-a`) is what it is about.
-  const lenient = named !== null;
+  // it warns of it, `-A` where it says `-a`) is what it is about. Read as written (`instances`
+  // false: a command the note also names as a problem, "`dotnet add package` writes `Version=` into
+  // the csproj"), a plain command it writes is followed only without options it does not write.
+  const lenient = named !== null && (instances || r.words.slice(1).some((w) => w.startsWith('-')));
   // What follows `--` is handed to the script the command runs (`npm run e2e -- e2e/x.spec.ts`): no option of the command's,
   // but what the note says of an option still holds there (`npm test -- -u` where it warns of `-u`).
   const end = args.indexOf('--');

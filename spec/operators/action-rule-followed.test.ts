@@ -69,6 +69,17 @@ describe('a program the memory says to use, with options it says nothing of', ()
     expect(run(podman, 'podman run --privileged api:local')).toEqual(['dev-machine-podman']);
   });
 
+  it('is not followed with options it does not write, where it also names the command as a problem', () => {
+    const nuget = kb({
+      'documents/nuget.md': memory(
+        'nuget-central-packages',
+        'NuGet versions live only in Directory.Packages.props',
+        '`dotnet add package` writes `Version=` into the csproj, which fails the build.\n\n**How to apply:** edit the props file by hand (or run `dotnet add package` and then move the version).',
+      ),
+    });
+    expect(run(nuget, 'dotnet add src/Api/Api.csproj package Azure.Storage.Blobs --version 12.22.2')).toEqual(['nuget-central-packages']);
+  });
+
   it('does not take a span a later negation reaches for a recommendation', () => {
     const stances = spanStances('`kubectl apply` is not fine here, `kubectl get` is.');
     expect(stances[0]).toMatchObject({ span: 'kubectl apply', recommended: false });
