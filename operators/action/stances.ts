@@ -168,8 +168,16 @@ function introducedBy(head: string): boolean {
   if (lead === undefined || !/:[*_ \t]*$/.test(lead)) return false;
   const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
   const words = sentence.replace(/`[^`]*`/g, ' ');
-  return !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words);
+  const leads = RECOMMEND_CUE.test(words) || INTRO_CUE.test(words);
+  return leads && !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words);
 }
+
+/**
+ * A lead-in that sets out what to do, besides RECOMMEND_CUE: a way ("like this", "as follows") or the
+ * step a moment calls for ("After changing a query:", "To reset it:"). Not a line that only tells what
+ * happened ("This wipes every table:", "What took staging down:").
+ */
+const INTRO_CUE = /\b(?:like (?:this|so)|as follows|this way|steps?)\b|^\W*(?:after|before|when|whenever|once|if|for|to)\b/i;
 
 /**
  * The lines of each fenced code block of a text with what its lead-in says of them: recommended when
