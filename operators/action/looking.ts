@@ -84,15 +84,20 @@ export function onlyLooks(commands: readonly string[][]): boolean {
 
 /**
  * The last of a command's subcommands: the plain words that open its arguments (at most three), and
- * of a task written with colons (`db:migrate:status`) its last part.
+ * of a task written with colons (`db:migrate:status`) its last part; '' when it is a plain word
+ * after one that is no group of subcommands that acts (ACTING).
  */
 function lastSubcommand(args: readonly string[]): string {
   let last = '';
+  let task = false;
+  let group = '';
   for (const w of args.slice(0, 3)) {
     if (!/^[a-z][a-z0-9:-]*$/i.test(w)) break;
-    last = w.toLowerCase().split(':').pop() ?? '';
+    [group, last, task] = [last, w.toLowerCase().split(':').pop() ?? '', w.includes(':')];
   }
-  return last;
+  // A task's part, or a subcommand under a group that acts (`migrate status`), not a name the command
+  // acts on (`git push origin current`, `kubectl delete configmap status`).
+  return task || ACTING.has(group) ? last : '';
 }
 
 /**
