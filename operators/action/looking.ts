@@ -76,11 +76,15 @@ export function onlyLooks(commands: readonly string[][]): boolean {
     // second only after a word that changes nothing (`terraform apply plan` applies a plan file).
     const [first = '', second = ''] = args.map((w) => w.toLowerCase());
     if (REPORTING.has(first) || (!ACTING.has(first) && REPORTING.has(second))) return true;
-    // `git tag --list 'v2026.*'`, a bare `git tag`: the tags listed, none made.
-    if (p === 'git' && first === 'tag' && (args.length === 1 || c.includes('-l') || c.includes('--list'))) return true;
+    // `git tag --list 'v2026.*'`, a bare `git tag`: the tags listed, none made, none deleted (`git tag -d`
+    // of a list `$(git tag -l …)` or `xargs` gives it).
+    if (p === 'git' && first === 'tag') return c.length === 2 || (c.some((w) => w === '-l' || w === '--list') && !c.some(deletesTag));
     return STATUS.has(lastSubcommand(args));
   });
 }
+
+/** An option of `git tag` that deletes or moves a tag (`-d`, `--delete`, `-f`, `--force`, `-df`). */
+const deletesTag = (w: string): boolean => /^(?:--delete|--force|-[a-zA-Z]*[df][a-zA-Z]*)$/.test(w);
 
 /**
  * The last of a command's subcommands: the plain words that open its arguments (at most three), and

@@ -22,3 +22,12 @@ describe('a status word a command acts on', () => {
     expect(looks('bin/rails db:migrate:status')).toBe(true);
   });
 });
+
+describe('git tag given the tags a listing finds', () => {
+  it('deletes them: no call that only looks', () => {
+    expect(looks("git tag -d $(git tag -l 'v1.*')")).toBe(false);
+    expect(looks("git tag -l 'v1.*' | xargs git tag -d")).toBe(false);
+    expect(looks("git tag --list 'v2026.11.*' --sort=-creatordate")).toBe(true);
+    expect(looks('git tag')).toBe(true);
+  });
+});
