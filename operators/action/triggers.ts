@@ -107,6 +107,8 @@ export interface NoteTriggers {
   namedFlags: Set<string>;
   /** The commands the note names anywhere else (warned about, or only mentioned). */
   otherPhrases: CommandPattern[];
+  /** Those of them a word warns of ("Never `git commit` on `main`"). */
+  warnedPhrases: CommandPattern[];
   /**
    * Code-like tokens the note names only as what to do (its fix, recommended spans), never in what it
    * is about or warns of: a call that writes one (`origin: allowList`, `invoice_id` in a log line) is
@@ -248,6 +250,7 @@ export function noteTriggers(
     namedSpans: new Set(offered(stances).slice(0, MAX_PER_KIND)),
     namedFlags: namedFlagsOf(`${focus}\n${note.body}`, recommends),
     otherPhrases,
+    warnedPhrases: stances.flatMap((s) => (s.warned ? namedCommands(s.span) : [])).slice(0, MAX_PER_KIND),
     followTokens,
     followSettings,
   };
