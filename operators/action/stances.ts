@@ -176,11 +176,13 @@ function introducedBy(head: string): boolean {
 }
 
 /**
- * A lead-in that sets out what to do, besides RECOMMEND_CUE: a way ("like this", "as follows") or the
- * step a moment calls for ("After changing a query:", "To reset it:"). Not a line that only tells what
- * happened ("This wipes every table:", "What took staging down:").
+ * A lead-in that sets out what to do, besides RECOMMEND_CUE: a way ("like this", "as follows"), the
+ * right way as against NOT_ADVICE_CUE's wrong one ("Correct:", "Preferred:"), or the step a moment
+ * calls for ("After changing a query:", "To reset it:"). Not a line that only tells what happened
+ * ("This wipes every table:", "What took staging down:").
  */
-const INTRO_CUE = /\b(?:like (?:this|so)|as follows|this way|steps?)\b|^\W*(?:after|before|when|whenever|once|if|for|to)\b/i;
+const INTRO_CUE =
+  /\b(?:like (?:this|so)|as follows|this way|steps?|correct|right|good|preferred|recommended|do this)\b|^\W*(?:after|before|when|whenever|once|if|for|to)\b/i;
 
 /**
  * The lines of each fenced code block of a text with what its lead-in says of them: recommended when

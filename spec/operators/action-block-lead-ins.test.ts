@@ -16,6 +16,11 @@ describe('a fenced block under a lead-in that says what went wrong', () => {
     expect(blockStances(text).map((s) => s.recommended)).toEqual([false, false]);
   });
 
+  it('while a lead-in that gives the right way sets out what to run', () => {
+    const text = 'Wrong:\n\n```\nbin/rails db:reset\n```\n\nCorrect:\n\n```\nbin/rails db:migrate\n```\n';
+    expect(blockStances(text).map((s) => s.recommended)).toEqual([false, true]);
+  });
+
   it('and a run of it still gets the memory', () => {
     const idx = kb({
       'documents/reset.md': memory(
