@@ -180,8 +180,8 @@ export function giveWayToReplacements(matches: readonly ActionMatch[], replacedB
   if (replacedBy.size === 0) return [...matches];
   const out = new Map(matches.map((m) => [m.id, m]));
   for (const stale of matches) {
-    const newer = replacedBy.get(stale.id);
-    if (newer === undefined || newer === stale.id) continue;
+    const newer = newestOf(stale.id, replacedBy);
+    if (newer === stale.id) continue;
     const cur = out.get(newer);
     out.delete(stale.id);
     out.set(newer, {
@@ -193,6 +193,17 @@ export function giveWayToReplacements(matches: readonly ActionMatch[], replacedB
     });
   }
   return [...out.values()].sort((a, b) => b.score - a.score);
+}
+
+/** The last memory of a chain of replacements from `id` ("workers" → Horizon → jobs gives jobs); a loop ends where it closes. */
+function newestOf(id: string, replacedBy: ReadonlyMap<string, string>): string {
+  const seen = new Set([id]);
+  let at = id;
+  for (let next = replacedBy.get(at); next !== undefined && !seen.has(next); next = replacedBy.get(at)) {
+    seen.add(next);
+    at = next;
+  }
+  return at;
 }
 
 /** What a call runs or writes, as the matcher read it: what its evidence quotes (scrub along this). */

@@ -151,11 +151,21 @@ export function statedReplacements(notes: readonly StatingMemory[]): [older: str
   const stating = memories.filter((n) => new Set(gone.get(n.key)!.flat()).size >= 2 || goneWords.get(n.key)!.size >= 2);
   if (stating.length === 0) return [];
   const code = new Map(memories.map((n) => [n.key, spanWords(codeSpans(n.body, MAX_COMPARED_SPANS))]));
+  const folders = new Map(memories.map((n) => [n.key, folder(n.path)]));
+  // Only a memory with a word of what the newer one says is gone can be what it replaces: the
+  // memories by their code words and name words, so a folder of thousands is not read pair by pair.
+  const byCode = wordIndex(memories.map((n) => code.get(n.key)!));
+  const byName = wordIndex(memories.map((n) => names.get(n.key)!));
   const pairs: [string, string][] = [];
   for (const newer of stating) {
     const said = gone.get(newer.key)!;
-    for (const older of memories) {
-      if (older.key === newer.key || folder(older.path) !== folder(newer.path)) continue;
+    const near = new Set([...new Set(said.flat())].flatMap((w) => byCode.get(w) ?? []));
+    for (const w of goneWords.get(newer.key)!) for (const k of byName.get(w) ?? []) near.add(k);
+    let replaced = 0;
+    for (const older of [...near].sort((a, b) => a - b).map((k) => memories[k]!)) {
+      // Past MAX_REPLACED_LINKS it replaces none (below): a memory that says everything is gone costs no more.
+      if (replaced > MAX_REPLACED_LINKS) break;
+      if (older.key === newer.key || folders.get(older.key) !== folders.get(newer.key)) continue;
       const theirs = code.get(older.key)!;
       // Two spans each with a word in the older memory's code, and two words among them: then two
       // different words come from two different spans.
@@ -163,8 +173,10 @@ export function statedReplacements(notes: readonly StatingMemory[]): [older: str
       if (
         (hit.length >= 2 && new Set(hit.flat()).size >= 2) ||
         namesGone(goneWords.get(newer.key)!, names.get(newer.key)!, names.get(older.key)!)
-      )
+      ) {
         pairs.push([older.key, newer.key]);
+        replaced += 1;
+      }
     }
   }
   // A set, not a scan of the pairs per pair: sixty candidates that all say the same thing is gone
@@ -174,6 +186,19 @@ export function statedReplacements(notes: readonly StatingMemory[]): [older: str
   const count = new Map<string, number>();
   for (const [, n] of pairs) count.set(n, (count.get(n) ?? 0) + 1);
   return pairs.filter(([o, n]) => !claimed.has(`${n}\0${o}`) && count.get(n)! <= MAX_REPLACED_LINKS);
+}
+
+/** Where each word is, by the position of the sets that hold it. */
+function wordIndex(sets: readonly ReadonlySet<string>[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  sets.forEach((ws, k) => {
+    for (const w of ws) {
+      const at = out.get(w);
+      if (at) at.push(k);
+      else out.set(w, [k]);
+    }
+  });
+  return out;
 }
 
 /** A Claude Code memory's kind: `metadata.type` (2.1.300+), else the older top-level `type:`; '' when neither is one. */

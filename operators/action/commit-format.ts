@@ -9,7 +9,7 @@
 import { codeSpans } from './spans.js';
 import { followsNote, passesFlag, runsPattern } from './commands.js';
 import type { NoteTriggers } from './triggers.js';
-import { foldWord } from './patterns.js';
+import { foldWord, type CommandPattern } from './patterns.js';
 
 export interface CommitFormat {
   /** The subject has a scope in parentheses after its prefix (`type(scope): …`). */
@@ -245,7 +245,7 @@ function spelledOut(c: readonly string[]): string[] {
 export function followsCommitRule(
   raw: string,
   commands: readonly string[][],
-  t: Pick<NoteTriggers, 'commitFormat' | 'otherPhrases' | 'recommends'>,
+  t: Pick<NoteTriggers, 'commitFormat' | 'otherPhrases' | 'warnedPhrases' | 'recommends'>,
 ): boolean {
   const format = t.commitFormat;
   if (!format) return false;
@@ -257,8 +257,10 @@ export function followsCommitRule(
     .filter((r) => r.words[0] === 'git' && r.words[1] === 'commit')
     .map((r) => r.words.filter((w) => /^-[a-zA-Z]$/.test(w)));
   if (asked.length > 0 && !commits.every((c) => asked.some((flags) => flags.every((f) => c.includes(f))))) return false;
-  // "Every `git commit` message: …" names the commit the rule is about, not a command to avoid.
-  const avoided = t.otherPhrases.filter((p) => !(p.words.length === 2 && p.words[0]?.[0] === 'git' && p.words[1]?.[0] === 'commit'));
+  // "Every `git commit` message: …" names the commit the rule is about, not a command to avoid;
+  // "Never `git commit` on `main`" does.
+  const bare = (p: CommandPattern): boolean => p.words.length === 2 && p.words[0]?.[0] === 'git' && p.words[1]?.[0] === 'commit';
+  const avoided = t.otherPhrases.filter((p) => !bare(p) || t.warnedPhrases.some(bare));
   return !calls.some((c) => avoided.some((p) => runsPattern(c, p)));
 }
 

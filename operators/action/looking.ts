@@ -76,23 +76,32 @@ export function onlyLooks(commands: readonly string[][]): boolean {
     // second only after a word that changes nothing (`terraform apply plan` applies a plan file).
     const [first = '', second = ''] = args.map((w) => w.toLowerCase());
     if (REPORTING.has(first) || (!ACTING.has(first) && REPORTING.has(second))) return true;
-    // `git tag --list 'v2026.*'`, a bare `git tag`: the tags listed, none made.
-    if (p === 'git' && first === 'tag' && (args.length === 1 || c.includes('-l') || c.includes('--list'))) return true;
+    // `git tag --list 'v2026.*'`, a bare `git tag`: the tags listed, none made, none deleted (`git tag -d`
+    // of a list `$(git tag -l …)` or `xargs` gives it).
+    if (p === 'git' && first === 'tag') return c.length === 2 || (c.some((w) => w === '-l' || w === '--list') && !c.some(deletesTag));
     return STATUS.has(lastSubcommand(args));
   });
 }
 
+/** An option of `git tag` that deletes or moves a tag (`-d`, `--delete`, `-f`, `--force`, `-df`). */
+const deletesTag = (w: string): boolean => /^(?:--delete|--force|-[a-zA-Z]*[df][a-zA-Z]*)$/.test(w);
+
 /**
  * The last of a command's subcommands: the plain words that open its arguments (at most three), and
- * of a task written with colons (`db:migrate:status`) its last part.
+ * of a task written with colons (`db:migrate:status`) its last part; '' when it is a plain word
+ * after one that is no group of subcommands that acts (ACTING).
  */
 function lastSubcommand(args: readonly string[]): string {
   let last = '';
+  let task = false;
+  let group = '';
   for (const w of args.slice(0, 3)) {
     if (!/^[a-z][a-z0-9:-]*$/i.test(w)) break;
-    last = w.toLowerCase().split(':').pop() ?? '';
+    [group, last, task] = [last, w.toLowerCase().split(':').pop() ?? '', w.includes(':')];
   }
-  return last;
+  // A task's part, or a subcommand under a group that acts (`migrate status`), not a name the command
+  // acts on (`git push origin current`, `kubectl delete configmap status`).
+  return task || ACTING.has(group) ? last : '';
 }
 
 /**

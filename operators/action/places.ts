@@ -96,15 +96,26 @@ export function ruleText(note: Pick<Note, 'memoryType' | 'body'>): string {
 
 /**
  * What, right before a place, says the rule holds for any change there: "any edit under", "anything
- * in", "every file in", "edits to", "after changes in". Not "any test under", "any new failure path
- * in" nor "schema change in": those scope a kind of work to the place, and most edits there are not
- * that work.
+ * in", "every file in", "edits to", "no changes in", unless the words before it name a kind of work
+ * (placeWork).
  */
 const ANY_CHANGE_RE =
-  /(?:\b(?:any|every|all)\s+(?:[\w-]+\s+){0,2}?(?:edits?|changes?|files?|code|modifications?|work)\s+|\b(?:anything|everything)\s+|(?:^|[^\w\s]\s*|\b(?:after|before|for|on|with|of|and|or|when|whenever|your|my|our|the|its)\s+)(?:edits?|changes?)\s+)(?:under|in|inside|within|to)\s*$/i;
+  /(?:\b(?:any|every|all)\s+(?:[\w-]+\s+){0,2}?(?:edits?|changes?|files?|code|modifications?|work)\s+|\b(?:anything|everything)\s+|\bedits?\s+|\bchanges?\s+)(?:under|in|inside|within|to)\s*$/i;
 
 /** What, right before a place, names the work the rule holds for there: "any test under", "every migration in", "any new migration or schema change in". */
 const ANY_WORK_RE = /\b(?:any|every|all)\s+((?:[\w-]+\s+){1,5}?)(?:under|in|inside|within)\s*$/i;
+/** The word that says which change, right before a place: "schema change in", not "no edits under". */
+const WORK_CHANGE_RE = /\b([\w-]+)\s+(?:edits?|changes?)\s+(?:under|in|inside|within|to)\s*$/i;
+
+/**
+ * The kinds of work the words right before a place scope the rule to there ("any test under", "any
+ * new migration or schema change in", "schema change in"), or undefined where they say any change
+ * ("any edit under", "no edits under", "hand edits in"): an empty set where they say neither.
+ */
+function placeWork(before: string): Set<string> | undefined {
+  const work = workOf(nameWords(ANY_WORK_RE.exec(before)?.[1] ?? WORK_CHANGE_RE.exec(before)?.[1] ?? ''));
+  return ANY_CHANGE_RE.test(before) && work.size === 0 ? undefined : work;
+}
 
 /**
  * The places a "How to apply" names in code spans (`.proto`, `internal/kafka`, `writer/v2.rs`). A top
@@ -131,7 +142,7 @@ function howToApplyPlaces(howToApply: string): PlaceSpec[] {
     const top = !/[*.]/.test(core) && wholeComponent(core) && span.includes('/');
     const before = howToApply.slice(Math.max(0, (m.index ?? 0) - 60), m.index);
     // "any test under `apps/api/src/**`": the place, for that work only.
-    const kinds = top && !ANY_CHANGE_RE.test(before) ? workOf(nameWords(ANY_WORK_RE.exec(before)?.[1] ?? '')) : undefined;
+    const kinds = top ? placeWork(before) : undefined;
     if (kinds?.size === 0) continue;
     const needs = placeNeeds(sentenceAt(howToApply, m.index ?? 0), span);
     out.push(...placeGlob(span).map((glob) => ({ glob, kinds, ...(needs.length > 0 ? { needs } : {}) })));

@@ -113,3 +113,20 @@ export function recommendations(
     .filter((w) => /^--?[a-z]/i.test(w));
   return { recommends, recommendedFlags: new Set(flags.slice(0, max)) };
 }
+
+/**
+ * Options a text names in words, as a word joined to the subcommand of a command it recommends:
+ * "never force-push" or "don't force push" with `git push` names `--force` (and so `-f`). What
+ * such a word says of the command is what the note is about, so a run passing it does not follow.
+ */
+export function spokenFlags(text: string, recommends: readonly Recommended[]): string[] {
+  const prose = text.replace(/`[^`\n]*`/g, ' ');
+  const subs = new Set(recommends.map((r) => r.words[1] ?? '').filter((w) => /^[a-z]{3,}$/.test(w)));
+  const out = new Set<string>();
+  if (subs.size === 0) return [];
+  for (const m of prose.matchAll(/\b([a-z]{3,})(?=(-|\s+)([a-z]{3,})\b)/gi)) {
+    const negated = /\b(?:never|not|don'?t|do not|avoid|no)\s+$/i.test(prose.slice(Math.max(0, m.index - 12), m.index));
+    if (subs.has(m[3]!.toLowerCase()) && (m[2] === '-' || negated)) out.add(`--${m[1]!.toLowerCase()}`);
+  }
+  return [...out].slice(0, 20);
+}

@@ -24,10 +24,13 @@ export function sqlFileCommands(path: string, lines: string): string[][] {
 
 /**
  * Statements as the words of commands (`CREATE INDEX CONCURRENTLY i ON t (c)` → CREATE, INDEX,
- * CONCURRENTLY, i, ON, t, c), split at `;`. A `WHERE ID=5` is no variable set, so `=` splits too.
+ * CONCURRENTLY, i, ON, t, c), split at `;`, comments left out. A `WHERE ID=5` is no variable set, so `=`
+ * splits too.
  */
 export function sqlCommands(code: string): string[][] {
+  // A comment is no part of a statement (`CREATE INDEX … -- CONCURRENTLY later` builds it plainly).
   return code
+    .replace(/--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)/g, ' ')
     .split(';')
     .map((st) =>
       st

@@ -49,10 +49,12 @@ function warns(before: string): boolean {
 }
 /**
  * Words right after a span that set it against what follows (`X, never Y`, `X instead of Y`, `X (the
- * default), not Y`, `X — not Y`, `X (not Y)`, `X over Y`); not a negation of the span itself further
- * on ("`kubectl apply` is not fine").
+ * default), not Y`, `X — not Y`, `X (not Y)`, `X over \`Y\``); not a negation of the span itself further
+ * on ("`kubectl apply` is not fine"). "Over" only before another span: "`terraform destroy` over the
+ * weekend" is when, not a preference.
  */
-const CONTRAST_AFTER = /^(?:\s*\([^)]{0,60}\))?\s*(?:[,;:(]|--?|—|–)?\s*(?:(?:and|but|or)\s+)?(?:never|not|instead of|rather than|over)\b/i;
+const CONTRAST_AFTER =
+  /^(?:\s*\([^)]{0,60}\))?\s*(?:[,;:(]|--?|—|–)?\s*(?:(?:and|but|or)\s+)?(?:never|not|instead of|rather than|over(?=\s+`))\b/i;
 /**
  * "Instead" right after a span, which it sets against what was before ("Log `user_id` instead",
  * "`vitest` is used instead"); not one further on, which is another thing's ("`jest` was removed
@@ -126,7 +128,8 @@ export function spanStances(text: string): SpanStance[] {
     const before = head.slice(lastClauseStart(head)).replace(/`[^`]*`/g, ' ');
     const rest = text.slice(at + m[0].length, at + m[0].length + CLAUSE_WINDOW);
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
-    const after = (end >= 0 ? rest.slice(0, end) : rest).replace(/`[^`]*`/g, ' ');
+    const own = end >= 0 ? rest.slice(0, end) : rest;
+    const after = own.replace(/`[^`]*`/g, ' ');
     const clause = before + after;
     // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
     // A numbered step that opens with the span (`2. \`pnpm db:generate --name <x>\``) is the procedure to follow.
@@ -140,7 +143,7 @@ export function spanStances(text: string): SpanStance[] {
       RECOMMEND_CUE.test(before) ||
       LOG_CUE.test(before) ||
       REQUIRE_CUE.test(before) ||
-      CONTRAST_AFTER.test(after) ||
+      CONTRAST_AFTER.test(own) ||
       INSTEAD_AFTER.test(after) ||
       NUMBERED_STEP.test(head) ||
       led ||
@@ -168,8 +171,18 @@ function introducedBy(head: string): boolean {
   if (lead === undefined || !/:[*_ \t]*$/.test(lead)) return false;
   const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
   const words = sentence.replace(/`[^`]*`/g, ' ');
-  return !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words);
+  const leads = RECOMMEND_CUE.test(words) || INTRO_CUE.test(words);
+  return leads && !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words);
 }
+
+/**
+ * A lead-in that sets out what to do, besides RECOMMEND_CUE: a way ("like this", "as follows"), the
+ * right way as against NOT_ADVICE_CUE's wrong one ("Correct:", "Preferred:"), or the step a moment
+ * calls for ("After changing a query:", "To reset it:"). Not a line that only tells what happened
+ * ("This wipes every table:", "What took staging down:").
+ */
+const INTRO_CUE =
+  /\b(?:like (?:this|so)|as follows|this way|steps?|correct|right|good|preferred|recommended|do this)\b|^\W*(?:after|before|when|whenever|once|if|for|to)\b/i;
 
 /**
  * The lines of each fenced code block of a text with what its lead-in says of them: recommended when

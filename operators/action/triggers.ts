@@ -27,7 +27,7 @@ import { commitFormatOf, type CommitFormat } from './commit-format.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
 import { placesOf, ruleText, type Place } from './places.js';
-import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, type Recommended } from './spans.js';
+import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, spokenFlags, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
 import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
 
@@ -107,6 +107,8 @@ export interface NoteTriggers {
   namedFlags: Set<string>;
   /** The commands the note names anywhere else (warned about, or only mentioned). */
   otherPhrases: CommandPattern[];
+  /** Those of them a word warns of ("Never `git commit` on `main`"). */
+  warnedPhrases: CommandPattern[];
   /**
    * Code-like tokens the note names only as what to do (its fix, recommended spans), never in what it
    * is about or warns of: a call that writes one (`origin: allowList`, `invoice_id` in a log line) is
@@ -167,6 +169,12 @@ const offered = (stances: readonly SpanStance[]): string[] => stances.filter((x)
 
 /** An option written anywhere in a note's text (`--force`, `-A`), by its name. */
 const FLAG_RE = /(?<![\w-])(--?[A-Za-z][\w-]*)/g;
+
+/** Every option a note writes (`--force` in "never `git push --force`") or names in words ("never force-push"). */
+function namedFlagsOf(text: string, recommends: readonly Recommended[]): Set<string> {
+  const written = [...text.matchAll(FLAG_RE)].map((m) => m[1]!.toLowerCase());
+  return new Set([...written, ...spokenFlags(text, recommends)].slice(0, MAX_PER_KIND));
+}
 
 /** The commands and path globs of a note's `applies_when`. */
 function whenPatterns(fm: Record<string, unknown>): Pick<NoteTriggers, 'commands' | 'globs'> {
@@ -240,8 +248,9 @@ export function noteTriggers(
     followFlags: passedFlags(`${focus}\n${note.body}`),
     // A value it warns of ("never deploy `shop-prod`") is no value it offers.
     namedSpans: new Set(offered(stances).slice(0, MAX_PER_KIND)),
-    namedFlags: new Set([...`${focus}\n${note.body}`.matchAll(FLAG_RE)].map((m) => m[1]!.toLowerCase()).slice(0, MAX_PER_KIND)),
+    namedFlags: namedFlagsOf(`${focus}\n${note.body}`, recommends),
     otherPhrases,
+    warnedPhrases: stances.flatMap((s) => (s.warned ? namedCommands(s.span) : [])).slice(0, MAX_PER_KIND),
     followTokens,
     followSettings,
   };
