@@ -114,8 +114,10 @@ describe('README and docs commands', () => {
   it('answers a query with a markdown block whose header counts what it shows', () => {
     for (const r of find(/bin\/recall (--kb \S+ )*"[^"]+"( --verbose)?$/)) {
       const head = r.stdout.split('\n')[0]!;
-      if (!head) {
-        // Nothing relevant enough: recall says so on stderr (abstention), never prints an empty header.
+      // Nothing relevant enough: recall says so on stderr (abstention), never prints an empty header;
+      // what it found under the floor may follow under the weak-matches line. Which doc query abstains
+      // can depend on the day it runs ("what changed last week").
+      if (!head || head.startsWith('_Weak matches')) {
         expect(r.stderr).toMatch(/^recall: nothing relevant enough to return \(/m);
         continue;
       }
@@ -128,8 +130,14 @@ describe('README and docs commands', () => {
     expect(field.stdout.split('\n')[0]).toContain('(field: rule)');
     const verbose = find(/--verbose/)[0]!;
     expect(verbose.stderr).toMatch(/^recall: reading .*example-kb \(--kb\)$/m);
-    // Missing optional models: one line, last.
-    expect(verbose.stderr.trim().split('\n').at(-1)).toMatch(/^recall: no model for vector, rerank, embed \(optional/);
+    // Missing optional models: one line, the last of what --verbose reports (an abstention, which the
+    // day it runs may bring, is the answer's own line after it).
+    const reported = verbose.stderr
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('recall: nothing relevant enough to return'));
+    expect(reported.filter((l) => l.includes('no model for'))).toHaveLength(1);
+    expect(reported.at(-1)).toMatch(/^recall: no model for vector, rerank, embed \(optional/);
   });
 
   it('reads the query from stdin with `-`', () => {
