@@ -98,8 +98,13 @@ function ledIn(head: string): boolean {
   // package:"); its whole last sentence whether the items are the wrong way ("Dangerous commands —
   // run with care:").
   const clause = lead.slice(lastClauseStart(lead));
-  const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
+  const sentence = lastSentence(lead);
   return RECOMMEND_CUE.test(clause) && !WARN_CUE.test(clause) && !GUARD_CUE.test(clause) && !NOT_ADVICE_CUE.test(sentence);
+}
+
+/** The last sentence of a line: after its last `.`, `!` or `?` followed by a space. */
+function lastSentence(line: string): string {
+  return line.slice(Math.max(0, ...[...line.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
 }
 
 /** A code span and what its clause says of it: advice to follow, a warning against it, or neither (a mention). */
@@ -169,7 +174,7 @@ function introducedBy(head: string): boolean {
     .reverse()
     .find((l) => l.trim() !== '');
   if (lead === undefined || !/:[*_ \t]*$/.test(lead)) return false;
-  const sentence = lead.slice(Math.max(0, ...[...lead.matchAll(/[.!?]\s/g)].map((m) => (m.index ?? 0) + m[0].length)));
+  const sentence = lastSentence(lead);
   const words = sentence.replace(/`[^`]*`/g, ' ');
   const leads = RECOMMEND_CUE.test(words) || INTRO_CUE.test(words);
   return leads && !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words);
