@@ -10,8 +10,10 @@
  * For each asked step or work, the rule most about it is lifted to ASKED_STEP_SURE, so the prompt
  * hook gives it whole (at 0.5 or more); any other one named for it to ASKED_STEP_UNSURE, a pointer at
  * most (the hook gives one pointer, between its 0.3 floor and 0.5). A note is named for a step or
- * work by its name (a Claude Code memory's `name`, else its title) holding it; for a git step its
- * text must speak of git with another word too (git-steps.ts: not `push-notifications-apns`). Only
+ * work by its name (a Claude Code memory's `name`, else its title) holding it, or for a work by the
+ * first clause of its "How to apply" line naming it (appliesTo; ranked after the notes named for
+ * it); for a git step its text must speak of git with another word too (git-steps.ts: not
+ * `push-notifications-apns`). Only
  * rules are lifted: Claude Code memories, and learnings of a rule type (pattern, decision, ...); a
  * bug-fix titled "Flaky vitest tests" is named for a problem, not for writing tests.
  */
@@ -44,12 +46,26 @@ function summaryStems(c: Candidate): string[] {
   return rawTokens(`${name.replace(/[-_]+/g, ' ')}\n${c.note.title}\n${c.note.howToApply}`).flatMap((t) => tokenWords(t).map(stemOf));
 }
 
+/**
+ * The kinds of work a rule's "How to apply" line says it applies to, read from its first clause,
+ * which says when ("Adding, upgrading or removing any dependency or plugin, and editing any
+ * `build.gradle.kts`"): a rule named for its tool (`gradle-version-catalog`) is about dependency work
+ * as much as one named `new-dependency-policy`. What follows a dash, colon or the first sentence says
+ * what to do, and mentions work only in passing ("Any S3 auth error in local runs — check the VM
+ * clock before touching credentials" is not about credentials).
+ */
+function appliesTo(howToApply: string): Set<string> {
+  const when = howToApply.split(/\s+[—–-]\s+|[:;]\s|\.\s/)[0] ?? '';
+  return when ? workOf(nameWords(when), false) : new Set();
+}
+
 /** Lifts, in place, the candidates named for a git step or kind of work the query asks for (see the module comment). */
 export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candidates: readonly Candidate[], query: string): void {
   const asked = new Set([...askedSteps(query), ...[...askedWork(query)].map((k) => `work:${k}`)]);
   if (asked.size === 0) return;
   const namedFor = new Map<Candidate, Set<string>>();
   const shared = new Map<Candidate, number>();
+  const applyOnly = new Map<Candidate, Set<string>>();
   // The prompt's words besides the requests themselves ("commit", "PR" say which step, not which note).
   const requested = new Set([...asked].flatMap((a) => (a.startsWith('work:') ? [...workStems(a.slice(5))] : [a])));
   const promptStems = [...stemsOf(query)].filter((s) => !requested.has(s));
@@ -57,7 +73,10 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     if (!isRuleNote(c.note)) continue;
     const name = noteName(c.note);
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
-    const work = [...workOf(nameWords(name), Boolean(c.note.memoryType))].map((k) => `work:${k}`).filter((k) => asked.has(k));
+    const byName = [...workOf(nameWords(name), Boolean(c.note.memoryType))].map((k) => `work:${k}`).filter((k) => asked.has(k));
+    const byApply = [...appliesTo(c.note.howToApply)].map((k) => `work:${k}`).filter((k) => asked.has(k) && !byName.includes(k));
+    const work = [...byName, ...byApply];
+    if (byApply.length) applyOnly.set(c, new Set(byApply));
     const steps = [...nameStems].filter((st) => asked.has(st));
     // The note's whole text is read only for a name that holds an asked step or work: most names do not.
     if (work.length === 0 && steps.length === 0) continue;
@@ -79,7 +98,11 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     const own = (c: Candidate): number => relevance.get(c.note.key)?.p ?? 0;
     const named = candidates.filter((c) => namedFor.get(c)?.has(step));
     const said = new Map(named.map((c) => [c, summaryStems(c).filter((st) => words.has(st)).length]));
-    named.sort((a, b) => shared.get(b)! - shared.get(a)! || said.get(b)! - said.get(a)! || own(b) - own(a));
+    // A rule named for the work comes before one whose How to apply names it.
+    const byApplyOnly = (c: Candidate): number => (applyOnly.get(c)?.has(step) ? 1 : 0);
+    named.sort(
+      (a, b) => byApplyOnly(a) - byApplyOnly(b) || shared.get(b)! - shared.get(a)! || said.get(b)! - said.get(a)! || own(b) - own(a),
+    );
     named.forEach((c, i) => lift(c, i === 0 ? ASKED_STEP_SURE : ASKED_STEP_UNSURE));
   }
 }

@@ -74,6 +74,16 @@ describe('the asked-step lift', () => {
     memory('go-test-style', 'Go tests are table-driven with t.Run', 'Use testify require; shared fixture in `internal/testkit`.'),
     memory('rust-tests', 'Rust tests run with cargo nextest', 'Never plain cargo test.'),
     memory('logging-privacy', 'Never log event payloads or API keys', 'Log ids and counts.'),
+    memory(
+      'gradle-version-catalog',
+      'Versions go in gradle/libs.versions.toml; modules use libs.* aliases',
+      'Never hard-code a version string.\n\n**How to apply:** Adding, upgrading or removing any dependency or plugin.',
+    ),
+    memory(
+      'minio-clock-skew',
+      'Local S3 tests fail with RequestTimeTooSkewed after the laptop slept',
+      'Restart the VM.\n\n**How to apply:** Any S3 signature error in local runs — check the VM clock before touching credentials.',
+    ),
   ];
   const bugFix = note(
     { title: 'Flaky vitest tests from fake timers', learning_type: 'bug-fix' },
@@ -104,6 +114,14 @@ describe('the asked-step lift', () => {
     expect(r['go-test-style']).toBe(ASKED_STEP_SURE);
     expect(r['rust-tests']).toBe(ASKED_STEP_UNSURE);
     expect((await relevance('add some debug logging to the batch handler'))['logging-privacy']).toBe(ASKED_STEP_SURE);
+  });
+
+  it('lifts a rule whose How to apply says when it applies, from that clause only', async () => {
+    const r = await relevance('pull in resilience4j for the retries in the norrland client');
+    expect(r['gradle-version-catalog']).toBe(ASKED_STEP_SURE);
+    // "before touching credentials" is what to do, after the dash: it says nothing of when.
+    const e = await estimates('rotate the stripe api keys in the vault');
+    expect(e['minio-clock-skew']!.source).not.toBe('asked-step');
   });
 
   it('lifts no note that states a problem met once rather than a rule', async () => {
