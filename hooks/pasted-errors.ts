@@ -4,6 +4,7 @@
  * specific thing a prompt says about its problem. A learning the prompt hook is unsure of and whose
  * text holds none of them is about another problem of the same tool (prompt-pick.ts). Pure.
  */
+import { constants } from 'node:os';
 import { stemOf, textStems } from '../core/stems.js';
 
 /** A span that reads as an error in words: an error's everyday wording. */
@@ -15,9 +16,6 @@ const ERROR_RE =
  * `onError`) names code, not an error that happened.
  */
 const RAISED_RE = /[a-z](?:Error|Exception)\b(?=:|\s)|(?<![\w.])(?:[\w]+\.)*[A-Z][A-Za-z0-9]*[a-z](?:Error|Exception)$/;
-
-/** Whether a quoted span reads as an error. */
-const isError = (span: string): boolean => ERROR_RE.test(span) || RAISED_RE.test(span);
 
 /** Words every error says: they tell no error from another. */
 const GENERIC = new Set(
@@ -36,17 +34,61 @@ const GENERIC = new Set(
 const QUOTED_RE = /`([^`\n]{3,300})`|(?<![A-Za-z0-9])'([^'\n]{3,300})'(?![A-Za-z0-9])|"([^"\n]{3,300})"/g;
 
 /**
+ * Tokens that name one error, not words every error of its kind says: a snake_case name (a config
+ * key `max_client_conn`, a program `pg_config`, an error code `ERR_REQUIRE_ESM`) or a system error's
+ * code (`ECONNREFUSED`, `EADDRINUSE`: the platform's errno names, and `ENOTFOUND`, which Node's DNS
+ * lookups report). A note about that error names it; one that does not is about another error of the
+ * same tool. A CamelCase exception name is none: a note on "could not find a valid Docker
+ * environment" rarely repeats `IllegalStateException`.
+ */
+const SNAKE_RE = /^(?:[A-Za-z0-9]+_)+[A-Za-z0-9]+$/;
+// Five letters at least: a three-letter one (`EIO`) is as likely an abbreviation of something else.
+const ERRNO = new Set([...Object.keys(constants.errno), 'ENOTFOUND'].filter((k) => k.length >= 5));
+const namesError = (token: string): boolean => (SNAKE_RE.test(token) && /[A-Za-z]/.test(token)) || ERRNO.has(token);
+
+/** Whether a quoted span reads as an error: in words, as a raised exception, or by a system error's code. */
+const isError = (span: string): boolean => ERROR_RE.test(span) || RAISED_RE.test(span) || span.split(/[^A-Z]+/).some((t) => ERRNO.has(t));
+
+/** The error texts a prompt quotes (the first 4,000 characters read), without what each names of its own case. */
+function quotedErrors(prompt: string): string[] {
+  const out: string[] = [];
+  for (const m of prompt.slice(0, 4000).matchAll(QUOTED_RE)) {
+    const span = m[1] ?? m[2] ?? m[3] ?? '';
+    // What the error names of this one case (a quoted branch or file, a path) is not the error's wording.
+    if (isError(span)) out.push(span.replace(/'[^']*'|"[^"]*"|\S*[/\\]\S*/g, ' '));
+  }
+  return out;
+}
+
+/**
+ * The tokens that name the errors a prompt quotes (namesError), lower-cased: `FATAL: no more
+ * connections allowed (max_client_conn)` → max_client_conn. Empty when it quotes none.
+ */
+export function pastedErrorNames(prompt: string): Set<string> {
+  const out = new Set<string>();
+  for (const wording of quotedErrors(prompt))
+    for (const token of wording.split(/[^A-Za-z0-9_]+/)) if (namesError(token)) out.add(token.toLowerCase());
+  return out;
+}
+
+/**
+ * Whether a note's text names none of the errors' names (false when the prompt quotes no such name):
+ * a pgbouncer note on prepared statements and `no more connections allowed (max_client_conn)`.
+ */
+export function namesNoPastedError(names: ReadonlySet<string>, noteText: string): boolean {
+  if (names.size === 0) return false;
+  const text = noteText.slice(0, 20_000).toLowerCase();
+  return ![...names].some((n) => text.includes(n));
+}
+
+/**
  * The distinguishing word stems of the error texts a prompt quotes (the first 4,000 characters
  * read): each error's words of four letters or more, camelCase split and whole, less the words
  * every error says. Empty when the prompt quotes no error.
  */
 export function pastedErrorStems(prompt: string): Set<string> {
   const out = new Set<string>();
-  for (const m of prompt.slice(0, 4000).matchAll(QUOTED_RE)) {
-    const span = m[1] ?? m[2] ?? m[3] ?? '';
-    if (!isError(span)) continue;
-    // What the error names of this one case (a quoted branch or file, a path) is not the error's wording.
-    const wording = span.replace(/'[^']*'|"[^"]*"|\S*[/\\]\S*/g, ' ');
+  for (const wording of quotedErrors(prompt)) {
     for (const token of wording.split(/[^A-Za-z0-9]+/)) {
       const words = [token, ...token.split(/(?<=[a-z])(?=[A-Z])/)];
       for (const w of words)

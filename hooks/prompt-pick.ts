@@ -7,7 +7,7 @@ import type { ScoredCandidate } from '../core/types.js';
 import { hookRow } from './hook-table.js';
 import { oneLine, safeId } from '../sinks/safe-text.js';
 import { searchableText } from '../core/note/index.js';
-import { coversFewPastedErrors, missesPastedErrors, pastedErrorStems } from './pasted-errors.js';
+import { coversFewPastedErrors, missesPastedErrors, namesNoPastedError, pastedErrorNames, pastedErrorStems } from './pasted-errors.js';
 
 /** Fetched and kept per prompt (the reference's values), and its budget. */
 export const [UPS_FETCH, UPS_KEEP] = [9, 3];
@@ -72,12 +72,14 @@ export function wholeLearnings(
   let places = 0;
   let block = '';
   const errors = pastedErrorStems(prompt);
+  const names = pastedErrorNames(prompt);
   for (const c of results) {
     if (places >= UPS_KEEP) break;
     if (floor > 0 && c.relevance < LIKELY_RELEVANCE) continue;
-    // A learning that holds few of the words of the error the prompt pastes is about another error
-    // of the same tool: not given whole, however sure the estimate is of the tool.
-    if (floor > 0 && coversFewPastedErrors(errors, searchableText(c.note))) continue;
+    // A learning that holds few of the words of the error the prompt pastes, or none of the names
+    // it gives (`max_client_conn`, `ECONNREFUSED`), is about another error of the same tool: not
+    // given whole, however sure the estimate is of the tool.
+    if (floor > 0 && (coversFewPastedErrors(errors, searchableText(c.note)) || namesNoPastedError(names, searchableText(c.note)))) continue;
     if (wasGiven(c)) {
       places += 1;
       continue;
@@ -97,15 +99,18 @@ export function wholeLearnings(
  * The pointer among the results: the unsure learning (under LIKELY_RELEVANCE) of highest relevance
  * (that is the estimate a pointer states; the ranking also weighs recency), if its summary holds some
  * of the prompt; none when the floor is off. A weaker one is no likelier to be what the prompt is about.
- * Nor is one whose text holds no word of the errors the prompt pastes (pasted-errors.ts): it shares
- * the tool, not the problem (`database is locked` and a note on WAL growth).
+ * Nor is one whose text holds no word of the errors the prompt pastes, or none of the names they
+ * give (pasted-errors.ts): it shares the tool, not the problem (`database is locked` and a note on
+ * WAL growth).
  */
 export function unsurePointer(results: readonly ScoredCandidate[], floor: number, prompt = ''): ScoredCandidate | null {
   let pointer: ScoredCandidate | null = null;
   if (floor <= 0) return pointer;
   for (const c of results) if (c.relevance < LIKELY_RELEVANCE && (!pointer || c.relevance > pointer.relevance)) pointer = c;
   if (pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE) return null;
-  return pointer && missesPastedErrors(pastedErrorStems(prompt), searchableText(pointer.note)) ? null : pointer;
+  if (!pointer) return null;
+  const text = searchableText(pointer.note);
+  return missesPastedErrors(pastedErrorStems(prompt), text) || namesNoPastedError(pastedErrorNames(prompt), text) ? null : pointer;
 }
 
 /** The block of whole learnings with the pointer line after it ('' when there is neither). */

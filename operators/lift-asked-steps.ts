@@ -56,7 +56,11 @@ function summaryStems(c: Candidate): string[] {
  */
 function appliesTo(howToApply: string): Set<string> {
   const when = howToApply.split(/\s+[—–-]\s+|[:;]\s|\.\s/)[0] ?? '';
-  return when ? workOf(nameWords(when), false) : new Set();
+  const kinds = when ? workOf(nameWords(when), false) : new Set<string>();
+  // In a name, "checks" and "done" name the checks before a change is done (`precommit-checks`); in
+  // a sentence they are everyday words ("Liveness probes must not check the database; health checks").
+  kinds.delete('verify');
+  return kinds;
 }
 
 /** Lifts, in place, the candidates named for a git step or kind of work the query asks for (see the module comment). */

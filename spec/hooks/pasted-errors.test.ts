@@ -1,6 +1,12 @@
 /** The error texts a prompt pastes, as the words that tell one error from another (hooks/pasted-errors.ts). */
 import { describe, it, expect } from '@jest/globals';
-import { coversFewPastedErrors, missesPastedErrors, pastedErrorStems } from '../../hooks/pasted-errors.js';
+import {
+  coversFewPastedErrors,
+  missesPastedErrors,
+  namesNoPastedError,
+  pastedErrorNames,
+  pastedErrorStems,
+} from '../../hooks/pasted-errors.js';
 import { stemOf } from '../../core/stems.js';
 
 const stems = (prompt: string): string[] => [...pastedErrorStems(prompt)].sort();
@@ -67,5 +73,35 @@ describe('coversFewPastedErrors', () => {
     expect(coversFewPastedErrors(errors, 'ResourceExhausted desc = grpc: received message larger than max')).toBe(true);
     expect(coversFewPastedErrors(errors, 'ResourceExhausted from the tenant ingest quota: desc says over')).toBe(false);
     expect(coversFewPastedErrors(pastedErrorStems('`KeyError: foo`'), 'nothing of it')).toBe(false);
+  });
+});
+
+describe('pastedErrorNames', () => {
+  const names = (prompt: string): string[] => [...pastedErrorNames(prompt)].sort();
+  it('reads the snake_case names and system error codes of a quoted error, lower-cased', () => {
+    expect(names('new connections fail with `FATAL: no more connections allowed (max_client_conn)` from pgbouncer')).toEqual([
+      'max_client_conn',
+    ]);
+    expect(names('fails at psycopg2 with `Error: pg_config executable not found.`')).toEqual(['pg_config']);
+    expect(names('tests fail with `connect ECONNREFUSED 127.0.0.1:6379` from ioredis')).toEqual(['econnrefused']);
+    expect(names('`Error [ERR_REQUIRE_ESM]: require() of ES Module` on boot')).toEqual(['err_require_esm']);
+  });
+
+  it('reads no name from an exception class, an ALL-CAPS word, a quoted value or a quote that is no error', () => {
+    expect(names('`java.lang.IllegalStateException: Could not find a valid Docker environment`')).toEqual([]);
+    expect(names('`FATAL ERROR: EMPTY RESPONSE` again')).toEqual([]);
+    expect(names("`KeyError: 'zone_code'` though the header has it")).toEqual([]);
+    expect(names('set `max_client_conn` to 500')).toEqual([]);
+  });
+});
+
+describe('namesNoPastedError', () => {
+  it('is true only when the prompt quotes a named error and the note names none of it', () => {
+    const named = pastedErrorNames('`FATAL: no more connections allowed (max_client_conn)`');
+    expect(namesNoPastedError(named, 'PgBouncer in transaction mode breaks named prepared statements for each client connection')).toBe(
+      true,
+    );
+    expect(namesNoPastedError(named, 'Raise MAX_CLIENT_CONN with the pool size')).toBe(false);
+    expect(namesNoPastedError(new Set(), 'anything')).toBe(false);
   });
 });

@@ -77,6 +77,21 @@ describe('wholeLearnings', () => {
     expect(ids(wholeLearnings([size], render, 0, new Set(), quota).kept)).toEqual(['grpc-size']);
   });
 
+  it('gives no learning, whole or as the pointer, that names none of the names of an error the prompt pastes', () => {
+    const prepared = scored(
+      note({ id: 'prepared', title: 'PgBouncer transaction mode breaks named prepared statements' }, 'Each client connection is shared.'),
+      0.9,
+      0.91,
+    );
+    const limit = scored(note({ id: 'limit', title: 'PgBouncer client limit' }, 'Raise `max_client_conn` with the workers.'), 0.9, 0.91);
+    const prompt = 'new connections fail with `FATAL: no more connections allowed (max_client_conn)` from pgbouncer';
+    expect(ids(wholeLearnings([prepared, limit], render, 0.3, new Set(), prompt).kept)).toEqual(['limit']);
+    const unsure = { ...prepared, relevance: 0.4 };
+    expect(wholeLearnings([unsure], render, 0.3, new Set(), prompt).pointer).toBeNull();
+    // Without the name the same words are no counter-evidence.
+    expect(ids(wholeLearnings([prepared], render, 0.3, new Set(), 'pgbouncer: no more client connections').kept)).toEqual(['prepared']);
+  });
+
   it('holds nothing back when the floor is off (0)', () => {
     const out = wholeLearnings(weaker, render, 0);
     expect([ids(out.kept), out.pointer]).toEqual([['weak-0', 'weak-1', 'weak-2'], null]);

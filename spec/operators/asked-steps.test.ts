@@ -84,6 +84,11 @@ describe('the asked-step lift', () => {
       'Local S3 tests fail with RequestTimeTooSkewed after the laptop slept',
       'Restart the VM.\n\n**How to apply:** Any S3 signature error in local runs — check the VM clock before touching credentials.',
     ),
+    memory(
+      'liveness-probes',
+      'Liveness probes never check the database',
+      'Restarts cascade.\n\n**How to apply:** Adding database checks to a probe.',
+    ),
   ];
   const bugFix = note(
     { title: 'Flaky vitest tests from fake timers', learning_type: 'bug-fix' },
@@ -122,6 +127,9 @@ describe('the asked-step lift', () => {
     // "before touching credentials" is what to do, after the dash: it says nothing of when.
     const e = await estimates('rotate the stripe api keys in the vault');
     expect(e['minio-clock-skew']!.source).not.toBe('asked-step');
+    // "checks" in a sentence is no request for the checks before a change is done, as in a name.
+    expect([...workOf(nameWords('precommit-checks'))]).toEqual(['verify']);
+    expect((await estimates('make sure this is all green'))['liveness-probes']!.source).not.toBe('asked-step');
   });
 
   it('lifts no note that states a problem met once rather than a rule', async () => {
