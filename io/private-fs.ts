@@ -19,6 +19,29 @@ export function ownPrivateDir(dir: string): boolean {
   }
 }
 
+/** Longest unix socket path recall uses (sun_path is 104–108 bytes depending on the OS). */
+export const MAX_SOCKET_PATH = 100;
+
+/**
+ * The folder for a socket (`leaf`) whose preferred path is too long, named by `dirHash` (a hash of
+ * the state dir): `recall-<hash>` in the user's own runtime dir ($XDG_RUNTIME_DIR), else
+ * `recall-<uid>-<hash>` in the temp dir, else in /tmp. A temp dir can itself be too long for a
+ * socket (a CI runner's TMPDIR deep in its workspace): every hook would then run without its
+ * server, two to three times slower. Whichever base is used, the folder must be this user's own and
+ * private before a socket is bound or trusted there (the callers check it).
+ */
+export function shortSocketDir(dirHash: string, leaf: string, env: Readonly<Record<string, string | undefined>>, tmp: string): string {
+  const runtime = env['XDG_RUNTIME_DIR'];
+  const shared = `recall-${myUid()}-${dirHash}`;
+  const bases: [string, string][] = [
+    [tmp, shared],
+    ['/tmp', shared],
+  ];
+  if (runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime)) bases.unshift([runtime, `recall-${dirHash}`]);
+  const fits = bases.find(([base, folder]) => path.join(base, folder, leaf).length <= MAX_SOCKET_PATH) ?? bases[bases.length - 1]!;
+  return path.join(...fits);
+}
+
 /** The owner of `p` when it exists and is not this user (null otherwise, and where the platform has no uids). */
 export function foreignOwner(p: string): number | null {
   if (typeof process.getuid !== 'function') return null;

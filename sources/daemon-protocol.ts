@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { ModelSettings } from './models/index.js';
-import { mkdirPrivate, myUid, ownPrivateDir } from '../io/private-fs.js';
+import { MAX_SOCKET_PATH, mkdirPrivate, myUid, shortSocketDir } from '../io/private-fs.js';
 
 export type DaemonRequest =
   | { op: 'ping' }
@@ -43,14 +43,12 @@ export type DaemonResponse =
     }
   | { ok: false; error: string };
 
-/** Longest unix socket path we use (sun_path is 104–108 bytes depending on the OS). */
-const MAX_SOCKET_PATH = 100;
-
 /**
  * Socket of the daemon serving these models for this user: `<state dir>/run/models-<hash>.sock`.
  * When that path is too long for a unix socket, the folder is shortened by hashing the state dir,
  * never swapped for a shared name: `$XDG_RUNTIME_DIR/recall-<hash>/` (the user's own runtime dir),
- * else `<tmp>/recall-<uid>-<hash>/`; either folder must be the user's own, mode 0700
+ * else `<tmp>/recall-<uid>-<hash>/`, else the same in /tmp when the temp dir is itself too long
+ * (shortSocketDir); any such folder must be the user's own, mode 0700
  * (checkSocketDir), or no daemon is used.
  */
 export function daemonSocketPath(
@@ -68,12 +66,7 @@ export function daemonSocketPath(
   const preferred = path.join(stateDir, 'run', `models-${key}.sock`);
   if (preferred.length <= MAX_SOCKET_PATH) return preferred;
   const dirHash = createHash('sha1').update(path.resolve(stateDir)).digest('hex').slice(0, 10);
-  const runtime = env['XDG_RUNTIME_DIR'];
-  const base =
-    runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime)
-      ? path.join(runtime, `recall-${dirHash}`)
-      : path.join(os.tmpdir(), `recall-${uid}-${dirHash}`);
-  return path.join(base, `models-${key}.sock`);
+  return path.join(shortSocketDir(dirHash, `models-${key}.sock`, env, os.tmpdir()), `models-${key}.sock`);
 }
 
 export class ForeignSocketError extends Error {

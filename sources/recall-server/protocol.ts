@@ -14,7 +14,7 @@ import { createRequire } from 'node:module';
 import type * as Crypto from 'node:crypto';
 import { envFlag } from '../../core/truthy.js';
 import { resolveStateDir } from '../../core/state-dir.js';
-import { myUid, ownPrivateDir } from '../../io/private-fs.js';
+import { MAX_SOCKET_PATH, shortSocketDir } from '../../io/private-fs.js';
 import type { HookCall } from '../../io/hook-input.js';
 
 export { checkSocketDir, checkSocketOwner, ForeignSocketError } from '../daemon-protocol.js';
@@ -111,9 +111,6 @@ export const GO_LINE = '{"go":true}';
 /** Largest request line the server reads (a hook's stdin is capped at 4 MiB; env and argv are small). */
 export const MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 
-/** Longest unix socket path used (sun_path is 104–108 bytes depending on the OS). */
-const MAX_SOCKET_PATH = 100;
-
 /** recall's state dir as the configuration resolves it ($REFLECT_STATE_DIR, else ~/.reflect). */
 export function stateDirOf(env: Env): string {
   const raw = (k: string): string | undefined => {
@@ -127,7 +124,8 @@ export function stateDirOf(env: Env): string {
 /**
  * The server's socket for this state dir: `<state dir>/run/recall.sock`, in the same 0700 folder as
  * the model daemon's. When that path is too long for a unix socket, a folder named by a hash of the
- * state dir in the user's own runtime dir, else in the temp dir (checked like the daemon's).
+ * state dir in the user's own runtime dir, else in the temp dir, else in /tmp (shortSocketDir;
+ * checked like the daemon's).
  */
 export function serverSocketPath(env: Env): string {
   const stateDir = stateDirOf(env);
@@ -135,12 +133,7 @@ export function serverSocketPath(env: Env): string {
   if (preferred.length <= MAX_SOCKET_PATH) return preferred;
   const { createHash } = loadBuiltin('node:crypto') as typeof Crypto;
   const dirHash = createHash('sha1').update(stateDir).digest('hex').slice(0, 10);
-  const runtime = env['XDG_RUNTIME_DIR'];
-  const base =
-    runtime && path.isAbsolute(runtime) && ownPrivateDir(runtime)
-      ? path.join(runtime, `recall-${dirHash}`)
-      : path.join(os.tmpdir(), `recall-${myUid()}-${dirHash}`);
-  return path.join(base, 'recall.sock');
+  return path.join(shortSocketDir(dirHash, 'recall.sock', env, os.tmpdir()), 'recall.sock');
 }
 
 /**

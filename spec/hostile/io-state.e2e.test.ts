@@ -147,4 +147,28 @@ describe('state dir surprises', () => {
     expect(s.length).toBeLessThanOrEqual(100);
     expect(path.basename(path.dirname(s))).toMatch(new RegExp(`^recall-${process.getuid?.() ?? 0}-[0-9a-f]{10}$`));
   });
+
+  it('a temp dir too long for a socket path too (a CI runner deep TMPDIR) falls back to /tmp, for the server and the daemon', async () => {
+    const { shortSocketDir } = await import('../../io/private-fs.js');
+    const { serverSocketPath } = await import('../../sources/recall-server/protocol.js');
+    const longTmp = `/tmp/${'t'.repeat(60)}/${'u'.repeat(60)}`;
+    const uid = process.getuid?.() ?? 0;
+    expect(shortSocketDir('0123456789', 'recall.sock', {}, longTmp)).toBe(`/tmp/recall-${uid}-0123456789`);
+    // A temp dir that fits is still used.
+    expect(shortSocketDir('0123456789', 'recall.sock', {}, '/var/tmp')).toBe(`/var/tmp/recall-${uid}-0123456789`);
+    const prev = process.env['TMPDIR'];
+    process.env['TMPDIR'] = longTmp;
+    try {
+      const s = serverSocketPath({ HOME: '/home/h', REFLECT_STATE_DIR: `${longTmp}/state` });
+      expect(s.length).toBeLessThanOrEqual(100);
+      expect(s.startsWith(`/tmp/recall-${uid}-`)).toBe(true);
+      const { daemonSocketPath } = await import('../../sources/daemon-protocol.js');
+      const d = daemonSocketPath(`${longTmp}/state`, { modelsDir: '/m', ceModel: 'a', embedModel: 'b' }, {});
+      expect(d.length).toBeLessThanOrEqual(100);
+      expect(d.startsWith(`/tmp/recall-${uid}-`)).toBe(true);
+    } finally {
+      if (prev === undefined) delete process.env['TMPDIR'];
+      else process.env['TMPDIR'] = prev;
+    }
+  });
 });
