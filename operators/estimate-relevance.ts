@@ -147,6 +147,26 @@ function liftLinked(
   }
 }
 
+/**
+ * A function or method the query calls by name (`Batch.commit()`, `freeze()`, `deploy(`): the word
+ * names code, not the work a memory is named for (`commit-message-format`, `release-freeze`).
+ */
+const CALLED_RE = /(?<![\w$])[A-Za-z_$][\w$]*(?=\()/g;
+
+/**
+ * The query's stems that may use a memory's name: every weighed stem but those the query says only
+ * as the name of a function it calls ("Batch.commit() sends every message twice" says no commit).
+ */
+function namedInWords(weighed: readonly WeighedTerm[], query: string): Set<string> {
+  const stems = new Set(weighed.map((t) => t.stem));
+  const text = query.slice(0, 4000);
+  const called = textStems([...text.matchAll(CALLED_RE)].map((m) => m[0]).join(' '));
+  if (called.size === 0) return stems;
+  const said = textStems(text.replace(CALLED_RE, ' '));
+  for (const s of called) if (!said.has(s)) stems.delete(s);
+  return stems;
+}
+
 /** What estimating one note reads: the weighed query, the notes' stems and evidence, the model scores. */
 interface EstimateContext {
   weighed: WeighedTerm[];
@@ -232,7 +252,7 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
       weighed,
       live,
       stemsOf,
-      queryStems: new Set(weighed.map((t) => t.stem)),
+      queryStems: namedInWords(weighed, state.query),
       extra: evidenceOf(state.candidates.slice(0, window), stemsOf, weighed, live, opts),
       ce: state.ce,
       windowQuery: Boolean(opts.dateWindow && weighed.every((t) => t.info < GENERIC_INFO)),

@@ -190,4 +190,12 @@ describe("a memory's name is its subject", () => {
     const rel = await relevanceOf('what does `commit()` on ManifestWriter do if the object already exists in the bucket?');
     expect(rel.get('documents/feedback_commit_messages.md') ?? 0).toBeLessThan(0.3);
   });
+
+  it('does not count a name word the query says only as a function it calls (`Batch.commit()` sends a message)', async () => {
+    const called = await relevanceOf("the writer's Batch.commit() sends every message twice when the flush timer fires, find the race");
+    expect(called.get('documents/feedback_commit_messages.md') ?? 0).toBeLessThan(0.3);
+    // Said in words as well as called, it counts again.
+    const said = await relevanceOf('after Batch.commit() returns, commit it with a decent message');
+    expect(said.get('documents/feedback_commit_messages.md') ?? 0).toBeGreaterThanOrEqual(0.5);
+  });
 });
