@@ -107,6 +107,11 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     named.sort(
       (a, b) => byApplyOnly(a) - byApplyOnly(b) || shared.get(b)! - shared.get(a)! || said.get(b)! - said.get(a)! || own(b) - own(a),
     );
-    named.forEach((c, i) => lift(c, i === 0 ? ASKED_STEP_SURE : ASKED_STEP_UNSURE));
+    // A rule whose How to apply alone names the work is lifted only as the one most about it: as one
+    // more guess it would take the prompt's one pointer from a note the estimate found on its own.
+    named.forEach((c, i) => {
+      if (i === 0) lift(c, ASKED_STEP_SURE);
+      else if (!byApplyOnly(c)) lift(c, ASKED_STEP_UNSURE);
+    });
   }
 }

@@ -95,14 +95,14 @@ describe('the asked-step lift', () => {
     'Await the promise before advancing timers.',
   );
 
-  async function estimates(query: string): Promise<Record<string, { p: number; source: string }>> {
-    const candidates = notes.map((n, i) => ({ note: n, rrf: 1 / (61 + i), evidence: 1, ranks: { bm25: i + 1 } }));
+  async function estimates(query: string, among = notes): Promise<Record<string, { p: number; source: string }>> {
+    const candidates = among.map((n, i) => ({ note: n, rrf: 1 / (61 + i), evidence: 1, ranks: { bm25: i + 1 } }));
     const s = await lastValueFrom(
       of({ ...initialState(query, []), candidates }).pipe(
         estimateRelevance({ terms: queryTerms(query), weigh, dateWindow: false, limit: 10 }),
       ),
     );
-    return Object.fromEntries(notes.map((n) => [n.frontmatter['name'] as string, s.relevance.get(n.key)!]));
+    return Object.fromEntries(among.map((n) => [n.frontmatter['name'] as string, s.relevance.get(n.key)!]));
   }
   const relevance = async (query: string): Promise<Record<string, number>> =>
     Object.fromEntries(Object.entries(await estimates(query)).map(([k, e]) => [k, e.p]));
@@ -127,6 +127,11 @@ describe('the asked-step lift', () => {
     // "before touching credentials" is what to do, after the dash: it says nothing of when.
     const e = await estimates('rotate the stripe api keys in the vault');
     expect(e['minio-clock-skew']!.source).not.toBe('asked-step');
+    // A rule named for the work comes first; one whose How to apply alone names it is then no second guess.
+    const policy = memory('new-dependency-policy', 'Ask before adding a library', 'Licence check in review.');
+    const both = await estimates('pull in resilience4j for the retries in the norrland client', [...notes, policy]);
+    expect(both['new-dependency-policy']!.p).toBe(ASKED_STEP_SURE);
+    expect(both['gradle-version-catalog']!.source).not.toBe('asked-step');
     // "checks" in a sentence is no request for the checks before a change is done, as in a name.
     expect([...workOf(nameWords('precommit-checks'))]).toEqual(['verify']);
     expect((await estimates('make sure this is all green'))['liveness-probes']!.source).not.toBe('asked-step');
