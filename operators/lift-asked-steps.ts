@@ -11,7 +11,7 @@
  * hook gives it whole (at 0.5 or more); any other one named for it to ASKED_STEP_UNSURE, a pointer at
  * most (the hook gives one pointer, between its 0.3 floor and 0.5). A note is named for a step or
  * work by its name (a Claude Code memory's `name`, else its title) holding it, or for a work by the
- * first clause of its "How to apply" line naming it (appliesTo; ranked after the notes named for
+ * first clause of a memory's "How to apply" line naming it (appliesTo; ranked after the notes named for
  * it); for a git step its text must speak of git with another word too (git-steps.ts: not
  * `push-notifications-apns`). Only
  * rules are lifted: Claude Code memories, and learnings of a rule type (pattern, decision, ...); a
@@ -47,15 +47,18 @@ function summaryStems(c: Candidate): string[] {
 }
 
 /**
- * The kinds of work a rule's "How to apply" line says it applies to, read from its first clause,
- * which says when ("Adding, upgrading or removing any dependency or plugin, and editing any
+ * The kinds of work a Claude Code memory's "How to apply" line says it applies to, read from its
+ * first clause, which says when ("Adding, upgrading or removing any dependency or plugin, and editing any
  * `build.gradle.kts`"): a rule named for its tool (`gradle-version-catalog`) is about dependency work
  * as much as one named `new-dependency-policy`. What follows a dash, colon or the first sentence says
  * what to do, and mentions work only in passing ("Any S3 auth error in local runs — check the VM
  * clock before touching credentials" is not about credentials).
  */
-function appliesTo(howToApply: string): Set<string> {
-  const when = howToApply.split(/\s+[—–-]\s+|[:;]\s|\.\s/)[0] ?? '';
+function appliesTo(note: Candidate['note']): Set<string> {
+  // A learning's How to apply says what to do about its problem ("When tests exhaust the postgres
+  // pool, switch to a session engine"): it names a symptom, not the work the learning is a rule for.
+  if (!note.memoryType) return new Set();
+  const when = note.howToApply.split(/\s+[—–-]\s+|[:;]\s|\.\s/)[0] ?? '';
   const kinds = when ? workOf(nameWords(when), false) : new Set<string>();
   // In a name, "checks" and "done" name the checks before a change is done (`precommit-checks`); in
   // a sentence they are everyday words ("Liveness probes must not check the database; health checks").
@@ -78,7 +81,7 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     const name = noteName(c.note);
     const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
     const byName = [...workOf(nameWords(name), Boolean(c.note.memoryType))].map((k) => `work:${k}`).filter((k) => asked.has(k));
-    const byApply = [...appliesTo(c.note.howToApply)].map((k) => `work:${k}`).filter((k) => asked.has(k) && !byName.includes(k));
+    const byApply = [...appliesTo(c.note)].map((k) => `work:${k}`).filter((k) => asked.has(k) && !byName.includes(k));
     const work = [...byName, ...byApply];
     if (byApply.length) applyOnly.set(c, new Set(byApply));
     const steps = [...nameStems].filter((st) => asked.has(st));
