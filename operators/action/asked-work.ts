@@ -236,6 +236,23 @@ export function workOf(words: ReadonlySet<string>, tools = false): Set<string> {
   return new Set(NAMED.filter((n) => names(n) && ![...words].some((w) => n.notNamed.some((re) => re.test(w)))).map((n) => n.kind));
 }
 
+/**
+ * The words that name the kinds of work a prompt asks for ("pull in resilience4j" → dependency,
+ * dependencies, library, ...): searched along with the prompt, at the weight of a related word, so
+ * a rule that names the work only in its own words (a memory's How to apply: "Adding, upgrading or
+ * removing any dependency") is among the candidates the asked-step lift reads.
+ */
+export function askedWorkWords(prompt: string): string[] {
+  const kinds = askedWork(prompt);
+  // Mocks and credentials count wherever the prompt brings them up ("fake timers"): a mention, not
+  // a request for work, and more candidates shift how far the prompt's own matches stand out.
+  for (const k of MENTIONED) kinds.delete(k);
+  return kinds.size ? KINDS.filter((k) => kinds.has(k.kind)).flatMap((k) => k.named) : [];
+}
+
+/** Kinds of work read from a mere mention (ASKED_BY_VERB: mock, secret). */
+const MENTIONED = ['mock', 'secret'];
+
 /** The stems of a kind of work's name words (`test` for tests), for counting how often a note says it. */
 export function workStems(kind: string): ReadonlySet<string> {
   return NAMED.find((n) => n.kind === kind)?.stems ?? new Set();

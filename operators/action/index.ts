@@ -9,5 +9,5 @@ export { runsPattern, followsNote, commandName } from './commands.js';
 export { spanStances } from './stances.js';
 export { rawTokens, stemsOf, tokenWords } from './terms.js';
 export { askedSteps, gitStepsOf, noteName } from './git-steps.js';
-export { askedWork, isRuleNote, nameWords, workOf, workStems } from './asked-work.js';
+export { askedWork, askedWorkWords, isRuleNote, nameWords, workOf, workStems } from './asked-work.js';
 export { onlyLooks } from './looking.js';

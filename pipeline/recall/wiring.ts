@@ -12,6 +12,7 @@ import type { ArmHit } from '../../core/types.js';
 import type { Observable } from 'rxjs';
 import type { TraceSink } from '../../operators/trace-stage.js';
 import { mayContainDate, expandQuery, infoOf, wordCounts } from '../../sources/query/index.js';
+import { askedWorkWords } from '../../operators/action/index.js';
 import {
   findRetired,
   findSupersededBy,
@@ -45,8 +46,15 @@ export const linkHub = (liveNotes: number): number => Math.max(LINK_HUB_MIN_NOTE
  */
 const DATE_SCAN_CHARS = 4000;
 
-/** WordNet-related words for a query's specific words (none when the word counts or the table are missing). */
+/**
+ * WordNet-related words for a query's specific words (none when the word counts or the table are
+ * missing), and the words that name the kinds of work it asks for (askedWorkWords).
+ */
 function relatedForQuery(query: string): string[] {
+  return [...wordNetRelated(query), ...askedWorkWords(query)];
+}
+
+function wordNetRelated(query: string): string[] {
   try {
     const counts = wordCounts();
     const raw = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !STOPWORDS.has(w));

@@ -198,4 +198,26 @@ describe("a memory's name is its subject", () => {
     const said = await relevanceOf('after Batch.commit() returns, commit it with a decent message');
     expect(said.get('documents/feedback_commit_messages.md') ?? 0).toBeGreaterThanOrEqual(0.5);
   });
+
+  it('finds a rule whose How to apply alone names the asked work, though the prompt shares no word with it', async () => {
+    const catalog = memory(
+      [
+        'name: gradle-version-catalog',
+        'description: Versions go in gradle/libs.versions.toml as libs.* aliases',
+        'metadata:',
+        '  type: feedback',
+      ],
+      'Never a "group:artifact:version" string in a module.\n\n**How to apply:** Adding, upgrading or removing any dependency or plugin.',
+    );
+    const { session } = await memoryKb({ 'feedback_gradle_version_catalog.md': catalog, 'project_deploy_gitops.md': DEPLOYS });
+    try {
+      const res = await session.run(
+        { ...DEFAULT_COMMAND, query: 'pull in resilience4j for the retries in the norrland client', cache: false },
+        { noLog: true },
+      );
+      expect((res.outcome?.results ?? []).map((r) => r.note.path)).toEqual(['documents/feedback_gradle_version_catalog.md']);
+    } finally {
+      session.close();
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { ASKED_STEP_SURE } from '../../operators/lift-asked-steps.js';
+import { askedWorkWords } from '../../operators/action/asked-work.js';
 import { queryTerms } from '../../core/stems.js';
 import { initialState } from '../../core/state.js';
 import { note } from '../helpers/notes.js';
@@ -41,5 +42,16 @@ describe("the work a note's How to apply names", () => {
   it("reads none from a learning's How to apply, which says what to do about its problem", async () => {
     const learning = note({ title: 'Session-scoped engine and rollback fixtures', learning_type: 'pattern' }, `One engine.\n\n${HOW}`);
     expect((await estimate('write a unit test for this function', learning)).source).not.toBe('asked-step');
+  });
+});
+
+describe('askedWorkWords', () => {
+  it('searches the words of the work a prompt asks for, not of work it only mentions', () => {
+    expect(askedWorkWords('pull in resilience4j for the retries in the norrland client')).toContain('dependency');
+    expect(askedWorkWords('write tests for ParseTenantHeader')).toContain('tests');
+    // Mocks and credentials are read wherever a prompt brings them up: no request, no search.
+    expect(askedWorkWords('fake timers')).toEqual([]);
+    expect(askedWorkWords('I have the account SID and auth token')).toEqual([]);
+    expect(askedWorkWords('why is the build slow')).toEqual([]);
   });
 });
