@@ -28,8 +28,8 @@ import { withFileLock } from '../../sinks/logs/index.js';
 import { scrub, scrubStrings } from '../../sinks/scrub/index.js';
 import type { ArmName, ArmOutcome, CacheTier, Degradation } from '../../core/types.js';
 
-/** Bump when what a cached fetch means changes (fusion, filters, arm set). */
-export const CACHE_VERSION = 'ts-v6';
+/** Bump when what a cached fetch means changes (fusion, filters, arm set, what an arm searches: v7 added the asked work's words). */
+export const CACHE_VERSION = 'ts-v7';
 /** Entries kept in the fuzzy index: the newest 200, as the reference keeps, bounds the comparison cost per miss. */
 export const FUZZY_INDEX_CAP = 200;
 /** Fewer content terms than this never fuzzy-match: one shared word says nothing about two queries. */
