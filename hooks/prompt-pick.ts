@@ -79,7 +79,7 @@ export function wholeLearnings(
     // A learning that holds few of the words of the error the prompt pastes, or none of the names
     // it gives (`max_client_conn`, `ECONNREFUSED`), is about another error of the same tool: not
     // given whole, however sure the estimate is of the tool.
-    if (floor > 0 && (coversFewPastedErrors(errors, searchableText(c.note)) || namesNoPastedError(names, searchableText(c.note)))) continue;
+    if (floor > 0 && aboutAnotherError(errors, names, searchableText(c.note))) continue;
     if (wasGiven(c)) {
       places += 1;
       continue;
@@ -111,6 +111,11 @@ export function unsurePointer(results: readonly ScoredCandidate[], floor: number
   if (!pointer) return null;
   const text = searchableText(pointer.note);
   return missesPastedErrors(pastedErrorStems(prompt), text) || namesNoPastedError(pastedErrorNames(prompt), text) ? null : pointer;
+}
+
+/** Whether a note's text is about another error than the one the prompt pastes (pasted-errors.ts), read once. */
+function aboutAnotherError(errors: ReadonlySet<string>, names: ReadonlySet<string>, text: string): boolean {
+  return coversFewPastedErrors(errors, text) || namesNoPastedError(names, text);
 }
 
 /** The block of whole learnings with the pointer line after it ('' when there is neither). */
