@@ -24,6 +24,7 @@ import {
   askedSteps,
   askedWork,
   gitStepsOf,
+  nameStepStems,
   isRuleNote,
   nameWords,
   noteName,
@@ -32,6 +33,7 @@ import {
   tokenWords,
   workOf,
   workStems,
+  workTools,
 } from './action/index.js';
 import { stemOf } from '../core/stems.js';
 
@@ -66,31 +68,49 @@ function appliesTo(note: Candidate['note']): Set<string> {
   return kinds;
 }
 
-/** Lifts, in place, the candidates named for a git step or kind of work the query asks for (see the module comment). */
-export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candidates: readonly Candidate[], query: string): void {
-  const asked = new Set([...askedSteps(query), ...[...askedWork(query)].map((k) => `work:${k}`)]);
-  if (asked.size === 0) return;
-  const namedFor = new Map<Candidate, Set<string>>();
-  const shared = new Map<Candidate, number>();
-  const applyOnly = new Map<Candidate, Set<string>>();
+/** What the lift knows of each rule named for an asked step or work (see namedRules). */
+interface NamedRules {
+  /** The asked steps and works each is named for. */
+  namedFor: Map<Candidate, Set<string>>;
+  /** How many of the prompt's words (besides the requests) its text holds. */
+  shared: Map<Candidate, number>;
+  /** Its text's stems. */
+  textOf: Map<Candidate, Set<string>>;
+  /** The works only its How to apply names. */
+  applyOnly: Map<Candidate, Set<string>>;
+}
+
+/** The rules among the candidates named for an asked step or work, and what the lift orders them by. */
+function namedRules(candidates: readonly Candidate[], asked: ReadonlySet<string>, queryStems: ReadonlySet<string>): NamedRules {
+  const out: NamedRules = { namedFor: new Map(), shared: new Map(), textOf: new Map(), applyOnly: new Map() };
   // The prompt's words besides the requests themselves ("commit", "PR" say which step, not which note).
   const requested = new Set([...asked].flatMap((a) => (a.startsWith('work:') ? [...workStems(a.slice(5))] : [a])));
-  const promptStems = [...stemsOf(query)].filter((s) => !requested.has(s));
+  const promptStems = [...queryStems].filter((s) => !requested.has(s));
   for (const c of candidates) {
     if (!isRuleNote(c.note)) continue;
     const name = noteName(c.note);
-    const nameStems = stemsOf(name.replace(/[-_]+/g, ' '));
+    const nameStems = nameStepStems(name);
     const byName = [...workOf(nameWords(name), Boolean(c.note.memoryType))].map((k) => `work:${k}`).filter((k) => asked.has(k));
     const byApply = [...appliesTo(c.note)].map((k) => `work:${k}`).filter((k) => asked.has(k) && !byName.includes(k));
     const work = [...byName, ...byApply];
-    if (byApply.length) applyOnly.set(c, new Set(byApply));
+    if (byApply.length) out.applyOnly.set(c, new Set(byApply));
     const steps = [...nameStems].filter((st) => asked.has(st));
     // The note's whole text is read only for a name that holds an asked step or work: most names do not.
     if (work.length === 0 && steps.length === 0) continue;
     const text = stemsOf(searchableText(c.note));
-    namedFor.set(c, new Set([...gitStepsOf(new Set(steps), text), ...work]));
-    shared.set(c, promptStems.filter((st) => text.has(st)).length);
+    out.namedFor.set(c, new Set([...gitStepsOf(new Set(steps), text), ...work]));
+    out.shared.set(c, promptStems.filter((st) => text.has(st)).length);
+    out.textOf.set(c, text);
   }
+  return out;
+}
+
+/** Lifts, in place, the candidates named for a git step or kind of work the query asks for (see the module comment). */
+export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candidates: readonly Candidate[], query: string): void {
+  const asked = new Set([...askedSteps(query), ...[...askedWork(query)].map((k) => `work:${k}`)]);
+  if (asked.size === 0) return;
+  const queryStems = stemsOf(query);
+  const { namedFor, shared, textOf, applyOnly } = namedRules(candidates, asked, queryStems);
   const lift = (c: Candidate, to: number): void => {
     const e = relevance.get(c.note.key);
     if (e && e.p < to) relevance.set(c.note.key, { ...e, p: to, ranking: Math.max(to, e.ranking ?? e.p), source: 'asked-step' });
@@ -107,14 +127,24 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     const said = new Map(named.map((c) => [c, summaryStems(c).filter((st) => words.has(st)).length]));
     // A rule named for the work comes before one whose How to apply names it.
     const byApplyOnly = (c: Candidate): number => (applyOnly.get(c)?.has(step) ? 1 : 0);
+    // A prompt naming the tool it does the work with ("now rspec it") is about the rule for that
+    // tool first, whatever the others are named (`mobile-jest-tests` is no rule for RSpec).
+    const tools = step.startsWith('work:') ? [...workTools(step.slice(5))].filter((t) => queryStems.has(t)) : [];
+    const usesTool = (c: Candidate): number => (tools.some((t) => textOf.get(c)!.has(t)) ? 1 : 0);
     named.sort(
-      (a, b) => byApplyOnly(a) - byApplyOnly(b) || shared.get(b)! - shared.get(a)! || said.get(b)! - said.get(a)! || own(b) - own(a),
+      (a, b) =>
+        usesTool(b) - usesTool(a) ||
+        byApplyOnly(a) - byApplyOnly(b) ||
+        shared.get(b)! - shared.get(a)! ||
+        said.get(b)! - said.get(a)! ||
+        own(b) - own(a),
     );
     // A rule whose How to apply alone names the work is lifted only as the one most about it: as one
     // more guess it would take the prompt's one pointer from a note the estimate found on its own.
+    // Nor is one for another tool of the work than the one the prompt names a guess.
     named.forEach((c, i) => {
       if (i === 0) lift(c, ASKED_STEP_SURE);
-      else if (!byApplyOnly(c)) lift(c, ASKED_STEP_UNSURE);
+      else if (!byApplyOnly(c) && (tools.length === 0 || usesTool(c))) lift(c, ASKED_STEP_UNSURE);
     });
   }
 }

@@ -15,6 +15,9 @@ import { stemOf } from '../../core/stems.js';
 import { CLAUSE, asksFor, unswapVerbs } from './requests.js';
 import { KINDS } from './work-kinds.js';
 
+/** The test runners a prompt may use as a verb ("rspec it"). */
+const TEST_RUNNERS = KINDS.find((k) => k.kind === 'test')!.tools!.join('|');
+
 /** The verbs of a request for work ("write", "add", "set up", "run"). */
 const VERBS = ['write', 'add', 'create', 'make', 'build', 'set up', 'wire up', 'wire', 'put', 'update', 'change', 'extend', 'fix'];
 const MORE_VERBS = ['remove', 'rip out', 'run', 'install', 'introduce', 'use', 'bump'];
@@ -155,6 +158,14 @@ const ASKED_BY_VERB = [
     kind: 'test',
     re: new RegExp(`${CLAUSE}(?<verb>tests?)\\s+for\\s+(?:that|this|it|them)(?:\\s+(?:too|as well|also))?[\\s.!?]*$`, 'dgi'),
   },
+  // A test runner's name as the verb, asked as a next step ("ok, now rspec it", "then pytest this").
+  {
+    kind: 'test',
+    re: new RegExp(
+      `${CLAUSE}(?<verb>${TEST_RUNNERS})\\s+(?:it|this|that|them|everything)(?:\\s+(?:too|again|as well|also))?[\\s.!?]*$`,
+      'dgi',
+    ),
+  },
   // A change checked before it is called done: "make sure this is all green", "check everything passes", "make it green".
   // Not a value passed on ("before it passes the payload to the handler", "the flag passes through").
   {
@@ -256,4 +267,9 @@ const MENTIONED = ['mock', 'secret'];
 /** The stems of a kind of work's name words (`test` for tests), for counting how often a note says it. */
 export function workStems(kind: string): ReadonlySet<string> {
   return NAMED.find((n) => n.kind === kind)?.stems ?? new Set();
+}
+
+/** The stems of the tools a kind of work is done with (`rspec`, `pytest` for tests). */
+export function workTools(kind: string): ReadonlySet<string> {
+  return new Set([...(NAMED.find((n) => n.kind === kind)?.tools ?? [])].map(stemOf));
 }

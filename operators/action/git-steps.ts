@@ -5,6 +5,7 @@
  */
 import { stemOf } from '../../core/stems.js';
 import { CLAUSE, asksFor, notAsked, unswapVerbs } from './requests.js';
+import { stemsOf } from './terms.js';
 
 /** The steps, by stem (`cherrypick` for `cherry-pick`); `pr` is opening a pull request (`gh pr create`). */
 export const GIT_STEPS: ReadonlySet<string> = new Set(
@@ -34,6 +35,19 @@ const GIT_CONTEXT: ReadonlySet<string> = new Set(
 export function noteName(note: { title: string; frontmatter: Record<string, unknown> }): string {
   const name = note.frontmatter['name'];
   return typeof name === 'string' && name ? name : note.title;
+}
+
+/** A pull or merge request spelled out in a name (`pull-requests`, `merge_request_rules`): the PR step. */
+const PR_NAME_RE = /(?<![a-z])(?:pull|merge)[-_\s]+requests?(?![a-z])/i;
+
+/**
+ * The stems of a note's name as the git steps read it: its words, and `pr` for a name that spells
+ * out a pull or merge request, which a team names its PR rules as often as "PR" (`pull-requests`).
+ */
+export function nameStepStems(name: string): Set<string> {
+  const out = stemsOf(name.replace(/[-_]+/g, ' '));
+  if (PR_NAME_RE.test(name)) out.add(gitStepStem('pr'));
+  return out;
 }
 
 /**

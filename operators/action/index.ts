@@ -8,6 +8,6 @@ export { buildTriggerIndex, type TriggerIndex } from './trigger-index.js';
 export { runsPattern, followsNote, commandName } from './commands.js';
 export { spanStances } from './stances.js';
 export { rawTokens, stemsOf, tokenWords } from './terms.js';
-export { askedSteps, gitStepsOf, noteName } from './git-steps.js';
-export { askedWork, askedWorkWords, isRuleNote, nameWords, workOf, workStems } from './asked-work.js';
+export { askedSteps, gitStepsOf, nameStepStems, noteName } from './git-steps.js';
+export { askedWork, askedWorkWords, isRuleNote, nameWords, workOf, workStems, workTools } from './asked-work.js';
 export { onlyLooks } from './looking.js';

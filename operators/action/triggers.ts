@@ -22,7 +22,7 @@ import { blockStances, spanStances, type SpanStance } from './stances.js';
 import { proseTriggers } from './prose.js';
 import { focusNames } from './names.js';
 import { exemptions } from './exemptions.js';
-import { gitStepsOf, noteName } from './git-steps.js';
+import { gitStepsOf, nameStepStems, noteName } from './git-steps.js';
 import { commitFormatOf, type CommitFormat } from './commit-format.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
@@ -202,7 +202,7 @@ export function noteTriggers(
 ): NoteTriggers {
   const fm = note.frontmatter;
   const focus = focusText(note);
-  const gitSteps = gitStepsOf(stemsOf(noteName(note).replace(/[-_]+/g, ' ')), stemsOf(`${focus}\n${note.body}`));
+  const gitSteps = gitStepsOf(nameStepStems(noteName(note)), stemsOf(`${focus}\n${note.body}`));
   const spans = [...codeSpans(focus), ...codeSpans(note.body)];
   const code = [...spans, ...codeLines(note.body)];
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
