@@ -54,9 +54,10 @@ export interface Candidate {
 
 /**
  * Where a candidate's absolute relevance comes from ('successor': lifted to the note it supersedes;
- * 'asked-step': named for a git step the query asks for, operators/lift-asked-steps.ts).
+ * 'asked-step': named for a git step the query asks for, operators/lift-asked-steps.ts; 'asked-meaning':
+ * the memory on how to explain to the user, for a query asking what something means, lift-explained.ts).
  */
-export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor' | 'asked-step';
+export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor' | 'asked-step' | 'asked-meaning';
 
 export interface ScoredCandidate extends Candidate {
   /** Raw cross-encoder logit when the note was rescored, else null. */

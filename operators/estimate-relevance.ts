@@ -41,6 +41,7 @@ import { scoringWindow } from './rerank-top.js';
 import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
 import { nameCoverage, titleStems } from './title-phrases.js';
 import { liftAskedSteps } from './lift-asked-steps.js';
+import { liftExplained } from './lift-explained.js';
 
 export { RELEVANCE_TEXT_CHARS };
 
@@ -268,6 +269,8 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     if (opts.successors) liftFromRetired(state, window, relevance, ctx, opts, degraded);
     // A request for a git step ("commit all of this") is about the learnings named for it.
     liftAskedSteps(relevance, state.candidates.slice(0, window), state.query);
+    // A prompt asking what something means is about the memory on how to explain to this user.
+    liftExplained(relevance, state.candidates.slice(0, window), state.query, weighed);
     return {
       ...state,
       weighed,
