@@ -62,6 +62,14 @@ const PASSES_ON = String.raw`(?!\s+(?:the|a|an|it|its|this|that|their|our|throug
 const ACCOUNT_FEATURE_BEFORE = String.raw`(?<!\b(?:forgot|forgotten|reset|resetting|change|changing|wrong|user'?s?'?|their|hash(?:ed|es|ing)?)\s+(?:(?:the|a|their|your|his|her)\s+)?)`;
 const ACCOUNT_FEATURE_AFTER = String.raw`(?!\s+(?:fields?|inputs?|box(?:es)?|forms?|pages?|tabs?|screens?|modals?|dialogs?|resets?|strength|meters?|polic(?:y|ies)|rules|validation|validators?|hash(?:es|ing)?|recovery|links?|e-?mails?|requirements|complexity|expiry|toggles?|buttons?|flows?)\b)`;
 
+/**
+ * "We need a …", "I need some …" (a determiner, then at most one word before the object), "it still
+ * needs …", "this needs a …" (a determiner optional): "I need logs from prod" reads logs, asks for none.
+ * A denial cannot stand between the subject and the verb ("we don't need a migration").
+ */
+const DETERMINED = String.raw`(?:a|an|another|some|new|more|proper)\s+(?:[\w-]+\s+)?`;
+const NEEDS = String.raw`\b(?:(?:we|i|they|you)\s+(?:still\s+|also\s+|probably\s+)?need\s+${DETERMINED}|(?:it|this|that)\s+(?:still\s+|also\s+|probably\s+)?needs\s+(?:${DETERMINED})?)`;
+
 const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
   const verbs = [...VERBS, ...MORE_VERBS, ...(k.verbs ?? [])].join('|');
   const objects = k.objects.join('|');
@@ -70,6 +78,10 @@ const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
     // A second object of the same request, further on in its sentence: "add a nullable `reason`
     // column on bookings, and a test that cancelling stores it" asks for the test too.
     { kind: k.kind, re: new RegExp(`${CLAUSE}(?<verb>${verbs})\\s+${AND_ALSO}(?:${objects})\\b(?![-'])${OBJECT_END}`, 'dgi') },
+    // Work said to be needed ("we need an index for it", "this needs a migration", "it still needs
+    // tests"): a request as much as "add one"; not "I need it for the webhook test", where the work
+    // word is no object of the need.
+    { kind: k.kind, re: new RegExp(`${NEEDS}(?:${objects})\\b(?![-'])`, 'dgi') },
   ];
 });
 /**

@@ -78,6 +78,15 @@ const ASKED_PR_RE = new RegExp(
   'dgi',
 );
 
+/**
+ * A request to put a change up for review, which opens (or readies) a pull request: "put this up for
+ * review", "send it out for review", "mark it ready for review".
+ */
+const ASKED_REVIEW_RE = new RegExp(
+  `${CLAUSE}(?<verb>put|send|get|push|mark)\\s+(?:it|this|that|these|them|my changes|the changes|the branch|the pr)\\s+(?:up\\s+|out\\s+|as\\s+)?(?:for|to|ready\\s+for)\\s+(?:code\\s+)?review\\b`,
+  'dgi',
+);
+
 /** The git steps a prompt asks for (by stem, as GIT_STEPS): at most the first 2,000 characters are read. */
 export function askedSteps(prompt: string): Set<string> {
   const text = unswapVerbs(prompt.slice(0, 2000));
@@ -87,6 +96,6 @@ export function askedSteps(prompt: string): Set<string> {
     const verb = m.groups?.['verb'];
     if (verb && !notAsked(text, m.indices?.groups?.['verb']?.[0] ?? m.index ?? 0)) out.add(gitStepStem(verb));
   }
-  if (asksFor(ASKED_PR_RE, text)) out.add(gitStepStem('pr'));
+  if (asksFor(ASKED_PR_RE, text) || asksFor(ASKED_REVIEW_RE, text)) out.add(gitStepStem('pr'));
   return out;
 }

@@ -175,6 +175,16 @@ export const KINDS: WorkKind[] = [
     notNamed: ['hash', 'hashes', 'hashed', 'hashing', 'resets?', 'forgot', 'forgotten', 'strength', 'complexity', 'recovery'],
   },
   { kind: 'benchmark', objects: ['benchmarks?', 'bench(?:es)?', 'perf numbers'], named: ['benchmark', 'benchmarks', 'bench'] },
+  // A consumer or producer of a message broker's topic ("add a consumer for the tenant-config topic"):
+  // rules about which client and how offsets are committed (`kafka-client-franz-go`,
+  // `kafka-idempotent-consumers`). Not a "consumer" of an API or a library, which no broker names.
+  {
+    kind: 'messaging',
+    objects: [
+      '(?:kafka |redpanda |topic |queue |event )?(?:consumers?|producers?)(?=[^.?!\\n]{0,80}?\\b(?:topics?|kafka|redpanda|queues?|partitions?|brokers?|offsets?)\\b)',
+    ],
+    named: ['kafka', 'redpanda', 'consumer', 'consumers', 'producer', 'producers'],
+  },
   // A schema of the protobuf API ("rip it out of the proto", "add a field to event.proto").
   {
     kind: 'proto',

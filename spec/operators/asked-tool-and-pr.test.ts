@@ -1,13 +1,14 @@
 /**
- * Which rule a request for work lifts when it names its tool ("ok, now rspec it"), and a PR rule
- * named in words (`pull-requests`) for "open a pr" (operators/lift-asked-steps.ts, action/).
+ * Which rule a request for work lifts when it names its tool ("ok, now rspec it"), work said to be
+ * needed ("we need an index for it"), a topic's consumer or producer, and a PR asked for in other words ("put this up for review")
+ * or a PR rule named in words (`pull-requests`) (operators/lift-asked-steps.ts, action/).
  */
 import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { ASKED_STEP_SURE } from '../../operators/lift-asked-steps.js';
-import { askedWork } from '../../operators/action/asked-work.js';
-import { nameStepStems } from '../../operators/action/git-steps.js';
+import { askedWork, nameWords, workOf } from '../../operators/action/asked-work.js';
+import { askedSteps, nameStepStems } from '../../operators/action/git-steps.js';
 import { noteTriggers } from '../../operators/action/triggers.js';
 import { queryTerms } from '../../core/stems.js';
 import { initialState } from '../../core/state.js';
@@ -74,5 +75,44 @@ describe('a PR rule named in words', () => {
 
   it('is a trigger of the PR step at the tool call (gh pr create)', () => {
     expect(noteTriggers(pr, 'pull-requests').gitSteps.has('pr')).toBe(true);
+  });
+});
+
+describe('work said to be needed', () => {
+  it('asks for it: "we need an index for it", "it still needs tests"', () => {
+    expect(askedWork('the presence query does a seq scan on prod. we need an index for it')).toContain('migration');
+    expect(askedWork('it still needs tests')).toContain('test');
+    expect(askedWork('this needs a migration')).toContain('migration');
+  });
+
+  it('asks for none when the work word is no object of the need, or the need is denied', () => {
+    expect(askedWork("what's the stripe key? I need it for the webhook test in postman")).not.toContain('test');
+    expect(askedWork('I need logs from prod for that request')).not.toContain('log');
+    expect(askedWork("we don't need a migration for this")).not.toContain('migration');
+  });
+});
+
+describe('a PR asked for as a review', () => {
+  it('reads "put this up for review" and "mark it ready for review" as the PR step', () => {
+    expect(askedSteps('put this up for review').has('pr')).toBe(true);
+    expect(askedSteps('ok, mark it ready for review').has('pr')).toBe(true);
+  });
+
+  it('reads none in a report of one', () => {
+    expect(askedSteps('I put it up for review yesterday and nobody looked').has('pr')).toBe(false);
+  });
+});
+
+describe("a consumer or producer of a broker's topic", () => {
+  it('is messaging work, for the rules named for the broker or for consumers', () => {
+    expect(askedWork('add a consumer for the `tenant-config-changes` topic that updates the limiter')).toContain('messaging');
+    expect(askedWork('write a producer for the audit topic')).toContain('messaging');
+    expect([...workOf(nameWords('kafka-client-franz-go'))]).toContain('messaging');
+    expect([...workOf(nameWords('kafka-idempotent-consumers'))]).toContain('messaging');
+  });
+
+  it("is none for an API's consumer or a consumer only reported on", () => {
+    expect(askedWork('add a consumer of the billing API to the docs')).not.toContain('messaging');
+    expect(askedWork('we have a consumer lag problem on the events topic')).not.toContain('messaging');
   });
 });
