@@ -141,10 +141,12 @@ export function liftAskedSteps(relevance: Map<string, RelevanceEstimate>, candid
     );
     // A rule whose How to apply alone names the work is lifted only as the one most about it: as one
     // more guess it would take the prompt's one pointer from a note the estimate found on its own.
-    // Nor is one for another tool of the work than the one the prompt names a guess.
+    // When the prompt names its tool, only the rules for that tool are lifted: a nextest rule is no
+    // answer to "now rspec it" however few rules the project has.
     named.forEach((c, i) => {
+      if (tools.length > 0 && !usesTool(c)) return;
       if (i === 0) lift(c, ASKED_STEP_SURE);
-      else if (!byApplyOnly(c) && (tools.length === 0 || usesTool(c))) lift(c, ASKED_STEP_UNSURE);
+      else if (!byApplyOnly(c)) lift(c, ASKED_STEP_UNSURE);
     });
   }
 }

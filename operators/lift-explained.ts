@@ -18,19 +18,23 @@ import { GENERIC_INFO } from './math/index.js';
 import { ASKED_STEP_SURE } from './lift-asked-steps.js';
 
 /**
- * Asking what something means or why it happens: "explain" (not SQL's `EXPLAIN ANALYZE`), "what does
- * this mean", "what is this (even) telling me", "what's this doing", "what is react doing here",
- * "why does react care", "I don't get", "help me understand". Not "walk me through how the app
- * decides …": a tour of the project's own code, which a user explains in no terms of their own.
+ * Asking what something means or why it happens: "explain" (not SQL's `EXPLAIN ANALYZE`, "run
+ * explain", nor an explanation to write in a commit message or docs), "what does this (borrow error)
+ * mean", "what does E0502 mean", "what is this (even) telling me", "what's this doing", "what is
+ * react doing here", "why does react care", "I don't get it / why / the rules" (not "I don't get
+ * any logs"), "help me understand". Not "walk me through how the app decides …": a tour of the
+ * project's own code, which a user explains in no terms of their own.
  */
 const ASKS_MEANING = new RegExp(
   [
-    String.raw`\bexplain(?!\s+(?:analy[sz]e|plan|select|\())\b`,
-    String.raw`\bwhat (?:does|do) (?:this|that|it|these) (?:\w+ )?mean\b`,
+    // Not "run explain on the query", nor an explanation to write ("explain the change in the commit message").
+    String.raw`(?<!\brun\s)\bexplain(?!\s+(?:analy[sz]e|plan|select|\())\b(?![^.?!\n]{0,60}\bin\s+(?:the|a|your|this|my)\s+(?:commit|pr|pull request|readme|docs?|docstring|comments?|description|changelog|release notes)\b)`,
+    String.raw`\bwhat (?:does|do) [\w.'-]+(?: [\w-]+){0,3} mean\b`,
     String.raw`\bwhat(?: is|'s) (?:this|that|it)(?: even| actually)? (?:telling|saying|doing|asking|trying)\b`,
     String.raw`\bwhat(?: is|'s) [\w.-]+(?: even| actually)? doing (?:here|there|with)\b`,
     String.raw`\bwhy (?:does|do|would) [\w.-]+ (?:even )?care\b`,
-    String.raw`\bi (?:still )?(?:don'?t|do not) (?:get|understand)\b`,
+    // "I don't get it / why / the rules"; not "I don't get any logs" (receiving nothing).
+    String.raw`\bi (?:still )?(?:don'?t|do not) (?:get|understand)(?= (?:it|this|that|why|how|what|the (?:point|rules?|difference|logic|error))\b|\s*[.,!?]|\s*$)`,
     String.raw`\bhelp me understand\b`,
   ].join('|'),
   'i',

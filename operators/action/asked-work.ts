@@ -63,12 +63,14 @@ const ACCOUNT_FEATURE_BEFORE = String.raw`(?<!\b(?:forgot|forgotten|reset|resett
 const ACCOUNT_FEATURE_AFTER = String.raw`(?!\s+(?:fields?|inputs?|box(?:es)?|forms?|pages?|tabs?|screens?|modals?|dialogs?|resets?|strength|meters?|polic(?:y|ies)|rules|validation|validators?|hash(?:es|ing)?|recovery|links?|e-?mails?|requirements|complexity|expiry|toggles?|buttons?|flows?)\b)`;
 
 /**
- * "We need a …", "I need some …" (a determiner, then at most one word before the object), "it still
- * needs …", "this needs a …" (a determiner optional): "I need logs from prod" reads logs, asks for none.
- * A denial cannot stand between the subject and the verb ("we don't need a migration").
+ * Work said to be needed: "we need an index for it", "we need tests for this", "this needs a
+ * migration", "it still needs tests". The object ends the clause or is followed by what it is for
+ * (OBJECT_END): "I need a test account", "I need logs from prod" ask for no tests and no logging.
+ * Not a need a tool or someone reports ("django says this needs a migration", "I don't think we
+ * need a migration"), nor a denied one ("we don't need a migration": notAsked reads the verb's left).
  */
-const DETERMINED = String.raw`(?:a|an|another|some|new|more|proper)\s+(?:[\w-]+\s+)?`;
-const NEEDS = String.raw`\b(?:(?:we|i|they|you)\s+(?:still\s+|also\s+|probably\s+)?need\s+${DETERMINED}|(?:it|this|that)\s+(?:still\s+|also\s+|probably\s+)?needs\s+(?:${DETERMINED})?)`;
+const REPORTED_NEED = String.raw`(?<!\b(?:says?|said|thinks?|think|thought|claims?|warns?|complains?|tells? me|told me|whether|if)\s+(?:that\s+)?)`;
+const NEEDS = String.raw`\b${REPORTED_NEED}(?:we|i|they|you|it|this|that)\s+(?:still\s+|also\s+|probably\s+)?(?<verb>needs?)\s+(?:(?:a|an|another|some|new|more|proper)\s+(?:[\w-]+\s+)?)?`;
 
 const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
   const verbs = [...VERBS, ...MORE_VERBS, ...(k.verbs ?? [])].join('|');
@@ -81,7 +83,7 @@ const ASKED = KINDS.filter((k) => k.objects.length > 0).flatMap((k) => {
     // Work said to be needed ("we need an index for it", "this needs a migration", "it still needs
     // tests"): a request as much as "add one"; not "I need it for the webhook test", where the work
     // word is no object of the need.
-    { kind: k.kind, re: new RegExp(`${NEEDS}(?:${objects})\\b(?![-'])`, 'dgi') },
+    { kind: k.kind, re: new RegExp(`${NEEDS}(?:${objects})\\b(?![-'])${OBJECT_END}`, 'dgi') },
   ];
 });
 /**
@@ -174,7 +176,7 @@ const ASKED_BY_VERB = [
   {
     kind: 'test',
     re: new RegExp(
-      `${CLAUSE}(?<verb>${TEST_RUNNERS})\\s+(?:it|this|that|them|everything)(?:\\s+(?:too|again|as well|also))?[\\s.!?]*$`,
+      `${CLAUSE}(?<verb>${TEST_RUNNERS})\\s+(?:it|this|that|them|everything)(?:\\s+(?:too|again|as well|also|please))?(?=[\\s.!?]*$|[\\s,]+(?:and|then|please)\\b)`,
       'dgi',
     ),
   },

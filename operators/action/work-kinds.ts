@@ -67,6 +67,7 @@ const TEST_FRAMEWORKS = [
   'phpunit',
   'pest',
   'testify',
+  'nextest',
 ];
 /** Linters and formatters: a rule named for one is named for linting. */
 const LINTERS = [
@@ -181,7 +182,7 @@ export const KINDS: WorkKind[] = [
   {
     kind: 'messaging',
     objects: [
-      '(?:kafka |redpanda |topic |queue |event )?(?:consumers?|producers?)(?=[^.?!\\n]{0,80}?\\b(?:topics?|kafka|redpanda|queues?|partitions?|brokers?|offsets?)\\b)',
+      '(?:kafka |redpanda |topic |queue |event )?(?:consumers?|producers?)(?=[^.?!,;\\n]{0,80}?\\b(?:topics?|kafka|redpanda|queues?|partitions?|brokers?|offsets?)\\b)',
     ],
     named: ['kafka', 'redpanda', 'consumer', 'consumers', 'producer', 'producers'],
   },

@@ -40,6 +40,11 @@ describe('a test runner named as the verb', () => {
     expect(askedWork('then pytest this again')).toContain('test');
   });
 
+  it('asks for tests with words after the runner: "now rspec it and tell me what fails"', () => {
+    expect(askedWork('now rspec it and tell me what fails')).toContain('test');
+    expect(askedWork('ok now nextest it')).toContain('test');
+  });
+
   it('asks for none when the runner is only mentioned', () => {
     expect(askedWork('I ran rspec it failed')).not.toContain('test');
     expect(askedWork('the rspec it block fails on CI')).not.toContain('test');
@@ -54,6 +59,12 @@ describe('a test runner named as the verb', () => {
     const got = await estimate('ok, now rspec it', [jest, rspec]);
     expect(got.get('running-specs')!.p).toBe(ASKED_STEP_SURE);
     expect(got.get('mobile-jest-tests')!.source).not.toBe('asked-step');
+  });
+
+  it('lifts no rule when none is for the runner the prompt names', async () => {
+    const nextest = memory('rust-tests-nextest', 'Rust tests run with cargo nextest.\n\n**How to apply:** running Rust tests.');
+    const got = await estimate('ok, now rspec it', [nextest]);
+    expect(got.get('rust-tests-nextest')!.source).not.toBe('asked-step');
   });
 });
 
@@ -89,6 +100,14 @@ describe('work said to be needed', () => {
     expect(askedWork("what's the stripe key? I need it for the webhook test in postman")).not.toContain('test');
     expect(askedWork('I need logs from prod for that request')).not.toContain('log');
     expect(askedWork("we don't need a migration for this")).not.toContain('migration');
+    // The work word qualifies another noun: a test account, test data.
+    expect(askedWork('I need a test account on staging to log in')).not.toContain('test');
+    expect(askedWork('we need some test data')).not.toContain('test');
+  });
+
+  it('asks for none when a tool or someone reports the need', () => {
+    expect(askedWork('django says this needs a migration, what did I change?')).not.toContain('migration');
+    expect(askedWork("I don't think we need a migration")).not.toContain('migration');
   });
 });
 
@@ -113,6 +132,7 @@ describe("a consumer or producer of a broker's topic", () => {
 
   it("is none for an API's consumer or a consumer only reported on", () => {
     expect(askedWork('add a consumer of the billing API to the docs')).not.toContain('messaging');
+    expect(askedWork('update the API consumer docs, they still mention the old queue endpoints')).not.toContain('messaging');
     expect(askedWork('we have a consumer lag problem on the events topic')).not.toContain('messaging');
   });
 });

@@ -39,6 +39,9 @@ describe('asksMeaning', () => {
       "what is react doing here? I don't get the rules for when effects run",
       'I only added an early return. why does react care?',
       'help me understand the lifetimes here',
+      'what does this borrow error mean',
+      'what does E0502 mean',
+      "I still don't get why it borrows",
     ])
       expect([p, asksMeaning(p)]).toEqual([p, true]);
   });
@@ -46,6 +49,9 @@ describe('asksMeaning', () => {
   it('reads none in SQL EXPLAIN, a tour of the code, or a request for work', () => {
     for (const p of [
       'explain analyze shows 1.8s on the presence query',
+      'run explain on the ingest query, it is slow',
+      'explain the async refactor in the commit message',
+      "I don't get any logs from the async worker",
       'walk me through how the android app decides which notes to prefetch',
       'fix the flaky rollup test',
     ])
