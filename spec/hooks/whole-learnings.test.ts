@@ -92,6 +92,23 @@ describe('wholeLearnings', () => {
     expect(ids(wholeLearnings([prepared], render, 0.3, new Set(), 'pgbouncer: no more client connections').kept)).toEqual(['prepared']);
   });
 
+  it('gives no learning, whole or as the pointer, whose relevance only the entity graph lent it', () => {
+    // The pool note is what the prompt is about; the gateway note is linked to it (a shared service).
+    const pool = scored(note({ id: 'pool', title: 'Redis pool exhaustion' }), 1, 0.95);
+    const linked = (relevance: number): ScoredCandidate => ({
+      ...scored(note({ id: 'gateway', title: 'API gateway timeouts' }), 0.9, relevance),
+      relevanceSource: 'linked',
+    });
+    const sure = wholeLearnings([pool, linked(0.63)], render, 0.3);
+    expect([ids(sure.kept), sure.pointer]).toEqual([['pool'], null]);
+    expect(wholeLearnings([pool, linked(0.45)], render, 0.3).pointer).toBeNull();
+    // Its own words saying as much: given like any other.
+    const own = { ...linked(0.63), relevanceSource: 'lexical' as const };
+    expect(ids(wholeLearnings([pool, own], render, 0.3).kept)).toEqual(['pool', 'gateway']);
+    // The floor off holds nothing back.
+    expect(ids(wholeLearnings([pool, linked(0.63)], render, 0).kept)).toEqual(['pool', 'gateway']);
+  });
+
   it('holds nothing back when the floor is off (0)', () => {
     const out = wholeLearnings(weaker, render, 0);
     expect([ids(out.kept), out.pointer]).toEqual([['weak-0', 'weak-1', 'weak-2'], null]);
