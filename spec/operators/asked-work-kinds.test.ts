@@ -25,6 +25,15 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('the invite link token expires after a day, make it a week')).toEqual([]);
   });
 
+  it('reads a credential by the name of the variable that holds it, not a key of another kind', () => {
+    expect(work('the api on staging needs STRIPE_WEBHOOK_SECRET, wire it through so the pods get it')).toEqual(['secret']);
+    expect(work("what's STRIPE_SECRET set to in my .env?")).toEqual(['secret']);
+    expect(work('set HEROKU_API_KEY in the deploy step')).toEqual(['secret']);
+    expect(work('NEXT_PUBLIC_ALGOLIA_SEARCH_KEY still has the old value on preview')).toEqual([]);
+    expect(work('rename CACHE_KEY to CACHE_PREFIX')).toEqual([]);
+    expect(work('add a db_password column to the legacy import table')).not.toContain('secret');
+  });
+
   it('reads tests asked for by what they cover, or as the next step', () => {
     expect(work('cover the unassign logic in Dispatch with tests, it has none')).toEqual(['test']);
     expect(work('now tests for that')).toEqual(['test']);
