@@ -129,8 +129,12 @@ export function spanStances(text: string): SpanStance[] {
     if (out.length >= MAX_SPANS) break;
     const at = m.index ?? 0;
     const head = text.slice(Math.max(0, at - CLAUSE_WINDOW), at);
-    // What the clause says before the span, other spans' code left out (`--no-optional` is no warning).
-    const before = head.slice(lastClauseStart(head)).replace(/`[^`]*`/g, ' ');
+    // What the clause says before the span, other spans' code left out (`--no-optional` is no warning),
+    // and the asides it closed: "(library modules have no flavors)" says nothing against what follows.
+    const before = head
+      .slice(lastClauseStart(head))
+      .replace(/`[^`]*`/g, ' ')
+      .replace(/\([^()]*\)/g, ' ');
     const rest = text.slice(at + m[0].length, at + m[0].length + CLAUSE_WINDOW);
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
     const own = end >= 0 ? rest.slice(0, end) : rest;

@@ -12,6 +12,16 @@ const stance = (text: string): string[] => spanStances(text).map((x) => `${x.spa
 const run = (body: string, command: string, name = 'the-memory', description = 'What the memory says'): string[] =>
   ids(kb({ 'documents/m.md': memory(name, description, body) }), 'Bash', { command }, '/home/dev/shop');
 
+describe('an aside in parentheses', () => {
+  it('says nothing against the span after it', () => {
+    expect(
+      stance('Run per package: `uv run pytest packages/api` (the worker has no integration tests), narrowed with `-k test_refund`.'),
+    ).toEqual(['uv run pytest packages/api:do', '-k test_refund:do']);
+    // A warning the aside leaves open still warns: "(never `X`)".
+    expect(stance('Use `pnpm add` (never `npm install`).')).toEqual(['pnpm add:do', 'npm install:-']);
+  });
+});
+
 describe('a command a colon introduces', () => {
   it('is no advice after a label that says it is wrong, caused an incident or reproduces a bug', () => {
     expect(stance('Wrong: `git push --force origin main`. Right: `git push --force-with-lease origin my-branch`.')).toEqual([
