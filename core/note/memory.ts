@@ -12,7 +12,7 @@ const MEMORY_TYPES = new Set(['user', 'feedback', 'project', 'reference']);
 
 /** Words that say a linked note no longer holds ("[[CI runs on Jenkins]] is obsolete", "moved from [[x]]"). */
 const REPLACED_CUE =
-  /\b(?:obsolete|outdated|out of date|no longer|not any ?more|superseded|supersedes|replaced|replaces|replacing|instead of|deprecated|retired|is gone|are gone|was removed|moved (?:from|off|away)|migrated (?:from|off|away)|switched (?:from|off|away))\b/i;
+  /\b(?:obsolete|outdated|out of date|no longer|not any ?more|superseded|supersedes|replaced|replaces|replacing|instead of|deprecated|retired|is gone|are gone|(?:was|were|has been|have been) (?:removed|deleted|dropped)|moved (?:from|off|away)|migrated (?:from|off|away)|switched (?:from|off|away))\b/i;
 
 /** Most replaced links read from one note (a note naming hundreds is not replacing them). */
 const MAX_REPLACED_LINKS = 3;
@@ -41,7 +41,13 @@ function spanWords(spans: readonly string[]): Set<string> {
   return new Set(
     spans
       .flatMap((s) => s.toLowerCase().split(/\s+/))
-      .map((w) => w.replace(/=.*$/, '').replace(/^["'(]+|["'),.:]+$/g, ''))
+      // A call's parentheses are no part of its name: `MainCoroutineRule()` is MainCoroutineRule.
+      .map((w) =>
+        w
+          .replace(/=.*$/, '')
+          .replace(/\(\)$/, '')
+          .replace(/^["'(]+|["'),.:]+$/g, ''),
+      )
       .filter((w) => w.length >= 4),
   );
 }
@@ -61,10 +67,22 @@ export function replacedSpans(body: string): string[] {
     if (clause.includes('[[') || !REPLACED_CUE.test(clause.replace(/`[^`]*`/g, ' '))) continue;
     // What comes after "use …", "replaced by …", "→" is the replacement, not what is gone.
     const newSide = NEW_SIDE_RE.exec(clause.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length)));
-    out.push(...codeSpans(newSide ? clause.slice(0, newSide.index) : clause, MAX_REPLACED_SPANS));
+    const goneText = newSide ? clause.slice(0, newSide.index) : clause;
+    out.push(...codeSpans(goneText, MAX_REPLACED_SPANS), ...codeNames(goneText.replace(/`[^`]*`/g, ' ')));
     if (out.length >= MAX_REPLACED_SPANS) break;
   }
   return out.slice(0, MAX_REPLACED_SPANS);
+}
+
+/**
+ * Names written as code outside backticks: a library or package (`mockito-kotlin is gone`), a
+ * dotted module, a class (`MainCoroutineRule`). Hyphenated English ("built-in") is read too, but like
+ * a span it counts only when it is a word of an older memory's code spans.
+ */
+function codeNames(prose: string): string[] {
+  return [...prose.matchAll(/(?<![\w.-])(?:[a-z][a-z0-9]*(?:[-.][a-z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)(?![\w-])/g)].map(
+    (m) => m[0],
+  );
 }
 
 /** The content stems of a text (function words and words under three letters left out). */

@@ -29,6 +29,18 @@ describe('statedReplacements', () => {
     expect(statedReplacements([mem('compose-db', OLD_BODY), mem('testcontainers', one)])).toEqual([]);
   });
 
+  it('reads a library or class named as code without backticks as a span said to be gone', () => {
+    const unittest = 'Tests: `unittest.TestCase`, `factory-boy` factories, `self.redis = MockRedis()` for the cache.';
+    const pytest = 'Fixtures live in `conftest.py`; factory-boy is gone from the lockfile and MockRedis was deleted.';
+    expect(statedReplacements([mem('unittest', unittest), mem('pytest', pytest)])).toEqual([['unittest', 'pytest']]);
+    // Hyphenated English said to be gone names nothing of the older memory's code.
+    const english = 'Fixtures live in `conftest.py`; the long-running setup is gone from the lockfile and MockRedis was deleted.';
+    expect(statedReplacements([mem('unittest', unittest), mem('pytest', english)])).toEqual([]);
+    // Deleted or dropped says gone as "is gone" does.
+    const deleted = 'Fixtures live in `conftest.py`; factory-boy was dropped and MockRedis was deleted.';
+    expect(statedReplacements([mem('unittest', unittest), mem('pytest', deleted)])).toEqual([['unittest', 'pytest']]);
+  });
+
   it('needs the two words from two spans it says are gone, not one command that changed', () => {
     const gradle = 'Run `./gradlew build` before you push: CI rejects what fails locally.';
     const detekt = '`./gradlew build` no longer runs `detekt`; run `./gradlew detekt` yourself.';
