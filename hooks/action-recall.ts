@@ -101,14 +101,24 @@ export async function actionMatches(
   const kbs = await Promise.all(sets.map(kbTriggers));
   kbs.forEach((kb, k) => {
     // Every note the call reaches, below the bar too: a stale note's replacement is among them.
+    const followed: ActionMatch[] = [];
     const reached = matchAction(kb.index, action, cwd, {
       info: o.info,
       ...(contextStems ? { contextStems } : {}),
       threshold: 0,
       max: REACHED,
+      followed,
     });
-    const ms = giveWayToReplacements(giveWayToSuccessors(reached, kb.notes, sets[k]!, o.warn ?? (() => {})), kb.replacedBy);
-    for (const m of ms.filter((x) => clearsBar(x, o.threshold)).slice(0, o.max ?? MAX_ACTION_NOTES)) {
+    // A note the call already follows stays in the successions, marked, so that what replaced it
+    // takes its evidence (`make test` where an older memory says so and a newer one says the tests
+    // moved to pytest gets the newer one), while a note replaced by one the call follows gives way to
+    // it and neither is given: the call does what the current advice says.
+    const standing = followed.map((m) => ({ ...m, why: [...m.why, FOLLOWED] }));
+    const ms = giveWayToReplacements(
+      giveWayToSuccessors([...reached, ...standing], kb.notes, sets[k]!, o.warn ?? (() => {})),
+      kb.replacedBy,
+    );
+    for (const m of ms.filter((x) => !x.why.includes(FOLLOWED) && clearsBar(x, o.threshold)).slice(0, o.max ?? MAX_ACTION_NOTES)) {
       const note = kb.notes.get(m.id);
       if (note) out.push({ note, match: m });
     }
@@ -118,6 +128,8 @@ export async function actionMatches(
 
 /** Notes a call reaches that are looked at for successions. */
 const REACHED = 20;
+/** What marks a note the call already follows among the matches (and so every note that gave way to it). */
+const FOLLOWED = 'followed';
 
 /**
  * A note that another note the call reaches supersedes is retired advice: its replacement takes its

@@ -70,7 +70,7 @@ export async function runActionTrace(
     }
     write(`tool call   ${stripControls(call)}\n`);
     if (prompt) write(`prompt      ${stripControls(scrub(prompt)).slice(0, 120)}\n`);
-    if (rows.length === 0) write(`            no learning's triggers reach this call\n`);
+    if (rows.length === 0) write(`            no learning's triggers reach this call, or it already does what they say\n`);
     for (const r of rows) write(`${r.given ? 'given   ' : 'below   '}    ${r.id}  ${r.score.toFixed(2)}  ${r.why.join(' ')}\n`);
     write(
       `            (given: evidence >= ${ACTION_MATCH_THRESHOLD} and more than one shared word; at most 2 per call, once per session)\n`,

@@ -18,22 +18,17 @@
  * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared word.
  * Calls that only look (`ls`, `git status`, `cat`, a README read) give nothing unless `applies_when` names them.
  */
-import { settingTokens } from './terms.js';
 import type { TriggerIndex } from './trigger-index.js';
 import { appliesStep, gitStepNotes, optionOfOtherProgram, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { typeEvidence, variableEvidence } from './names.js';
-import { exempted } from './exemptions.js';
-import { runFollows } from './commit-format.js';
+import { dropFollowed } from './followed.js';
 import { placeHolds } from './places.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
 import { callWork, sharedWork, type CallWork } from './call-work.js';
 import { isValueWord, replacedValues } from './values.js';
-
-/** Evidence that the call writes or runs something a note names (not only its topic's words). */
-const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type|changes):/;
 
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
 export const ACTION_MATCH_THRESHOLD = 1.5;
@@ -72,6 +67,8 @@ export interface MatchOptions {
   contextStems?: ReadonlySet<string>;
   threshold?: number;
   max?: number;
+  /** Filled with the notes the call reached and already follows (followed.ts), with their evidence: given no reminder. */
+  followed?: ActionMatch[];
 }
 
 /**
@@ -241,6 +238,15 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
   for (const s of opts.contextStems) if (!f.stems.has(s)) stemCredit(s, PROMPT_WEIGHT, 'prompt', pointed);
 }
 
+/** Note `i`'s evidence as a match. */
+const asMatch = (idx: TriggerIndex, i: number, e: { s: number; strong: boolean; pieces: Set<string>; why: string[] }): ActionMatch => ({
+  id: idx.notes[i]!.id,
+  score: Number(e.s.toFixed(3)),
+  strong: e.strong,
+  pieces: e.pieces.size,
+  why: e.why,
+});
+
 /** Whether a match clears the bar for being given: enough evidence, and one strong match or two pieces. */
 export function clearsBar(m: Pick<ActionMatch, 'score' | 'strong' | 'pieces'>, threshold = ACTION_MATCH_THRESHOLD): boolean {
   return m.score >= threshold && (m.strong || m.pieces >= 2);
@@ -268,25 +274,8 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;
-  // A run that does what a note recommends needs no reminder of it (its `applies_when` aside).
-  const runs = [...f.commands, ...f.statements];
-  if (action.kind === 'run')
-    for (const [i, e] of ev.byNote)
-      if (!e.why.some((w) => w.startsWith('when:')) && runFollows(action.raw, runs, idx.notes[i]!)) ev.byNote.delete(i);
-  // Nor does a call within what a note says is fine ("read-only kubectl (get, describe) is fine", "outside `main.go`").
-  for (const [i, e] of ev.byNote)
-    if (!e.why.some((w) => w.startsWith('when:')) && exempted(idx.notes[i]!, action.kind, f.commands, f.paths)) ev.byNote.delete(i);
-  // Nor does an edit that writes a setting a note recommends, to its value (`timeZone: "Etc/UTC"` for
-  // "set timeZone: Etc/UTC"), and nothing the note is about or warns of: only its topic's words are
-  // left, and it is being followed. The key alone, set to another value, is not following it.
-  if (action.kind === 'edit') {
-    // What it writes: the lines it adds, not those it drops (dropping the setting undoes the note).
-    const settings = settingTokens(addedLines(action.text, action.before));
-    for (const [i, e] of ev.byNote) {
-      const follows = settings.some((c) => idx.notes[i]!.followSettings.has(c));
-      if (follows && !e.why.some((w) => NAMED_EVIDENCE.test(w))) ev.byNote.delete(i);
-    }
-  }
+  // A note the call already follows needs no reminder (its `applies_when` aside).
+  for (const [i, e] of dropFollowed(idx.notes, action, f, ev)) opts.followed?.push(asMatch(idx, i, e));
   return (
     [...ev.byNote.entries()]
       // One shared word is never enough (a file of the same tool, a note naming the same program): a
@@ -294,6 +283,6 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
       .filter(([, e]) => e.s >= threshold && (e.strong || e.pieces.size >= 2))
       .sort((a, b) => b[1].s - a[1].s)
       .slice(0, opts.max ?? MAX_ACTION_NOTES)
-      .map(([i, e]) => ({ id: idx.notes[i]!.id, score: Number(e.s.toFixed(3)), strong: e.strong, pieces: e.pieces.size, why: e.why }))
+      .map(([i, e]) => asMatch(idx, i, e))
   );
 }
