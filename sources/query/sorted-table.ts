@@ -55,3 +55,93 @@ export function readDataFile(moduleDir: string, name: string): string | null {
   }
   return null;
 }
+
+/** Bytes read from a table file at a time, and kept for the next lookup. */
+const CHUNK = 4096;
+const NEWLINE = 0x0a;
+const TAB = 0x09;
+
+/**
+ * The same lookup over a table file read in chunks, as a lookup needs them, not decoded whole: a
+ * process that answers one prompt looks up a few dozen words of a 2.4 MB table, and reading and
+ * decoding all of it cost about 30 ms per hook. Chunks read stay cached (a long-lived process ends up
+ * holding the file it uses). A read that fails mid-lookup finds nothing. The file is UTF-8 (WordNet's
+ * lemmas are ASCII): its bytes sort as its strings do, but for characters past U+FFFF.
+ */
+export function fileTable(file: string): SortedTable | null {
+  let fd: number;
+  let size: number;
+  try {
+    fd = fs.openSync(file, 'r');
+    size = fs.fstatSync(fd).size;
+  } catch {
+    return null;
+  }
+  const { byteAt, text } = chunkReader(fd, size);
+  const find = (byte: number, from: number): number => {
+    for (let i = from; i < size; i += 1) if (byteAt(i) === byte) return i;
+    return -1;
+  };
+  const lineStart = (i: number): number => {
+    for (let j = i - 1; j >= 0; j -= 1) if (byteAt(j) === NEWLINE) return j + 1;
+    return 0;
+  };
+  return {
+    get(key) {
+      try {
+        let lo = 0;
+        let hi = size;
+        while (lo < hi) {
+          const start = lineStart((lo + hi) >>> 1);
+          const tab = find(TAB, start);
+          let end = find(NEWLINE, start);
+          if (end < 0) end = size;
+          if (tab < 0 || tab > end) return null;
+          const k = text(start, tab);
+          if (k === key) return text(tab + 1, end);
+          if (k < key) lo = end + 1;
+          else hi = start;
+        }
+        return null;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+/** Bytes and UTF-8 text of an open file, read CHUNK bytes at a time and kept. */
+function chunkReader(fd: number, size: number): { byteAt: (i: number) => number; text: (from: number, to: number) => string } {
+  const chunks = new Map<number, Buffer>();
+  const chunkOf = (n: number): Buffer => {
+    let c = chunks.get(n);
+    if (!c) {
+      c = Buffer.alloc(Math.min(CHUNK, size - n * CHUNK));
+      fs.readSync(fd, c, 0, c.length, n * CHUNK);
+      chunks.set(n, c);
+    }
+    return c;
+  };
+  return {
+    byteAt: (i) => chunkOf(Math.floor(i / CHUNK))[i % CHUNK]!,
+    text: (from, to) => {
+      const parts: Buffer[] = [];
+      for (let i = from; i < to;) {
+        const n = Math.floor(i / CHUNK);
+        const end = Math.min(to, (n + 1) * CHUNK);
+        parts.push(chunkOf(n).subarray(i % CHUNK, (i % CHUNK) + (end - i)));
+        i = end;
+      }
+      return Buffer.concat(parts).toString('utf8');
+    },
+  };
+}
+
+/** The first openable candidate (dataFileCandidates) as a file-backed table, or null. */
+export function openDataTable(moduleDir: string, name: string): SortedTable | null {
+  for (const file of dataFileCandidates(moduleDir, name)) {
+    const t = fileTable(file);
+    if (t) return t;
+  }
+  return null;
+}

@@ -10,7 +10,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readDataFile, sortedTable, type SortedTable } from './sorted-table.js';
+import { openDataTable, type SortedTable } from './sorted-table.js';
 import { stemOf, type QueryTerm } from '../../core/stems.js';
 
 /** WordNet's detachment rules, all parts of speech together: [suffix, replacement]. */
@@ -51,8 +51,7 @@ let table: SortedTable | null | undefined;
 
 function wordnet(): SortedTable | null {
   if (table !== undefined) return table;
-  const text = readDataFile(path.dirname(fileURLToPath(import.meta.url)), 'wordnet-expand.tsv');
-  table = text === null ? null : sortedTable(text);
+  table = openDataTable(path.dirname(fileURLToPath(import.meta.url)), 'wordnet-expand.tsv');
   return table;
 }
 

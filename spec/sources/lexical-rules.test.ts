@@ -6,7 +6,10 @@ import { ftsQuery } from '../../sources/index/fts-query.js';
 import { datePhraseWords, inKbYears } from '../../pipeline/recall/recall.js';
 import { extractTemporal } from '../../sources/query/temporal-grammar.js';
 import { expandQuery, morphy, relatedToPair, relatedWords } from '../../sources/query/word-expansion.js';
-import { sortedTable } from '../../sources/query/sorted-table.js';
+import { fileTable, sortedTable } from '../../sources/query/sorted-table.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { queryTerms } from '../../core/stems.js';
 import { openIndex, refreshIndex, closeIndex } from '../../sources/index/index.js';
 import { tempKb, noteText, type TempKb } from '../helpers/kb.js';
@@ -119,5 +122,23 @@ describe('sortedTable', () => {
   it('finds keys by binary search and nothing else', () => {
     const t = sortedTable('a\t1\nab\t2\nb\t3\nzz\t4\n');
     expect(['a', 'ab', 'b', 'zz', 'c', '', 'aa'].map((k) => t.get(k))).toEqual(['1', '2', '3', '4', null, null, null]);
+  });
+});
+
+describe('fileTable', () => {
+  it('finds what sortedTable finds in the same text, reading the file in chunks', () => {
+    // Long values put keys and lines across the 4 KB chunks the table reads.
+    const keys = Array.from({ length: 400 }, (_, i) => `k${String(i).padStart(4, '0')}`).sort();
+    const text = keys.map((k, i) => `${k}\t${'v'.repeat(i % 97)}${i}\n`).join('');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-table-'));
+    const file = path.join(dir, 't.tsv');
+    fs.writeFileSync(file, text);
+    try {
+      const [inFile, inText] = [fileTable(file)!, sortedTable(text)];
+      for (const k of [...keys, 'k', 'k0000x', 'zz', '', 'a']) expect(inFile.get(k)).toBe(inText.get(k));
+      expect(fileTable(path.join(dir, 'missing.tsv'))).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
