@@ -104,10 +104,11 @@ export function wholeLearnings(
  * WAL growth).
  */
 export function unsurePointer(results: readonly ScoredCandidate[], floor: number, prompt = ''): ScoredCandidate | null {
-  let pointer: ScoredCandidate | null = null;
-  if (floor <= 0) return pointer;
-  for (const c of results)
-    if (c.relevance < LIKELY_RELEVANCE && !onlyLinked(c) && (!pointer || c.relevance > pointer.relevance)) pointer = c;
+  if (floor <= 0) return null;
+  const best = (ok: (c: ScoredCandidate) => boolean): ScoredCandidate | null =>
+    results.reduce<ScoredCandidate | null>((b, c) => (ok(c) && (!b || c.relevance > b.relevance) ? c : b), null);
+  // A note the prompt's own words reach first; only without one, a note the graph links to a sure one.
+  const pointer = best((c) => c.relevance < LIKELY_RELEVANCE && !onlyLinked(c)) ?? best(onlyLinked);
   if (pointer?.relevanceSource === 'lexical' && (pointer.summaryShare ?? 1) < POINTER_SUMMARY_SHARE) return null;
   if (!pointer) return null;
   const text = searchableText(pointer.note);
@@ -116,11 +117,11 @@ export function unsurePointer(results: readonly ScoredCandidate[], floor: number
 
 /**
  * Whether a learning's relevance is only lent by the KB's entity graph (a note linked to one the
- * prompt is about: the same service, a cause). That is context for a reader who asked for it
- * (`recall`, the MCP search), not evidence that this prompt is about it: on the shared and held-out
- * prompt sets, 4 of 58 such notes over the line were labelled for their prompt, each next to the note
- * that lent it, which was given anyway. Given whole or as the pointer, it was a second, unrelated
- * learning for almost every on-topic prompt of a KB with entity links.
+ * prompt is about: the same service, a cause). That is related context, not evidence that this prompt
+ * is about it: on the shared and held-out prompt sets, 4 of 58 such notes over the line were labelled
+ * for their prompt, each next to the note that lent it. Given whole, it was a second, unrelated
+ * learning for almost every on-topic prompt of a KB with entity links; it may be the one-line pointer
+ * when no note the prompt's own words reach is.
  */
 function onlyLinked(c: ScoredCandidate): boolean {
   return c.relevanceSource === 'linked';

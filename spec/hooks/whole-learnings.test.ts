@@ -92,7 +92,7 @@ describe('wholeLearnings', () => {
     expect(ids(wholeLearnings([prepared], render, 0.3, new Set(), 'pgbouncer: no more client connections').kept)).toEqual(['prepared']);
   });
 
-  it('gives no learning, whole or as the pointer, whose relevance only the entity graph lent it', () => {
+  it('gives a learning whose relevance only the entity graph lent it as the pointer at most, after one the prompt reaches', () => {
     // The pool note is what the prompt is about; the gateway note is linked to it (a shared service).
     const pool = scored(note({ id: 'pool', title: 'Redis pool exhaustion' }), 1, 0.95);
     const linked = (relevance: number): ScoredCandidate => ({
@@ -100,8 +100,10 @@ describe('wholeLearnings', () => {
       relevanceSource: 'linked',
     });
     const sure = wholeLearnings([pool, linked(0.63)], render, 0.3);
-    expect([ids(sure.kept), sure.pointer]).toEqual([['pool'], null]);
-    expect(wholeLearnings([pool, linked(0.45)], render, 0.3).pointer).toBeNull();
+    expect([ids(sure.kept), sure.pointer?.note.key]).toEqual([['pool'], 'gateway']);
+    // A weaker note whose own words reach the prompt is the pointer before it.
+    const reached = { ...scored(note({ id: 'retries', title: 'Retry storms' }), 0.5, 0.35), summaryShare: 0.3 };
+    expect(wholeLearnings([pool, linked(0.63), reached], render, 0.3).pointer?.note.key).toBe('retries');
     // Its own words saying as much: given like any other.
     const own = { ...linked(0.63), relevanceSource: 'lexical' as const };
     expect(ids(wholeLearnings([pool, own], render, 0.3).kept)).toEqual(['pool', 'gateway']);
