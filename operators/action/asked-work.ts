@@ -11,6 +11,7 @@
  * checks before a change is done, credentials (work-kinds.ts). Git steps are apart
  * (git-steps.ts), since "commit" and "push" are requests by themselves.
  */
+import { CREDENTIAL_VARIABLE_RE } from './credentials.js';
 import { stemOf } from '../../core/stems.js';
 import { CLAUSE, asksFor, unswapVerbs } from './requests.js';
 import { KINDS } from './work-kinds.js';
@@ -203,14 +204,8 @@ const ASKED_BY_VERB = [
       'dgi',
     ),
   },
-  // A credential by the name of the variable that holds it (`STRIPE_WEBHOOK_SECRET`, `DB_PASSWORD`,
-  // `HEROKU_API_KEY`): upper-case words joined by underscores, the last a secret's word, or a key's
-  // kind before KEY (a `SEARCH_KEY` or `CACHE_KEY` is no credential). Case matters: `db_password` is
-  // as likely a column.
-  {
-    kind: 'secret',
-    re: /(?<![\w$])(?<verb>(?:[A-Z][A-Z0-9]*_)+(?:SECRETS?|TOKENS?|PASSWORDS?|PASSWD|PWD|CREDENTIALS|(?:API|SECRET|ACCESS|PRIVATE|SIGNING|AUTH|CLIENT|MASTER|ENCRYPTION|LICENSE)_KEY|APIKEY))(?![\w$])/dg,
-  },
+  // A credential by the name of the variable that holds it (credentials.ts): `STRIPE_WEBHOOK_SECRET`, `$DB_PASSWORD`, `API_KEY`.
+  { kind: 'secret', re: CREDENTIAL_VARIABLE_RE },
   // Getting a change to production, asked or asked about anywhere ("what are the steps to get it to
   // prod?", "so we'd ship it to prod on Dec 1, right?", "get it onto prod asap", "can it go live on the 17th?",
   // "can the refactor go out on the 30th?", "it should go out with 5.0").

@@ -32,6 +32,12 @@ describe('askedWork: checks, credentials, tests by what they cover, work named b
     expect(work('NEXT_PUBLIC_ALGOLIA_SEARCH_KEY still has the old value on preview')).toEqual([]);
     expect(work('rename CACHE_KEY to CACHE_PREFIX')).toEqual([]);
     expect(work('add a db_password column to the legacy import table')).not.toContain('secret');
+    expect(work('set API_KEY and AWS_ACCESS_KEY_ID in .env')).toEqual(['secret']);
+    expect(work('why is $GITHUB_TOKEN empty in the job')).toEqual(['secret']);
+    // A limit, a kind of token or a flow named in capitals is no credential.
+    for (const p of ['bump OPENAI_MAX_TOKENS to 4096', 'PAD_TOKEN and EOS_TOKEN are swapped', 'dispatch RESET_PASSWORD after submit'])
+      expect(work(p)).toEqual([]);
+    expect(work('the NEXT_PAGE_TOKEN from the list call is never sent')).toEqual([]);
   });
 
   it('reads tests asked for by what they cover, or as the next step', () => {
