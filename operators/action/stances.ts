@@ -130,11 +130,12 @@ export function spanStances(text: string): SpanStance[] {
     const at = m.index ?? 0;
     const head = text.slice(Math.max(0, at - CLAUSE_WINDOW), at);
     // What the clause says before the span, other spans' code left out (`--no-optional` is no warning),
-    // and the asides it closed: "(library modules have no flavors)" says nothing against what follows.
+    // and the asides it closed that only describe: "(library modules have no flavors)" says nothing
+    // against what follows, "(don't do this):" or "(only after a backup)" does.
     const before = head
       .slice(lastClauseStart(head))
       .replace(/`[^`]*`/g, ' ')
-      .replace(/\([^()]*\)/g, ' ');
+      .replace(/\([^()]*\)/g, (aside) => (describes(aside) ? ' ' : aside));
     const rest = text.slice(at + m[0].length, at + m[0].length + CLAUSE_WINDOW);
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
     const own = end >= 0 ? rest.slice(0, end) : rest;
@@ -161,6 +162,15 @@ export function spanStances(text: string): SpanStance[] {
     out.push({ span: m[1]!, recommended: cue && !warned && !GUARD_CUE.test(clause), warned });
   }
   return out;
+}
+
+/**
+ * Whether an aside in parentheses only describes something: no warning, guard or label of a wrong
+ * way in it. "No" before a noun is a description ("have no flavors"), not a warning.
+ */
+function describes(aside: string): boolean {
+  const words = aside.replace(/\bno\s+(?=[a-z])/gi, ' ');
+  return !WARN_CUE.test(words) && !GUARD_CUE.test(words) && !NOT_ADVICE_CUE.test(words) && !/\b(?:only|recommended)\b/i.test(words);
 }
 
 /** What precedes a span that stands on a line of its own, after a blank line (a command set out under its lead-in). */

@@ -20,6 +20,13 @@ describe('an aside in parentheses', () => {
     // A warning the aside leaves open still warns: "(never `X`)".
     expect(stance('Use `pnpm add` (never `npm install`).')).toEqual(['pnpm add:do', 'npm install:-']);
   });
+
+  it('that warns, guards or calls it the wrong way still does', () => {
+    expect(stance("The old way (don't do this): `git push --force origin main`")).toEqual(['git push --force origin main:-']);
+    expect(stance('Reset (NOT recommended): `git reset --hard origin/main`')).toEqual(['git reset --hard origin/main:-']);
+    expect(stance('Use (but never on main) `git push --force`.')).toEqual(['git push --force:-']);
+    expect(stance('Run (only after a backup) `pg_restore --clean`.')).toEqual(['pg_restore --clean:-']);
+  });
 });
 
 describe('a command a colon introduces', () => {
