@@ -12,7 +12,7 @@ const MEMORY_TYPES = new Set(['user', 'feedback', 'project', 'reference']);
 
 /** Words that say a linked note no longer holds ("[[CI runs on Jenkins]] is obsolete", "moved from [[x]]"). */
 const REPLACED_CUE =
-  /\b(?:obsolete|outdated|out of date|no longer|not any ?more|superseded|supersedes|replaced|replaces|replacing|instead of|deprecated|retired|is gone|are gone|(?:was|were|has been|have been) (?:removed|deleted|dropped)|moved (?:from|off|away)|migrated (?:from|off|away)|switched (?:from|off|away))\b/i;
+  /\b(?:obsolete|outdated|out of date|no longer|not any ?more|superseded|supersedes|replaced|replaces|replacing|instead of|deprecated|retired|is gone|are gone|was removed|moved (?:from|off|away)|migrated (?:from|off|away)|switched (?:from|off|away))\b/i;
 
 /** Most replaced links read from one note (a note naming hundreds is not replacing them). */
 const MAX_REPLACED_LINKS = 3;
@@ -68,10 +68,31 @@ export function replacedSpans(body: string): string[] {
     // What comes after "use …", "replaced by …", "→" is the replacement, not what is gone.
     const newSide = NEW_SIDE_RE.exec(clause.replace(/`[^`]*`/g, (m) => ' '.repeat(m.length)));
     const goneText = newSide ? clause.slice(0, newSide.index) : clause;
-    out.push(...codeSpans(goneText, MAX_REPLACED_SPANS), ...codeNames(goneText.replace(/`[^`]*`/g, ' ')));
+    out.push(...codeSpans(goneText, MAX_REPLACED_SPANS), ...codeNames(namedGone(goneText.replace(/`[^`]*`/g, ' '))));
     if (out.length >= MAX_REPLACED_SPANS) break;
   }
   return out.slice(0, MAX_REPLACED_SPANS);
+}
+
+/**
+ * Where a clause names what is gone, for names without backticks: after an active cue ("replaced
+ * jest.config.js"), else before each cue, from the one before it ("mockito-kotlin is gone from the
+ * lockfile and MockRedis was removed"); not where it went or what removed it ("was removed from
+ * fly.toml", "replaced by vitest.config.ts").
+ */
+function namedGone(prose: string): string {
+  const parts: string[] = [];
+  let from = 0;
+  for (const cue of prose.matchAll(new RegExp(REPLACED_CUE.source, 'gi'))) {
+    const at = cue.index ?? 0;
+    const after = prose.slice(at + cue[0].length);
+    if (GONE_AFTER_CUE.test(cue[0]) && !PASSIVE_BEFORE.test(prose.slice(0, at)) && !/^\s+by\b/i.test(after)) {
+      const end = GONE_END_RE.exec(after);
+      parts.push(end ? after.slice(0, end.index) : after);
+    } else parts.push(prose.slice(from, at));
+    from = at + cue[0].length;
+  }
+  return parts.join(' ');
 }
 
 /**

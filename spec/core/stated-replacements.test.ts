@@ -31,14 +31,19 @@ describe('statedReplacements', () => {
 
   it('reads a library or class named as code without backticks as a span said to be gone', () => {
     const unittest = 'Tests: `unittest.TestCase`, `factory-boy` factories, `self.redis = MockRedis()` for the cache.';
-    const pytest = 'Fixtures live in `conftest.py`; factory-boy is gone from the lockfile and MockRedis was deleted.';
+    const pytest = 'Fixtures live in `conftest.py`; factory-boy is gone from the lockfile and MockRedis was removed.';
     expect(statedReplacements([mem('unittest', unittest), mem('pytest', pytest)])).toEqual([['unittest', 'pytest']]);
     // Hyphenated English said to be gone names nothing of the older memory's code.
-    const english = 'Fixtures live in `conftest.py`; the long-running setup is gone from the lockfile and MockRedis was deleted.';
+    const english = 'Fixtures live in `conftest.py`; the long-running setup is gone from the lockfile and MockRedis was removed.';
     expect(statedReplacements([mem('unittest', unittest), mem('pytest', english)])).toEqual([]);
-    // Deleted or dropped says gone as "is gone" does.
-    const deleted = 'Fixtures live in `conftest.py`; factory-boy was dropped and MockRedis was deleted.';
-    expect(statedReplacements([mem('unittest', unittest), mem('pytest', deleted)])).toEqual([['unittest', 'pytest']]);
+    // Where something was removed from, or what removed it, is not what is gone.
+    const fly = 'Deploy staging with `fly deploy -c fly.staging.toml`; production with `fly deploy -c fly.toml`.';
+    const where = 'The healthcheck section was removed from fly.staging.toml and fly.toml.';
+    expect(statedReplacements([mem('fly-deploys', fly), mem('healthcheck', where)])).toEqual([]);
+    const vitest = 'Tests use `vitest.config.ts` and `vitest.setup.ts`.';
+    expect(
+      statedReplacements([mem('vitest', vitest), mem('jest-gone', 'vitest.config.ts and vitest.setup.ts replaced jest.config.js.')]),
+    ).toEqual([]);
   });
 
   it('needs the two words from two spans it says are gone, not one command that changed', () => {
