@@ -18,8 +18,8 @@ const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|t
 type NoteEvidence = Evidence['byNote'] extends Map<number, infer E> ? E : never;
 
 /**
- * Takes the notes the call follows out of `ev` and returns them with their evidence (a replaced
- * note's passes to what replaced it). An `applies_when` hit stays: its author asked for the note
+ * Takes the notes the call follows or is exempted from out of `ev`, and returns those it follows
+ * with their evidence (a replaced note's passes to what replaced it). An `applies_when` hit stays: its author asked for the note
  * whenever the call matches.
  */
 export function dropFollowed(
@@ -29,8 +29,10 @@ export function dropFollowed(
   ev: Evidence,
 ): [number, NoteEvidence][] {
   const out: [number, NoteEvidence][] = [];
-  const drop = (i: number): void => {
-    out.push([i, ev.byNote.get(i)!]);
+  // A note the call is only within ("read-only kubectl is fine") is dropped, not returned: the call
+  // follows no advice of it, so it has nothing to pass to a note that replaces it.
+  const drop = (i: number, follows = true): void => {
+    if (follows) out.push([i, ev.byNote.get(i)!]);
     ev.byNote.delete(i);
   };
   const asked = (why: readonly string[]): boolean => why.some((w) => w.startsWith('when:'));
@@ -38,7 +40,7 @@ export function dropFollowed(
   const runs = [...f.commands, ...f.statements];
   if (action.kind === 'run') for (const [i, e] of ev.byNote) if (!asked(e.why) && runFollows(action.raw, runs, notes[i]!)) drop(i);
   // Nor does a call within what a note says is fine ("read-only kubectl (get, describe) is fine", "outside `main.go`").
-  for (const [i, e] of ev.byNote) if (!asked(e.why) && exempted(notes[i]!, action.kind, f.commands, f.paths)) drop(i);
+  for (const [i, e] of ev.byNote) if (!asked(e.why) && exempted(notes[i]!, action.kind, f.commands, f.paths)) drop(i, false);
   // Nor does an edit that writes a setting a note recommends, to its value (`timeZone: "Etc/UTC"` for
   // "set timeZone: Etc/UTC"), and nothing the note is about or warns of: only its topic's words are
   // left, and it is being followed. The key alone, set to another value, is not following it.

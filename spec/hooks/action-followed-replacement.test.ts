@@ -53,4 +53,21 @@ describe('a call that follows the memory that replaced another', () => {
   it('gets the newer memory when it runs what the older one said', async () => {
     expect(await given('make test')).toEqual([newer.key]);
   });
+
+  it('still warns when the older memory names the command the call runs', async () => {
+    const never = parseNote(
+      `---\nname: no laptop deploys\ndescription: Never deploy from a laptop\ntype: feedback\n---\nNever run \`make deploy\` or \`make release\` from a laptop; CI deploys main.\n`,
+      'memory/feedback_no_laptop_deploys.md',
+      'documents',
+    );
+    const moved = parseNote(
+      `---\nname: deploys-in-ci\ndescription: Deploys run in CI only since May\nmetadata:\n  type: project\n---\nDeploys changed in May: \`make deploy\` and \`make release\` are gone. The CI deploy job is the only way to ship.\n`,
+      'memory/project_deploys_in_ci.md',
+      'documents',
+    );
+    const both = { noteSets: () => [{ root: '/kb', version: null, notes: () => [never, moved] }] } as unknown as RecallSession;
+    const call = readToolCall({ tool_name: 'Bash', tool_input: { command: 'make deploy', description: 'Deploy' } })!;
+    const got = (await actionMatches(both, call, '/home/dev/shop', { info: () => 1, prompt: '' })).map((m) => m.note.key);
+    expect(got.length).toBeGreaterThan(0);
+  });
 });
