@@ -64,7 +64,9 @@ export function liftSuccessors(
       const o = relevance.get(older);
       const n = relevance.get(newer);
       if (!o || !n || (o.p <= n.p && rankingOf(o) <= rankingOf(n))) continue;
-      relevance.set(newer, { ...n, p: Math.max(o.p, n.p), ranking: Math.max(rankingOf(o), rankingOf(n)), source: 'successor' });
+      // Relevance a link lent the older note stays lent: the newer one is no surer than a linked note.
+      const source = o.p > n.p && o.source === 'linked' ? 'linked' : 'successor';
+      relevance.set(newer, { ...n, p: Math.max(o.p, n.p), ranking: Math.max(rankingOf(o), rankingOf(n)), source });
       rose = true;
     }
     if (!rose) break;

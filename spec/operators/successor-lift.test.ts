@@ -6,6 +6,9 @@
 import { describe, it, expect, afterEach } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
+import { liftSuccessors } from '../../operators/lift-successors.js';
+import type { RelevanceEstimate } from '../../core/state.js';
+import { candidate } from './states.js';
 import { applyBoosts } from '../../operators/apply-boosts.js';
 import { queryTerms } from '../../core/stems.js';
 import { initialState, type RecallState } from '../../core/state.js';
@@ -233,5 +236,19 @@ describe('successor lift in a recall', () => {
     const r = await recallIn(kb, QUERY, { floor: 0.5 });
     expect(ids(r)).toEqual(['sessions', 'jwt']);
     expect(r.outcome!.results[0]!.relevanceSource).toBe('successor');
+  });
+});
+
+describe('liftSuccessors and relevance a link lent', () => {
+  it('passes it on as lent: the replacement is no surer than the linked note it replaces', () => {
+    const [pool, oldGw, newGw] = ['pool', 'gw-old', 'gw-new'].map((id, i) => candidate(note({ id }), i));
+    const est = (p: number, source: RelevanceEstimate['source']): RelevanceEstimate => ({ p, source }) as RelevanceEstimate;
+    const rel = new Map([
+      [pool!.note.key, est(0.95, 'lexical')],
+      [oldGw!.note.key, est(0.63, 'linked')],
+      [newGw!.note.key, est(0.2, 'lexical')],
+    ]);
+    liftSuccessors(rel, [pool!, oldGw!, newGw!], () => new Map([[oldGw!.note.path, new Set([newGw!.note.path])]]), []);
+    expect([rel.get(newGw!.note.key)?.p, rel.get(newGw!.note.key)?.source]).toEqual([0.63, 'linked']);
   });
 });
