@@ -85,11 +85,7 @@ function namedGone(prose: string): string {
   let from = 0;
   for (const cue of prose.matchAll(new RegExp(REPLACED_CUE.source, 'gi'))) {
     const at = cue.index ?? 0;
-    const after = prose.slice(at + cue[0].length);
-    if (GONE_AFTER_CUE.test(cue[0]) && !PASSIVE_BEFORE.test(prose.slice(0, at)) && !/^\s+by\b/i.test(after)) {
-      const end = GONE_END_RE.exec(after);
-      parts.push(end ? after.slice(0, end.index) : after);
-    } else parts.push(prose.slice(from, at));
+    parts.push(goneAfter(prose, at, cue[0]) ?? prose.slice(from, at));
     from = at + cue[0].length;
   }
   return parts.join(' ');
@@ -119,17 +115,26 @@ const PASSIVE_BEFORE = /\b(?:is|are|was|were|been|be|being|got|gets|get)\s+$/i;
 const GONE_END_RE = new RegExp(`${NEW_SIDE_RE.source}|\\b(?:with|to|onto|for|by)\\b`, 'i');
 
 /**
+ * What an active cue at `at` names as gone ("Horizon replaced the per-server queue workers in
+ * August": the workers), up to GONE_END_RE; null for a passive one ("the workers were replaced",
+ * "replaced by"), where what is gone comes before it.
+ */
+function goneAfter(prose: string, at: number, cue: string): string | null {
+  const after = prose.slice(at + cue.length);
+  if (!GONE_AFTER_CUE.test(cue) || PASSIVE_BEFORE.test(prose.slice(0, at)) || /^\s+by\b/i.test(after)) return null;
+  const end = GONE_END_RE.exec(after);
+  return end ? after.slice(0, end.index) : after;
+}
+
+/**
  * The part of a replacement clause that names what is gone: after an active cue, up to GONE_END_RE
  * ("Horizon replaced the per-server queue workers in August": not Horizon, which is the new side);
  * else before the cue, up to what names the new side ("`npm ci` is obsolete, use pnpm").
  */
 function goneSide(prose: string): string {
   const cue = REPLACED_CUE.exec(prose)!;
-  const after = prose.slice(cue.index + cue[0].length);
-  if (GONE_AFTER_CUE.test(cue[0]) && !PASSIVE_BEFORE.test(prose.slice(0, cue.index)) && !/^\s+by\b/i.test(after)) {
-    const end = GONE_END_RE.exec(after);
-    return end ? after.slice(0, end.index) : after;
-  }
+  const gone = goneAfter(prose, cue.index, cue[0]);
+  if (gone !== null) return gone;
   const newSide = NEW_SIDE_RE.exec(prose);
   return (newSide ? prose.slice(0, newSide.index) : prose).replace(REPLACED_CUE, ' ');
 }

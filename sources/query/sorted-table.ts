@@ -9,27 +9,40 @@ export interface SortedTable {
   get(key: string): string | null;
 }
 
+/** What the binary search reads of a table: its length, where a line starts and a character is, and a slice. */
+interface TableText {
+  size: number;
+  lineStart(i: number): number;
+  find(char: string, from: number): number;
+  text(from: number, to: number): string;
+}
+
+/** The value of `key` in sorted `key\tvalue` lines, by binary search over their text; null when absent. */
+function lookup(t: TableText, key: string): string | null {
+  let lo = 0;
+  let hi = t.size;
+  while (lo < hi) {
+    const start = t.lineStart((lo + hi) >>> 1);
+    const tab = t.find('\t', start);
+    let end = t.find('\n', start);
+    if (end < 0) end = t.size;
+    if (tab < 0 || tab > end) return null;
+    const k = t.text(start, tab);
+    if (k === key) return t.text(tab + 1, end);
+    if (k < key) lo = end + 1;
+    else hi = start;
+  }
+  return null;
+}
+
 export function sortedTable(body: string): SortedTable {
-  const lineStart = (i: number): number => body.lastIndexOf('\n', i - 1) + 1;
-  return {
-    get(key) {
-      let lo = 0;
-      let hi = body.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        const start = lineStart(mid);
-        const tab = body.indexOf('\t', start);
-        let end = body.indexOf('\n', start);
-        if (end < 0) end = body.length;
-        if (tab < 0 || tab > end) return null;
-        const k = body.slice(start, tab);
-        if (k === key) return body.slice(tab + 1, end);
-        if (k < key) lo = end + 1;
-        else hi = start;
-      }
-      return null;
-    },
+  const t: TableText = {
+    size: body.length,
+    lineStart: (i) => body.lastIndexOf('\n', i - 1) + 1,
+    find: (char, from) => body.indexOf(char, from),
+    text: (from, to) => body.slice(from, to),
   };
+  return { get: (key) => lookup(t, key) };
 }
 
 /**
@@ -59,7 +72,6 @@ export function readDataFile(moduleDir: string, name: string): string | null {
 /** Bytes read from a table file at a time, and kept for the next lookup. */
 const CHUNK = 4096;
 const NEWLINE = 0x0a;
-const TAB = 0x09;
 
 /**
  * The same lookup over a table file read in chunks, as a lookup needs them, not decoded whole: a
@@ -78,31 +90,23 @@ export function fileTable(file: string): SortedTable | null {
     return null;
   }
   const { byteAt, text } = chunkReader(fd, size);
-  const find = (byte: number, from: number): number => {
-    for (let i = from; i < size; i += 1) if (byteAt(i) === byte) return i;
-    return -1;
-  };
-  const lineStart = (i: number): number => {
-    for (let j = i - 1; j >= 0; j -= 1) if (byteAt(j) === NEWLINE) return j + 1;
-    return 0;
+  const t: TableText = {
+    size,
+    lineStart: (i) => {
+      for (let j = i - 1; j >= 0; j -= 1) if (byteAt(j) === NEWLINE) return j + 1;
+      return 0;
+    },
+    find: (char, from) => {
+      const byte = char.charCodeAt(0);
+      for (let i = from; i < size; i += 1) if (byteAt(i) === byte) return i;
+      return -1;
+    },
+    text,
   };
   return {
     get(key) {
       try {
-        let lo = 0;
-        let hi = size;
-        while (lo < hi) {
-          const start = lineStart((lo + hi) >>> 1);
-          const tab = find(TAB, start);
-          let end = find(NEWLINE, start);
-          if (end < 0) end = size;
-          if (tab < 0 || tab > end) return null;
-          const k = text(start, tab);
-          if (k === key) return text(tab + 1, end);
-          if (k < key) lo = end + 1;
-          else hi = start;
-        }
-        return null;
+        return lookup(t, key);
       } catch {
         return null;
       }
