@@ -228,6 +228,18 @@ export const KINDS: WorkKind[] = [
     tools: ['oban', 'bullmq', 'hangfire', 'rq'],
     verbs: ['move', 'offload', 'defer'],
   },
+  // Feature flags: rules about where a flag is declared, who owns it and where it is toggled. Asked
+  // for by what flags do more than by name (flag-requests.ts); not a command's option (`cli-flags`).
+  {
+    kind: 'flag',
+    objects: [
+      'feature[ -](?:flags?|toggles?|switch(?:es)?)',
+      '(?:launchdarkly|flipper|unleash|flagsmith|growthbook|statsig|configcat) (?:flags?|toggles?)',
+    ],
+    named: ['flag', 'flags', 'toggles'],
+    tools: ['flipper', 'launchdarkly', 'unleash', 'flagsmith', 'growthbook', 'statsig', 'configcat'],
+    notNamed: ['cli', 'command', 'commands', 'compiler', 'cflags', 'ldflags', 'args', 'arguments', 'options', 'emoji', 'country'],
+  },
   // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.
   { kind: 'ui-text', objects: [], named: ['strings', 'i18n', 'l10n', 'localization', 'localisation', 'translations', 'lokalise'] },
   // Not "read replicas": a database's, not a deploy's.
