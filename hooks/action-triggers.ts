@@ -19,7 +19,8 @@ export interface KbTriggers {
   /**
    * Memories a newer memory of the same folder says in words are gone ("Horizon replaced the
    * per-server queue workers"), older id → newer id: read over the whole KB, as a call may reach the
-   * older one only. (The prompt hook reads the same pairs among a recall's candidates.)
+   * older one only. (The prompt hook reads the same pairs among a recall's candidates.) And the notes
+   * retired by a successor (NoteSet.retired), which are indexed for this only.
    */
   replacedBy: Map<string, string>;
 }
@@ -40,12 +41,14 @@ const MEMO = new Map<string, NoteTriggers>();
 const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-async function build(notes: readonly Note[]): Promise<KbTriggers> {
+async function build(notes: readonly Note[], retired: readonly { note: Note; by: string }[] = []): Promise<KbTriggers> {
   const byId = new Map<string, Note>();
   const triggers: NoteTriggers[] = [];
-  for (let i = 0; i < notes.length; i += 1) {
+  const successorOf = retiredSuccessors(notes, retired);
+  const all = [...notes, ...retired.map((r) => r.note).filter((n) => successorOf.has(n.key))];
+  for (let i = 0; i < all.length; i += 1) {
     if (i > 0 && i % SLICE === 0) await yieldToLoop();
-    const n = notes[i]!;
+    const n = all[i]!;
     const id = idOf(n);
     const memoKey = `${n.key}\0${n.contentHash}`;
     let t = MEMO.get(memoKey);
@@ -55,13 +58,42 @@ async function build(notes: readonly Note[]): Promise<KbTriggers> {
       MEMO.set(memoKey, t);
     }
     byId.set(id, n);
-    triggers.push(t);
+    triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
   }
-  const idByKey = new Map(notes.map((n) => [n.key, idOf(n)]));
+  const idByKey = new Map(all.map((n) => [n.key, idOf(n)]));
   const replacedBy = new Map<string, string>();
   for (const [older, newer] of statedReplacements(notes.filter((n) => n.memoryType).slice(0, MAX_MEMORIES)))
     replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
+  for (const [older, newer] of successorOf) replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
   return { index: buildTriggerIndex(triggers), notes: byId, replacedBy };
+}
+
+/**
+ * A retired note's triggers with nothing of it followed: its advice is no longer the advice, so a call
+ * that writes what it recommended (`Flipper.enable_actor(...)` in a production console, where the
+ * successor says toggles now live elsewhere) does what was retired. That is evidence for the
+ * successor, which takes it (action-successions.ts), not a call that needs no reminder.
+ */
+function asRetired(t: NoteTriggers): NoteTriggers {
+  return { ...t, followTokens: new Set(), followSettings: new Set() };
+}
+
+/**
+ * The retired notes whose line of successors ends at a note the KB gives, older key → its successor's
+ * key. Such a note is indexed, never given: a call that does what it said gets what replaced it
+ * (action-successions.ts), as a prompt about it gets its successor (operators/lift-successors.ts). One
+ * whose successors end nowhere (a loop, a missing note) is left out: it has nothing to give way to.
+ */
+function retiredSuccessors(notes: readonly Note[], retired: readonly { note: Note; by: string }[]): Map<string, string> {
+  const givable = new Set(notes.map((n) => n.key));
+  const next = new Map(retired.map((r) => [r.note.key, r.by]));
+  const out = new Map<string, string>();
+  for (const r of retired) {
+    let at = r.by;
+    for (let k = 0; k < retired.length && !givable.has(at) && next.has(at); k += 1) at = next.get(at)!;
+    if (givable.has(at)) out.set(r.note.key, r.by);
+  }
+  return out;
 }
 
 /**
@@ -74,7 +106,7 @@ export function kbTriggers(set: NoteSet): Promise<KbTriggers> {
   if (ready) return Promise.resolve(ready);
   const under = v ? BUILDING.get(v) : undefined;
   if (under) return under;
-  const made = build(set.notes());
+  const made = build(set.notes(), set.retired?.() ?? []);
   if (!v) return made;
   BUILDING.set(v, made);
   void made.then(

@@ -167,6 +167,12 @@ export interface NoteSet {
   version: string | null;
   notes(): Note[];
   /**
+   * Notes retired by a successor (their `superseded_by`, or a note that declares it supersedes them),
+   * each with its successor's key: never given, but a tool call that does what one of them said gets
+   * what replaced it.
+   */
+  retired?(): { note: Note; by: string }[];
+  /**
    * Successions among the given notes (by path): older path → the paths of the live notes that
    * supersede it (frontmatter `supersedes`, or the entity graph's `supersedes` relationship); may throw.
    */

@@ -17,6 +17,7 @@ import {
   markSuspect,
   successorNotes,
   supersededKeys,
+  supersedingPairs,
   setBusyTimeout,
   type IndexHandle,
   type RefreshReport,
@@ -129,15 +130,47 @@ export async function openSession(opts: SessionOptions, given: RunIo): Promise<R
   return combineSessions(sessions, io.warn, sources);
 }
 
+/** The notes a KB can give, and those retired by a note it can give (NoteSet.retired). */
+interface NoteSplit {
+  givable: Note[];
+  retired: { note: Note; by: string }[];
+}
+
 /**
  * The KB's live notes a recall may give: not quarantined, not retired by their own frontmatter
- * (superseded_by, status superseded or archived), not named by another note's `supersedes`.
+ * (superseded_by, status superseded or archived), not named by another note's `supersedes`. And the
+ * retired ones that name their successor (their `superseded_by`, or the note that claims them), with
+ * its key: not quarantined, not archived.
  */
-function givableNotes(index: IndexHandle): Note[] {
+function splitNotes(index: IndexHandle): NoteSplit {
   const claimed = supersededKeys(index);
-  return liveNotesOf(index, true).filter(
+  const all = liveNotesOf(index, true);
+  const givable = all.filter(
     (n) => !n.quarantine && !n.supersededBy && n.status !== 'superseded' && n.status !== 'archived' && !claimed.has(n.key),
   );
+  const byKey = new Map(all.map((n) => [n.key, n]));
+  const byId = new Map(all.map((n) => [n.displayId, n]));
+  const successor = new Map<string, string>();
+  for (const { older, newer } of supersedingPairs(index)) if (!successor.has(older)) successor.set(older, newer);
+  for (const n of all) {
+    const by = n.supersededBy ? (byKey.get(n.supersededBy) ?? byId.get(n.supersededBy)) : undefined;
+    if (by && by.key !== n.key) successor.set(n.key, by.key);
+  }
+  const isGivable = new Set(givable.map((n) => n.key));
+  const retired = all
+    .filter((n) => !isGivable.has(n.key) && !n.quarantine && n.status !== 'archived' && successor.has(n.key))
+    .map((note) => ({ note, by: successor.get(note.key)! }));
+  return { givable, retired };
+}
+
+/** splitNotes, read once per index generation (the notes and the retired ones are asked for together). */
+function splitOnce(index: IndexHandle): () => NoteSplit {
+  let kept: { gen: number; split: NoteSplit } | null = null;
+  return () => {
+    const gen = indexGeneration(index);
+    if (kept?.gen !== gen) kept = { gen, split: splitNotes(index) };
+    return kept.split;
+  };
 }
 
 /** One KB, its scope already resolved. */
@@ -159,6 +192,7 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
   );
   try {
     const kb = await prepare({ config, verbose, scope, index, refresh, now, io }, opts, degraded);
+    const split = splitOnce(index);
     let closed = false;
     return {
       config,
@@ -174,7 +208,8 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
         {
           root: scope.root,
           version: index.file === ':memory:' ? null : `${index.file}#${indexGeneration(index)}`,
-          notes: () => givableNotes(index),
+          notes: () => split().givable,
+          retired: () => split().retired,
           successors: (paths) => successorNotes(index, paths, linkHub(kb.liveNotes), now()),
         },
       ],

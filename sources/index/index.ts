@@ -54,6 +54,7 @@ export {
   sidecarText,
   supersedeLinksOutside,
   supersededKeys,
+  supersedingPairs,
 } from './queries.js';
 export { refreshLockHolder, refreshWaiting, refreshWithin, tryRefreshLock } from './refresh.js';
 export { MAX_LINK_ENTITIES, MAX_SUPERSEDES_CLAIMS, linkedNotes, successorNotes, termStats } from './relevance.js';

@@ -129,6 +129,20 @@ export function notesByDate(h: IndexHandle): Note[] {
 }
 
 /**
+ * The supersessions the KB's own notes declare, as pairs of keys: the older note (named by key, or by
+ * the `name:` of a memory a newer memory says it replaces) and the note that declares it.
+ */
+export function supersedingPairs(h: IndexHandle): { older: string; newer: string }[] {
+  return h.db
+    .prepare(
+      `SELECT DISTINCT n.key AS older, s.by_key AS newer FROM supersedes s
+       JOIN notes n ON n.key = s.target OR json_extract(n.data, '$.frontmatter.name') = s.target
+       WHERE s.by_path NOT LIKE '${TEAM_PREFIX}/%' AND n.${OWN} AND n.key != s.by_key`,
+    )
+    .all() as { older: string; newer: string }[];
+}
+
+/**
  * Keys some note of the KB's own declares it supersedes: by key, or by the `name:` of a memory a
  * newer memory says it replaces (core/note/memory.ts).
  */

@@ -115,3 +115,59 @@ describe('action hook and a memory another says in words is gone', () => {
     expect(given[0]).toBe(horizon.displayId);
   });
 });
+
+describe('action hook and a note retired before the call (NoteSet.retired)', () => {
+  // A successor in words of its own: the call reaches only the note it retired.
+  const cookies = parseNote(
+    `---\nid: lrn-cookies\ntitle: "Auth convention: server-side sessions in cookies"\nkey_insight: "First-party services keep a server-side session per login."\n---\nBody.\n`,
+    'documents/cookies.md',
+    'documents',
+  );
+  // The KB gives the cookies note only: the JWT note is retired by it, so the session lists it apart.
+  const sessionWith = (retired: { note: ReturnType<typeof parseNote>; by: string }[]): RecallSession =>
+    ({ noteSets: () => [{ root: '/kb', version: null, notes: () => [cookies], retired: () => retired }] }) as unknown as RecallSession;
+
+  it('gives the successor of a retired note the call reaches, never the retired note', async () => {
+    expect(await given(sessionWith([]))).toEqual([]);
+    expect(await given(sessionWith([{ note: jwt, by: cookies.key }]))).toEqual(['lrn-cookies']);
+  });
+
+  it('leaves out a retired note whose successor the KB does not give', async () => {
+    expect(await given(sessionWith([{ note: jwt, by: 'documents/gone.md' }]))).toEqual([]);
+  });
+});
+
+describe('action hook and code a retired note recommended', () => {
+  const memory = (file: string, name: string, description: string, body: string) =>
+    parseNote(`---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n${body}\n`, `memory/${file}.md`, 'documents');
+  const consoleToggles = memory(
+    'project_flag_console',
+    'Toggling flags',
+    'Flags are flipped from a Rails console on the app server',
+    'Open `bin/rails c` on the app server, then `Flipper.enable_actor(:flag, User.find(id))` or `Flipper.enable_percentage_of_actors(:flag, 10)`.',
+  );
+  const cloud = memory(
+    'project_flag_cloud',
+    'flag-cloud',
+    'Flags live in the hosted flag service now; a console change is reverted at the next sync',
+    'Replaces [[Toggling flags]]. Set actors and percentages in the hosted UI, which keeps an audit log.',
+  );
+  const call = readToolCall({
+    tool_name: 'Bash',
+    tool_input: { command: "bin/rails runner 'Flipper.enable_actor(:beta_pricing, User.find(77))'" },
+  })!;
+  const givenFor = async (retired: { note: ReturnType<typeof parseNote>; by: string }[]) =>
+    (
+      await actionMatches(
+        { noteSets: () => [{ root: '/kb', version: null, notes: () => [cloud], retired: () => retired }] } as unknown as RecallSession,
+        call,
+        '/home/dev/shop',
+        { info: () => 1, prompt: '' },
+      )
+    ).map((m) => m.note.displayId);
+
+  it('gives the successor to a call that writes what the retired note recommended', async () => {
+    expect(await givenFor([])).toEqual([]);
+    expect(await givenFor([{ note: consoleToggles, by: cloud.key }])).toEqual([cloud.displayId]);
+  });
+});
