@@ -19,6 +19,7 @@ import { runKinds } from './run-work.js';
 import { nameWords, workOf } from './asked-work.js';
 import { codeKinds } from './edit-work.js';
 import { handlesSecrets } from './secret-files.js';
+import { editsOwnVersion } from './version-work.js';
 
 /** The kinds of work of a call, the languages it is in, and whether it is inside tests. */
 export interface CallWork {
@@ -210,6 +211,8 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
     for (const c of action.commands) runKinds(c, kinds);
     if (paths.some((p) => /\.gradle(?:\.kts)?$|(?:^|\/)libs\.versions\.toml$/.test(p)) && GRADLE_DEP_RE.test(added))
       kinds.add('dependency');
+    // The project's own version replaced in its manifest: the rules on who bumps it and how (version-work.ts).
+    if (editsOwnVersion(paths, added, action.before)) kinds.add('version');
     for (const p of paths) {
       const lang = LANG_BY_SUFFIX[suffixOf(p)];
       if (lang) languages.add(lang);

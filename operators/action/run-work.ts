@@ -3,6 +3,7 @@
  * protobuf generation, adding a package, filing an issue, changing production. Pure.
  */
 import { changesSomething, program } from './looking.js';
+import { bumpsVersion } from './version-work.js';
 
 /** Runs of a test runner: the program and its first word (`go test`, `cargo nextest`, `npm test`, `just test-go`). */
 const TEST_RUNS = new Set([
@@ -74,6 +75,7 @@ export function runKinds(words: readonly string[], out: Set<string>): void {
   if (p === 'goose' || run === 'alembic upgrade' || run === 'alembic revision' || task.includes('migrate')) out.add('migration');
   if (run === 'buf generate' || p === 'protoc') out.add('proto');
   if (ADDS_PACKAGE.has(run) && namesPackage(args)) out.add('dependency');
+  if (bumpsVersion(words)) out.add('version');
   // Filing an issue in a tracker (`gh issue create`, `jira issue create`): where the team keeps them is the rule.
   if (TRACKER_PROGRAMS.has(p) && /^issues?$/.test(first) && args.some((w) => w === 'create' || w === 'new')) out.add('ticket');
   // Shipping a release: a `deploy` subcommand (`fly deploy`, `kamal deploy`, `gcloud app deploy`), or
