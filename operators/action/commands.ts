@@ -63,10 +63,19 @@ function saysOf(flags: ReadonlySet<string>, a: string): boolean {
   const letter = /^-[a-z]$/.test(name) ? `--${name[1]}` : null;
   return [...flags].some((f) => f === name || f.startsWith(`${name}-`) || (letter !== null && f.startsWith(letter)));
 }
+/** File types that are one language's: a `.tsx` test is run as a `.ts` one is (`vitest run src/a.test.ts`). */
+const SAME_TYPE: Readonly<Record<string, string>> = {
+  '.tsx': '.ts',
+  '.mts': '.ts',
+  '.cts': '.ts',
+  '.jsx': '.js',
+  '.mjs': '.js',
+  '.cjs': '.js',
+};
 /** A path argument's kind: its first folder and its file type (`spec/requests/orders_spec.rb:42` → spec, .rb). */
 const pathKind = (a: string): string | null => {
   const m = /^([\w.-]+)\/(?:[\w.-]+\/)*[\w.-]+?(\.[A-Za-z0-9]{1,8})(?::\d+)?$/.exec(a);
-  return m ? `${m[1]} ${m[2]}` : null;
+  return m ? `${m[1]} ${SAME_TYPE[m[2]!] ?? m[2]}` : null;
 };
 
 /**
