@@ -24,9 +24,21 @@ export interface WordCounts {
   total: number;
   /** Count of a stem in the corpus (0 when unseen). */
   count(stem: string): number;
-  /** Whether the corpus writes the stem's words capitalised more often than not ("Friday", "Caroline"): a name. */
+  /** Whether the corpus writes the stem's words capitalised more often than not ("Friday", "Caroline"), and not as a sentence's opener: a name. */
   isName(stem: string): boolean;
 }
+
+/**
+ * Subtitles list each word once, in the case it is written in most: a word that mostly opens a
+ * sentence is listed capitalised ("What", "Maybe", "Okay", "Thanks", "Come", "Well") as a name is
+ * ("Friday", "Caroline"). The openers are among the most spoken words; names, but for a few ("God",
+ * "Mr"), are spoken far less. A capitalised stem spoken this often (about 400 times per million
+ * words) is read as a word: "maybe" or "whats" in a prompt is no name that makes a note about it specific.
+ */
+const OPENER_COUNT = 20_000;
+
+/** Whether a stem the corpus writes capitalised (`capitalised`), spoken `count` times, is a name. */
+const nameOf = (capitalised: boolean, count: number): boolean => capitalised && count < OPENER_COUNT;
 
 /** Counts from the data file: a `#total\tN` header, then sorted `stem\tcount` lines. */
 function sortedTableCounts(text: string): WordCounts {
@@ -39,7 +51,10 @@ function sortedTableCounts(text: string): WordCounts {
   return {
     total,
     count: (stem) => parseInt(table.get(stem) ?? '0', 10) || 0,
-    isName: (stem) => table.get(stem)?.endsWith('\tname') ?? false,
+    isName: (stem) => {
+      const line = table.get(stem);
+      return line !== null && nameOf(line.endsWith('\tname'), parseInt(line, 10) || 0);
+    },
   };
 }
 
@@ -71,7 +86,8 @@ function packageCounts(): WordCounts {
     if (/^[A-Z]/.test(String(word))) capitalised.set(s, (capitalised.get(s) ?? 0) + count);
     total += count;
   }
-  return { total, count: (stem) => counts.get(stem) ?? 0, isName: (stem) => (capitalised.get(stem) ?? 0) * 2 > (counts.get(stem) ?? 0) };
+  const count = (stem: string): number => counts.get(stem) ?? 0;
+  return { total, count, isName: (stem) => nameOf((capitalised.get(stem) ?? 0) * 2 > count(stem), count(stem)) };
 }
 
 let loaded: WordCounts | null = null;

@@ -97,6 +97,8 @@ describe('word information', () => {
     // Subtitles capitalise what starts a line, so a word mostly said alone ("Freeze!", "Listen") is
     // listed as a name too; the estimate asks the counts only about words no note of the window uses.
     for (const w of ['go', 'will', 'merge', 'pool', 'tests']) expect([w, c.isName(stemOf(w))]).toEqual([w, false]);
+    // Nor a word that mostly opens a sentence, one of the most spoken ("Maybe …", "What's …", "Okay, …").
+    for (const w of ['maybe', 'whats', 'okay', 'ok', 'thanks', 'come', 'well', 'let']) expect([w, c.isName(stemOf(w))]).toEqual([w, false]);
   });
 });
 
