@@ -5,7 +5,6 @@ import { commandName } from './commands.js';
 import { callVariables, editedTypes } from './names.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { MOVES, program } from './looking.js';
-import { runsProgramAt } from './runners.js';
 import { foldWord } from './patterns.js';
 
 export interface ActionFeatures {
@@ -40,19 +39,14 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
     if (forms.length > 0 && (!had || (had.near && !near))) compounds.set(forms[0]!, { forms, stems: tokenWords(tok).map(stemOf), near });
   };
   const stems = new Set<string>();
-  const runnerStems = new Set<string>();
   const commands = a.commands.map((c) => c.map(foldWord));
   for (const c of a.commands) {
     // `cd /home/dev/shop && ...`: the project's own folder says nothing about what the call does.
     if (MOVES.has(program(c))) continue;
-    // A package manager running a program (`pnpm --filter @app/web exec` of `pnpm --filter @app/web exec
-    // vitest run x.test.ts`) says which package the program runs in, not what it does: where, as a
-    // file's folders do. The program it runs is read as a command of its own (tool-call.ts).
-    const inner = runsProgramAt(c);
-    c.forEach((w, k) => {
-      addForms(w, k < inner);
-      for (const t of rawTokens(w)) for (const s of tokenWords(t)) (k < inner ? runnerStems : stems).add(stemOf(s));
-    });
+    for (const w of c) {
+      addForms(w, false);
+      for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
+    }
   }
   for (const tok of rawTokens(a.text)) addForms(tok, false);
   for (const kv of settingTokens(a.text)) if (!compounds.has(kv)) compounds.set(kv, { forms: [kv], stems: [], near: false });
@@ -64,9 +58,19 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
     for (const s of stemsOf(p.replace(/\.[A-Za-z0-9]{1,6}$/, '').replace(/[/._-]+/g, ' '))) if (!stems.has(s)) nearOnly.set(s, 'path');
   }
   for (const tok of rawTokens(a.context)) addForms(tok, true);
-  for (const s of [...stemsOf(a.context), ...runnerStems]) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
+  for (const s of stemsOf(a.context)) if (!stems.has(s) && !nearOnly.has(s)) nearOnly.set(s, 'near');
   for (const s of nearOnly.keys()) stems.add(s);
-  const projectStems = projectStemsOf(cwd);
+  // The project's own name (`com.cartwheel.common` in a project at /home/dev/cartwheel) is in every
+  // file and command of it: it says where the call is, not what it does. Its last folder only, on
+  // Windows too (`C:\Users\dev\shop` is shop, not users).
+  const projectStems = stemsOf(
+    (
+      cwd
+        .replace(/[\\/]+$/, '')
+        .split(/[\\/]/)
+        .pop() ?? ''
+    ).replace(/[-_.]+/g, ' '),
+  );
   for (const s of projectStems) {
     stems.delete(s);
     nearOnly.delete(s);
@@ -85,17 +89,4 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
     variables: callVariables(a),
     fileTypes: editedTypes(a, paths),
   };
-}
-
-/**
- * The project's own name (`com.cartwheel.common` in a project at /home/dev/cartwheel) is in every
- * file and command of it: it says where the call is, not what it does. Its last folder only, on
- * Windows too (`C:\Users\dev\shop` is shop, not users).
- */
-function projectStemsOf(cwd: string): Set<string> {
-  const last = cwd
-    .replace(/[\\/]+$/, '')
-    .split(/[\\/]/)
-    .pop();
-  return stemsOf((last ?? '').replace(/[-_.]+/g, ' '));
 }

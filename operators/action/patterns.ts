@@ -6,7 +6,7 @@
  */
 import { trimToken } from './terms.js';
 import { versionless } from './tool-call.js';
-import { RUNNER_PROGRAMS, RUNNER_VALUE_OPTIONS, RUNNER_WORDS, runsProgramAt } from './runners.js';
+import { RUNNER_PROGRAMS, RUNNER_VALUE_OPTIONS, RUNNER_WORDS } from './runners.js';
 
 export interface CommandPattern {
   /** Each word's alternatives, lower-cased; the first is the program. */
@@ -128,10 +128,6 @@ function leadingWords(words: readonly string[]): string[] {
     const plain = after.findIndex((w) => !PLAIN.test(w));
     return [words[1]!, words[2]!, ...(plain < 0 ? after : after.slice(0, plain))];
   }
-  // `pnpm --filter @app/web exec playwright test`: the runner's options say which package, the program
-  // it runs says which command (`pnpm --filter @app/web exec vitest run` is another one).
-  const at = runsProgramAt(words);
-  if (at > 1) return [words[at - 1]!, words[at]!, ...leadingWords(words.slice(at)).slice(0, 2)];
   // `python3 -m venv .venv`: the module is the command, as a subcommand is; `.venv` is its argument.
   if (INTERPRETERS.has(versionless((words[0] ?? '').toLowerCase())) && words[1] === '-m') return words.slice(1, 3);
   if (!(words[1] ?? '').startsWith('-')) return words.slice(1, 3);
