@@ -212,7 +212,7 @@ export function callWork(action: ToolAction, paths: readonly string[]): CallWork
     if (paths.some((p) => /\.gradle(?:\.kts)?$|(?:^|\/)libs\.versions\.toml$/.test(p)) && GRADLE_DEP_RE.test(added))
       kinds.add('dependency');
     // The project's own version replaced in its manifest: the rules on who bumps it and how (version-work.ts).
-    if (editsOwnVersion(paths, added, action.before)) kinds.add('version');
+    if (editsOwnVersion(paths, added, action.before, action.context)) kinds.add('version');
     for (const p of paths) {
       const lang = LANG_BY_SUFFIX[suffixOf(p)];
       if (lang) languages.add(lang);

@@ -7,6 +7,7 @@
  */
 import { stemOf } from '../../core/stems.js';
 import { runsProgramAt } from './runners.js';
+import { bumpsVersion } from './version-work.js';
 
 const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/));
 
@@ -75,6 +76,8 @@ export function onlyLooks(commands: readonly string[][]): boolean {
     // `git worktree list`, `npm outdated`: the first or second word after the program reports; the
     // second only after a word that changes nothing (`terraform apply plan` applies a plan file).
     const [first = '', second = ''] = args.map((w) => w.toLowerCase());
+    // `npm version minor` bumps the version: `version` reports only without what to bump to.
+    if (bumpsVersion(c)) return false;
     if (REPORTING.has(first) || (!ACTING.has(first) && REPORTING.has(second))) return true;
     // `git tag --list 'v2026.*'`, a bare `git tag`: the tags listed, none made, none deleted (`git tag -d`
     // of a list `$(git tag -l …)` or `xargs` gives it).

@@ -6,6 +6,7 @@
 import { describe, it, expect } from '@jest/globals';
 import { readToolCall } from '../../operators/action/index.js';
 import { callWork } from '../../operators/action/call-work.js';
+import { ids, kb, memory } from '../helpers/action.js';
 
 const edit = (file_path: string, old_string: string, new_string: string) =>
   callWork(readToolCall({ tool_name: 'Edit', tool_input: { file_path, old_string, new_string } })!, [file_path]).kinds;
@@ -31,6 +32,15 @@ describe('version work in a tool call', () => {
     expect(edit('package-lock.json', '"version": "1.2.0",', '"version": "1.3.0",')).not.toContain('version');
     expect(edit('tauri.conf.json', '"productName": "Quill",', '"productName": "Quill Notes",')).not.toContain('version');
     expect(edit('docs/changelog.md', 'version = "1.0"', 'version = "1.1"')).not.toContain('version');
+    // A dependency's own table or entry, a vendored copy, a line only re-spaced.
+    expect(edit('Cargo.toml', '[dependencies.serde]\nversion = "1.0.100"', '[dependencies.serde]\nversion = "1.0.200"')).not.toContain(
+      'version',
+    );
+    expect(edit('Chart.yaml', '  - name: postgresql\n    version: 12.1.0', '  - name: postgresql\n    version: 12.5.0')).not.toContain(
+      'version',
+    );
+    expect(edit('node_modules/lodash/package.json', '"version": "4.17.20",', '"version": "4.17.21",')).not.toContain('version');
+    expect(edit('package.json', '"version":"1.0.0",', '"version": "1.0.0",')).not.toContain('version');
   });
 
   it('reads a command that bumps the version, not one that shows it', () => {
@@ -41,5 +51,21 @@ describe('version work in a tool call', () => {
     expect(run('npm version')).not.toContain('version');
     expect(run('poetry version')).not.toContain('version');
     expect(run('node --version')).not.toContain('version');
+    // A redirection is the shell's, not what to bump to.
+    expect(run('npm version 2>&1')).not.toContain('version');
+    expect(run('poetry version > v.txt')).not.toContain('version');
+  });
+
+  it('gives a rule named for version bumps to a bump command, which only looks without what to bump to', () => {
+    const notes = kb({
+      'documents/bumps.md': memory(
+        'no-manual-version-bumps',
+        'Never bump the app version by hand; release-please bumps every manifest together',
+        'release-please opens the release PR.',
+      ),
+    });
+    expect(ids(notes, 'Bash', { command: 'npm version minor' })).toEqual(['no-manual-version-bumps']);
+    expect(ids(notes, 'Bash', { command: 'poetry version patch' })).toEqual(['no-manual-version-bumps']);
+    expect(ids(notes, 'Bash', { command: 'npm version' })).toEqual([]);
   });
 });
