@@ -38,6 +38,18 @@ describe('feature-flag work in a prompt', () => {
       "don't put it behind a flag, it's a bug fix",
       'only a few tests fail at first, then all of them',
       'enable max_connections to 200 on the replica',
+      // From review: reports of who met a bug, other flags, infrastructure rollouts, settings of a server, denials.
+      'only a few users reported this at first, can you look at the crash log',
+      'just some users hit this bug initially',
+      'the issue happened to the beta users first',
+      'put the settings behind the debug flag in the CLI',
+      'wrap the debug logs behind a verbose flag',
+      'roll it out to half the pods',
+      'ramp up to 10% cpu',
+      'enable pg_stat_statements for the team database',
+      'enable log_statement for the admin role',
+      'this should not be behind a flag',
+      "it's no longer behind a flag, ship it to everyone",
       'the verbose logs are hidden behind the debug toggle in the header',
     ])
       expect([p, flag(p)]).toEqual([p, false]);
@@ -49,5 +61,14 @@ describe('feature-flag work in a prompt', () => {
     expect([...workOf(nameWords('LaunchDarkly cleanup'), true)]).toEqual(['flag']);
     expect([...workOf(nameWords('cli-flags-style'))]).toEqual([]);
     expect([...workOf(nameWords('compiler-flags'))]).toEqual([]);
+    for (const name of [
+      'rustc-flags',
+      'build-flags',
+      'docker-build-flags',
+      'dark-mode-toggles',
+      'flags-column-bitmask',
+      'fraud-flag-review',
+    ])
+      expect([name, [...workOf(nameWords(name), true)]]).toEqual([name, []]);
   });
 });
