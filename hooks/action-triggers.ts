@@ -65,7 +65,8 @@ async function build(notes: readonly Note[], retired: readonly { note: Note; by:
   for (const [older, newer] of statedReplacements(notes.filter((n) => n.memoryType).slice(0, MAX_MEMORIES)))
     replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
   for (const [older, newer] of successorOf) replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
-  return { index: buildTriggerIndex(triggers), notes: byId, replacedBy };
+  // The retired notes come last: how many notes share a clue counts the live ones only (TriggerIndex.live).
+  return { index: buildTriggerIndex(triggers, notes.length), notes: byId, replacedBy };
 }
 
 /**

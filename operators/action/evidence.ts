@@ -1,6 +1,6 @@
 /** The evidence a tool call gathers for each note of a KB (operators/action/match.ts). Pure. */
 import { stemOf } from '../../core/stems.js';
-import type { NoteTriggers } from './triggers.js';
+import { dfOf, type TriggerIndex } from './trigger-index.js';
 import { CODE_WORDS } from './looking.js';
 
 /** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
@@ -30,8 +30,7 @@ const W_RETIRED = 1.6;
  * Strong alone when no other note retires it.
  */
 export function retiredEvidence(
-  notes: readonly NoteTriggers[],
-  byStem: ReadonlyMap<string, readonly number[]>,
+  { notes, byStem, live }: Pick<TriggerIndex, 'notes' | 'byStem' | 'live'>,
   call: { stems: Iterable<string>; nearOnly: ReadonlyMap<string, unknown> },
   info: (stem: string) => number,
   ev: Evidence,
@@ -41,12 +40,13 @@ export function retiredEvidence(
     if (call.nearOnly.has(s)) continue;
     const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.retired.has(s));
     // The same word as the note's word for it: one piece of evidence, however it is counted.
-    for (const i of hits) ev.credit(i, W_RETIRED * spread(hits.length), `retired:${s}`, hits.length <= 2, `word:${s}`);
+    const df = dfOf(hits, live);
+    for (const i of hits) ev.credit(i, W_RETIRED * spread(df), `retired:${s}`, df <= 2, `word:${s}`);
     // What a contrast sets aside counts by how much its word says ("not the timeout" more than "not the call").
     // A language's keyword (`package`, `func`) is in every file of it, whatever a contrast sets aside.
     if (CODE_WORDS.has(s)) continue;
     const aside = (byStem.get(s) ?? []).filter((i) => notes[i]!.setAside.has(s) && !notes[i]!.retired.has(s));
-    const w = info(s) * info(s) * spread(aside.length);
+    const w = info(s) * info(s) * spread(dfOf(aside, live));
     for (const i of aside) ev.credit(i, W_RETIRED * w, `set-aside:${s}`, false, `word:${s}`);
   }
 }
@@ -99,8 +99,7 @@ const W_IMPORT = 1.6;
  * alone (a test file importing `pytest` is not about every pytest learning).
  */
 export function importEvidence(
-  notes: readonly NoteTriggers[],
-  byStem: ReadonlyMap<string, readonly number[]>,
+  { notes, byStem, live }: Pick<TriggerIndex, 'notes' | 'byStem' | 'live'>,
   text: string,
   paths: readonly string[],
   info: (stem: string) => number,
@@ -110,7 +109,7 @@ export function importEvidence(
     const s = stemOf(p);
     if (CODE_WORDS.has(s) || LANGUAGE_NAMESPACES.has(p)) continue;
     const hits = (byStem.get(s) ?? []).filter((i) => notes[i]!.stems.has(s));
-    const w = W_IMPORT * info(s) * info(s) * spread(hits.length);
+    const w = W_IMPORT * info(s) * info(s) * spread(dfOf(hits, live));
     for (const i of hits) ev.credit(i, w, `import:${p}`, false, `word:${s}`);
   }
 }

@@ -18,7 +18,7 @@
  * A note is given when its evidence reaches ACTION_MATCH_THRESHOLD and is more than one shared word.
  * Calls that only look (`ls`, `git status`, `cat`, a README read) give nothing unless `applies_when` names them.
  */
-import type { TriggerIndex } from './trigger-index.js';
+import { dfOf, type TriggerIndex } from './trigger-index.js';
 import { appliesStep, gitStepNotes, optionOfOtherProgram, proseCommands, runsPattern } from './commands.js';
 import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
 import { typeEvidence, variableEvidence } from './names.js';
@@ -111,7 +111,7 @@ function commandEvidence(
   for (const { i, said } of prose)
     if (!ev.byNote.get(i)?.why.some((w) => w.startsWith('command:'))) ev.credit(i, W_PHRASE, `command:${said}`, true);
   if (f.paths.length === 0) return;
-  typeEvidence(idx.byType, f.fileTypes, opts.info, ev);
+  typeEvidence(idx, f.fileTypes, opts.info, ev);
   const touches = (re: RegExp): boolean => action.paths.some((p) => re.test(p)) || f.paths.some((p) => re.test(p));
   const added = addedLines(action.text, action.before);
   for (const i of idx.withGlobs) {
@@ -132,7 +132,8 @@ function commandEvidence(
 function valueEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, ev: Evidence): void {
   for (const v of replacedValues(action)) {
     const hits = (idx.byValue.get(v) ?? []).filter((i) => [...idx.notes[i]!.stems].some((s) => f.stems.has(s) && !isValueWord(s)));
-    for (const i of hits) ev.credit(i, W_PHRASE * spread(hits.length), `changes:${v}`, hits.length <= 2);
+    const df = dfOf(hits, idx.live);
+    for (const i of hits) ev.credit(i, W_PHRASE * spread(df), `changes:${v}`, df <= 2);
   }
 }
 
@@ -173,7 +174,13 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
         const rarity = (opts.info(a) + opts.info(b)) / 2;
         const why = `phrase:${a} ${b}`;
         // The identifier is one clue, matched by its words or as a token (`@plotline/shared`): one piece.
-        ev.credit(i, (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(hits.length), why, false, near ? 'where' : `id:${token}`);
+        ev.credit(
+          i,
+          (near ? PATH_WEIGHT : 1) * W_COMPOUND * rarity * spread(dfOf(hits, idx.live)),
+          why,
+          false,
+          near ? 'where' : `id:${token}`,
+        );
       }
     }
   }
@@ -182,7 +189,7 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
 /** Shared code-like tokens, then rare words (a token's own words are not counted twice), then the prompt's. */
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   // A variable's name is the note's word, counted as a token: not again as the everyday word.
-  const counted = variableEvidence(idx.byVariable, idx.notes, f.variables, opts.info, ev);
+  const counted = variableEvidence(idx, f.variables, opts.info, ev);
   // One token of the call counts once per note, by the rarest of its forms that note names.
   for (const [token, { forms, stems, near }] of f.compounds) {
     const best = new Map<number, { form: string; df: number }>();
@@ -190,8 +197,8 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       const hits = idx.byCompound.get(form) ?? [];
       // A form the note recommends is no evidence, another it names is (`process.env` of `process.env.X`).
       const rank = (i: number, c: { form: string; df: number }): number => (idx.notes[i]!.followTokens.has(c.form) ? 1e6 : 0) + c.df;
-      for (const i of hits)
-        if (rank(i, best.get(i) ?? { form, df: Infinity }) > rank(i, { form, df: hits.length })) best.set(i, { form, df: hits.length });
+      const df = dfOf(hits, idx.live);
+      for (const i of hits) if (rank(i, best.get(i) ?? { form, df: Infinity }) > rank(i, { form, df })) best.set(i, { form, df });
     }
     for (const [i, { form, df }] of best) {
       const t = idx.notes[i]!;
@@ -222,7 +229,7 @@ function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, 
       label === 'word' && f.commandStems.has(s) ? 'command-name' : label === 'word' || label === 'prompt' ? `${label}:${s}` : 'where';
     for (const i of hits) {
       if ((only && !only.has(i)) || counted.get(i)?.has(s)) continue;
-      into.credit(i, weight * info * info * spread(hits.length), `${label}:${s}`, false, piece);
+      into.credit(i, weight * info * info * spread(dfOf(hits, idx.live)), `${label}:${s}`, false, piece);
     }
   };
   // The folders and name of the file are one fact, where the change is: a note gets its best path
@@ -269,8 +276,8 @@ export function matchAction(idx: TriggerIndex, action: ToolAction, cwd: string, 
   commandEvidence(idx, action, f, looking, opts, ev);
   if (!looking) {
     phraseEvidence(idx, f, opts, ev);
-    retiredEvidence(idx.notes, idx.byStem, f, opts.info, ev);
-    importEvidence(idx.notes, idx.byStem, action.text, f.paths, opts.info, ev);
+    retiredEvidence(idx, f, opts.info, ev);
+    importEvidence(idx, action.text, f.paths, opts.info, ev);
     wordEvidence(idx, f, opts, ev);
   }
   const threshold = opts.threshold ?? ACTION_MATCH_THRESHOLD;

@@ -14,6 +14,7 @@ import type { ToolAction } from './tool-call.js';
 import type { NoteTriggers } from './triggers.js';
 import { CODE_WORDS } from './looking.js';
 import { spread, type Evidence } from './evidence.js';
+import { dfOf } from './trigger-index.js';
 
 /** A shared variable, before its rarity among notes: a code-like token's worth (match.ts W_COMPOUND). */
 const W_VARIABLE = 1.2;
@@ -115,8 +116,11 @@ export function editedTypes(a: ToolAction, paths: readonly string[]): Set<string
  * which the everyday-word evidence then passes over.
  */
 export function variableEvidence(
-  byVariable: ReadonlyMap<string, readonly number[]>,
-  notes: readonly Pick<NoteTriggers, 'codeVariables'>[],
+  {
+    byVariable,
+    notes,
+    live,
+  }: { byVariable: ReadonlyMap<string, readonly number[]>; notes: readonly Pick<NoteTriggers, 'codeVariables'>[]; live: number },
   variables: ReadonlySet<string>,
   info: (stem: string) => number,
   ev: Evidence,
@@ -127,7 +131,7 @@ export function variableEvidence(
     const word = info(s) < MIN_NAME_WORD_INFO;
     const hits = (byVariable.get(v) ?? []).filter((i) => word || notes[i]!.codeVariables.has(v));
     for (const i of hits) {
-      ev.credit(i, W_VARIABLE * spread(hits.length), `variable:$${v}`, hits.length <= 2, `word:${s}`);
+      ev.credit(i, W_VARIABLE * spread(dfOf(hits, live)), `variable:$${v}`, dfOf(hits, live) <= 2, `word:${s}`);
       const seen = counted.get(i) ?? new Set<string>();
       seen.add(s);
       counted.set(i, seen);
@@ -142,7 +146,7 @@ export function variableEvidence(
  * is (one piece with the file's path) and strong alone only when at most two notes name it.
  */
 export function typeEvidence(
-  byType: ReadonlyMap<string, readonly number[]>,
+  { byType, live }: { byType: ReadonlyMap<string, readonly number[]>; live: number },
   types: ReadonlySet<string>,
   info: (stem: string) => number,
   ev: Evidence,
@@ -150,6 +154,7 @@ export function typeEvidence(
   for (const t of types) {
     if (CODE_WORDS.has(t) || info(t) < MIN_TYPE_INFO) continue;
     const hits = byType.get(t) ?? [];
-    for (const i of hits) ev.credit(i, W_TYPE * spread(hits.length), `type:.${t}`, hits.length <= 2, 'where');
+    const df = dfOf(hits, live);
+    for (const i of hits) ev.credit(i, W_TYPE * spread(df), `type:.${t}`, df <= 2, 'where');
   }
 }

@@ -3,6 +3,12 @@ import type { NoteTriggers } from './triggers.js';
 
 export interface TriggerIndex {
   notes: readonly NoteTriggers[];
+  /**
+   * The notes before this one are those the KB gives; the rest are retired notes, indexed only so a
+   * call in their words finds their successor. How many notes share a clue counts the first only: a
+   * KB keeping old versions of a memory makes no clue of a live note commoner (dfOf).
+   */
+  live: number;
   byStem: Map<string, number[]>;
   byPair: Map<string, number[]>;
   byCompound: Map<string, number[]>;
@@ -29,10 +35,21 @@ function add(map: Map<string, number[]>, key: string, i: number): void {
   else if (list[list.length - 1] !== i) list.push(i);
 }
 
-/** The inverted index of a KB's triggers (built once per index generation by the caller). */
-export function buildTriggerIndex(notes: readonly NoteTriggers[]): TriggerIndex {
+/** How many notes the KB gives share a clue (`hits`: a sorted list of the index's notes), at least 1. */
+export function dfOf(hits: readonly number[], live: number): number {
+  let n = 0;
+  for (const i of hits) if (i < live) n += 1;
+  return Math.max(1, n);
+}
+
+/**
+ * The inverted index of a KB's triggers (built once per index generation by the caller); the notes
+ * from `live` on are retired ones (TriggerIndex.live).
+ */
+export function buildTriggerIndex(notes: readonly NoteTriggers[], live = notes.length): TriggerIndex {
   const idx: TriggerIndex = {
     notes,
+    live,
     byStem: new Map(),
     byPair: new Map(),
     byCompound: new Map(),

@@ -150,16 +150,24 @@ function splitNotes(index: IndexHandle): NoteSplit {
   );
   const byKey = new Map(all.map((n) => [n.key, n]));
   const byId = new Map(all.map((n) => [n.displayId, n]));
-  const successor = new Map<string, string>();
-  for (const { older, newer } of supersedingPairs(index)) if (!successor.has(older)) successor.set(older, newer);
+  const successors = new Map<string, string[]>();
+  const offer = (older: string, newer: string): void => {
+    if (older !== newer) successors.set(older, [...(successors.get(older) ?? []), newer]);
+  };
+  for (const { older, newer } of supersedingPairs(index)) offer(older, newer);
   for (const n of all) {
     const by = n.supersededBy ? (byKey.get(n.supersededBy) ?? byId.get(n.supersededBy)) : undefined;
-    if (by && by.key !== n.key) successor.set(n.key, by.key);
+    if (by) offer(n.key, by.key);
   }
   const isGivable = new Set(givable.map((n) => n.key));
+  // Of several successors, one the KB gives (not an archived one), whatever order the files come in.
+  const successor = (key: string): string | undefined => {
+    const all = successors.get(key) ?? [];
+    return all.find((k) => isGivable.has(k)) ?? all[0];
+  };
   const retired = all
-    .filter((n) => !isGivable.has(n.key) && !n.quarantine && n.status !== 'archived' && successor.has(n.key))
-    .map((note) => ({ note, by: successor.get(note.key)! }));
+    .filter((n) => !isGivable.has(n.key) && !n.quarantine && n.status !== 'archived' && successors.has(n.key))
+    .map((note) => ({ note, by: successor(note.key)! }));
   return { givable, retired };
 }
 

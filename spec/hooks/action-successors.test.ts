@@ -171,3 +171,45 @@ describe('action hook and code a retired note recommended', () => {
     expect(await givenFor([{ note: consoleToggles, by: cloud.key }])).toEqual([cloud.displayId]);
   });
 });
+
+describe('retired notes and how common a clue is', () => {
+  const memory = (file: string, name: string, description: string, body: string) =>
+    parseNote(`---\nname: ${name}\ndescription: ${description}\ntype: project\n---\n${body}\n`, `memory/${file}.md`, 'documents');
+  const pool = memory(
+    'project_pool',
+    'pgbouncer-pool',
+    'Edits of pgbouncer.ini: default_pool_size and max_client_conn move together',
+    'Raise `max_client_conn` with `default_pool_size` in `pgbouncer.ini`.',
+  );
+  const terraform = memory('project_tf', 'db-config-in-terraform', 'Database settings live in terraform now', 'See infra/db.');
+  const old = (k: number) =>
+    memory(`project_old_${k}`, `old-pool-${k}`, `Keep default_pool_size = 2x in pgbouncer.ini (${k})`, 'Edit `pgbouncer.ini` by hand.');
+  const edit = readToolCall({
+    tool_name: 'Edit',
+    tool_input: {
+      file_path: '/home/dev/shop/deploy/pgbouncer.ini',
+      old_string: 'default_pool_size = 20',
+      new_string: 'default_pool_size = 40',
+    },
+  })!;
+  const scoreOf = async (retired: number) => {
+    const session = {
+      noteSets: () => [
+        {
+          root: '/kb',
+          version: null,
+          notes: () => [pool, terraform],
+          retired: () => Array.from({ length: retired }, (_, k) => ({ note: old(k), by: terraform.key })),
+        },
+      ],
+    } as unknown as RecallSession;
+    const given = await actionMatches(session, edit, '/home/dev/shop', { info: () => 1, prompt: '' });
+    return given.find((m) => m.note.displayId === pool.displayId)?.match.score;
+  };
+
+  it('counts the notes the KB gives only: old versions of a memory make no live clue commoner', async () => {
+    const alone = await scoreOf(0);
+    expect(alone).toBeGreaterThan(1.5);
+    expect(await scoreOf(10)).toBe(alone);
+  });
+});

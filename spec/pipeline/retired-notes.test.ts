@@ -61,6 +61,23 @@ describe('notes retired by a successor', () => {
     }
   });
 
+  it('takes, of two successors, the one the KB gives, whatever order the files come in', async () => {
+    const k = tempKb();
+    kbs.push(k);
+    k.write('documents/project_heroku.md', HEROKU);
+    // An archived successor first by path, a live one after it.
+    k.write('documents/a_fly.md', FLY.replace('metadata:\n  type: project', 'status: archived\nmetadata:\n  type: project'));
+    k.write('documents/r_render.md', FLY.replace('name: fly-deploys', 'name: render-deploys').replace(/Fly\.io/g, 'Render'));
+    const session = await sessionOn(k);
+    try {
+      const [set] = session.noteSets();
+      const render = set!.notes().find((n) => /Render/.test(n.title))!;
+      expect(set!.retired!().map((r) => r.by)).toEqual([render.key]);
+    } finally {
+      session.close();
+    }
+  });
+
   it("reads a learning's superseded_by, and leaves out one whose successor is not in the KB", async () => {
     const k = tempKb();
     kbs.push(k);
