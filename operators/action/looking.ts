@@ -6,7 +6,7 @@
  * action hook gives nothing for it (unless a note's `applies_when` names it).
  */
 import { stemOf } from '../../core/stems.js';
-import { runsProgramAt } from './runners.js';
+import { program, runsProgramAt } from './runners.js';
 import { bumpsVersion } from './version-work.js';
 
 const words = (s: string): ReadonlySet<string> => new Set(s.trim().split(/\s+/));
@@ -59,8 +59,8 @@ export function changesSomething(command: readonly string[]): boolean {
   );
 }
 
-/** The program a command runs, without its folder (`/usr/bin/git` → `git`). */
-export const program = (command: readonly string[]): string => (command[0] ?? '').toLowerCase().split('/').pop() ?? '';
+// The program a command runs lives with the runners (version-work.ts reads it too, and this module reads that one).
+export { program } from './runners.js';
 
 /** Whether every command of a shell line only looks (`ls`, `git status --short`, `cat x | wc -l`, `npm outdated`). */
 export function onlyLooks(commands: readonly string[][]): boolean {

@@ -1,4 +1,7 @@
-/** Package managers that run the project's programs and scripts (`poetry run`, `pnpm exec`). Data only. */
+/** Package managers that run the project's programs and scripts (`poetry run`, `pnpm exec`), and the program a command runs. */
+
+/** The program a command runs, without its folder (`/usr/bin/git` → `git`). */
+export const program = (command: readonly string[]): string => (command[0] ?? '').toLowerCase().split('/').pop() ?? '';
 
 /** A runner's subcommand that runs another program (`uv run`, `pnpm exec`). */
 export const RUNNER_WORDS: ReadonlySet<string> = new Set(['run', 'exec']);

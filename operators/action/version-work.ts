@@ -6,9 +6,7 @@
  * patch`, `bump2version`). Teams write rules about who bumps it and how (a release tool does it, all
  * manifests together); the call rarely shares a word with such a rule but `version`. Pure.
  */
-
-/** The program a command runs, without its folder (as looking.ts reads it; that module asks this one). */
-const program = (words: readonly string[]): string => (words[0] ?? '').toLowerCase().split('/').pop() ?? '';
+import { program } from './runners.js';
 
 /**
  * The files that hold a project's own version: JS and Tauri manifests, Cargo, Python, Dart, Helm,

@@ -162,8 +162,8 @@ function splitNotes(index: IndexHandle): NoteSplit {
   const isGivable = new Set(givable.map((n) => n.key));
   // Of several successors, one the KB gives (not an archived one), whatever order the files come in.
   const successor = (key: string): string | undefined => {
-    const all = successors.get(key) ?? [];
-    return all.find((k) => isGivable.has(k)) ?? all[0];
+    const offered = successors.get(key) ?? [];
+    return offered.find((k) => isGivable.has(k)) ?? offered[0];
   };
   const retired = all
     .filter((n) => !isGivable.has(n.key) && !n.quarantine && n.status !== 'archived' && successors.has(n.key))
