@@ -34,6 +34,7 @@ import {
   type NoteTerms,
 } from './math/index.js';
 import { textStems, type QueryTerm } from '../core/stems.js';
+import { textMemo } from '../core/text-memo.js';
 import { type Note, searchableText } from '../core/note/index.js';
 import { evidenceOf, RELEVANCE_TEXT_CHARS } from './relevance-evidence.js';
 import { everydayPrefixes, namedTerms, namesAloneUnspecific, weighTerms, widenToMatches, type WeighPort } from './weigh-terms.js';
@@ -45,9 +46,13 @@ import { liftExplained } from './lift-explained.js';
 
 export { RELEVANCE_TEXT_CHARS };
 
+/** Notes whose stems are kept between recalls (core/text-memo.ts): a large KB's candidate windows. */
+export const NOTE_MEMO_LIMIT = 4096;
+const noteStems = textMemo(NOTE_MEMO_LIMIT, (text) => noteTerms(textStems(text, RELEVANCE_TEXT_CHARS)));
+
 /** A note's stems as the relevance estimate reads them (its first RELEVANCE_TEXT_CHARS characters). */
 export function stemsOfNote(note: Note): NoteTerms {
-  return noteTerms(textStems(searchableText(note), RELEVANCE_TEXT_CHARS));
+  return noteStems(note.key, searchableText(note));
 }
 
 /** A note's stems from the state when the estimate computed them (once per recall), else computed now. */

@@ -18,6 +18,7 @@ import {
   type StemPair,
 } from './math/index.js';
 import { textStemPairs } from '../core/stems.js';
+import { textMemo } from '../core/text-memo.js';
 import { type Note, searchableText } from '../core/note/index.js';
 import { everydayWeights, type WeighPort } from './weigh-terms.js';
 import { titlePhrases, titleStems } from './title-phrases.js';
@@ -68,8 +69,7 @@ export function evidenceOf(
     // internal/ingest/v2) is not about the prompt: `about` leaves path words out.
     const { mass, about } = evidenceMass(weighed, terms, live);
     masses.push(mass);
-    let phrasesOf: Set<string> | null = null;
-    const notePairs = (): Set<string> => (phrasesOf ??= textStemPairs(searchableText(c.note), RELEVANCE_TEXT_CHARS));
+    const notePairs = (): ReadonlySet<string> => notePairsOf(c.note.key, searchableText(c.note));
     const phrases = phraseCount(pairs, byStem, terms, notePairs);
     const specificPhrase = phrases > 0 && phraseCount(specificPairs, byStem, terms, notePairs) > 0;
     out.set(c.note.key, {
@@ -92,16 +92,21 @@ export function evidenceOf(
   return out;
 }
 
+/** Notes whose word pairs and summary stems are kept between recalls (core/text-memo.ts). */
+const MEMO_LIMIT = 4096;
+const notePairsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, (text) => textStemPairs(text, RELEVANCE_TEXT_CHARS));
+const summaryStemsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, titleStems);
+
 /** Stems of a note's summary (title, key insight, tags), function words left out. */
-function summaryStems(note: Pick<Note, 'title' | 'keyInsight' | 'tags'>): Set<string> {
-  return titleStems([note.title, note.keyInsight, note.tags.join(' ')].join(' '));
+function summaryStems(note: Pick<Note, 'key' | 'title' | 'keyInsight' | 'tags'>): ReadonlySet<string> {
+  return summaryStemsOf(note.key, [note.title, note.keyInsight, note.tags.join(' ')].join(' '));
 }
 
 /**
  * Everyday-English weights of the summary stems of every note in the window, in one lookup (word
  * counts only, no index read). Unavailable counts weigh every stem 0.5.
  */
-function summaryWeights(summaries: ReadonlyMap<string, Set<string>>, weigh: WeighPort): Map<string, Map<string, number>> {
+function summaryWeights(summaries: ReadonlyMap<string, ReadonlySet<string>>, weigh: WeighPort): Map<string, Map<string, number>> {
   const info = everydayWeights([...new Set([...summaries.values()].flatMap((s) => [...s]))], weigh);
   const out = new Map<string, Map<string, number>>();
   for (const [key, stems] of summaries) out.set(key, new Map([...stems].map((st) => [st, info?.get(st) ?? 0.5])));

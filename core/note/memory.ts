@@ -6,6 +6,7 @@
 import { codeSpans, str } from './fields.js';
 import { textStems } from '../stems.js';
 import { STOPWORDS } from '../terms.js';
+import { textMemo } from '../text-memo.js';
 
 /** Claude Code's memory kinds. */
 const MEMORY_TYPES = new Set(['user', 'feedback', 'project', 'reference']);
@@ -175,6 +176,24 @@ interface StatingMemory {
   frontmatter?: Record<string, unknown>;
 }
 
+/** What statedReplacements reads of a memory's body: the words of each span said to be gone, the words its clauses say are gone, its code's words. */
+interface BodyReading {
+  gone: string[][];
+  goneWords: ReadonlySet<string>;
+  code: ReadonlySet<string>;
+}
+
+/**
+ * A memory's body as statedReplacements reads it, kept per key and text (core/text-memo.ts): every
+ * recall reads it for each candidate memory, twice, and the recall server answers a session's
+ * prompts from the same memories.
+ */
+const bodyReading = textMemo<BodyReading>(4096, (body) => ({
+  gone: replacedSpans(body).map((s) => [...spanWords([s])]),
+  goneWords: replacedWords(body),
+  code: spanWords(codeSpans(body, MAX_COMPARED_SPANS)),
+}));
+
 /**
  * Replacements among memories that one states in words, not by a link: a newer memory replaces an
  * older one of the same folder when two words, of two code spans it says are gone (`compose.test.yml`,
@@ -189,12 +208,13 @@ export function statedReplacements(notes: readonly StatingMemory[]): [older: str
   // Per span: the two words must come from two things said to be gone. One command's own words
   // (`./gradlew build` no longer runs detekt; Compose v1 is gone, `docker compose up` now) name a
   // tool the older memory may still rightly use, not what of it is gone.
-  const gone = new Map(memories.map((n) => [n.key, replacedSpans(n.body).map((s) => [...spanWords([s])])]));
-  const goneWords = new Map(memories.map((n) => [n.key, replacedWords(n.body)]));
+  const read = new Map(memories.map((n) => [n.key, bodyReading(n.key, n.body)]));
+  const gone = new Map(memories.map((n) => [n.key, read.get(n.key)!.gone]));
+  const goneWords = new Map(memories.map((n) => [n.key, read.get(n.key)!.goneWords]));
   const names = new Map(memories.map((n) => [n.key, contentStems(memoryNameWords(n.frontmatter ?? {}))]));
   const stating = memories.filter((n) => new Set(gone.get(n.key)!.flat()).size >= 2 || goneWords.get(n.key)!.size >= 2);
   if (stating.length === 0) return [];
-  const code = new Map(memories.map((n) => [n.key, spanWords(codeSpans(n.body, MAX_COMPARED_SPANS))]));
+  const code = new Map(memories.map((n) => [n.key, read.get(n.key)!.code]));
   const folders = new Map(memories.map((n) => [n.key, folder(n.path)]));
   // Only a memory with a word of what the newer one says is gone can be what it replaces: the
   // memories by their code words and name words, so a folder of thousands is not read pair by pair.

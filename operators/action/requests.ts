@@ -22,15 +22,26 @@ export function notAsked(text: string, at: number): boolean {
   return NOT_ASKED.test(text.slice(Math.max(0, at - 40), at));
 }
 
+/** The patterns asksFor runs, with the flags it needs, compiled once per pattern (a prompt runs dozens). */
+const withIndices = new WeakMap<RegExp, RegExp>();
+
+/** `re` with the `d` flag (the verb's position) and the `g` flag (every match), added when a caller left them out. */
+function everyMatch(re: RegExp): RegExp {
+  if (re.hasIndices && re.global) return re;
+  let global = withIndices.get(re);
+  if (!global) {
+    global = new RegExp(re.source, `${re.flags}${re.hasIndices ? '' : 'd'}${re.global ? '' : 'g'}`);
+    withIndices.set(re, global);
+  }
+  return global;
+}
+
 /**
  * Whether `re` (with the `d` flag and a `verb` group) finds a request in `text` that is asked: some
  * match whose verb is not denied or reported as failing.
  */
 export function asksFor(re: RegExp, text: string): boolean {
-  // The `d` flag gives the verb's position, the `g` flag every match: added when a caller left them out.
-  const flags = `${re.flags}${re.hasIndices ? '' : 'd'}${re.global ? '' : 'g'}`;
-  const global = flags === re.flags ? re : new RegExp(re.source, flags);
-  for (const m of text.matchAll(global)) {
+  for (const m of text.matchAll(everyMatch(re))) {
     const at = m.indices?.groups?.['verb']?.[0];
     if (at === undefined || !notAsked(text, at)) return true;
   }

@@ -35,6 +35,29 @@ function lookup(t: TableText, key: string): string | null {
   return null;
 }
 
+/** Answers a table keeps (found or not): the words of one KB and its prompts, in a long-lived process. */
+const KEPT_ANSWERS = 20_000;
+
+/**
+ * `get` with its answers kept: the recall server looks up the same few thousand words for every
+ * prompt, and each binary search reads a dozen lines. Past KEPT_ANSWERS the oldest half is let go.
+ */
+function keepingAnswers(get: (key: string) => string | null | undefined): SortedTable {
+  const kept = new Map<string, string | null>();
+  return {
+    get(key) {
+      const hit = kept.get(key);
+      if (hit !== undefined) return hit;
+      const value = get(key);
+      // undefined: the lookup failed (a read error), found nothing this time and is not kept.
+      if (value === undefined) return null;
+      if (kept.size >= KEPT_ANSWERS) for (const k of [...kept.keys()].slice(0, KEPT_ANSWERS / 2)) kept.delete(k);
+      kept.set(key, value);
+      return value;
+    },
+  };
+}
+
 export function sortedTable(body: string): SortedTable {
   const t: TableText = {
     size: body.length,
@@ -42,7 +65,7 @@ export function sortedTable(body: string): SortedTable {
     find: (char, from) => body.indexOf(char, from),
     text: (from, to) => body.slice(from, to),
   };
-  return { get: (key) => lookup(t, key) };
+  return keepingAnswers((key) => lookup(t, key));
 }
 
 /**
@@ -103,15 +126,13 @@ export function fileTable(file: string): SortedTable | null {
     },
     text,
   };
-  return {
-    get(key) {
-      try {
-        return lookup(t, key);
-      } catch {
-        return null;
-      }
-    },
-  };
+  return keepingAnswers((key) => {
+    try {
+      return lookup(t, key);
+    } catch {
+      return undefined;
+    }
+  });
 }
 
 /** Bytes and UTF-8 text of an open file, read CHUNK bytes at a time and kept. */
