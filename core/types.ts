@@ -55,9 +55,11 @@ export interface Candidate {
 /**
  * Where a candidate's absolute relevance comes from ('successor': lifted to the note it supersedes;
  * 'asked-step': named for a git step the query asks for, operators/lift-asked-steps.ts; 'asked-meaning':
- * the memory on how to explain to the user, for a query asking what something means, lift-explained.ts).
+ * the memory on how to explain to the user, for a query asking what something means, lift-explained.ts;
+ * 'forbidden': a rule that forbids what the query names, lift-forbidden.ts).
  */
-export type RelevanceSource = 'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor' | 'asked-step' | 'asked-meaning';
+export type RelevanceSource =
+  'cross-encoder' | 'lexical' | 'date-window' | 'linked' | 'successor' | 'asked-step' | 'asked-meaning' | 'forbidden';
 
 export interface ScoredCandidate extends Candidate {
   /** Raw cross-encoder logit when the note was rescored, else null. */

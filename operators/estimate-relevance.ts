@@ -43,6 +43,7 @@ import { liftSuccessors, type SuccessorsPort } from './lift-successors.js';
 import { nameCoverage, titleStems } from './title-phrases.js';
 import { liftAskedSteps } from './lift-asked-steps.js';
 import { liftExplained } from './lift-explained.js';
+import { liftForbidden } from './lift-forbidden.js';
 
 export { RELEVANCE_TEXT_CHARS };
 
@@ -276,6 +277,8 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     liftAskedSteps(relevance, state.candidates.slice(0, window), state.query);
     // A prompt asking what something means is about the memory on how to explain to this user.
     liftExplained(relevance, state.candidates.slice(0, window), state.query, weighed);
+    // A prompt naming what a rule forbids ("just unwrap it") is about that rule.
+    liftForbidden(relevance, state.candidates.slice(0, window), weighed);
     return {
       ...state,
       weighed,

@@ -59,7 +59,9 @@ export function relevanceVerdict(
               ? 'its name: the query asks for the git step or work it is named for'
               : c.source === 'asked-meaning'
                 ? 'what it says of the user: the query asks what something means, and it says how to explain that'
-                : 'the date window of the query';
+                : c.source === 'forbidden'
+                  ? 'what it forbids: the query names it'
+                  : 'the date window of the query';
     return `relevance ${num(c.relevance, 2)} ${cmp}, decided by ${why}${lacks}`;
   }
   if (c.features && !c.features.specificCovered && c.relevance <= GENERIC_ONLY_MAX) {
