@@ -48,8 +48,12 @@ export function dropFollowed(
     // What it writes: the lines it adds, not those it drops (dropping the setting undoes the note).
     const settings = settingTokens(addedLines(action.text, action.before));
     for (const [i, e] of ev.byNote) {
-      const follows = settings.some((c) => notes[i]!.followSettings.has(c));
-      if (follows && !e.why.some((w) => NAMED_EVIDENCE.test(w))) drop(i);
+      const followed = settings.filter((c) => notes[i]!.followSettings.has(c));
+      if (followed.length === 0) continue;
+      // The followed setting's own key and value, matched as tokens, name nothing else the note is about.
+      const own = new Set(followed.flatMap((c) => c.split('=')));
+      const named = e.why.some((w) => NAMED_EVIDENCE.test(w) && !own.has(w.slice(w.indexOf(':') + 1)));
+      if (!named) drop(i);
     }
   }
   return out;
