@@ -8,9 +8,9 @@
  *
  * What a rule forbids is read from what it says it is about (a memory's name, description and How
  * to apply; a learning's title, key insight and How to apply), never its body's story: the words
- * after "no", "never", "don't", "do not", "must not", "avoid", "instead of", "rather than" or a
- * contrasting ", not" / "(not", up to the end of the clause, each alternative (split at `/`, "or",
- * commas) one thing. The prompt names a thing when it holds the words that say what it is
+ * after "no", "never", "don't", "do not", "must not", "avoid", "instead of", "rather than", a
+ * contrasting ", not" / "(not" or "prefer X over", up to the end of the clause, and the last words
+ * before "is deprecated / banned / not allowed"; each alternative (split at `/`, "or", commas) one thing. The prompt names a thing when it holds the words that say what it is
  * (namesThing): not only a word every coding conversation uses ("log", "test", "rebase"), and a word
  * alone when the rule writes it as code (`unwrap()`) and everyday English says it rarely, or when
  * everyday English says it almost never ("protoc", "GPL"): "instead of implementing it" forbids no
@@ -31,11 +31,19 @@ import { EVERYDAY_CODING_WORDS } from './weigh-terms.js';
 /** The words that forbid what follows them in a clause. */
 const FORBID_RE =
   /(?:\b(?:no|never|don['’]?t|do not|must not|mustn['’]?t|should not|shouldn['’]?t|avoid|instead of|rather than)|[,(]\s*not)\s+/gi;
+/** "Prefer X over Y": Y is what is set aside. */
+const OVER_RE = /\bprefer(?:s|red)?\s+[^.;:\n]{1,60}?\s+over\s+/gi;
+/** "X is deprecated / banned / not allowed": X is the end of the clause before it (BANNED_WORDS words, BANNED_CHARS read back). */
+const BANNED_RE = /\s(?:is|are)\s+(?:now\s+)?(?:deprecated|banned|forbidden|not allowed|disallowed|off[- ]limits)\b/gi;
+const BANNED_WORDS = 4;
+const BANNED_CHARS = 80;
+/** Where the clause before "is deprecated" starts: its punctuation (a dot inside a name, `moment.js`, is none). */
+const CLAUSE_START_RE = /[;:,()\n]|\.(?!\S)/g;
 /** Where a forbidden thing ends: the clause's punctuation, or a word that says where or when it is forbidden. */
 const THING_END_RE =
   /\n|[.:](?=\s|$)|[;!?\]—–]|\((?!\))|(?<!\()\)|\s[-–]\s|,\s*(?!or\b)|\s(?:in|on|for|until|unless|outside|except|when|while|because|so|once|after|before|since|without|with|from|into|to)\s/i;
-/** Alternatives within one forbidden thing ("rebase/amend/force-push", "GPL, AGPL or SSPL"). */
-const ALTERNATIVES_RE = /\/|\s+or\s+|\s+and\s+|\s*,\s*/i;
+/** Alternatives within one forbidden thing ("rebase/amend/force-push", "GPL, AGPL or SSPL"); a path (`/v1/events`) is one. */
+const ALTERNATIVES_RE = /(?<!(?:^|\s)\/\S*)\/|\s+or\s+|\s+and\s+|\s*,\s*/i;
 /** Most words of one forbidden thing read, and most things read per rule. */
 const MAX_THING_WORDS = 5;
 const MAX_THINGS = 24;
@@ -54,12 +62,34 @@ export interface ForbiddenThing {
 
 /** The things a text forbids (see the module comment). */
 export function forbiddenThings(text: string): ForbiddenThing[] {
+  const src = text.slice(0, 4000);
+  const clauses: string[] = [];
+  // After a cue, to the end of its clause; at most MAX_THINGS clauses (a text of "no no no …" reads no more).
+  for (const re of [FORBID_RE, OVER_RE]) {
+    for (const m of src.matchAll(re)) {
+      if (clauses.length >= MAX_THINGS) break;
+      const rest = src.slice(m.index + m[0].length, m.index + m[0].length + 200);
+      const end = rest.search(THING_END_RE);
+      clauses.push(end < 0 ? rest : rest.slice(0, end));
+    }
+  }
+  // Before "is deprecated": the last words of the clause.
+  for (const m of src.matchAll(BANNED_RE)) {
+    if (clauses.length >= MAX_THINGS) break;
+    const before = src.slice(Math.max(0, m.index - BANNED_CHARS), m.index);
+    const start = Math.max(-1, ...[...before.matchAll(CLAUSE_START_RE)].map((c) => c.index));
+    clauses.push(
+      before
+        .slice(start + 1)
+        .trim()
+        .split(/\s+/)
+        .slice(-BANNED_WORDS)
+        .join(' '),
+    );
+  }
   const out: ForbiddenThing[] = [];
-  for (const m of text.slice(0, 4000).matchAll(FORBID_RE)) {
-    const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 200);
-    const end = rest.search(THING_END_RE);
-    const thing = end < 0 ? rest : rest.slice(0, end);
-    for (const alt of thing.split(ALTERNATIVES_RE)) {
+  for (const clause of clauses) {
+    for (const alt of clause.split(ALTERNATIVES_RE)) {
       const stems = [...new Set(rawTokens(alt).flatMap(tokenWords).map(stemOf))].slice(0, MAX_THING_WORDS);
       if (stems.length > 0) out.push({ stems, code: CODE_RE.test(alt) });
       if (out.length >= MAX_THINGS) return out;

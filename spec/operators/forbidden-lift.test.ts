@@ -64,6 +64,10 @@ describe('forbiddenThings', () => {
     expect(read('Run the workspace tests with cargo nextest, not cargo test')).toEqual(['cargo test']);
     expect(read('Never log request payloads or tokens; log ids')).toEqual(['log request payload', 'token']);
     expect(read('Keep the sockets: don’t use `tmux kill-server`.')).toEqual(['code:tmux kill server']);
+    expect(read('Prefer table-driven tests over separate test functions.')).toEqual(['separ test function']);
+    expect(read('moment.js is deprecated in this repo; use date-fns')).toEqual(['code:moment js']);
+    // A path is one thing, not one per folder.
+    expect(read('name: /v2/orders is deprecated')).toEqual(['v2 order']);
     // What the rule says is fine, or what happened, is nothing it forbids.
     expect(read('Use pnpm for every install. The build once failed on a stale lockfile.')).toEqual([]);
   });
