@@ -16,6 +16,7 @@ import { stemOf } from '../../core/stems.js';
 import { CLAUSE, asksFor, unswapVerbs } from './requests.js';
 import { KINDS } from './work-kinds.js';
 import { FLAG_REQUESTS } from './flag-requests.js';
+import { REVIEW_REQUESTS } from './review-requests.js';
 
 /** The test runners a prompt may use as a verb ("rspec it"). */
 const TEST_RUNNERS = KINDS.find((k) => k.kind === 'test')!.tools!.join('|');
@@ -233,7 +234,7 @@ const NAMED = KINDS.map((k) => ({
  */
 export function askedWork(prompt: string): Set<string> {
   const text = unswapVerbs(prompt.slice(0, 2000));
-  const all: { kind: string; re: RegExp; pre?: RegExp }[] = [...ASKED, ...ASKED_BY_VERB, ...FLAG_REQUESTS];
+  const all: { kind: string; re: RegExp; pre?: RegExp }[] = [...ASKED, ...ASKED_BY_VERB, ...FLAG_REQUESTS, ...REVIEW_REQUESTS];
   return new Set(all.filter((a) => (a.pre?.test(text) ?? true) && asksFor(a.re, text)).map((a) => a.kind));
 }
 

@@ -4,6 +4,8 @@
  * and the verbs that ask for it besides the common ones. Data only.
  */
 
+import { REVIEW_KIND } from './review-requests.js';
+
 export interface WorkKind {
   kind: string;
   /** Words a prompt names the work with, as the object of a request ("add some debug *logging*"). */
@@ -269,6 +271,7 @@ export const KINDS: WorkKind[] = [
       'spam',
     ],
   },
+  REVIEW_KIND,
   // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.
   { kind: 'ui-text', objects: [], named: ['strings', 'i18n', 'l10n', 'localization', 'localisation', 'translations', 'lokalise'] },
   // Not "read replicas": a database's, not a deploy's.
