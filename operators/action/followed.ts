@@ -47,9 +47,14 @@ export function dropFollowed(
   if (action.kind === 'edit') {
     // What it writes: the lines it adds, not those it drops (dropping the setting undoes the note).
     const settings = settingTokens(addedLines(action.text, action.before));
+    const keyOf = (c: string): string => c.slice(0, c.indexOf('='));
     for (const [i, e] of ev.byNote) {
       const followed = settings.filter((c) => notes[i]!.followSettings.has(c));
       if (followed.length === 0) continue;
+      // The same key written to another value anywhere in what it adds (a second job, a comment
+      // that keeps the old value) is not following the note, whatever else the edit writes.
+      const keys = new Set(followed.map(keyOf));
+      if (settings.some((c) => keys.has(keyOf(c)) && !notes[i]!.followSettings.has(c))) continue;
       // The followed setting's own key and value, matched as tokens, name nothing else the note is about.
       const own = new Set(followed.flatMap((c) => c.split('=')));
       const named = e.why.some((w) => NAMED_EVIDENCE.test(w) && !own.has(w.slice(w.indexOf(':') + 1)));

@@ -35,7 +35,12 @@ describe('a setting the note writes as code', () => {
     expect(write('  timeZone: "Etc/UTC"\n  schedule: "30 7 * * *"\n  startingDeadlineSeconds: 60')).toEqual([]);
   });
 
-  it('written to another value does not', () => {
+  it('written to another value does not, nor beside the same key written to another value', () => {
     expect(write('  schedule: "30 2 * * *"\n  timeZone: "America/New_York"')).toEqual(['lrn-cron-dst']);
+    // Two jobs in one file, one in UTC and one in a local zone; a comment that keeps the UTC value.
+    const twoJobs =
+      '  timeZone: "Etc/UTC"\n  schedule: "30 7 * * *"\n---\nkind: CronJob\nspec:\n  timeZone: "America/New_York"\n  schedule: "30 2 * * *"';
+    expect(write(twoJobs)).toEqual(['lrn-cron-dst']);
+    expect(write('  # was timeZone: "Etc/UTC"\n  timeZone: "America/New_York"\n  schedule: "30 2 * * *"')).toEqual(['lrn-cron-dst']);
   });
 });
