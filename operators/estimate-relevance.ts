@@ -49,7 +49,7 @@ export { RELEVANCE_TEXT_CHARS };
 
 /** Notes whose stems are kept between recalls (core/text-memo.ts): a large KB's candidate windows. */
 export const NOTE_MEMO_LIMIT = 4096;
-const noteStems = textMemo(NOTE_MEMO_LIMIT, (text) => noteTerms(textStems(text, RELEVANCE_TEXT_CHARS)));
+const noteStems = textMemo(NOTE_MEMO_LIMIT, (text) => noteTerms(textStems(text)), RELEVANCE_TEXT_CHARS);
 
 /** A note's stems as the relevance estimate reads them (its first RELEVANCE_TEXT_CHARS characters). */
 export function stemsOfNote(note: Note): NoteTerms {
@@ -278,7 +278,7 @@ export function estimateRelevance(opts: EstimateRelevanceOptions): OperatorFunct
     // A prompt asking what something means is about the memory on how to explain to this user.
     liftExplained(relevance, state.candidates.slice(0, window), state.query, weighed);
     // A prompt naming what a rule forbids ("just unwrap it") is about that rule.
-    liftForbidden(relevance, state.candidates.slice(0, window), weighed);
+    liftForbidden(relevance, state.candidates.slice(0, window), weighed, state.query);
     return {
       ...state,
       weighed,

@@ -10,27 +10,27 @@
  * to apply; a learning's title, key insight and How to apply), never its body's story: the words
  * after "no", "never", "don't", "do not", "must not", "avoid", "instead of", "rather than", a
  * contrasting ", not" / "(not" or "prefer X over", up to the end of the clause, and the last words
- * before "is deprecated / banned / not allowed"; each alternative (split at `/`, "or", commas) one thing. The prompt names a thing when it holds the words that say what it is
- * (namesThing): not only a word every coding conversation uses ("log", "test", "rebase"), and a word
- * alone when the rule writes it as code (`unwrap()`) and everyday English says it rarely, or when
- * everyday English says it almost never ("protoc", "GPL"): "instead of implementing it" forbids no
- * implementing.
+ * before "is deprecated / banned / not allowed"; each alternative (split at `/`, "or", a list's
+ * commas) one thing. The prompt names a thing when it holds the words that say what it is, side by
+ * side, and something specific of it (namesThing): "instead of implementing it" forbids no
+ * implementing, and "renumber the steps in the runbook" renumbers no protobuf field.
  *
  * Only rules are lifted (a Claude Code memory, a learning of a rule type), and only a rule the
  * prompt's words already reach (a candidate), to ASKED_STEP_SURE: the prompt hook gives it whole.
  */
 import type { RelevanceEstimate, WeighedTerm } from '../core/state.js';
 import type { Candidate } from '../core/types.js';
-import { stemOf } from '../core/stems.js';
+import { stemOf, textStemPairs } from '../core/stems.js';
 import { textMemo } from '../core/text-memo.js';
 import { isRuleNote, rawTokens, tokenWords } from './action/index.js';
-import { GENERIC_INFO } from './math/index.js';
 import { ASKED_STEP_SURE } from './lift-asked-steps.js';
-import { EVERYDAY_CODING_WORDS } from './weigh-terms.js';
+import { EVERYDAY_CODING_WORDS, SPECIFIC_INFO } from './weigh-terms.js';
 
 /** The words that forbid what follows them in a clause. */
 const FORBID_RE =
   /(?:\b(?:no|never|don['’]?t|do not|must not|mustn['’]?t|should not|shouldn['’]?t|avoid|instead of|rather than)|[,(]\s*not)\s+/gi;
+/** The cues that forbid doing something: the word after them is what is done. */
+const DOING_CUE_RE = /\b(?:never|don['’]?t|do not|must not|mustn['’]?t|should not|shouldn['’]?t|avoid)\b/i;
 /** "Prefer X over Y": Y is what is set aside. */
 const OVER_RE = /\bprefer(?:s|red)?\s+[^.;:\n]{1,60}?\s+over\s+/gi;
 /** "X is deprecated / banned / not allowed": X is the end of the clause before it (BANNED_WORDS words, BANNED_CHARS read back). */
@@ -39,9 +39,14 @@ const BANNED_WORDS = 4;
 const BANNED_CHARS = 80;
 /** Where the clause before "is deprecated" starts: its punctuation (a dot inside a name, `moment.js`, is none). */
 const CLAUSE_START_RE = /[;:,()\n]|\.(?!\S)/g;
-/** Where a forbidden thing ends: the clause's punctuation, or a word that says where or when it is forbidden. */
+/**
+ * Where a forbidden thing ends: the clause's punctuation, or a word that says where or when it is
+ * forbidden. A comma ends it unless a list follows ("renumber, reuse or retype"): see clauseOf.
+ */
 const THING_END_RE =
-  /\n|[.:](?=\s|$)|[;!?\]—–]|\((?!\))|(?<!\()\)|\s[-–]\s|,\s*(?!or\b)|\s(?:in|on|for|until|unless|outside|except|when|while|because|so|once|after|before|since|without|with|from|into|to)\s/i;
+  /\n|[.:](?=\s|$)|[;!?\]—–]|\((?!\))|(?<!\()\)|\s[-–]\s|\s(?:in|on|for|until|unless|outside|except|when|while|because|so|once|after|before|since|without|with|from|into|to|against)\s/i;
+/** Where it is forbidden, when that is an environment or a branch ("never kubectl apply against prod"): the prompt must name it too. */
+const SCOPE_RE = /^\s+(?:against|in|on|to|into)\s+(?:the\s+)?(prod|production|staging|main|master|live)\b/i;
 /** Alternatives within one forbidden thing ("rebase/amend/force-push", "GPL, AGPL or SSPL"); a path (`/v1/events`) is one. */
 const ALTERNATIVES_RE = /(?<!(?:^|\s)\/\S*)\/|\s+or\s+|\s+and\s+|\s*,\s*/i;
 /** Most words of one forbidden thing read, and most things read per rule. */
@@ -50,27 +55,47 @@ const MAX_THINGS = 24;
 
 /** Written as code: in backticks, called (`unwrap()`), a path or member (`fmt.Sprintf`, `tenant_id`, `a::b`), an option. */
 const CODE_RE = /`|\(\)|::|[a-z0-9][._][a-z0-9]|(?:^|\s)--?[a-z]/i;
-/** A word alone names a thing when the rule writes it as code and everyday English says it rarely, or says it almost never. */
+/** A word alone names a thing when the rule writes it as code and everyday English says it rarely. */
 const CODE_ALONE_INFO = 0.7;
-const PROSE_ALONE_INFO = 0.9;
 
-/** One thing a rule forbids: its words' stems, and whether the rule writes it as code. */
+/** One thing a rule forbids: its words' stems, whether the rule writes it as code, the rest of its clause, where it is forbidden. */
 export interface ForbiddenThing {
   stems: string[];
   code: boolean;
+  /** The other words of the clause it is one alternative of ("existing protobuf fields" of "renumber, reuse or retype …"). */
+  context: string[];
+  /** An environment or branch it is forbidden in (`prod`), or none. */
+  scope: string[];
+  /**
+   * What is done, after a cue that forbids doing ("never log event payloads, API keys or IPs": log,
+   * for each of the three): the prompt must say it, everyday word or not. Null after "no", "instead of", ", not".
+   */
+  verb: string | null;
+}
+
+/** A thing's words as stems. */
+const stemsIn = (text: string): string[] => [...new Set(rawTokens(text).flatMap(tokenWords).map(stemOf))];
+
+/** The clause a cue starts: to THING_END_RE, and past a comma only when a list goes on to "or" / "and" ("GPL, AGPL or SSPL"). */
+function clauseOf(rest: string): { clause: string; after: string } {
+  const end = rest.search(THING_END_RE);
+  let clause = end < 0 ? rest : rest.slice(0, end);
+  const comma = clause.indexOf(',');
+  if (comma >= 0 && !/\s(?:or|and)\s/i.test(clause.slice(clause.lastIndexOf(',')))) clause = clause.slice(0, comma);
+  return { clause, after: rest.slice(clause.length) };
 }
 
 /** The things a text forbids (see the module comment). */
 export function forbiddenThings(text: string): ForbiddenThing[] {
   const src = text.slice(0, 4000);
-  const clauses: string[] = [];
+  const clauses: { clause: string; scope: string[]; doing: boolean }[] = [];
   // After a cue, to the end of its clause; at most MAX_THINGS clauses (a text of "no no no …" reads no more).
   for (const re of [FORBID_RE, OVER_RE]) {
     for (const m of src.matchAll(re)) {
       if (clauses.length >= MAX_THINGS) break;
-      const rest = src.slice(m.index + m[0].length, m.index + m[0].length + 200);
-      const end = rest.search(THING_END_RE);
-      clauses.push(end < 0 ? rest : rest.slice(0, end));
+      const { clause, after } = clauseOf(src.slice(m.index + m[0].length, m.index + m[0].length + 200));
+      const scope = SCOPE_RE.exec(after)?.[1];
+      clauses.push({ clause, scope: scope ? [stemOf(scope.toLowerCase())] : [], doing: DOING_CUE_RE.test(m[0]) });
     }
   }
   // Before "is deprecated": the last words of the clause.
@@ -78,20 +103,26 @@ export function forbiddenThings(text: string): ForbiddenThing[] {
     if (clauses.length >= MAX_THINGS) break;
     const before = src.slice(Math.max(0, m.index - BANNED_CHARS), m.index);
     const start = Math.max(-1, ...[...before.matchAll(CLAUSE_START_RE)].map((c) => c.index));
-    clauses.push(
-      before
-        .slice(start + 1)
-        .trim()
-        .split(/\s+/)
-        .slice(-BANNED_WORDS)
-        .join(' '),
-    );
+    const words = before
+      .slice(start + 1)
+      .trim()
+      .split(/\s+/);
+    clauses.push({ clause: words.slice(-BANNED_WORDS).join(' '), scope: [], doing: false });
   }
   const out: ForbiddenThing[] = [];
-  for (const clause of clauses) {
-    for (const alt of clause.split(ALTERNATIVES_RE)) {
-      const stems = [...new Set(rawTokens(alt).flatMap(tokenWords).map(stemOf))].slice(0, MAX_THING_WORDS);
-      if (stems.length > 0) out.push({ stems, code: CODE_RE.test(alt) });
+  for (const { clause, scope, doing } of clauses) {
+    const all = stemsIn(clause);
+    const alts = clause.split(ALTERNATIVES_RE).map((alt) => ({ alt, stems: stemsIn(alt).slice(0, MAX_THING_WORDS) }));
+    // After a cue that forbids doing, the first word is what is done; when the first alternative
+    // says it with its object ("log event payloads, API keys or IPs"), it is done to every one.
+    const verb = doing ? (alts[0]?.stems[0] ?? null) : null;
+    const shared = verb !== null && (alts[0]?.stems.length ?? 0) >= 2;
+    for (const { alt, stems: own } of alts) {
+      const stems = shared && own.length > 0 && own[0] !== verb ? [verb, ...own].slice(0, MAX_THING_WORDS) : own;
+      // A hyphenated compound ("force-push", "log-and-return") is one named thing, as code is.
+      const code = CODE_RE.test(alt) || /\w-\w/.test(alt);
+      const says = verb !== null && stems[0] === verb ? verb : null;
+      if (stems.length > 0) out.push({ stems, code, context: all.filter((st) => !stems.includes(st)), scope, verb: says });
       if (out.length >= MAX_THINGS) return out;
     }
   }
@@ -99,23 +130,44 @@ export function forbiddenThings(text: string): ForbiddenThing[] {
 }
 
 /**
- * Whether the prompt's weighed terms name a thing. Of a thing of one word, that word, said rarely
- * enough (CODE_ALONE_INFO, PROSE_ALONE_INFO). Of a longer one, two of its words or more, among them
- * every word of it that is not an everyday coding word ("applied" of "edit an applied file": "edit the
- * proto file" names no applied file), or of three such words or more its first (what is done:
- * "carry", "mock") and all but one; and one of them specific (over GENERIC_INFO).
+ * Whether the prompt names a thing: its weighed terms, and its adjacent word pairs (`pairs`,
+ * textStemPairs). The environment it is forbidden in, if any, named too ("against prod": `kubectl
+ * apply` to a local cluster is not it), and what is done, if the rule says ("never log … API keys":
+ * a regex for API keys logs nothing). Then:
+ * - a word alone, written as code and rare in everyday English (CODE_ALONE_INFO: `unwrap()`); or a
+ *   specific word of prose with another word of its clause ("renumber" of "renumber, reuse or retype
+ *   existing protobuf fields" with "protobuf"): "renumber the steps in the runbook" renumbers no field;
+ * - of more words, two or more side by side in the prompt (an adjacent pair: "run the migrations
+ *   inline" is no "run inline"), among them every word that is not an everyday coding word ("applied"
+ *   of "edit an applied file"), or of three such words or more its first ("carry", "mock") and all but
+ *   one; and one of them specific, unless the rule writes the thing as code or one hyphenated word
+ *   ("force-push"): "make an extra copy" names no "extra copies" a rule forbids.
  */
-export function namesThing({ stems: thing, code }: ForbiddenThing, terms: ReadonlyMap<string, WeighedTerm>): boolean {
+export function namesThing(
+  { stems: thing, code, context, scope, verb }: ForbiddenThing,
+  terms: ReadonlyMap<string, WeighedTerm>,
+  pairs: ReadonlySet<string>,
+): boolean {
+  if (scope.some((st) => !terms.has(st)) || (verb !== null && !terms.has(verb))) return false;
+  const specific = (st: string): boolean => {
+    const t = terms.get(st);
+    return Boolean(t) && !t!.everyday && t!.info >= SPECIFIC_INFO;
+  };
   if (thing.length === 1) {
     const t = terms.get(thing[0]!);
-    return Boolean(t) && !t!.everyday && t!.info >= (code ? CODE_ALONE_INFO : PROSE_ALONE_INFO);
+    if (!t || t.everyday) return false;
+    return code ? t.info >= CODE_ALONE_INFO : specific(thing[0]!) && context.some(specific);
   }
-  const held = thing.filter((s) => terms.has(s));
+  const held = thing.filter((st) => terms.has(st));
   if (held.length < 2) return false;
-  const content = thing.filter((s) => !EVERYDAY_CODING_WORDS.has(s));
-  const missing = content.filter((s) => !terms.has(s)).length;
+  const content = thing.filter((st) => !EVERYDAY_CODING_WORDS.has(st));
+  const missing = content.filter((st) => !terms.has(st)).length;
   if (content.length >= 3 ? !terms.has(content[0]!) || missing > 1 : missing > 0) return false;
-  return held.some((s) => !terms.get(s)!.everyday && terms.get(s)!.info > GENERIC_INFO);
+  const adjacent = thing.slice(1).some((b, k) => {
+    const a = thing[k]!;
+    return pairs.has(a < b ? `${a} ${b}` : `${b} ${a}`);
+  });
+  return adjacent && (code || held.some(specific));
 }
 
 /** What a rule says it is about: a memory's name and description, a learning's title and key insight, and How to apply. */
@@ -133,12 +185,16 @@ export function liftForbidden(
   relevance: Map<string, RelevanceEstimate>,
   candidates: readonly Candidate[],
   weighed: readonly WeighedTerm[],
+  query: string,
 ): void {
   const terms = new Map(weighed.map((t) => [t.stem, t]));
+  let pairs: ReadonlySet<string> | null = null;
   for (const c of candidates) {
     const e = relevance.get(c.note.key);
     if (!e || e.p >= ASKED_STEP_SURE || !isRuleNote(c.note)) continue;
-    if (!thingsOf(c.note.key, ruleSummary(c.note)).some((thing) => namesThing(thing, terms))) continue;
+    pairs ??= textStemPairs(query, 4000);
+    const named = (thing: ForbiddenThing): boolean => namesThing(thing, terms, pairs!);
+    if (!thingsOf(c.note.key, ruleSummary(c.note)).some(named)) continue;
     relevance.set(c.note.key, { ...e, p: ASKED_STEP_SURE, ranking: Math.max(ASKED_STEP_SURE, e.ranking ?? e.p), source: 'forbidden' });
   }
 }

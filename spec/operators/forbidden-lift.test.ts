@@ -15,6 +15,16 @@ import type { Note } from '../../core/note/index.js';
 
 /** Everyday English weights: the tools and calls below are rare, the rest common. */
 const INFO: Record<string, number> = {
+  renumb: 0.96,
+  protobuf: 1,
+  field: 0.6,
+  runbook: 1,
+  oncal: 1,
+  cach: 0.7,
+  token: 0.7,
+  kubectl: 1,
+  prod: 0.75,
+  crd: 1,
   migrat: 0.8,
   appli: 0.6,
   edit: 0.64,
@@ -60,9 +70,10 @@ describe('forbiddenThings', () => {
   it('reads each thing a rule forbids, whether it writes it as code', () => {
     const read = (text: string) => forbiddenThings(text).map((t) => `${t.code ? 'code:' : ''}${t.stems.join(' ')}`);
     expect(read('No unwrap()/expect() in library Rust code; return errors')).toEqual(['code:unwrap', 'code:expect']);
-    expect(read('no rebase/amend/force-push before approval')).toEqual(['rebas', 'amend', 'forc push']);
+    expect(read('no rebase/amend/force-push before approval')).toEqual(['rebas', 'amend', 'code:forc push']);
     expect(read('Run the workspace tests with cargo nextest, not cargo test')).toEqual(['cargo test']);
-    expect(read('Never log request payloads or tokens; log ids')).toEqual(['log request payload', 'token']);
+    // What is done is done to every item of the list.
+    expect(read('Never log request payloads or tokens; log ids')).toEqual(['log request payload', 'log token']);
     expect(read('Keep the sockets: don’t use `tmux kill-server`.')).toEqual(['code:tmux kill server']);
     expect(read('Prefer table-driven tests over separate test functions.')).toEqual(['separ test function']);
     expect(read('moment.js is deprecated in this repo; use date-fns')).toEqual(['code:moment js']);
@@ -77,7 +88,7 @@ describe('forbiddenThings', () => {
 function lifted(n: Note, query: string): RelevanceEstimate {
   const relevance = new Map<string, RelevanceEstimate>([[n.key, { p: 0.2, source: 'lexical', features: null }]]);
   const weighed = queryTerms(query).map((t) => ({ ...t, info: info(t.stem), df: 3, specific: false, everyday: t.stem === 'test' }));
-  liftForbidden(relevance, [{ note: n, rrf: 1 / 61, evidence: 1, ranks: { bm25: 1 } }], weighed);
+  liftForbidden(relevance, [{ note: n, rrf: 1 / 61, evidence: 1, ranks: { bm25: 1 } }], weighed, query);
   return relevance.get(n.key)!;
 }
 
@@ -96,11 +107,25 @@ describe('a rule that forbids what the prompt names', () => {
     // "push" alone is not "force-push"; "log" alone is not logging payloads.
     expect(lifted(PUSH, 'push the branch when the build is green').p).toBe(0.2);
     expect(lifted(PAYLOADS, 'add a log line when the retry gives up').p).toBe(0.2);
+    // An item of the list without what is done to it: a regex for tokens logs nothing.
+    expect(lifted(PAYLOADS, 'what regex matches our request tokens?').p).toBe(0.2);
     // "instead of implementing it" forbids nothing a prompt asking to implement something names.
     expect(lifted(V1, 'implement Display for the segment id').p).toBe(0.2);
     // The rule's recommendation is no forbidden thing, nor another run of the same program.
     expect(lifted(NEXTEST, 'run cargo nextest for the whole workspace').p).toBe(0.2);
     expect(lifted(NEXTEST, 'cargo build fails on the parquet crate').p).toBe(0.2);
+    // A word of prose alone needs the rest of its clause: renumbering a runbook's steps renumbers no protobuf field.
+    const proto = memory('proto-fields', 'Never renumber, reuse or retype existing protobuf fields', 'Archived events decode with them.');
+    expect(lifted(proto, 'renumber the steps in the oncall runbook').p).toBe(0.2);
+    expect(lifted(proto, 'renumber field 7 in the protobuf message').p).toBe(ASKED_STEP_SURE);
+    // Words of the thing apart in the prompt are not the thing.
+    const tokens = memory('token-cache', 'Never cache tokens; fetch them per request', 'A revoked token lived on.');
+    expect(lifted(tokens, 'the token refresh job should cache the user list').p).toBe(0.2);
+    expect(lifted(tokens, 'just cache the tokens for an hour').p).toBe(ASKED_STEP_SURE);
+    // Where it is forbidden, when the rule says: the prompt must name it too.
+    const gitops = memory('gitops-only', 'Never kubectl apply against prod; changes go through the deploy repo', 'Argo reverts it.');
+    expect(lifted(gitops, 'kubectl apply the CRD to my local kind cluster').p).toBe(0.2);
+    expect(lifted(gitops, 'kubectl apply the new CRD in prod').p).toBe(ASKED_STEP_SURE);
     // The words that say what is forbidden, not the ones around them: an edit is no edit of an applied migration.
     const migrations = memory(
       'migrations-append-only',
