@@ -3,15 +3,22 @@
  * process. The recall server answers every prompt of a session from the same KB, but reads each
  * candidate note from its index afresh, as a new object: stemming the same texts again cost each
  * prompt several milliseconds. Entries are found by the note's key and kept only while its text is
- * the same (an edited note is computed again). Pure apart from the cache itself.
+ * the same (an edited note is computed again), compared by a digest so that a long note's text is
+ * not kept twice. Pure apart from the cache itself.
  */
+import { createHash } from 'node:crypto';
 
-/** A function of a note's text, computed once per key and text; at most `limit` texts are kept. */
-export function textMemo<T>(limit: number, compute: (text: string) => T): (key: string, text: string) => T {
-  const kept = new Map<string, { text: string; value: T }>();
-  return (key, text) => {
+/**
+ * A function of a note's text, computed once per key and text; at most `limit` texts are kept. With
+ * `maxChars`, only the text's first `maxChars` characters are read, by the function and the digest.
+ */
+export function textMemo<T>(limit: number, compute: (text: string) => T, maxChars = Infinity): (key: string, text: string) => T {
+  const kept = new Map<string, { digest: string; value: T }>();
+  return (key, whole) => {
+    const text = whole.length > maxChars ? whole.slice(0, maxChars) : whole;
+    const digest = createHash('sha1').update(text).digest('base64');
     const hit = kept.get(key);
-    if (hit && hit.text === text) {
+    if (hit && hit.digest === digest) {
       // Most recently used last: the oldest entry is the first to go.
       kept.delete(key);
       kept.set(key, hit);
@@ -19,7 +26,7 @@ export function textMemo<T>(limit: number, compute: (text: string) => T): (key: 
     }
     const value = compute(text);
     kept.delete(key);
-    kept.set(key, { text, value });
+    kept.set(key, { digest, value });
     if (kept.size > limit) kept.delete(kept.keys().next().value!);
     return value;
   };

@@ -94,7 +94,7 @@ export function evidenceOf(
 
 /** Notes whose word pairs and summary stems are kept between recalls (core/text-memo.ts). */
 const MEMO_LIMIT = 4096;
-const notePairsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, (text) => textStemPairs(text, RELEVANCE_TEXT_CHARS));
+const notePairsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, (text) => textStemPairs(text), RELEVANCE_TEXT_CHARS);
 const summaryStemsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, titleStems);
 
 /** Stems of a note's summary (title, key insight, tags), function words left out. */

@@ -37,6 +37,8 @@ function lookup(t: TableText, key: string): string | null {
 
 /** Answers a table keeps (found or not): the words of one KB and its prompts, in a long-lived process. */
 const KEPT_ANSWERS = 20_000;
+/** Longest key whose answer is kept: longer than any word of the tables. */
+const MAX_KEPT_KEY = 64;
 
 /**
  * `get` with its answers kept: the recall server looks up the same few thousand words for every
@@ -46,6 +48,8 @@ function keepingAnswers(get: (key: string) => string | null | undefined): Sorted
   const kept = new Map<string, string | null>();
   return {
     get(key) {
+      // A key longer than any word is looked up, not kept (a prompt may hold one of 100,000 characters).
+      if (key.length > MAX_KEPT_KEY) return get(key) ?? null;
       const hit = kept.get(key);
       if (hit !== undefined) return hit;
       const value = get(key);

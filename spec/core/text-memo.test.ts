@@ -24,6 +24,24 @@ describe('textMemo', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('with maxChars, reads and compares only the start of a text', () => {
+    const seen: string[] = [];
+    const head = textMemo(
+      10,
+      (t) => {
+        seen.push(t);
+        return t;
+      },
+      4,
+    );
+    expect(head('a', 'abcdef')).toBe('abcd');
+    // Past the characters read, another text is the same text.
+    expect(head('a', 'abcdxyz')).toBe('abcd');
+    expect(seen).toEqual(['abcd']);
+    expect(head('a', 'abzz')).toBe('abzz');
+    expect(seen).toEqual(['abcd', 'abzz']);
+  });
+
   it('keeps at most its limit, letting the least recently used go first', () => {
     let computed = 0;
     const len = textMemo(2, (t) => {
