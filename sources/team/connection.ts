@@ -46,7 +46,13 @@ function readFileOpt(file: string | undefined): string | undefined {
 function keptBundle(env: TeamSettings['env']): string[] | undefined {
   const kept = env['RECALL_EXTRA_CA_CERTS'] ?? process.env['RECALL_EXTRA_CA_CERTS'];
   if (!kept || process.env['NODE_EXTRA_CA_CERTS']) return undefined;
-  return [...tls.rootCertificates, readFileOpt(kept)!];
+  // As node does with a NODE_EXTRA_CA_CERTS it cannot read: go on with its own roots (a server that
+  // needed the bundle then fails verification, and says so), not fail before connecting.
+  try {
+    return [...tls.rootCertificates, fs.readFileSync(kept, 'utf8')];
+  } catch {
+    return undefined;
+  }
 }
 
 /** TLS options from PGSSLMODE / PGSSLROOTCERT / PGSSLCERT / PGSSLKEY, with libpq's meaning of each mode. */

@@ -47,6 +47,12 @@ describe('bin/recall and the CA bundle', () => {
     expect(started(['models', 'pull'], { NODE_EXTRA_CA_CERTS: '/corp/ca.pem' })).toEqual({ node: '/corp/ca.pem', set: 'set', kept: '' });
     expect(started(['list', 'hook'], { NODE_EXTRA_CA_CERTS: '/corp/ca.pem' })).toEqual({ node: '/corp/ca.pem', set: 'set', kept: '' });
     expect(started(['hook', 'pre-tool-use'], {})).toEqual({ node: '', set: '', kept: '' });
+    // A bundle the caller kept itself is not overwritten: both stay as they are.
+    expect(started(['hook', 'pre-tool-use'], { NODE_EXTRA_CA_CERTS: '/corp/ca.pem', RECALL_EXTRA_CA_CERTS: '/own.pem' })).toEqual({
+      node: '/corp/ca.pem',
+      set: 'set',
+      kept: '/own.pem',
+    });
     // A command that moved it already (the installed hook commands) keeps what it moved.
     expect(started(['hook', 'pre-tool-use'], { NODE_EXTRA_CA_CERTS: '', RECALL_EXTRA_CA_CERTS: '/corp/ca.pem' })).toEqual({
       node: '',

@@ -34,6 +34,17 @@ describe('the team store from a hook started without the CA bundle', () => {
     expect(ssl.ca.at(-1)).toContain('BEGIN CERTIFICATE');
   });
 
+  it('goes on with node roots when the kept bundle cannot be read, as node does with its own', async () => {
+    delete process.env['NODE_EXTRA_CA_CERTS'];
+    const cfg = await clientConfig(
+      settings({ PGSSLMODE: 'verify-full', RECALL_EXTRA_CA_CERTS: path.join(os.tmpdir(), 'recall-no-such.pem') }),
+      1000,
+    );
+    const ssl = cfg.ssl as { ca?: unknown; rejectUnauthorized: boolean };
+    expect(ssl.rejectUnauthorized).toBe(true);
+    expect(ssl.ca).toBeUndefined();
+  });
+
   it('leaves trust to node when it started with the bundle, and require unverified without a root cert', async () => {
     process.env['NODE_EXTRA_CA_CERTS'] = bundle;
     const own = await clientConfig(settings({ PGSSLMODE: 'verify-full', RECALL_EXTRA_CA_CERTS: bundle }), 1000);
