@@ -15,8 +15,7 @@ import { CREDENTIAL_VARIABLE_RE } from './credentials.js';
 import { stemOf } from '../../core/stems.js';
 import { CLAUSE, asksFor, unswapVerbs } from './requests.js';
 import { KINDS } from './work-kinds.js';
-import { FLAG_REQUESTS } from './flag-requests.js';
-import { REVIEW_REQUESTS } from './review-requests.js';
+import { KIND_REQUESTS } from './kind-requests.js';
 
 /** The test runners a prompt may use as a verb ("rspec it"). */
 const TEST_RUNNERS = KINDS.find((k) => k.kind === 'test')!.tools!.join('|');
@@ -228,14 +227,16 @@ const NAMED = KINDS.map((k) => ({
   notNamed: (k.notNamed ?? []).map((w) => new RegExp(`^${w}$`)),
 }));
 
+/** Every pattern of asked work, with the cheap test of a word it needs where it has one. */
+const ALL_ASKED: { kind: string; re: RegExp; pre?: RegExp }[] = [...ASKED, ...ASKED_BY_VERB, ...KIND_REQUESTS];
+
 /**
  * The kinds of work a prompt asks for (the first 2,000 characters read); not one it denies or
  * reports as failing ("no need to add logging", "why does CI fail to run tests").
  */
 export function askedWork(prompt: string): Set<string> {
   const text = unswapVerbs(prompt.slice(0, 2000));
-  const all: { kind: string; re: RegExp; pre?: RegExp }[] = [...ASKED, ...ASKED_BY_VERB, ...FLAG_REQUESTS, ...REVIEW_REQUESTS];
-  return new Set(all.filter((a) => (a.pre?.test(text) ?? true) && asksFor(a.re, text)).map((a) => a.kind));
+  return new Set(ALL_ASKED.filter((a) => (a.pre?.test(text) ?? true) && asksFor(a.re, text)).map((a) => a.kind));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 
 import { REVIEW_KIND } from './review-requests.js';
+import { CLOCK_KIND } from './clock-requests.js';
 
 export interface WorkKind {
   kind: string;
@@ -272,6 +273,7 @@ export const KINDS: WorkKind[] = [
     ],
   },
   REVIEW_KIND,
+  CLOCK_KIND,
   // User-visible text in an app's UI: rules about string resources and translations. Found in calls only.
   { kind: 'ui-text', objects: [], named: ['strings', 'i18n', 'l10n', 'localization', 'localisation', 'translations', 'lokalise'] },
   // Not "read replicas": a database's, not a deploy's.
