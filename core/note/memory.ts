@@ -7,6 +7,7 @@ import { codeSpans, str } from './fields.js';
 import { textStems } from '../stems.js';
 import { STOPWORDS } from '../terms.js';
 import { textMemo } from '../text-memo.js';
+import { ascending, wordIndex } from './word-index.js';
 
 /** Claude Code's memory kinds. */
 const MEMORY_TYPES = new Set(['user', 'feedback', 'project', 'reference']);
@@ -223,10 +224,13 @@ export function statedReplacements(notes: readonly StatingMemory[]): [older: str
   const pairs: [string, string][] = [];
   for (const newer of stating) {
     const said = gone.get(newer.key)!;
-    const near = new Set([...new Set(said.flat())].flatMap((w) => byCode.get(w) ?? []));
-    for (const w of goneWords.get(newer.key)!) for (const k of byName.get(w) ?? []) near.add(k);
+    const lists = [...new Set(said.flat())].map((w) => byCode.get(w) ?? []);
+    for (const w of goneWords.get(newer.key)!) lists.push(byName.get(w) ?? []);
     let replaced = 0;
-    for (const older of [...near].sort((a, b) => a - b).map((k) => memories[k]!)) {
+    // In folder order, read only as far as needed: 2,000 memories that all say the same things are
+    // gone each reach all the others, and gathering and sorting them all took seconds.
+    for (const k of ascending(lists)) {
+      const older = memories[k]!;
       // Past MAX_REPLACED_LINKS it replaces none (below): a memory that says everything is gone costs no more.
       if (replaced > MAX_REPLACED_LINKS) break;
       if (older.key === newer.key || folders.get(older.key) !== folders.get(newer.key)) continue;
@@ -250,19 +254,6 @@ export function statedReplacements(notes: readonly StatingMemory[]): [older: str
   const count = new Map<string, number>();
   for (const [, n] of pairs) count.set(n, (count.get(n) ?? 0) + 1);
   return pairs.filter(([o, n]) => !claimed.has(`${n}\0${o}`) && count.get(n)! <= MAX_REPLACED_LINKS);
-}
-
-/** Where each word is, by the position of the sets that hold it. */
-function wordIndex(sets: readonly ReadonlySet<string>[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  sets.forEach((ws, k) => {
-    for (const w of ws) {
-      const at = out.get(w);
-      if (at) at.push(k);
-      else out.set(w, [k]);
-    }
-  });
-  return out;
 }
 
 /** A Claude Code memory's kind: `metadata.type` (2.1.300+), else the older top-level `type:`; '' when neither is one. */
