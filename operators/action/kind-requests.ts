@@ -1,11 +1,30 @@
 /**
  * The work kinds read in a prompt by what the work is, not by a request verb and its object
  * (asked-work.ts reads those): feature-flag work, code review comments to answer, time-dependent test
- * failures. Data only.
+ * failures, and reading or writing a broker's topic by its verb. Data only.
  */
 import { FLAG_REQUESTS } from './flag-requests.js';
 import { REVIEW_REQUESTS } from './review-requests.js';
 import { CLOCK_REQUESTS } from './clock-requests.js';
 
+/**
+ * A topic read or written by what is done to it ("a tool that tails the DLQ topic", "consume the
+ * orders topic", "publish to the events topic", "replay the dead-letter topic"): a consumer or a
+ * producer, for the rules named for the broker or its clients. Only a topic or a dead-letter queue:
+ * a job queue is no broker's (jobs are their own kind), nor are logs tailed.
+ */
+const MESSAGING_REQUESTS: { kind: string; re: RegExp; pre: RegExp }[] = [
+  {
+    kind: 'messaging',
+    pre: /topic|\bdlq\b|dead[- ]letter/i,
+    re: /\b(?<verb>consum(?:e|es|ing)|tail(?:s|ing)?|drain(?:s|ing)?|replay(?:s|ing)?|publish(?:es|ing)?|produc(?:e|es|ing)|read(?:s|ing)?\s+from|writ(?:e|es|ing)\s+to|subscrib(?:e|es|ing)\s+to)\s+(?:from\s+|to\s+|into\s+)?(?:the\s+|a\s+|our\s+|each\s+|every\s+|its\s+)?(?:[\w.-]+\s+){0,2}?(?:topics?|dlq|dead[- ]letter(?:\s+(?:queue|topic))?)\b/dgi,
+  },
+];
+
 /** Each pattern with `pre`, a cheap test of a word it needs: most prompts have none. */
-export const KIND_REQUESTS: { kind: string; re: RegExp; pre: RegExp }[] = [...FLAG_REQUESTS, ...REVIEW_REQUESTS, ...CLOCK_REQUESTS];
+export const KIND_REQUESTS: { kind: string; re: RegExp; pre: RegExp }[] = [
+  ...FLAG_REQUESTS,
+  ...REVIEW_REQUESTS,
+  ...CLOCK_REQUESTS,
+  ...MESSAGING_REQUESTS,
+];
