@@ -3,8 +3,19 @@
  * memories (memory.ts statedReplacements). Pure.
  */
 
-/** The numbers of ascending lists, merged in ascending order, each once. */
+/** Lists merged by scanning their heads; past this many, gathering and sorting them costs less. */
+const MERGED_LISTS = 8;
+
+/**
+ * The numbers of ascending lists, merged in ascending order, each once: lazily for a few lists (a
+ * reader that stops early reads little), gathered and sorted for many (scanning every list's head
+ * for each number would cost numbers × lists).
+ */
 export function* ascending(lists: readonly (readonly number[])[]): Generator<number> {
+  if (lists.length > MERGED_LISTS) {
+    yield* [...new Set(lists.flat())].sort((a, b) => a - b);
+    return;
+  }
   const at = lists.map(() => 0);
   let last = -1;
   for (;;) {

@@ -29,6 +29,10 @@ describe('time-dependent test failures in a prompt', () => {
       'schedule the cleanup job at midnight',
       'why is the clock wrong on my VM after sleep',
       'the test fails every time on main',
+      // No test: a flaky network, a dashboard, a cron job.
+      'our wifi is flaky around noon so go mod download sometimes fails in the Dockerfile; add a retry',
+      'the Grafana panel breaks every time I switch the time zone dropdown, fix the dashboard json',
+      'the nightly backup cron is flaky around midnight when the disk is full, add a disk check',
     ])
       expect([p, clock(p)]).toEqual([p, false]);
   });
@@ -36,7 +40,14 @@ describe('time-dependent test failures in a prompt', () => {
   it('names a memory for the code clock, not a machine clock drifting', () => {
     expect([...workOf(nameWords('inject-clock'))]).toEqual(['clock']);
     expect([...workOf(nameWords('freezegun-in-tests'), true)]).toContain('clock');
-    for (const name of ['minio-clock-skew-after-sleep', 'ntp-clock-drift', 'vm-clock-sync'])
+    expect([...workOf(nameWords('no-wall-clock-in-tests'))]).toContain('clock');
+    for (const name of [
+      'minio-clock-skew-after-sleep',
+      'ntp-clock-drift',
+      'vm-clock-after-sleep',
+      'clock-in-rounding',
+      'punch-clock-shifts',
+    ])
       expect([name, [...workOf(nameWords(name), true)]]).toEqual([name, []]);
   });
 

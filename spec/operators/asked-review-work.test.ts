@@ -32,6 +32,11 @@ describe('code review work in a prompt', () => {
       'I left some notes in the README',
       'no need to address the review nits',
       'the left notes column in the PR table is cut off',
+      // The user's own notes, notes of another kind, comments left in code, a colour, not a pull request.
+      'I added release notes for 2.3 to CHANGELOG.md, now open the PR',
+      'write some testing notes in the PR description',
+      'the previous dev left lots of comments like TODO in ingestd; remove the stale ones before we open a PR',
+      'the designer left some notes about the #333 text colour, apply them to the dashboard css',
       'review this function for race conditions',
     ])
       expect([p, review(p)]).toEqual([p, false]);
@@ -40,7 +45,15 @@ describe('code review work in a prompt', () => {
   it('names a memory for review or fixups, not for another kind of review', () => {
     expect([...workOf(nameWords('review-fixup-commits'))]).toContain('review');
     expect([...workOf(nameWords('pr-reviewers'))]).toContain('review');
-    for (const name of ['review-apps', 'security-review-checklist', 'fraud-flag-review', 'kyc-review-queue', 'app-store-review'])
+    for (const name of [
+      'review-apps',
+      'security-review-checklist',
+      'fraud-flag-review',
+      'kyc-review-queue',
+      'app-store-review',
+      'product-reviews-schema',
+      'reviews-api',
+    ])
       expect([name, [...workOf(nameWords(name), true)].includes('review')]).toEqual([name, false]);
   });
 

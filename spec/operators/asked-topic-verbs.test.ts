@@ -24,7 +24,17 @@ describe('a topic read or written by its verb', () => {
   });
 
   it('is not logs tailed, notes published, a job queue drained, or a question about a topic', () => {
-    for (const p of ['tail the ingestd logs', 'publish the release notes', 'drain the sidekiq queue', 'what topic does this write to'])
+    for (const p of [
+      'tail the ingestd logs',
+      'publish the release notes',
+      'drain the sidekiq queue',
+      'what topic does this write to',
+      // A forum's topics, a topic model's, a topics table or endpoint, the topic's owners.
+      'produce 20 topics with LDA on the support tickets and write them to the topics table',
+      'I want to write to the topic owners about the schema change, draft the email',
+      'add a button so users can subscribe to a topic in the community forum',
+      'consume the topics endpoint of the docs CMS in the website build',
+    ])
       expect([p, messaging(p)]).toEqual([p, false]);
   });
 
