@@ -45,8 +45,15 @@ const CLAUSE_START_RE = /[;:,()\n]|\.(?!\S)/g;
  */
 const THING_END_RE =
   /\n|[.:](?=\s|$)|[;!?\]—–]|\((?!\))|(?<!\()\)|\s[-–]\s|\s(?:in|on|for|until|unless|outside|except|when|while|because|so|once|after|before|since|without|with|from|into|to|against)\s/i;
-/** Where it is forbidden, when that is an environment or a branch ("never kubectl apply against prod"): the prompt must name it too. */
-const SCOPE_RE = /^\s+(?:against|in|on|to|into)\s+(?:the\s+)?(prod|production|staging|main|master|live)\b/i;
+/**
+ * Where it is forbidden, when that is an environment or a branch ("never kubectl apply against
+ * prod"), and the other places listed with it ("to main or to a PR under review"): the prompt must
+ * name one of them too.
+ */
+const SCOPE_RE =
+  /^\s+(?:against|in|on|to|into)\s+(?:the\s+)?(prod|production|staging|main|master|live)\b((?:\s*,?\s+(?:or|and)\s+(?:(?:against|in|on|to|into)\s+)?(?:the\s+|a\s+|an\s+)?[\w-]+)*)/i;
+/** The places listed after the first in SCOPE_RE's second group, one word each. */
+const MORE_PLACES_RE = /\s(?:or|and)\s+(?:(?:against|in|on|to|into)\s+)?(?:the\s+|a\s+|an\s+)?([\w-]+)/gi;
 /** Alternatives within one forbidden thing ("rebase/amend/force-push", "GPL, AGPL or SSPL"); a path (`/v1/events`) is one. */
 const ALTERNATIVES_RE = /(?<!(?:^|\s)\/\S*)\/|\s+or\s+|\s+and\s+|\s*,\s*/i;
 /** Most words of one forbidden thing read, and most things read per rule. */
@@ -64,7 +71,7 @@ export interface ForbiddenThing {
   code: boolean;
   /** The other words of the clause it is one alternative of ("existing protobuf fields" of "renumber, reuse or retype …"). */
   context: string[];
-  /** An environment or branch it is forbidden in (`prod`), or none. */
+  /** The environments or branches it is forbidden in (`prod`; `main`, `pr`), any of which the prompt must name; none for everywhere. */
   scope: string[];
   /**
    * What is done, after a cue that forbids doing ("never log event payloads, API keys or IPs": log,
@@ -94,8 +101,9 @@ export function forbiddenThings(text: string): ForbiddenThing[] {
     for (const m of src.matchAll(re)) {
       if (clauses.length >= MAX_THINGS) break;
       const { clause, after } = clauseOf(src.slice(m.index + m[0].length, m.index + m[0].length + 200));
-      const scope = SCOPE_RE.exec(after)?.[1];
-      clauses.push({ clause, scope: scope ? [stemOf(scope.toLowerCase())] : [], doing: DOING_CUE_RE.test(m[0]) });
+      const place = SCOPE_RE.exec(after);
+      const places = place ? [place[1]!, ...[...(place[2] ?? '').matchAll(MORE_PLACES_RE)].map((p) => p[1]!)] : [];
+      clauses.push({ clause, scope: places.map((w) => stemOf(w.toLowerCase())), doing: DOING_CUE_RE.test(m[0]) });
     }
   }
   // Before "is deprecated": the last words of the clause.
@@ -131,7 +139,7 @@ export function forbiddenThings(text: string): ForbiddenThing[] {
 
 /**
  * Whether the prompt names a thing: its weighed terms, and its adjacent word pairs (`pairs`,
- * textStemPairs). The environment it is forbidden in, if any, named too ("against prod": `kubectl
+ * textStemPairs). One of the places it is forbidden in, if any, named too ("against prod": `kubectl
  * apply` to a local cluster is not it), and what is done, if the rule says ("never log … API keys":
  * a regex for API keys logs nothing). Then:
  * - a word alone, written as code and rare in everyday English (CODE_ALONE_INFO: `unwrap()`); or a
@@ -148,7 +156,7 @@ export function namesThing(
   terms: ReadonlyMap<string, WeighedTerm>,
   pairs: ReadonlySet<string>,
 ): boolean {
-  if (scope.some((st) => !terms.has(st)) || (verb !== null && !terms.has(verb))) return false;
+  if ((scope.length > 0 && !scope.some((st) => terms.has(st))) || (verb !== null && !terms.has(verb))) return false;
   const specific = (st: string): boolean => {
     const t = terms.get(st);
     return Boolean(t) && !t!.everyday && t!.info >= SPECIFIC_INFO;

@@ -126,6 +126,10 @@ describe('a rule that forbids what the prompt names', () => {
     const gitops = memory('gitops-only', 'Never kubectl apply against prod; changes go through the deploy repo', 'Argo reverts it.');
     expect(lifted(gitops, 'kubectl apply the CRD to my local kind cluster').p).toBe(0.2);
     expect(lifted(gitops, 'kubectl apply the new CRD in prod').p).toBe(ASKED_STEP_SURE);
+    // Any of the places listed.
+    const pushes = memory('no-force-push', 'Never force-push to main or to a PR under review', 'Reviewers lose their place.');
+    expect(lifted(pushes, 'force push the PR branch, I squashed it').p).toBe(ASKED_STEP_SURE);
+    expect(lifted(pushes, 'force push my scratch branch').p).toBe(0.2);
     // The words that say what is forbidden, not the ones around them: an edit is no edit of an applied migration.
     const migrations = memory(
       'migrations-append-only',
