@@ -8,11 +8,14 @@
  */
 import { createHash } from 'node:crypto';
 
+/** Notes whose readings are kept, per memo: a large KB's candidate windows over a session. */
+const KEPT_NOTES = 4096;
+
 /**
  * A function of a note's text, computed once per key and text; at most `limit` texts are kept. With
  * `maxChars`, only the text's first `maxChars` characters are read, by the function and the digest.
  */
-export function textMemo<T>(limit: number, compute: (text: string) => T, maxChars = Infinity): (key: string, text: string) => T {
+export function textMemo<T>(compute: (text: string) => T, maxChars = Infinity, limit = KEPT_NOTES): (key: string, text: string) => T {
   const kept = new Map<string, { digest: string; value: T }>();
   return (key, whole) => {
     const text = whole.length > maxChars ? whole.slice(0, maxChars) : whole;

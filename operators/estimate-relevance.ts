@@ -47,9 +47,8 @@ import { liftForbidden } from './lift-forbidden.js';
 
 export { RELEVANCE_TEXT_CHARS };
 
-/** Notes whose stems are kept between recalls (core/text-memo.ts): a large KB's candidate windows. */
-export const NOTE_MEMO_LIMIT = 4096;
-const noteStems = textMemo(NOTE_MEMO_LIMIT, (text) => noteTerms(textStems(text)), RELEVANCE_TEXT_CHARS);
+/** Notes' stems, kept between recalls (core/text-memo.ts). */
+const noteStems = textMemo((text) => noteTerms(textStems(text)), RELEVANCE_TEXT_CHARS);
 
 /** A note's stems as the relevance estimate reads them (its first RELEVANCE_TEXT_CHARS characters). */
 export function stemsOfNote(note: Note): NoteTerms {

@@ -186,7 +186,7 @@ function ruleSummary(note: Candidate['note']): string {
 }
 
 /** Each rule's things, read once per text (core/text-memo.ts): the recall server reads the same rules for every prompt. */
-const thingsOf = textMemo<readonly ForbiddenThing[]>(4096, forbiddenThings);
+const thingsOf = textMemo<readonly ForbiddenThing[]>(forbiddenThings);
 
 /** Lifts, in place, the rules among the candidates that forbid a thing the prompt names (see the module comment). */
 export function liftForbidden(

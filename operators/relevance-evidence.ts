@@ -92,10 +92,9 @@ export function evidenceOf(
   return out;
 }
 
-/** Notes whose word pairs and summary stems are kept between recalls (core/text-memo.ts). */
-const MEMO_LIMIT = 4096;
-const notePairsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, (text) => textStemPairs(text), RELEVANCE_TEXT_CHARS);
-const summaryStemsOf = textMemo<ReadonlySet<string>>(MEMO_LIMIT, titleStems);
+/** Notes' word pairs and summary stems, kept between recalls (core/text-memo.ts). */
+const notePairsOf = textMemo<ReadonlySet<string>>((text) => textStemPairs(text), RELEVANCE_TEXT_CHARS);
+const summaryStemsOf = textMemo<ReadonlySet<string>>(titleStems);
 
 /** Stems of a note's summary (title, key insight, tags), function words left out. */
 function summaryStems(note: Pick<Note, 'key' | 'title' | 'keyInsight' | 'tags'>): ReadonlySet<string> {

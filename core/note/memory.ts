@@ -189,7 +189,7 @@ interface BodyReading {
  * recall reads it for each candidate memory, twice, and the recall server answers a session's
  * prompts from the same memories.
  */
-const bodyReading = textMemo<BodyReading>(4096, (body) => ({
+const bodyReading = textMemo<BodyReading>((body) => ({
   gone: replacedSpans(body).map((s) => [...spanWords([s])]),
   goneWords: replacedWords(body),
   code: spanWords(codeSpans(body, MAX_COMPARED_SPANS)),

@@ -8,7 +8,7 @@ import { textMemo } from '../../core/text-memo.js';
 describe('textMemo', () => {
   it('computes a key and text once, and again when the text changes', () => {
     const seen: string[] = [];
-    const upper = textMemo(10, (t) => {
+    const upper = textMemo((t) => {
       seen.push(t);
       return t.toUpperCase();
     });
@@ -26,14 +26,10 @@ describe('textMemo', () => {
 
   it('with maxChars, reads and compares only the start of a text', () => {
     const seen: string[] = [];
-    const head = textMemo(
-      10,
-      (t) => {
-        seen.push(t);
-        return t;
-      },
-      4,
-    );
+    const head = textMemo((t) => {
+      seen.push(t);
+      return t;
+    }, 4);
     expect(head('a', 'abcdef')).toBe('abcd');
     // Past the characters read, another text is the same text.
     expect(head('a', 'abcdxyz')).toBe('abcd');
@@ -44,10 +40,14 @@ describe('textMemo', () => {
 
   it('keeps at most its limit, letting the least recently used go first', () => {
     let computed = 0;
-    const len = textMemo(2, (t) => {
-      computed += 1;
-      return t.length;
-    });
+    const len = textMemo(
+      (t) => {
+        computed += 1;
+        return t.length;
+      },
+      Infinity,
+      2,
+    );
     len('a', 'one');
     len('b', 'three');
     len('a', 'one'); // a is now the most recently used
