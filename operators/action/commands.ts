@@ -7,7 +7,7 @@
  * - appliesStep: the call takes the step a note's "How to apply" names, in its own way.
  */
 import type { NoteTriggers, Recommended } from './triggers.js';
-import { ANY_GLOB, INTERPRETERS, commandWords, type CommandPattern } from './patterns.js';
+import { ANY_GLOB, INTERPRETERS, commandWords, foldWord, type CommandPattern } from './patterns.js';
 import { RUNNER_WORDS } from './runners.js';
 import { versionless } from './tool-call.js';
 import { program } from './looking.js';
@@ -119,7 +119,7 @@ export function followsCommand(
   const args = c.slice(1);
   const has = (w: string, k: number): boolean =>
     args.some((a) => a === w || (w.endsWith('=') && a.startsWith(w))) || (instances && named !== null && passesInstance(args, r, k, named));
-  if (!r.words.every((w, k) => k === 0 || has(w, k))) return false;
+  if (!r.words.every((w, k) => k === 0 || has(w, k) || r.incidental?.has(w) === true)) return false;
   if (r.open) return true;
   // An option the note says nothing of is how this run is done, not what the note is about: `podman
   // build -t api:local -f Dockerfile .` follows "use `podman build`". One it names (`--force` where
@@ -151,7 +151,8 @@ export function followsNote(commands: readonly string[][], t: NoteTriggers): boo
   // A flag the note recommends in another span ("`./gradlew :app:testDebugUnitTest` (or `--tests
   // '*CartTest'`)") is as much what it says to run.
   const named = { spans: t.namedSpans, flags: t.namedFlags };
-  const follows = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named));
+  const follows = (c: readonly string[]): boolean =>
+    [...t.recommends, stepAsSaid(c, t)].some((r) => r !== undefined && followsCommand(c, r, t.recommendedFlags, named));
   // A run of a command the note names otherwise (`node scripts/migrate-prod.js` where it warns of
   // it) follows only a command with the values the note writes, not another instance of them.
   const asWritten = (c: readonly string[]): boolean => t.recommends.some((r) => followsCommand(c, r, t.recommendedFlags, named, false));
@@ -243,6 +244,27 @@ export function appliesStep(c: readonly string[], t: Pick<NoteTriggers, 'applyCo
     return theirs.slice(0, mine.length).every((w, k) => w === mine[k]);
   };
   return t.applyCommands.some((a) => a[0] === prog && a.slice(1).includes(sub) && !other(a) && through(a)) ? `${prog} ${sub}` : undefined;
+}
+
+/**
+ * The command a note's "How to apply" recommends for the step a run takes another way (appliesStep),
+ * as that run would write it: `docker buildx build --platform linux/amd64` read as `docker build
+ * --platform linux/amd64`, so `docker build --platform linux/amd64 -t api .` follows it and `docker
+ * build -t api .` does not. Only a command that asks options of the step (a bare subcommand is the step
+ * itself); undefined when there is none.
+ */
+function stepAsSaid(c: readonly string[], t: Pick<NoteTriggers, 'applyCommands' | 'recommends'>): Recommended | undefined {
+  const step = appliesStep(c, t);
+  if (!step) return undefined;
+  const sub = step.split(' ')[1]!;
+  const args = new Set(c.slice(1).map(foldWord));
+  const applied = new Set(t.applyCommands.map((a) => a.join(' ')));
+  for (const r of t.recommends) {
+    const at = r.words.indexOf(sub, 1);
+    if (r.words[0] !== c[0] || at < 0 || !applied.has(r.words.join(' ')) || !r.words.slice(at + 1).some((w) => w.startsWith('-'))) continue;
+    return { ...r, words: [r.words[0]!, ...r.words.slice(1, at).filter((w) => args.has(w)), ...r.words.slice(at)] };
+  }
+  return undefined;
 }
 
 /**

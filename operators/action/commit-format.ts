@@ -236,6 +236,9 @@ function spelledOut(c: readonly string[]): string[] {
   return c.flatMap((w) => (/^-[a-zA-Z]{2,}$/.test(w) ? [...w.slice(1)].map((ch) => `-${ch}`) : [short[w] ?? w])).map(foldWord);
 }
 
+/** Options of `git commit` by which git writes or keeps the message itself. */
+const REUSED_MESSAGE = /^(?:--fixup(?:=.*)?|--squash(?:=.*)?|--no-edit|-C|--reuse-message(?:=.*)?)$/;
+
 /**
  * Whether a call's commits are the rule applied: each message follows the rule's format, each commit
  * passes the options of a `git commit` the rule recommends (`git commit -s`), and the call runs none
@@ -249,10 +252,13 @@ export function followsCommitRule(
 ): boolean {
   const format = t.commitFormat;
   if (!format) return false;
-  const messages = commitMessages(raw);
-  if (messages.length === 0 || messages.some((m) => m === null || !followsCommitFormat(m, format))) return false;
   const calls = commands.map(spelledOut);
   const commits = calls.filter((c) => c[0] === 'git' && c.includes('commit'));
+  const messages = commitMessages(raw);
+  // A commit that writes no message of its own (`--fixup`, `--squash`, `--no-edit`, `-C <sha>`) has
+  // nothing the format could be wrong in: git writes "fixup! <subject>" or keeps the old message.
+  const reused = messages.every((m) => m === null) && commits.length > 0 && commits.every((c) => c.some((w) => REUSED_MESSAGE.test(w)));
+  if (!reused && (messages.length === 0 || messages.some((m) => m === null || !followsCommitFormat(m, format)))) return false;
   const asked = t.recommends
     .filter((r) => r.words[0] === 'git' && r.words[1] === 'commit')
     .map((r) => r.words.filter((w) => /^-[a-zA-Z]$/.test(w)));

@@ -140,7 +140,11 @@ export function spanStances(text: string): SpanStance[] {
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
     const own = end >= 0 ? rest.slice(0, end) : rest;
     const after = own.replace(/`[^`]*`/g, ' ');
-    const clause = before + after;
+    // A fresh imperative after a comma ("…, t.Parallel unless using the fixture, run via `just
+    // test-go`") says what to do with the span; the negations and guards of the list items before
+    // it ("(not assert)", "unless …") are theirs. A bare negation ("Don't, whatever …, run `X`") is not an item.
+    const scoped = imperativeTail(before);
+    const clause = scoped + after;
     // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
     // A numbered step that opens with the span (`2. \`pnpm db:generate --name <x>\``) is the procedure to follow.
     // An item of a list whose lead-in line tells the agent to run or use them ("Run tests per
@@ -149,7 +153,11 @@ export function spanStances(text: string): SpanStance[] {
     const led = LIST_ITEM.test(head) && ledIn(head);
     const introduced =
       ((AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before)) || (DISPLAY_LINE.test(head) && introducedBy(head))) && namesCommand(m[1]!);
+    // "Failed checks → `gh run view <id> --log-failed`; rerun → `gh run rerun <id> --failed`": a
+    // situation in a few words, an arrow, and the command for it; the situation is when, no warning.
+    const step = ARROW_STEP.test(head) && situationWords(before) <= MAX_SITUATION_WORDS && namesCommand(m[1]!);
     const cue =
+      step ||
       RECOMMEND_CUE.test(before) ||
       LOG_CUE.test(before) ||
       REQUIRE_CUE.test(before) ||
@@ -158,7 +166,7 @@ export function spanStances(text: string): SpanStance[] {
       NUMBERED_STEP.test(head) ||
       led ||
       introduced;
-    const warned = warns(before);
+    const warned = !step && warns(scoped);
     out.push({ span: m[1]!, recommended: cue && !warned && !GUARD_CUE.test(clause), warned });
   }
   return out;
@@ -223,6 +231,38 @@ export function blockStances(text: string): SpanStance[] {
 /** Characters read on each side of a code span for the clause it sits in, and spans read per text. */
 const CLAUSE_WINDOW = 400;
 const MAX_SPANS = 200;
+
+/** An arrow right before a span: what the words before it lead to. */
+const ARROW_STEP = /(?:→|->|=>)[ \t]*$/;
+/** Most words of a situation an arrow maps to a command ("Failed checks →", "rerun →"); more is a story ("… fixture → random `NoSuchKey`"). */
+const MAX_SITUATION_WORDS = 4;
+
+/** Words of the situation before an arrow: after the clause's label or last colon, the arrow left out. */
+function situationWords(before: string): number {
+  const lead = before.replace(/(?:→|->|=>)\s*$/, '');
+  return lead
+    .slice(lead.lastIndexOf(':') + 1)
+    .split(/\s+/)
+    .filter((w) => /[A-Za-z0-9]/.test(w)).length;
+}
+
+/** A part of a clause that opens by telling the agent to run or use something ("run via", "and use", "then try"). */
+const FRESH_IMPERATIVE = /^\s*(?:(?:and|then|so|but)\s+)?(?:use|run|prefer|try|call)\b/i;
+/** A part that is a negation alone ("Don't, whatever the ticket says, run `X`"): it negates what follows. */
+const BARE_NEGATION = /^\W*(?:never|not|no|don'?t|do not|stop|avoid)\W*$/i;
+
+/**
+ * The words before a span that speak of it: the last comma-separated part when it opens with a fresh
+ * imperative and no earlier part is a bare negation, else all of them. "Go tests use testify/require
+ * (not assert), t.Parallel unless using the fixture, run via `just test-go`": the negation and the
+ * guard are the earlier items'.
+ */
+function imperativeTail(before: string): string {
+  const parts = before.split(',');
+  if (parts.length < 2) return before;
+  const last = parts[parts.length - 1]!;
+  return FRESH_IMPERATIVE.test(last) && !parts.slice(0, -1).some((p) => BARE_NEGATION.test(p)) ? last : before;
+}
 
 /** Where the clause holding the end of `head` starts. */
 function lastClauseStart(head: string): number {

@@ -158,7 +158,7 @@ Never mock the Kafka client.
     });
     const run = (command: string) => ids(idx, 'Bash', { command, description: 'x' });
     expect(run('git add batcher.go && git commit -m "Fix flush race in batcher"')).toEqual(['commit-message-format']);
-    expect(run('git -C ../skerry commit --amend --no-edit')).toEqual(['commit-message-format']);
+    expect(run('git -C ../skerry commit --amend -m "fix flush"')).toEqual(['commit-message-format']);
     // Looking at commits is not making one.
     expect(run('git log --oneline -5')).toEqual([]);
     expect(run('git show HEAD')).toEqual([]);
