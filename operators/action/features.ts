@@ -30,6 +30,23 @@ export interface ActionFeatures {
   fileTypes: Set<string>;
 }
 
+/** Options whose value is prose a person reads: a commit or tag message, a pull request's or issue's title and body. */
+const PROSE_OPTIONS = new Set(['-m', '--message', '--title', '--body', '--description', '--notes', '--subject']);
+/** The same, short, for the forges' CLIs (`gh pr create -t … -b …`), where `-t` and `-b` mean nothing else. */
+const FORGE_PROSE_OPTIONS = new Set(['-t', '-b']);
+
+/**
+ * Whether word `k` of a command is such a value, of more than one word (`-m "fix: bound batch size"`,
+ * `--body="…"`): it says what the change is about in a person's words, not what the call does, so a
+ * learning that shares a topic word with it is no more about this commit than about any other.
+ */
+function proseValue(c: readonly string[], k: number): boolean {
+  const w = c[k]!;
+  if (!/\s/.test(w.trim())) return false;
+  const option = /^(--[a-z-]+)=/.exec(w)?.[1] ?? c[k - 1] ?? '';
+  return PROSE_OPTIONS.has(option) || (FORGE_PROSE_OPTIONS.has(option) && /^(?:gh|glab)$/.test(program(c)));
+}
+
 export function features(a: ToolAction, cwd: string): ActionFeatures {
   const paths = a.paths.map((p) => projectPath(p, cwd));
   const compounds = new Map<string, { forms: string[]; stems: string[]; near: boolean }>();
@@ -43,7 +60,7 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
   for (const c of a.commands) {
     // `cd /home/dev/shop && ...`: the project's own folder says nothing about what the call does.
     if (MOVES.has(program(c))) continue;
-    for (const w of c) {
+    for (const w of c.filter((_, k) => !proseValue(c, k))) {
       addForms(w, false);
       for (const t of rawTokens(w)) for (const s of tokenWords(t)) stems.add(stemOf(s));
     }

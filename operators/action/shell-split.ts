@@ -79,6 +79,25 @@ export function commandParts(line: string): string[] {
   return out;
 }
 
+/**
+ * `$(cat <<'EOF' … EOF)` is the text of its heredoc, the way Claude Code writes a commit message or a
+ * pull request's body: its lines are no commands ("npm install no longer runs …" in a message runs
+ * nothing). It becomes that text, one line, inside the quotes around it (`-m "fix: a …"`), its
+ * quotes, backquotes, `$` and backslashes taken out so it stays one word. An unterminated heredoc stays as written.
+ */
+export function literalHeredocs(line: string): string {
+  if (!line.includes('<<')) return line;
+  return line.replace(HEREDOC_TEXT_RE, (_m, _q: string, _tag: string, body: string) =>
+    body
+      .replace(/["'`$\\]/g, '')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
+}
+
+/** `$(cat <<'TAG'` (or `<<TAG`, `<<-"TAG"`), its body, the line holding TAG alone, and the closing `)`. */
+const HEREDOC_TEXT_RE = /\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_]\w{0,30})\1[ \t]*\n([\s\S]*?)\n[ \t]*\2[ \t]*\n?[ \t]*\)/g;
+
 /** Options of ssh that take a value (the word after them is no host). */
 const SSH_VALUE_FLAGS = new Set([
   '-b',

@@ -6,7 +6,7 @@
  * (an object or its JSON text).
  */
 
-import { commandParts, nestedScripts } from './shell-split.js';
+import { commandParts, literalHeredocs, nestedScripts } from './shell-split.js';
 import { manifestCommands } from './manifests.js';
 import { runsProgramAt } from './runners.js';
 import { clientStatements, sqlCommands, sqlFileCommands } from './sql-files.js';
@@ -93,7 +93,7 @@ function argvLine(argv: readonly string[]): string {
  */
 export function shellCommands(line: string, depth = 0): string[][] {
   const out: string[][] = [];
-  for (const part of commandParts(shellScript(line.slice(0, MAX_COMMAND)))) {
+  for (const part of commandParts(literalHeredocs(shellScript(line.slice(0, MAX_COMMAND))))) {
     // A word may be quoted in part (`--format="value(name)"`): its quotes go, its text stays.
     const words = [...part.matchAll(/(?:"[^"]*"|'[^']*'|[^\s"'])+/g)]
       .map((m) => m[0].replace(/"([^"]*)"|'([^']*)'/g, '$1$2'))
