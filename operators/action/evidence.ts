@@ -2,6 +2,8 @@
 import { stemOf } from '../../core/stems.js';
 import { dfOf, type TriggerIndex } from './trigger-index.js';
 import { CODE_WORDS } from './looking.js';
+import { optionOfOtherProgram } from './commands.js';
+import type { ActionFeatures } from './features.js';
 
 /** Evidence per note: its sum, what matched, and whether one match was strong enough alone. */
 export class Evidence {
@@ -15,6 +17,58 @@ export class Evidence {
     e.strong ||= strong;
     e.pieces.add(piece);
     this.byNote.set(i, e);
+  }
+}
+
+/** A shared code-like token, before its rarity among notes. */
+export const W_COMPOUND = 1.2;
+/** A shared code-like token the note names in what it says to do (a key, an API, a flag): what it is about, alone enough when unique. */
+const W_FOCUS_COMPOUND = 1.6;
+/** A word or token found only where the change is (the call's file path, an edit's unchanged lines) counts this much of one in what the call runs or writes. */
+export const PATH_WEIGHT = 0.6;
+
+/**
+ * Shared code-like tokens (`proxy_read_timeout`, `--experimental-vm-modules`), into `ev`; the stems of
+ * each token a note names go into `counted`, so its words are not counted again as words.
+ */
+export function tokenEvidence(
+  idx: TriggerIndex,
+  f: Pick<ActionFeatures, 'compounds' | 'commands'>,
+  ev: Evidence,
+  counted: Map<number, Set<string>>,
+): void {
+  // One token of the call counts once per note, by the rarest of its forms that note names.
+  // A form counts once per note, however many tokens of the call hold it (`fmt.Errorf("decode …`, `fmt.Errorf("parse …`).
+  const creditedForms = new Set<string>();
+  for (const [token, { forms, stems, near }] of f.compounds) {
+    const best = new Map<number, { form: string; df: number }>();
+    for (const form of forms) {
+      const hits = idx.byCompound.get(form) ?? [];
+      // A form the note recommends is no evidence, another it names is (`process.env` of `process.env.X`);
+      // of two as rare, the longer says more (`ldclient.variation` over `ldclient`).
+      const rank = (i: number, c: { form: string; df: number }): number =>
+        (idx.notes[i]!.followTokens.has(c.form) ? 1e6 : 0) + c.df - Math.min(c.form.length, 999) / 1000;
+      const df = dfOf(hits, idx.live);
+      for (const i of hits) if (rank(i, best.get(i) ?? { form, df: Infinity }) > rank(i, { form, df })) best.set(i, { form, df });
+    }
+    for (const [i, { form, df }] of best) {
+      const t = idx.notes[i]!;
+      // Writing what the note recommends is following it: no evidence, and its words are not counted either.
+      const again = creditedForms.has(`${i} ${form}`);
+      creditedForms.add(`${i} ${form}`);
+      if (!again && (!t.followTokens.has(form) || optionOfOtherProgram(form, f.commands, t))) {
+        const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
+        const why = `${near ? 'near-token' : 'token'}:${form}`;
+        // An option the note writes in a command it recommends (`--filter` of pnpm) is part of sharing
+        // the tool, one piece with the program's words; one it warns of (`--no-verify`) is a clue.
+        const tool = form.startsWith('-') && f.commands.length > 0 && t.recommendedFlags.has(form);
+        const piece = near ? 'where' : tool ? 'command-name' : `id:${token}`;
+        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, piece);
+      }
+      const seen = counted.get(i) ?? new Set<string>();
+      for (const w of stems) seen.add(w);
+      counted.set(i, seen);
+    }
   }
 }
 

@@ -120,6 +120,6 @@ export const CODE_WORDS: ReadonlySet<string> = new Set(
   errors app apps api url uri http https json yaml yml toml py ts js tsx jsx mjs cjs md txt src lib test tests spec util utils
   index main server client config conf env dev prod run get add use opt arg args param params option options default
   version v1 v2 v3 module modules echo sh bash usr bin home tmp var etc local file files dir package func fn struct impl
-  pub mut`),
+  pub mut fmt`),
   ].map(stemOf),
 );

@@ -19,8 +19,8 @@
  * Calls that only look (`ls`, `git status`, `cat`, a README read) give nothing unless `applies_when` names them.
  */
 import { dfOf, type TriggerIndex } from './trigger-index.js';
-import { appliesStep, gitStepNotes, optionOfOtherProgram, proseCommands, runsPattern } from './commands.js';
-import { Evidence, importEvidence, retiredEvidence, spread } from './evidence.js';
+import { appliesStep, gitStepNotes, proseCommands, runsPattern } from './commands.js';
+import { Evidence, PATH_WEIGHT, W_COMPOUND, importEvidence, retiredEvidence, spread, tokenEvidence } from './evidence.js';
 import { typeEvidence, variableEvidence } from './names.js';
 import { dropFollowed } from './followed.js';
 import { placeHolds } from './places.js';
@@ -36,14 +36,8 @@ export const ACTION_MATCH_THRESHOLD = 1.5;
 const W_WHEN = 3;
 /** A named command run with its subcommand: strong, nearly enough alone. */
 const W_PHRASE = 1.6;
-/** A shared code-like token, before its rarity among notes. */
-const W_COMPOUND = 1.2;
-/** A shared code-like token the note names in what it says to do (a key, an API, a flag): what it is about, alone enough when unique. */
-const W_FOCUS_COMPOUND = 1.6;
 /** Words rarer than this in everyday English (0..1, see the word-info source) count as evidence. */
 const MIN_STEM_INFO = 0.55;
-/** A word or token found only where the change is (the call's file path, an edit's unchanged lines) counts this much of one in what the call runs or writes. */
-const PATH_WEIGHT = 0.6;
 /** A word of the user's prompt counts this much, and only for a note the call itself already points at. */
 const PROMPT_WEIGHT = 0.8;
 /** Most notes given for one call: a call is one step, one or two learnings are about it. */
@@ -160,8 +154,12 @@ function workEvidence(idx: TriggerIndex, work: CallWork, ev: Evidence): void {
 function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   // A pair counts once per note, however many identifiers join it (`usage_hourly`, `usage_hourly_local`).
   const creditedPairs = new Set<string>();
-  for (const [token, { stems, near }] of f.compounds) {
-    const credited = new Set<number>();
+  for (const [token, { forms, stems, near }] of f.compounds) {
+    // A one-word name (`ClickHouse`, `MinIO`) that a note writes itself is its token (wordEvidence), and the
+    // words its capitals split it into are the same clue; words an identifier joins (`idle_in_transaction`) say more.
+    const oneWord = !/[_\-./:]/.test(token);
+    const asToken = (form: string): number[] => (idx.byCompound.get(form) ?? []).filter((i) => !idx.notes[i]!.followTokens.has(form));
+    const credited = new Set<number>(oneWord ? forms.flatMap(asToken) : []);
     for (let k = 1; k < stems.length; k += 1) {
       const [a, b] = [stems[k - 1]!, stems[k]!];
       // The project's own name joined to a word (`@plotline/db`) is a package of this project, no phrase of a note's subject.
@@ -190,33 +188,7 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
 function wordEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions, ev: Evidence): void {
   // A variable's name is the note's word, counted as a token: not again as the everyday word.
   const counted = variableEvidence(idx, f.variables, opts.info, ev);
-  // One token of the call counts once per note, by the rarest of its forms that note names.
-  for (const [token, { forms, stems, near }] of f.compounds) {
-    const best = new Map<number, { form: string; df: number }>();
-    for (const form of forms) {
-      const hits = idx.byCompound.get(form) ?? [];
-      // A form the note recommends is no evidence, another it names is (`process.env` of `process.env.X`).
-      const rank = (i: number, c: { form: string; df: number }): number => (idx.notes[i]!.followTokens.has(c.form) ? 1e6 : 0) + c.df;
-      const df = dfOf(hits, idx.live);
-      for (const i of hits) if (rank(i, best.get(i) ?? { form, df: Infinity }) > rank(i, { form, df })) best.set(i, { form, df });
-    }
-    for (const [i, { form, df }] of best) {
-      const t = idx.notes[i]!;
-      // Writing what the note recommends is following it: no evidence, and its words are not counted either.
-      if (!t.followTokens.has(form) || optionOfOtherProgram(form, f.commands, t)) {
-        const weight = t.focusCompounds.has(form) ? W_FOCUS_COMPOUND : W_COMPOUND;
-        const why = `${near ? 'near-token' : 'token'}:${form}`;
-        // An option the note writes in a command it recommends (`--filter` of pnpm) is part of sharing
-        // the tool, one piece with the program's words; one it warns of (`--no-verify`) is a clue.
-        const tool = form.startsWith('-') && f.commands.length > 0 && t.recommendedFlags.has(form);
-        const piece = near ? 'where' : tool ? 'command-name' : `id:${token}`;
-        ev.credit(i, (near ? PATH_WEIGHT : 1) * weight * spread(df), why, !near && df <= 2, piece);
-      }
-      const seen = counted.get(i) ?? new Set<string>();
-      for (const w of stems) seen.add(w);
-      counted.set(i, seen);
-    }
-  }
+  tokenEvidence(idx, f, ev, counted);
   // The words naming the program and its subcommand are one piece of evidence together: sharing the
   // tool (`gh api graphql`, `kubectl describe pod`) with a note does not say the call is what it warns
   // about. So are the words of where the change is (its path, the lines it quotes): one place.

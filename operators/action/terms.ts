@@ -68,12 +68,14 @@ export function compoundsOf(token: string): string[] {
   if (last !== lower && isCompound(last)) out.add(last);
   // The identifiers inside code (`{new Date(x).toLocaleString()}` names `toLocaleString`;
   // `Date.prototype.toLocaleString` names it too), whole and by their dotted parts.
-  for (const m of token.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
-    for (const part of [m[0], ...m[0].split('.')]) if (isCompound(part) && !part.includes('.')) out.add(part.toLowerCase());
-    if (m[0].includes('.') && isCompound(m[0])) out.add(m[0].toLowerCase());
+  // Optional chaining and a non-null assertion reach the same member (`ldClient?.variation` is `ldClient.variation`).
+  for (const m of token.matchAll(/[A-Za-z_$][\w$]*(?:[?!]?\.[A-Za-z_$][\w$]*)*/g)) {
+    const name = m[0].replace(/[?!]\./g, '.');
+    for (const part of [name, ...name.split('.')]) if (isCompound(part) && !part.includes('.')) out.add(part.toLowerCase());
+    if (name.includes('.') && isCompound(name)) out.add(name.toLowerCase());
     // What a member access reaches through (`process.env` of `process.env.SLACK_URL`, `req.body` of
     // `req.body.email`): what a note names is often the object, not the one field a call reads.
-    const segments = m[0].split('.');
+    const segments = name.split('.');
     for (let k = 2; k < segments.length && k <= 3; k += 1) {
       const prefix = segments.slice(0, k).join('.');
       if (isCompound(prefix)) out.add(prefix.toLowerCase());
