@@ -262,7 +262,10 @@ function stepAsSaid(c: readonly string[], t: Pick<NoteTriggers, 'applyCommands' 
   for (const r of t.recommends) {
     const at = r.words.indexOf(sub, 1);
     if (r.words[0] !== c[0] || at < 0 || !applied.has(r.words.join(' ')) || !r.words.slice(at + 1).some((w) => w.startsWith('-'))) continue;
-    return { ...r, words: [r.words[0]!, ...r.words.slice(1, at).filter((w) => args.has(w)), ...r.words.slice(at)] };
+    // Only a plain word the run takes another way (`buildx`) is left out; an option before the step
+    // and its value (`--context staging`) is still asked for.
+    const before = r.words.slice(1, at).filter((w, k, ws) => args.has(w) || w.startsWith('-') || ws[k - 1]?.startsWith('-') === true);
+    return { ...r, words: [r.words[0]!, ...before, ...r.words.slice(at)] };
   }
   return undefined;
 }

@@ -257,7 +257,9 @@ export function followsCommitRule(
   const messages = commitMessages(raw);
   // A commit that writes no message of its own (`--fixup`, `--squash`, `--no-edit`, `-C <sha>`) has
   // nothing the format could be wrong in: git writes "fixup! <subject>" or keeps the old message.
-  const reused = messages.every((m) => m === null) && commits.length > 0 && commits.every((c) => c.some((w) => REUSED_MESSAGE.test(w)));
+  // Read after `commit`: git's own `-C <dir>` before it is a folder, not a commit to reuse.
+  const reusesMessage = (c: readonly string[]): boolean => c.slice(c.indexOf('commit') + 1).some((w) => REUSED_MESSAGE.test(w));
+  const reused = messages.every((m) => m === null) && commits.length > 0 && commits.every(reusesMessage);
   if (!reused && (messages.length === 0 || messages.some((m) => m === null || !followsCommitFormat(m, format)))) return false;
   const asked = t.recommends
     .filter((r) => r.words[0] === 'git' && r.words[1] === 'commit')

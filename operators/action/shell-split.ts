@@ -80,23 +80,34 @@ export function commandParts(line: string): string[] {
 }
 
 /**
- * `$(cat <<'EOF' … EOF)` is the text of its heredoc, the way Claude Code writes a commit message or a
- * pull request's body: its lines are no commands ("npm install no longer runs …" in a message runs
- * nothing). It becomes that text, one line, inside the quotes around it (`-m "fix: a …"`), its
- * quotes, backquotes, `$` and backslashes taken out so it stays one word. An unterminated heredoc stays as written.
+ * `-m "$(cat <<'EOF' … EOF)"` is the text of its heredoc, the way Claude Code writes a commit message or
+ * a pull request's body: its lines are no commands ("npm install no longer runs …" in a message runs
+ * nothing). It becomes that text, one line, inside the quotes around it (`-m "fix: a …"`), its quotes,
+ * backquotes, `$` and backslashes taken out so it stays one word. Only where it is the value of a
+ * message option, with nothing the shell expands in the body (a quoted tag, or no `$` and no
+ * backquote), and ended where the shell ends it (the first line that is the tag): a heredoc a shell
+ * runs (`bash -c "$(cat <<EOF …`), one that substitutes, and one with the tag on an earlier line stay as written.
  */
 export function literalHeredocs(line: string): string {
   if (!line.includes('<<')) return line;
-  return line.replace(HEREDOC_TEXT_RE, (_m, _q: string, _tag: string, body: string) =>
-    body
-      .replace(/["'`$\\]/g, '')
-      .replace(/\s+/g, ' ')
-      .trim(),
+  return line.replace(HEREDOC_TEXT_RE, (whole, before: string, quote: string, tag: string, body: string) =>
+    body.split('\n').some((l) => l.replace(/^\t+/, '') === tag) || (quote === '' && /[$`]/.test(body))
+      ? whole
+      : before +
+        body
+          .replace(/["'`$\\]/g, '')
+          .replace(/\s+/g, ' ')
+          .trim(),
   );
 }
 
-/** `$(cat <<'TAG'` (or `<<TAG`, `<<-"TAG"`), its body, the line holding TAG alone, and the closing `)`. */
-const HEREDOC_TEXT_RE = /\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_]\w{0,30})\1[ \t]*\n([\s\S]*?)\n[ \t]*\2[ \t]*\n?[ \t]*\)/g;
+/**
+ * A message option, its opening quote, then `$(cat <<'TAG'` (or `<<TAG`, `<<"TAG"`, `<<-'TAG'`), its body, the line
+ * holding TAG alone, and the closing `)`. The trailer is written so that no two runs of blanks meet
+ * (a hostile line of blanks must not cost quadratic time).
+ */
+const HEREDOC_TEXT_RE =
+  /((?:^|\s)(?:-m|--message|--title|--body|--description|--notes|--subject|-t|-b)(?:=|\s+)")\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_]\w{0,30})\2[ \t]*\n([\s\S]*?)\n[ \t]*\3[ \t]*(?:\n[ \t]*)?\)/g;
 
 /** Options of ssh that take a value (the word after them is no host). */
 const SSH_VALUE_FLAGS = new Set([

@@ -10,31 +10,21 @@ import { trimToken } from './terms.js';
 export interface Recommended {
   words: string[];
   open: boolean;
-  /**
-   * Its options that are how the note happened to run it, not what it is about (incidentalOptions):
-   * a run without them still follows it.
-   */
+  /** Its options that are how the note happened to run it, not what it is about (incidentalOptions): a run without them still follows it. */
   incidental?: ReadonlySet<string>;
 }
 
 /**
- * The options of a recommended command that a run may leave out: when the note sets the command
- * against another of the same program with other words ("use `cargo nextest run --workspace` …
- * plain `cargo test` collides"), the choice is the subcommand, and an option the note writes only
- * there (`--workspace`) is how it ran it. Against the same words ("`git push --force-with-lease`,
- * never `--force`") or written again elsewhere, the option is the point.
+ * Switches that pick which of a workspace's packages a command runs on (`--workspace`, `--all`, `-r`):
+ * `cargo nextest run -p compactor` follows "use `cargo nextest run --workspace`", the same command
+ * on one package. Any other option a note writes in a command it recommends is the point
+ * (`npm ci --ignore-scripts`, `git pull --rebase`, `kubectl apply --server-side`).
  */
-export function incidentalOptions(r: Recommended, others: readonly CommandPattern[], text: string): Set<string> {
-  const plain = (ws: readonly string[]): string => ws.filter((w) => !w.startsWith('-')).join(' ');
-  const mine = plain(r.words.slice(1));
-  const contrasted = others.some((p) => p.words[0]![0] === r.words[0] && plain(p.words.slice(1).map((alts) => alts[0]!)) !== mine);
-  if (!contrasted) return new Set();
-  const lower = text.toLowerCase();
-  const writtenOnce = (flag: string): boolean => lower.split(flag).length - 1 <= 1;
-  // A switch only: an option with a value (`--filter=@app/api`, `-p api`) picks an instance, which is what the note offers.
-  const words = r.words;
-  const bare = (w: string, k: number): boolean => /^--?[a-z][\w-]*$/.test(w) && (k + 1 >= words.length || words[k + 1]!.startsWith('-'));
-  return new Set(words.filter((w, k) => k > 0 && bare(w, k) && writtenOnce(w)));
+const SCOPE_SWITCHES = new Set(['--workspace', '--workspaces', '--all', '--all-packages', '--all-targets', '-r', '--recursive']);
+
+/** The options of a recommended command that a run may leave out: its scope switches (SCOPE_SWITCHES). */
+export function incidentalOptions(r: Recommended): Set<string> {
+  return new Set(r.words.filter((w, k) => k > 0 && SCOPE_SWITCHES.has(w)));
 }
 
 /** A placeholder in a documented command (`<exact-name>`, `{id}`, `$VAR`, `...`), not a word to match. */
@@ -132,7 +122,8 @@ export function recommendations(
   const recommends = spans
     .flatMap(recommendedCommands)
     .filter((r) => !warned.has(r.words.join(' ')))
-    .slice(0, max);
+    .slice(0, max)
+    .map((r) => ({ ...r, incidental: incidentalOptions(r) }));
   const flags = [...recommends.flatMap((r) => r.words.slice(1)), ...spans.flatMap((s) => s.trim().split(/\s+/))]
     .map(foldWord)
     .filter((w) => /^--?[a-z]/i.test(w));

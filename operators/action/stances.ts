@@ -132,10 +132,10 @@ export function spanStances(text: string): SpanStance[] {
     // What the clause says before the span, other spans' code left out (`--no-optional` is no warning),
     // and the asides it closed that only describe: "(library modules have no flavors)" says nothing
     // against what follows, "(don't do this):" or "(only after a backup)" does.
-    const before = head
-      .slice(lastClauseStart(head))
-      .replace(/`[^`]*`/g, ' ')
-      .replace(/\([^()]*\)/g, (aside) => (describes(aside) ? ' ' : aside));
+    const clean = (words: string): string =>
+      words.replace(/`[^`]*`/g, ' ').replace(/\([^()]*\)/g, (aside) => (describes(aside) ? ' ' : aside));
+    const rawBefore = head.slice(lastClauseStart(head));
+    const before = clean(rawBefore);
     const rest = text.slice(at + m[0].length, at + m[0].length + CLAUSE_WINDOW);
     const end = rest.search(/[.!?](?:\s|$)|;|\n/);
     const own = end >= 0 ? rest.slice(0, end) : rest;
@@ -143,7 +143,7 @@ export function spanStances(text: string): SpanStance[] {
     // A fresh imperative after a comma ("…, t.Parallel unless using the fixture, run via `just
     // test-go`") says what to do with the span; the negations and guards of the list items before
     // it ("(not assert)", "unless …") are theirs. A bare negation ("Don't, whatever …, run `X`") is not an item.
-    const scoped = imperativeTail(before);
+    const scoped = clean(imperativeTail(rawBefore));
     const clause = scoped + after;
     // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
     // A numbered step that opens with the span (`2. \`pnpm db:generate --name <x>\``) is the procedure to follow.
@@ -155,7 +155,16 @@ export function spanStances(text: string): SpanStance[] {
       ((AFTER_COLON.test(head) && !NOT_ADVICE_CUE.test(before)) || (DISPLAY_LINE.test(head) && introducedBy(head))) && namesCommand(m[1]!);
     // "Failed checks → `gh run view <id> --log-failed`; rerun → `gh run rerun <id> --failed`": a
     // situation in a few words, an arrow, and the command for it; the situation is when, no warning.
-    const step = ARROW_STEP.test(head) && situationWords(before) <= MAX_SITUATION_WORDS && namesCommand(m[1]!);
+    // Not under a negation or a label that warns ("Don't: flaky hook →", "Broken: push →", "Wrong:
+    // conflict →"; a failure as the situation is when, "Failed checks →"), and the span ends its clause ("… → `git reset --hard` lost work twice" tells what happened).
+    const step =
+      ARROW_STEP.test(head) &&
+      situationWords(before) <= MAX_SITUATION_WORDS &&
+      !NEGATION_CUE.test(before) &&
+      !WARN_CUE.test(before.slice(0, Math.max(0, before.lastIndexOf(':')))) &&
+      !NOT_ADVICE_CUE.test(lastSentence(head)) &&
+      after.trim().split(/\s+/).filter(Boolean).length <= 2 &&
+      namesCommand(m[1]!);
     const cue =
       step ||
       RECOMMEND_CUE.test(before) ||
@@ -248,12 +257,16 @@ function situationWords(before: string): number {
 
 /** A part of a clause that opens by telling the agent to run or use something ("run via", "and use", "then try"). */
 const FRESH_IMPERATIVE = /^\s*(?:(?:and|then|so|but)\s+)?(?:use|run|prefer|try|call)\b/i;
-/** A part that is a negation alone ("Don't, whatever the ticket says, run `X`"): it negates what follows. */
-const BARE_NEGATION = /^\W*(?:never|not|no|don'?t|do not|stop|avoid)\W*$/i;
+/**
+ * A part that opens with a negation or a guard ("Don't ever, for any reason, run `X`", "Under no
+ * circumstances, …", "Only after a snapshot, run `X`"): it governs the whole sentence, what follows too.
+ */
+const OPENS_NEGATED =
+  /^\W*(?:(?:please|and|but|so)\s+)?(?:never|not|no|don['’]?t|do not|stop|avoid|under no|in no|at no|only (?:after|if|when|once)|unless|until|before you)\b/i;
 
 /**
  * The words before a span that speak of it: the last comma-separated part when it opens with a fresh
- * imperative and no earlier part is a bare negation, else all of them. "Go tests use testify/require
+ * imperative and no earlier part opens with a negation or a guard, else all of them. "Go tests use testify/require
  * (not assert), t.Parallel unless using the fixture, run via `just test-go`": the negation and the
  * guard are the earlier items'.
  */
@@ -261,7 +274,9 @@ function imperativeTail(before: string): string {
   const parts = before.split(',');
   if (parts.length < 2) return before;
   const last = parts[parts.length - 1]!;
-  return FRESH_IMPERATIVE.test(last) && !parts.slice(0, -1).some((p) => BARE_NEGATION.test(p)) ? last : before;
+  // A negation that names its own object in code ("Avoid `npm install` in CI, use `npm ci`") is that object's.
+  const governs = (p: string): boolean => OPENS_NEGATED.test(p.replace(/`[^`]*`/g, ' ')) && !/`[^`]+`/.test(p);
+  return FRESH_IMPERATIVE.test(last) && !parts.slice(0, -1).some(governs) ? last : before;
 }
 
 /** Where the clause holding the end of `head` starts. */

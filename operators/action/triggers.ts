@@ -27,16 +27,7 @@ import { commitFormatOf, type CommitFormat } from './commit-format.js';
 import { namedWork, type NamedWork } from './call-work.js';
 import { isRuleNote } from './asked-work.js';
 import { placesOf, ruleText, type Place } from './places.js';
-import {
-  codeLines,
-  codeSpans,
-  incidentalOptions,
-  namedCommands,
-  recommendations,
-  recommendedCommands,
-  spokenFlags,
-  type Recommended,
-} from './spans.js';
+import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, spokenFlags, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
 import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
 
@@ -204,19 +195,6 @@ function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<
   return out;
 }
 
-/** What a note's spans recommend, each command with the options it writes only in passing (incidentalOptions). */
-function recommendedOf(
-  note: Pick<Note, 'title' | 'keyInsight' | 'frontmatter' | 'body'>,
-  stances: readonly SpanStance[],
-  otherPhrases: readonly CommandPattern[],
-): { recommends: Recommended[]; recommendedFlags: Set<string> } {
-  const fm = note.frontmatter;
-  const { recommends, recommendedFlags } = recommendations(stances, MAX_PER_KIND);
-  // Each of its texts once (a memory's gist stands in for its "How to apply", and its description for a key insight).
-  const whole = [...new Set([note.title, note.keyInsight, str(fm['fix']), str(fm['rule']), str(fm['description']), note.body])].join('\n');
-  return { recommends: recommends.map((r) => ({ ...r, incidental: incidentalOptions(r, otherPhrases, whole) })), recommendedFlags };
-}
-
 /** The triggers of a note (see the module comment). */
 export function noteTriggers(
   note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body' | 'memoryType' | 'learningType'>,
@@ -230,7 +208,7 @@ export function noteTriggers(
   const phrases = code.flatMap(namedCommands).slice(0, MAX_PER_KIND);
   const stances = [...spanStances(focus), ...spanStances(note.body), ...blockStances(note.body)];
   const otherPhrases = stances.flatMap((s) => (s.recommended ? [] : namedCommands(s.span))).slice(0, MAX_PER_KIND);
-  const { recommends, recommendedFlags } = recommendedOf(note, stances, otherPhrases);
+  const { recommends, recommendedFlags } = recommendations(stances, MAX_PER_KIND);
   // What the note warns about or is about, not the code its fix recommends: a call that already
   // writes the fix (`origin: allowList`) is doing what the note says. A setting it names
   // (`Access-Control-Allow-Origin: *`) is one token, `origin=*` (terms.ts).
