@@ -6,6 +6,7 @@ import { callVariables, editedTypes } from './names.js';
 import { projectPath, type ToolAction } from './tool-call.js';
 import { MOVES, program } from './looking.js';
 import { foldWord } from './patterns.js';
+import { FORGE_PROSE_OPTIONS, PROSE_OPTIONS } from './shell-split.js';
 
 export interface ActionFeatures {
   commands: string[][];
@@ -30,11 +31,6 @@ export interface ActionFeatures {
   fileTypes: Set<string>;
 }
 
-/** Options whose value is prose a person reads: a commit or tag message, a pull request's or issue's title and body. */
-const PROSE_OPTIONS = new Set(['-m', '--message', '--title', '--body', '--description', '--notes', '--subject']);
-/** The same, short, for the forges' CLIs (`gh pr create -t … -b …`), where `-t` and `-b` mean nothing else. */
-const FORGE_PROSE_OPTIONS = new Set(['-t', '-b']);
-
 /**
  * Whether word `k` of a command is such a value, of more than one word (`-m "fix: bound batch size"`,
  * `--body="…"`): it says what the change is about in a person's words, not what the call does, so a
@@ -44,7 +40,7 @@ function proseValue(c: readonly string[], k: number): boolean {
   const w = c[k]!;
   if (!/\s/.test(w.trim())) return false;
   const option = /^(--[a-z-]+)=/.exec(w)?.[1] ?? c[k - 1] ?? '';
-  return PROSE_OPTIONS.has(option) || (FORGE_PROSE_OPTIONS.has(option) && /^(?:gh|glab)$/.test(program(c)));
+  return PROSE_OPTIONS.includes(option) || (FORGE_PROSE_OPTIONS.includes(option) && /^(?:gh|glab)$/.test(program(c)));
 }
 
 export function features(a: ToolAction, cwd: string): ActionFeatures {

@@ -79,6 +79,11 @@ export function commandParts(line: string): string[] {
   return out;
 }
 
+/** Options whose value is prose a person reads: a commit or tag message, a pull request's or issue's title and body. */
+export const PROSE_OPTIONS: readonly string[] = ['-m', '--message', '--title', '--body', '--description', '--notes', '--subject'];
+/** The same, short, for the forges' CLIs (`gh pr create -t … -b …`), where `-t` and `-b` mean nothing else. */
+export const FORGE_PROSE_OPTIONS: readonly string[] = ['-t', '-b'];
+
 /**
  * `-m "$(cat <<'EOF' … EOF)"` is the text of its heredoc, the way Claude Code writes a commit message or
  * a pull request's body: its lines are no commands ("npm install no longer runs …" in a message runs
@@ -106,8 +111,11 @@ export function literalHeredocs(line: string): string {
  * holding TAG alone, and the closing `)`. The trailer is written so that no two runs of blanks meet
  * (a hostile line of blanks must not cost quadratic time).
  */
-const HEREDOC_TEXT_RE =
-  /((?:^|\s)(?:-m|--message|--title|--body|--description|--notes|--subject|-t|-b)(?:=|\s+)")\$\(\s*cat\s+<<-?\s*(['"]?)([A-Za-z_]\w{0,30})\2[ \t]*\n([\s\S]*?)\n[ \t]*\3[ \t]*(?:\n[ \t]*)?\)/g;
+const HEREDOC_TEXT_RE = new RegExp(
+  `((?:^|\\s)(?:${[...PROSE_OPTIONS, ...FORGE_PROSE_OPTIONS].join('|')})(?:=|\\s+)")` +
+    `\\$\\(\\s*cat\\s+<<-?\\s*(['"]?)([A-Za-z_]\\w{0,30})\\2[ \\t]*\\n([\\s\\S]*?)\\n[ \\t]*\\3[ \\t]*(?:\\n[ \\t]*)?\\)`,
+  'g',
+);
 
 /** Options of ssh that take a value (the word after them is no host). */
 const SSH_VALUE_FLAGS = new Set([

@@ -142,7 +142,7 @@ export function spanStances(text: string): SpanStance[] {
     const after = own.replace(/`[^`]*`/g, ' ');
     // A fresh imperative after a comma ("…, t.Parallel unless using the fixture, run via `just
     // test-go`") says what to do with the span; the negations and guards of the list items before
-    // it ("(not assert)", "unless …") are theirs. A bare negation ("Don't, whatever …, run `X`") is not an item.
+    // it ("(not assert)", "unless …") are theirs, unless one opens the sentence ("Don't ever, …, run `X`").
     const scoped = clean(imperativeTail(rawBefore));
     const clause = scoped + after;
     // "Log ids (`user_id`), never user objects": what comes before a contrast is what to do.
