@@ -101,7 +101,7 @@ export async function actionMatches(
   const out: { note: Note; match: ActionMatch }[] = [];
   // Every KB's notes are read now, while the session is open; the builds may finish later.
   const sets = session.noteSets();
-  const kbs = await Promise.all(sets.map(kbTriggers));
+  const kbs = await Promise.all(sets.map((set) => kbTriggers(set, o.warn)));
   kbs.forEach((kb, k) => {
     // Every note the call reaches, below the bar too: a stale note's replacement is among them.
     const followed: ActionMatch[] = [];

@@ -6,11 +6,15 @@
  * slices that yield to the event loop (other requests of the server go on, and a hook's deadline
  * still fires), it goes on when the hook that started it has answered (the next call finds it
  * ready), and one build per version runs at a time. A note's triggers are kept by its key and
- * content hash, so a KB that changed recomputes only the notes that changed.
+ * content hash, so a KB that changed recomputes only the notes that changed; and they are kept on
+ * disk next to the KB's index (action-trigger-store.ts), so a process that starts cold reads them.
  */
+import { fileURLToPath } from 'node:url';
 import { statedReplacements, type Note } from '../core/note/index.js';
 import { buildTriggerIndex, noteTriggers, type NoteTriggers, type TriggerIndex } from '../operators/action/index.js';
 import type { NoteSet } from '../pipeline/run.js';
+import { buildStamp } from '../sources/recall-server/index.js';
+import { readStoredTriggers, triggerFileOf, writeStoredTriggers } from './action-trigger-store.js';
 
 /** A KB's triggers, and its notes by id (what the hook renders). */
 export interface KbTriggers {
@@ -37,13 +41,49 @@ const SLICE = 250;
 const READY = new Map<string, KbTriggers>();
 const BUILDING = new Map<string, Promise<KbTriggers>>();
 const MEMO = new Map<string, NoteTriggers>();
+/** Trigger files already read by this process (each is read once; what it held is in MEMO since). */
+const READ_FILES = new Set<string>();
+/** Those that held every note of their KB when last read or written by this process (others are written at the next build). */
+const CURRENT_FILES = new Set<string>();
 
 const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-async function build(notes: readonly Note[], retired: readonly { note: Note; by: string }[] = []): Promise<KbTriggers> {
+/**
+ * This build of recall (the build-id file of the bundle this code runs from): what a trigger file is
+ * written by and read for. Null when run unbundled (specs, `npm run eval` on the compiled sources):
+ * then nothing is kept on disk, as no build can say the triggers are its own.
+ */
+let ownBuild: string | null | undefined;
+export function thisBuild(): string | null {
+  if (ownBuild === undefined) ownBuild = buildStamp(fileURLToPath(import.meta.url));
+  return ownBuild;
+}
+
+function remember(memoKey: string, t: NoteTriggers): void {
+  if (MEMO.size >= MEMO_MAX) MEMO.clear();
+  MEMO.set(memoKey, t);
+}
+
+/** The KB's trigger file, read into MEMO the first time this process builds for it (its problem, if any, to `warn`). */
+function readFileOnce(file: string | null, stamp: string | null, warn: (line: string) => void): void {
+  if (!file || !stamp || READ_FILES.has(file)) return;
+  READ_FILES.add(file);
+  const { entries, problem } = readStoredTriggers(file, stamp);
+  if (problem) warn(problem);
+  if (entries.size > 0) CURRENT_FILES.add(file);
+  for (const [k, t] of entries) remember(k, t);
+}
+
+async function build(set: NoteSet, warn: (line: string) => void, stamp: string | null): Promise<KbTriggers> {
+  const notes = set.notes();
+  const retired = set.retired?.() ?? [];
+  const file = set.indexFile ? triggerFileOf(set.indexFile) : null;
+  readFileOnce(file, stamp, warn);
   const byId = new Map<string, Note>();
   const triggers: NoteTriggers[] = [];
+  const kept: [string, NoteTriggers][] = [];
+  let derived = 0;
   const successorOf = retiredSuccessors(notes, retired);
   const all = [...notes, ...retired.map((r) => r.note).filter((n) => successorOf.has(n.key))];
   for (let i = 0; i < all.length; i += 1) {
@@ -54,11 +94,19 @@ async function build(notes: readonly Note[], retired: readonly { note: Note; by:
     let t = MEMO.get(memoKey);
     if (!t || t.id !== id) {
       t = noteTriggers(n, id);
-      if (MEMO.size >= MEMO_MAX) MEMO.clear();
-      MEMO.set(memoKey, t);
+      derived += 1;
+      remember(memoKey, t);
     }
+    kept.push([memoKey, t]);
     byId.set(id, n);
     triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
+  }
+  // Written when something was derived or the file did not hold them (missing, unreadable, of
+  // another build): its notes are then those of this KB now.
+  if (file && stamp && (derived > 0 || !CURRENT_FILES.has(file))) {
+    const problem = writeStoredTriggers(file, stamp, kept);
+    if (problem) warn(problem);
+    else CURRENT_FILES.add(file);
   }
   const idByKey = new Map(all.map((n) => [n.key, idOf(n)]));
   const replacedBy = new Map<string, string>();
@@ -99,15 +147,17 @@ function retiredSuccessors(notes: readonly Note[], retired: readonly { note: Not
 
 /**
  * The triggers of a KB's notes at this index version: from memory, from a build under way, or
- * built now. The notes are read at once (the session is open now, maybe not later).
+ * built now (from the KB's trigger file where it holds them, for `stamp`, this build by default).
+ * The notes are read at once (the session is open now, maybe not later). What could not be read or
+ * kept on disk goes to `warn`.
  */
-export function kbTriggers(set: NoteSet): Promise<KbTriggers> {
+export function kbTriggers(set: NoteSet, warn: (line: string) => void = () => {}, stamp: string | null = thisBuild()): Promise<KbTriggers> {
   const v = set.version;
   const ready = v ? READY.get(v) : undefined;
   if (ready) return Promise.resolve(ready);
   const under = v ? BUILDING.get(v) : undefined;
   if (under) return under;
-  const made = build(set.notes(), set.retired?.() ?? []);
+  const made = build(set, warn, stamp);
   if (!v) return made;
   BUILDING.set(v, made);
   void made.then(

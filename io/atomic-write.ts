@@ -38,7 +38,7 @@ export function ensurePrivateDir(dir: string): void {
   }
 }
 
-export function writeFileAtomic(file: string, data: string): void {
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   mkdirPrivate(path.dirname(file));
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -118,4 +118,4 @@ export function appendLine(file: string, record: unknown, opts: AppendOptions = 
   appendText(file, `${JSON.stringify(record)}\n`, opts);
 }
 
-export { readJson, readSmallFile } from './private-fs.js';
+export { readJson, readSmallBytes, readSmallFile } from './private-fs.js';

@@ -118,6 +118,11 @@ export function mkdirPrivate(dir: string): void {
 
 /** A regular file's text, read without blocking and at most `max` bytes; null when missing, special or too large. */
 export function readSmallFile(file: string, max = MAX_READ_BYTES): string | null {
+  return readSmallBytes(file, max)?.toString('utf8') ?? null;
+}
+
+/** A regular file's bytes, read without blocking and at most `max` bytes; null when missing, special or too large. */
+export function readSmallBytes(file: string, max = MAX_READ_BYTES): Buffer | null {
   let fd: number;
   stallPoint(file);
   try {
@@ -135,7 +140,7 @@ export function readSmallFile(file: string, max = MAX_READ_BYTES): string | null
       if (n === 0) break;
       len += n;
     }
-    return buf.subarray(0, len).toString('utf8');
+    return buf.subarray(0, len);
   } catch {
     return null;
   } finally {

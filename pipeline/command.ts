@@ -165,6 +165,11 @@ export interface RecallSession {
 export interface NoteSet {
   root: string;
   version: string | null;
+  /**
+   * The KB's index file, where a caller may keep next to it what it derives from the notes for
+   * other processes (`<file>.<suffix>`, readable by this user only); absent for an index held in memory.
+   */
+  indexFile?: string;
   notes(): Note[];
   /**
    * Notes retired by a successor (their `superseded_by`, or a note that declares it supersedes them),
