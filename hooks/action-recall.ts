@@ -88,6 +88,11 @@ export interface ActionMatchOptions {
   /** Give notes under the threshold too, and more of them (a trace shows the near misses). */
   threshold?: number;
   max?: number;
+  /**
+   * When a KB's triggers must be ready (epoch ms), in a process that ends with its call: a build
+   * still deriving then stops (kbTriggers' TriggersLate) instead of running past the deadline.
+   */
+  stopAt?: number;
 }
 
 /** The notes of every KB of the session the call matches, best first across KBs. */
@@ -101,7 +106,9 @@ export async function actionMatches(
   const out: { note: Note; match: ActionMatch }[] = [];
   // Every KB's notes are read now, while the session is open; the builds may finish later.
   const sets = session.noteSets();
-  const kbs = await Promise.all(sets.map((set) => kbTriggers(set, o.warn)));
+  const kbs = await Promise.all(
+    sets.map((set) => kbTriggers(set, { ...(o.warn && { warn: o.warn }), ...(o.stopAt !== undefined && { stop: { at: o.stopAt } }) })),
+  );
   kbs.forEach((kb, k) => {
     // Every note the call reaches, below the bar too: a stale note's replacement is among them.
     const followed: ActionMatch[] = [];
@@ -138,6 +145,12 @@ export function scrubbedCall(action: ToolAction): string {
 const unrecorded = (sessionId: string): string =>
   `could not record injected ids for session ${sessionKey(sessionId)} (lock busy or state dir not writable)`;
 
+/** How the hook matches: its log takes what degraded; a process that ends with the call stops at its deadline. */
+function hookMatchOptions(ctx: HookContext, prompt: string): ActionMatchOptions {
+  const warn = (l: string): void => hookLog(ctx, 'pre-tool-use', l);
+  return { info: wordInfo(warn), prompt, warn, ...(ctx.outlivesCall ? {} : { stopAt: ctx.deadlineMs }) };
+}
+
 export const preToolUseHook: HookSpec = {
   ...hookRow('pre-tool-use'),
   run: (input, ctx) =>
@@ -149,10 +162,9 @@ export const preToolUseHook: HookSpec = {
       const cwd = ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd;
       const transcript = pick(input, ['transcript_path', 'transcriptPath']);
       const started = ctx.now();
-      const prompt = transcript ? lastUserPrompt(transcript) : '';
-      const info = wordInfo((l) => hookLog(ctx, 'pre-tool-use', l));
+      const opts = hookMatchOptions(ctx, transcript ? lastUserPrompt(transcript) : '');
       return session$(ctx, cwd, ctx.env, (session) =>
-        from(actionMatches(session, action, cwd, { info, prompt, warn: (l) => hookLog(ctx, 'pre-tool-use', l) })).pipe(
+        from(actionMatches(session, action, cwd, opts)).pipe(
           map((matched) => {
             // The header names the call as the agent will see it: scrubbed, like every record of it.
             const call = scrubbedCall(action);

@@ -9,12 +9,14 @@
  * content hash, so a KB that changed recomputes only the notes that changed; and they are kept on
  * disk next to the KB's index (action-trigger-store.ts), so a process that starts cold reads them.
  */
+import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { statedReplacements, type Note } from '../core/note/index.js';
+import { errorMessage } from '../core/errors.js';
 import { buildTriggerIndex, noteTriggers, type NoteTriggers, type TriggerIndex } from '../operators/action/index.js';
 import type { NoteSet } from '../pipeline/run.js';
 import { buildStamp } from '../sources/recall-server/index.js';
-import { readStoredTriggers, triggerFileOf, writeStoredTriggers } from './action-trigger-store.js';
+import { decodeFrame, openStoredTriggers, triggerFileOf, writeStoredTriggers, type StoredEntry } from './action-trigger-store.js';
 
 /** A KB's triggers, and its notes by id (what the hook renders). */
 export interface KbTriggers {
@@ -35,8 +37,11 @@ const READY_MAX = 8;
 const MEMO_MAX = 100_000;
 /** Memories read for replacements stated in words (a memory folder holds a few hundred at most). */
 const MAX_MEMORIES = 2000;
-/** Notes derived between two yields to the event loop (about 50 ms of work). */
-const SLICE = 250;
+/**
+ * Work done between two yields to the event loop, in ms: short, so that the recall server accepts
+ * other calls while it builds and a hook's deadline timer fires on time.
+ */
+const SLICE_MS = 25;
 
 const READY = new Map<string, KbTriggers>();
 const BUILDING = new Map<string, Promise<KbTriggers>>();
@@ -45,6 +50,16 @@ const MEMO = new Map<string, NoteTriggers>();
 const READ_FILES = new Set<string>();
 /** Those that held every note of their KB when last read or written by this process (others are written at the next build). */
 const CURRENT_FILES = new Set<string>();
+/** Each trigger file's size and time as this process last read or wrote it ('' when it had none). */
+const SEEN = new Map<string, string>();
+const stamped = (file: string): string => {
+  try {
+    const st = fs.statSync(file);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return '';
+  }
+};
 
 const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -65,49 +80,114 @@ function remember(memoKey: string, t: NoteTriggers): void {
   MEMO.set(memoKey, t);
 }
 
-/** The KB's trigger file, read into MEMO the first time this process builds for it (its problem, if any, to `warn`). */
-function readFileOnce(file: string | null, stamp: string | null, warn: (line: string) => void): void {
-  if (!file || !stamp || READ_FILES.has(file)) return;
-  READ_FILES.add(file);
-  const { entries, problem } = readStoredTriggers(file, stamp);
-  if (problem) warn(problem);
-  if (entries.size > 0) CURRENT_FILES.add(file);
-  for (const [k, t] of entries) remember(k, t);
+/** A build stopped at its caller's stop time (a process that ends with its call), with how far it got. */
+export class TriggersLate extends Error {
+  constructor(done: number, total: number) {
+    super(
+      `triggers of ${done} of ${total} notes ready by the deadline; the call is matched against none (what was derived is kept for the next call)`,
+    );
+    this.name = 'TriggersLate';
+  }
 }
 
-async function build(set: NoteSet, warn: (line: string) => void, stamp: string | null): Promise<KbTriggers> {
+/**
+ * A build's pace: it yields to the event loop once SLICE_MS of work went by, and stops (TriggersLate,
+ * with `progress()`) at the first note or frame once the stop time passed.
+ */
+function slicer(stop: BuildOptions['stop'], progress: () => [number, number]): () => Promise<void> {
+  let since = performance.now();
+  return async () => {
+    if (stop && (stop.now ?? Date.now)() >= stop.at) throw new TriggersLate(...progress());
+    if (performance.now() - since < SLICE_MS) return;
+    await yieldToLoop();
+    since = performance.now();
+  };
+}
+
+/**
+ * The KB's trigger file, read into MEMO frame by frame the first time this process builds for it
+ * (its problem, if any, to `warn`).
+ */
+async function readFileOnce(
+  file: string | null,
+  stamp: string | null,
+  warn: (line: string) => void,
+  tick: () => Promise<void>,
+): Promise<void> {
+  if (!file || !stamp || READ_FILES.has(file)) return;
+  READ_FILES.add(file);
+  SEEN.set(file, stamped(file));
+  const { frames, problem } = openStoredTriggers(file, stamp);
+  if (problem) warn(problem);
+  try {
+    for (const frame of frames) {
+      for (const [k, t] of decodeFrame(frame)) remember(k, t);
+      await tick();
+    }
+    if (frames.length > 0) CURRENT_FILES.add(file);
+  } catch (err) {
+    if (err instanceof TriggersLate) throw err;
+    warn(`${file}: unreadable (${errorMessage(err)}); derived again`);
+  }
+}
+
+/**
+ * Write what MEMO holds for these notes to the KB's trigger file; `whole`: it holds every note of the
+ * KB. A part is written only over the file this process read: another process that wrote it since
+ * (a recall server that finished the whole KB) holds more than this one derived.
+ */
+function keep(file: string, stamp: string, all: readonly Note[], whole: boolean, warn: (line: string) => void): void {
+  if (!whole && stamped(file) !== SEEN.get(file)) return;
+  const entries: StoredEntry[] = [];
+  for (const n of all) {
+    const t = MEMO.get(memoKeyOf(n));
+    if (t) entries.push([memoKeyOf(n), t]);
+  }
+  const problem = writeStoredTriggers(file, stamp, entries);
+  if (problem) warn(problem);
+  else if (whole) CURRENT_FILES.add(file);
+  else CURRENT_FILES.delete(file);
+  SEEN.set(file, stamped(file));
+}
+
+const memoKeyOf = (n: Note): string => `${n.key}\0${n.contentHash}`;
+
+/**
+ * The KB's triggers: read from its trigger file and MEMO, the rest derived, in slices of SLICE_MS.
+ * With a stop time, stopped there (TriggersLate), keeping what was derived in the file for the next
+ * process; without, carried on to the end however long the calls waiting for it wait.
+ */
+async function build(set: NoteSet, { warn = () => {}, stamp = thisBuild(), stop }: BuildOptions): Promise<KbTriggers> {
   const notes = set.notes();
   const retired = set.retired?.() ?? [];
-  const file = set.indexFile ? triggerFileOf(set.indexFile) : null;
-  readFileOnce(file, stamp, warn);
+  const file = set.indexFile && stamp ? triggerFileOf(set.indexFile) : null;
   const byId = new Map<string, Note>();
   const triggers: NoteTriggers[] = [];
-  const kept: [string, NoteTriggers][] = [];
   let derived = 0;
   const successorOf = retiredSuccessors(notes, retired);
   const all = [...notes, ...retired.map((r) => r.note).filter((n) => successorOf.has(n.key))];
-  for (let i = 0; i < all.length; i += 1) {
-    if (i > 0 && i % SLICE === 0) await yieldToLoop();
-    const n = all[i]!;
-    const id = idOf(n);
-    const memoKey = `${n.key}\0${n.contentHash}`;
-    let t = MEMO.get(memoKey);
-    if (!t || t.id !== id) {
-      t = noteTriggers(n, id);
-      derived += 1;
-      remember(memoKey, t);
+  const tick = slicer(stop, () => [triggers.length, all.length]);
+  try {
+    await readFileOnce(file, stamp, warn, tick);
+    for (const n of all) {
+      await tick();
+      const id = idOf(n);
+      let t = MEMO.get(memoKeyOf(n));
+      if (!t || t.id !== id) {
+        t = noteTriggers(n, id);
+        derived += 1;
+        remember(memoKeyOf(n), t);
+      }
+      byId.set(id, n);
+      triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
     }
-    kept.push([memoKey, t]);
-    byId.set(id, n);
-    triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
+  } catch (err) {
+    if (file && stamp && derived > 0) keep(file, stamp, all, false, warn);
+    throw err;
   }
   // Written when something was derived or the file did not hold them (missing, unreadable, of
   // another build): its notes are then those of this KB now.
-  if (file && stamp && (derived > 0 || !CURRENT_FILES.has(file))) {
-    const problem = writeStoredTriggers(file, stamp, kept);
-    if (problem) warn(problem);
-    else CURRENT_FILES.add(file);
-  }
+  if (file && stamp && (derived > 0 || !CURRENT_FILES.has(file))) keep(file, stamp, all, true, warn);
   const idByKey = new Map(all.map((n) => [n.key, idOf(n)]));
   const replacedBy = new Map<string, string>();
   for (const [older, newer] of statedReplacements(notes.filter((n) => n.memoryType).slice(0, MAX_MEMORIES)))
@@ -145,28 +225,44 @@ function retiredSuccessors(notes: readonly Note[], retired: readonly { note: Not
   return out;
 }
 
+export interface BuildOptions {
+  /** Told what could not be read or kept on disk. */
+  warn?: (line: string) => void;
+  /** The build a trigger file is read for and written by (default: this one; null: none kept). */
+  stamp?: string | null;
+  /**
+   * When a process that ends with its call needs the triggers by (epoch ms, on `now`'s clock): the
+   * build stops there and rejects with TriggersLate. Such a build is not shared with other calls.
+   */
+  stop?: { at: number; now?: () => number };
+}
+
 /**
  * The triggers of a KB's notes at this index version: from memory, from a build under way, or
- * built now (from the KB's trigger file where it holds them, for `stamp`, this build by default).
- * The notes are read at once (the session is open now, maybe not later). What could not be read or
- * kept on disk goes to `warn`.
+ * built now (from the KB's trigger file where it holds them). The notes are read at once (the
+ * session is open now, maybe not later).
  */
-export function kbTriggers(set: NoteSet, warn: (line: string) => void = () => {}, stamp: string | null = thisBuild()): Promise<KbTriggers> {
+export function kbTriggers(set: NoteSet, o: BuildOptions = {}): Promise<KbTriggers> {
   const v = set.version;
   const ready = v ? READY.get(v) : undefined;
   if (ready) return Promise.resolve(ready);
-  const under = v ? BUILDING.get(v) : undefined;
+  const under = v && !o.stop ? BUILDING.get(v) : undefined;
   if (under) return under;
-  const made = build(set, warn, stamp);
-  if (!v) return made;
+  const made = build(set, o);
+  if (!v || o.stop) return made.then((kb) => (v ? keepReady(v, kb) : kb));
   BUILDING.set(v, made);
   void made.then(
     (kb) => {
       BUILDING.delete(v);
-      if (READY.size >= READY_MAX) READY.delete(READY.keys().next().value!);
-      READY.set(v, kb);
+      keepReady(v, kb);
     },
     () => BUILDING.delete(v),
   );
   return made;
+}
+
+function keepReady(v: string, kb: KbTriggers): KbTriggers {
+  if (READY.size >= READY_MAX) READY.delete(READY.keys().next().value!);
+  READY.set(v, kb);
+  return kb;
 }

@@ -77,6 +77,12 @@ export interface HookContext {
   /** Why the payload's transcript is not read (it did not answer); its path is then gone from the input too. */
   unreadableTranscript?: string;
   /**
+   * The process goes on after this call (the recall server): work the call starts that later calls
+   * use (the tool-call hook's triggers of a KB) may go on past the call's deadline. Elsewhere the
+   * process ends with the call, and such work stops at the deadline.
+   */
+  outlivesCall?: boolean;
+  /**
    * Set by the SessionStart hook when recall cannot work (no KB, no notes): one line with the fix,
    * shown to the person (not the model) once per session.
    */
@@ -108,6 +114,8 @@ export interface HookRunIo {
   /** Effects for the hook's recalls (the recall server's index opener, a test's model client). */
   recallIo?: Pick<RunIo, 'openIndex' | 'models'>;
   now?: () => number;
+  /** The process goes on after this call (HookContext.outlivesCall). */
+  outlivesCall?: boolean;
   /** Where the deadline's timer runs (a test's virtual time); default: real time. */
   scheduler?: SchedulerLike;
   /**
@@ -155,16 +163,10 @@ export async function runHook(
     if ('silent' in usable) return silentAnswer(spec, harness, input, stateDir, usable.silent);
     const overrides = new SettingsReader(env);
     const ctx: HookContext = {
-      env,
-      cwd: call.cwd,
-      harness,
-      stateDir,
-      config,
+      ...{ env, cwd: call.cwd, harness, stateDir, config, startedMs: call.startedMs, overrides, now },
       deadlineMs: call.deadlineMs - RUN_PLAN_BEFORE_MS,
-      startedMs: call.startedMs,
-      overrides,
-      now,
       recallIo: { ...io.recallIo, ...usable.recallIo },
+      ...(io.outlivesCall && { outlivesCall: true }),
       ...usable.ctx,
     };
     const seconds = (call.deadlineMs - call.startedMs) / 1000;

@@ -58,7 +58,7 @@ export interface ServeOptions {
 async function serveHook(call: HookCall, pool: KbPool, unreadable: Unreadable): Promise<ServerAnswer> {
   if (!isHookName(call.name)) return { ok: false, decline: `unknown hook ${String(call.name)}` };
   if (!sameDriver(call.env)) return { ok: false, decline: 'another SQLite driver asked for' };
-  return { ok: true, envelope: await answerHook(call, { recallIo: { openIndex: pool.opener }, unreadable }) };
+  return { ok: true, envelope: await answerHook(call, { recallIo: { openIndex: pool.opener }, unreadable, outlivesCall: true }) };
 }
 
 /** A plain `recall QUERY`, run as bin/recall runs it; anything else (subcommands, stdin) is declined. */

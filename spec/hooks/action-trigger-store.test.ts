@@ -12,7 +12,7 @@ import { types } from 'node:util';
 import { parseNote, type Note } from '../../core/note/index.js';
 import { matchAction, noteTriggers, readToolCall } from '../../operators/action/index.js';
 import { readStoredTriggers, triggerFileOf, writeStoredTriggers } from '../../hooks/action-trigger-store.js';
-import { kbTriggers } from '../../hooks/action-triggers.js';
+import { kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
 import type { NoteSet } from '../../pipeline/run.js';
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-trigger-store-'));
@@ -72,7 +72,7 @@ describe('trigger file', () => {
 describe('kbTriggers with a trigger file', () => {
   it('writes the triggers it derived, and a cold build reads them instead of deriving', async () => {
     const file = indexFile();
-    const kb = await kbTriggers(setOf([PNPM, HELM], file, `${file}#1`), () => {}, 'build-a');
+    const kb = await kbTriggers(setOf([PNPM, HELM], file, `${file}#1`), { stamp: 'build-a' });
     expect(matched(kb, 'npm install zod')).toEqual(['use-pnpm']);
     const stored = readStoredTriggers(triggerFileOf(file), 'build-a').entries;
     expect([...stored.values()].map((t) => t.id).sort()).toEqual(['helm-atomic', 'use-pnpm']);
@@ -82,7 +82,7 @@ describe('kbTriggers with a trigger file', () => {
     const other = indexFile();
     const yarnKey = `${YARN.key}\0${YARN.contentHash}`;
     expect(writeStoredTriggers(triggerFileOf(other), 'build-a', [[yarnKey, noteTriggers(HELM, 'no-yarn')]])).toBeNull();
-    const fromFile = await kbTriggers(setOf([YARN], other, `${other}#1`), () => {}, 'build-a');
+    const fromFile = await kbTriggers(setOf([YARN], other, `${other}#1`), { stamp: 'build-a' });
     expect(matched(fromFile, 'helm upgrade api ./chart')).toEqual(['no-yarn']);
     expect(matched(fromFile, 'yarn add zod')).toEqual([]);
   });
@@ -91,13 +91,67 @@ describe('kbTriggers with a trigger file', () => {
     const file = indexFile();
     fs.writeFileSync(triggerFileOf(file), 'not a trigger file');
     const lines: string[] = [];
-    const kb = await kbTriggers(setOf([PNPM], file, `${file}#1`), (l) => lines.push(l), 'build-a');
+    const kb = await kbTriggers(setOf([PNPM], file, `${file}#1`), { warn: (l) => lines.push(l), stamp: 'build-a' });
     expect(matched(kb, 'npm install zod')).toEqual(['use-pnpm']);
     expect(lines).toEqual([expect.stringContaining(triggerFileOf(file))]);
     expect(readStoredTriggers(triggerFileOf(file), 'build-a').entries.size).toBe(1);
 
     const unbuilt = indexFile();
-    await kbTriggers(setOf([HELM], unbuilt, `${unbuilt}#1`), () => {}, null);
+    await kbTriggers(setOf([HELM], unbuilt, `${unbuilt}#1`), { stamp: null });
     expect(fs.existsSync(triggerFileOf(unbuilt))).toBe(false);
+  });
+});
+
+describe('a build with a stop time (a process that ends with its call)', () => {
+  /** Notes no other case derives (this process keeps derived triggers by note). */
+  const many = (prefix: string, count: number): Note[] =>
+    Array.from({ length: count }, (_, i) => note(`${prefix}-${i}`, `Run \`${prefix}ctl sync --shard ${i}\` before deploys.`));
+  /** A clock that reads `start` plus one for each time it is read, and runs `at(reads)` on each read. */
+  const ticking = (at: (reads: number) => void = () => {}) => {
+    let reads = 0;
+    return () => {
+      reads += 1;
+      at(reads);
+      return reads;
+    };
+  };
+
+  it('stops at the stop time, keeps what it derived for the next process, and is not shared', async () => {
+    const file = indexFile();
+    const notes = many('stopa', 12);
+    const set = setOf(notes, file, `${file}#1`);
+    await expect(kbTriggers(set, { stamp: 'build-a', stop: { at: 6, now: ticking() } })).rejects.toThrow(TriggersLate);
+    await expect(kbTriggers(set, { stamp: 'build-a', stop: { at: 6, now: ticking() } })).rejects.toThrow(
+      /of 12 notes ready by the deadline/,
+    );
+    const partial = readStoredTriggers(triggerFileOf(file), 'build-a').entries;
+    expect(partial.size).toBeGreaterThan(0);
+    expect(partial.size).toBeLessThan(12);
+    // A build without a stop time (the recall server's) goes on to the end and writes the whole KB.
+    const kb = await kbTriggers(set, { stamp: 'build-a' });
+    expect(kb.notes.size).toBe(12);
+    expect(matched(kb, 'stopactl sync --shard 3')).not.toEqual([]);
+    expect(readStoredTriggers(triggerFileOf(file), 'build-a').entries.size).toBe(12);
+  });
+
+  it('gives up before the first note when the stop time already passed, writing nothing', async () => {
+    const file = indexFile();
+    const set = setOf(many('stopb', 3), file, `${file}#1`);
+    await expect(kbTriggers(set, { stamp: 'build-a', stop: { at: 0, now: ticking() } })).rejects.toThrow(/^triggers of 0 of 3 notes/);
+    expect(fs.existsSync(triggerFileOf(file))).toBe(false);
+  });
+
+  it('never writes its part over a file another process wrote meanwhile', async () => {
+    const file = indexFile();
+    const notes = many('stopc', 10);
+    const whole: [string, ReturnType<typeof noteTriggers>][] = notes.map((x) => [`${x.key}\0${x.contentHash}`, noteTriggers(x, x.key)]);
+    // On the clock's fourth read (some notes derived), the recall server writes the whole KB.
+    const clock = ticking((reads) => {
+      if (reads === 4) expect(writeStoredTriggers(triggerFileOf(file), 'build-a', whole)).toBeNull();
+    });
+    await expect(kbTriggers(setOf(notes, file, `${file}#1`), { stamp: 'build-a', stop: { at: 7, now: clock } })).rejects.toThrow(
+      TriggersLate,
+    );
+    expect(readStoredTriggers(triggerFileOf(file), 'build-a').entries.size).toBe(10);
   });
 });
