@@ -43,6 +43,30 @@ function proseValue(c: readonly string[], k: number): boolean {
   return PROSE_OPTIONS.includes(option) || (FORGE_PROSE_OPTIONS.includes(option) && /^(?:gh|glab)$/.test(program(c)));
 }
 
+/**
+ * A host name as calls write it (`registry.halyard.internal`, `api.example.com`): a first label, then
+ * labels ending in a top-level or in-house domain. Not file names: `.js`, `.sh`, `.md` end none.
+ */
+const HOST_RE =
+  /(?<![\w.-])([a-z0-9][a-z0-9-]*)((?:\.[a-z0-9][a-z0-9-]*)*\.(?:internal|local|lan|corp|intra|intranet|com|net|org|io|dev|cloud|ai|app|co|us|eu|uk|de|fr|nl|info|biz|tech|xyz))(?![\w.-])/gi;
+
+/**
+ * Stems written only in the domain part of host names (`halyard`, `intern` of
+ * `registry.halyard.internal`): the organisation's domain is in every host it names, so it says
+ * which company the call is in, not what it does, like the project's own name. The host's first
+ * label (`registry`, `bench-03`) still counts, and the whole name is matched as a token.
+ */
+function domainOnly(text: string): Set<string> {
+  const domains: string[] = [];
+  const rest = text.replace(HOST_RE, (_, first: string, domain: string) => {
+    domains.push(domain.replace(/\./g, ' '));
+    return first;
+  });
+  if (domains.length === 0) return new Set();
+  const elsewhere = stemsOf(rest);
+  return new Set([...stemsOf(domains.join(' '))].filter((s) => !elsewhere.has(s)));
+}
+
 export function features(a: ToolAction, cwd: string): ActionFeatures {
   const paths = a.paths.map((p) => projectPath(p, cwd));
   const compounds = new Map<string, { forms: string[]; stems: string[]; near: boolean }>();
@@ -84,7 +108,7 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
         .pop() ?? ''
     ).replace(/[-_.]+/g, ' '),
   );
-  for (const s of projectStems) {
+  for (const s of [...projectStems, ...domainOnly([...a.commands.flat(), a.text, a.context, ...a.paths].join('\n'))]) {
     stems.delete(s);
     nearOnly.delete(s);
   }
