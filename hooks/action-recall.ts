@@ -106,10 +106,15 @@ export async function actionMatches(
   const out: { note: Note; match: ActionMatch }[] = [];
   // Every KB's notes are read now, while the session is open; the builds may finish later.
   const sets = session.noteSets();
-  const kbs = await Promise.all(
+  const settled = await Promise.allSettled(
     sets.map((set) => kbTriggers(set, { ...(o.warn && { warn: o.warn }), ...(o.stopAt !== undefined && { stop: { at: o.stopAt } }) })),
   );
-  kbs.forEach((kb, k) => {
+  // A KB whose triggers are not ready (TriggersLate) or could not be read gives nothing; the others
+  // are matched all the same.
+  if (settled.every((r) => r.status === 'rejected') && settled.length > 0) throw (settled[0] as PromiseRejectedResult).reason;
+  settled.forEach((r, k) => {
+    if (r.status === 'rejected') return o.warn?.(`${sets[k]!.root}: ${errorMessage(r.reason)}`);
+    const kb = r.value;
     // Every note the call reaches, below the bar too: a stale note's replacement is among them.
     const followed: ActionMatch[] = [];
     const reached = matchAction(kb.index, action, cwd, {

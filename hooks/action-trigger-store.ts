@@ -7,11 +7,17 @@
  *
  * The file holds each note's triggers by its key and content hash, written with node's structured
  * serializer (v8), which keeps the Sets and regular expressions triggers are made of, in frames a
- * reader decodes one at a time. It is only
- * trusted from the build of recall that wrote it and the same V8: another build may derive other
- * triggers from the same note, and another V8 may not read the format. Anything else (a missing, torn,
- * oversized or foreign file) reads as no file, and the triggers are derived as before.
+ * reader decodes one at a time. It is only trusted from the build of recall that wrote it and the
+ * same V8: another build may derive other triggers from the same note, and another V8 may not read
+ * the format. A file that is missing or of another build reads as none; one that cannot be read
+ * (torn, oversized, not a regular file, frames of another shape) reads as none with the reason, for
+ * the hook's log. Either way the triggers are derived as before and the file written again.
+ *
+ * The file sits in the user's own state dir (0700), as trusted as the index beside it; the checks
+ * here bound what a damaged one can cost a hook (each frame's size, every field's kind).
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { types } from 'node:util';
 import v8 from 'node:v8';
 import { readSmallBytes, writeFileAtomic } from '../io/atomic-write.js';
@@ -19,11 +25,16 @@ import { errorMessage } from '../core/errors.js';
 import type { NoteTriggers } from '../operators/action/index.js';
 
 /** Changes whenever the layout of this file changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 /** Largest file read or written (a 10,000-note KB's triggers take about 40 MB). */
 const MAX_BYTES = 96 * 1024 * 1024;
 /** Notes per frame: a reader decodes one frame at a time (a few ms each) and may stop between two. */
 const FRAME_NOTES = 200;
+/** Largest frame decoded: the header is a few dozen bytes, 200 notes' triggers about a megabyte. */
+const MAX_HEADER_BYTES = 4096;
+const MAX_FRAME_BYTES = 16 * 1024 * 1024;
+/** A temp file of a write this old was left by a process that ended mid-write (a hook at its deadline). */
+const STALE_TEMP_MS = 10 * 60_000;
 
 /**
  * The file is a run of frames, each a 4-byte big-endian length and a value of node's serializer: a
@@ -37,6 +48,31 @@ interface Header {
 }
 export type StoredEntry = [string, NoteTriggers];
 
+/** What kind of value each field of a note's triggers is, as node's serializer gives it back. */
+export type TriggerShape = ReadonlyMap<string, string>;
+
+const kindOf = (v: unknown): string =>
+  types.isSet(v) ? 'set' : types.isRegExp(v) ? 'regexp' : Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
+
+/**
+ * The shape of freshly derived triggers: what every stored entry must have (a field may be null
+ * where the reference has an object: `work`, `commitFormat`).
+ */
+export function shapeOf(t: NoteTriggers): TriggerShape {
+  return new Map(Object.entries(t).map(([k, v]) => [k, kindOf(v)]));
+}
+
+function fits(shape: TriggerShape, v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  const fields = Object.entries(v);
+  if (fields.length !== shape.size) return false;
+  return fields.every(([k, x]) => {
+    const want = shape.get(k);
+    const got = kindOf(x);
+    return want === got || (got === 'null' && (want === 'object' || want === 'null')) || (want === 'null' && got === 'object');
+  });
+}
+
 /** The triggers file of an index file. */
 export const triggerFileOf = (indexFile: string): string => `${indexFile}.triggers`;
 
@@ -46,26 +82,13 @@ function isHeader(v: unknown): v is Header {
   return h.format === FORMAT && typeof h.build === 'string' && h.v8 === process.versions.v8;
 }
 
-/** Whether a decoded frame holds entries as this module writes them (Sets of the serializer's realm: util.types). */
-function isEntries(v: unknown): v is StoredEntry[] {
-  return (
-    Array.isArray(v) &&
-    v.every(
-      (e) =>
-        Array.isArray(e) &&
-        typeof e[0] === 'string' &&
-        typeof (e[1] as NoteTriggers | undefined)?.id === 'string' &&
-        types.isSet((e[1] as NoteTriggers).stems),
-    )
-  );
-}
-
-/** The frames of a file's bytes; throws where a length runs past the end. */
+/** The frames of a file's bytes; throws where a length runs past the end or past its bound. */
 function framesOf(bytes: Buffer): Buffer[] {
   const out: Buffer[] = [];
   for (let at = 0; at < bytes.length;) {
     if (at + 4 > bytes.length) throw new Error('torn frame header');
     const len = bytes.readUInt32BE(at);
+    if (len > (out.length === 0 ? MAX_HEADER_BYTES : MAX_FRAME_BYTES)) throw new Error(`a frame of ${len} bytes`);
     if (at + 4 + len > bytes.length) throw new Error('torn frame');
     out.push(bytes.subarray(at + 4, at + 4 + len));
     at += 4 + len;
@@ -73,12 +96,26 @@ function framesOf(bytes: Buffer): Buffer[] {
   return out;
 }
 
+/** Why a file at this path is not read as a trigger file (a folder, a FIFO, too large), or null (none there, or a regular file). */
+function unusable(file: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return null;
+  }
+  if (!st.isFile()) return 'not a regular file';
+  return st.size > MAX_BYTES ? `${st.size} bytes, more than ${MAX_BYTES}` : null;
+}
+
 /**
- * What a trigger file holds for this build, not yet decoded: one `decode()` per frame of entries.
- * None when there is no file or it is of another build; none, with the reason (for the hook's log),
- * when it cannot be read.
+ * What a trigger file holds for this build, not yet decoded: the frames of entries (decodeFrame
+ * each). None when there is no file or it is of another build; none, with the reason (for the hook's
+ * log), when it cannot be read.
  */
 export function openStoredTriggers(file: string, build: string): { frames: Buffer[]; problem?: string } {
+  const why = unusable(file);
+  if (why) return { frames: [], problem: `${file}: ${why}; derived again` };
   const bytes = readSmallBytes(file, MAX_BYTES);
   if (bytes === null) return { frames: [] };
   try {
@@ -91,43 +128,78 @@ export function openStoredTriggers(file: string, build: string): { frames: Buffe
   }
 }
 
-/** The entries of one frame; throws on a frame this module did not write. */
-export function decodeFrame(frame: Buffer): StoredEntry[] {
+/** The entries of one frame, each of the shape of freshly derived triggers; throws on any other frame. */
+export function decodeFrame(frame: Buffer, shape: TriggerShape): StoredEntry[] {
   const v: unknown = v8.deserialize(frame);
-  if (!isEntries(v)) throw new Error('not a frame of trigger entries');
-  return v;
+  if (!Array.isArray(v) || !v.every((e) => Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && fits(shape, e[1])))
+    throw new Error('a frame that is not trigger entries of this build');
+  return v as StoredEntry[];
 }
 
 /** Every entry a file holds for this build, at once (see openStoredTriggers). */
-export function readStoredTriggers(file: string, build: string): { entries: Map<string, NoteTriggers>; problem?: string } {
+export function readStoredTriggers(
+  file: string,
+  build: string,
+  shape: TriggerShape,
+): { entries: Map<string, NoteTriggers>; problem?: string } {
   const { frames, problem } = openStoredTriggers(file, build);
   const entries = new Map<string, NoteTriggers>();
   try {
-    for (const f of frames) for (const [k, t] of decodeFrame(f)) entries.set(k, t);
+    for (const f of frames) for (const [k, t] of decodeFrame(f, shape)) entries.set(k, t);
   } catch (err) {
     return { entries, problem: `${file}: unreadable (${errorMessage(err)}); derived again` };
   }
   return problem ? { entries, problem } : { entries };
 }
 
-/** Write the triggers of a KB's notes for this build (replacing the file at once); a problem for the hook's log, or null. */
-export function writeStoredTriggers(file: string, build: string, entries: readonly StoredEntry[]): string | null {
+/**
+ * The bytes of a trigger file for these entries, a frame at a time with `between()` after each (it
+ * yields to the event loop, or throws to give the write up at a deadline).
+ */
+export async function encodeTriggers(build: string, entries: readonly StoredEntry[], between: () => Promise<void>): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  const push = (v: unknown): void => {
+    const body = v8.serialize(v);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(body.length);
+    parts.push(len, body);
+    size += 4 + body.length;
+    if (size > MAX_BYTES) throw new Error(`more than ${MAX_BYTES} bytes`);
+  };
+  push({ format: FORMAT, build, v8: process.versions.v8 } satisfies Header);
+  for (let i = 0; i < entries.length; i += FRAME_NOTES) {
+    push(entries.slice(i, i + FRAME_NOTES));
+    await between();
+  }
+  return Buffer.concat(parts, size);
+}
+
+/**
+ * Replace the file with these bytes at once (owner-only), and remove what writes that never
+ * finished left beside it; a problem for the hook's log, or null.
+ */
+export function writeStoredTriggers(file: string, bytes: Buffer): string | null {
   try {
-    const values: unknown[] = [{ format: FORMAT, build, v8: process.versions.v8 } satisfies Header];
-    for (let i = 0; i < entries.length; i += FRAME_NOTES) values.push(entries.slice(i, i + FRAME_NOTES));
-    const parts: Buffer[] = [];
-    let size = 0;
-    for (const v of values) {
-      const body = v8.serialize(v);
-      const len = Buffer.alloc(4);
-      len.writeUInt32BE(body.length);
-      parts.push(len, body);
-      size += 4 + body.length;
-      if (size > MAX_BYTES) return `${file}: triggers not kept, more than ${MAX_BYTES} bytes`;
-    }
-    writeFileAtomic(file, Buffer.concat(parts, size));
-    return null;
+    writeFileAtomic(file, bytes);
   } catch (err) {
     return `${file}: triggers not kept (${errorMessage(err)})`;
+  }
+  sweepTemps(file);
+  return null;
+}
+
+function sweepTemps(file: string): void {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  try {
+    for (const name of fs.readdirSync(dir)) {
+      if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+      const p = path.join(dir, name);
+      const st = fs.lstatSync(p);
+      if (st.isFile() && Date.now() - st.mtimeMs > STALE_TEMP_MS) fs.rmSync(p, { force: true });
+    }
+  } catch {
+    /* a later write sweeps again */
   }
 }

@@ -9,14 +9,22 @@
  * content hash, so a KB that changed recomputes only the notes that changed; and they are kept on
  * disk next to the KB's index (action-trigger-store.ts), so a process that starts cold reads them.
  */
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { statedReplacements, type Note } from '../core/note/index.js';
+import { parseNote, statedReplacements, type Note } from '../core/note/index.js';
 import { errorMessage } from '../core/errors.js';
 import { buildTriggerIndex, noteTriggers, type NoteTriggers, type TriggerIndex } from '../operators/action/index.js';
 import type { NoteSet } from '../pipeline/run.js';
 import { buildStamp } from '../sources/recall-server/index.js';
-import { decodeFrame, openStoredTriggers, triggerFileOf, writeStoredTriggers, type StoredEntry } from './action-trigger-store.js';
+import {
+  decodeFrame,
+  encodeTriggers,
+  openStoredTriggers,
+  shapeOf,
+  triggerFileOf,
+  writeStoredTriggers,
+  type StoredEntry,
+  type TriggerShape,
+} from './action-trigger-store.js';
 
 /** A KB's triggers, and its notes by id (what the hook renders). */
 export interface KbTriggers {
@@ -50,30 +58,24 @@ const MEMO = new Map<string, NoteTriggers>();
 const READ_FILES = new Set<string>();
 /** Those that held every note of their KB when last read or written by this process (others are written at the next build). */
 const CURRENT_FILES = new Set<string>();
-/** Each trigger file's size and time as this process last read or wrote it ('' when it had none). */
-const SEEN = new Map<string, string>();
-const stamped = (file: string): string => {
-  try {
-    const st = fs.statSync(file);
-    return `${st.size}:${st.mtimeMs}`;
-  } catch {
-    return '';
-  }
-};
 
 const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
+const memoKeyOf = (n: Note): string => `${n.key}\0${n.contentHash}`;
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
- * This build of recall (the build-id file of the bundle this code runs from): what a trigger file is
- * written by and read for. Null when run unbundled (specs, `npm run eval` on the compiled sources):
- * then nothing is kept on disk, as no build can say the triggers are its own.
+ * This build of recall (the build-id file of the bundle this code runs from), read when this module
+ * loads, with the code it names: what a trigger file is written by and read for (read later, an
+ * upgrade in place could stamp the old code's triggers with the new build). Null when run unbundled
+ * (specs, `npm run eval` on the compiled sources): then nothing is kept on disk, as no build can say
+ * the triggers are its own.
  */
-let ownBuild: string | null | undefined;
-export function thisBuild(): string | null {
-  if (ownBuild === undefined) ownBuild = buildStamp(fileURLToPath(import.meta.url));
-  return ownBuild;
-}
+const OWN_BUILD = buildStamp(fileURLToPath(import.meta.url));
+
+/** What every stored entry must look like: the shape of triggers this build derives (one small note's). */
+let ownShape: TriggerShape | null = null;
+const triggerShape = (): TriggerShape =>
+  (ownShape ??= shapeOf(noteTriggers(parseNote('---\nname: shape\n---\nRun `npm ci`.\n', 'shape.md', 'documents'), 'shape')));
 
 function remember(memoKey: string, t: NoteTriggers): void {
   if (MEMO.size >= MEMO_MAX) MEMO.clear();
@@ -83,9 +85,7 @@ function remember(memoKey: string, t: NoteTriggers): void {
 /** A build stopped at its caller's stop time (a process that ends with its call), with how far it got. */
 export class TriggersLate extends Error {
   constructor(done: number, total: number) {
-    super(
-      `triggers of ${done} of ${total} notes ready by the deadline; the call is matched against none (what was derived is kept for the next call)`,
-    );
+    super(`triggers of ${done} of ${total} notes ready by the deadline; this KB gives the call nothing`);
     this.name = 'TriggersLate';
   }
 }
@@ -108,20 +108,15 @@ function slicer(stop: BuildOptions['stop'], progress: () => [number, number]): (
  * The KB's trigger file, read into MEMO frame by frame the first time this process builds for it
  * (its problem, if any, to `warn`).
  */
-async function readFileOnce(
-  file: string | null,
-  stamp: string | null,
-  warn: (line: string) => void,
-  tick: () => Promise<void>,
-): Promise<void> {
-  if (!file || !stamp || READ_FILES.has(file)) return;
+async function readFileOnce(file: string, stamp: string, warn: (line: string) => void, tick: () => Promise<void>): Promise<void> {
+  if (READ_FILES.has(file)) return;
   READ_FILES.add(file);
-  SEEN.set(file, stamped(file));
   const { frames, problem } = openStoredTriggers(file, stamp);
   if (problem) warn(problem);
   try {
+    const shape = triggerShape();
     for (const frame of frames) {
-      for (const [k, t] of decodeFrame(frame)) remember(k, t);
+      for (const [k, t] of decodeFrame(frame, shape)) remember(k, t);
       await tick();
     }
     if (frames.length > 0) CURRENT_FILES.add(file);
@@ -132,32 +127,41 @@ async function readFileOnce(
 }
 
 /**
- * Write what MEMO holds for these notes to the KB's trigger file; `whole`: it holds every note of the
- * KB. A part is written only over the file this process read: another process that wrote it since
- * (a recall server that finished the whole KB) holds more than this one derived.
+ * Write the triggers of every note of the KB to its trigger file, encoded a frame at a time between
+ * `tick()`s: in the recall server it yields to other calls; where the process ends with its call,
+ * the write is given up (nothing written) once the stop time passed.
  */
-function keep(file: string, stamp: string, all: readonly Note[], whole: boolean, warn: (line: string) => void): void {
-  if (!whole && stamped(file) !== SEEN.get(file)) return;
+async function keep(
+  file: string,
+  stamp: string,
+  all: readonly Note[],
+  tick: () => Promise<void>,
+  warn: (line: string) => void,
+): Promise<void> {
   const entries: StoredEntry[] = [];
   for (const n of all) {
     const t = MEMO.get(memoKeyOf(n));
     if (t) entries.push([memoKeyOf(n), t]);
   }
-  const problem = writeStoredTriggers(file, stamp, entries);
+  let bytes: Buffer;
+  try {
+    bytes = await encodeTriggers(stamp, entries, tick);
+  } catch (err) {
+    if (!(err instanceof TriggersLate)) warn(`${file}: triggers not kept (${errorMessage(err)})`);
+    return;
+  }
+  const problem = writeStoredTriggers(file, bytes);
   if (problem) warn(problem);
-  else if (whole) CURRENT_FILES.add(file);
-  else CURRENT_FILES.delete(file);
-  SEEN.set(file, stamped(file));
+  else CURRENT_FILES.add(file);
 }
-
-const memoKeyOf = (n: Note): string => `${n.key}\0${n.contentHash}`;
 
 /**
  * The KB's triggers: read from its trigger file and MEMO, the rest derived, in slices of SLICE_MS.
- * With a stop time, stopped there (TriggersLate), keeping what was derived in the file for the next
- * process; without, carried on to the end however long the calls waiting for it wait.
+ * With a stop time, stopped there (TriggersLate); without, carried on to the end however long the
+ * calls waiting for it wait. What was derived is then written to the trigger file: after the
+ * triggers are given, in the recall server; before, within the stop time, elsewhere.
  */
-async function build(set: NoteSet, { warn = () => {}, stamp = thisBuild(), stop }: BuildOptions): Promise<KbTriggers> {
+async function build(set: NoteSet, { warn = () => {}, stamp = OWN_BUILD, stop }: BuildOptions): Promise<KbTriggers> {
   const notes = set.notes();
   const retired = set.retired?.() ?? [];
   const file = set.indexFile && stamp ? triggerFileOf(set.indexFile) : null;
@@ -167,27 +171,25 @@ async function build(set: NoteSet, { warn = () => {}, stamp = thisBuild(), stop 
   const successorOf = retiredSuccessors(notes, retired);
   const all = [...notes, ...retired.map((r) => r.note).filter((n) => successorOf.has(n.key))];
   const tick = slicer(stop, () => [triggers.length, all.length]);
-  try {
-    await readFileOnce(file, stamp, warn, tick);
-    for (const n of all) {
-      await tick();
-      const id = idOf(n);
-      let t = MEMO.get(memoKeyOf(n));
-      if (!t || t.id !== id) {
-        t = noteTriggers(n, id);
-        derived += 1;
-        remember(memoKeyOf(n), t);
-      }
-      byId.set(id, n);
-      triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
+  if (file && stamp) await readFileOnce(file, stamp, warn, tick);
+  for (const n of all) {
+    await tick();
+    const id = idOf(n);
+    let t = MEMO.get(memoKeyOf(n));
+    if (!t || t.id !== id) {
+      t = noteTriggers(n, id);
+      derived += 1;
+      remember(memoKeyOf(n), t);
     }
-  } catch (err) {
-    if (file && stamp && derived > 0) keep(file, stamp, all, false, warn);
-    throw err;
+    byId.set(id, n);
+    triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
   }
   // Written when something was derived or the file did not hold them (missing, unreadable, of
   // another build): its notes are then those of this KB now.
-  if (file && stamp && (derived > 0 || !CURRENT_FILES.has(file))) keep(file, stamp, all, true, warn);
+  if (file && stamp && (derived > 0 || !CURRENT_FILES.has(file))) {
+    const writing = keep(file, stamp, all, tick, warn);
+    if (stop) await writing;
+  }
   const idByKey = new Map(all.map((n) => [n.key, idOf(n)]));
   const replacedBy = new Map<string, string>();
   for (const [older, newer] of statedReplacements(notes.filter((n) => n.memoryType).slice(0, MAX_MEMORIES)))
@@ -228,7 +230,7 @@ function retiredSuccessors(notes: readonly Note[], retired: readonly { note: Not
 export interface BuildOptions {
   /** Told what could not be read or kept on disk. */
   warn?: (line: string) => void;
-  /** The build a trigger file is read for and written by (default: this one; null: none kept). */
+  /** The build a trigger file is read for and written by (default: this one, OWN_BUILD; null: none kept). */
   stamp?: string | null;
   /**
    * When a process that ends with its call needs the triggers by (epoch ms, on `now`'s clock): the

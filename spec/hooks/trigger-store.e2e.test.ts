@@ -11,10 +11,13 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repo } from './helpers.js';
 import { driverEnv } from '../helpers/driver.js';
-import { readStoredTriggers } from '../../hooks/action-trigger-store.js';
+import { readStoredTriggers, shapeOf } from '../../hooks/action-trigger-store.js';
+import { parseNote } from '../../core/note/index.js';
+import { noteTriggers } from '../../operators/action/index.js';
 
 const CLIENT = path.join(repo, 'dist', 'bundle', 'client.mjs');
 const BUILD = fs.readFileSync(path.join(repo, 'dist', 'bundle', 'build-id'), 'utf8').trim();
+const SHAPE = shapeOf(noteTriggers(parseNote('---\nname: x\n---\nRun `npm ci`.\n', 'x.md', 'documents'), 'x'));
 let base: string;
 let state: string;
 let kb: string;
@@ -64,7 +67,7 @@ describe('the tool-call hook keeps its triggers for the next process', () => {
     expect(hook('s1', 'npm install zod')).toContain('**[use-pnpm]**');
     const file = triggerFile();
     expect((fs.statSync(file).mode & 0o777).toString(8)).toBe('600');
-    expect([...readStoredTriggers(file, BUILD).entries.values()].map((t) => t.id)).toEqual(['use-pnpm']);
+    expect([...readStoredTriggers(file, BUILD, SHAPE).entries.values()].map((t) => t.id)).toEqual(['use-pnpm']);
   });
 
   it('answers the same from a torn file, says so in its log, and writes it again', () => {
@@ -74,6 +77,6 @@ describe('the tool-call hook keeps its triggers for the next process', () => {
     const log = fs.readFileSync(path.join(state, 'logs', 'pre-tool-use.log'), 'utf8');
     // (The log is scrubbed: a temp folder's random name may read as a secret, so only the end is checked.)
     expect(log).toMatch(/\.sqlite\.triggers: unreadable \(/);
-    expect(readStoredTriggers(file, BUILD).entries.size).toBe(1);
+    expect(readStoredTriggers(file, BUILD, SHAPE).entries.size).toBe(1);
   });
 });
