@@ -170,6 +170,8 @@ export interface NoteSet {
    * other processes (`<file>.<suffix>`, readable by this user only); absent for an index held in memory.
    */
   indexFile?: string;
+  /** How many live notes the KB's index holds, counted when the session opened (reading them all costs more). */
+  size?: number;
   notes(): Note[];
   /**
    * Notes retired by a successor (their `superseded_by`, or a note that declares it supersedes them),

@@ -217,6 +217,7 @@ export async function openKbSession(opts: SessionOptions, io: RunIo, scope: Scop
           root: scope.root,
           version: index.file === ':memory:' ? null : `${index.file}#${indexGeneration(index)}`,
           ...(index.file === ':memory:' ? {} : { indexFile: index.file }),
+          size: kb.liveNotes,
           notes: () => split().givable,
           retired: () => split().retired,
           successors: (paths) => successorNotes(index, paths, linkHub(kb.liveNotes), now()),

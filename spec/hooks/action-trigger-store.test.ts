@@ -14,7 +14,7 @@ import { types } from 'node:util';
 import { parseNote, type Note } from '../../core/note/index.js';
 import { matchAction, noteTriggers, readToolCall, type NoteTriggers } from '../../operators/action/index.js';
 import { encodeTriggers, readStoredTriggers, shapeOf, triggerFileOf, writeStoredTriggers } from '../../hooks/action-trigger-store.js';
-import { kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
+import { IN_PROCESS_MAX_NOTES, kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
 import { actionMatches } from '../../hooks/action-recall.js';
 import type { RecallSession } from '../../pipeline/run.js';
 import type { NoteSet } from '../../pipeline/run.js';
@@ -194,6 +194,16 @@ describe('a build with a stop time (a process that ends with its call)', () => {
     const kb = await kbTriggers(setOf(many('stopb', 12), file, `${file}#1`), { stamp: 'build-a', stop: { at: 13, now: ticking() } });
     expect(kb.notes.size).toBe(12);
     expect(fs.existsSync(triggerFileOf(file))).toBe(false);
+  });
+
+  it('does not read a KB larger than a hook reads in its own process; the recall server does', async () => {
+    const file = indexFile();
+    const notes = many('stopd', 2);
+    const set: NoteSet = { ...setOf(notes, file, `${file}#1`), size: IN_PROCESS_MAX_NOTES + 1 };
+    await expect(kbTriggers(set, { stamp: 'build-a', stop: { at: Infinity } })).rejects.toThrow(
+      /more than a hook reads in its own process/,
+    );
+    expect((await kbTriggers(set, { stamp: 'build-a' })).notes.size).toBe(2);
   });
 
   it('is not shared: a build without a stop time of the same version goes on to the end', async () => {
