@@ -35,6 +35,7 @@ import { lastUserPrompt } from '../sources/transcript/index.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
 import { scrub } from '../sinks/scrub/index.js';
 import { hookRow } from './hook-table.js';
+import { RUN_CUT_BEFORE_MS, RUN_PLAN_BEFORE_MS } from '../io/hook-input.js';
 import { hookLog, pick, type HookContext, type HookSpec } from './runtime.js';
 import { injectedId, renderResults, session$ } from './hook-session.js';
 import { recordAction } from './action-log.js';
@@ -150,10 +151,16 @@ export function scrubbedCall(action: ToolAction): string {
 const unrecorded = (sessionId: string): string =>
   `could not record injected ids for session ${sessionKey(sessionId)} (lock busy or state dir not writable)`;
 
-/** How the hook matches: its log takes what degraded; a process that ends with the call stops at its deadline. */
+/**
+ * How the hook matches: its log takes what degraded; a process that ends with the call stops
+ * deriving triggers when its run is cut (RUN_CUT_BEFORE_MS before the deadline), not at the end its
+ * plan aims for: a first call spends most of its time building the index, and deriving 40 notes past
+ * the planned end still answers in time.
+ */
 function hookMatchOptions(ctx: HookContext, prompt: string): ActionMatchOptions {
   const warn = (l: string): void => hookLog(ctx, 'pre-tool-use', l);
-  return { info: wordInfo(warn), prompt, warn, ...(ctx.outlivesCall ? {} : { stopAt: ctx.deadlineMs }) };
+  const stopAt = ctx.deadlineMs + RUN_PLAN_BEFORE_MS - RUN_CUT_BEFORE_MS;
+  return { info: wordInfo(warn), prompt, warn, ...(ctx.outlivesCall ? {} : { stopAt }) };
 }
 
 export const preToolUseHook: HookSpec = {

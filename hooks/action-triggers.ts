@@ -122,9 +122,8 @@ async function readFileOnce(file: string, stamp: string, warn: (line: string) =>
   const { frames, problem } = openStoredTriggers(file, stamp);
   if (problem) warn(problem);
   try {
-    const shape = triggerShape();
     for (const frame of frames) {
-      for (const [k, t] of decodeFrame(frame, shape)) remember(k, t);
+      for (const [k, t] of decodeFrame(frame, triggerShape())) remember(k, t);
       await tick();
     }
     if (frames.length > 0) CURRENT_FILES.add(file);
