@@ -27,8 +27,8 @@ import {
   type ActionMatch,
   type ToolAction,
 } from '../operators/action/index.js';
-import type { RecallSession } from '../pipeline/run.js';
-import { kbTriggers } from './action-triggers.js';
+import type { NoteSet, RecallSession } from '../pipeline/run.js';
+import { IN_PROCESS_MAX_NOTES, TriggersLate, forgetTriggers, kbTriggers, type BuildOptions, type KbTriggers } from './action-triggers.js';
 import { afterSuccessions } from './action-successions.js';
 import { infoOf, wordCounts } from '../sources/query/index.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
@@ -107,31 +107,66 @@ export async function actionMatches(
   const out: { note: Note; match: ActionMatch }[] = [];
   // Every KB's notes are read now, while the session is open; the builds may finish later.
   const sets = session.noteSets();
-  const settled = await Promise.allSettled(
-    sets.map((set) => kbTriggers(set, { ...(o.warn && { warn: o.warn }), ...(o.stopAt !== undefined && { stop: { at: o.stopAt } }) })),
-  );
-  // A KB whose triggers are not ready (TriggersLate) or could not be read gives nothing; the others
-  // are matched all the same.
-  if (settled.every((r) => r.status === 'rejected') && settled.length > 0) throw (settled[0] as PromiseRejectedResult).reason;
+  const settled = await kbsOf(sets, o);
   settled.forEach((r, k) => {
+    // A KB whose triggers are not ready (TriggersLate) or could not be read gives nothing; the
+    // others are matched all the same.
     if (r.status === 'rejected') return o.warn?.(`${sets[k]!.root}: ${errorMessage(r.reason)}`);
     const kb = r.value;
-    // Every note the call reaches, below the bar too: a stale note's replacement is among them.
-    const followed: ActionMatch[] = [];
-    const reached = matchAction(kb.index, action, cwd, {
-      info: o.info,
-      ...(contextStems ? { contextStems } : {}),
-      threshold: 0,
-      max: REACHED,
-      followed,
-    });
-    const ms = afterSuccessions(reached, followed, kb, sets[k]!, o.warn ?? (() => {}));
+    let ms: ActionMatch[];
+    try {
+      // Every note the call reaches, below the bar too: a stale note's replacement is among them.
+      const followed: ActionMatch[] = [];
+      const reached = matchAction(kb.index, action, cwd, {
+        info: o.info,
+        ...(contextStems ? { contextStems } : {}),
+        threshold: 0,
+        max: REACHED,
+        followed,
+      });
+      ms = afterSuccessions(reached, followed, kb, sets[k]!, o.warn ?? (() => {}));
+    } catch (err) {
+      forgetTriggers(sets[k]!);
+      return o.warn?.(`${sets[k]!.root}: triggers failed (${errorMessage(err)}); derived again next time`);
+    }
     for (const m of ms.filter((x) => clearsBar(x, o.threshold)).slice(0, o.max ?? MAX_ACTION_NOTES)) {
       const note = kb.notes.get(m.id);
       if (note) out.push({ note, match: m });
     }
   });
   return out.sort((a, b) => b.match.score - a.match.score);
+}
+
+/**
+ * Every KB's triggers, settled. In the recall server all builds start now (each KB's notes are read
+ * while the session is open) and run side by side. Where the process ends with the call (a stop
+ * time), the KBs are read one after another, smallest first, within IN_PROCESS_MAX_NOTES in all: a
+ * blocking read of one KB's notes never sits beside another's, and those past the bound are left to
+ * the recall server.
+ */
+async function kbsOf(sets: readonly NoteSet[], o: ActionMatchOptions): Promise<PromiseSettledResult<KbTriggers>[]> {
+  const opts = (): BuildOptions => ({ ...(o.warn && { warn: o.warn }), ...(o.stopAt !== undefined && { stop: { at: o.stopAt } }) });
+  if (o.stopAt === undefined) return Promise.allSettled(sets.map((set) => kbTriggers(set, opts())));
+  const out: PromiseSettledResult<KbTriggers>[] = [];
+  let room = IN_PROCESS_MAX_NOTES;
+  const order = sets.map((set, k) => ({ set, k })).sort((a, b) => (a.set.size ?? 0) - (b.set.size ?? 0));
+  for (const { set, k } of order) {
+    const size = set.size ?? 0;
+    if (size > room) {
+      out[k] = {
+        status: 'rejected',
+        reason: new TriggersLate(
+          0,
+          size,
+          `read: more than a hook reads in its own process (${IN_PROCESS_MAX_NOTES} in all), the recall server matches them`,
+        ),
+      };
+      continue;
+    }
+    room -= size;
+    [out[k]] = await Promise.allSettled([kbTriggers(set, opts())]);
+  }
+  return out;
 }
 
 /** Notes a call reaches that are looked at for successions. */

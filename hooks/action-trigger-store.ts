@@ -82,18 +82,21 @@ function isHeader(v: unknown): v is Header {
   return h.format === FORMAT && typeof h.build === 'string' && h.v8 === process.versions.v8;
 }
 
-/** The frames of a file's bytes; throws where a length runs past the end or past its bound. */
-function framesOf(bytes: Buffer): Buffer[] {
-  const out: Buffer[] = [];
+/**
+ * The frames of a file's bytes, and whether its last one was cut short (a process that ended while
+ * adding a part: the frames before it stand); throws where a length runs past its bound.
+ */
+function framesOf(bytes: Buffer): { frames: Buffer[]; torn: boolean } {
+  const frames: Buffer[] = [];
   for (let at = 0; at < bytes.length;) {
-    if (at + 4 > bytes.length) throw new Error('torn frame header');
+    if (at + 4 > bytes.length) return { frames, torn: true };
     const len = bytes.readUInt32BE(at);
-    if (len > (out.length === 0 ? MAX_HEADER_BYTES : MAX_FRAME_BYTES)) throw new Error(`a frame of ${len} bytes`);
-    if (at + 4 + len > bytes.length) throw new Error('torn frame');
-    out.push(bytes.subarray(at + 4, at + 4 + len));
+    if (len > (frames.length === 0 ? MAX_HEADER_BYTES : MAX_FRAME_BYTES)) throw new Error(`a frame of ${len} bytes`);
+    if (at + 4 + len > bytes.length) return { frames, torn: true };
+    frames.push(bytes.subarray(at + 4, at + 4 + len));
     at += 4 + len;
   }
-  return out;
+  return { frames, torn: false };
 }
 
 /** Why a file at this path is not read as a trigger file (a folder, a FIFO, too large), or null (none there, or a regular file). */
@@ -110,19 +113,23 @@ function unusable(file: string): string | null {
 
 /**
  * What a trigger file holds for this build, not yet decoded: the frames of entries (decodeFrame
- * each). None when there is no file or it is of another build; none, with the reason (for the hook's
- * log), when it cannot be read.
+ * each); `ours`: it is a file of this build (a part may be added to it); `whole`: no frame of it
+ * was cut short. None when there is no file or it is of another build; none, with the reason (for
+ * the hook's log), when it cannot be read.
  */
-export function openStoredTriggers(file: string, build: string): { frames: Buffer[]; problem?: string } {
+export function openStoredTriggers(file: string, build: string): { frames: Buffer[]; problem?: string; ours?: boolean; whole?: boolean } {
   const why = unusable(file);
   if (why) return { frames: [], problem: `${file}: ${why}; derived again` };
   const bytes = readSmallBytes(file, MAX_BYTES);
   if (bytes === null) return { frames: [] };
   try {
-    const [head, ...frames] = framesOf(bytes);
+    const {
+      frames: [head, ...frames],
+      torn,
+    } = framesOf(bytes);
     const h: unknown = head ? v8.deserialize(head) : null;
     if (!isHeader(h)) return { frames: [], problem: `${file}: not a trigger file of this format; derived again` };
-    return { frames: h.build === build ? frames : [] };
+    return h.build === build ? { frames, ours: true, whole: !torn } : { frames: [] };
   } catch (err) {
     return { frames: [], problem: `${file}: unreadable (${errorMessage(err)}); derived again` };
   }
@@ -152,27 +159,61 @@ export function readStoredTriggers(
   return problem ? { entries, problem } : { entries };
 }
 
+/** One frame: its length, then the value as node's serializer writes it. */
+function frame(v: unknown): Buffer {
+  const body = v8.serialize(v);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(body.length);
+  return Buffer.concat([len, body]);
+}
+
+const headerFrame = (build: string): Buffer => frame({ format: FORMAT, build, v8: process.versions.v8 } satisfies Header);
+
 /**
  * The bytes of a trigger file for these entries, a frame at a time with `between()` after each (it
  * yields to the event loop, or throws to give the write up at a deadline).
  */
 export async function encodeTriggers(build: string, entries: readonly StoredEntry[], between: () => Promise<void>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  let size = 0;
-  const push = (v: unknown): void => {
-    const body = v8.serialize(v);
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(body.length);
-    parts.push(len, body);
-    size += 4 + body.length;
-    if (size > MAX_BYTES) throw new Error(`more than ${MAX_BYTES} bytes`);
-  };
-  push({ format: FORMAT, build, v8: process.versions.v8 } satisfies Header);
+  const parts = [headerFrame(build)];
+  let size = parts[0]!.length;
   for (let i = 0; i < entries.length; i += FRAME_NOTES) {
-    push(entries.slice(i, i + FRAME_NOTES));
+    parts.push(frame(entries.slice(i, i + FRAME_NOTES)));
+    size += parts[parts.length - 1]!.length;
+    if (size > MAX_BYTES) throw new Error(`more than ${MAX_BYTES} bytes`);
     await between();
   }
   return Buffer.concat(parts, size);
+}
+
+/** The same at once, for a few entries (a part one call derived). */
+export function encodeTriggersNow(build: string, entries: readonly StoredEntry[]): Buffer {
+  const parts = [headerFrame(build)];
+  for (let i = 0; i < entries.length; i += FRAME_NOTES) parts.push(frame(entries.slice(i, i + FRAME_NOTES)));
+  return Buffer.concat(parts);
+}
+
+/**
+ * Add entries to the end of a trigger file of this build, in one write to a regular file only (no
+ * link followed, never blocking on a FIFO); a problem for the hook's log, or null. A process killed
+ * mid-write leaves a last frame cut short, which readers pass over.
+ */
+export function appendStoredTriggers(file: string, entries: readonly StoredEntry[]): string | null {
+  const parts: Buffer[] = [];
+  for (let i = 0; i < entries.length; i += FRAME_NOTES) parts.push(frame(entries.slice(i, i + FRAME_NOTES)));
+  const { O_WRONLY, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size + parts.reduce((n, b) => n + b.length, 0) > MAX_BYTES)
+      return `${file}: part not added (not a regular file, or too large)`;
+    fs.writeSync(fd, Buffer.concat(parts));
+    return null;
+  } catch (err) {
+    return `${file}: part not added (${errorMessage(err)})`;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
 }
 
 /**

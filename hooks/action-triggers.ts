@@ -9,22 +9,12 @@
  * content hash, so a KB that changed recomputes only the notes that changed; and they are kept on
  * disk next to the KB's index (action-trigger-store.ts), so a process that starts cold reads them.
  */
-import { fileURLToPath } from 'node:url';
-import { parseNote, statedReplacements, type Note } from '../core/note/index.js';
+import { statedReplacements, type Note } from '../core/note/index.js';
 import { errorMessage } from '../core/errors.js';
 import { buildTriggerIndex, noteTriggers, type NoteTriggers, type TriggerIndex } from '../operators/action/index.js';
 import type { NoteSet } from '../pipeline/run.js';
-import { buildStamp } from '../sources/recall-server/index.js';
-import {
-  decodeFrame,
-  encodeTriggers,
-  openStoredTriggers,
-  shapeOf,
-  triggerFileOf,
-  writeStoredTriggers,
-  type StoredEntry,
-  type TriggerShape,
-} from './action-trigger-store.js';
+import { triggerFileOf, type StoredEntry } from './action-trigger-store.js';
+import { OWN_BUILD, addPart, dropFile, isCurrent, readOnce, writeWhole } from './action-trigger-file.js';
 
 /** A KB's triggers, and its notes by id (what the hook renders). */
 export interface KbTriggers {
@@ -54,28 +44,9 @@ const SLICE_MS = 25;
 const READY = new Map<string, KbTriggers>();
 const BUILDING = new Map<string, Promise<KbTriggers>>();
 const MEMO = new Map<string, NoteTriggers>();
-/** Trigger files already read by this process (each is read once; what it held is in MEMO since). */
-const READ_FILES = new Set<string>();
-/** Those that held every note of their KB when last read or written by this process (others are written at the next build). */
-const CURRENT_FILES = new Set<string>();
-
 const idOf = (n: Note): string => (n.displayId !== '?' ? n.displayId : n.key);
 const memoKeyOf = (n: Note): string => `${n.key}\0${n.contentHash}`;
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
-/**
- * This build of recall (the build-id file of the bundle this code runs from), read when this module
- * loads, with the code it names: what a trigger file is written by and read for (read later, an
- * upgrade in place could stamp the old code's triggers with the new build). Null when run unbundled
- * (specs, `npm run eval` on the compiled sources): then nothing is kept on disk, as no build can say
- * the triggers are its own.
- */
-const OWN_BUILD = buildStamp(fileURLToPath(import.meta.url));
-
-/** What every stored entry must look like: the shape of triggers this build derives (one small note's). */
-let ownShape: TriggerShape | null = null;
-const triggerShape = (): TriggerShape =>
-  (ownShape ??= shapeOf(noteTriggers(parseNote('---\nname: shape\n---\nRun `npm ci`.\n', 'shape.md', 'documents'), 'shape')));
 
 function remember(memoKey: string, t: NoteTriggers): void {
   if (MEMO.size >= MEMO_MAX) MEMO.clear();
@@ -113,56 +84,6 @@ function slicer(stop: BuildOptions['stop'], progress: () => [number, number]): (
 }
 
 /**
- * The KB's trigger file, read into MEMO frame by frame the first time this process builds for it
- * (its problem, if any, to `warn`).
- */
-async function readFileOnce(file: string, stamp: string, warn: (line: string) => void, tick: () => Promise<void>): Promise<void> {
-  if (READ_FILES.has(file)) return;
-  READ_FILES.add(file);
-  const { frames, problem } = openStoredTriggers(file, stamp);
-  if (problem) warn(problem);
-  try {
-    for (const frame of frames) {
-      for (const [k, t] of decodeFrame(frame, triggerShape())) remember(k, t);
-      await tick();
-    }
-    if (frames.length > 0) CURRENT_FILES.add(file);
-  } catch (err) {
-    if (err instanceof TriggersLate) throw err;
-    warn(`${file}: unreadable (${errorMessage(err)}); derived again`);
-  }
-}
-
-/**
- * Write the triggers of every note of the KB to its trigger file, encoded a frame at a time between
- * `tick()`s: in the recall server it yields to other calls; where the process ends with its call,
- * the write is given up (nothing written) once the stop time passed.
- */
-async function keep(
-  file: string,
-  stamp: string,
-  all: readonly Note[],
-  tick: () => Promise<void>,
-  warn: (line: string) => void,
-): Promise<void> {
-  const entries: StoredEntry[] = [];
-  for (const n of all) {
-    const t = MEMO.get(memoKeyOf(n));
-    if (t) entries.push([memoKeyOf(n), t]);
-  }
-  let bytes: Buffer;
-  try {
-    bytes = await encodeTriggers(stamp, entries, tick);
-  } catch (err) {
-    if (!(err instanceof TriggersLate)) warn(`${file}: triggers not kept (${errorMessage(err)})`);
-    return;
-  }
-  const problem = writeStoredTriggers(file, bytes);
-  if (problem) warn(problem);
-  else CURRENT_FILES.add(file);
-}
-
-/**
  * The KB's triggers: read from its trigger file and MEMO, the rest derived, in slices of SLICE_MS.
  * With a stop time, stopped there (TriggersLate); without, carried on to the end however long the
  * calls waiting for it wait. What was derived is then written to the trigger file: after the
@@ -174,27 +95,35 @@ async function build(set: NoteSet, { warn = () => {}, stamp = OWN_BUILD, stop }:
   const file = set.indexFile && stamp ? triggerFileOf(set.indexFile) : null;
   const byId = new Map<string, Note>();
   const triggers: NoteTriggers[] = [];
-  let derived = 0;
+  const fresh: StoredEntry[] = [];
   const successorOf = retiredSuccessors(notes, retired);
   const all = [...notes, ...retired.map((r) => r.note).filter((n) => successorOf.has(n.key))];
   const tick = slicer(stop, () => [triggers.length, all.length]);
-  if (file && stamp) await readFileOnce(file, stamp, warn, tick);
-  for (const n of all) {
-    await tick();
-    const id = idOf(n);
-    let t = MEMO.get(memoKeyOf(n));
-    if (!t || t.id !== id) {
-      t = noteTriggers(n, id);
-      derived += 1;
-      remember(memoKeyOf(n), t);
+  try {
+    if (file && stamp) await readOnce(file, stamp, remember, tick, warn);
+    for (const n of all) {
+      await tick();
+      const id = idOf(n);
+      let t = MEMO.get(memoKeyOf(n));
+      if (!t || t.id !== id) {
+        t = noteTriggers(n, id);
+        fresh.push([memoKeyOf(n), t]);
+        remember(memoKeyOf(n), t);
+      }
+      byId.set(id, n);
+      triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
     }
-    byId.set(id, n);
-    triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
+  } catch (err) {
+    // Stopped: what this call derived is added to the file, so the next call goes on from there.
+    if (file && stamp) addPart(file, stamp, fresh, warn);
+    throw err;
   }
   // Written when something was derived or the file did not hold them (missing, unreadable, of
-  // another build): its notes are then those of this KB now.
-  if (file && stamp && (derived > 0 || !CURRENT_FILES.has(file))) {
-    const writing = keep(file, stamp, all, tick, warn);
+  // another build): its notes are then those of this KB now. After the triggers are given, in the
+  // recall server; before, within the stop time, elsewhere.
+  if (file && stamp && (fresh.length > 0 || !isCurrent(file))) {
+    const entries = all.flatMap((n): StoredEntry[] => (MEMO.has(memoKeyOf(n)) ? [[memoKeyOf(n), MEMO.get(memoKeyOf(n))!]] : []));
+    const writing = writeWhole(file, stamp, entries, tick, warn);
     if (stop) await writing;
   }
   const idByKey = new Map(all.map((n) => [n.key, idOf(n)]));
@@ -203,7 +132,12 @@ async function build(set: NoteSet, { warn = () => {}, stamp = OWN_BUILD, stop }:
     replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
   for (const [older, newer] of successorOf) replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
   // The retired notes come last: how many notes share a clue counts the live ones only (TriggerIndex.live).
-  return { index: buildTriggerIndex(triggers, notes.length), notes: byId, replacedBy };
+  try {
+    return { index: buildTriggerIndex(triggers, notes.length), notes: byId, replacedBy };
+  } catch (err) {
+    forgetTriggers(set);
+    throw new Error(`triggers failed (${errorMessage(err)}); derived again next time`, { cause: err });
+  }
 }
 
 /**
@@ -276,6 +210,21 @@ export function kbTriggers(set: NoteSet, o: BuildOptions = {}): Promise<KbTrigge
     () => BUILDING.delete(v),
   );
   return made;
+}
+
+/**
+ * Forget what this process holds of a KB whose triggers failed at use (a damaged trigger file can
+ * hold entries of the right kinds and wrong contents): its index, its notes' triggers, and its file,
+ * so the next call derives them again.
+ */
+export function forgetTriggers(set: NoteSet): void {
+  if (set.version) READY.delete(set.version);
+  try {
+    for (const n of set.notes()) MEMO.delete(memoKeyOf(n));
+  } catch {
+    MEMO.clear();
+  }
+  if (set.indexFile) dropFile(triggerFileOf(set.indexFile));
 }
 
 function keepReady(v: string, kb: KbTriggers): KbTriggers {

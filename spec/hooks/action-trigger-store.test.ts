@@ -15,8 +15,6 @@ import { parseNote, type Note } from '../../core/note/index.js';
 import { matchAction, noteTriggers, readToolCall, type NoteTriggers } from '../../operators/action/index.js';
 import { encodeTriggers, readStoredTriggers, shapeOf, triggerFileOf, writeStoredTriggers } from '../../hooks/action-trigger-store.js';
 import { IN_PROCESS_MAX_NOTES, kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
-import { actionMatches } from '../../hooks/action-recall.js';
-import type { RecallSession } from '../../pipeline/run.js';
 import type { NoteSet } from '../../pipeline/run.js';
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-trigger-store-'));
@@ -75,8 +73,13 @@ describe('trigger file', () => {
     expect(readStoredTriggers(path.join(base, 'absent.triggers'), 'b', SHAPE)).toEqual({ entries: new Map() });
     const torn = triggerFileOf(indexFile());
     await write(torn, 'b', [['k\0h', noteTriggers(PNPM, 'use-pnpm')]]);
-    fs.truncateSync(torn, 40);
+    fs.writeFileSync(torn, Buffer.from([0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]));
     expect(readStoredTriggers(torn, 'b', SHAPE).problem).toMatch(/unreadable .*derived again/);
+    // A last frame cut short (a process killed while adding a part) is passed over; the frames before it stand.
+    const cut = triggerFileOf(indexFile());
+    await write(cut, 'b', [['k\0h', noteTriggers(PNPM, 'use-pnpm')]]);
+    fs.appendFileSync(cut, Buffer.from([0, 0, 1, 0, 9, 9]));
+    expect(readStoredTriggers(cut, 'b', SHAPE)).toEqual({ entries: new Map([['k\0h', expect.anything()]]) });
     const foreign = triggerFileOf(indexFile());
     fs.writeFileSync(foreign, JSON.stringify({ format: 1 }));
     expect(readStoredTriggers(foreign, 'b', SHAPE)).toMatchObject({ entries: new Map(), problem: expect.stringContaining(foreign) });
@@ -179,13 +182,35 @@ describe('a build with a stop time (a process that ends with its call)', () => {
     return () => (reads += 1);
   };
 
-  it('stops at the stop time and writes nothing', async () => {
+  it('stops at the stop time, adding what it derived to the file for the next call', async () => {
     const file = indexFile();
-    const set = setOf(many('stopa', 12), file, `${file}#1`);
-    await expect(kbTriggers(set, { stamp: 'build-a', stop: { at: 6, now: ticking() } })).rejects.toThrow(
-      /^triggers of \d+ of 12 notes ready by the deadline/,
+    await expect(
+      kbTriggers(setOf(many('stopa', 12), file, `${file}#1`), { stamp: 'build-a', stop: { at: 6, now: ticking() } }),
+    ).rejects.toThrow(/^triggers of 5 of 12 notes ready by the deadline/);
+    expect(readStoredTriggers(triggerFileOf(file), 'build-a', SHAPE).entries.size).toBe(5);
+    // The next stopped build of this file adds its part to the end of it.
+    await expect(
+      kbTriggers(setOf(many('stope', 12), file, `${file}#2`), { stamp: 'build-a', stop: { at: 4, now: ticking() } }),
+    ).rejects.toThrow(TriggersLate);
+    expect(readStoredTriggers(triggerFileOf(file), 'build-a', SHAPE).entries.size).toBe(8);
+  });
+
+  it('never adds its part to a file another process replaced meanwhile', async () => {
+    const file = indexFile();
+    const notes = many('stopf', 10);
+    const whole: [string, NoteTriggers][] = notes.map((x) => [memoKey(x), noteTriggers(x, x.key)]);
+    const bytes = await encodeTriggers('build-a', whole, noPause);
+    // On the clock's fourth read (some notes derived), the recall server writes the whole KB.
+    let reads = 0;
+    const clock = (): number => {
+      reads += 1;
+      if (reads === 4) expect(writeStoredTriggers(triggerFileOf(file), bytes)).toBeNull();
+      return reads;
+    };
+    await expect(kbTriggers(setOf(notes, file, `${file}#1`), { stamp: 'build-a', stop: { at: 7, now: clock } })).rejects.toThrow(
+      TriggersLate,
     );
-    expect(fs.existsSync(triggerFileOf(file))).toBe(false);
+    expect(readStoredTriggers(triggerFileOf(file), 'build-a', SHAPE).entries.size).toBe(10);
   });
 
   it('gives up the write, not the triggers, when the stop time passes while writing', async () => {
@@ -213,26 +238,5 @@ describe('a build with a stop time (a process that ends with its call)', () => {
     const whole = kbTriggers(set, { stamp: 'build-a' });
     await expect(stopped).rejects.toThrow(TriggersLate);
     expect((await whole).notes.size).toBe(5);
-  });
-});
-
-describe('a KB whose triggers are not ready', () => {
-  it('gives nothing, says why, and the other KBs of the session are matched all the same', async () => {
-    const lines: string[] = [];
-    const broken: NoteSet = {
-      root: '/kb/team',
-      version: null,
-      notes: () => {
-        throw new TriggersLate(0, 9000);
-      },
-    };
-    const session = { noteSets: () => [broken, { root: '/kb/own', version: null, notes: () => [PNPM] }] } as unknown as RecallSession;
-    const got = await actionMatches(session, call('npm install zod'), '/home/dev/shop', {
-      info: () => 1,
-      prompt: '',
-      warn: (l) => lines.push(l),
-    });
-    expect(got.map((m) => m.note.key)).toEqual([PNPM.key]);
-    expect(lines).toEqual(['/kb/team: triggers of 0 of 9000 notes ready by the deadline; this KB gives the call nothing']);
   });
 });

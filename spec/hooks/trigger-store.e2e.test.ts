@@ -70,9 +70,9 @@ describe('the tool-call hook keeps its triggers for the next process', () => {
     expect([...readStoredTriggers(file, BUILD, SHAPE).entries.values()].map((t) => t.id)).toEqual(['use-pnpm']);
   });
 
-  it('answers the same from a torn file, says so in its log, and writes it again', () => {
+  it('answers the same from a damaged file, says so in its log, and writes it again', () => {
     const file = triggerFile();
-    fs.truncateSync(file, 64);
+    fs.writeFileSync(file, Buffer.from([0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8]));
     expect(hook('s2', 'npm install zod')).toContain('**[use-pnpm]**');
     const log = fs.readFileSync(path.join(state, 'logs', 'pre-tool-use.log'), 'utf8');
     // (The log is scrubbed: a temp folder's random name may read as a secret, so only the end is checked.)
