@@ -10,8 +10,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { errorMessage } from '../core/errors.js';
-import { parseNote } from '../core/note/index.js';
-import { noteTriggers, type NoteTriggers } from '../operators/action/index.js';
+import type { NoteTriggers } from '../operators/action/index.js';
 import { buildStamp } from '../sources/recall-server/index.js';
 import {
   appendStoredTriggers,
@@ -19,10 +18,9 @@ import {
   encodeTriggers,
   encodeTriggersNow,
   openStoredTriggers,
-  shapeOf,
+  TRIGGER_SHAPE,
   writeStoredTriggers,
   type StoredEntry,
-  type TriggerShape,
 } from './action-trigger-store.js';
 
 /**
@@ -55,11 +53,6 @@ const stamped = (file: string): string => {
   }
 };
 
-/** What every stored entry must look like: the shape of triggers this build derives (one small note's). */
-let ownShape: TriggerShape | null = null;
-const triggerShape = (): TriggerShape =>
-  (ownShape ??= shapeOf(noteTriggers(parseNote('---\nname: shape\n---\nRun `npm ci`.\n', 'shape.md', 'documents'), 'shape')));
-
 /** Whether the file held every note of its KB when this process last saw it (then nothing need be written). */
 export const isCurrent = (file: string): boolean => CURRENT.has(file);
 
@@ -90,7 +83,7 @@ export async function readOnce(
   if (ours) OURS.add(file);
   try {
     for (const frame of frames) {
-      for (const [k, t] of decodeFrame(frame, triggerShape())) remember(k, t);
+      for (const [k, t] of decodeFrame(frame, TRIGGER_SHAPE)) remember(k, t);
       await tick();
     }
     if (whole && frames.length > 0) CURRENT.add(file);

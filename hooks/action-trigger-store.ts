@@ -54,13 +54,52 @@ export type TriggerShape = ReadonlyMap<string, string>;
 const kindOf = (v: unknown): string =>
   types.isSet(v) ? 'set' : types.isRegExp(v) ? 'regexp' : Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v;
 
-/**
- * The shape of freshly derived triggers: what every stored entry must have (a field may be null
- * where the reference has an object: `work`, `commitFormat`).
- */
+/** The shape of a note's triggers as they are (a spec holds TRIGGER_SHAPE to what noteTriggers gives). */
 export function shapeOf(t: NoteTriggers): TriggerShape {
   return new Map(Object.entries(t).map(([k, v]) => [k, kindOf(v)]));
 }
+
+/**
+ * What every stored entry must have: each field of NoteTriggers and its kind ('null' for an object
+ * or null: `work`, `commitFormat`). Written out, not taken from a note derived for the purpose, so
+ * a process that starts cold checks a file without deriving anything; a field added to NoteTriggers
+ * and not here fails to compile.
+ */
+const FIELDS = {
+  id: 'string',
+  commands: 'array',
+  globs: 'array',
+  placeGlobs: 'array',
+  applyCommands: 'array',
+  gitSteps: 'set',
+  commitFormat: 'null',
+  work: 'null',
+  values: 'set',
+  exemptCommands: 'array',
+  exemptPlaces: 'array',
+  phrases: 'array',
+  compounds: 'set',
+  focusCompounds: 'set',
+  stems: 'set',
+  variables: 'set',
+  codeVariables: 'set',
+  fileTypes: 'set',
+  wordPairs: 'set',
+  retired: 'set',
+  setAside: 'set',
+  pairs: 'set',
+  programs: 'set',
+  recommends: 'array',
+  recommendedFlags: 'set',
+  followFlags: 'array',
+  namedSpans: 'set',
+  namedFlags: 'set',
+  otherPhrases: 'array',
+  warnedPhrases: 'array',
+  followTokens: 'set',
+  followSettings: 'set',
+} as const satisfies Record<keyof NoteTriggers, string>;
+export const TRIGGER_SHAPE: TriggerShape = new Map(Object.entries(FIELDS));
 
 function fits(shape: TriggerShape, v: unknown): boolean {
   if (typeof v !== 'object' || v === null) return false;

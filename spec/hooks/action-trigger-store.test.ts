@@ -13,7 +13,14 @@ import { spawnSync } from 'node:child_process';
 import { types } from 'node:util';
 import { parseNote, type Note } from '../../core/note/index.js';
 import { matchAction, noteTriggers, readToolCall, type NoteTriggers } from '../../operators/action/index.js';
-import { encodeTriggers, readStoredTriggers, shapeOf, triggerFileOf, writeStoredTriggers } from '../../hooks/action-trigger-store.js';
+import {
+  TRIGGER_SHAPE,
+  encodeTriggers,
+  readStoredTriggers,
+  shapeOf,
+  triggerFileOf,
+  writeStoredTriggers,
+} from '../../hooks/action-trigger-store.js';
 import { IN_PROCESS_MAX_NOTES, kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
 import type { NoteSet } from '../../pipeline/run.js';
 
@@ -51,6 +58,12 @@ const matched = (kb: Awaited<ReturnType<typeof kbTriggers>>, command: string): s
   matchAction(kb.index, call(command), '/home/dev/shop', { info: () => 1 }).map((m) => m.id);
 
 describe('trigger file', () => {
+  it('checks entries against the shape noteTriggers gives', () => {
+    // A note with no commit format and no named work: those two fields are null.
+    const plain = parseNote('---\nname: plain\n---\nThe staging database is restored nightly.\n', 'memory/plain.md', 'documents');
+    expect(shapeOf(noteTriggers(plain, 'plain'))).toEqual(TRIGGER_SHAPE);
+  });
+
   it('reads back what it wrote, Sets and regular expressions included, for the same build only', async () => {
     const file = triggerFileOf(indexFile());
     const scoped = parseNote(
