@@ -108,7 +108,7 @@ function fits(shape: TriggerShape, v: unknown): boolean {
   return fields.every(([k, x]) => {
     const want = shape.get(k);
     const got = kindOf(x);
-    return want === got || (got === 'null' && (want === 'object' || want === 'null')) || (want === 'null' && got === 'object');
+    return want === got || (want === 'null' && got === 'object');
   });
 }
 
@@ -208,6 +208,11 @@ function frame(v: unknown): Buffer {
 
 const headerFrame = (build: string): Buffer => frame({ format: FORMAT, build, v8: process.versions.v8 } satisfies Header);
 
+/** The frames of these entries, FRAME_NOTES at a time. */
+function* entryFrames(entries: readonly StoredEntry[]): Generator<Buffer> {
+  for (let i = 0; i < entries.length; i += FRAME_NOTES) yield frame(entries.slice(i, i + FRAME_NOTES));
+}
+
 /**
  * The bytes of a trigger file for these entries, a frame at a time with `between()` after each (it
  * yields to the event loop, or throws to give the write up at a deadline).
@@ -215,9 +220,9 @@ const headerFrame = (build: string): Buffer => frame({ format: FORMAT, build, v8
 export async function encodeTriggers(build: string, entries: readonly StoredEntry[], between: () => Promise<void>): Promise<Buffer> {
   const parts = [headerFrame(build)];
   let size = parts[0]!.length;
-  for (let i = 0; i < entries.length; i += FRAME_NOTES) {
-    parts.push(frame(entries.slice(i, i + FRAME_NOTES)));
-    size += parts[parts.length - 1]!.length;
+  for (const f of entryFrames(entries)) {
+    parts.push(f);
+    size += f.length;
     if (size > MAX_BYTES) throw new Error(`more than ${MAX_BYTES} bytes`);
     await between();
   }
@@ -226,9 +231,7 @@ export async function encodeTriggers(build: string, entries: readonly StoredEntr
 
 /** The same at once, for a few entries (a part one call derived). */
 export function encodeTriggersNow(build: string, entries: readonly StoredEntry[]): Buffer {
-  const parts = [headerFrame(build)];
-  for (let i = 0; i < entries.length; i += FRAME_NOTES) parts.push(frame(entries.slice(i, i + FRAME_NOTES)));
-  return Buffer.concat(parts);
+  return Buffer.concat([headerFrame(build), ...entryFrames(entries)]);
 }
 
 /**
@@ -237,16 +240,14 @@ export function encodeTriggersNow(build: string, entries: readonly StoredEntry[]
  * mid-write leaves a last frame cut short, which readers pass over.
  */
 export function appendStoredTriggers(file: string, entries: readonly StoredEntry[]): string | null {
-  const parts: Buffer[] = [];
-  for (let i = 0; i < entries.length; i += FRAME_NOTES) parts.push(frame(entries.slice(i, i + FRAME_NOTES)));
+  const bytes = Buffer.concat([...entryFrames(entries)]);
   const { O_WRONLY, O_APPEND, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
   let fd: number | null = null;
   try {
     fd = fs.openSync(file, O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK);
     const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size + parts.reduce((n, b) => n + b.length, 0) > MAX_BYTES)
-      return `${file}: part not added (not a regular file, or too large)`;
-    fs.writeSync(fd, Buffer.concat(parts));
+    if (!st.isFile() || st.size + bytes.length > MAX_BYTES) return `${file}: part not added (not a regular file, or too large)`;
+    fs.writeSync(fd, bytes);
     return null;
   } catch (err) {
     return `${file}: part not added (${errorMessage(err)})`;

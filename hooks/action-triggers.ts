@@ -191,14 +191,6 @@ export function kbTriggers(set: NoteSet, o: BuildOptions = {}): Promise<KbTrigge
   if (ready) return Promise.resolve(ready);
   const under = v && !o.stop ? BUILDING.get(v) : undefined;
   if (under) return under;
-  if (o.stop && (set.size ?? 0) > IN_PROCESS_MAX_NOTES)
-    return Promise.reject(
-      new TriggersLate(
-        0,
-        set.size!,
-        `read: more than a hook reads in its own process (${IN_PROCESS_MAX_NOTES}), the recall server matches them`,
-      ),
-    );
   const made = build(set, o);
   if (!v || o.stop) return made.then((kb) => (v ? keepReady(v, kb) : kb));
   BUILDING.set(v, made);

@@ -63,6 +63,16 @@ describe('a KB whose triggers are not ready', () => {
     expect(lines.map((l) => l.split(':')[0])).toEqual(['/kb/a', '/kb/b']);
   });
 
+  it('does not read a KB larger than a hook reads in its own process; the recall server does', async () => {
+    const lines: string[] = [];
+    const big: NoteSet = { root: '/kb/big', version: null, size: IN_PROCESS_MAX_NOTES + 1, notes: () => [PNPM] };
+    const session = { noteSets: () => [big] } as unknown as RecallSession;
+    const opts = { info: () => 1, prompt: '', warn: (l: string) => lines.push(l) };
+    expect(await actionMatches(session, call('npm install zod'), '/home/dev/shop', { ...opts, stopAt: Date.now() + 60_000 })).toEqual([]);
+    expect(lines).toEqual([expect.stringMatching(/^\/kb\/big: .*more than a hook reads in its own process/)]);
+    expect((await actionMatches(session, call('npm install zod'), '/home/dev/shop', opts)).map((m) => m.note.key)).toEqual([PNPM.key]);
+  });
+
   it('reads KBs within one bound in all where the process ends with the call, smallest first', async () => {
     const lines: string[] = [];
     const sized = (root: string, notes: Note[], size: number): NoteSet => ({ root, version: null, size, notes: () => notes });

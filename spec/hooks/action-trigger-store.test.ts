@@ -21,7 +21,7 @@ import {
   triggerFileOf,
   writeStoredTriggers,
 } from '../../hooks/action-trigger-store.js';
-import { IN_PROCESS_MAX_NOTES, kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
+import { kbTriggers, TriggersLate } from '../../hooks/action-triggers.js';
 import type { NoteSet } from '../../pipeline/run.js';
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'recall-trigger-store-'));
@@ -33,7 +33,7 @@ const note = (name: string, body: string): Note =>
   parseNote(`---\nname: ${name}\ndescription: ${name}\ntype: feedback\n---\n${body}\n`, `memory/${name}.md`, 'documents');
 const PNPM = note('use-pnpm', 'Use `pnpm install`, never `npm install` (a second lockfile breaks CI).');
 const HELM = note('helm-atomic', 'Always `helm upgrade --atomic` so a failed release rolls back.');
-const SHAPE = shapeOf(noteTriggers(PNPM, 'use-pnpm'));
+const SHAPE = TRIGGER_SHAPE;
 const noPause = (): Promise<void> => Promise.resolve();
 const memoKey = (x: Note): string => `${x.key}\0${x.contentHash}`;
 
@@ -232,16 +232,6 @@ describe('a build with a stop time (a process that ends with its call)', () => {
     const kb = await kbTriggers(setOf(many('stopb', 12), file, `${file}#1`), { stamp: 'build-a', stop: { at: 13, now: ticking() } });
     expect(kb.notes.size).toBe(12);
     expect(fs.existsSync(triggerFileOf(file))).toBe(false);
-  });
-
-  it('does not read a KB larger than a hook reads in its own process; the recall server does', async () => {
-    const file = indexFile();
-    const notes = many('stopd', 2);
-    const set: NoteSet = { ...setOf(notes, file, `${file}#1`), size: IN_PROCESS_MAX_NOTES + 1 };
-    await expect(kbTriggers(set, { stamp: 'build-a', stop: { at: Infinity } })).rejects.toThrow(
-      /more than a hook reads in its own process/,
-    );
-    expect((await kbTriggers(set, { stamp: 'build-a' })).notes.size).toBe(2);
   });
 
   it('is not shared: a build without a stop time of the same version goes on to the end', async () => {

@@ -11,13 +11,11 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { repo } from './helpers.js';
 import { driverEnv } from '../helpers/driver.js';
-import { readStoredTriggers, shapeOf } from '../../hooks/action-trigger-store.js';
-import { parseNote } from '../../core/note/index.js';
-import { noteTriggers } from '../../operators/action/index.js';
+import { TRIGGER_SHAPE, readStoredTriggers } from '../../hooks/action-trigger-store.js';
 
 const CLIENT = path.join(repo, 'dist', 'bundle', 'client.mjs');
 const BUILD = fs.readFileSync(path.join(repo, 'dist', 'bundle', 'build-id'), 'utf8').trim();
-const SHAPE = shapeOf(noteTriggers(parseNote('---\nname: x\n---\nRun `npm ci`.\n', 'x.md', 'documents'), 'x'));
+const SHAPE = TRIGGER_SHAPE;
 let base: string;
 let state: string;
 let kb: string;
