@@ -223,7 +223,12 @@ export function textStemPairs(text: string, maxChars = Infinity): Set<string> {
  * the relevance estimate asks the notes instead, and a prompt's relevance does not depend on how it
  * was typed. Text written in Title Case (half its words or more capitalised: a heading) is skipped,
  * as its capitals say nothing; so is a word's first use in a line or after . ! ? : (a sentence start),
- * unless a colon follows it ("John: …", a speaker or a label). `seen`: the words the texts use at all.
+ * unless a colon follows it ("John: …", a speaker or a label). `seen`: the words the texts use at all,
+ * in any form of their stem.
+ *
+ * A word is counted with every word of its stem, as the relevance estimate matches them: a note that
+ * writes "generate" contains "generics" for the estimate (both stem to "gener"), so how the notes
+ * write "generate" decides whether "generics" is a name there, not how film subtitles write "General".
  */
 export function namesInTexts(
   texts: Iterable<string>,
@@ -232,9 +237,13 @@ export function namesInTexts(
 ): { names: Set<string>; seen: Set<string> } {
   const capital = new Map<string, number>();
   const lower = new Map<string, number>();
-  const seen = new Set<string>();
-  if (!words.size) return { names: new Set(), seen };
-  const wanted = [...words];
+  const seenStems = new Set<string>();
+  if (!words.size) return { names: new Set(), seen: new Set() };
+  // Each wanted stem with the words asking for it, and what a line must contain to hold one of
+  // them: the stem without a last letter Porter may have rewritten ("happi" of "happy").
+  const byStem = new Map<string, string[]>();
+  for (const w of words) byStem.set(stemOf(w), [...(byStem.get(stemOf(w)) ?? []), w]);
+  const wanted = [...words, ...[...byStem.keys()].map((s) => (s.length > 4 ? s.slice(0, -1) : s))];
   for (const text of texts) {
     const src = text.length > maxChars ? text.slice(0, maxChars) : text;
     for (const line of src.split('\n')) {
@@ -254,19 +263,21 @@ export function namesInTexts(
           continue;
         }
         const folded = fold(t);
-        if (words.has(folded)) {
-          seen.add(folded);
+        const stem = stemOf(folded);
+        if (byStem.has(stem)) {
+          seenStems.add(stem);
           // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
           const label = tokens[i + 1] === ':';
           if (/^\p{Lu}\p{Ll}/u.test(t)) {
-            if (!start || label) capital.set(folded, (capital.get(folded) ?? 0) + 1);
-          } else if (/^\p{Ll}/u.test(t)) lower.set(folded, (lower.get(folded) ?? 0) + 1);
+            if (!start || label) capital.set(stem, (capital.get(stem) ?? 0) + 1);
+          } else if (/^\p{Ll}/u.test(t)) lower.set(stem, (lower.get(stem) ?? 0) + 1);
         }
         start = false;
       }
     }
   }
-  return { names: new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w)), seen };
+  const wordsOf = (stems: Iterable<string>): Set<string> => new Set([...stems].flatMap((s) => byStem.get(s) ?? []));
+  return { names: wordsOf([...capital].filter(([s, n]) => n > (lower.get(s) ?? 0)).map(([s]) => s)), seen: wordsOf(seenStems) };
 }
 
 /** A note's stems, as a set and sorted (to find stems that start with a given prefix). */

@@ -93,6 +93,22 @@ describe('relevance evidence', () => {
       expect(s.weighed.find((t) => t.word === 'caroline')).toMatchObject({ proper: true, info: 1 });
     }
   });
+
+  it('lets the notes decide a word they hold only in another form of its stem, not everyday English', async () => {
+    // "generics" and "generate" share the Porter stem "gener", which film subtitles write as a name
+    // ("General"). A note that generates a code verifier is no note about Go generics.
+    const notes = [
+      { id: 'oauth', title: 'OAuth PKCE verifier lost on app restart', body: 'We generate the code verifier before the redirect.' },
+    ];
+    const names = (stems: readonly string[]): Set<string> => new Set(stems.filter((s) => s === 'gener'));
+    const w: EstimateRelevanceOptions['weigh'] = (stems) => ({
+      ...weigh({ gener: 1, verifi: 1 }, { gener: 0.49 })(stems),
+      names: names(stems),
+    });
+    const s = await run('go generics with a type parameter', { weigh: w }, notes);
+    expect(s.weighed.find((t) => t.word === 'generics')).toMatchObject({ proper: false, specific: false });
+    expect(s.relevance.get('oauth')!.p).toBeLessThan(0.3);
+  });
 });
 
 describe('a folder the prompt names', () => {
