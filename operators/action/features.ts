@@ -3,7 +3,8 @@ import { stemOf } from '../../core/stems.js';
 import { compoundsOf, rawTokens, settingTokens, stemsOf, tokenWords } from './terms.js';
 import { commandName } from './commands.js';
 import { callVariables, editedTypes } from './names.js';
-import { projectPath, type ToolAction } from './tool-call.js';
+import { addedLines, projectPath, type ToolAction } from './tool-call.js';
+import { constructsWritten } from './constructs.js';
 import { MOVES, program } from './looking.js';
 import { foldWord } from './patterns.js';
 import { FORGE_PROSE_OPTIONS, PROSE_OPTIONS } from './shell-split.js';
@@ -67,6 +68,19 @@ function domainOnly(text: string): Set<string> {
   return new Set([...stemsOf(domains.join(' '))].filter((s) => !elsewhere.has(s)));
 }
 
+type Compounds = ActionFeatures['compounds'];
+
+/**
+ * What the call writes beyond its tokens: each setting as one token (`origin=*`), and each module
+ * construct its added lines write as the two words notes name it by (constructs.ts: `named-import`).
+ */
+function addWritten(a: ToolAction, compounds: Compounds): void {
+  for (const kv of settingTokens(a.text)) if (!compounds.has(kv)) compounds.set(kv, { forms: [kv], stems: [], near: false });
+  if (a.kind !== 'edit') return;
+  for (const [x, y] of constructsWritten(addedLines(a.text, a.before)))
+    compounds.set(`${x}-${y}`, { forms: [`${x}-${y}`], stems: [stemOf(x), stemOf(y)], near: false });
+}
+
 export function features(a: ToolAction, cwd: string): ActionFeatures {
   const paths = a.paths.map((p) => projectPath(p, cwd));
   const compounds = new Map<string, { forms: string[]; stems: string[]; near: boolean }>();
@@ -86,7 +100,7 @@ export function features(a: ToolAction, cwd: string): ActionFeatures {
     }
   }
   for (const tok of rawTokens(a.text)) addForms(tok, false);
-  for (const kv of settingTokens(a.text)) if (!compounds.has(kv)) compounds.set(kv, { forms: [kv], stems: [], near: false });
+  addWritten(a, compounds);
   for (const s of stemsOf(a.text)) stems.add(s);
   const nearOnly = new Map<string, 'path' | 'near'>();
   for (const p of paths) {

@@ -27,6 +27,7 @@ import { placeHolds } from './places.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
+import { CONSTRUCT_TOKENS } from './constructs.js';
 import { callWork, sharedWork, type CallWork } from './call-work.js';
 import { isValueWord, replacedValues } from './values.js';
 
@@ -163,10 +164,14 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
     for (let k = 1; k < stems.length; k += 1) {
       const [a, b] = [stems[k - 1]!, stems[k]!];
       // The project's own name joined to a word (`@plotline/db`) is a package of this project, no phrase of a note's subject.
-      if (a === b || CODE_WORDS.has(a) || CODE_WORDS.has(b) || f.projectStems.has(a) || f.projectStems.has(b)) continue;
+      // A construct's name ("named import") is made of code words, and is what a note about it says.
+      const codeWords = (CODE_WORDS.has(a) || CODE_WORDS.has(b)) && !CONSTRUCT_TOKENS.has(token);
+      if (a === b || codeWords || f.projectStems.has(a) || f.projectStems.has(b)) continue;
       const hits = idx.byPair.get(`${a} ${b}`) ?? [];
       for (const i of hits) {
         if (credited.has(i) || creditedPairs.has(`${i} ${a} ${b}`)) continue;
+        // A construct the note's own advice writes (`import _ from 'lodash'`) is the note being followed.
+        if (CONSTRUCT_TOKENS.has(token) && idx.notes[i]!.followTokens.has(token)) continue;
         credited.add(i);
         creditedPairs.add(`${i} ${a} ${b}`);
         const rarity = (opts.info(a) + opts.info(b)) / 2;

@@ -30,6 +30,7 @@ import { placesOf, ruleText, type Place } from './places.js';
 import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, spokenFlags, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
 import { adoptionOf } from './adoption.js';
+import { constructsWritten } from './constructs.js';
 import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
 
 export type { Recommended };
@@ -200,6 +201,23 @@ function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<
   return out;
 }
 
+/**
+ * The module constructs its advice writes (`import _ from 'lodash'`: `default-import`, constructs.ts)
+ * and no span it warns of or mentions: a call writing one is doing what the note says.
+ */
+function adviceConstructs(advice: readonly string[], stances: readonly SpanStance[]): string[] {
+  const named = (text: string): string[] => constructsWritten(text).map((w) => w.join('-'));
+  const other = new Set(
+    named(
+      stances
+        .filter((x) => !x.recommended)
+        .map((x) => x.span)
+        .join('\n'),
+    ),
+  );
+  return named(advice.join('\n')).filter((c) => !other.has(c));
+}
+
 /** The triggers of a note (see the module comment). */
 export function noteTriggers(
   note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body' | 'memoryType' | 'learningType'>,
@@ -228,7 +246,7 @@ export function noteTriggers(
   const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
   const mentioned = new Set([...focusCompounds, ...tokensOf(stances.filter((x) => !x.recommended).map((x) => x.span))]);
   const advice = [str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)];
-  const followTokens = new Set([...tokensOf(advice)].filter((c) => !mentioned.has(c)));
+  const followTokens = new Set([...tokensOf(advice), ...adviceConstructs(advice, stances)].filter((c) => !mentioned.has(c)));
   const followSettings = new Set(advice.flatMap((t) => settingTokens(t)).filter((c) => !mentioned.has(c)));
   return {
     id,

@@ -1,0 +1,64 @@
+/**
+ * The module constructs an edit writes count in the words notes name them by: a named import from
+ * `lodash` reaches the note "Named imports from CommonJS packages fail under NodeNext ESM", though
+ * the code never says "named". The default import the note recommends does not, nor does a named
+ * import from a package the note never names.
+ */
+import { describe, it, expect } from '@jest/globals';
+import { constructsWritten } from '../../operators/action/constructs.js';
+import { ids, kb } from '../helpers/action.js';
+
+const ESM = [
+  '---',
+  'id: esm-cjs-interop',
+  'title: "Named imports from CommonJS packages fail under NodeNext ESM"',
+  'key_insight: "tsc type-checks named imports from CJS packages that Node then rejects at runtime."',
+  'fix: "import _ from \'lodash\'; const { pick } = _; or switch to lodash-es."',
+  '---',
+  '',
+  "The BFF crashed with `SyntaxError: Named export 'pick' not found. The requested module 'lodash' is a CommonJS module`.",
+  '',
+  '**How to apply:** When a TS project uses NodeNext and a named import from a CJS package fails, switch to the default import.',
+].join('\n');
+const idx = kb({ 'esm-cjs-interop.md': ESM });
+const adds = (line: string): string[] =>
+  ids(
+    idx,
+    'Edit',
+    {
+      file_path: '/home/dev/web/server/routes/reports.ts',
+      old_string: 'import { Router } from "express";',
+      new_string: `import { Router } from "express";\n${line}`,
+    },
+    '/home/dev/web',
+  );
+
+describe('module constructs an edit writes', () => {
+  it('reach the note about that construct, with the package it names', () => {
+    expect(adds('import { groupBy } from "lodash";')).toContain('esm-cjs-interop');
+  });
+
+  it('do not when the edit writes what the note recommends (the default import)', () => {
+    expect(adds('import _ from "lodash";')).not.toContain('esm-cjs-interop');
+  });
+
+  it('do not alone: a named import from a package the note never names', () => {
+    expect(adds('import { z } from "zod";')).not.toContain('esm-cjs-interop');
+  });
+
+  it('are read from the lines written, each form by its name', () => {
+    expect(constructsWritten('import { a, b } from "x";')).toEqual([['named', 'import']]);
+    expect(constructsWritten("import React, { useState } from 'react';")).toEqual([
+      ['named', 'import'],
+      ['default', 'import'],
+    ]);
+    expect(constructsWritten('import * as path from "node:path";')).toEqual([['namespace', 'import']]);
+    expect(constructsWritten('const { nanoid } = await import("nanoid");')).toEqual([['dynamic', 'import']]);
+    expect(constructsWritten('export default function Page() {}\nexport const x = 1;')).toEqual([
+      ['default', 'export'],
+      ['named', 'export'],
+    ]);
+    // Words in prose or a string are no construct.
+    expect(constructsWritten('// we import { things } from elsewhere\nconst s = "export default";')).toEqual([]);
+  });
+});
