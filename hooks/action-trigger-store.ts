@@ -98,8 +98,6 @@ const FIELDS = {
   warnedPhrases: 'array',
   followTokens: 'set',
   followSettings: 'set',
-  adoptTokens: 'set',
-  forbidden: 'set',
 } as const satisfies Record<keyof NoteTriggers, string>;
 export const TRIGGER_SHAPE: TriggerShape = new Map(Object.entries(FIELDS));
 

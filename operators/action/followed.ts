@@ -10,7 +10,6 @@ import { settingTokens } from './terms.js';
 import { exempted } from './exemptions.js';
 import { runFollows } from './commit-format.js';
 import { addedLines, type ToolAction } from './tool-call.js';
-import { adoptedNames } from './adoption.js';
 
 /** Evidence that the call writes or runs something a note names (not only its topic's words). */
 const NAMED_EVIDENCE = /^(?:when|command|applies|token|retired|import|variable|type|changes):/;
@@ -60,18 +59,6 @@ export function dropFollowed(
       const own = new Set(followed.flatMap((c) => c.split('=')));
       const named = e.why.some((w) => NAMED_EVIDENCE.test(w) && !own.has(w.slice(w.indexOf(':') + 1)));
       if (!named) drop(i);
-    }
-  }
-  // Nor does an edit that brings in the code a note tells the agent to write (`fmt.Errorf("…: %w")`,
-  // `tokio::task::spawn_blocking`) and nothing it warns against ("no 'failed to' prefixes"), when
-  // the note's only other evidence is its topic's words: it is being followed.
-  if (action.kind === 'edit') {
-    const added = addedLines(action.text, action.before);
-    for (const [i, e] of ev.byNote) {
-      const names = adoptedNames(notes[i]!, added, action.before);
-      if (names.length === 0) continue;
-      const own = new Set(names.flatMap((n) => [n, ...n.split(/\.|::/)]));
-      if (!e.why.some((w) => NAMED_EVIDENCE.test(w) && !own.has(w.slice(w.indexOf(':') + 1)))) drop(i);
     }
   }
   return out;

@@ -7,7 +7,6 @@ export { ACTION_MATCH_THRESHOLD, MAX_ACTION_NOTES, clearsBar, matchAction, type 
 export { buildTriggerIndex, type TriggerIndex } from './trigger-index.js';
 export { runsPattern, followsNote, commandName } from './commands.js';
 export { spanStances } from './stances.js';
-export { adoptedNames, adoptionOf } from './adoption.js';
 export { rawTokens, stemsOf, tokenWords } from './terms.js';
 export { askedSteps, gitStepsOf, nameStepStems, noteName } from './git-steps.js';
 export { askedWork, askedWorkWords, isRuleNote, nameWords, workOf, workStems, workTools } from './asked-work.js';

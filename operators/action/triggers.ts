@@ -29,7 +29,6 @@ import { isRuleNote } from './asked-work.js';
 import { placesOf, ruleText, type Place } from './places.js';
 import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, spokenFlags, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
-import { adoptionOf } from './adoption.js';
 import { constructsWritten } from './constructs.js';
 import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
 
@@ -122,10 +121,6 @@ export interface NoteTriggers {
    * timeZone: Etc/UTC"): an edit that writes one and nothing the note warns of is following the note.
    */
   followSettings: Set<string>;
-  /** Qualified names its advice writes (`fmt.errorf`): an edit bringing one in, and nothing forbidden, follows it (adoption.ts). */
-  adoptTokens: Set<string>;
-  /** What it warns against writing, lower-cased (adoption.ts). */
-  forbidden: Set<string>;
 }
 
 /** Most triggers kept per kind and note (a note of 500 code spans must not make every call match). */
@@ -276,6 +271,5 @@ export function noteTriggers(
     warnedPhrases: stances.flatMap((s) => (s.warned ? namedCommands(s.span) : [])).slice(0, MAX_PER_KIND),
     followTokens,
     followSettings,
-    ...adoptionOf(stances, `${focus}\n${note.body}`),
   };
 }
