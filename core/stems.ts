@@ -18,7 +18,7 @@ const ASCII_WORD = /^[a-z]+$/;
  * Lower-case, strip the diacritics of Latin letters ("café" → "cafe"), as the index's unicode61
  * tokenizer does; other scripts keep their marks (й stays й, デ stays デ), as they do in the index.
  */
-function fold(word: string): string {
+export function fold(word: string): string {
   const lower = word.toLowerCase();
   // Only non-ASCII words need the (slower) normalisation.
   return /^[\x00-\x7f]*$/.test(lower)
@@ -214,70 +214,6 @@ export function textStemPairs(text: string, maxChars = Infinity): Set<string> {
     prev = stem;
   }
   return out;
-}
-
-/**
- * Which of `words` (folded query words) the given texts write as names: capitalised where a sentence
- * does not start ("on Friday", "ask Ines", "with Postgres") more often than in lower case. A prompt's
- * own capitals say little ("Merge freeze Friday" and "merge freeze friday" ask the same thing), so
- * the relevance estimate asks the notes instead, and a prompt's relevance does not depend on how it
- * was typed. Text written in Title Case (half its words or more capitalised: a heading) is skipped,
- * as its capitals say nothing; so is a word's first use in a line or after . ! ? : (a sentence start),
- * unless a colon follows it ("John: …", a speaker or a label). `seen`: the words the texts use at all,
- * in any form of their stem.
- *
- * A word is counted with every word of its stem, as the relevance estimate matches them: a note that
- * writes "generate" contains "generics" for the estimate (both stem to "gener"), so how the notes
- * write "generate" decides whether "generics" is a name there, not how film subtitles write "General".
- */
-export function namesInTexts(
-  texts: Iterable<string>,
-  words: ReadonlySet<string>,
-  maxChars = Infinity,
-): { names: Set<string>; seen: Set<string> } {
-  const capital = new Map<string, number>();
-  const lower = new Map<string, number>();
-  const seenStems = new Set<string>();
-  if (!words.size) return { names: new Set(), seen: new Set() };
-  // Each wanted stem with the words asking for it, and what a line must contain to hold one of
-  // them: the stem without a last letter Porter may have rewritten ("happi" of "happy").
-  const byStem = new Map<string, string[]>();
-  for (const w of words) byStem.set(stemOf(w), [...(byStem.get(stemOf(w)) ?? []), w]);
-  const wanted = [...words, ...[...byStem.keys()].map((s) => (s.length > 4 ? s.slice(0, -1) : s))];
-  for (const text of texts) {
-    const src = text.length > maxChars ? text.slice(0, maxChars) : text;
-    for (const line of src.split('\n')) {
-      // Most lines hold none of the query's words: a substring test skips them before tokenizing
-      // (a line with accented Latin letters is always tokenized, as folding them may make it match).
-      const lowerLine = line.toLowerCase();
-      if (!/[\u00c0-\u024f]/.test(line) && !wanted.some((w) => lowerLine.includes(w))) continue;
-      const tokens = line.match(/[\p{L}\p{N}]+|[.!?:]/gu);
-      if (!tokens) continue;
-      const wordsOfLine = tokens.filter((t) => !/^[.!?:]$/.test(t));
-      const caps = wordsOfLine.filter((t) => /^\p{Lu}/u.test(t)).length;
-      if (wordsOfLine.length >= 4 && caps / wordsOfLine.length >= 0.5) continue;
-      let start = true;
-      for (const [i, t] of tokens.entries()) {
-        if (/^[.!?:]$/.test(t)) {
-          start = true;
-          continue;
-        }
-        const folded = fold(t);
-        const stem = stemOf(folded);
-        if (byStem.has(stem)) {
-          seenStems.add(stem);
-          // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
-          const label = tokens[i + 1] === ':';
-          if (/^\p{Lu}\p{Ll}/u.test(t)) {
-            if (!start || label) capital.set(stem, (capital.get(stem) ?? 0) + 1);
-          } else if (/^\p{Ll}/u.test(t)) lower.set(stem, (lower.get(stem) ?? 0) + 1);
-        }
-        start = false;
-      }
-    }
-  }
-  const wordsOf = (stems: Iterable<string>): Set<string> => new Set([...stems].flatMap((s) => byStem.get(s) ?? []));
-  return { names: wordsOf([...capital].filter(([s, n]) => n > (lower.get(s) ?? 0)).map(([s]) => s)), seen: wordsOf(seenStems) };
 }
 
 /** A note's stems, as a set and sorted (to find stems that start with a given prefix). */

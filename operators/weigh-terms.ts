@@ -5,7 +5,8 @@
  */
 import type { WeighedTerm } from '../core/state.js';
 import type { Degradation } from '../core/types.js';
-import { namesInTexts, stemOf, type QueryTerm } from '../core/stems.js';
+import { stemOf, type QueryTerm } from '../core/stems.js';
+import { namesInTexts } from '../core/text-names.js';
 import type { Note } from '../core/note/index.js';
 import { GENERIC_INFO, abbreviationCandidates, isLabel, matchedStem, type NoteTerms } from './math/index.js';
 

@@ -7,6 +7,7 @@ import { describe, it, expect } from '@jest/globals';
 import { lastValueFrom, of } from 'rxjs';
 import { estimateRelevance, type EstimateRelevanceOptions } from '../../operators/estimate-relevance.js';
 import { queryTerms } from '../../core/stems.js';
+import { namesInTexts } from '../../core/text-names.js';
 import { initialState, type RecallState } from '../../core/state.js';
 import { note } from '../helpers/notes.js';
 
@@ -108,6 +109,17 @@ describe('relevance evidence', () => {
     const s = await run('go generics with a type parameter', { weigh: w }, notes);
     expect(s.weighed.find((t) => t.word === 'generics')).toMatchObject({ proper: false, specific: false });
     expect(s.relevance.get('oauth')!.p).toBeLessThan(0.3);
+  });
+
+  it('decides a word the notes write by itself, not by the other forms of its stem', () => {
+    const texts = ['We deploy with Go and build with Go modules. It keeps going; it goes on going.'];
+    // "Go" (the language) stays a name, though "going" and "goes" share its stem and outnumber it.
+    expect([...namesInTexts(texts, new Set(['go'])).names]).toEqual(['go']);
+    // A word found only in another form ("copy" for "copies") is seen, and decided by that form.
+    expect(namesInTexts(['Copy the file, then copy it again.'], new Set(['copies']))).toEqual({
+      names: new Set(),
+      seen: new Set(['copies']),
+    });
   });
 });
 

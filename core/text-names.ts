@@ -1,0 +1,93 @@
+/**
+ * Which query words the notes write as names (the relevance estimate's `proper`, operators/weigh-terms.ts). Pure.
+ */
+import { fold, stemOf } from './stems.js';
+
+/**
+ * Which of `words` (folded query words) the given texts write as names: capitalised where a sentence
+ * does not start ("on Friday", "ask Ines", "with Postgres") more often than in lower case. A prompt's
+ * own capitals say little ("Merge freeze Friday" and "merge freeze friday" ask the same thing), so
+ * the relevance estimate asks the notes instead, and a prompt's relevance does not depend on how it
+ * was typed. Text written in Title Case (half its words or more capitalised: a heading) is skipped,
+ * as its capitals say nothing; so is a word's first use in a line or after . ! ? : (a sentence start),
+ * unless a colon follows it ("John: …", a speaker or a label). `seen`: the words the texts use at all,
+ * in any form of their stem.
+ *
+ * A word the texts never write, but whose stem they write in another form, is decided by that form, as
+ * the relevance estimate matches them: a note that writes "generate" contains "generics" for the
+ * estimate (both stem to "gener"), so how the notes write "generate" decides whether "generics" is a
+ * name there, not how film subtitles write "General". A word the texts do write is decided by itself
+ * ("Go" stays a name in notes that also say "going").
+ */
+export function namesInTexts(
+  texts: Iterable<string>,
+  words: ReadonlySet<string>,
+  maxChars = Infinity,
+): { names: Set<string>; seen: Set<string> } {
+  // Capitals and lower case per word asked for and per stem (keys `w:` and `s:`).
+  const capital = new Map<string, number>();
+  const lower = new Map<string, number>();
+  const seenKeys = new Set<string>();
+  if (!words.size) return { names: new Set(), seen: new Set() };
+  const stems = new Set([...words].map(stemOf));
+  // What a line must contain to hold a wanted word or a form of its stem: the stem without a last
+  // letter Porter may have rewritten ("happi" of "happy", "copi" of "copy").
+  const wanted = [...words, ...[...stems].map((s) => (s.length > 3 ? s.slice(0, -1) : s))];
+  const count = (m: Map<string, number>, k: string): void => void m.set(k, (m.get(k) ?? 0) + 1);
+  for (const text of texts) {
+    const src = text.length > maxChars ? text.slice(0, maxChars) : text;
+    for (const line of src.split('\n')) {
+      // Most lines hold none of the query's words: a substring test skips them before tokenizing
+      // (a line with accented Latin letters is always tokenized, as folding them may make it match).
+      const lowerLine = line.toLowerCase();
+      if (!/[\u00c0-\u024f]/.test(line) && !wanted.some((w) => lowerLine.includes(w))) continue;
+      const tokens = line.match(/[\p{L}\p{N}]+|[.!?:]/gu);
+      if (!tokens) continue;
+      const wordsOfLine = tokens.filter((t) => !/^[.!?:]$/.test(t));
+      const caps = wordsOfLine.filter((t) => /^\p{Lu}/u.test(t)).length;
+      if (wordsOfLine.length >= 4 && caps / wordsOfLine.length >= 0.5) continue;
+      let start = true;
+      for (const [i, t] of tokens.entries()) {
+        if (/^[.!?:]$/.test(t)) {
+          start = true;
+          continue;
+        }
+        const folded = fold(t);
+        const stem = stemOf(folded);
+        if (stems.has(stem)) {
+          const keys = words.has(folded) ? [`w:${folded}`, `s:${stem}`] : [`s:${stem}`];
+          // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
+          const label = tokens[i + 1] === ':';
+          for (const k of keys) {
+            seenKeys.add(k);
+            if (/^\p{Lu}\p{Ll}/u.test(t)) {
+              if (!start || label) count(capital, k);
+            } else if (/^\p{Ll}/u.test(t)) count(lower, k);
+          }
+        }
+        start = false;
+      }
+    }
+  }
+  return decided(words, seenKeys, capital, lower);
+}
+
+/** Each word by itself where the texts write it, else by the other forms of its stem (keys `w:` and `s:`). */
+function decided(
+  words: ReadonlySet<string>,
+  seenKeys: ReadonlySet<string>,
+  capital: ReadonlyMap<string, number>,
+  lower: ReadonlyMap<string, number>,
+): { names: Set<string>; seen: Set<string> } {
+  const keyOf = (w: string): string | null =>
+    seenKeys.has(`w:${w}`) ? `w:${w}` : seenKeys.has(`s:${stemOf(w)}`) ? `s:${stemOf(w)}` : null;
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  for (const w of words) {
+    const k = keyOf(w);
+    if (k === null) continue;
+    seen.add(w);
+    if ((capital.get(k) ?? 0) > (lower.get(k) ?? 0)) names.add(w);
+  }
+  return { names, seen };
+}
