@@ -29,7 +29,7 @@ import { isRuleNote } from './asked-work.js';
 import { placesOf, ruleText, type Place } from './places.js';
 import { codeLines, codeSpans, namedCommands, recommendations, recommendedCommands, spokenFlags, type Recommended } from './spans.js';
 import { noteValues } from './values.js';
-import { constructsWritten } from './constructs.js';
+import { constructsRecommended, constructsWritten } from './constructs.js';
 import { PROGRAM_RE, commandPattern, globRegExp, isPathPattern, passedFlags, type CommandPattern } from './patterns.js';
 
 export type { Recommended };
@@ -198,19 +198,14 @@ function tokensNamed(first: ReadonlySet<string>, texts: readonly string[]): Set<
 
 /**
  * The module constructs its advice writes (`import _ from 'lodash'`: `default-import`, constructs.ts)
- * and no span it warns of or mentions: a call writing one is doing what the note says.
+ * or its words recommend ("Prefer named exports"), and no span it warns of or mentions: a call
+ * writing one is doing what the note says.
  */
-function adviceConstructs(advice: readonly string[], stances: readonly SpanStance[]): string[] {
-  const named = (text: string): string[] => constructsWritten(text).map((w) => w.join('-'));
-  const other = new Set(
-    named(
-      stances
-        .filter((x) => !x.recommended)
-        .map((x) => x.span)
-        .join('\n'),
-    ),
-  );
-  return named(advice.join('\n')).filter((c) => !other.has(c));
+function adviceConstructs(advice: readonly string[], stances: readonly SpanStance[], text: string): string[] {
+  const named = (t: string): string[] => constructsWritten(t).map((w) => w.join('-'));
+  const spans = stances.filter((x) => !x.recommended).map((x) => x.span);
+  const other = new Set(named(spans.join('\n')));
+  return [...named(advice.join('\n')), ...constructsRecommended(text)].filter((c) => !other.has(c));
 }
 
 /** The triggers of a note (see the module comment). */
@@ -241,7 +236,8 @@ export function noteTriggers(
   const tokensOf = (texts: string[]): Set<string> => new Set(texts.flatMap((t) => rawTokens(t)).flatMap(compoundsOf));
   const mentioned = new Set([...focusCompounds, ...tokensOf(stances.filter((x) => !x.recommended).map((x) => x.span))]);
   const advice = [str(fm['fix']), ...stances.filter((x) => x.recommended).map((x) => x.span)];
-  const followTokens = new Set([...tokensOf(advice), ...adviceConstructs(advice, stances)].filter((c) => !mentioned.has(c)));
+  const followed = [...tokensOf(advice), ...adviceConstructs(advice, stances, `${focus}\n${note.body}`)];
+  const followTokens = new Set(followed.filter((c) => !mentioned.has(c)));
   const followSettings = new Set(advice.flatMap((t) => settingTokens(t)).filter((c) => !mentioned.has(c)));
   return {
     id,

@@ -5,7 +5,7 @@
  * import from a package the note never names.
  */
 import { describe, it, expect } from '@jest/globals';
-import { constructsWritten } from '../../operators/action/constructs.js';
+import { constructsRecommended, constructsWritten } from '../../operators/action/constructs.js';
 import { ids, kb } from '../helpers/action.js';
 
 const ESM = [
@@ -58,7 +58,34 @@ describe('module constructs an edit writes', () => {
       ['default', 'export'],
       ['named', 'export'],
     ]);
-    // Words in prose or a string are no construct.
+    // Words in prose or a string are no construct, nor a type-only form (erased before it runs).
     expect(constructsWritten('// we import { things } from elsewhere\nconst s = "export default";')).toEqual([]);
+    expect(constructsWritten('import type { Dictionary } from "lodash";\nexport type Id = string;\nexport interface X {}')).toEqual([]);
+  });
+
+  it('read a construct the note recommends in words as followed, not one it warns of', () => {
+    expect(constructsRecommended('Prefer named exports. Never use a namespace import; do not use default exports.')).toEqual([
+      'named-export',
+    ]);
+    const style = kb({
+      'named-exports.md': [
+        '---',
+        'id: named-exports',
+        'title: "Prefer named exports in the ui package"',
+        '---',
+        '',
+        'Default exports broke the barrel files of `ui`: prefer named exports.',
+      ].join('\n'),
+    });
+    const exports = (line: string): string[] =>
+      ids(style, 'Edit', { file_path: '/home/dev/web/ui/src/Button.tsx', old_string: '', new_string: line }, '/home/dev/web');
+    expect(exports('export const Button = () => null;')).not.toContain('named-exports');
+  });
+
+  it('read a hostile text in linear time (a long run of line breaks)', () => {
+    const started = process.hrtime.bigint();
+    for (const sep of ['\u2028', '\n', '\r']) constructsWritten(sep.repeat(20_000));
+    // Quadratic matching took seconds here; linear takes about a millisecond. 2 s leaves room for a loaded machine.
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000);
   });
 });
