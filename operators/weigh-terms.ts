@@ -42,7 +42,11 @@ export const EVERYDAY_CODING_WORDS: ReadonlySet<string> = new Set(
     'script scripts log logs page pages app application service system user thing things way step steps result ' +
     'results part parts time example case cases type types name names text list new old simple simpler shorter ' +
     'clean cleanup ship docs document comment comments variable variables style pull request merge commit ' +
-    'fast faster slow slower easy easier better pr prs revert reverted reverting rebase'
+    'fast faster slow slower easy easier better pr prs revert reverted reverting rebase ' +
+    // Words of every codebase that everyday English (film subtitles) never uses, so would otherwise
+    // weigh as much as a tool's name: "where is the config loaded" names no topic.
+    'config configs repo repos env util utils param params arg args impl readme todo todos ' +
+    'refactor refactoring codebase'
   )
     .split(' ')
     .map((w) => stemOf(w)),

@@ -185,3 +185,13 @@ describe('weighTerms', () => {
     for (const w of ['revert', 'rebase']) expect(byStem.get(stemOf(w))).toMatchObject({ everyday: true, specific: false });
   });
 });
+
+describe('weighTerms: words of every codebase', () => {
+  it('weighs "config" or "repo" as an everyday coding word, though film subtitles never use them', () => {
+    // Unknown to everyday English, they would weigh 1 like a tool's name: "where is the config
+    // loaded" would be specific to any note that says "config".
+    const { weighed } = weighTerms(queryTerms('where is the config loaded in this repo'), port({}, { config: 1, repo: 1, load: 0.55 }));
+    for (const w of ['config', 'repo']) expect(weighed.find((t) => t.word === w)).toMatchObject({ everyday: true, specific: false });
+    expect(weighed.find((t) => t.word === 'config')!.info).toBeLessThanOrEqual(0.5);
+  });
+});
