@@ -247,7 +247,7 @@ export function noteTriggers(
     gitSteps,
     commitFormat: gitSteps.has('commit') ? commitFormatOf(`${str(fm['description'])}\n${note.body}`) : null,
     work: ruleWork(note, gitSteps, `${focus}\n${note.body}`),
-    values: noteValues(`${focus}\n${ruleText(note)}`),
+    values: noteValues(`${focus}\n${ruleText(note)}`, codeSpans(`${focus}\n${ruleText(note)}`)),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,

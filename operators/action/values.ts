@@ -12,6 +12,18 @@ import { addedLines } from './tool-call.js';
 
 /** A version or dated value: digits with at least one `.` or `-` part (`16.3`, `2024-06-20`, `v2.31.0`, `10.x`), a suffix allowed (`.basil`). */
 const VALUE_RE = /^v?\d+(?:[.-](?:\d+|x))+(?:[.-][A-Za-z][A-Za-z0-9]*)?$/;
+/**
+ * Or a name the note writes as code, of parts joined by `-`, `_` or `.` (`skerry-compactor`,
+ * `compactor-v1`): the identity of one thing (a consumer group, a queue, a bucket). A note that tells
+ * how such a name came to be, or that it must not change, is about an edit that replaces it. A file
+ * name (`groups.go`) is none: it is where code lives, not a value the code holds.
+ */
+const NAME_VALUE_RE = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/;
+const FILE_NAME_RE =
+  /\.(?:go|rs|ts|tsx|js|jsx|mjs|cjs|py|rb|java|kt|swift|c|h|cc|cpp|cs|md|ya?ml|json|toml|sql|proto|sh|txt|lock|mod|conf|cfg|ini|env)$/;
+/** Shortest such name kept (`a-b` says nothing). */
+const MIN_NAME_VALUE = 6;
+
 /** Values kept per note (a changelog of hundreds of versions names no one value it pins). */
 const MAX_VALUES = 20;
 
@@ -21,11 +33,25 @@ function valueOf(token: string): string {
   return t.length >= 4 && VALUE_RE.test(t) ? t : '';
 }
 
-/** The values a note's focus text names (what it is about, not the story of its body). */
-export function noteValues(focus: string): Set<string> {
+/** A token as a name value (NAME_VALUE_RE), lower-cased, or ''. */
+function nameValueOf(token: string): string {
+  const t = token.replace(/^["'`(]+|["'`),;:]+$/g, '').toLowerCase();
+  return t.length >= MIN_NAME_VALUE && NAME_VALUE_RE.test(t) && !FILE_NAME_RE.test(t) ? t : '';
+}
+
+/**
+ * The values a note's focus text names (what it is about, not the story of its body), and the names
+ * it writes as code spans of their own (`spans`: of its focus and its rule).
+ */
+export function noteValues(focus: string, spans: readonly string[] = []): Set<string> {
   const out = new Set<string>();
   for (const tok of rawTokens(focus, 2000)) {
     const v = valueOf(tok);
+    if (v) out.add(v);
+    if (out.size >= MAX_VALUES) return out;
+  }
+  for (const span of spans) {
+    const v = nameValueOf(span.trim());
     if (v) out.add(v);
     if (out.size >= MAX_VALUES) break;
   }
@@ -35,12 +61,9 @@ export function noteValues(focus: string): Set<string> {
 /** The values an edit drops and does not write again: what it replaces. */
 export function replacedValues(action: ToolAction): Set<string> {
   if (action.kind !== 'edit' || !action.before) return new Set();
-  const kept = new Set(rawTokens(addedLines(action.text, action.before)).map(valueOf).filter(Boolean));
-  return new Set(
-    rawTokens(action.before)
-      .map(valueOf)
-      .filter((v) => v && !kept.has(v)),
-  );
+  const values = (text: string): string[] => rawTokens(text).flatMap((t) => [valueOf(t), nameValueOf(t)].filter(Boolean));
+  const kept = new Set(values(addedLines(action.text, action.before)));
+  return new Set(values(action.before).filter((v) => !kept.has(v)));
 }
 
 /** Words any pinned value stands beside (`version: 1.0.0`), and the numbers a value is made of: no sign of the note's subject. */
