@@ -13,27 +13,26 @@ import { fold, stemOf } from './stems.js';
  * unless a colon follows it ("John: …", a speaker or a label). `seen`: the words the texts use at all,
  * in any form of their stem.
  *
- * A word the texts never write, but whose stem they write in another form, is decided by that form, as
- * the relevance estimate matches them: a note that writes "generate" contains "generics" for the
- * estimate (both stem to "gener"), so how the notes write "generate" decides whether "generics" is a
- * name there, not how film subtitles write "General". A word the texts do write is decided by itself
- * ("Go" stays a name in notes that also say "going").
+ * A word the texts never write, but whose stem they write in another form, is seen and no name: the
+ * relevance estimate matches it through that form (a note that writes "generate" contains "generics"
+ * for the estimate, both stem to "gener"), and that form is no name of the thing the prompt asks
+ * about, whatever film subtitles make of "General". Another form never makes a word a name: notes
+ * on Express do not make "expressed" one, nor "Go" make "going" one.
  */
 export function namesInTexts(
   texts: Iterable<string>,
   words: ReadonlySet<string>,
   maxChars = Infinity,
 ): { names: Set<string>; seen: Set<string> } {
-  // Capitals and lower case per word asked for and per stem (keys `w:` and `s:`).
   const capital = new Map<string, number>();
   const lower = new Map<string, number>();
-  const seenKeys = new Set<string>();
-  if (!words.size) return { names: new Set(), seen: new Set() };
+  const seen = new Set<string>();
+  const seenStems = new Set<string>();
+  if (!words.size) return { names: new Set(), seen };
   const stems = new Set([...words].map(stemOf));
   // What a line must contain to hold a wanted word or a form of its stem: the stem without a last
   // letter Porter may have rewritten ("happi" of "happy", "copi" of "copy").
   const wanted = [...words, ...[...stems].map((s) => (s.length > 3 ? s.slice(0, -1) : s))];
-  const count = (m: Map<string, number>, k: string): void => void m.set(k, (m.get(k) ?? 0) + 1);
   for (const text of texts) {
     const src = text.length > maxChars ? text.slice(0, maxChars) : text;
     for (const line of src.split('\n')) {
@@ -53,41 +52,18 @@ export function namesInTexts(
           continue;
         }
         const folded = fold(t);
-        const stem = stemOf(folded);
-        if (stems.has(stem)) {
-          const keys = words.has(folded) ? [`w:${folded}`, `s:${stem}`] : [`s:${stem}`];
+        if (words.has(folded)) {
+          seen.add(folded);
           // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
           const label = tokens[i + 1] === ':';
-          for (const k of keys) {
-            seenKeys.add(k);
-            if (/^\p{Lu}\p{Ll}/u.test(t)) {
-              if (!start || label) count(capital, k);
-            } else if (/^\p{Ll}/u.test(t)) count(lower, k);
-          }
-        }
+          if (/^\p{Lu}\p{Ll}/u.test(t)) {
+            if (!start || label) capital.set(folded, (capital.get(folded) ?? 0) + 1);
+          } else if (/^\p{Ll}/u.test(t)) lower.set(folded, (lower.get(folded) ?? 0) + 1);
+        } else if (stems.has(stemOf(folded))) seenStems.add(stemOf(folded));
         start = false;
       }
     }
   }
-  return decided(words, seenKeys, capital, lower);
-}
-
-/** Each word by itself where the texts write it, else by the other forms of its stem (keys `w:` and `s:`). */
-function decided(
-  words: ReadonlySet<string>,
-  seenKeys: ReadonlySet<string>,
-  capital: ReadonlyMap<string, number>,
-  lower: ReadonlyMap<string, number>,
-): { names: Set<string>; seen: Set<string> } {
-  const keyOf = (w: string): string | null =>
-    seenKeys.has(`w:${w}`) ? `w:${w}` : seenKeys.has(`s:${stemOf(w)}`) ? `s:${stemOf(w)}` : null;
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  for (const w of words) {
-    const k = keyOf(w);
-    if (k === null) continue;
-    seen.add(w);
-    if ((capital.get(k) ?? 0) > (lower.get(k) ?? 0)) names.add(w);
-  }
-  return { names, seen };
+  for (const w of words) if (seenStems.has(stemOf(w))) seen.add(w);
+  return { names: new Set([...capital].filter(([w, n]) => n > (lower.get(w) ?? 0)).map(([w]) => w)), seen };
 }

@@ -81,14 +81,17 @@ export function weighTerms(
   }
   const weighed = terms.map((t) => {
     const everyday = EVERYDAY_CODING_WORDS.has(t.stem);
-    const own = t.proper ? 1 : Math.min(info?.get(t.stem) ?? 0.5, everyday ? GENERIC_INFO : 1);
+    // An everyday coding word is none of a topic's names, however the notes capitalise it ("Config",
+    // "Repo"): it would make every note that says it specific to the prompt.
+    const proper = Boolean(t.proper) && !everyday;
+    const own = proper ? 1 : Math.min(info?.get(t.stem) ?? 0.5, everyday ? GENERIC_INFO : 1);
     // The words of a path ("internal/ingest/v2") name one place: together they weigh as one word,
     // so a note that names the same folder is not taken for one about the problem, and a note
     // that does not name it is not held to lack three specific words.
     const w = t.pathWords ? own / t.pathWords : own;
     // Rarity in this KB is not enough to be specific: measured, counting words in ≤ 5 % of the notes
     // as specific let 14 % of everyday prompts through (against 2.5 %).
-    return { ...t, info: w, df: df ? (df.get(t.stem) ?? 0) : 1, specific: t.proper || w >= SPECIFIC_INFO, everyday };
+    return { ...t, proper, info: w, df: df ? (df.get(t.stem) ?? 0) : 1, specific: proper || w >= SPECIFIC_INFO, everyday };
   });
   return { weighed, live: Math.max(1, live), dfKnown: df !== null, degraded };
 }

@@ -6,6 +6,7 @@
  * JavaScript/TypeScript module forms, whose names ("named import", "default export") are the ones
  * the language's own documentation uses. Pure.
  */
+import { stemOf } from '../../core/stems.js';
 
 /**
  * A construct's name (its two words) and how code writes it (one line). Type-only forms (`import type
@@ -23,21 +24,42 @@ const CONSTRUCTS: readonly { words: [string, string]; re: RegExp }[] = [
   { words: ['named', 'export'], re: /^[ \t]*export[ \t]+(?:\{|const\b|let\b|function\b|class\b|async[ \t]+function\b)/m },
 ];
 
-/** A note's words recommending a construct ("Prefer named exports", "switch to the default import"). */
+/**
+ * A note's words recommending a construct, as an instruction: the verb opens a sentence or clause
+ * ("Prefer named exports", "…: switch to the default import"), or follows "always" or "just". Not
+ * "Using named imports … crashes" (a symptom), "we used to use default exports", nor "Do not, in
+ * any package, use default exports".
+ */
 const PROSE_RE =
-  /\b(prefer|use|using|switch to|stick to|always use)[ \t]+(?:the[ \t]+|a[ \t]+)?(named|default|namespace|dynamic)[ \t]+(import|export)s?\b/gi;
-/** A negation just before such words ("don't use default exports", "never use a namespace import"). */
-const NEGATED_RE = /\b(?:not|never|no|don'?t|avoid|instead of|rather than)\b[^.;!?\n]{0,12}$/i;
+  /(?:^|[.;:!?(\n]\s*|\b(?:always|just|only)\s+)(prefer|use|switch to|stick to)[ \t]+(?:the[ \t]+|a[ \t]+)?(named|default|namespace|dynamic)[ \t]+(import|export)s?\b/gim;
+/** A negation earlier in the same sentence ("never use", "don’t", with either apostrophe). */
+const NEGATED_RE = /\b(?:not|never|no|don['’]?t|avoid|instead of|rather than)\b[^.;!?\n]*$/i;
+/** Lines that are comments (`// later: import("./x")`, ` * @example`, `# …`): no construct the code writes. */
+const COMMENT_LINE_RE = /^[ \t]*(?:\/\/|\/\*|\*|#).*$/gm;
+
+/**
+ * The stems of a note about JavaScript modules (one of them in what it is about): a construct's
+ * words count only for such a note. "Metabase caps the default export at 1,048,575 rows" says
+ * "default export" of data, not of a module.
+ */
+export const MODULE_TOPIC_STEMS: ReadonlySet<string> = new Set(
+  'esm commonjs cjs mjs nodenext module require bundler webpack rollup esbuild vite barrel typescript javascript tsconfig'
+    .split(' ')
+    .map(stemOf),
+);
 
 /** The construct tokens features.ts adds (`named-import`): their words are code words, and they still count. */
 export const CONSTRUCT_TOKENS: ReadonlySet<string> = new Set(CONSTRUCTS.map((c) => c.words.join('-')));
 
-/** Longest text read: an edit's added lines are already bounded (tool-call.ts), a note's advice is not. */
-const MAX_CHARS = 20_000;
+/**
+ * Longest text read: an edit's added lines are already bounded (tool-call.ts), a note's advice is
+ * not, and `\{[^}]*` retries each brace of a hostile run of `import {` lines (8,000 characters: a few ms).
+ */
+const MAX_CHARS = 8_000;
 
 /** The constructs `added` (the lines an edit adds, or a note's advice) writes, each as its two words. */
 export function constructsWritten(added: string): [string, string][] {
-  const text = added.slice(0, MAX_CHARS);
+  const text = added.slice(0, MAX_CHARS).replace(COMMENT_LINE_RE, '');
   return CONSTRUCTS.filter((c) => c.re.test(text)).map((c) => c.words);
 }
 
@@ -46,8 +68,13 @@ export function constructsRecommended(text: string): string[] {
   const src = text.slice(0, MAX_CHARS);
   const out = new Set<string>();
   for (const m of src.matchAll(PROSE_RE)) {
-    const at = m.index ?? 0;
-    if (!NEGATED_RE.test(src.slice(Math.max(0, at - 30), at))) out.add(`${m[2]!.toLowerCase()}-${m[3]!.toLowerCase()}`);
+    const at = (m.index ?? 0) + m[0].length - m[0].trimStart().length;
+    const sentence =
+      src
+        .slice(Math.max(0, at - 200), at)
+        .split(/[.!?\n]/)
+        .pop() ?? '';
+    if (!NEGATED_RE.test(sentence)) out.add(`${m[2]!.toLowerCase()}-${m[3]!.toLowerCase()}`);
   }
   return [...out];
 }

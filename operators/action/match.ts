@@ -27,9 +27,11 @@ import { placeHolds } from './places.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
-import { CONSTRUCT_TOKENS } from './constructs.js';
+import { CONSTRUCT_TOKENS, MODULE_TOPIC_STEMS } from './constructs.js';
 import { callWork, sharedWork, type CallWork } from './call-work.js';
 import { isValueWord, replacedValues } from './values.js';
+import { tokenWords } from './terms.js';
+import { stemOf } from '../../core/stems.js';
 
 /** Evidence a note needs before it is put in front of the agent (calibrated on the shared tool-call sets). */
 export const ACTION_MATCH_THRESHOLD = 1.5;
@@ -126,7 +128,10 @@ function commandEvidence(
  */
 function valueEvidence(idx: TriggerIndex, action: ToolAction, f: ActionFeatures, ev: Evidence): void {
   for (const v of replacedValues(action)) {
-    const hits = (idx.byValue.get(v) ?? []).filter((i) => [...idx.notes[i]!.stems].some((s) => f.stems.has(s) && !isValueWord(s)));
+    // A word of the value itself (`order` of `orders-v2`) is no other sign of the note's subject.
+    const own = new Set(tokenWords(v).map(stemOf));
+    const subject = (s: string): boolean => f.stems.has(s) && !isValueWord(s) && !own.has(s);
+    const hits = (idx.byValue.get(v) ?? []).filter((i) => [...idx.notes[i]!.stems].some(subject));
     const df = dfOf(hits, idx.live);
     for (const i of hits) ev.credit(i, W_PHRASE * spread(df), `changes:${v}`, df <= 2);
   }
@@ -170,8 +175,11 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
       const hits = idx.byPair.get(`${a} ${b}`) ?? [];
       for (const i of hits) {
         if (credited.has(i) || creditedPairs.has(`${i} ${a} ${b}`)) continue;
-        // A construct the note's own advice writes (`import _ from 'lodash'`) is the note being followed.
-        if (CONSTRUCT_TOKENS.has(token) && idx.notes[i]!.followTokens.has(token)) continue;
+        // A construct counts for a note about JavaScript modules only, and not when the note's own
+        // advice writes it (`import _ from 'lodash'`): that is the note being followed.
+        const note = idx.notes[i]!;
+        if (CONSTRUCT_TOKENS.has(token) && (note.followTokens.has(token) || ![...MODULE_TOPIC_STEMS].some((m) => note.stems.has(m))))
+          continue;
         credited.add(i);
         creditedPairs.add(`${i} ${a} ${b}`);
         const rarity = (opts.info(a) + opts.info(b)) / 2;

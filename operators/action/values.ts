@@ -20,7 +20,7 @@ const VALUE_RE = /^v?\d+(?:[.-](?:\d+|x))+(?:[.-][A-Za-z][A-Za-z0-9]*)?$/;
  */
 const NAME_VALUE_RE = /^[a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+$/;
 const FILE_NAME_RE =
-  /\.(?:go|rs|ts|tsx|js|jsx|mjs|cjs|py|rb|java|kt|swift|c|h|cc|cpp|cs|md|ya?ml|json|toml|sql|proto|sh|txt|lock|mod|conf|cfg|ini|env)$/;
+  /\.(?:go|rs|ts|tsx|js|jsx|mjs|cjs|vue|svelte|py|rb|java|kt|kts|gradle|swift|c|h|cc|cpp|cs|php|ex|exs|md|rst|html?|css|scss|sass|less|xml|ya?ml|json|toml|sql|prisma|proto|tf|tfvars|hcl|sh|bash|zsh|ps1|txt|csv|lock|mod|sum|conf|cfg|ini|env|properties|dockerfile)$/;
 /** Shortest such name kept (`a-b` says nothing). */
 const MIN_NAME_VALUE = 6;
 

@@ -82,6 +82,41 @@ describe('module constructs an edit writes', () => {
     expect(exports('export const Button = () => null;')).not.toContain('named-exports');
   });
 
+  it('count only for a note about JavaScript modules', () => {
+    const data = kb({
+      'metabase.md': [
+        '---',
+        'id: metabase-export-cap',
+        'title: "Metabase caps the default export at 1,048,575 rows"',
+        '---',
+        '',
+        'The Metabase default export stops at the xlsx row limit; page through the API for more.',
+      ].join('\n'),
+    });
+    const edit = {
+      file_path: '/home/dev/web/src/components/MetabaseEmbed.tsx',
+      old_string: '',
+      new_string: 'export default function MetabaseEmbed() {}',
+    };
+    expect(ids(data, 'Edit', edit, '/home/dev/web')).not.toContain('metabase-export-cap');
+  });
+
+  it('read no recommendation from a symptom, a past habit or a negation anywhere in the sentence', () => {
+    for (const t of [
+      'Using named imports from a CommonJS package crashes at run time.',
+      'Don’t use default exports.',
+      'Do not, in any package, use default exports.',
+      'We used to use default exports.',
+    ])
+      expect(constructsRecommended(t)).toEqual([]);
+    expect(constructsRecommended('Default exports broke the barrel: prefer named exports. Always use named imports.')).toEqual([
+      'named-export',
+      'named-import',
+    ]);
+    // Nor a construct from a comment line.
+    expect(constructsWritten('// later: import("./heavy")')).toEqual([]);
+  });
+
   it('read a hostile text in linear time (a long run of line breaks)', () => {
     const started = process.hrtime.bigint();
     for (const sep of ['\u2028', '\n', '\r']) constructsWritten(sep.repeat(20_000));

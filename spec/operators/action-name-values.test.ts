@@ -35,6 +35,28 @@ describe('a name a note writes as code', () => {
     );
   });
 
+  it('needs a word of the subject besides its own: `orders-v2` in a router is no change of the orders topic', () => {
+    const orders = kb({
+      'orders.md': memory(
+        'orders-topic',
+        'The orders topic was renamed once and replayed a week of events',
+        'Renamed from `orders-v1` to `orders-v2`; consumers re-read everything.',
+        'project',
+      ),
+    });
+    const m = matchAction(
+      orders,
+      call('Edit', {
+        file_path: '/home/dev/shop/web/src/router.tsx',
+        old_string: "const ROUTE = 'orders-v2';",
+        new_string: "const ROUTE = 'orders';",
+      }),
+      '/home/dev/shop',
+      { info, threshold: 0 },
+    );
+    expect(m.find((x) => x.id === 'orders-topic')?.why ?? []).not.toContain('changes:orders-v2');
+  });
+
   it('is never a file name the note points at', () => {
     const w = why('mod groups; // see groups.rs', 'mod groups;', '/home/dev/skerry/compactor/src/lib.rs');
     expect(w.filter((x) => x.startsWith('changes:'))).toEqual([]);

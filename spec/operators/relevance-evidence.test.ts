@@ -115,7 +115,12 @@ describe('relevance evidence', () => {
     const texts = ['We deploy with Go and build with Go modules. It keeps going; it goes on going.'];
     // "Go" (the language) stays a name, though "going" and "goes" share its stem and outnumber it.
     expect([...namesInTexts(texts, new Set(['go'])).names]).toEqual(['go']);
-    // A word found only in another form ("copy" for "copies") is seen, and decided by that form.
+    // Another form never makes a word a name: notes on Express say nothing of "expressed".
+    expect(namesInTexts(['the api runs on Express and its error middleware too'], new Set(['expressed']))).toEqual({
+      names: new Set(),
+      seen: new Set(['expressed']),
+    });
+    // A word found only in another form ("copy" for "copies") is seen, and no name.
     expect(namesInTexts(['Copy the file, then copy it again.'], new Set(['copies']))).toEqual({
       names: new Set(),
       seen: new Set(['copies']),

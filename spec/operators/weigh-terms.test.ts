@@ -194,4 +194,10 @@ describe('weighTerms: words of every codebase', () => {
     for (const w of ['config', 'repo']) expect(weighed.find((t) => t.word === w)).toMatchObject({ everyday: true, specific: false });
     expect(weighed.find((t) => t.word === 'config')!.info).toBeLessThanOrEqual(0.5);
   });
+
+  it('never takes one for a name, however the notes capitalise it ("Config.fromEnv()")', () => {
+    const terms = queryTerms('where is the config loaded').map((t) => (t.word === 'config' ? { ...t, proper: true } : t));
+    const { weighed } = weighTerms(terms, port({}, { config: 1, load: 0.55 }));
+    expect(weighed.find((t) => t.word === 'config')).toMatchObject({ proper: false, specific: false, everyday: true });
+  });
 });
