@@ -57,9 +57,23 @@ export const CONSTRUCT_TOKENS: ReadonlySet<string> = new Set(CONSTRUCTS.map((c) 
  */
 const MAX_CHARS = 8_000;
 
+/** An import of names in braces only (`import { type A, type B } from "x"`), its braces' content captured. */
+const BRACES_IMPORT_RE = /^[ \t]*import[ \t]*\{([^}]*)\}[ \t]*from[ \t]*['"][^'"\n]*['"]/gm;
+/** Whether every name in an import's braces is a type (`type A, type B`): the compiler erases the import. */
+const typesOnly = (names: string): boolean => {
+  const parts = names
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean);
+  return parts.length > 0 && parts.every((n) => /^type\s/.test(n));
+};
+
 /** The constructs `added` (the lines an edit adds, or a note's advice) writes, each as its two words. */
 export function constructsWritten(added: string): [string, string][] {
-  const text = added.slice(0, MAX_CHARS).replace(COMMENT_LINE_RE, '');
+  const text = added
+    .slice(0, MAX_CHARS)
+    .replace(COMMENT_LINE_RE, '')
+    .replace(BRACES_IMPORT_RE, (line, names: string) => (typesOnly(names) ? '' : line));
   return CONSTRUCTS.filter((c) => c.re.test(text)).map((c) => c.words);
 }
 

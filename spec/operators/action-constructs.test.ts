@@ -61,6 +61,8 @@ describe('module constructs an edit writes', () => {
     // Words in prose or a string are no construct, nor a type-only form (erased before it runs).
     expect(constructsWritten('// we import { things } from elsewhere\nconst s = "export default";')).toEqual([]);
     expect(constructsWritten('import type { Dictionary } from "lodash";\nexport type Id = string;\nexport interface X {}')).toEqual([]);
+    expect(constructsWritten('import { type Dictionary, type List } from "lodash";')).toEqual([]);
+    expect(constructsWritten('import { type Dictionary, groupBy } from "lodash";')).toEqual([['named', 'import']]);
   });
 
   it('read a construct the note recommends in words as followed, not one it warns of', () => {
