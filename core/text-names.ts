@@ -52,6 +52,7 @@ export function namesInTexts(
           continue;
         }
         const folded = fold(t);
+        const stem = stemOf(folded);
         if (words.has(folded)) {
           seen.add(folded);
           // A capitalised word that heads a label ("John: …", a speaker or a field) is a name too.
@@ -59,7 +60,7 @@ export function namesInTexts(
           if (/^\p{Lu}\p{Ll}/u.test(t)) {
             if (!start || label) capital.set(folded, (capital.get(folded) ?? 0) + 1);
           } else if (/^\p{Ll}/u.test(t)) lower.set(folded, (lower.get(folded) ?? 0) + 1);
-        } else if (stems.has(stemOf(folded))) seenStems.add(stemOf(folded));
+        } else if (stems.has(stem)) seenStems.add(stem);
         start = false;
       }
     }

@@ -48,6 +48,12 @@ export const MODULE_TOPIC_STEMS: ReadonlySet<string> = new Set(
     .map(stemOf),
 );
 
+/** Whether a note's focus stems say it is about JavaScript modules (MODULE_TOPIC_STEMS). */
+export function aboutModules(stems: ReadonlySet<string>): boolean {
+  for (const s of MODULE_TOPIC_STEMS) if (stems.has(s)) return true;
+  return false;
+}
+
 /** The construct tokens features.ts adds (`named-import`): their words are code words, and they still count. */
 export const CONSTRUCT_TOKENS: ReadonlySet<string> = new Set(CONSTRUCTS.map((c) => c.words.join('-')));
 

@@ -27,7 +27,7 @@ import { placeHolds } from './places.js';
 import { addedLines, type ToolAction } from './tool-call.js';
 import { features, type ActionFeatures } from './features.js';
 import { CODE_WORDS, onlyLooks, program } from './looking.js';
-import { CONSTRUCT_TOKENS, MODULE_TOPIC_STEMS } from './constructs.js';
+import { CONSTRUCT_TOKENS, aboutModules } from './constructs.js';
 import { callWork, sharedWork, type CallWork } from './call-work.js';
 import { isValueWord, replacedValues } from './values.js';
 import { tokenWords } from './terms.js';
@@ -178,8 +178,7 @@ function phraseEvidence(idx: TriggerIndex, f: ActionFeatures, opts: MatchOptions
         // A construct counts for a note about JavaScript modules only, and not when the note's own
         // advice writes it (`import _ from 'lodash'`): that is the note being followed.
         const note = idx.notes[i]!;
-        if (CONSTRUCT_TOKENS.has(token) && (note.followTokens.has(token) || ![...MODULE_TOPIC_STEMS].some((m) => note.stems.has(m))))
-          continue;
+        if (CONSTRUCT_TOKENS.has(token) && (note.followTokens.has(token) || !aboutModules(note.stems))) continue;
         credited.add(i);
         creditedPairs.add(`${i} ${a} ${b}`);
         const rarity = (opts.info(a) + opts.info(b)) / 2;

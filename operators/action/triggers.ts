@@ -208,6 +208,9 @@ function adviceConstructs(advice: readonly string[], stances: readonly SpanStanc
   return [...named(advice.join('\n')), ...constructsRecommended(text)].filter((c) => !other.has(c));
 }
 
+/** The values a note pins in its focus and rule (values.ts), with the names it writes there as code spans. */
+const pinnedValues = (text: string): Set<string> => noteValues(text, codeSpans(text));
+
 /** The triggers of a note (see the module comment). */
 export function noteTriggers(
   note: Pick<Note, 'title' | 'keyInsight' | 'howToApply' | 'tags' | 'frontmatter' | 'body' | 'memoryType' | 'learningType'>,
@@ -247,7 +250,7 @@ export function noteTriggers(
     gitSteps,
     commitFormat: gitSteps.has('commit') ? commitFormatOf(`${str(fm['description'])}\n${note.body}`) : null,
     work: ruleWork(note, gitSteps, `${focus}\n${note.body}`),
-    values: noteValues(`${focus}\n${ruleText(note)}`, codeSpans(`${focus}\n${ruleText(note)}`)),
+    values: pinnedValues(`${focus}\n${ruleText(note)}`),
     ...exemptions(`${focus}\n${note.body}`),
     phrases,
     compounds,

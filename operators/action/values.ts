@@ -27,15 +27,18 @@ const MIN_NAME_VALUE = 6;
 /** Values kept per note (a changelog of hundreds of versions names no one value it pins). */
 const MAX_VALUES = 20;
 
+/** A token without the quotes and punctuation around it, lower-cased. */
+const bare = (token: string): string => token.replace(/^["'`(]+|["'`),;:]+$/g, '').toLowerCase();
+
 /** A token as a value, lower-cased, or '' (too short to say anything: `1.0`). */
 function valueOf(token: string): string {
-  const t = token.replace(/^["'`(]+|["'`),;:]+$/g, '').toLowerCase();
+  const t = bare(token);
   return t.length >= 4 && VALUE_RE.test(t) ? t : '';
 }
 
 /** A token as a name value (NAME_VALUE_RE), lower-cased, or ''. */
 function nameValueOf(token: string): string {
-  const t = token.replace(/^["'`(]+|["'`),;:]+$/g, '').toLowerCase();
+  const t = bare(token);
   return t.length >= MIN_NAME_VALUE && NAME_VALUE_RE.test(t) && !FILE_NAME_RE.test(t) ? t : '';
 }
 
