@@ -50,6 +50,11 @@ export function preToolUseOn(env: HookContext['env']): boolean {
   return !isFalsyWord(env['RECALL_PRE_TOOL_USE']);
 }
 
+/** The project folder the hook reads for a payload: $CLAUDE_PROJECT_DIR, else the payload's cwd, else the call's. */
+export function actionCwd(ctx: Pick<HookContext, 'env' | 'cwd'>, input: Record<string, unknown>): string {
+  return ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd;
+}
+
 /** How much a stem says in everyday English; without the word counts every stem counts fully (and `warn` says so). */
 export function wordInfo(warn: (line: string) => void): (stem: string) => number {
   try {
@@ -206,7 +211,7 @@ export const preToolUseHook: HookSpec = {
       const action = readToolCall(input);
       if (!action) return of('');
       const sessionId = pick(input, ['session_id', 'sessionId']);
-      const cwd = ctx.env['CLAUDE_PROJECT_DIR'] || pick(input, ['cwd']) || ctx.cwd;
+      const cwd = actionCwd(ctx, input);
       const transcript = pick(input, ['transcript_path', 'transcriptPath']);
       const started = ctx.now();
       const opts = hookMatchOptions(ctx, transcript ? lastUserPrompt(transcript) : '');

@@ -24,6 +24,7 @@ import { injectedId, renderAnswer, renderResults, session$, shownResults } from 
 import { UPS_FETCH, wholeLearnings, type PromptPick } from './prompt-pick.js';
 import { footer, sessionProblem, sessionStartRecall$ } from './session-start-recall.js';
 import { preToolUseHook } from './action-recall.js';
+import { warmActionTriggers } from './action-warm.js';
 import { askedSteps, askedWork } from '../operators/action/index.js';
 
 export { preToolUseHook };
@@ -46,6 +47,7 @@ const join = (...parts: string[]): string =>
 
 export const sessionStartHook: HookSpec = {
   ...hookRow('session-start'),
+  afterAnswer: (input, ctx) => void warmActionTriggers(input, ctx),
   run: (input, ctx) =>
     defer((): Observable<string> => {
       const cwd = projectCwd(ctx, pick(input, ['cwd']));
@@ -150,6 +152,7 @@ function selectFresh(
 
 export const userPromptSubmitHook: HookSpec = {
   ...hookRow('user-prompt-submit'),
+  afterAnswer: (input, ctx) => void warmActionTriggers(input, ctx),
   run: (input, ctx) =>
     defer((): Observable<string> => {
       // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
@@ -191,6 +194,7 @@ export const userPromptSubmitHook: HookSpec = {
 
 export const subagentStartHook: HookSpec = {
   ...hookRow('subagent-start'),
+  afterAnswer: (input, ctx) => void warmActionTriggers(input, ctx),
   run: (input, ctx) =>
     defer((): Observable<string> => {
       const fixed = ctx.env[hookRow('subagent-start').fixedContextEnv];

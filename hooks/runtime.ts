@@ -105,6 +105,11 @@ export interface HookSpec {
    * deadline records nothing.
    */
   run(input: Record<string, unknown>, ctx: HookContext): Observable<string>;
+  /**
+   * Work for the calls that come after this one (the tool-call hook's triggers: action-warm.ts),
+   * started once this call has answered, and only in a process that outlives it (the recall server).
+   */
+  afterAnswer?: (input: Record<string, unknown>, ctx: HookContext) => void;
 }
 
 /** What the place a hook runs in adds to its call. */
@@ -188,6 +193,8 @@ export async function runHook(
     // in their own settings is theirs and goes in as given.
     const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
     const envelope = toHookEnvelope(harness, spec.event, block, input, userNotice(spec, input, stateDir, ctx.notice ?? null));
+    // After the answer is on its way: the caller writes it in this turn of the event loop.
+    if (ctx.outlivesCall && spec.afterAnswer) setImmediate(() => spec.afterAnswer!(usable.input, ctx));
     return { envelope, context: block, error: null };
   } catch (err) {
     return failed(spec, harness, input, stateDir, err);
