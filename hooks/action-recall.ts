@@ -19,7 +19,6 @@ import { isFalsyWord } from '../core/truthy.js';
 import { sessionKey } from '../core/session-key.js';
 import {
   actionSummary,
-  callWorkWords,
   clearsBar,
   matchAction,
   readToolCall,
@@ -31,7 +30,6 @@ import {
 import type { NoteSet, RecallSession } from '../pipeline/run.js';
 import { IN_PROCESS_MAX_NOTES, TriggersLate, forgetTriggers, kbTriggers, type BuildOptions, type KbTriggers } from './action-triggers.js';
 import { afterSuccessions } from './action-successions.js';
-import { reachableBy } from './action-reach.js';
 import { infoOf, wordCounts } from '../sources/query/index.js';
 import { lastUserPrompt } from '../sources/transcript/index.js';
 import { claimInjected, readInjected } from '../sinks/logs/index.js';
@@ -114,16 +112,12 @@ export async function actionMatches(
   const out: { note: Note; match: ActionMatch }[] = [];
   // Every KB's notes are read now, while the session is open; the builds may finish later.
   const sets = session.noteSets();
-  const settled = await kbsOf(sets, o, action);
+  const settled = await kbsOf(sets, o);
   settled.forEach((r, k) => {
     // A KB whose triggers are not ready (TriggersLate) or could not be read gives nothing; the
     // others are matched all the same.
     if (r.status === 'rejected') return o.warn?.(`${sets[k]!.root}: ${errorMessage(r.reason)}`);
     const kb = r.value;
-    if (kb.partial)
-      o.warn?.(
-        `${sets[k]!.root}: triggers of ${kb.partial.done} of ${kb.partial.total} notes ready by the deadline; matched against those, every note that shares a word with the call among them`,
-      );
     let ms: ActionMatch[];
     try {
       // Every note the call reaches, below the bar too: a stale note's replacement is among them.
@@ -153,12 +147,11 @@ export async function actionMatches(
  * while the session is open) and run side by side. Where the process ends with the call (a stop
  * time), the KBs are read one after another, smallest first, within IN_PROCESS_MAX_NOTES in all: a
  * blocking read of one KB's notes never sits beside another's, and those past the bound are left to
- * the recall server; in each, the notes the call may reach are derived first.
+ * the recall server.
  */
-async function kbsOf(sets: readonly NoteSet[], o: ActionMatchOptions, action: ToolAction): Promise<PromiseSettledResult<KbTriggers>[]> {
-  if (o.stopAt === undefined) return Promise.allSettled(sets.map((set) => kbTriggers(set, o.warn ? { warn: o.warn } : {})));
-  // The process ends with the call: the notes the call may reach are derived first (action-reach.ts).
-  const opts: BuildOptions = { ...(o.warn && { warn: o.warn }), stop: { at: o.stopAt }, first: reachOf(action) };
+async function kbsOf(sets: readonly NoteSet[], o: ActionMatchOptions): Promise<PromiseSettledResult<KbTriggers>[]> {
+  const opts = (): BuildOptions => ({ ...(o.warn && { warn: o.warn }), ...(o.stopAt !== undefined && { stop: { at: o.stopAt } }) });
+  if (o.stopAt === undefined) return Promise.allSettled(sets.map((set) => kbTriggers(set, opts())));
   const out: PromiseSettledResult<KbTriggers>[] = [];
   let room = IN_PROCESS_MAX_NOTES;
   const order = sets.map((set, k) => ({ set, k })).sort((a, b) => (a.set.size ?? 0) - (b.set.size ?? 0));
@@ -176,7 +169,7 @@ async function kbsOf(sets: readonly NoteSet[], o: ActionMatchOptions, action: To
       continue;
     }
     room -= size;
-    [out[k]] = await Promise.allSettled([kbTriggers(set, opts)]);
+    [out[k]] = await Promise.allSettled([kbTriggers(set, opts())]);
   }
   return out;
 }
@@ -188,10 +181,6 @@ const REACHED = 20;
 export function callText(action: ToolAction): string {
   return `${action.raw}\n${action.text}`;
 }
-
-/** The notes a call may reach (action-reach.ts), from all its text and the kinds of work it does. */
-const reachOf = (action: ToolAction): ((note: Note) => boolean) =>
-  reachableBy([callText(action), action.before, action.context, ...action.paths].join('\n'), callWorkWords(action));
 
 /** The one-line record of the call for logs: the command or the tool and its files, scrubbed. */
 export function scrubbedCall(action: ToolAction): string {

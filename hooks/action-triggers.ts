@@ -8,8 +8,6 @@
  * ready), and one build per version runs at a time. A note's triggers are kept by its key and
  * content hash, so a KB that changed recomputes only the notes that changed; and they are kept on
  * disk next to the KB's index (action-trigger-store.ts), so a process that starts cold reads them.
- * A process that ends with its call derives first the notes the call may reach (action-reach.ts):
- * when its time runs out after them, it matches the call on those (KbTriggers.partial).
  */
 import { statedReplacements, type Note } from '../core/note/index.js';
 import { errorMessage } from '../core/errors.js';
@@ -29,11 +27,6 @@ export interface KbTriggers {
    * retired by a successor (NoteSet.retired), which are indexed for this only.
    */
   replacedBy: Map<string, string>;
-  /**
-   * Set when a build stopped at its stop time after deriving every note BuildOptions.first picked
-   * (the notes the call may reach), before the others: how many of how many are indexed.
-   */
-  partial?: { done: number; total: number };
 }
 
 /** Indexes kept (several KBs, and an index that moved on while an old version was still asked for). */
@@ -96,23 +89,19 @@ function slicer(stop: BuildOptions['stop'], progress: () => [number, number]): (
  * calls waiting for it wait. What was derived is then written to the trigger file: after the
  * triggers are given, in the recall server; before, within the stop time, elsewhere.
  */
-async function build(set: NoteSet, { warn = () => {}, stamp = OWN_BUILD, stop, first }: BuildOptions): Promise<KbTriggers> {
+async function build(set: NoteSet, { warn = () => {}, stamp = OWN_BUILD, stop }: BuildOptions): Promise<KbTriggers> {
   const notes = set.notes();
   const retired = set.retired?.() ?? [];
   const file = set.indexFile && stamp ? triggerFileOf(set.indexFile) : null;
-  const derived = new Map<string, NoteTriggers>();
+  const byId = new Map<string, Note>();
+  const triggers: NoteTriggers[] = [];
   const fresh: StoredEntry[] = [];
   const successorOf = retiredSuccessors(notes, retired);
   const all = [...notes, ...retired.map((r) => r.note).filter((n) => successorOf.has(n.key))];
-  // The notes the call may reach first: when the stop time comes after them, the call is matched on them.
-  const isFirst = first ? all.map(first) : [];
-  const picked = all.filter((_, i) => isFirst[i]);
-  const order = first ? [...picked, ...all.filter((_, i) => !isFirst[i])] : all;
-  const tick = slicer(stop, () => [derived.size, all.length]);
-  let partial = false;
+  const tick = slicer(stop, () => [triggers.length, all.length]);
   try {
     if (file && stamp) await readOnce(file, stamp, remember, tick, warn);
-    for (const n of order) {
+    for (const n of all) {
       await tick();
       const id = idOf(n);
       let t = MEMO.get(memoKeyOf(n));
@@ -121,53 +110,34 @@ async function build(set: NoteSet, { warn = () => {}, stamp = OWN_BUILD, stop, f
         fresh.push([memoKeyOf(n), t]);
         remember(memoKeyOf(n), t);
       }
-      derived.set(n.key, successorOf.has(n.key) ? asRetired(t) : t);
+      byId.set(id, n);
+      triggers.push(successorOf.has(n.key) ? asRetired(t) : t);
     }
   } catch (err) {
     // Stopped: what this call derived is added to the file, so the next call goes on from there.
     if (file && stamp) addPart(file, stamp, fresh, warn);
-    partial = err instanceof TriggersLate && picked.length > 0 && picked.every((n) => derived.has(n.key));
-    if (!partial) throw err;
+    throw err;
   }
   // Written when something was derived or the file did not hold them (missing, unreadable, of
   // another build): its notes are then those of this KB now. After the triggers are given, in the
   // recall server; before, within the stop time, elsewhere.
-  if (!partial && file && stamp && (fresh.length > 0 || !isCurrent(file))) {
+  if (file && stamp && (fresh.length > 0 || !isCurrent(file))) {
     const entries = all.flatMap((n): StoredEntry[] => (MEMO.has(memoKeyOf(n)) ? [[memoKeyOf(n), MEMO.get(memoKeyOf(n))!]] : []));
     const writing = writeWhole(file, stamp, entries, tick, warn);
     if (stop) await writing;
   }
-  const replacedBy = replacements(notes, all, successorOf);
-  // In the KB's order, the retired notes last: how many notes share a clue counts the live ones only
-  // (TriggerIndex.live). A partial index counts those it holds: a note the call shares no word with
-  // holds none of the call's clues either.
-  const kept = all.filter((n) => derived.has(n.key));
-  const live = partial ? notes.filter((n) => derived.has(n.key)).length : notes.length;
-  // Every note by id, derived or not: a memory a call reaches may give way to a newer one it does not (replacedBy).
-  const byId = new Map(all.map((n) => [idOf(n), n]));
-  try {
-    const index = buildTriggerIndex(
-      kept.map((n) => derived.get(n.key)!),
-      live,
-    );
-    return { index, notes: byId, replacedBy, ...(partial && { partial: { done: derived.size, total: all.length } }) };
-  } catch (err) {
-    forgetTriggers(set);
-    throw new Error(`triggers failed (${errorMessage(err)}); derived again next time`, { cause: err });
-  }
-}
-
-/**
- * Older note id → the id of the note that replaced it: memories a newer one says in words are gone,
- * and retired notes' successors.
- */
-function replacements(notes: readonly Note[], all: readonly Note[], successorOf: ReadonlyMap<string, string>): Map<string, string> {
   const idByKey = new Map(all.map((n) => [n.key, idOf(n)]));
   const replacedBy = new Map<string, string>();
   for (const [older, newer] of statedReplacements(notes.filter((n) => n.memoryType).slice(0, MAX_MEMORIES)))
     replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
   for (const [older, newer] of successorOf) replacedBy.set(idByKey.get(older)!, idByKey.get(newer)!);
-  return replacedBy;
+  // The retired notes come last: how many notes share a clue counts the live ones only (TriggerIndex.live).
+  try {
+    return { index: buildTriggerIndex(triggers, notes.length), notes: byId, replacedBy };
+  } catch (err) {
+    forgetTriggers(set);
+    throw new Error(`triggers failed (${errorMessage(err)}); derived again next time`, { cause: err });
+  }
 }
 
 /**
@@ -208,12 +178,6 @@ export interface BuildOptions {
    * build stops there and rejects with TriggersLate. Such a build is not shared with other calls.
    */
   stop?: { at: number; now?: () => number };
-  /**
-   * The notes derived first (those a tool call may reach: action-reach.ts). When the stop time
-   * passes after all of them, the build gives an index of the notes derived so far (KbTriggers.partial)
-   * instead of stopping with TriggersLate.
-   */
-  first?: (note: Note) => boolean;
 }
 
 /**
@@ -228,7 +192,7 @@ export function kbTriggers(set: NoteSet, o: BuildOptions = {}): Promise<KbTrigge
   const under = v && !o.stop ? BUILDING.get(v) : undefined;
   if (under) return under;
   const made = build(set, o);
-  if (!v || o.stop) return made.then((kb) => (v && !kb.partial ? keepReady(v, kb) : kb));
+  if (!v || o.stop) return made.then((kb) => (v ? keepReady(v, kb) : kb));
   BUILDING.set(v, made);
   void made.then(
     (kb) => {

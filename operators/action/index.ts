@@ -11,4 +11,3 @@ export { rawTokens, stemsOf, tokenWords } from './terms.js';
 export { askedSteps, gitStepsOf, nameStepStems, noteName } from './git-steps.js';
 export { askedWork, askedWorkWords, isRuleNote, nameWords, workOf, workStems, workTools } from './asked-work.js';
 export { onlyLooks } from './looking.js';
-export { callWorkWords } from './work-words.js';
