@@ -10,13 +10,16 @@
  * under way (action-triggers.ts shares one build per index version).
  *
  * Only where the process outlives the call (the recall server), only with the tool-call hook on, and
- * after the answer is on its way: it never delays the hook that started it.
+ * after the answer is on its way (also when the hook was cut at its deadline or failed): it never
+ * delays the hook that started it.
  */
+import fs from 'node:fs';
 import { openSession } from '../pipeline/run.js';
 import { errorMessage } from '../core/errors.js';
 import { kbTriggers } from './action-triggers.js';
 import { hookLog, type HookContext } from './runtime.js';
 import { actionCwd, preToolUseOn } from './action-recall.js';
+import { hookRow } from './hook-table.js';
 
 /**
  * Starts deriving the triggers of the KBs the tool-call hook reads for this payload's project, in a
@@ -25,10 +28,16 @@ import { actionCwd, preToolUseOn } from './action-recall.js';
  * tool-call hook's log, never thrown.
  */
 export async function warmActionTriggers(input: Record<string, unknown>, ctx: HookContext): Promise<Promise<void>[]> {
-  if (!ctx.outlivesCall || !preToolUseOn(ctx.env)) return [];
-  const warn = (line: string): void => hookLog(ctx, 'pre-tool-use', line);
+  // A state dir removed since the call answered (a reset, `rm -rf ~/.reflect`) is not made again by
+  // work done for later calls: no index opened, no log line written there.
+  const gone = (): boolean => !fs.existsSync(ctx.stateDir);
+  if (!ctx.outlivesCall || !preToolUseOn(ctx.env) || gone()) return [];
+  const warn = (line: string): void => void (gone() || hookLog(ctx, 'pre-tool-use', line));
   try {
-    const opts = { kb: null, global: false, allBranches: false, verbose: false };
+    // Bounded like the tool-call hook's own session: waits on a busy index and the embedding of new
+    // notes a session does on opening must not hold the server longer than a tool call would.
+    const deadlineMs = ctx.now() + hookRow('pre-tool-use').defaultTimeoutSec * 1000;
+    const opts = { kb: null, global: false, allBranches: false, verbose: false, deadlineMs };
     const io = { env: ctx.env, cwd: actionCwd(ctx, input), now: ctx.now, warn, config: ctx.config, ...ctx.recallIo };
     const session = await openSession(opts, io);
     try {

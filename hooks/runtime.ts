@@ -107,7 +107,8 @@ export interface HookSpec {
   run(input: Record<string, unknown>, ctx: HookContext): Observable<string>;
   /**
    * Work for the calls that come after this one (the tool-call hook's triggers: action-warm.ts),
-   * started once this call has answered, and only in a process that outlives it (the recall server).
+   * started once this call has answered (cut at its deadline or failed too), and only in a process
+   * that outlives it (the recall server).
    */
   afterAnswer?: (input: Record<string, unknown>, ctx: HookContext) => void;
 }
@@ -153,6 +154,7 @@ export async function runHook(
   let harness: Harness = 'claude';
   let stateDir = '';
   const { input, problem: stdinProblem } = readHookInput(call.stdinText);
+  let later: (() => void) | null = null;
   try {
     harness = harnessOf(call.env, input);
     const env = offline(call.env);
@@ -174,6 +176,8 @@ export async function runHook(
       ...(io.outlivesCall && { outlivesCall: true }),
       ...usable.ctx,
     };
+    // Also when the run is cut or fails: the next calls need that work all the more on a loaded server.
+    if (ctx.outlivesCall && spec.afterAnswer) later = () => spec.afterAnswer!(usable.input, ctx);
     const seconds = (call.deadlineMs - call.startedMs) / 1000;
     // The cut unsubscribes the run: nothing of it goes on (nor records anything) once the hook
     // answered with an empty context, and it comes before the client gives up waiting.
@@ -193,11 +197,12 @@ export async function runHook(
     // in their own settings is theirs and goes in as given.
     const block = spec.fixedContextEnv && env[spec.fixedContextEnv] !== undefined ? context : asReferenceBlock(context);
     const envelope = toHookEnvelope(harness, spec.event, block, input, userNotice(spec, input, stateDir, ctx.notice ?? null));
-    // After the answer is on its way: the caller writes it in this turn of the event loop.
-    if (ctx.outlivesCall && spec.afterAnswer) setImmediate(() => spec.afterAnswer!(usable.input, ctx));
     return { envelope, context: block, error: null };
   } catch (err) {
     return failed(spec, harness, input, stateDir, err);
+  } finally {
+    // After the answer is on its way: the caller writes it in this turn of the event loop.
+    if (later) setImmediate(later);
   }
 }
 

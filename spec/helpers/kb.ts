@@ -29,9 +29,19 @@ export function tempKb(): TempKb {
       fs.rmSync(path.join(root, rel), { force: true });
     },
     cleanup() {
-      // A recall server a hook started may still be writing in the state dir's run/ folder while it
-      // notices the folder going away and exits: retry instead of failing on a directory that refilled.
-      fs.rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
+      // A recall server a hook started may still be writing in the state dir while it notices the
+      // folder going away and exits (its run/ folder; the tool-call triggers it derives once a hook
+      // answered, next to the index). rmSync's own retries only retry removing a folder, not what
+      // refilled it: the whole removal is tried again instead.
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          fs.rmSync(base, { recursive: true, force: true });
+          return;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOTEMPTY' || attempt >= 40) throw err;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+        }
+      }
     },
   };
 }

@@ -5,6 +5,10 @@
  * never in a process that ends with its call, never with the tool-call hook switched off.
  */
 import { describe, it, expect, afterEach } from '@jest/globals';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { NEVER, throwError } from 'rxjs';
 import { runHook, type HookSpec } from '../../hooks/runtime.js';
 import { hookCall } from '../../client/hook-call.js';
 import { sessionStartHook, subagentStartHook, userPromptSubmitHook } from '../../hooks/registry.js';
@@ -23,21 +27,41 @@ afterEach(() => {
 
 const PROMPT = 'add zod to the contracts package please';
 
-function setup(extra: Record<string, string> = {}) {
+const PNPM_MEMORY = `---
+name: use-pnpm
+description: This repo uses pnpm workspaces; never run npm or yarn
+metadata:
+  type: feedback
+---
+Use \`pnpm add zod\`, never \`npm install zod\`.
+`;
+
+/**
+ * A KB with a pnpm rule: a KB folder set in the environment, or (`memory`) the Claude Code memory
+ * folder of a project that only the payload's cwd names (the hook process runs elsewhere).
+ */
+function setup(extra: Record<string, string> = {}, memory = false) {
   const k = tempKb();
   kbs.push(k);
-  k.write('documents/pnpm.md', noteText('lrn-pnpm', 'use pnpm, never npm install', 'Run `pnpm add zod`, never `npm install zod`.'));
+  const project = path.join(k.state, 'shop');
+  fs.mkdirSync(project, { recursive: true });
+  if (memory) {
+    // Claude Code keeps a project's memory under ~/.claude/projects/<project path, / and . as ->/memory.
+    const folder = path.join(k.state, '.claude', 'projects', project.replace(/[^A-Za-z0-9]/g, '-'), 'memory');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'feedback_pnpm.md'), PNPM_MEMORY);
+  } else k.write('documents/pnpm.md', noteText('lrn-pnpm', 'use pnpm, never npm install', 'Run `pnpm add zod`, never `npm install zod`.'));
   const env = {
     PATH: process.env['PATH'] ?? '',
     HOME: k.state,
     REFLECT_STATE_DIR: k.state,
-    GLOBAL_LEARNINGS_PATH: k.root,
+    ...(memory ? {} : { GLOBAL_LEARNINGS_PATH: k.root }),
     ...driverEnv(),
     ...extra,
   };
-  const call = hookCall('user-prompt-submit', JSON.stringify({ session_id: 's-warm', prompt: PROMPT, cwd: k.root }), {
+  const call = hookCall('user-prompt-submit', JSON.stringify({ session_id: 's-warm', prompt: PROMPT, cwd: project }), {
     env,
-    cwd: k.root,
+    cwd: os.tmpdir(),
     startedMs: Date.now(),
   });
   /**
@@ -47,11 +71,11 @@ function setup(extra: Record<string, string> = {}) {
   const givenWithNoTimeLeft = async (): Promise<string[]> => {
     const session = await openSession(
       { kb: null, global: false, allBranches: false, verbose: false },
-      { env, cwd: k.root, now: Date.now, warn: () => {}, config: loadConfig(env) },
+      { env, cwd: project, now: Date.now, warn: () => {}, config: loadConfig(env) },
     );
     try {
       const action = readToolCall({ tool_name: 'Bash', tool_input: { command: 'npm install zod' } })!;
-      const got = await actionMatches(session, action, k.root, { info: () => 1, prompt: '', stopAt: 0 });
+      const got = await actionMatches(session, action, project, { info: () => 1, prompt: '', stopAt: 0 });
       return got.map((m) => m.note.displayId);
     } finally {
       session.close();
@@ -88,6 +112,27 @@ describe('triggers derived ahead of the first tool call', () => {
     await Promise.all(builds);
     // The tool-call hook's KB is ready: a call with no time left to derive anything is given the rule.
     expect(await givenWithNoTimeLeft()).toEqual(['lrn-pnpm']);
+  });
+
+  it("reads the project of the payload's cwd, as the tool-call hook does", async () => {
+    const { call, givenWithNoTimeLeft } = setup({}, true);
+    const { spec, calls } = observed();
+    await runHook(spec, call, { outlivesCall: true });
+    await nextTurn();
+    await Promise.all(await calls[0]!);
+    expect(await givenWithNoTimeLeft()).toEqual(['use-pnpm']);
+  });
+
+  it('starts after a call that was cut at its deadline or failed, too', async () => {
+    for (const run of [() => NEVER, () => throwError(() => new Error('broken'))]) {
+      const { call, givenWithNoTimeLeft } = setup();
+      const { spec, calls } = observed();
+      const out = await runHook({ ...spec, run }, { ...call, deadlineMs: Date.now() - 1 }, { outlivesCall: true });
+      expect(out.error).not.toBeNull();
+      await nextTurn();
+      await Promise.all(await calls[0]!);
+      expect(await givenWithNoTimeLeft()).toEqual(['lrn-pnpm']);
+    }
   });
 
   it('never starts in a process that ends with its call', async () => {
