@@ -45,9 +45,12 @@ const join = (...parts: string[]): string =>
     .filter(Boolean)
     .join('\n\n');
 
+/** After the hooks that come before an agent acts: the tool-call hook's triggers, derived ahead of its first call. */
+const warmToolCalls: HookSpec['afterAnswer'] = (input, ctx) => void warmActionTriggers(input, ctx);
+
 export const sessionStartHook: HookSpec = {
   ...hookRow('session-start'),
-  afterAnswer: (input, ctx) => void warmActionTriggers(input, ctx),
+  afterAnswer: warmToolCalls,
   run: (input, ctx) =>
     defer((): Observable<string> => {
       const cwd = projectCwd(ctx, pick(input, ['cwd']));
@@ -152,7 +155,7 @@ function selectFresh(
 
 export const userPromptSubmitHook: HookSpec = {
   ...hookRow('user-prompt-submit'),
-  afterAnswer: (input, ctx) => void warmActionTriggers(input, ctx),
+  afterAnswer: warmToolCalls,
   run: (input, ctx) =>
     defer((): Observable<string> => {
       // Copilot ignores the output of userPromptSubmitted; only userPromptTransformed (which sends the
@@ -194,7 +197,7 @@ export const userPromptSubmitHook: HookSpec = {
 
 export const subagentStartHook: HookSpec = {
   ...hookRow('subagent-start'),
-  afterAnswer: (input, ctx) => void warmActionTriggers(input, ctx),
+  afterAnswer: warmToolCalls,
   run: (input, ctx) =>
     defer((): Observable<string> => {
       const fixed = ctx.env[hookRow('subagent-start').fixedContextEnv];
